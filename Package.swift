@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// asn-migrate: App Store Server Notifications V1 → V2 migration and reconciliation.
+/// The design card says "packages: none": only the toolchain and system C libraries.
+let package = Package(
+    name: "asn-migrate",
+    products: [
+        .executable(name: "asn-migrate", targets: ["asn-migrate"]),
+        .library(name: "ASNMigrateKit", targets: ["ASNMigrateKit"]),
+    ],
+    dependencies: [],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "ASNMigrateKit",
+            dependencies: ["CZlib"],
+            path: "Sources/ASNMigrateKit"
+        ),
+        .executableTarget(
+            name: "asn-migrate",
+            dependencies: ["ASNMigrateKit"],
+            path: "Sources/asn-migrate"
+        ),
+        .testTarget(
+            name: "ASNMigrateKitTests",
+            dependencies: ["ASNMigrateKit", "asn-migrate"],
+            path: "Tests/ASNMigrateKitTests"
+        ),
+    ]
+)

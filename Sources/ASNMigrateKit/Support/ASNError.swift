@@ -1,0 +1,92 @@
+/// Where in the input something happened: file, line or array index, and the JSON key.
+public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The input path as given (or `-` for standard input).
+    public var path: String
+    /// 1-based line where the record starts, when known.
+    public var line: Int?
+    /// 0-based index of the record in a top-level JSON array, when it came from one.
+    public var index: Int?
+    /// The JSON key (dotted path) concerned, when one is.
+    public var key: String?
+
+    /// Creates a location.
+    public init(path: String, line: Int? = nil, index: Int? = nil, key: String? = nil) {
+        self.path = path
+        self.line = line
+        self.index = index
+        self.key = key
+    }
+
+    /// `path:line`, `path[index]` or `path`, as reports print a source.
+    public var source: String {
+        if let line { return "\(path):\(line)" }
+        if let index { return "\(path)[\(index)]" }
+        return path
+    }
+
+    /// The source followed by the key, if any.
+    public var description: String {
+        if let key { return "\(source) (key \(key))" }
+        return source
+    }
+
+    /// This location with a key set.
+    public func with(key: String) -> SourceLocation {
+        var copy = self
+        copy.key = key
+        return copy
+    }
+}
+
+/// The one error type of asn-migrate: a code, a message saying what went wrong and what to do, the location and the cause.
+public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; the raw value is stable and appears in reject reasons.
+    public enum Code: String, Sendable, Equatable {
+        /// The command line was wrong (exit 64).
+        case usage
+        /// An input path could not be opened or read.
+        case unreadableInput = "unreadable_input"
+        /// A mapping or configuration file is invalid.
+        case badMapping = "bad_mapping"
+        /// Bytes that are not valid JSON.
+        case malformedJSON = "malformed_json"
+        /// A record that is JSON but not an object.
+        case notAnObject = "not_an_object"
+        /// A record with no `notification_type` (V1) or `notificationType` (V2).
+        case missingNotificationType = "missing_notification_type"
+        /// A field the mapping needs has the wrong JSON type or an unreadable value.
+        case wrongFieldType = "wrong_field_type"
+        /// A signed payload (JWS) that cannot be decoded.
+        case malformedJWS = "malformed_jws"
+        /// A CSV input that cannot be read.
+        case malformedCSV = "malformed_csv"
+        /// Writing output failed.
+        case outputFailed = "output_failed"
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong and, where useful, what to do about it.
+    public var message: String
+    /// Where it happened, when it is about an input.
+    public var location: SourceLocation?
+    /// The underlying cause, described.
+    public var cause: String?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.cause = cause
+    }
+
+    /// `location: message (cause)`, one line.
+    public var description: String {
+        var text = ""
+        if let location { text += "\(location): " }
+        text += message
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+}

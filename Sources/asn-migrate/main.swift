@@ -1,0 +1,4 @@
+// asn-migrate: thin executable; all logic lives in ASNMigrateKit.
+import ASNMigrateKit
+
+print("asn-migrate: not yet wired")
