@@ -1,0 +1,53 @@
+/// Splits one input's bytes into records, streaming: only the current record and one chunk are held in memory.
+///
+/// After a UTF-8 BOM and leading whitespace the first byte picks the mode: `[` splits the elements of a top-level
+/// array; `{` means JSON Lines if that first value ends before the first newline and concatenated values
+/// (one pretty-printed object, or several one after another) otherwise; anything else means JSON Lines.
+/// Structural trouble (a value cut off by the end of the file, junk between array elements, an array never closed)
+/// yields a `.broken` item and splitting goes on where it can. Extra commas in an array lose nothing and pass silently.
+public struct RecordReader: Sendable {
+    /// The input to read.
+    public var file: InputFile
+    /// How many bytes each read asks for; the one buffer is reused.
+    public var chunkSize: Int
+
+    /// A reader of `file` reading `chunkSize` bytes at a time (default 1 MiB; at least 1).
+    public init(file: InputFile, chunkSize: Int = 1 << 20) {
+        self.file = file
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    // MARK: - Reading
+
+    /// Calls `body` with every record or broken item of the file, in order. Throws `.unreadableInput` when the
+    /// file cannot be opened or read (a corrupt gzip stream included), after the items found before the failure.
+    public func forEach(_ body: (InputItem) throws -> Void) throws {
+        let source = try file.openByteSource()
+        defer { source.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var splitter = RecordSplitter(path: file.path)
+        while true {
+            let count = try source.readChunk(into: buffer)
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count]).bindMemory(to: UInt8.self)
+            try splitter.feed(chunk, emit: body)
+        }
+        try splitter.finish(emit: body)
+    }
+
+    /// Every item of the file in an array; for tests and small inputs only, since it holds all records.
+    public func items() throws -> [InputItem] {
+        var items: [InputItem] = []
+        try forEach { items.append($0) }
+        return items
+    }
+
+    /// Reads `files` one after another in order, calling `body` with every item; stops at the first file that
+    /// cannot be read (callers that want to go on past it read each file with its own reader).
+    public static func forEach(in files: [InputFile], chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void) throws {
+        for file in files {
+            try RecordReader(file: file, chunkSize: chunkSize).forEach(body)
+        }
+    }
+}

@@ -1,0 +1,590 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The streaming state machine behind `RecordReader`: fed one source's bytes chunk by chunk (any sizes), it finds
+/// record boundaries without parsing values, keeping only the current record's bytes between chunks.
+struct RecordSplitter {
+    /// Receives each record or broken item as soon as it is complete.
+    typealias Emit = (InputItem) throws -> Void
+
+    /// How the source is being split.
+    enum Mode: Equatable {
+        /// Skipping the BOM and leading whitespace; nothing seen yet.
+        case start
+        /// Inside a first value that starts with `{`, not yet knowing whether it ends before the first newline.
+        case probing
+        /// One record per non-blank line.
+        case jsonLines
+        /// Top-level values one after another, split by depth tracking.
+        case concatenated
+        /// Elements of a top-level array.
+        case array
+    }
+
+    /// Where array splitting stands.
+    private enum ArrayState {
+        case expectElement, inElement, afterElement, junk, closed, trailing
+    }
+
+    /// The path put into every location.
+    let path: String
+    /// The mode, once detected.
+    private(set) var mode: Mode = .start
+
+    // MARK: - State
+
+    /// How many bytes of the UTF-8 BOM have matched so far.
+    private var bomMatched = 0
+    /// Whether the BOM check is over (matched, or ruled out).
+    private var bomDone = false
+    /// The 1-based line of the current scan position.
+    private var line = 1
+    /// Bytes of the current record carried over from earlier chunks.
+    private var pending: [UInt8] = []
+
+    /// Whether a value (concatenated mode or array element) is being scanned.
+    private var inValue = false
+    /// Whether the current value is a bare scalar (ends at a delimiter) rather than an object, array or string.
+    private var isScalar = false
+    /// The first byte of the current value.
+    private var opener: UInt8 = 0
+    /// The line where the current value starts.
+    private var recordLine = 1
+    /// Bracket depth inside the current value or junk.
+    private var depth = 0
+    /// Whether the scan position is inside a string.
+    private var inString = false
+    /// Whether the previous byte was a backslash inside a string.
+    private var escaped = false
+
+    /// The line of the opening `[`.
+    private var arrayLine = 1
+    /// Where array splitting stands.
+    private var arrayState: ArrayState = .expectElement
+    /// The index the next array element gets.
+    private var nextIndex = 0
+    /// The line where skipped junk between elements starts.
+    private var junkLine = 1
+    /// The first bytes of that junk, for the message.
+    private var junkPreview: [UInt8] = []
+
+    /// A splitter for the source reported as `path`.
+    init(path: String) {
+        self.path = path
+    }
+
+    // MARK: - Feeding
+
+    /// Splits the next chunk, emitting every record or broken item it completes.
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, emit: Emit) throws {
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        var start = 0
+        if !bomDone {
+            start = try consumeBOM(base, chunk.count, emit)
+            if !bomDone { return }
+        }
+        try scan(base, start, chunk.count, emit)
+    }
+
+    /// Ends the source: emits the last record, or a broken item for a value or array left open.
+    mutating func finish(emit: Emit) throws {
+        if !bomDone { try replayBOMPrefix(emit) }
+        switch mode {
+        case .start:
+            break
+        case .jsonLines:
+            try emitPendingLine(emit)
+        case .probing, .concatenated:
+            if inValue { try finishValue(index: nil, emit) }
+        case .array:
+            switch arrayState {
+            case .expectElement, .afterElement:
+                try emit(.broken(arrayNeverClosed()))
+            case .inElement:
+                let wasScalar = isScalar
+                try finishValue(index: nextIndex, emit)
+                if wasScalar {
+                    nextIndex += 1
+                    try emit(.broken(arrayNeverClosed()))
+                }
+            case .junk:
+                try emit(.broken(junkError(atEndOfFile: true)))
+            case .closed, .trailing:
+                break
+            }
+        }
+        inValue = false
+        pending = []
+    }
+
+    // MARK: - Byte order mark
+
+    /// Matches the BOM at the very start, across chunks; returns where content starts in this chunk.
+    private mutating func consumeBOM(_ p: UnsafePointer<UInt8>, _ end: Int, _ emit: Emit) throws -> Int {
+        var i = 0
+        while i < end && bomMatched < Bytes.bom.count {
+            guard p[i] == Bytes.bom[bomMatched] else {
+                try replayBOMPrefix(emit)
+                return i
+            }
+            bomMatched += 1
+            i += 1
+        }
+        if bomMatched == Bytes.bom.count { bomDone = true }
+        return i
+    }
+
+    /// Ends the BOM check and scans the bytes that matched only a BOM prefix as ordinary content.
+    private mutating func replayBOMPrefix(_ emit: Emit) throws {
+        bomDone = true
+        let prefix = Array(Bytes.bom.prefix(bomMatched))
+        try prefix.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try scan(base, 0, buffer.count, emit)
+        }
+    }
+
+    // MARK: - Dispatch
+
+    /// Scans `p[start..<end]` in the current mode, following mode changes.
+    private mutating func scan(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws {
+        var i = start
+        while i < end {
+            switch mode {
+            case .start:
+                i = detect(p, i, end)
+            case .probing, .concatenated:
+                i = try scanConcatenated(p, i, end, emit)
+            case .jsonLines:
+                try scanLines(p, i, end, emit)
+                return
+            case .array:
+                i = try scanArray(p, i, end, emit)
+            }
+        }
+    }
+
+    /// Skips leading whitespace and picks the mode from the first byte; returns where that mode takes over.
+    private mutating func detect(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var i = start
+        while i < end {
+            let byte = p[i]
+            if byte == Bytes.newline {
+                line += 1
+            } else if !Bytes.isSpace(byte) {
+                switch byte {
+                case Bytes.openBracket:
+                    mode = .array
+                    arrayLine = line
+                    arrayState = .expectElement
+                    return i + 1
+                case Bytes.openBrace:
+                    mode = .probing
+                    beginValue(byte)
+                    return i
+                default:
+                    mode = .jsonLines
+                    return i
+                }
+            }
+            i += 1
+        }
+        return end
+    }
+
+    // MARK: - JSON Lines
+
+    /// Splits at every `\n` (found with `memchr`), emitting each non-blank line trimmed of surrounding whitespace.
+    private mutating func scanLines(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws {
+        var i = start
+        let origin = UnsafeRawPointer(p)
+        while i < end {
+            guard let hit = memchr(origin + i, Int32(Bytes.newline), end - i) else {
+                if pending.isEmpty {
+                    while i < end && Bytes.isSpace(p[i]) { i += 1 }
+                }
+                if i < end { pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: end - i)) }
+                return
+            }
+            let j = origin.distance(to: UnsafeRawPointer(hit))
+            if pending.isEmpty {
+                var a = i
+                var b = j
+                while a < b && Bytes.isSpace(p[a]) { a += 1 }
+                while b > a && Bytes.isSpace(p[b - 1]) { b -= 1 }
+                if a < b {
+                    let bytes = Array(UnsafeBufferPointer(start: p + a, count: b - a))
+                    try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+                }
+            } else {
+                pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                try emitPendingLine(emit)
+            }
+            line += 1
+            i = j + 1
+        }
+    }
+
+    /// Emits the carried-over line, trimmed, unless it is blank; empties `pending`.
+    private mutating func emitPendingLine(_ emit: Emit) throws {
+        var a = 0
+        var b = pending.count
+        while a < b && Bytes.isSpace(pending[a]) { a += 1 }
+        while b > a && Bytes.isSpace(pending[b - 1]) { b -= 1 }
+        guard a < b else {
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
+        let bytes: [UInt8]
+        if a == 0 && b == pending.count {
+            bytes = pending
+            pending = []
+        } else {
+            bytes = Array(pending[a..<b])
+            pending.removeAll(keepingCapacity: true)
+        }
+        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+    }
+
+    // MARK: - Concatenated values
+
+    /// Splits top-level values one after another; while probing, switches to JSON Lines if the first value ends on its first line.
+    private mutating func scanConcatenated(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws -> Int {
+        var i = start
+        while i < end {
+            if !inValue {
+                let byte = p[i]
+                if byte == Bytes.newline {
+                    line += 1
+                    i += 1
+                    continue
+                }
+                if Bytes.isSpace(byte) {
+                    i += 1
+                    continue
+                }
+                beginValue(byte)
+            }
+            let valueStart = i
+            guard let stop = scanValue(p, i, end) else {
+                pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
+                return end
+            }
+            if mode == .probing {
+                // The first value ended before any newline: JSON Lines; the rest of its line still belongs to it.
+                pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: stop - valueStart))
+                inValue = false
+                mode = .jsonLines
+                return stop
+            }
+            try emitValue(p, valueStart, stop, index: nil, emit)
+            i = stop
+        }
+        return end
+    }
+
+    // MARK: - Top-level array
+
+    /// Splits the elements of a top-level array; junk between elements is skipped up to the next `,` or `]` and reported.
+    private mutating func scanArray(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws -> Int {
+        var i = start
+        while i < end {
+            switch arrayState {
+            case .expectElement, .afterElement, .closed:
+                let byte = p[i]
+                if byte == Bytes.newline {
+                    line += 1
+                    i += 1
+                    continue
+                }
+                if Bytes.isSpace(byte) {
+                    i += 1
+                    continue
+                }
+                if arrayState == .closed {
+                    try emit(.broken(trailingData()))
+                    arrayState = .trailing
+                    return end
+                }
+                if byte == Bytes.closeBracket {
+                    arrayState = .closed
+                    i += 1
+                } else if byte == Bytes.comma {
+                    // A comma after an element, or an extra one (`[1,,2]`, `[1,]`): nothing is lost, so it is let go.
+                    arrayState = .expectElement
+                    i += 1
+                } else if arrayState == .expectElement {
+                    beginValue(byte)
+                    arrayState = .inElement
+                } else {
+                    beginJunk()
+                    arrayState = .junk
+                }
+            case .inElement:
+                let valueStart = i
+                guard let stop = scanValue(p, i, end) else {
+                    pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
+                    return end
+                }
+                try emitValue(p, valueStart, stop, index: nextIndex, emit)
+                nextIndex += 1
+                arrayState = .afterElement
+                i = stop
+            case .junk:
+                guard let stop = scanJunk(p, i, end) else { return end }
+                try emit(.broken(junkError(atEndOfFile: false)))
+                arrayState = .afterElement
+                i = stop
+            case .trailing:
+                return end
+            }
+        }
+        return end
+    }
+
+    /// Starts skipping junk where `,` or `]` was expected.
+    private mutating func beginJunk() {
+        junkLine = line
+        junkPreview.removeAll(keepingCapacity: true)
+        depth = 0
+        inString = false
+        escaped = false
+    }
+
+    /// Skips junk up to (not including) the next `,` or `]` outside strings and brackets; nil if the chunk ends first.
+    private mutating func scanJunk(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var i = start
+        while i < end {
+            let byte = p[i]
+            if inString {
+                if byte == Bytes.newline {
+                    line += 1
+                    escaped = false
+                } else if escaped {
+                    escaped = false
+                } else if byte == Bytes.backslash {
+                    escaped = true
+                } else if byte == Bytes.quote {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case Bytes.newline: line += 1
+                case Bytes.quote: inString = true
+                case Bytes.openBrace, Bytes.openBracket: depth += 1
+                case Bytes.closeBrace: depth = max(0, depth - 1)
+                case Bytes.closeBracket:
+                    if depth == 0 { return i }
+                    depth -= 1
+                case Bytes.comma:
+                    if depth == 0 { return i }
+                default: break
+                }
+            }
+            if junkPreview.count < Self.previewLength { junkPreview.append(byte) }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: - Values
+
+    /// Starts a value whose first byte is `byte` at the current line.
+    private mutating func beginValue(_ byte: UInt8) {
+        inValue = true
+        opener = byte
+        isScalar = !(byte == Bytes.openBrace || byte == Bytes.openBracket || byte == Bytes.quote)
+        recordLine = line
+        depth = 0
+        inString = false
+        escaped = false
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Scans the current value from `start`; returns the index just past its end, or nil if the chunk ends first.
+    /// Objects and arrays end when the bracket depth returns to 0, strings at their closing quote (both honouring
+    /// strings and backslash escapes), scalars before the next whitespace or structural byte.
+    private mutating func scanValue(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var i = start
+        if isScalar {
+            if pending.isEmpty && i < end { i += 1 }  // the first byte always belongs to the scalar
+            while i < end {
+                if Bytes.endsScalar(p[i]) { return i }
+                i += 1
+            }
+            return nil
+        }
+        var depth = self.depth
+        var inString = self.inString
+        var escaped = self.escaped
+        var line = self.line
+        var sawNewline = false
+        var stop: Int?
+        scanning: while i < end {
+            let byte = p[i]
+            i += 1
+            if byte == Bytes.newline {
+                line += 1
+                sawNewline = true
+                escaped = false
+            } else if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == Bytes.backslash {
+                    escaped = true
+                } else if byte == Bytes.quote {
+                    inString = false
+                    if depth == 0 {
+                        stop = i
+                        break scanning
+                    }
+                }
+            } else {
+                switch byte {
+                case Bytes.quote:
+                    inString = true
+                case Bytes.openBrace, Bytes.openBracket:
+                    depth += 1
+                case Bytes.closeBrace, Bytes.closeBracket:
+                    depth -= 1
+                    if depth <= 0 {
+                        stop = i
+                        break scanning
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        self.depth = depth
+        self.inString = inString
+        self.escaped = escaped
+        self.line = line
+        if sawNewline && mode == .probing { mode = .concatenated }
+        return stop
+    }
+
+    /// Emits the value made of `pending` plus `p[from..<to]` as a record.
+    private mutating func emitValue(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, index: Int?, _ emit: Emit) throws {
+        let bytes: [UInt8]
+        if pending.isEmpty {
+            bytes = Array(UnsafeBufferPointer(start: p + from, count: to - from))
+        } else {
+            pending.append(contentsOf: UnsafeBufferPointer(start: p + from, count: to - from))
+            bytes = pending
+            pending = []
+        }
+        inValue = false
+        try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: bytes)))
+    }
+
+    /// At the end of the file inside a value: a scalar is complete and emitted; anything else is unterminated.
+    private mutating func finishValue(index: Int?, _ emit: Emit) throws {
+        inValue = false
+        if isScalar {
+            let bytes = pending
+            pending = []
+            try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: bytes)))
+        } else {
+            try emit(.broken(unterminated(index: index)))
+        }
+    }
+
+    // MARK: - Messages
+
+    /// How many junk bytes a message quotes.
+    private static let previewLength = 24
+
+    /// A value still open at the end of the file.
+    private func unterminated(index: Int?) -> ASNError {
+        let inside: String
+        if inString || opener == Bytes.quote {
+            inside = "a string"
+        } else if opener == Bytes.openBracket {
+            inside = "an array"
+        } else {
+            inside = "an object"
+        }
+        let what = index.map { "array element \($0)" } ?? "JSON value"
+        let array = index == nil ? "" : ", before the top-level array is closed"
+        return ASNError(
+            .malformedJSON,
+            "unterminated \(what) starting at line \(recordLine): the file ends inside \(inside)\(array); "
+                + "the archive may be truncated — restore a complete copy, or accept that this record is lost",
+            at: SourceLocation(path: path, line: recordLine, index: index))
+    }
+
+    /// The top-level array never closed.
+    private func arrayNeverClosed() -> ASNError {
+        ASNError(
+            .malformedJSON,
+            "the top-level array opened at line \(arrayLine) is never closed: the file ends after \(nextIndex) element(s); "
+                + "the archive may be truncated — check that the file was copied completely",
+            at: SourceLocation(path: path, line: line))
+    }
+
+    /// Junk where `,` or `]` was expected between elements.
+    private func junkError(atEndOfFile: Bool) -> ASNError {
+        var preview = junkPreview
+        while let last = preview.last, Bytes.isSpace(last) || last == Bytes.newline { preview.removeLast() }
+        let quoted = String(decoding: preview, as: UTF8.self).debugDescription
+        let after = nextIndex == 0 ? "at the start of the array" : "after array element \(nextIndex - 1)"
+        let skipped = atEndOfFile
+            ? "the file ends there without closing the array; the archive may be truncated or damaged"
+            : "the bytes up to the next ',' or ']' were skipped and any record in them is lost"
+        return ASNError(
+            .malformedJSON,
+            "unexpected \(quoted)\(junkPreview.count >= Self.previewLength ? "…" : "") \(after) at line \(junkLine) "
+                + "(expected ',' or ']'): \(skipped); check the archive at that line",
+            at: SourceLocation(path: path, line: junkLine))
+    }
+
+    /// Bytes after the top-level array's closing `]`.
+    private func trailingData() -> ASNError {
+        ASNError(
+            .malformedJSON,
+            "unexpected data at line \(line) after the end of the top-level array: the rest of the file was skipped; "
+                + "if it holds more records, split it into separate files",
+            at: SourceLocation(path: path, line: line))
+    }
+}
+
+// MARK: - Bytes
+
+/// The bytes the splitter looks at.
+private enum Bytes {
+    /// `\n`
+    static let newline: UInt8 = 0x0A
+    /// `"`
+    static let quote: UInt8 = 0x22
+    /// `\\`
+    static let backslash: UInt8 = 0x5C
+    /// `,`
+    static let comma: UInt8 = 0x2C
+    /// `{`
+    static let openBrace: UInt8 = 0x7B
+    /// `}`
+    static let closeBrace: UInt8 = 0x7D
+    /// `[`
+    static let openBracket: UInt8 = 0x5B
+    /// `]`
+    static let closeBracket: UInt8 = 0x5D
+    /// The UTF-8 byte order mark.
+    static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// JSON whitespace: space, tab, carriage return, and line feed.
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Whether `byte` ends a bare scalar: whitespace or a structural byte.
+    @inline(__always) static func endsScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0A, 0x0D, 0x09, comma, quote, openBrace, closeBrace, openBracket, closeBracket: return true
+        default: return false
+        }
+    }
+}
