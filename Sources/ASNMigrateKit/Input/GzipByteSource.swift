@@ -39,7 +39,7 @@ public final class GzipByteSource: ByteSource {
         let n = gzread(stream, base, want)
         if n > 0 { return Int(n) }
         var code: Int32 = 0
-        let message = gzerror(stream, &code).map { String(cString: $0) } ?? "unknown error"
+        let message = Self.withoutDescriptorPrefix(gzerror(stream, &code).map { String(cString: $0) } ?? "unknown error")
         if n < 0 || code != Z_OK {
             if code == Z_ERRNO {
                 throw ByteSourceErrors.readFailed(name, errno: errno)
@@ -47,6 +47,12 @@ public final class GzipByteSource: ByteSource {
             throw ByteSourceErrors.gzipFailed(name, zlibMessage: message)
         }
         return 0
+    }
+
+    /// zlib's message without the `<fd:N>: ` it puts first for streams opened with `gzdopen`.
+    private static func withoutDescriptorPrefix(_ message: String) -> String {
+        guard message.hasPrefix("<fd:"), let colon = message.range(of: ": ") else { return message }
+        return String(message[colon.upperBound...])
     }
 
     /// Ends the zlib stream and closes its descriptor.

@@ -65,6 +65,7 @@ import Testing
         #expect(error?.message.contains("'\(path)'") == true)
         #expect(error?.message.contains("corrupt or truncated") == true)
         #expect(error?.cause?.hasPrefix("zlib: ") == true)
+        #expect(error?.cause?.contains("<fd:") == false)
         #expect(error?.location?.path == path)
     }
 
@@ -76,6 +77,7 @@ import Testing
         let path = try dir.write("cut.gz", Array(bytes.prefix(bytes.count / 2)))
         let error = #expect(throws: ASNError.self) { try drain(try InputFile(path: path).openByteSource()) }
         #expect(error?.code == .unreadableInput)
+        #expect(error?.cause == "zlib: unexpected end of file")
         #expect(error?.message.contains("'\(path)'") == true)
     }
 

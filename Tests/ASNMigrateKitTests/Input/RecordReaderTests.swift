@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+@Suite struct RecordReaderTests {
+    /// A record or broken item reduced to what the tests compare: text, line, index.
+    private enum Item: Equatable, CustomStringConvertible {
+        case record(String, line: Int?, index: Int?)
+        case broken(line: Int?, index: Int?)
+
+        var description: String {
+            switch self {
+            case let .record(text, line, index): return "record(\(text.debugDescription), line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
+            case let .broken(line, index): return "broken(line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
+            }
+        }
+    }
+
+    /// The chunk sizes every input is split with; all must give identical items.
+    private static let chunkSizes = [1, 2, 3, 7, 64, 1 << 20]
+
+    /// Splits `bytes` (written to a temporary file) with every chunk size, expects identical items, and returns them.
+    private func split(_ bytes: [UInt8], name: String = "input.json") throws -> (path: String, items: [InputItem]) {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write(name, bytes)
+        let reference = try RecordReader(file: InputFile(path: path), chunkSize: Self.chunkSizes[0]).items()
+        for size in Self.chunkSizes.dropFirst() {
+            let items = try RecordReader(file: InputFile(path: path), chunkSize: size).items()
+            #expect(items == reference, "chunk size \(size) differs from chunk size 1")
+        }
+        for item in reference {
+            #expect(item.location?.path == path)
+            #expect(item.error.map { $0.code == .malformedJSON } ?? true)
+        }
+        return (path, reference)
+    }
+
+    /// `split` of UTF-8 text, reduced to `Item`s.
+    private func items(_ text: String) throws -> [Item] {
+        try simplify(split(Array(text.utf8)).items)
+    }
+
+    /// Reduces items to `Item`s.
+    private func simplify(_ items: [InputItem]) -> [Item] {
+        items.map { item in
+            switch item {
+            case .record(let record):
+                return .record(String(decoding: record.bytes, as: UTF8.self), line: record.location.line, index: record.location.index)
+            case .broken(let error):
+                return .broken(line: error.location?.line, index: error.location?.index)
+            }
+        }
+    }
+
+    /// The messages of the broken items in `text`.
+    private func brokenMessages(_ text: String) throws -> [String] {
+        try split(Array(text.utf8)).items.compactMap { $0.error?.message }
+    }
+
+    // MARK: - Modes
+
+    @Test func singleObjectOnOneLineIsOneRecord() throws {
+        #expect(try items(#"{"notification_type":"DID_RENEW"}"#) == [.record(#"{"notification_type":"DID_RENEW"}"#, line: 1, index: nil)])
+        #expect(try items("  \n {\"a\":1} \n\n") == [.record(#"{"a":1}"#, line: 2, index: nil)])
+    }
+
+    @Test func prettyPrintedObjectSpanningLinesIsOneRecord() throws {
+        let object = "{\n  \"a\": \"x{[\\\"\",\n  \"b\": [1, {\"c\": \"}\"}],\n  \"d\": {\n    \"e\": null\n  }\n}"
+        #expect(try items("\n\n" + object + "\n\n") == [.record(object, line: 3, index: nil)])
+    }
+
+    @Test func concatenatedObjectsAreSplitByDepth() throws {
+        let text = "{\n \"a\":1\n}{\"b\":2}\n\n  {\"c\":\n3}\n{\"d\":[{}]} {\"e\":\"\\n\"}"
+        #expect(try items(text) == [
+            .record("{\n \"a\":1\n}", line: 1, index: nil),
+            .record("{\"b\":2}", line: 3, index: nil),
+            .record("{\"c\":\n3}", line: 5, index: nil),
+            .record("{\"d\":[{}]}", line: 7, index: nil),
+            .record("{\"e\":\"\\n\"}", line: 7, index: nil),
+        ])
+    }
+
+    @Test func arrayElementsCarryIndexAndStartLine() throws {
+        let text = "[\n  {\"a\":1},\n  {\"b\":\"]\"},\n\n  {\"c\":[1,\n2]}\n]\n"
+        #expect(try items(text) == [
+            .record("{\"a\":1}", line: 2, index: 0),
+            .record("{\"b\":\"]\"}", line: 3, index: 1),
+            .record("{\"c\":[1,\n2]}", line: 5, index: 2),
+        ])
+    }
+
+    @Test func arrayScalarsAndExtraCommasAndEmptyArrays() throws {
+        #expect(try items(#"[1, "a,]\"", true,null , -2.5e3]"#) == [
+            .record("1", line: 1, index: 0),
+            .record(#""a,]\"""#, line: 1, index: 1),
+            .record("true", line: 1, index: 2),
+            .record("null", line: 1, index: 3),
+            .record("-2.5e3", line: 1, index: 4),
+        ])
+        #expect(try items("[1,,2,]") == [.record("1", line: 1, index: 0), .record("2", line: 1, index: 1)])
+        #expect(try items("[]").isEmpty)
+        #expect(try items(" [ \n ] \n").isEmpty)
+    }
+
+    @Test func jsonLinesSkipBlankAndWhitespaceOnlyLines() throws {
+        let text = "{\"a\":1}\n\n   \n\t\r\n{\"b\":2}\n  {\"c\":3}  \t\n\n"
+        #expect(try items(text) == [
+            .record("{\"a\":1}", line: 1, index: nil),
+            .record("{\"b\":2}", line: 5, index: nil),
+            .record("{\"c\":3}", line: 6, index: nil),
+        ])
+    }
+
+    @Test func jsonLinesWhenTheFirstByteIsNotABracket() throws {
+        #expect(try items("\"x\"\n42\nnot json {\n}\n") == [
+            .record("\"x\"", line: 1, index: nil),
+            .record("42", line: 2, index: nil),
+            .record("not json {", line: 3, index: nil),
+            .record("}", line: 4, index: nil),
+        ])
+    }
+
+    @Test func crlfLineEndingsAreStripped() throws {
+        #expect(try items("{\"a\":1}\r\n\r\n{\"b\":2}\r\n{\"c\":3}\r") == [
+            .record("{\"a\":1}", line: 1, index: nil),
+            .record("{\"b\":2}", line: 3, index: nil),
+            .record("{\"c\":3}", line: 4, index: nil),
+        ])
+        #expect(try items("{\r\n\"a\":1\r\n}\r\n{\"b\":2}\r\n") == [
+            .record("{\r\n\"a\":1\r\n}", line: 1, index: nil),
+            .record("{\"b\":2}", line: 4, index: nil),
+        ])
+    }
+
+    @Test func byteOrderMarkIsSkippedInEveryMode() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(simplify(try split(bom + Array("{\"a\":1}\n{\"b\":2}".utf8)).items) == [
+            .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil),
+        ])
+        #expect(simplify(try split(bom + Array("\n [{\"a\":1}]".utf8)).items) == [.record("{\"a\":1}", line: 2, index: 0)])
+        #expect(simplify(try split(bom + Array("{\n}".utf8)).items) == [.record("{\n}", line: 1, index: nil)])
+        #expect(try split(bom).items.isEmpty)
+        // Only a whole BOM is skipped; a prefix of one is content.
+        let partial = try split([0xEF, 0xBB, 0x41, 0x0A]).items
+        #expect(partial.map { $0.record?.bytes } == [[0xEF, 0xBB, 0x41]])
+        #expect(try split([0xEF]).items.map { $0.record?.bytes } == [[0xEF]])
+    }
+
+    @Test func bytesPassThroughUntouched() throws {
+        let line: [UInt8] = [0x7B, 0x22, 0xFF, 0xC3, 0x28, 0x00, 0x22, 0x7D]
+        #expect(try split(line + [0x0A] + line).items.map { $0.record?.bytes } == [line, line])
+        #expect(try split([0x5B] + line + [0x5D]).items.map { $0.record?.bytes } == [line])
+    }
+
+    @Test func emptyAndWhitespaceOnlyFilesHaveNoItems() throws {
+        #expect(try split([]).items.isEmpty)
+        #expect(try items(" \n\t\r\n\n").isEmpty)
+    }
+
+    // MARK: - Strings and escapes
+
+    @Test func stringsHidingBracketsDoNotConfuseDetectionOrSplitting() throws {
+        // The first line's value ends on its line only if strings and escapes are honoured, so this is JSON Lines:
+        // the incomplete second line is then its own record rather than swallowing the rest.
+        let first = #"{"s":"{{[[\"\\","t":"}]\n"}"#
+        #expect(try items(first + "\n{\"u\":\n{\"v\":1}\n") == [
+            .record(first, line: 1, index: nil),
+            .record("{\"u\":", line: 2, index: nil),
+            .record("{\"v\":1}", line: 3, index: nil),
+        ])
+        // The same tricky strings inside concatenated and array values.
+        let tricky = #"{"a":"}\"{","b":["]\\"],"c":"\\\"}"}"#
+        #expect(try items("{\n\"x\":1}" + tricky + "\n" + tricky) == [
+            .record("{\n\"x\":1}", line: 1, index: nil),
+            .record(tricky, line: 2, index: nil),
+            .record(tricky, line: 3, index: nil),
+        ])
+        #expect(try items("[" + tricky + ",\n" + tricky + "]") == [
+            .record(tricky, line: 1, index: 0),
+            .record(tricky, line: 2, index: 1),
+        ])
+    }
+
+    // MARK: - Truncation and garbage
+
+    @Test func truncatedConcatenatedValueIsBroken() throws {
+        #expect(try items("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
+            .record("{\"a\":\n1}", line: 1, index: nil),
+            .broken(line: 3, index: nil),
+        ])
+        #expect(try brokenMessages("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
+            "unterminated JSON value starting at line 3: the file ends inside an object; "
+                + "the archive may be truncated — restore a complete copy, or accept that this record is lost",
+        ])
+        #expect(try brokenMessages("{\n\"a\":\"abc")[0].contains("the file ends inside a string"))
+        // One line, never closed: cannot be JSON Lines, so it is an unterminated value.
+        #expect(try items("{\"a\":[1,2") == [.broken(line: 1, index: nil)])
+    }
+
+    @Test func truncatedArrayElementIsBroken() throws {
+        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: 1)])
+        let message = try brokenMessages("[{\"a\":1},\n{\"b\":")[0]
+        #expect(message.hasPrefix("unterminated array element 1 starting at line 2: the file ends inside an object, before the top-level array is closed"))
+        #expect(message.contains("truncated"))
+    }
+
+    @Test func arrayNeverClosedIsBroken() throws {
+        #expect(try items("[{\"a\":1},{\"b\":2}\n") == [
+            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 1, index: 1), .broken(line: 2, index: nil),
+        ])
+        #expect(try brokenMessages("[{\"a\":1},{\"b\":2}\n") == [
+            "the top-level array opened at line 1 is never closed: the file ends after 2 element(s); "
+                + "the archive may be truncated — check that the file was copied completely",
+        ])
+        #expect(try items("[1, 2") == [.record("1", line: 1, index: 0), .record("2", line: 1, index: 1), .broken(line: 1, index: nil)])
+        #expect(try brokenMessages("[1, 2")[0].contains("after 2 element(s)"))
+        #expect(try items("[") == [.broken(line: 1, index: nil)])
+    }
+
+    @Test func truncatedLastJSONLineIsStillARecordForTheParserToReject() throws {
+        #expect(try items("{\"a\":1}\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":", line: 2, index: nil)])
+    }
+
+    @Test func garbageBetweenArrayElementsIsSkippedToTheNextComma() throws {
+        #expect(try items("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]") == [
+            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 1, index: nil), .record("{\"b\":2}", line: 2, index: 1),
+        ])
+        let message = try brokenMessages("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]")[0]
+        #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 1 (expected ',' or ']')"#))
+        #expect(message.contains("skipped"))
+        // A missing comma: the element after it is skipped with the junk, up to the next comma.
+        #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
+            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"c\":3}", line: 3, index: 1),
+        ])
+        // Junk that runs to the end of the file.
+        #expect(try items("[1 xyz {") == [.record("1", line: 1, index: 0), .broken(line: 1, index: nil)])
+        #expect(try brokenMessages("[1 xyz {")[0].contains("without closing the array"))
+    }
+
+    @Test func dataAfterTheTopLevelArrayIsBroken() throws {
+        #expect(try items("[1]\n\n[2]\n{\"x\":1}") == [.record("1", line: 1, index: 0), .broken(line: 3, index: nil)])
+        #expect(try brokenMessages("[1]\nx")[0].hasPrefix("unexpected data at line 2 after the end of the top-level array"))
+        #expect(try items("[1]\n \n").count == 1)
+    }
+
+    // MARK: - Chunk boundaries
+
+    @Test func largeRecordsSplitIdenticallyAtEveryChunkSize() throws {
+        let filler = String(repeating: "ab{[\\\"]}\\\\", count: 300)
+        let objects = (0..<12).map { "{\"n\":\($0),\"s\":\"\(filler)\",\"o\":{\"k\":[\($0),\"}\"]}}" }
+        let jsonLines = objects.joined(separator: "\r\n\n") + "\n"
+        #expect(try items(jsonLines).map { item -> String in
+            if case .record(let text, _, _) = item { return text }
+            return ""
+        } == objects)
+        let array = "[\n" + objects.joined(separator: ",\n") + "\n]"
+        #expect(try items(array) == objects.enumerated().map { .record($1, line: $0 + 2, index: $0) })
+        let concatenated = objects.map { $0.replacingOccurrences(of: ",\"o\"", with: ",\n\"o\"") }
+        #expect(try items(concatenated.joined(separator: "\n")) == concatenated.enumerated().map {
+            .record($1, line: 2 * $0 + 1, index: nil)
+        })
+    }
+
+    // MARK: - Sources
+
+    @Test func gzipAndMultiMemberGzipFilesAreSplit() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("a.gz", Array("[{\"a\":1},\n".utf8))
+        try dir.writeGzip("b.gz", Array("{\"b\":2}]\n".utf8))
+        let path = try dir.write("ab.json.gz", try dir.read("a.gz") + dir.read("b.gz"))
+        for size in Self.chunkSizes {
+            let items = try RecordReader(file: InputFile(path: path), chunkSize: size).items()
+            #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1)])
+        }
+    }
+
+    @Test func pipeReadsAsStandardInput() throws {
+        let pipe = try TestPipe(feeding: Array("{\"a\":1}\n\n{\"b\":2}\n".utf8))
+        defer { pipe.closeReadEnd() }
+        let items = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
+        #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 3, index: nil)])
+        #expect(items.allSatisfy { $0.location?.path == "-" })
+    }
+
+    @Test func gzipPipeReadsAsStandardInput() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("in.gz", Array("[1,\n2]".utf8))
+        let pipe = try TestPipe(feeding: try dir.read("in.gz"))
+        defer { pipe.closeReadEnd() }
+        let items = try RecordReader(file: InputFile(descriptor: pipe.readEnd)).items()
+        #expect(simplify(items) == [.record("1", line: 1, index: 0), .record("2", line: 2, index: 1)])
+    }
+
+    @Test func corruptGzipThrowsAfterTheRecordsBeforeIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // Enough varied data that zlib has handed out records before it reaches the damage near the end.
+        var state: UInt64 = 42
+        let lines = (0..<100_000).map { _ -> String in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return "{\"x\":\(state >> 20)}\n"
+        }
+        try dir.writeGzip("good.gz", Array(lines.joined().utf8))
+        var bytes = try dir.read("good.gz")
+        for i in (bytes.count - 200)..<(bytes.count - 100) { bytes[i] ^= 0xA5 }
+        let path = try dir.write("bad.gz", bytes)
+        var count = 0
+        let error = #expect(throws: ASNError.self) {
+            try RecordReader(file: InputFile(path: path), chunkSize: 64).forEach { _ in count += 1 }
+        }
+        #expect(error?.code == .unreadableInput)
+        #expect(error?.message.contains(path) == true)
+        #expect(count > 0)
+    }
+
+    @Test func filesAreReadInOrder() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("in/b.jsonl", "{\"b\":1}\n")
+        try dir.write("in/a.json", "[{\"a\":1}]")
+        let files = try InputPaths.expand([dir.path + "/in"])
+        var seen: [String] = []
+        try RecordReader.forEach(in: files, chunkSize: 2) { item in
+            seen.append("\(item.location?.source ?? "?") \(String(decoding: item.record?.bytes ?? [], as: UTF8.self))")
+        }
+        #expect(seen == ["\(dir.path)/in/a.json:1 {\"a\":1}", "\(dir.path)/in/b.jsonl:1 {\"b\":1}"])
+    }
+
+    @Test func missingFileThrowsUnreadableInput() throws {
+        let error = #expect(throws: ASNError.self) { try RecordReader(file: InputFile(path: "/nonexistent/in.jsonl")).items() }
+        #expect(error?.code == .unreadableInput)
+    }
+}
