@@ -424,6 +424,13 @@ struct RecordSplitter {
         var sawNewline = false
         var stop: Int?
         scanning: while i < end {
+            if inString && !escaped {
+                // Most of a record is string content: skip 8 bytes at a time while none can end or escape it.
+                while i + 8 <= end && !Bytes.mayStopString(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                }
+                if i == end { break scanning }
+            }
             let byte = p[i]
             i += 1
             if byte == Bytes.newline {
@@ -578,6 +585,16 @@ private enum Bytes {
     /// JSON whitespace: space, tab, carriage return, and line feed.
     @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Whether any of the 8 bytes in `word` is `"`, `\\` or `\n` (the bytes that matter inside a string).
+    @inline(__always) static func mayStopString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        return hasZeroByte(word ^ (ones &* UInt64(quote)))
+            || hasZeroByte(word ^ (ones &* UInt64(backslash)))
+            || hasZeroByte(word ^ (ones &* UInt64(newline)))
     }
 
     /// Whether `byte` ends a bare scalar: whitespace or a structural byte.

@@ -262,6 +262,24 @@ import Testing
         })
     }
 
+    @Test func escapesAtEveryOffsetInsideLongStringsAreHonoured() throws {
+        // Long runs of plain string bytes are skipped a word at a time; put the bytes that matter at every offset.
+        let objects = (0..<17).map { offset -> String in
+            let run = String(repeating: "x", count: offset)
+            return "{\"s\":\"" + run + "\\\"}]" + String(repeating: "y", count: 40) + "\\\\" + run + "\",\"t\":[\"" + run + "\"]}"
+        }
+        let array = "[" + objects.joined(separator: ",") + "]"
+        #expect(try items(array) == objects.enumerated().map { .record($1, line: 1, index: $0) })
+        let concatenated = "{\n}" + objects.joined()
+        #expect(try items(concatenated) == [.record("{\n}", line: 1, index: nil)] + objects.map { .record($0, line: 2, index: nil) })
+        // A raw newline inside a string still counts as a line.
+        let raw = "[\"" + String(repeating: "z", count: 30) + "\n" + String(repeating: "z", count: 30) + "\", 1]"
+        #expect(try items(raw).map { item -> Int? in
+            if case .record(_, let line, _) = item { return line }
+            return nil
+        } == [1, 2])
+    }
+
     // MARK: - Sources
 
     @Test func gzipAndMultiMemberGzipFilesAreSplit() throws {
