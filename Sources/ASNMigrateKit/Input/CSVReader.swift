@@ -3,7 +3,8 @@
 /// Quoted fields may hold commas, doubled quotes and line ends; records end with LF, CRLF or a lone CR; a UTF-8 BOM
 /// is skipped; empty lines are skipped. A record whose field count differs from the header's, an unterminated quote,
 /// text after a closing quote or bytes that are not UTF-8 throw `ASNError(.malformedCSV, …)` located at the
-/// record's starting line. Memory use is one record, whatever the file size.
+/// record's starting line; after an error the reader's state is undefined, so stop reading. Memory use is one record,
+/// whatever the file size.
 public struct CSVReader: Sendable {
     /// The input path as given, for error locations.
     public let path: String

@@ -198,13 +198,18 @@ private func trimmingSpaces(_ text: String) -> String {
 
 /// A cursor over a string's UTF-8 bytes for the fixed-width timestamp grammars.
 private struct ByteScanner {
+    /// The text's UTF-8 bytes.
     let bytes: [UInt8]
+    /// Index of the next unread byte.
     var position = 0
 
+    /// A scanner at the start of `text`.
     init(_ text: String) { bytes = Array(text.utf8) }
 
+    /// Whether every byte has been read.
     var atEnd: Bool { position == bytes.count }
 
+    /// The unread bytes as text.
     var rest: String { String(decoding: bytes[position...], as: UTF8.self) }
 
     /// Consumes one byte matching `predicate` and returns it.
