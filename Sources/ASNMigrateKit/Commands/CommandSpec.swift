@@ -1,0 +1,105 @@
+/// A declarative description of one subcommand — name, abstract, options, positionals — that parses its arguments and renders its help.
+///
+/// `-h` and `--help` are built in and reserved. Options accept `--opt value` and `--opt=value`; `--` ends options;
+/// `-` alone is a positional meaning standard input; a token like `-5` counts as a value, not an option.
+public struct CommandSpec: Sendable, Equatable {
+    /// The subcommand name, such as `migrate`.
+    public var name: String
+    /// One line saying what the command does.
+    public var abstract: String
+    /// The usage line after `USAGE:`; nil to generate `asn-migrate NAME [OPTIONS] PATH...`.
+    public var usage: String?
+    /// The options, in the order help lists them.
+    public var options: [OptionSpec]
+    /// The positional arguments; nil when the command takes none.
+    public var positional: PositionalSpec?
+    /// The executable's name, used in usage and "See … --help" hints.
+    public var programName: String
+
+    /// Creates a command spec.
+    public init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil, programName: String = "asn-migrate") {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.options = options
+        self.positional = positional
+        self.programName = programName
+    }
+
+    // MARK: - Parsing
+
+    /// Parses the arguments after the command name into arguments or a help request; usage errors throw `ASNError(.usage, …)`.
+    public func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
+        try ArgumentParser(spec: self).parse(arguments)
+    }
+
+    /// Mistakes in the spec itself (duplicate or badly formed names, reserved `-h`/`--help`, bad defaults); empty when sound. Assert on it in the command's tests.
+    public var specProblems: [String] {
+        var problems: [String] = []
+        var seen: Set<String> = ["-h", "--help"]
+        for option in options {
+            if !option.long.hasPrefix("--") || option.long.count < 3 || option.long.contains("=") {
+                problems.append("long name '\(option.long)' must look like --name")
+            }
+            if let short = option.short, !(short.count == 2 && short.hasPrefix("-") && short != "--") {
+                problems.append("short name '\(short)' must look like -x")
+            }
+            for name in [option.long] + (option.short.map { [$0] } ?? []) where !seen.insert(name).inserted {
+                problems.append("option name '\(name)' is declared twice or is reserved")
+            }
+            if option.kind != .flag, option.valueName.isEmpty {
+                problems.append("option '\(option.long)' needs a value name")
+            }
+            if let defaultValue = option.defaultValue {
+                if option.kind != .single { problems.append("option '\(option.long)' has a default but is not a single-value option") }
+                do throws(ASNError) {
+                    try ArgumentValue.validate(defaultValue, for: option)
+                } catch {
+                    problems.append("default of '\(option.long)': \(error.message)")
+                }
+            }
+        }
+        if let positional, positional.minCount > (positional.maxCount ?? Int.max) {
+            problems.append("positional '\(positional.name)' has minCount above maxCount")
+        }
+        return problems
+    }
+
+    // MARK: - Help
+
+    /// The usage line: `usage` if given, else generated from the options and positionals.
+    public var usageLine: String {
+        if let usage { return usage }
+        var line = "\(programName) \(name)"
+        if !options.isEmpty { line += " [OPTIONS]" }
+        if let positional { line += " \(positional.synopsis)" }
+        return line
+    }
+
+    /// The `--help` text: overview, usage, arguments and options in aligned columns.
+    public var helpText: String {
+        var formatter = HelpFormatter()
+        formatter.paragraph("OVERVIEW", abstract)
+        formatter.paragraph("USAGE", usageLine)
+        if let positional {
+            var help = positional.help
+            if positional.acceptsStandardInput, !help.contains("'-'") { help += " '-' reads standard input." }
+            formatter.table("ARGUMENTS", [(positional.name, help)])
+        }
+        let rows = options.map { ($0.synopsis, CommandSpec.optionHelp($0)) } + [("-h, --help", "Show this help.")]
+        formatter.table("OPTIONS", rows)
+        return formatter.text
+    }
+
+    /// An option's help with its allowed values, default and repeatability appended.
+    private static func optionHelp(_ option: OptionSpec) -> String {
+        var notes: [String] = []
+        if case .choice(let allowed) = option.valueKind { notes.append("one of: \(allowed.joined(separator: ", "))") }
+        if case .integer(let range?) = option.valueKind { notes.append("\(range.lowerBound) to \(range.upperBound)") }
+        if case .duration = option.valueKind { notes.append("e.g. 48h, 90m, 2d") }
+        if let defaultValue = option.defaultValue { notes.append("default: \(defaultValue)") }
+        if option.kind == .repeatable { notes.append("repeatable") }
+        guard !notes.isEmpty else { return option.help }
+        return "\(option.help) (\(notes.joined(separator: "; ")))"
+    }
+}

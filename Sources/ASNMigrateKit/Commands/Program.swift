@@ -1,0 +1,77 @@
+/// The top level of the command line: the executable's subcommands, `--help`, `--version` and `help COMMAND`.
+public struct Program: Sendable, Equatable {
+    /// The executable's name, such as `asn-migrate`.
+    public var name: String
+    /// One line saying what the tool does.
+    public var abstract: String
+    /// The version text for `--version`; nil when the tool has none.
+    public var version: String?
+    /// The subcommands, in the order help lists them.
+    public var commands: [CommandSpec]
+
+    /// Creates a program spec.
+    public init(name: String = "asn-migrate", abstract: String, version: String? = nil, commands: [CommandSpec]) {
+        self.name = name
+        self.abstract = abstract
+        self.version = version
+        self.commands = commands
+    }
+
+    // MARK: - Parsing
+
+    /// Parses the arguments after the executable name: picks the command and parses its arguments.
+    public func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
+        guard let first = arguments.first else {
+            throw ASNError(.usage, "missing command. Commands: \(commandList). See '\(name) --help'.")
+        }
+        switch first {
+        case "-h", "--help":
+            return .help(helpText)
+        case "help":
+            guard arguments.count > 1 else { return .help(helpText) }
+            return .help(try command(arguments[1]).helpText)
+        case "--version" where version != nil:
+            return .version(version ?? "")
+        default:
+            if first.hasPrefix("-"), first != "-" {
+                throw ASNError(.usage, "unknown option '\(first)' before the command; options go after it, as in '\(name) COMMAND [OPTIONS]'. Commands: \(commandList)")
+            }
+            return try command(first).parse(Array(arguments.dropFirst()))
+        }
+    }
+
+    /// The named command, with this program's name, or a usage error suggesting the closest one.
+    public func command(_ commandName: String) throws(ASNError) -> CommandSpec {
+        guard var spec = commands.first(where: { $0.name == commandName }) else {
+            var message = "unknown command '\(commandName)'"
+            if let suggestion = Suggestion.closest(to: commandName, among: commands.map(\.name)) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "."
+            }
+            throw ASNError(.usage, message + " Commands: \(commandList)")
+        }
+        spec.programName = name
+        return spec
+    }
+
+    // MARK: - Help
+
+    /// `migrate, reconcile, mappings, simulate`.
+    private var commandList: String {
+        commands.map(\.name).joined(separator: ", ")
+    }
+
+    /// The top-level `--help` text: overview, usage, commands and options.
+    public var helpText: String {
+        var formatter = HelpFormatter()
+        formatter.paragraph("OVERVIEW", abstract)
+        formatter.paragraph("USAGE", "\(name) COMMAND [OPTIONS] [ARGUMENTS]")
+        formatter.table("COMMANDS", commands.map { ($0.name, $0.abstract) })
+        var options = [("-h, --help", "Show this help.")]
+        if version != nil { options.append(("--version", "Print the version.")) }
+        formatter.table("OPTIONS", options)
+        formatter.paragraph("See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")
+        return formatter.text
+    }
+}

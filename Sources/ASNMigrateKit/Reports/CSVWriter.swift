@@ -1,0 +1,95 @@
+/// An RFC 4180 CSV writer: UTF-8, `\n` record ends, header row first, formula-guarded cells.
+///
+/// A cell is quoted iff it contains `,`, `"`, CR or LF (inner quotes doubled). A cell starting with `=`, `+`, `-`, `@`,
+/// tab or CR first gets a `'` prefix so a spreadsheet shows it as text instead of evaluating it. Rows accumulate in
+/// `bytes`; a streaming caller drains them into a `ByteSink` whenever `bytes.count` passes a threshold.
+public struct CSVWriter: Sendable {
+    /// The encoded output not yet drained, starting with the header row.
+    public private(set) var bytes: [UInt8] = []
+    /// Number of cells every row must have: the header's.
+    public let columnCount: Int
+    /// Whether cells are formula-guarded (on unless a report needs raw values).
+    public let guardsFormulas: Bool
+
+    /// Creates a writer and writes the header row.
+    public init(header: [String], guardsFormulas: Bool = true) {
+        columnCount = header.count
+        self.guardsFormulas = guardsFormulas
+        appendRecord(header)
+    }
+
+    // MARK: - Writing
+
+    /// Appends one row; throws `.outputFailed` if it does not have exactly `columnCount` cells (a bug in the caller).
+    public mutating func appendRow(_ cells: [String]) throws(ASNError) {
+        guard cells.count == columnCount else {
+            throw ASNError(.outputFailed, "CSV row has \(cells.count) cells but the header has \(columnCount); this is a bug in the report writer, please report it")
+        }
+        appendRecord(cells)
+    }
+
+    /// Returns the buffered bytes and empties the buffer.
+    public mutating func drain() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    /// Writes the buffered bytes to `sink` and empties the buffer.
+    public mutating func drain(into sink: some ByteSink) throws(ASNError) {
+        guard !bytes.isEmpty else { return }
+        try sink.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// A whole small report as a string: header then rows (which must match the header's width; extra cells are kept, missing ones left out).
+    public static func render(header: [String], rows: [[String]]) -> String {
+        var writer = CSVWriter(header: header)
+        for row in rows { writer.appendRecord(row) }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// One cell as it appears in the file: guarded, then quoted if needed.
+    public static func encode(cell: String, guardsFormulas: Bool = true) -> String {
+        var text = cell
+        if guardsFormulas, let first = cell.utf8.first, formulaLeaders.contains(first) { text = "'" + text }
+        guard text.utf8.contains(where: { specialBytes.contains($0) }) else { return text }
+        return "\"" + text.replacingQuotes() + "\""
+    }
+
+    // MARK: - Encoding
+
+    /// Appends a record without checking its width.
+    private mutating func appendRecord(_ cells: [String]) {
+        if cells.count == 1, cells[0].isEmpty {
+            // A lone empty cell would be an empty line, which readers skip; quote it so the row survives.
+            bytes.append(contentsOf: "\"\"\n".utf8)
+            return
+        }
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: CSVWriter.encode(cell: cell, guardsFormulas: guardsFormulas).utf8)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+}
+
+// MARK: - Private helpers
+
+/// First bytes that make a spreadsheet treat a cell as a formula.
+private let formulaLeaders: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+
+/// Bytes that force a cell to be quoted.
+private let specialBytes: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0D, 0x0A]
+
+private extension String {
+    /// The text with each `"` doubled.
+    func replacingQuotes() -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count + 2)
+        for character in unicodeScalars {
+            if character == "\"" { result.unicodeScalars.append("\"") }
+            result.unicodeScalars.append(character)
+        }
+        return result
+    }
+}

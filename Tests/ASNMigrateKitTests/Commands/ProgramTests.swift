@@ -1,0 +1,89 @@
+import Testing
+@testable import ASNMigrateKit
+
+@Suite struct ProgramTests {
+    // MARK: - Helpers
+
+    private let program = CommandFixtures.program
+
+    private func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try program.parse(arguments)
+            return nil
+        } catch {
+            #expect(error.code == .usage)
+            return error.message
+        }
+    }
+
+    // MARK: - Routing
+
+    @Test func routesToCommandWithItsArguments() throws {
+        guard case .run(let parsed) = try program.parse(["migrate", "--out", "o", "in"]) else {
+            Issue.record("expected arguments")
+            return
+        }
+        #expect(parsed.command == "migrate")
+        #expect(parsed.value("--out") == "o")
+        #expect(parsed.positionals == ["in"])
+    }
+
+    static let helpRequests: [[String]] = [["--help"], ["-h"], ["help"]]
+
+    @Test(arguments: helpRequests)
+    func topLevelHelp(arguments: [String]) throws {
+        #expect(try program.parse(arguments) == .help(program.helpText))
+    }
+
+    @Test func commandHelpBothWays() throws {
+        let expected = ParseOutcome.help(CommandFixtures.migrate.helpText)
+        #expect(try program.parse(["help", "migrate"]) == expected)
+        #expect(try program.parse(["migrate", "--help"]) == expected)
+    }
+
+    @Test func versionWhenDeclared() throws {
+        #expect(try program.parse(["--version"]) == .version("asn-migrate 0.1.0"))
+        var unversioned = program
+        unversioned.version = nil
+        #expect(throws: ASNError.self) { try unversioned.parse(["--version"]) }
+        #expect(!unversioned.helpText.contains("--version"))
+    }
+
+    @Test func programNameFlowsIntoCommandMessages() throws {
+        var renamed = program
+        renamed.name = "asnm"
+        #expect(try renamed.command("migrate").usageLine == "asnm migrate [OPTIONS] PATH...")
+        do {
+            _ = try renamed.parse(["migrate", "--outt"])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.hasSuffix("See 'asnm migrate --help'."))
+        }
+    }
+
+    @Test func helpListsCommandsWithAbstracts() {
+        let lines = program.helpText.split(separator: "\n").map(String.init)
+        #expect(lines.contains("USAGE: asn-migrate COMMAND [OPTIONS] [ARGUMENTS]"))
+        #expect(lines.contains("COMMANDS:"))
+        #expect(lines.contains("  migrate     Migrate archived V1 notifications to V2 form."))
+        #expect(lines.contains("  simulate    Generate sample V1 notifications."))
+        #expect(lines.contains("  --version   Print the version."))
+    }
+
+    // MARK: - Errors
+
+    static let errorCases: [([String], String)] = [
+        (["migrat"], "unknown command 'migrat'; did you mean 'migrate'? Commands: migrate, reconcile, mappings, simulate"),
+        (["recon"], "unknown command 'recon'; did you mean 'reconcile'? Commands: migrate, reconcile, mappings, simulate"),
+        (["frobnicate"], "unknown command 'frobnicate'. Commands: migrate, reconcile, mappings, simulate"),
+        (["help", "mapings"], "unknown command 'mapings'; did you mean 'mappings'? Commands: migrate, reconcile, mappings, simulate"),
+        ([], "missing command. Commands: migrate, reconcile, mappings, simulate. See 'asn-migrate --help'."),
+        (["--out", "x", "migrate"], "unknown option '--out' before the command; options go after it, as in 'asn-migrate COMMAND [OPTIONS]'. Commands: migrate, reconcile, mappings, simulate"),
+        (["migrate"], "missing PATH: give at least one input file or directory, or '-' for standard input"),
+    ]
+
+    @Test(arguments: errorCases)
+    func reportsUsageErrors(arguments: [String], message: String) {
+        #expect(usageError(arguments) == message)
+    }
+}
