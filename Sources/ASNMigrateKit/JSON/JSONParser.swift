@@ -1,0 +1,706 @@
+/// A strict RFC 8259 parser from UTF-8 bytes to `JSONValue`, written for throughput.
+///
+/// - Numbers are validated against the JSON grammar and kept as their literal text, never converted through `Double`.
+/// - Strings are fully unescaped; raw control characters, invalid UTF-8 and unpaired surrogate escapes are rejected
+///   (a lone `\uD800` cannot be represented in a Swift `String`, and Foundation rejects it too).
+/// - Exactly one value, optionally surrounded by whitespace; no byte-order mark, no trailing commas, no comments.
+/// - Nesting deeper than `maximumDepth` is an error, so hostile input can never overflow the stack.
+/// - Members whose key is in `skippingKeys` (at any depth) are validated but not materialized, and left out of their object.
+///
+/// Every error is an `ASNError` with code `.malformedJSON` whose message says what was expected and where:
+/// a 0-based byte offset and a 1-based line and column (in bytes) within the parsed buffer.
+public struct JSONParser: Sendable {
+    // MARK: - Configuration
+
+    /// The deepest nesting of arrays and objects accepted (the same limit as Foundation's `JSONSerialization`).
+    public static let maximumDepth = 512
+
+    /// Keys whose values are validated but dropped, at any depth; matched on their exact UTF-8 bytes after unescaping.
+    public let skippingKeys: Set<String>
+
+    /// The UTF-8 bytes of each skipped key, for comparison without building a `String`.
+    private let skippedKeyBytes: [[UInt8]]
+
+    /// Creates a parser that drops the members named in `skippingKeys`.
+    public init(skippingKeys: Set<String> = []) {
+        self.skippingKeys = skippingKeys
+        self.skippedKeyBytes = skippingKeys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    // MARK: - Parsing
+
+    /// Parses exactly one JSON value, optionally surrounded by whitespace, from `bytes`.
+    public func parse(_ bytes: UnsafeRawBufferPointer) throws(ASNError) -> JSONValue {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
+        }
+        var reader = JSONByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
+        return try reader.parseDocument()
+    }
+
+    /// Parses exactly one JSON value from `bytes`.
+    public func parse(_ bytes: [UInt8]) throws(ASNError) -> JSONValue {
+        try withRawBytes(of: bytes) { buffer throws(ASNError) in try parse(buffer) }
+    }
+
+    /// Parses exactly one JSON value from `bytes`; offsets in errors count from the slice's start.
+    public func parse(_ bytes: ArraySlice<UInt8>) throws(ASNError) -> JSONValue {
+        try withRawBytes(of: bytes) { buffer throws(ASNError) in try parse(buffer) }
+    }
+
+    /// Parses exactly one JSON value from the UTF-8 of `text`.
+    public func parse(_ text: String) throws(ASNError) -> JSONValue {
+        var copy = text
+        let result: Result<JSONValue, ASNError> = copy.withUTF8 { buffer in
+            do throws(ASNError) { return .success(try parse(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    // MARK: - Validation
+
+    /// Checks that `bytes` hold exactly one valid JSON value without building it.
+    public func validate(_ bytes: UnsafeRawBufferPointer) throws(ASNError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
+        }
+        var reader = JSONByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
+        try reader.validateDocument()
+    }
+
+    /// Checks that `bytes` hold exactly one valid JSON value without building it.
+    public func validate(_ bytes: [UInt8]) throws(ASNError) {
+        try withRawBytes(of: bytes) { buffer throws(ASNError) in try validate(buffer) }
+    }
+}
+
+// MARK: - Buffer access
+
+/// Runs `body` over the raw bytes of a contiguous byte collection, keeping the typed error.
+private func withRawBytes<C: Collection<UInt8>, T>(
+    of bytes: C,
+    _ body: (UnsafeRawBufferPointer) throws(ASNError) -> T
+) throws(ASNError) -> T {
+    let result: Result<T, ASNError>? = bytes.withContiguousStorageIfAvailable { buffer in
+        do throws(ASNError) { return .success(try body(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+    }
+    if let result { return try result.get() }
+    let copy = Array(bytes)
+    let fallback: Result<T, ASNError> = copy.withUnsafeBytes { buffer in
+        do throws(ASNError) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try fallback.get()
+}
+
+// MARK: - Byte constants
+
+/// ASCII bytes the grammar names.
+private enum Byte {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let slash = UInt8(ascii: "/")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let lowerE = UInt8(ascii: "e")
+    static let lowerU = UInt8(ascii: "u")
+}
+
+/// The content bytes of a scanned string (between the quotes) and whether it contains escapes.
+private struct StringSpan {
+    /// Offset of the first content byte.
+    var start: Int
+    /// Offset of the closing quote.
+    var end: Int
+    /// Whether a backslash occurs, so the bytes must be unescaped.
+    var escaped: Bool
+}
+
+// MARK: - Reader
+
+/// The parsing state over one buffer: a cursor, the nesting depth and the keys to skip.
+private struct JSONByteReader {
+    /// The first byte of the buffer.
+    let base: UnsafePointer<UInt8>
+    /// The number of bytes.
+    let end: Int
+    /// The UTF-8 bytes of the keys whose members are skipped.
+    let skippedKeys: [[UInt8]]
+    /// The cursor: offset of the next byte to read.
+    var i = 0
+    /// The current nesting depth of arrays and objects.
+    var depth = 0
+
+    /// Creates a reader at the start of the buffer.
+    init(base: UnsafePointer<UInt8>, count: Int, skippedKeys: [[UInt8]]) {
+        self.base = base
+        self.end = count
+        self.skippedKeys = skippedKeys
+    }
+
+    // MARK: Document
+
+    /// Parses the single top-level value and checks nothing but whitespace follows.
+    mutating func parseDocument() throws(ASNError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        try finishDocument()
+        return value
+    }
+
+    /// Validates the single top-level value and checks nothing but whitespace follows.
+    mutating func validateDocument() throws(ASNError) {
+        skipWhitespace()
+        try skipValue()
+        try finishDocument()
+    }
+
+    /// Fails unless only whitespace remains.
+    private mutating func finishDocument() throws(ASNError) {
+        skipWhitespace()
+        if i < end {
+            throw failure("unexpected \(describe(base[i])) after the JSON value; only whitespace may follow it")
+        }
+    }
+
+    // MARK: Values
+
+    /// Parses the value starting at the cursor (whitespace already skipped).
+    private mutating func parseValue() throws(ASNError) -> JSONValue {
+        guard i < end else { throw failure("unexpected end of input, expected a JSON value") }
+        switch base[i] {
+        case Byte.quote:
+            let span = try scanString()
+            return .string(makeString(span))
+        case Byte.openBrace:
+            return try parseObject()
+        case Byte.openBracket:
+            return try parseArray()
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case Byte.minus, Byte.zero...Byte.nine:
+            let start = i
+            try scanNumber()
+            return .number(String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self))
+        default:
+            throw failure("unexpected \(describe(base[i])), expected a JSON value")
+        }
+    }
+
+    /// Parses an array; the cursor is on `[`.
+    private mutating func parseArray() throws(ASNError) -> JSONValue {
+        try enterContainer()
+        i += 1
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if i < end && base[i] == Byte.closeBracket {
+            i += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            try expectSeparator(closing: Byte.closeBracket, context: "array element")
+            if base[i - 1] == Byte.closeBracket { break }
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    /// Parses an object, dropping skipped members; the cursor is on `{`.
+    private mutating func parseObject() throws(ASNError) -> JSONValue {
+        try enterContainer()
+        i += 1
+        skipWhitespace()
+        var members: [JSONObject.Member] = []
+        if i < end && base[i] == Byte.closeBrace {
+            i += 1
+            depth -= 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            let span = try scanKey()
+            try expectColon()
+            if skippedKeys.isEmpty {
+                let key = makeString(span)
+                members.append(JSONObject.Member(key: key, value: try parseValue()))
+            } else if span.escaped {
+                let key = makeString(span)
+                if isSkipped(key) {
+                    try skipValue()
+                } else {
+                    members.append(JSONObject.Member(key: key, value: try parseValue()))
+                }
+            } else if isSkipped(span) {
+                try skipValue()
+            } else {
+                let key = makeString(span)
+                members.append(JSONObject.Member(key: key, value: try parseValue()))
+            }
+            try expectSeparator(closing: Byte.closeBrace, context: "object member")
+            if base[i - 1] == Byte.closeBrace { break }
+        }
+        depth -= 1
+        return .object(JSONObject(members))
+    }
+
+    // MARK: Skipping
+
+    /// Validates the value at the cursor without building it.
+    private mutating func skipValue() throws(ASNError) {
+        guard i < end else { throw failure("unexpected end of input, expected a JSON value") }
+        switch base[i] {
+        case Byte.quote:
+            _ = try scanString()
+        case Byte.openBrace:
+            try enterContainer()
+            i += 1
+            skipWhitespace()
+            if i < end && base[i] == Byte.closeBrace {
+                i += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    _ = try scanKey()
+                    try expectColon()
+                    try skipValue()
+                    try expectSeparator(closing: Byte.closeBrace, context: "object member")
+                    if base[i - 1] == Byte.closeBrace { break }
+                }
+            }
+            depth -= 1
+        case Byte.openBracket:
+            try enterContainer()
+            i += 1
+            skipWhitespace()
+            if i < end && base[i] == Byte.closeBracket {
+                i += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    try skipValue()
+                    try expectSeparator(closing: Byte.closeBracket, context: "array element")
+                    if base[i - 1] == Byte.closeBracket { break }
+                }
+            }
+            depth -= 1
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+        case Byte.minus, Byte.zero...Byte.nine:
+            try scanNumber()
+        default:
+            throw failure("unexpected \(describe(base[i])), expected a JSON value")
+        }
+    }
+
+    /// Whether the unescaped key bytes `span` name a skipped key.
+    private func isSkipped(_ span: StringSpan) -> Bool {
+        let length = span.end - span.start
+        for key in skippedKeys where key.count == length {
+            let same = key.withUnsafeBufferPointer { keyBytes in
+                var k = 0
+                while k < length {
+                    if keyBytes[k] != base[span.start + k] { return false }
+                    k += 1
+                }
+                return true
+            }
+            if same { return true }
+        }
+        return false
+    }
+
+    /// Whether the decoded `key` names a skipped key (compared on UTF-8 bytes).
+    private func isSkipped(_ key: String) -> Bool {
+        skippedKeys.contains { key.utf8.elementsEqual($0) }
+    }
+
+    // MARK: Structure
+
+    /// Counts one more level of nesting, failing beyond the maximum.
+    private mutating func enterContainer() throws(ASNError) {
+        depth += 1
+        if depth > JSONParser.maximumDepth {
+            throw failure("nesting deeper than \(JSONParser.maximumDepth) arrays and objects")
+        }
+    }
+
+    /// Scans an object key; the cursor must be on its opening quote.
+    private mutating func scanKey() throws(ASNError) -> StringSpan {
+        guard i < end else { throw failure("unexpected end of input, expected a string key in object") }
+        guard base[i] == Byte.quote else {
+            throw failure("unexpected \(describe(base[i])), expected a string key in object")
+        }
+        return try scanString()
+    }
+
+    /// Consumes whitespace, `:` and whitespace after an object key.
+    private mutating func expectColon() throws(ASNError) {
+        skipWhitespace()
+        guard i < end else { throw failure("unexpected end of input, expected ':' after object key") }
+        guard base[i] == Byte.colon else {
+            throw failure("unexpected \(describe(base[i])), expected ':' after object key")
+        }
+        i += 1
+        skipWhitespace()
+    }
+
+    /// Consumes whitespace and then `,` or the closing bracket; the caller reads which from `base[i - 1]`.
+    private mutating func expectSeparator(closing: UInt8, context: String) throws(ASNError) {
+        skipWhitespace()
+        guard i < end else {
+            throw failure("unexpected end of input, expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)")
+        }
+        let byte = base[i]
+        guard byte == Byte.comma || byte == closing else {
+            throw failure("unexpected \(describe(byte)), expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)")
+        }
+        i += 1
+        if byte == Byte.comma {
+            skipWhitespace()
+            if i < end && (base[i] == Byte.closeBracket || base[i] == Byte.closeBrace) {
+                throw failure("unexpected \(describe(base[i])) after ','; trailing commas are not allowed")
+            }
+        }
+    }
+
+    /// Consumes the literal `word` (`true`, `false` or `null`).
+    private mutating func expectLiteral(_ word: StaticString) throws(ASNError) {
+        let count = word.utf8CodeUnitCount
+        let letters = word.utf8Start
+        var k = 0
+        while k < count {
+            guard i + k < end else { throw failure("unexpected end of input in literal '\(word)'", at: end) }
+            guard base[i + k] == letters[k] else {
+                throw failure("unexpected \(describe(base[i + k])) in literal, expected '\(word)'", at: i + k)
+            }
+            k += 1
+        }
+        i += count
+    }
+
+    /// Skips JSON whitespace: space, tab, line feed, carriage return.
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while i < end {
+            let byte = base[i]
+            guard byte == Byte.space || byte == Byte.newline || byte == Byte.carriageReturn || byte == Byte.tab else { return }
+            i += 1
+        }
+    }
+
+    // MARK: Numbers
+
+    /// Validates a number against the JSON grammar and moves past it.
+    private mutating func scanNumber() throws(ASNError) {
+        if base[i] == Byte.minus { i += 1 }
+        guard i < end else { throw failure("unexpected end of input in number, expected a digit") }
+        let first = base[i]
+        if first == Byte.zero {
+            i += 1
+            if i < end && isDigit(base[i]) { throw failure("leading zeros are not allowed in numbers") }
+        } else if isDigit(first) {
+            i += 1
+            while i < end && isDigit(base[i]) { i += 1 }
+        } else {
+            throw failure("unexpected \(describe(first)) in number, expected a digit")
+        }
+        if i < end && base[i] == Byte.dot {
+            i += 1
+            guard i < end else { throw failure("unexpected end of input in number, expected a digit after '.'") }
+            guard isDigit(base[i]) else { throw failure("unexpected \(describe(base[i])) in number, expected a digit after '.'") }
+            while i < end && isDigit(base[i]) { i += 1 }
+        }
+        if i < end && (base[i] | 0x20) == Byte.lowerE {
+            i += 1
+            if i < end && (base[i] == Byte.plus || base[i] == Byte.minus) { i += 1 }
+            guard i < end else { throw failure("unexpected end of input in number, expected a digit in the exponent") }
+            guard isDigit(base[i]) else { throw failure("unexpected \(describe(base[i])) in number, expected a digit in the exponent") }
+            while i < end && isDigit(base[i]) { i += 1 }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Validates a string (escapes, UTF-8, no raw control characters) and moves past its closing quote.
+    private mutating func scanString() throws(ASNError) -> StringSpan {
+        i += 1
+        let start = i
+        var escaped = false
+        let raw = UnsafeRawPointer(base)
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
+            while i &+ 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let mask = specialBytes(word)
+                if mask != 0 {
+                    i &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
+            }
+            guard i < end else { throw failure("unexpected end of input in string, expected '\"'", at: end) }
+            let byte = base[i]
+            if byte == Byte.quote {
+                let span = StringSpan(start: start, end: i, escaped: escaped)
+                i += 1
+                return span
+            } else if byte == Byte.backslash {
+                escaped = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw failure("raw control character \(describe(byte)) in string; it must be escaped")
+            } else if byte >= 0x80 {
+                try scanUTF8Sequence()
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// Validates the escape at the cursor (on the backslash) and moves past it.
+    private mutating func scanEscape() throws(ASNError) {
+        guard i + 1 < end else { throw failure("unexpected end of input in string escape", at: end) }
+        switch base[i + 1] {
+        case Byte.quote, Byte.backslash, Byte.slash,
+             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            i += 2
+        case Byte.lowerU:
+            let unit = try hexEscape(at: i)
+            if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw failure("unpaired low surrogate escape \\u\(hex4(unit)) in string")
+            }
+            i += 6
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard i + 1 < end && base[i] == Byte.backslash && base[i + 1] == Byte.lowerU else {
+                    throw failure("unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow", at: i - 6)
+                }
+                let low = try hexEscape(at: i)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw failure("unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow", at: i - 6)
+                }
+                i += 6
+            }
+        default:
+            throw failure("invalid escape '\\\(describeRaw(base[i + 1]))' in string")
+        }
+    }
+
+    /// The code unit of the `\uXXXX` escape whose backslash is at `offset`.
+    private func hexEscape(at offset: Int) throws(ASNError) -> UInt32 {
+        var value: UInt32 = 0
+        var k = offset + 2
+        while k < offset + 6 {
+            guard k < end else { throw failure("unexpected end of input in \\u escape, expected 4 hex digits", at: end) }
+            guard let digit = hexDigitValue(base[k]) else {
+                throw failure("unexpected \(describe(base[k])) in \\u escape, expected 4 hex digits", at: k)
+            }
+            value = value << 4 | digit
+            k += 1
+        }
+        return value
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at the cursor (Unicode table 3-7) and moves past it.
+    private mutating func scanUTF8Sequence() throws(ASNError) {
+        let lead = base[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw failure("invalid UTF-8 byte 0x\(hex2(lead)) in string")
+        }
+        guard i + length <= end else { throw failure("truncated UTF-8 sequence in string") }
+        let second = base[i + 1]
+        guard second >= low && second <= high else { throw failure("invalid UTF-8 sequence in string") }
+        var k = 2
+        while k < length {
+            guard base[i + k] & 0xC0 == 0x80 else { throw failure("invalid UTF-8 sequence in string") }
+            k += 1
+        }
+        i += length
+    }
+
+    /// Builds the `String` of a scanned string: straight from the bytes, or unescaped.
+    private func makeString(_ span: StringSpan) -> String {
+        let length = span.end - span.start
+        guard span.escaped else {
+            return String(decoding: UnsafeBufferPointer(start: base + span.start, count: length), as: UTF8.self)
+        }
+        // Unescaping never lengthens the text: each escape is at least as long as the UTF-8 it stands for.
+        return String(unsafeUninitializedCapacity: length) { out in
+            var r = span.start
+            var w = 0
+            while r < span.end {
+                let byte = base[r]
+                if byte != Byte.backslash {
+                    out[w] = byte
+                    w += 1
+                    r += 1
+                    continue
+                }
+                let escape = base[r + 1]
+                r += 2
+                switch escape {
+                case UInt8(ascii: "b"): out[w] = 0x08; w += 1
+                case UInt8(ascii: "f"): out[w] = 0x0C; w += 1
+                case UInt8(ascii: "n"): out[w] = 0x0A; w += 1
+                case UInt8(ascii: "r"): out[w] = 0x0D; w += 1
+                case UInt8(ascii: "t"): out[w] = 0x09; w += 1
+                case Byte.lowerU:
+                    var scalar = decodeHex4(r)
+                    r += 4
+                    if scalar >= 0xD800 && scalar <= 0xDBFF {
+                        let lowUnit = decodeHex4(r + 2)
+                        r += 6
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (lowUnit - 0xDC00)
+                    }
+                    w = writeUTF8(scalar, to: out, at: w)
+                default: out[w] = escape; w += 1
+                }
+            }
+            return w
+        }
+    }
+
+    /// The value of four hex digits already validated, starting at `offset`.
+    private func decodeHex4(_ offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for k in offset..<(offset + 4) {
+            value = value << 4 | (hexDigitValue(base[k]) ?? 0)
+        }
+        return value
+    }
+
+    // MARK: Errors
+
+    /// A `.malformedJSON` error at `offset` (default: the cursor), with line and column.
+    private func failure(_ message: String, at offset: Int? = nil) -> ASNError {
+        let position = min(offset ?? i, end)
+        var line = 1
+        var lineStart = 0
+        var k = 0
+        while k < position {
+            if base[k] == Byte.newline {
+                line += 1
+                lineStart = k + 1
+            }
+            k += 1
+        }
+        return ASNError(.malformedJSON, "malformed JSON at byte \(position) (line \(line), column \(position - lineStart + 1)): \(message)")
+    }
+}
+
+// MARK: - Byte helpers
+
+/// Whether `byte` is an ASCII digit.
+@inline(__always)
+private func isDigit(_ byte: UInt8) -> Bool {
+    byte &- Byte.zero < 10
+}
+
+/// A mask with the high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80 (zero if none).
+///
+/// Bits above the first such byte may be spurious (borrows), so only the lowest set bit is meaningful.
+@inline(__always)
+private func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return (hasQuote | hasBackslash | hasControl | word) & highs
+}
+
+/// The value of an ASCII hex digit, or nil.
+@inline(__always)
+private func hexDigitValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case Byte.zero...Byte.nine: return UInt32(byte - Byte.zero)
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+    default: return nil
+    }
+}
+
+/// Writes `scalar` as UTF-8 into `out` at `index`; returns the index after it.
+@inline(__always)
+private func writeUTF8(_ scalar: UInt32, to out: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
+    if scalar < 0x80 {
+        out[index] = UInt8(truncatingIfNeeded: scalar)
+        return index + 1
+    } else if scalar < 0x800 {
+        out[index] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+        return index + 2
+    } else if scalar < 0x10000 {
+        out[index] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+        out[index + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+        return index + 3
+    } else {
+        out[index] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+        out[index + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+        out[index + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+        return index + 4
+    }
+}
+
+/// A byte as an error message shows it: `'x'` for printable ASCII, `byte 0xNN` otherwise.
+private func describe(_ byte: UInt8) -> String {
+    if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x\(hex2(byte))"
+}
+
+/// A byte for an escape message: the character if printable ASCII, else `0xNN`.
+private func describeRaw(_ byte: UInt8) -> String {
+    if byte >= 0x20 && byte < 0x7F { return String(Character(Unicode.Scalar(byte))) }
+    return "0x\(hex2(byte))"
+}
+
+/// Two uppercase hex digits.
+private func hex2(_ byte: UInt8) -> String {
+    let text = String(byte, radix: 16, uppercase: true)
+    return byte < 16 ? "0" + text : text
+}
+
+/// Four uppercase hex digits.
+private func hex4(_ unit: UInt32) -> String {
+    let text = String(unit, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - text.count)) + text
+}

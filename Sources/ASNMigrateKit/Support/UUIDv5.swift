@@ -1,0 +1,80 @@
+/// Name-based UUIDs, version 5 (RFC 9562 §5.5): SHA-1 of namespace and name, with version and variant bits set.
+public enum UUIDv5 {
+    // MARK: - Namespaces
+
+    /// The RFC 9562 DNS namespace, 6ba7b810-9dad-11d1-80b4-00c04fd430c8.
+    public static let dnsNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
+    /// The RFC 9562 URL namespace, 6ba7b811-9dad-11d1-80b4-00c04fd430c8.
+    public static let urlNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
+
+    // MARK: - Making
+
+    /// The version-5 UUID of `name` in `namespace` (16 bytes), as lowercase 8-4-4-4-12 text.
+    public static func make(namespace: [UInt8], name: [UInt8]) -> String {
+        format(makeBytes(namespace: namespace, name: name))
+    }
+
+    /// The version-5 UUID of the UTF-8 bytes of `name` in `namespace`, as lowercase text.
+    public static func make(namespace: [UInt8], name: String) -> String {
+        make(namespace: namespace, name: Array(name.utf8))
+    }
+
+    /// The 16 bytes of the version-5 UUID of `name` in `namespace`; the namespace must be 16 bytes.
+    public static func makeBytes(namespace: [UInt8], name: [UInt8]) -> [UInt8] {
+        precondition(namespace.count == 16, "a UUID namespace is 16 bytes")
+        var hasher = SHA1()
+        hasher.update(namespace)
+        hasher.update(name)
+        var bytes = Array(hasher.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return bytes
+    }
+
+    // MARK: - Text
+
+    /// The 16 bytes of a UUID written as 8-4-4-4-12 hex digits (either case), or nil if it is not one.
+    public static func bytes(of text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(16)
+        var index = 0
+        while index < 36 {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard utf8[index] == UInt8(ascii: "-") else { return nil }
+                index += 1
+                continue
+            }
+            guard let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
+    public static func format(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+// MARK: - Helpers
+
+/// The value of one hex digit, or nil.
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}
