@@ -1,4 +1,6 @@
 // asn-migrate: thin executable; all logic lives in ASNMigrateKit.
 import ASNMigrateKit
+import Foundation
 
-print("asn-migrate: not yet wired")
+let status = ASNMigrateCLI.run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where a command prints: standard output (bytes) and standard error (text lines).
+public struct Console: Sendable {
+    /// Writes bytes to standard output.
+    public var output: @Sendable ([UInt8]) throws(ASNError) -> Void
+    /// Writes one message line to standard error.
+    public var diagnostic: @Sendable (String) -> Void
+
+    /// Creates a console from two writers.
+    public init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void) {
+        self.output = output
+        self.diagnostic = diagnostic
+    }
+
+    /// The process's real standard output and standard error.
+    public static let standard = Console(
+        output: { (bytes: [UInt8]) throws(ASNError) in try FileDescriptorSink.standardOutput.write(bytes) },
+        diagnostic: { line in FileDescriptorSink.writeAll(Array((line + "\n").utf8), to: 2) }
+    )
+}
+
+/// Writes bytes to a file descriptor, whole, retrying on EINTR and short writes.
+public final class FileDescriptorSink: ByteSink, @unchecked Sendable {
+    /// Standard output (fd 1).
+    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
+
+    /// The descriptor written to.
+    public let descriptor: Int32
+    /// A name for error messages.
+    public let name: String
+
+    /// Creates a sink over an open descriptor (not closed by the sink).
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    /// Writes all bytes or throws `.outputFailed`.
+    public func write(_ bytes: [UInt8]) throws(ASNError) {
+        guard FileDescriptorSink.writeAll(bytes, to: descriptor) else {
+            throw ASNError(.outputFailed, "cannot write to \(name): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes all bytes to `fd`; false on an error other than EINTR.
+    @discardableResult
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw -> Bool in
+            guard var base = raw.baseAddress else { return true }
+            var remaining = raw.count
+            while remaining > 0 {
+                let n = Glibc.write(fd, base, remaining)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                remaining -= n
+                base = base.advanced(by: n)
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// `asn-migrate migrate PATH... [--out FILE] [--format jsonl|csv] [--rejects FILE] [--mappings DIR]`.
+public enum MigrateCommand {
+    /// The command's spec (options, help).
+    public static let spec = CommandSpec(
+        name: "migrate",
+        abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification.",
+        options: [
+            .single("--out", short: "-o", valueName: "FILE", help: "Write the output here (atomically) instead of standard output."),
+            .single("--format", valueName: "FORMAT", help: "jsonl (one decoded V2 payload per line) or csv (the same as flat columns).",
+                    defaultValue: "jsonl", valueKind: .choice(MigrationOutput.Format.allCases.map(\.rawValue))),
+            .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (source,line,reason); without it the first few go to standard error."),
+            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+        ],
+        positional: PositionalSpec(
+            name: "PATH",
+            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz) or a directory (read recursively, sorted), or '-' for standard input.",
+            minCount: 1,
+            acceptsStandardInput: true,
+            missingHint: "give at least one input file or directory, or '-' for standard input"
+        )
+    )
+
+    /// How many rejects are printed to standard error when `--rejects` is not given.
+    static let rejectsShownOnConsole = 10
+
+    /// Runs the command; all output goes through `console` or the named files.
+    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+        let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
+        let table: MappingTable
+        let files: [InputFile]
+        do {
+            table = try MappingLoader.load(arguments.value("--mappings"))
+            files = try InputPaths.expand(arguments.positionals)
+        } catch {
+            console.diagnostic("asn-migrate migrate: \(describe(error))")
+            return .failure
+        }
+
+        let mapper = V1RecordMapper(table: table)
+        var summary = MigrationSummary()
+        summary.files = files.count
+        var consoleRejects = 0
+
+        do {
+            let outFile = try arguments.value("--out").map { (path: String) throws(ASNError) in try AtomicFile(path: path) }
+            let rejectsFile = try arguments.value("--rejects").map { (path: String) throws(ASNError) in try AtomicFile(path: path) }
+            let sink: (([UInt8]) throws(ASNError) -> Void) = { (bytes: [UInt8]) throws(ASNError) in
+                if let outFile { try outFile.write(bytes) } else { try console.output(bytes) }
+            }
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 20)
+            var csv = CSVWriter(header: MigrationOutput.csvColumns)
+            var rejects = CSVWriter(header: MigrationOutput.rejectColumns)
+            if format == .csv { buffer.append(contentsOf: csv.drain()) }
+
+            func reject(_ cells: [String]) throws(ASNError) {
+                if rejectsFile != nil {
+                    try rejects.appendRow(cells)
+                } else if consoleRejects < rejectsShownOnConsole {
+                    consoleRejects += 1
+                    console.diagnostic("asn-migrate migrate: \(cells[2]) at \(cells[0])\(cells[1].isEmpty ? "" : ":" + cells[1])")
+                }
+            }
+
+            func handle(_ outcome: V1RecordMapper.Outcome) throws(ASNError) {
+                summary.count(outcome)
+                switch outcome {
+                case .migrated(let payload):
+                    switch format {
+                    case .jsonl: MigrationOutput.appendJSONLine(payload, to: &buffer)
+                    case .csv:
+                        try csv.appendRow(MigrationOutput.csvRow(payload))
+                        buffer.append(contentsOf: csv.drain())
+                    }
+                    if buffer.count >= 1 << 20 {
+                        try sink(buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                case .unmapped(let u):
+                    try reject(MigrationOutput.unmappedRow(u))
+                case .rejected(let e):
+                    try reject(MigrationOutput.rejectRow(e))
+                }
+            }
+
+            for file in files {
+                do {
+                    try RecordReader(file: file).forEach { item throws in
+                        switch item {
+                        case .record(let record): try handle(mapper.map(record))
+                        case .broken(let error): try handle(.rejected(error))
+                        }
+                    }
+                } catch let error as ASNError where error.code == .unreadableInput || error.code == .malformedJSON {
+                    // A file that fails part way (corrupt gzip, read error): reject what is left of it and go on.
+                    try handle(.rejected(error))
+                }
+            }
+            try sink(buffer)
+            if let rejectsFile {
+                try rejectsFile.write(rejects.drain())
+                try rejectsFile.commit()
+            }
+            try outFile?.commit()
+        } catch {
+            console.diagnostic("asn-migrate migrate: \(describe(error)); no output was written")
+            return .failure
+        }
+
+        let hidden = summary.rejected + summary.unmapped - consoleRejects
+        if arguments.value("--rejects") == nil, hidden > 0 {
+            console.diagnostic("asn-migrate migrate: \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
+        }
+        console.diagnostic(summary.render())
+        return summary.rejected + summary.unmapped > 0 ? .findings : .success
+    }
+
+    /// A one-line description of any error, for standard error.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? ASNError { return error.description }
+        return String(describing: error)
+    }
+}
+
+/// Loads the mapping table: built in, or from `--mappings DIR`.
+public enum MappingLoader {
+    /// The table for an optional `--mappings` directory.
+    public static func load(_ directory: String?) throws(ASNError) -> MappingTable {
+        if let directory { return try MappingTable.load(directory: directory) }
+        return try MappingTable.builtIn()
+    }
+}

@@ -1,0 +1,164 @@
+/// Everything the rules look at, derived once from a V1 body: the subscription, its transactions, the relevant one, and the event time.
+public struct MappingContext: Sendable {
+    /// The V1 body.
+    public let body: ResponseBodyV1
+    /// The subscription's `original_transaction_id`, when one can be told.
+    public let subscriptionId: String?
+    /// The subscription's transactions, oldest purchase first (ties: expiry, then transaction id).
+    public let history: [LatestReceiptInfo]
+    /// The transaction the notification is about.
+    public let relevant: LatestReceiptInfo?
+    /// The subscription's transaction just before `relevant` by purchase date.
+    public let previous: LatestReceiptInfo?
+    /// The subscription's newest transaction by purchase date.
+    public let newest: LatestReceiptInfo?
+    /// The subscription's `pending_renewal_info` entry.
+    public let pending: PendingRenewalInfo?
+    /// The event time (epoch ms), when one can be told.
+    public let eventTime: Int64?
+    /// True when the event time is only inferred (PRICE_INCREASE_CONSENT or CONSUMPTION_REQUEST without a receive time).
+    public let eventTimeInferred: Bool
+
+    /// V1 types whose relevant transaction is the most recently cancelled one.
+    static let cancellationTypes: Set<String> = ["CANCEL", "REFUND", "REVOKE"]
+
+    /// Derives the context of a body; `receivedAt` is the envelope's receive time.
+    public init(body: ResponseBodyV1, receivedAt: Int64?) {
+        self.body = body
+        let all = body.transactions
+        let type = body.notificationType
+
+        // The subscription: top-level id, else pending_renewal_info's, else the transaction matching auto_renew_product_id.
+        var subscription = body.originalTransactionId
+        var pendingEntry: PendingRenewalInfo?
+        if subscription == nil {
+            let candidates = body.pendingRenewalInfo.filter { $0.originalTransactionId != nil }
+            if candidates.count == 1 {
+                pendingEntry = candidates[0]
+            } else if let product = body.autoRenewProductId {
+                pendingEntry = candidates.first { $0.autoRenewProductId == product } ?? candidates.first { $0.productId == product }
+            }
+            if pendingEntry == nil, let first = candidates.first, body.autoRenewProductId == nil {
+                pendingEntry = first
+            }
+            subscription = pendingEntry?.originalTransactionId
+        }
+        if subscription == nil, let product = body.autoRenewProductId {
+            subscription = Self.newestFirst(all.filter { $0.productId == product }).first?.originalTransactionId
+        }
+        if subscription == nil {
+            subscription = Self.newestFirst(all).first?.originalTransactionId
+        }
+        subscriptionId = subscription
+        if pendingEntry == nil, let subscription {
+            pendingEntry = body.pendingRenewalInfo.first { $0.originalTransactionId == subscription }
+        }
+        if pendingEntry == nil, body.pendingRenewalInfo.count == 1, body.pendingRenewalInfo[0].originalTransactionId == nil {
+            pendingEntry = body.pendingRenewalInfo[0]
+        }
+        pending = pendingEntry
+
+        let mine = subscription.map { id in all.filter { $0.originalTransactionId == id } } ?? all
+        let ordered = Self.oldestFirst(mine.isEmpty ? all : mine)
+        history = ordered
+        newest = ordered.last
+
+        var chosen = ordered.last
+        if Self.cancellationTypes.contains(type) {
+            let cancelled = ordered.filter { $0.cancellationDate != nil }
+            if let latest = cancelled.max(by: { ($0.cancellationDate ?? 0) < ($1.cancellationDate ?? 0) }) {
+                chosen = latest
+            }
+        }
+        relevant = chosen
+        if let chosen, let at = ordered.lastIndex(of: chosen), at > 0 {
+            previous = ordered[at - 1]
+        } else {
+            previous = nil
+        }
+
+        // Event time.
+        var inferred = false
+        var time: Int64?
+        if let receivedAt {
+            time = receivedAt
+        } else {
+            switch type {
+            case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF":
+                time = body.autoRenewStatusChangeDate ?? chosen?.purchaseDate
+            case "CANCEL", "REFUND", "REVOKE":
+                time = body.cancellationDate ?? chosen?.cancellationDate ?? chosen?.purchaseDate
+            case "DID_FAIL_TO_RENEW":
+                time = chosen?.expiresDate ?? chosen?.purchaseDate
+            case "PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST":
+                time = chosen?.purchaseDate
+                inferred = time != nil
+            default:
+                time = chosen?.purchaseDate
+            }
+        }
+        eventTime = time
+        eventTimeInferred = inferred
+    }
+
+    // MARK: - Derived values
+
+    /// Auto-renew status: top-level `auto_renew_status`, else the pending renewal entry's.
+    public var autoRenewStatus: Bool? { body.autoRenewStatus ?? pending?.autoRenewStatus }
+    /// The product that renews next: the pending entry's, else top-level.
+    public var autoRenewProductId: String? { pending?.autoRenewProductId ?? body.autoRenewProductId }
+    /// `expiration_intent`: the pending entry's, else top-level.
+    public var expirationIntent: String? { pending?.expirationIntent ?? body.expirationIntent }
+    /// `is_in_billing_retry_period`: the pending entry's, else top-level.
+    public var isInBillingRetryPeriod: Bool? { pending?.isInBillingRetryPeriod ?? body.isInBillingRetryPeriod }
+    /// The current product: the relevant transaction's, else the pending entry's.
+    public var currentProductId: String? { relevant?.productId ?? pending?.productId }
+
+    /// The earliest purchase of the subscription's latest run of transactions with no lapse longer than 60 days.
+    public var recentSubscriptionStartDate: Int64? {
+        guard let anchor = relevant, let anchorIndex = history.lastIndex(of: anchor) else { return nil }
+        var start = anchor.purchaseDate
+        var i = anchorIndex
+        let sixtyDays: Int64 = 60 * 86_400_000
+        while i > 0 {
+            let earlier = history[i - 1], later = history[i]
+            guard let expires = earlier.expiresDate, let purchase = later.purchaseDate, purchase - expires <= sixtyDays else { break }
+            start = earlier.purchaseDate ?? start
+            i -= 1
+        }
+        return start
+    }
+
+    // MARK: - Ordering
+
+    /// Orders transactions by purchase date, then expiry, then transaction id (numeric-aware).
+    static func precedes(_ a: LatestReceiptInfo, _ b: LatestReceiptInfo) -> Bool {
+        let pa = a.purchaseDate ?? Int64.min, pb = b.purchaseDate ?? Int64.min
+        if pa != pb { return pa < pb }
+        let ea = a.expiresDate ?? Int64.min, eb = b.expiresDate ?? Int64.min
+        if ea != eb { return ea < eb }
+        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+    }
+
+    static func oldestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
+        items.sorted(by: precedes)
+    }
+
+    static func newestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
+        items.sorted { precedes($1, $0) }
+    }
+}
+
+/// Compares identifiers numerically when both are digit strings (without converting), else as text.
+public enum IdentifierOrder {
+    /// True when `a` sorts before `b`.
+    public static func less(_ a: String, _ b: String) -> Bool {
+        let da = a.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }, db = b.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        if da && db && !a.isEmpty && !b.isEmpty {
+            let ta = a.drop { $0 == "0" }, tb = b.drop { $0 == "0" }
+            if ta.count != tb.count { return ta.count < tb.count }
+            return ta < tb
+        }
+        return a < b
+    }
+}

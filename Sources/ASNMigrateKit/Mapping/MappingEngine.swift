@@ -1,0 +1,132 @@
+/// Applies the mapping table to decoded V1 bodies: first matching rule wins; the result is a V2-shaped payload or an unmapped record.
+public struct MappingEngine: Sendable {
+    /// The outcome of mapping one V1 notification.
+    public enum Outcome: Sendable, Equatable {
+        /// Mapped onto a V2 type/subtype.
+        case migrated(ResponseBodyV2DecodedPayload)
+        /// No rule matched: kept, counted and reported, never a crash.
+        case unmapped(UnmappedNotification)
+    }
+
+    /// The effective table.
+    public let table: MappingTable
+
+    /// Creates an engine over a table.
+    public init(table: MappingTable) {
+        self.table = table
+    }
+
+    // MARK: - Mapping
+
+    /// Maps one decoded V1 body. `uuid` is its deterministic notificationUUID; `location` is where it was read.
+    public func map(_ body: ResponseBodyV1, receivedAt: Int64?, uuid: String, location: SourceLocation) -> Outcome {
+        let context = MappingContext(body: body, receivedAt: receivedAt)
+        guard let rule = firstMatch(context) else {
+            let known = !table.rules(forV1Type: body.notificationType).isEmpty
+            return .unmapped(UnmappedNotification(
+                v1NotificationType: body.notificationType,
+                reason: known
+                    ? "no rule for \(body.notificationType) matched this record (auto_renew_status missing?)"
+                    : "V1 notification_type '\(body.notificationType)' has no mapping rule",
+                location: location,
+                notificationUUID: uuid,
+                environment: V2Builder.environment(body.environmentRaw),
+                originalTransactionId: context.subscriptionId,
+                webOrderLineItemId: context.relevant?.webOrderLineItemId,
+                eventTime: context.eventTime
+            ))
+        }
+        let payload = V2Builder.build(context: context, rule: rule, uuid: uuid, location: location)
+        return .migrated(payload)
+    }
+
+    /// The first rule whose V1 type and every condition hold, or nil.
+    public func firstMatch(_ context: MappingContext) -> MappingRule? {
+        let type = context.body.notificationType
+        for rule in table.rules where rule.v1Types.contains(type) {
+            if rule.conditions.allSatisfy({ holds($0, context) }) { return rule }
+        }
+        return nil
+    }
+
+    /// Whether one condition term holds for a context; missing data makes a predicate false.
+    public func holds(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
+        let value = evaluate(condition, c)
+        return condition.negated ? !value : value
+    }
+
+    // MARK: - Private
+
+    private func evaluate(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
+        let settings = table.settings
+        switch condition.predicate {
+        case .always:
+            return true
+        case .offerCode:
+            return c.relevant?.offerCodeRefName != nil
+        case .offer:
+            return c.relevant?.offerCodeRefName != nil || c.relevant?.promotionalOfferId != nil
+        case .upgrade:
+            guard let previous = c.previous else { return false }
+            if previous.isUpgraded == true { return true }
+            guard let expires = previous.expiresDate, let purchase = c.relevant?.purchaseDate else { return false }
+            return expires > purchase
+        case .beforeOfferCutoff:
+            guard let event = c.eventTime else { return false }
+            return event < settings.offerResubscribeCutoff
+        case .autoRenewProductDiffers:
+            guard let next = c.autoRenewProductId, let current = c.currentProductId else { return false }
+            return next != current
+        case .autoRenewOn:
+            return c.autoRenewStatus == true
+        case .autoRenewOff:
+            return c.autoRenewStatus == false
+        case .expiredAtEvent:
+            guard let expires = c.relevant?.expiresDate, let event = c.eventTime else { return false }
+            return expires <= event
+        case .billingRetry:
+            return c.isInBillingRetryPeriod == true
+        case .expirationIntent:
+            return c.expirationIntent.map(Self.trimZeros) == condition.argument.map(Self.trimZeros)
+        case .purchasedNearEvent:
+            guard let purchase = c.relevant?.purchaseDate, let event = c.eventTime else { return false }
+            let distance = purchase > event ? purchase - event : event - purchase
+            return distance <= settings.resubscribeTolerance
+        case .previousExpiredBeforePurchase:
+            guard let expires = c.previous?.expiresDate, let purchase = c.relevant?.purchaseDate else { return false }
+            return expires <= purchase
+        case .gracePeriodAfterEvent:
+            guard let grace = c.pending?.gracePeriodExpiresDate, let event = c.eventTime else { return false }
+            return grace > event
+        case .cancelledUpgraded:
+            return c.relevant?.isUpgraded == true
+        case .priceConsentStatus:
+            return c.pending?.priceConsentStatus.map(Self.trimZeros) == condition.argument.map(Self.trimZeros)
+        }
+    }
+
+    private static func trimZeros(_ s: String) -> String {
+        let t = s.drop { $0 == "0" }
+        return t.isEmpty ? "0" : String(t)
+    }
+}
+
+/// A V1 notification no rule maps: kept and reported with what can be told about it.
+public struct UnmappedNotification: Sendable, Equatable {
+    /// The V1 `notification_type`.
+    public var v1NotificationType: String
+    /// Why it is unmapped.
+    public var reason: String
+    /// Where it was read.
+    public var location: SourceLocation
+    /// Its deterministic notificationUUID.
+    public var notificationUUID: String
+    /// "Production" / "Sandbox" (or the raw value).
+    public var environment: String?
+    /// The subscription, if known.
+    public var originalTransactionId: String?
+    /// The relevant transaction's webOrderLineItemId, if known.
+    public var webOrderLineItemId: String?
+    /// The event time, if known.
+    public var eventTime: Int64?
+}

@@ -1,0 +1,72 @@
+/// Counts of a `migrate` run; `read = migrated + unmapped + rejected` always holds.
+public struct MigrationSummary: Sendable, Equatable {
+    /// One line of the per-mapping breakdown.
+    public struct Route: Sendable, Hashable, Comparable {
+        /// V1 notification_type.
+        public var v1Type: String
+        /// V2 notificationType.
+        public var v2Type: String
+        /// V2 subtype, or nil.
+        public var v2Subtype: String?
+        /// Orders by V1 type, then V2 type and subtype.
+        public static func < (a: Route, b: Route) -> Bool {
+            (a.v1Type, a.v2Type, a.v2Subtype ?? "") < (b.v1Type, b.v2Type, b.v2Subtype ?? "")
+        }
+    }
+
+    /// Records read (including ones that could not be parsed).
+    public private(set) var read = 0
+    /// Records migrated.
+    public private(set) var migrated = 0
+    /// Records no rule maps.
+    public private(set) var unmapped = 0
+    /// Records rejected.
+    public private(set) var rejected = 0
+    /// Migrated counts per V1 → V2 route.
+    public private(set) var routes: [Route: Int] = [:]
+    /// Unmapped counts per V1 type.
+    public private(set) var unmappedTypes: [String: Int] = [:]
+    /// Input files read.
+    public var files = 0
+
+    /// Creates empty counts.
+    public init() {}
+
+    /// Counts one record's outcome.
+    public mutating func count(_ outcome: V1RecordMapper.Outcome) {
+        read += 1
+        switch outcome {
+        case .migrated(let p):
+            migrated += 1
+            let route = Route(v1Type: p.migration?.v1NotificationType ?? "?", v2Type: p.notificationType, v2Subtype: p.subtype)
+            routes[route, default: 0] += 1
+        case .unmapped(let u):
+            unmapped += 1
+            unmappedTypes[u.v1NotificationType, default: 0] += 1
+        case .rejected:
+            rejected += 1
+        }
+    }
+
+    /// True when every record read is accounted for.
+    public var isBalanced: Bool { read == migrated + unmapped + rejected }
+
+    /// The one-screen summary printed to stderr.
+    public func render() -> String {
+        var lines = ["asn-migrate migrate: \(read) record\(read == 1 ? "" : "s") read from \(files) input\(files == 1 ? "" : "s")"]
+        lines.append("  migrated  \(migrated)")
+        let width = routes.keys.map { $0.v1Type.count }.max() ?? 0
+        for route in routes.keys.sorted() {
+            let target = route.v2Type + (route.v2Subtype.map { " / \($0)" } ?? "")
+            let name = route.v1Type.padding(toLength: width, withPad: " ", startingAt: 0)
+            lines.append("    \(name) -> \(target): \(routes[route] ?? 0)")
+        }
+        lines.append("  unmapped  \(unmapped)")
+        for type in unmappedTypes.keys.sorted() {
+            lines.append("    \(type): \(unmappedTypes[type] ?? 0)")
+        }
+        lines.append("  rejected  \(rejected)")
+        lines.append("  check: read \(read) = migrated \(migrated) + unmapped \(unmapped) + rejected \(rejected)\(isBalanced ? "" : "  (MISMATCH: please report)")")
+        return lines.joined(separator: "\n")
+    }
+}

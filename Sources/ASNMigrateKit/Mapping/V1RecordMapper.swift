@@ -1,0 +1,75 @@
+/// The pure per-record stage of `migrate`: raw record bytes → parse → unwrap → decode → map.
+public struct V1RecordMapper: Sendable {
+    /// What became of one record.
+    public enum Outcome: Sendable, Equatable {
+        /// Mapped onto V2.
+        case migrated(ResponseBodyV2DecodedPayload)
+        /// Read, but no rule maps it.
+        case unmapped(UnmappedNotification)
+        /// Could not be read; the error says why and where.
+        case rejected(ASNError)
+    }
+
+    /// The namespace of the deterministic notificationUUIDs (UUID version 5 over the canonical body).
+    public static let uuidNamespace: [UInt8] = [0x6a, 0x5f, 0x3c, 0x1e, 0x0b, 0x7d, 0x4e, 0x52, 0x9a, 0x61, 0x2f, 0xd8, 0x43, 0x15, 0xc7, 0x90]
+
+    /// The mapping engine.
+    public let engine: MappingEngine
+    /// The JSON parser; it never materializes `password` or receipt blobs.
+    public let parser: JSONParser
+
+    /// Creates a mapper over a mapping table.
+    public init(table: MappingTable) {
+        engine = MappingEngine(table: table)
+        parser = JSONParser(skippingKeys: Envelope.secretKeys)
+    }
+
+    /// Maps one record.
+    public func map(_ record: RawRecord) -> Outcome {
+        let value: JSONValue
+        do {
+            value = try parser.parse(record.bytes)
+        } catch {
+            return .rejected(ASNError(.malformedJSON, error.message, at: record.location, cause: error.cause))
+        }
+        return map(value, location: record.location)
+    }
+
+    /// Maps one parsed record.
+    public func map(_ value: JSONValue, location: SourceLocation) -> Outcome {
+        do {
+            let unwrapped = try Envelope.unwrap(value, parser: parser, location: location)
+            let body = try ResponseBodyV1(unwrapped.body, location: location)
+            let uuid = Self.notificationUUID(unwrapped.body)
+            switch engine.map(body, receivedAt: unwrapped.receivedAt, uuid: uuid, location: location) {
+            case .migrated(let payload): return .migrated(payload)
+            case .unmapped(let unmapped): return .unmapped(unmapped)
+            }
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    /// The deterministic notificationUUID of a V1 body: UUID v5 in `uuidNamespace` over its canonical JSON
+    /// (keys sorted, no whitespace, `password` / `latest_receipt` / `latest_expired_receipt` left out).
+    public static func notificationUUID(_ body: JSONObject) -> String {
+        UUIDv5.make(namespace: uuidNamespace, name: JSONWriter.canonical(.object(stripSecrets(body))))
+    }
+
+    // MARK: - Private
+
+    private static func stripSecrets(_ object: JSONObject) -> JSONObject {
+        JSONObject(object.members.compactMap { member in
+            if Envelope.secretKeys.contains(member.key) { return nil }
+            return JSONObject.Member(key: member.key, value: stripSecrets(member.value))
+        })
+    }
+
+    private static func stripSecrets(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let o): return .object(stripSecrets(o))
+        case .array(let a): return .array(a.map(stripSecrets))
+        default: return value
+        }
+    }
+}

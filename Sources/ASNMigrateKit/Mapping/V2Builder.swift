@@ -1,0 +1,142 @@
+/// Builds the V2-shaped payload (transaction info, renewal info, status) for a V1 notification and its matched rule.
+public enum V2Builder {
+    /// The V2 product type of auto-renewable subscriptions.
+    public static let autoRenewableType = "Auto-Renewable Subscription"
+
+    /// "Production" for V1's "PROD"/"Production", "Sandbox" for "Sandbox"; anything else kept raw.
+    public static func environment(_ raw: String?) -> String? {
+        guard let raw else { return nil }
+        switch raw.lowercased() {
+        case "prod", "production": return "Production"
+        case "sandbox": return "Sandbox"
+        default: return raw
+        }
+    }
+
+    /// The payload for a context and the rule that matched it.
+    public static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation) -> ResponseBodyV2DecodedPayload {
+        let body = c.body
+        let environment = environment(body.environmentRaw)
+        // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
+        let isUpgrade = rule.v2Subtype == "UPGRADE"
+        let source = isUpgrade ? (c.newest ?? c.relevant) : c.relevant
+
+        var data = NotificationData()
+        data.bundleId = body.bid ?? source?.bid ?? c.history.last(where: { $0.bid != nil })?.bid
+        data.bundleVersion = body.bvrs ?? source?.bvrs ?? c.history.last(where: { $0.bvrs != nil })?.bvrs
+        data.environment = environment
+
+        if let source {
+            data.transactionInfo = transaction(source, bundleId: data.bundleId, environment: environment, rule: rule)
+        }
+        if let info = data.transactionInfo, info.type == autoRenewableType {
+            data.renewalInfo = renewal(c, environment: environment)
+            data.status = status(info, renewal: data.renewalInfo, at: c.eventTime)
+        } else if source == nil, c.pending != nil || body.autoRenewStatus != nil {
+            data.renewalInfo = renewal(c, environment: environment)
+        }
+
+        return ResponseBodyV2DecodedPayload(
+            notificationType: rule.v2Type,
+            subtype: rule.v2Subtype,
+            notificationUUID: uuid,
+            version: "2.0",
+            signedDate: c.eventTime,
+            data: data,
+            migration: MigrationInfo(source: location.path, line: location.line, index: location.index,
+                                     v1NotificationType: body.notificationType, ruleId: rule.id,
+                                     eventTimeInferred: c.eventTimeInferred)
+        )
+    }
+
+    // MARK: - Parts
+
+    /// The V2 transaction for a V1 receipt entry.
+    public static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule) -> JWSTransactionDecodedPayload {
+        var v = JWSTransactionDecodedPayload()
+        v.transactionId = t.transactionId
+        v.originalTransactionId = t.originalTransactionId
+        v.webOrderLineItemId = t.webOrderLineItemId
+        v.bundleId = bundleId
+        v.productId = t.productId
+        v.subscriptionGroupIdentifier = t.subscriptionGroupIdentifier
+        v.purchaseDate = t.purchaseDate
+        v.originalPurchaseDate = t.originalPurchaseDate
+        v.expiresDate = t.expiresDate
+        v.quantity = t.quantity.flatMap { Int($0) }
+        if t.expiresDate != nil || t.webOrderLineItemId != nil || t.subscriptionGroupIdentifier != nil {
+            v.type = autoRenewableType
+        }
+        v.appAccountToken = t.appAccountToken
+        v.inAppOwnershipType = t.inAppOwnershipType
+        if t.isUpgraded == true {
+            v.isUpgraded = true
+        } else if let cancelled = t.cancellationDate {
+            v.revocationDate = cancelled
+            v.revocationReason = t.cancellationReason.flatMap { Int($0) }
+        }
+        if let code = t.offerCodeRefName {
+            v.offerType = 3
+            v.offerIdentifier = code
+        } else if let promo = t.promotionalOfferId {
+            v.offerType = 2
+            v.offerIdentifier = promo
+        } else if t.isTrialPeriod == true || t.isInIntroOfferPeriod == true {
+            v.offerType = 1
+        }
+        if t.isTrialPeriod == true {
+            v.offerDiscountType = "FREE_TRIAL"
+        }
+        v.environment = environment
+        v.transactionReason = transactionReason(t, rule: rule)
+        return v
+    }
+
+    /// V2 renewal info from the subscription's pending renewal entry (or legacy top-level fields).
+    public static func renewal(_ c: MappingContext, environment: String?) -> JWSRenewalInfoDecodedPayload {
+        var r = JWSRenewalInfoDecodedPayload()
+        r.originalTransactionId = c.subscriptionId ?? c.pending?.originalTransactionId
+        r.productId = c.pending?.productId ?? c.newest?.productId
+        r.autoRenewProductId = c.autoRenewProductId
+        r.autoRenewStatus = c.autoRenewStatus.map { $0 ? 1 : 0 }
+        r.expirationIntent = c.expirationIntent.flatMap { Int($0) }
+        r.gracePeriodExpiresDate = c.pending?.gracePeriodExpiresDate
+        r.isInBillingRetryPeriod = c.isInBillingRetryPeriod
+        r.priceIncreaseStatus = c.pending?.priceConsentStatus.flatMap { Int($0) }
+        if let code = c.pending?.offerCodeRefName {
+            r.offerType = 3
+            r.offerIdentifier = code
+        } else if let promo = c.pending?.promotionalOfferId {
+            r.offerType = 2
+            r.offerIdentifier = promo
+        }
+        r.renewalDate = c.newest?.expiresDate
+        r.recentSubscriptionStartDate = c.recentSubscriptionStartDate
+        r.environment = environment
+        return r
+    }
+
+    /// The V2 `status` at the event: 5 revoked, 1 active, 4 grace period, 3 billing retry, else 2 expired.
+    public static func status(_ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?) -> Int? {
+        guard let expires = t.expiresDate else { return nil }
+        if let revoked = t.revocationDate, event.map({ revoked <= $0 }) ?? true { return 5 }
+        guard let event else { return nil }
+        if expires > event { return 1 }
+        if let grace = renewal?.gracePeriodExpiresDate, grace > event { return 4 }
+        if renewal?.isInBillingRetryPeriod == true { return 3 }
+        return 2
+    }
+
+    // MARK: - Private
+
+    private static func transactionReason(_ t: LatestReceiptInfo, rule: MappingRule) -> String? {
+        switch rule.v2Type {
+        case "SUBSCRIBED", "OFFER_REDEEMED": return "PURCHASE"
+        case "DID_RENEW": return "RENEWAL"
+        case "DID_CHANGE_RENEWAL_PREF" where rule.v2Subtype == "UPGRADE": return "PURCHASE"
+        default:
+            if let id = t.transactionId, id == t.originalTransactionId { return "PURCHASE" }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// Where a migrated notification came from: `migration` in `migrate` output.
+public struct MigrationInfo: Sendable, Equatable, Hashable {
+    /// The input file (or `-`).
+    public var source: String
+    /// The 1-based line where the V1 record starts, when known.
+    public var line: Int?
+    /// The 0-based index in a top-level JSON array, when it came from one.
+    public var index: Int?
+    /// The V1 `notification_type`.
+    public var v1NotificationType: String
+    /// The id of the mapping rule that matched.
+    public var ruleId: String
+    /// True when the event time was inferred (no envelope receive time, and the V1 type has no event date of its own).
+    public var eventTimeInferred: Bool
+
+    /// Creates migration info.
+    public init(source: String, line: Int?, index: Int?, v1NotificationType: String, ruleId: String, eventTimeInferred: Bool = false) {
+        self.source = source
+        self.line = line
+        self.index = index
+        self.v1NotificationType = v1NotificationType
+        self.ruleId = ruleId
+        self.eventTimeInferred = eventTimeInferred
+    }
+
+    /// `path:line`, `path[index]` or `path`.
+    public var sourceReference: String {
+        SourceLocation(path: source, line: line, index: index).source
+    }
+
+    /// The info as an ordered JSON object.
+    public var json: JSONObject {
+        var b = JSONObjectBuilder()
+        b.add("source", source)
+        b.add("line", line)
+        b.add("index", index)
+        b.add("v1NotificationType", v1NotificationType)
+        b.add("rule", ruleId)
+        if eventTimeInferred { b.add("eventTimeInferred", true) }
+        return b.object
+    }
+
+    /// Reads migration info back from `migrate` output; nil when the required keys are missing.
+    public init?(_ object: JSONObject) {
+        let r = V2FieldReader(object)
+        guard let source = r.string("source"), let type = r.string("v1NotificationType"), let rule = r.string("rule") else { return nil }
+        self.init(source: source, line: r.int("line"), index: r.int("index"), v1NotificationType: type, ruleId: rule,
+                  eventTimeInferred: r.bool("eventTimeInferred") ?? false)
+    }
+}

@@ -1,0 +1,30 @@
+/// The `data` object of a V2 notification: app metadata, status, and the decoded transaction and renewal info.
+public struct NotificationData: Sendable, Equatable, Hashable {
+    /// `bundleId`.
+    public var bundleId: String?
+    /// `bundleVersion`.
+    public var bundleVersion: String?
+    /// `environment` ("Production", "Sandbox"), raw.
+    public var environment: String?
+    /// `status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+    public var status: Int?
+    /// The decoded `signedTransactionInfo`.
+    public var transactionInfo: JWSTransactionDecodedPayload?
+    /// The decoded `signedRenewalInfo`.
+    public var renewalInfo: JWSRenewalInfoDecodedPayload?
+
+    /// Creates empty data.
+    public init() {}
+
+    /// The data as an ordered JSON object (`transactionInfo` / `renewalInfo` decoded), absent values left out.
+    public var json: JSONObject {
+        var b = JSONObjectBuilder()
+        b.add("bundleId", bundleId)
+        b.add("bundleVersion", bundleVersion)
+        b.add("environment", environment)
+        b.add("status", status)
+        b.add("transactionInfo", json: transactionInfo.map { .object($0.json) })
+        b.add("renewalInfo", json: renewalInfo.map { .object($0.json) })
+        return b.object
+    }
+}

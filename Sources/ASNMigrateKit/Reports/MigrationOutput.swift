@@ -1,0 +1,91 @@
+/// Renders `migrate` output: one JSON line per payload, or flat CSV columns; and the rejects CSV.
+public enum MigrationOutput {
+    /// The output formats of `migrate --format`.
+    public enum Format: String, Sendable, CaseIterable {
+        /// JSON Lines, one decoded V2 payload per line (the default).
+        case jsonl
+        /// CSV, the same values as flat columns.
+        case csv
+    }
+
+    /// The CSV columns of `migrate --format csv`, in order.
+    public static let csvColumns: [String] = [
+        "notificationType", "subtype", "notificationUUID", "version", "signedDate",
+        "data.bundleId", "data.bundleVersion", "data.environment", "data.status",
+    ] + transactionColumns.map { "data.transactionInfo." + $0 }
+      + renewalColumns.map { "data.renewalInfo." + $0 }
+      + ["migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule", "migration.eventTimeInferred"]
+
+    /// The columns of `rejects` CSVs.
+    public static let rejectColumns = ["source", "line", "reason"]
+
+    /// V2 date fields, rendered as ISO 8601 in CSV.
+    static let dateFields: Set<String> = [
+        "signedDate", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate",
+        "gracePeriodExpiresDate", "renewalDate", "recentSubscriptionStartDate",
+    ]
+
+    static let transactionColumns = [
+        "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId", "subscriptionGroupIdentifier",
+        "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity", "type", "appAccountToken", "inAppOwnershipType",
+        "revocationReason", "revocationDate", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
+        "environment", "transactionReason",
+    ]
+
+    static let renewalColumns = [
+        "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus", "expirationIntent",
+        "gracePeriodExpiresDate", "isInBillingRetryPeriod", "priceIncreaseStatus", "offerType", "offerIdentifier",
+        "renewalDate", "recentSubscriptionStartDate", "environment",
+    ]
+
+    /// Appends one payload as a JSON line (with `\n`).
+    public static func appendJSONLine(_ payload: ResponseBodyV2DecodedPayload, to out: inout [UInt8]) {
+        JSONWriter.append(.object(payload.json), to: &out)
+        out.append(0x0A)
+    }
+
+    /// The CSV cells of one payload, in `csvColumns` order; dates as ISO 8601 UTC with milliseconds.
+    public static func csvRow(_ payload: ResponseBodyV2DecodedPayload) -> [String] {
+        var flat: [String: String] = [:]
+        flatten(payload.json, prefix: "", into: &flat)
+        return csvColumns.map { flat[$0] ?? "" }
+    }
+
+    /// The cells of one rejects row.
+    public static func rejectRow(_ error: ASNError) -> [String] {
+        let location = error.location
+        var reason = "\(error.code.rawValue): \(error.message)"
+        if let key = location?.key { reason += " [key \(key)]" }
+        if let cause = error.cause { reason += " (\(cause))" }
+        var source = location?.path ?? ""
+        if location?.line == nil, let index = location?.index { source += "[\(index)]" }
+        return [source, location?.line.map(String.init) ?? "", reason]
+    }
+
+    /// The cells of a rejects row for an unmapped record.
+    public static func unmappedRow(_ u: UnmappedNotification) -> [String] {
+        var source = u.location.path
+        if u.location.line == nil, let index = u.location.index { source += "[\(index)]" }
+        return [source, u.location.line.map(String.init) ?? "", "unmapped: \(u.reason)"]
+    }
+
+    // MARK: - Private
+
+    private static func flatten(_ object: JSONObject, prefix: String, into flat: inout [String: String]) {
+        for member in object.members {
+            let key = prefix + member.key
+            switch member.value {
+            case .object(let o): flatten(o, prefix: key + ".", into: &flat)
+            case .string(let s): flat[key] = s
+            case .bool(let b): flat[key] = b ? "true" : "false"
+            case .number(let n):
+                if dateFields.contains(member.key), let ms = Int64(n) {
+                    flat[key] = Timestamp.iso8601(ms: ms)
+                } else {
+                    flat[key] = n
+                }
+            case .null, .array: break
+            }
+        }
+    }
+}
