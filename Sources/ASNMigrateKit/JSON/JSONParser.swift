@@ -687,6 +687,7 @@ private struct ScratchStack<Element>: ~Copyable {
         storage = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
     }
 
+    /// Destroys the elements still on the stack (left there when parsing fails) and frees the storage.
     deinit {
         storage.deinitialize(count: count)
         storage.deallocate()
