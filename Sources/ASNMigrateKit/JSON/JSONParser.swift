@@ -118,6 +118,16 @@ private enum Byte {
     static let lowerU = UInt8(ascii: "u")
 }
 
+/// A long key already built, with where its unescaped bytes are in the buffer.
+private struct CachedKey {
+    /// Offset of the key's first content byte.
+    var start: Int
+    /// Its length in bytes; 0 marks an empty slot.
+    var length: Int
+    /// The key.
+    var key: String
+}
+
 /// The content bytes of a scanned string (between the quotes) and whether it contains escapes.
 private struct StringSpan {
     /// Offset of the first content byte.
@@ -131,7 +141,7 @@ private struct StringSpan {
 // MARK: - Reader
 
 /// The parsing state over one buffer: a cursor, the nesting depth and the keys to skip.
-private struct JSONByteReader {
+private struct JSONByteReader: ~Copyable {
     /// The first byte of the buffer.
     let base: UnsafePointer<UInt8>
     /// The number of bytes.
@@ -142,6 +152,12 @@ private struct JSONByteReader {
     var i = 0
     /// The current nesting depth of arrays and objects.
     var depth = 0
+    /// Elements of the arrays being parsed, innermost last.
+    var elementStack = ScratchStack<JSONValue>()
+    /// Members of the objects being parsed, innermost last.
+    var memberStack = ScratchStack<JSONObject.Member>()
+    /// Recently built long keys, so a key repeated in many objects shares one string (direct-mapped by a hash).
+    var keyCache: [CachedKey] = []
 
     /// Creates a reader at the start of the buffer.
     init(base: UnsafePointer<UInt8>, count: Int, skippedKeys: [[UInt8]]) {
@@ -206,63 +222,63 @@ private struct JSONByteReader {
         }
     }
 
-    /// Parses an array; the cursor is on `[`.
+    /// Parses an array; the cursor is on `[`. Elements gather on a shared stack so the array is allocated once, at its size.
     private mutating func parseArray() throws(ASNError) -> JSONValue {
         try enterContainer()
         i += 1
         skipWhitespace()
-        var elements: [JSONValue] = []
         if i < end && base[i] == Byte.closeBracket {
             i += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let first = elementStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            elementStack.push(try parseValue())
             try expectSeparator(closing: Byte.closeBracket, context: "array element")
             if base[i - 1] == Byte.closeBracket { break }
         }
         depth -= 1
-        return .array(elements)
+        return .array(elementStack.popArray(from: first))
     }
 
-    /// Parses an object, dropping skipped members; the cursor is on `{`.
+    /// Parses an object, dropping skipped members; the cursor is on `{`. Members gather on a shared stack, like elements.
     private mutating func parseObject() throws(ASNError) -> JSONValue {
         try enterContainer()
         i += 1
         skipWhitespace()
-        var members: [JSONObject.Member] = []
         if i < end && base[i] == Byte.closeBrace {
             i += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
+        let first = memberStack.count
         while true {
             skipWhitespace()
             let span = try scanKey()
             try expectColon()
             if skippedKeys.isEmpty {
-                let key = makeString(span)
-                members.append(JSONObject.Member(key: key, value: try parseValue()))
+                let key = makeKey(span)
+                memberStack.push(JSONObject.Member(key: key, value: try parseValue()))
             } else if span.escaped {
                 let key = makeString(span)
                 if isSkipped(key) {
                     try skipValue()
                 } else {
-                    members.append(JSONObject.Member(key: key, value: try parseValue()))
+                    memberStack.push(JSONObject.Member(key: key, value: try parseValue()))
                 }
             } else if isSkipped(span) {
                 try skipValue()
             } else {
-                let key = makeString(span)
-                members.append(JSONObject.Member(key: key, value: try parseValue()))
+                let key = makeKey(span)
+                memberStack.push(JSONObject.Member(key: key, value: try parseValue()))
             }
             try expectSeparator(closing: Byte.closeBrace, context: "object member")
             if base[i - 1] == Byte.closeBrace { break }
         }
         depth -= 1
-        return .object(JSONObject(members))
+        return .object(JSONObject(memberStack.popArray(from: first)))
     }
 
     // MARK: Skipping
@@ -553,6 +569,37 @@ private struct JSONByteReader {
         i += length
     }
 
+    /// Builds the `String` of an object key, reusing an equal long key built before in this document.
+    private mutating func makeKey(_ span: StringSpan) -> String {
+        let length = span.end - span.start
+        // Up to 15 UTF-8 bytes a `String` is stored inline, so only longer keys are worth sharing.
+        guard length > 15 && !span.escaped else { return makeString(span) }
+        let raw = UnsafeRawPointer(base)
+        let head = raw.loadUnaligned(fromByteOffset: span.start, as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: span.end - 8, as: UInt64.self)
+        let mixed = ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(length)) &* 0xBF58_476D_1CE4_E5B9
+        let slot = Int(truncatingIfNeeded: mixed >> 58)
+        if keyCache.isEmpty { keyCache = Array(repeating: CachedKey(start: 0, length: 0, key: ""), count: 64) }
+        let cached = keyCache[slot]
+        if cached.length == length && sameBytes(cached.start, span.start, length) { return cached.key }
+        let key = makeString(span)
+        keyCache[slot] = CachedKey(start: span.start, length: length, key: key)
+        return key
+    }
+
+    /// Whether the `length` (at least 8) bytes at offsets `first` and `second` of the buffer are equal.
+    @inline(__always)
+    private func sameBytes(_ first: Int, _ second: Int, _ length: Int) -> Bool {
+        let raw = UnsafeRawPointer(base)
+        var k = 0
+        while k + 8 <= length {
+            if raw.loadUnaligned(fromByteOffset: first + k, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: second + k, as: UInt64.self) { return false }
+            k += 8
+        }
+        let last = length - 8
+        return raw.loadUnaligned(fromByteOffset: first + last, as: UInt64.self) == raw.loadUnaligned(fromByteOffset: second + last, as: UInt64.self)
+    }
+
     /// Builds the `String` of a scanned string: straight from the bytes, or unescaped.
     private func makeString(_ span: StringSpan) -> String {
         let length = span.end - span.start
@@ -620,6 +667,61 @@ private struct JSONByteReader {
             k += 1
         }
         return ASNError(.malformedJSON, "malformed JSON at byte \(position) (line \(line), column \(position - lineStart + 1)): \(message)")
+    }
+}
+
+// MARK: - Scratch stack
+
+/// A growable stack over manually managed memory: popping a run moves it into an exactly sized array, with no copies.
+private struct ScratchStack<Element>: ~Copyable {
+    /// The storage.
+    private var storage: UnsafeMutablePointer<Element>
+    /// How many elements the storage holds.
+    private var capacity: Int
+    /// How many elements are initialized, from the start of the storage.
+    private(set) var count = 0
+
+    /// Creates an empty stack with room for a few elements.
+    init() {
+        capacity = 32
+        storage = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    }
+
+    /// Destroys the elements still on the stack (left there when parsing fails) and frees the storage.
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// Pushes `element` on top.
+    @inline(__always)
+    mutating func push(_ element: consuming Element) {
+        if count == capacity { grow() }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Removes the elements from `start` up and returns them, in order, as an array.
+    mutating func popArray(from start: Int) -> [Element] {
+        let taken = count - start
+        guard taken > 0 else { return [] }
+        let source = storage + start
+        let array = [Element](unsafeUninitializedCapacity: taken) { buffer, initialized in
+            guard let target = buffer.baseAddress else { return }
+            target.moveInitialize(from: source, count: taken)
+            initialized = taken
+        }
+        count = start
+        return array
+    }
+
+    /// Doubles the storage, moving the elements.
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 }
 

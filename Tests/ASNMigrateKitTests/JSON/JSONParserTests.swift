@@ -172,6 +172,34 @@ import Testing
         #expect(object.keys == ["ab\n"])
     }
 
+    /// Long keys are shared between objects; keys with equal length, head and tail must still stay distinct.
+    @Test func keepsLongKeysDistinct() throws {
+        let keys = ["original_transaction_id", "original_transaction_ix", "original_XXXXXXction_id", "original_transaction_id_", "purchase_date_pst"]
+        let object = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+        let value = try parse("[" + Array(repeating: object, count: 3).joined(separator: ",") + "]")
+        let objects = try #require(value.arrayValue)
+        #expect(objects.count == 3)
+        for element in objects {
+            #expect(element.objectValue?.keys == keys)
+            #expect(element.objectValue?["original_transaction_ix"] == .number("1"))
+        }
+    }
+
+    /// Arrays and objects nested inside each other keep their own contents.
+    @Test func keepsNestedContainersApart() throws {
+        let value = try parse(#"[1,{"a":[2,{"b":3},4],"c":5},[6,[7]],8]"#)
+        let expected = JSONValue.array([
+            .number("1"),
+            .object(JSONObject([
+                .init(key: "a", value: .array([.number("2"), .object(JSONObject([.init(key: "b", value: .number("3"))])), .number("4")])),
+                .init(key: "c", value: .number("5")),
+            ])),
+            .array([.number("6"), .array([.number("7")])]),
+            .number("8"),
+        ])
+        #expect(value == expected)
+    }
+
     // MARK: - Skipping keys
 
     @Test func skipsKeysAtEveryDepth() throws {

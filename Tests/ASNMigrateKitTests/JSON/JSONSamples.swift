@@ -11,7 +11,7 @@ enum JSONSamples {
         "1000000000000000123", "MIIT", "==",
     ]
     /// Keys random objects use; small, so duplicates and skipped keys occur.
-    static let keys = ["a", "b", "", "latest_receipt", "password", "é", "status", "a\"b"]
+    static let keys = ["a", "b", "", "latest_receipt", "password", "é", "status", "a\"b", "original_transaction_id", "original_transaction_ix", "latest_receipt_info"]
 
     /// A random value nested at most `depth` levels.
     static func value(using random: inout SplitMix64, depth: Int) -> JSONValue {
