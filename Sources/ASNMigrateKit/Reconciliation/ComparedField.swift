@@ -1,0 +1,199 @@
+/// The V2 fields `reconcile` compares between a V1 record and its V2 partner, in report order.
+public enum ComparedField: String, Sendable, CaseIterable, Equatable {
+    /// `productId`.
+    case productId
+    /// `webOrderLineItemId`.
+    case webOrderLineItemId
+    /// `purchaseDate`.
+    case purchaseDate
+    /// `expiresDate`.
+    case expiresDate
+    /// `originalPurchaseDate`.
+    case originalPurchaseDate
+    /// `bundleId`.
+    case bundleId
+    /// `inAppOwnershipType`.
+    case inAppOwnershipType
+    /// `revocationDate`.
+    case revocationDate
+    /// `revocationReason`.
+    case revocationReason
+    /// `isUpgraded`.
+    case isUpgraded
+    /// `autoRenewStatus` (renewal info).
+    case autoRenewStatus
+    /// `autoRenewProductId` (renewal info).
+    case autoRenewProductId
+    /// `expirationIntent` (renewal info).
+    case expirationIntent
+    /// `isInBillingRetryPeriod` (renewal info).
+    case isInBillingRetryPeriod
+    /// `gracePeriodExpiresDate` (renewal info).
+    case gracePeriodExpiresDate
+    /// `priceIncreaseStatus` (renewal info).
+    case priceIncreaseStatus
+    /// `offerType` (transaction).
+    case offerType
+    /// `offerIdentifier` (transaction).
+    case offerIdentifier
+    /// `transactionId`: compared only with `--compare transactionId` (it changes on restore).
+    case transactionId
+
+    /// The fields compared unless told otherwise.
+    public static let defaultFields: [ComparedField] = allCases.filter { $0 != .transactionId }
+
+    /// Whether the field is a date (rendered as ISO 8601).
+    public var isDate: Bool {
+        switch self {
+        case .purchaseDate, .expiresDate, .originalPurchaseDate, .revocationDate, .gracePeriodExpiresDate: return true
+        default: return false
+        }
+    }
+}
+
+/// The compared values of one record, compactly: text as pool tokens, dates as ms, small numbers as Int32.
+public struct FieldValues: Sendable, Equatable {
+    /// Absent marker for dates.
+    public static let noDate = Int64.min
+    /// Absent marker for numbers.
+    public static let noNumber = Int32.min
+
+    var productId: StringPool.Token = 0
+    var webOrderLineItemId: StringPool.Token = 0
+    var bundleId: StringPool.Token = 0
+    var inAppOwnershipType: StringPool.Token = 0
+    var autoRenewProductId: StringPool.Token = 0
+    var offerIdentifier: StringPool.Token = 0
+    var transactionId: StringPool.Token = 0
+    var purchaseDate = noDate
+    var expiresDate = noDate
+    var originalPurchaseDate = noDate
+    var revocationDate = noDate
+    var gracePeriodExpiresDate = noDate
+    var revocationReason = noNumber
+    var autoRenewStatus = noNumber
+    var expirationIntent = noNumber
+    var priceIncreaseStatus = noNumber
+    var offerType = noNumber
+    var isUpgraded: Int8 = -1
+    var isInBillingRetryPeriod: Int8 = -1
+
+    /// Extracts the compared values of a payload, interning text into `pool`.
+    init(_ p: ResponseBodyV2DecodedPayload, pool: inout StringPool) {
+        let t = p.data.transactionInfo
+        let r = p.data.renewalInfo
+        productId = pool.token(t?.productId)
+        webOrderLineItemId = pool.token(t?.webOrderLineItemId)
+        bundleId = pool.token(t?.bundleId ?? p.data.bundleId)
+        inAppOwnershipType = pool.token(t?.inAppOwnershipType)
+        autoRenewProductId = pool.token(r?.autoRenewProductId)
+        offerIdentifier = pool.token(t?.offerIdentifier)
+        transactionId = pool.token(t?.transactionId)
+        purchaseDate = t?.purchaseDate ?? Self.noDate
+        expiresDate = t?.expiresDate ?? Self.noDate
+        originalPurchaseDate = t?.originalPurchaseDate ?? Self.noDate
+        revocationDate = t?.revocationDate ?? Self.noDate
+        gracePeriodExpiresDate = r?.gracePeriodExpiresDate ?? Self.noDate
+        revocationReason = Self.number(t?.revocationReason)
+        autoRenewStatus = Self.number(r?.autoRenewStatus)
+        expirationIntent = Self.number(r?.expirationIntent)
+        priceIncreaseStatus = Self.number(r?.priceIncreaseStatus)
+        offerType = Self.number(t?.offerType)
+        isUpgraded = t?.isUpgraded.map { $0 ? 1 : 0 } ?? -1
+        isInBillingRetryPeriod = r?.isInBillingRetryPeriod.map { $0 ? 1 : 0 } ?? -1
+    }
+
+    /// The value of one field as report text, or nil when absent.
+    func text(_ field: ComparedField, pool: StringPool) -> String? {
+        switch field {
+        case .productId: return pool.text(productId)
+        case .webOrderLineItemId: return pool.text(webOrderLineItemId)
+        case .bundleId: return pool.text(bundleId)
+        case .inAppOwnershipType: return pool.text(inAppOwnershipType)
+        case .autoRenewProductId: return pool.text(autoRenewProductId)
+        case .offerIdentifier: return pool.text(offerIdentifier)
+        case .transactionId: return pool.text(transactionId)
+        case .purchaseDate: return Self.date(purchaseDate)
+        case .expiresDate: return Self.date(expiresDate)
+        case .originalPurchaseDate: return Self.date(originalPurchaseDate)
+        case .revocationDate: return Self.date(revocationDate)
+        case .gracePeriodExpiresDate: return Self.date(gracePeriodExpiresDate)
+        case .revocationReason: return Self.numberText(revocationReason)
+        case .autoRenewStatus: return Self.numberText(autoRenewStatus)
+        case .expirationIntent: return Self.numberText(expirationIntent)
+        case .priceIncreaseStatus: return Self.numberText(priceIncreaseStatus)
+        case .offerType: return Self.numberText(offerType)
+        case .isUpgraded: return Self.boolText(isUpgraded)
+        case .isInBillingRetryPeriod: return Self.boolText(isInBillingRetryPeriod)
+        }
+    }
+
+    /// Whether a field is present.
+    func has(_ field: ComparedField) -> Bool {
+        switch field {
+        case .productId: return productId != 0
+        case .webOrderLineItemId: return webOrderLineItemId != 0
+        case .bundleId: return bundleId != 0
+        case .inAppOwnershipType: return inAppOwnershipType != 0
+        case .autoRenewProductId: return autoRenewProductId != 0
+        case .offerIdentifier: return offerIdentifier != 0
+        case .transactionId: return transactionId != 0
+        case .purchaseDate: return purchaseDate != Self.noDate
+        case .expiresDate: return expiresDate != Self.noDate
+        case .originalPurchaseDate: return originalPurchaseDate != Self.noDate
+        case .revocationDate: return revocationDate != Self.noDate
+        case .gracePeriodExpiresDate: return gracePeriodExpiresDate != Self.noDate
+        case .revocationReason: return revocationReason != Self.noNumber
+        case .autoRenewStatus: return autoRenewStatus != Self.noNumber
+        case .expirationIntent: return expirationIntent != Self.noNumber
+        case .priceIncreaseStatus: return priceIncreaseStatus != Self.noNumber
+        case .offerType: return offerType != Self.noNumber
+        case .isUpgraded: return isUpgraded >= 0
+        case .isInBillingRetryPeriod: return isInBillingRetryPeriod >= 0
+        }
+    }
+
+    /// Whether a field has the same value in both (tokens are canonical, so equal text means equal token).
+    func same(_ field: ComparedField, as other: FieldValues) -> Bool {
+        switch field {
+        case .productId: return productId == other.productId
+        case .webOrderLineItemId: return webOrderLineItemId == other.webOrderLineItemId
+        case .bundleId: return bundleId == other.bundleId
+        case .inAppOwnershipType: return inAppOwnershipType == other.inAppOwnershipType
+        case .autoRenewProductId: return autoRenewProductId == other.autoRenewProductId
+        case .offerIdentifier: return offerIdentifier == other.offerIdentifier
+        case .transactionId: return transactionId == other.transactionId
+        case .purchaseDate: return purchaseDate == other.purchaseDate
+        case .expiresDate: return expiresDate == other.expiresDate
+        case .originalPurchaseDate: return originalPurchaseDate == other.originalPurchaseDate
+        case .revocationDate: return revocationDate == other.revocationDate
+        case .gracePeriodExpiresDate: return gracePeriodExpiresDate == other.gracePeriodExpiresDate
+        case .revocationReason: return revocationReason == other.revocationReason
+        case .autoRenewStatus: return autoRenewStatus == other.autoRenewStatus
+        case .expirationIntent: return expirationIntent == other.expirationIntent
+        case .priceIncreaseStatus: return priceIncreaseStatus == other.priceIncreaseStatus
+        case .offerType: return offerType == other.offerType
+        case .isUpgraded: return isUpgraded == other.isUpgraded
+        case .isInBillingRetryPeriod: return isInBillingRetryPeriod == other.isInBillingRetryPeriod
+        }
+    }
+
+    // MARK: - Private
+
+    private static func number(_ value: Int?) -> Int32 {
+        guard let value, let narrow = Int32(exactly: value), narrow != noNumber else { return noNumber }
+        return narrow
+    }
+
+    private static func date(_ ms: Int64) -> String? {
+        ms == noDate ? nil : Timestamp.iso8601(ms: ms)
+    }
+
+    private static func numberText(_ n: Int32) -> String? {
+        n == noNumber ? nil : String(n)
+    }
+
+    private static func boolText(_ b: Int8) -> String? {
+        b < 0 ? nil : (b == 1 ? "true" : "false")
+    }
+}

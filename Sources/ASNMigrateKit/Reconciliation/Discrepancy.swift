@@ -1,0 +1,85 @@
+/// One difference found by `reconcile`: a row of `differences.csv`, as a value; rendering is separate.
+public struct Discrepancy: Sendable, Equatable, Hashable {
+    /// The kinds of difference, as written in the `kind` column.
+    public enum Kind: String, Sendable, CaseIterable, Comparable {
+        /// A V1 record with no V2 counterpart.
+        case missingInV2 = "missing_in_v2"
+        /// A V2 record with no V1 counterpart (and not expected to lack one).
+        case missingInV1 = "missing_in_v1"
+        /// A V1 record paired with a V2 record of another type or subtype.
+        case typeMismatch = "type_mismatch"
+        /// A paired field that differs.
+        case fieldMismatch = "field_mismatch"
+        /// The subscription's state at the period end differs.
+        case stateMismatch = "state_mismatch"
+        /// A V2 notificationUUID seen again with different content.
+        case conflictingDuplicateV2 = "conflicting_duplicate_v2"
+        /// A V1 record no mapping rule maps.
+        case unmappedV1 = "unmapped_v1"
+
+        /// Orders kinds by their CSV text.
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The kind.
+    public var kind: Kind
+    /// "Production" / "Sandbox".
+    public var environment: String = ""
+    /// The subscription.
+    public var originalTransactionId: String = ""
+    /// The renewal purchase, when known.
+    public var webOrderLineItemId: String = ""
+    /// The event time, epoch ms (nil when unknown).
+    public var eventDate: Int64?
+    /// The V1 notification_type.
+    public var v1NotificationType: String = ""
+    /// The V2 type the V1 record maps to.
+    public var expectedType: String = ""
+    /// The V2 subtype the V1 record maps to.
+    public var expectedSubtype: String = ""
+    /// The V2 record's notificationType.
+    public var v2NotificationType: String = ""
+    /// The V2 record's subtype.
+    public var v2Subtype: String = ""
+    /// The V2 field name (camelCase) for field and state mismatches.
+    public var field: String = ""
+    /// The V1 side's value.
+    public var v1Value: String = ""
+    /// The V2 side's value.
+    public var v2Value: String = ""
+    /// `path:line` of the V1 record.
+    public var v1Source: String = ""
+    /// The V2 record's notificationUUID.
+    public var v2NotificationUUID: String = ""
+
+    /// Creates a discrepancy of a kind; fill the rest by assignment.
+    public init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The `differences.csv` columns, in order.
+    public static let columns = [
+        "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
+        "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
+        "v1_source", "v2_notification_uuid",
+    ]
+
+    /// The row's cells, in `columns` order.
+    public var cells: [String] {
+        [kind.rawValue, environment, originalTransactionId, webOrderLineItemId, eventDate.map(Timestamp.iso8601(ms:)) ?? "",
+         v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
+         v1Source, v2NotificationUUID]
+    }
+
+    /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.
+    public static func reportOrder(_ a: Discrepancy, _ b: Discrepancy) -> Bool {
+        let ca = a.cells, cb = b.cells
+        for column in [1, 2, 4, 0, 10] where ca[column] != cb[column] {
+            return ca[column].utf8.lexicographicallyPrecedes(cb[column].utf8)
+        }
+        for (x, y) in zip(ca, cb) where x != y {
+            return x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+        return false
+    }
+}

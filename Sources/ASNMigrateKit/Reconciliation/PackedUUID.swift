@@ -1,0 +1,70 @@
+/// A notificationUUID in 16 bytes: standard 8-4-4-4-12 hex UUIDs are packed; anything else is kept through the pool.
+struct PackedUUID: Sendable, Hashable {
+    /// High 64 bits (0 with `isText` for non-standard ids).
+    var hi: UInt64
+    /// Low 64 bits, or the pool token of a non-standard id.
+    var lo: UInt64
+    /// True when `lo` is a pool token.
+    var isText: Bool
+
+    /// The absent UUID.
+    static let none = PackedUUID(hi: 0, lo: 0, isText: true)
+
+    /// Packs `text`, interning non-standard forms.
+    init(_ text: String?, pool: inout StringPool) {
+        guard let text else {
+            self = .none
+            return
+        }
+        if let (hi, lo) = Self.parse(text) {
+            self.init(hi: hi, lo: lo, isText: false)
+        } else {
+            self.init(hi: 0, lo: pool.token(text), isText: true)
+        }
+    }
+
+    private init(hi: UInt64, lo: UInt64, isText: Bool) {
+        self.hi = hi
+        self.lo = lo
+        self.isText = isText
+    }
+
+    /// Whether a UUID is present.
+    var isPresent: Bool { !(isText && lo == 0) }
+
+    /// The UUID as lowercase 8-4-4-4-12 text (or the original text).
+    func text(_ pool: StringPool) -> String {
+        if isText { return pool.string(lo) }
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for i in 0..<32 {
+            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(0x2D) }
+            let word = i < 16 ? hi : lo
+            let shift = UInt64(60 - 4 * (i % 16))
+            out.append(digits[Int((word >> shift) & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func parse(_ text: String) -> (UInt64, UInt64)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0, n = 0
+        for (i, b) in bytes.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard b == 0x2D else { return nil }
+                continue
+            }
+            let v: UInt64
+            switch b {
+            case 0x30...0x39: v = UInt64(b - 0x30)
+            case 0x61...0x66: v = UInt64(b - 0x61 + 10)
+            default: return nil // uppercase or other: kept as text so it round-trips exactly
+            }
+            if n < 16 { hi = hi << 4 | v } else { lo = lo << 4 | v }
+            n += 1
+        }
+        return (hi, lo)
+    }
+}

@@ -1,0 +1,44 @@
+/// One V1 or V2 record as `reconcile` keeps it: compact, interned, everything matching and reporting need.
+struct ReconRecord: Sendable {
+    /// "Production" / "Sandbox" (token).
+    var environment: StringPool.Token = 0
+    /// originalTransactionId (token; 0 when the record has none).
+    var key: StringPool.Token = 0
+    /// V2 notificationType (V1: the expected one).
+    var type: StringPool.Token = 0
+    /// V2 subtype (V1: the expected one).
+    var subtype: StringPool.Token = 0
+    /// V1 notification_type (V1 records only).
+    var v1Type: StringPool.Token = 0
+    /// Mapping rule id (V1 records only).
+    var rule: StringPool.Token = 0
+    /// Event time (V1) or signedDate (V2), ms; `FieldValues.noDate` when unknown.
+    var time: Int64 = FieldValues.noDate
+    /// V1: the event time is only inferred.
+    var inferred = false
+    /// V1: no rule maps the record.
+    var unmapped = false
+    /// The transaction is FAMILY_SHARED.
+    var familyShared = false
+    /// The record carries renewal info with an autoRenewStatus.
+    var hasAutoRenewStatus = false
+    /// Input file (token), line and index; -1 when unknown.
+    var source: StringPool.Token = 0
+    var line: Int32 = -1
+    var index: Int32 = -1
+    /// notificationUUID (token).
+    var uuid: PackedUUID = .none
+    /// The compared values.
+    var fields: FieldValues
+
+    /// Whether the record has an event time.
+    var hasTime: Bool { time != FieldValues.noDate }
+
+    /// `path:line` (or `path[index]`).
+    func sourceText(_ pool: StringPool) -> String {
+        let path = pool.string(source)
+        if line >= 0 { return "\(path):\(line)" }
+        if index >= 0 { return "\(path)[\(index)]" }
+        return path
+    }
+}

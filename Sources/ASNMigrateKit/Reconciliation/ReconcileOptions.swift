@@ -1,0 +1,14 @@
+/// The settings of one `reconcile` run.
+public struct ReconcileOptions: Sendable, Equatable {
+    /// How far apart (ms) a V1 event time and a V2 signedDate may be to pair (default 48h).
+    public var window: Int64 = 48 * 3_600_000
+    /// The judged period's first instant (epoch ms, inclusive); nil = derived from the data.
+    public var from: Int64?
+    /// The judged period's last instant (epoch ms, inclusive); nil = derived from the data.
+    public var to: Int64?
+    /// The fields compared between paired records.
+    public var fields: [ComparedField] = ComparedField.defaultFields
+
+    /// Creates default options.
+    public init() {}
+}

@@ -1,0 +1,524 @@
+/// The reconciliation engine: takes V1 outcomes and V2 records as values, pairs them, and reports what differs.
+///
+/// Pure: no I/O. Feed every V1 outcome with `addV1`, every V2 record with `addV2` / `addV2Reject`, then `finish()`.
+public struct Reconciler: Sendable {
+    /// The mapping table (for V2-only lists and the companion tolerance).
+    public let table: MappingTable
+    /// The run's options.
+    public let options: ReconcileOptions
+
+    private var pool = StringPool()
+    private var v1: [ReconRecord] = []
+    private var v2: [ReconRecord] = []
+    private var rejects: [ReconciliationResult.Reject] = []
+    private var v1Read = 0, v1Rejected = 0, v1Duplicates = 0
+    private var v2Read = 0, v2Rejected = 0, v2Duplicates = 0
+    private var v1Seen: Set<PackedUUID> = []
+    private var v2Seen: [PackedUUID: UInt64] = [:]
+    private var conflicts: [Discrepancy] = []
+    private var coverage: [CoverageKey: Int] = [:]
+    private let environmentTokens: (production: StringPool.Token, sandbox: StringPool.Token)
+    private let companionStatusType: StringPool.Token
+    private let companionPartners: Set<StringPool.Token>
+
+    /// Creates an engine.
+    public init(table: MappingTable, options: ReconcileOptions) {
+        self.table = table
+        self.options = options
+        var pool = StringPool()
+        environmentTokens = (pool.token("Production"), pool.token("Sandbox"))
+        companionStatusType = pool.token("DID_CHANGE_RENEWAL_STATUS")
+        companionPartners = [pool.token("INTERACTIVE_RENEWAL"), pool.token("CANCEL")]
+        self.pool = pool
+    }
+
+    // MARK: - Input
+
+    /// Takes one V1 outcome from `V1RecordMapper`.
+    public mutating func addV1(_ outcome: V1RecordMapper.Outcome) {
+        v1Read += 1
+        switch outcome {
+        case .rejected(let error):
+            v1Rejected += 1
+            rejects.append(.init(side: "v1", source: error.location?.source ?? "", reason: Self.reason(error)))
+        case .migrated(let payload):
+            let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
+            guard v1Seen.insert(uuid).inserted else {
+                v1Duplicates += 1
+                return
+            }
+            var record = makeRecord(payload)
+            record.uuid = uuid
+            if let m = payload.migration {
+                record.v1Type = pool.token(m.v1NotificationType)
+                record.rule = pool.token(m.ruleId)
+                record.inferred = m.eventTimeInferred
+                record.source = pool.token(m.source)
+                record.line = Int32(clamping: m.line ?? -1)
+                record.index = Int32(clamping: m.index ?? -1)
+            }
+            coverage[CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule), default: 0] += 1
+            v1.append(record)
+        case .unmapped(let u):
+            let uuid = PackedUUID(u.notificationUUID, pool: &pool)
+            guard v1Seen.insert(uuid).inserted else {
+                v1Duplicates += 1
+                return
+            }
+            var record = ReconRecord(fields: FieldValues(ResponseBodyV2DecodedPayload(notificationType: ""), pool: &pool))
+            record.unmapped = true
+            record.uuid = uuid
+            record.environment = pool.token(u.environment)
+            record.key = pool.token(u.originalTransactionId)
+            record.fields.webOrderLineItemId = pool.token(u.webOrderLineItemId)
+            record.time = u.eventTime ?? FieldValues.noDate
+            record.v1Type = pool.token(u.v1NotificationType)
+            record.source = pool.token(u.location.path)
+            record.line = Int32(clamping: u.location.line ?? -1)
+            record.index = Int32(clamping: u.location.index ?? -1)
+            coverage[CoverageKey(v1Type: record.v1Type, type: 0, subtype: 0, rule: 0), default: 0] += 1
+            v1.append(record)
+        }
+    }
+
+    /// Takes one decoded V2 record; `digest` identifies its content (same UUID, other digest = conflicting duplicate).
+    public mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
+        v2Read += 1
+        let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
+        let fingerprint = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        if uuid.isPresent {
+            if let first = v2Seen[uuid] {
+                v2Duplicates += 1
+                if first != fingerprint {
+                    var d = Discrepancy(kind: .conflictingDuplicateV2)
+                    d.environment = Self.environmentName(payload.data.environment)
+                    d.originalTransactionId = payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
+                    d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
+                    d.eventDate = payload.signedDate
+                    d.v2NotificationType = payload.notificationType
+                    d.v2Subtype = payload.subtype ?? ""
+                    d.v2NotificationUUID = payload.notificationUUID ?? ""
+                    d.v2Value = location.source
+                    conflicts.append(d)
+                }
+                return
+            }
+            v2Seen[uuid] = fingerprint
+        }
+        var record = makeRecord(payload)
+        record.uuid = uuid
+        record.source = pool.token(location.path)
+        record.line = Int32(clamping: location.line ?? -1)
+        record.index = Int32(clamping: location.index ?? -1)
+        v2.append(record)
+    }
+
+    /// Counts one V2 record that could not be read.
+    public mutating func addV2Reject(_ error: ASNError) {
+        v2Read += 1
+        v2Rejected += 1
+        rejects.append(.init(side: "v2", source: error.location?.source ?? "", reason: Self.reason(error)))
+    }
+
+    // MARK: - Reconciliation
+
+    /// Pairs the records, classifies every one, and returns the result.
+    public func finish() -> ReconciliationResult {
+        var work = Work(engine: self)
+        return work.run()
+    }
+
+    // MARK: - Private
+
+    private mutating func makeRecord(_ p: ResponseBodyV2DecodedPayload) -> ReconRecord {
+        var r = ReconRecord(fields: FieldValues(p, pool: &pool))
+        r.environment = pool.token(Self.environmentName(p.data.environment))
+        r.key = pool.token(p.data.transactionInfo?.originalTransactionId ?? p.data.renewalInfo?.originalTransactionId)
+        r.type = pool.token(p.notificationType)
+        r.subtype = pool.token(p.subtype)
+        r.time = p.signedDate ?? FieldValues.noDate
+        r.familyShared = p.data.transactionInfo?.inAppOwnershipType == "FAMILY_SHARED"
+        r.hasAutoRenewStatus = p.data.renewalInfo?.autoRenewStatus != nil
+        return r
+    }
+
+    /// Apple spells environments several ways; reports use "Production" and "Sandbox".
+    static func environmentName(_ raw: String?) -> String {
+        V2Builder.environment(raw) ?? ""
+    }
+
+    private static func reason(_ error: ASNError) -> String {
+        var text = "\(error.code.rawValue): \(error.message)"
+        if let key = error.location?.key { text += " [key \(key)]" }
+        if let cause = error.cause { text += " (\(cause))" }
+        return text
+    }
+
+    // MARK: - Work
+
+    fileprivate struct CoverageKey: Hashable, Sendable {
+        var v1Type: StringPool.Token, type: StringPool.Token, subtype: StringPool.Token, rule: StringPool.Token
+    }
+
+    private struct GroupKey: Hashable {
+        var environment: StringPool.Token
+        var key: StringPool.Token
+    }
+
+    private enum Fate: UInt8 {
+        case pending, outOfPeriod, unmapped, companion, matched, typeMismatch, missing, v2OnlyExpected
+    }
+
+    /// The mutable state of one `finish()`.
+    private struct Work {
+        let e: Reconciler
+        var fate1: [Fate]
+        var fate2: [Fate]
+        var partner1: [Int32]
+        var partner2: [Int32]
+        var isCompanion: [Bool]
+        var differences: [Discrepancy] = []
+        var start = Int64.min
+        var end = Int64.max
+
+        init(engine: Reconciler) {
+            e = engine
+            fate1 = Array(repeating: .pending, count: engine.v1.count)
+            fate2 = Array(repeating: .pending, count: engine.v2.count)
+            partner1 = Array(repeating: -1, count: engine.v1.count)
+            partner2 = Array(repeating: -1, count: engine.v2.count)
+            isCompanion = Array(repeating: false, count: engine.v1.count)
+        }
+
+        mutating func run() -> ReconciliationResult {
+            computePeriod()
+            // Out of period first (inferred V1 times are judged after pairing).
+            for i in e.v1.indices where !e.v1[i].inferred && !inPeriod(e.v1[i].time) { fate1[i] = .outOfPeriod }
+            for j in e.v2.indices where !inPeriod(e.v2[j].time) { fate2[j] = .outOfPeriod }
+            for i in e.v1.indices where fate1[i] == .pending && e.v1[i].unmapped { fate1[i] = .unmapped }
+
+            var groups: [GroupKey: ([Int32], [Int32])] = [:]
+            for i in e.v1.indices where e.v1[i].key != 0 && !e.v1[i].unmapped {
+                groups[GroupKey(environment: e.v1[i].environment, key: e.v1[i].key), default: ([], [])].0.append(Int32(i))
+            }
+            for j in e.v2.indices where e.v2[j].key != 0 {
+                groups[GroupKey(environment: e.v2[j].environment, key: e.v2[j].key), default: ([], [])].1.append(Int32(j))
+            }
+            for (_, group) in groups {
+                reconcile(v1: group.0, v2: group.1)
+            }
+            // Whatever is still pending has no partner.
+            for i in e.v1.indices where fate1[i] == .pending {
+                if e.v1[i].inferred && !inPeriod(e.v1[i].time) { fate1[i] = .outOfPeriod } else { fate1[i] = .missing }
+            }
+            for j in e.v2.indices where fate2[j] == .pending {
+                let r = e.v2[j]
+                let expected = r.key == 0 || e.table.isV2OnlyExpected(type: e.pool.string(r.type), subtype: e.pool.text(r.subtype), familyShared: r.familyShared)
+                fate2[j] = expected ? .v2OnlyExpected : .missing
+            }
+            emitRecordDifferences()
+            let subscriptions = subscriptionStates(groups)
+            return assemble(subscriptions)
+        }
+
+        // MARK: Period
+
+        mutating func computePeriod() {
+            var min1 = Int64.max, max1 = Int64.min, min2 = Int64.max, max2 = Int64.min
+            for r in e.v1 where r.hasTime && !r.inferred {
+                min1 = Swift.min(min1, r.time)
+                max1 = Swift.max(max1, r.time)
+            }
+            for r in e.v2 where r.hasTime {
+                min2 = Swift.min(min2, r.time)
+                max2 = Swift.max(max2, r.time)
+            }
+            let has1 = min1 <= max1, has2 = min2 <= max2
+            switch (has1, has2) {
+            case (true, true):
+                start = Swift.max(min1, min2)
+                end = Swift.min(max1, max2)
+            case (true, false):
+                start = min1
+                end = max1
+            case (false, true):
+                start = min2
+                end = max2
+            case (false, false):
+                break
+            }
+            if let from = e.options.from { start = from }
+            if let to = e.options.to { end = to }
+        }
+
+        func inPeriod(_ time: Int64) -> Bool {
+            time == FieldValues.noDate || (time >= start && time <= end)
+        }
+
+        var hasPeriod: Bool { start != Int64.min || end != Int64.max }
+
+        // MARK: Matching
+
+        mutating func reconcile(v1 ids1: [Int32], v2 ids2: [Int32]) {
+            let e = self.e
+            let window = e.options.window
+            let tolerance = e.table.settings.companionTolerance
+            // Companions: a DID_CHANGE_RENEWAL_STATUS close to an INTERACTIVE_RENEWAL or CANCEL of the same subscription.
+            let partners = ids1.filter { e.companionPartners.contains(e.v1[Int($0)].v1Type) && e.v1[Int($0)].hasTime }
+            if !partners.isEmpty {
+                for i in ids1 where fate1[Int(i)] == .pending && e.v1[Int(i)].v1Type == e.companionStatusType && e.v1[Int(i)].hasTime {
+                    let t = e.v1[Int(i)].time
+                    if partners.contains(where: { abs(e.v1[Int($0)].time - t) <= tolerance }) { isCompanion[Int(i)] = true }
+                }
+            }
+            let main = ids1.filter { fate1[Int($0)] == .pending && !isCompanion[Int($0)] && !e.v1[Int($0)].inferred }
+            let inferred = ids1.filter { fate1[Int($0)] == .pending && e.v1[Int($0)].inferred }
+            let inPeriodV2 = ids2.filter { fate2[Int($0)] == .pending }
+
+            // Pass 1: same type, subtype and webOrderLineItemId, within the window.
+            pair(main, inPeriodV2, maxDistance: window, as: .matched) { a, b in
+                a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId != 0 && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
+            }
+            // Pass 2: same type and subtype, within the window.
+            pair(main, inPeriodV2, maxDistance: window, as: .matched) { a, b in a.type == b.type && a.subtype == b.subtype }
+            // Inferred times: key, type, subtype and webOrderLineItemId, nearest, no window; any V2 of the key still free.
+            if !inferred.isEmpty {
+                let free = ids2.filter { partner2[Int($0)] < 0 && (fate2[Int($0)] == .pending || fate2[Int($0)] == .outOfPeriod) }
+                pair(inferred, free, maxDistance: nil, as: .matched) { a, b in
+                    a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
+                }
+                for i in inferred where partner1[Int(i)] >= 0 && fate2[Int(partner1[Int(i)])] == .outOfPeriod {
+                    fate1[Int(i)] = .outOfPeriod
+                }
+            }
+            // Pass 3: any V2 record of the key within the window, except ones V1 never had: a type mismatch.
+            pair(main, inPeriodV2, maxDistance: window, as: .typeMismatch) { _, b in
+                !e.table.isV2OnlyExpected(type: e.pool.string(b.type), subtype: e.pool.text(b.subtype), familyShared: b.familyShared)
+            }
+            // Companions pair last, with a DID_CHANGE_RENEWAL_STATUS or their own type, within the companion tolerance.
+            let companions = ids1.filter { isCompanion[Int($0)] && fate1[Int($0)] == .pending }
+            pair(companions, inPeriodV2, maxDistance: tolerance, as: .matched) { a, b in
+                b.type == e.companionStatusType || (a.type == b.type && a.subtype == b.subtype)
+            }
+            for i in companions where fate1[Int(i)] == .pending { fate1[Int(i)] = .companion }
+        }
+
+        /// Greedy pairing: candidate pairs sorted by time distance, then V1 and V2 input order.
+        mutating func pair(_ ids1: [Int32], _ ids2: [Int32], maxDistance: Int64?, as fate: Fate,
+                           _ accepts: (ReconRecord, ReconRecord) -> Bool) {
+            let free1 = ids1.filter { partner1[Int($0)] < 0 && (fate1[Int($0)] == .pending) }
+            let free2 = ids2.filter { partner2[Int($0)] < 0 }
+            guard !free1.isEmpty, !free2.isEmpty else { return }
+            var candidates: [(distance: Int64, i: Int32, j: Int32)] = []
+            // V2 by time, to find the window's records quickly.
+            let byTime = free2.sorted { (e.v2[Int($0)].time, $0) < (e.v2[Int($1)].time, $1) }
+            let times = byTime.map { e.v2[Int($0)].time }
+            for i in free1 {
+                let a = e.v1[Int(i)]
+                var lo = 0, hi = byTime.count
+                if let maxDistance, a.hasTime {
+                    lo = lowerBound(times, a.time &- maxDistance)
+                    hi = lowerBound(times, a.time &+ maxDistance &+ 1)
+                } else if maxDistance != nil {
+                    continue // no time: cannot be within a window
+                }
+                for k in lo..<hi {
+                    let j = byTime[k]
+                    let b = e.v2[Int(j)]
+                    if maxDistance != nil && !b.hasTime { continue }
+                    guard accepts(a, b) else { continue }
+                    let distance = (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : Int64.max
+                    candidates.append((distance, i, j))
+                }
+            }
+            candidates.sort { ($0.distance, $0.i, $0.j) < ($1.distance, $1.i, $1.j) }
+            for c in candidates where partner1[Int(c.i)] < 0 && partner2[Int(c.j)] < 0 {
+                partner1[Int(c.i)] = c.j
+                partner2[Int(c.j)] = c.i
+                fate1[Int(c.i)] = fate
+                if fate2[Int(c.j)] == .pending { fate2[Int(c.j)] = fate }
+            }
+        }
+
+        func lowerBound(_ values: [Int64], _ target: Int64) -> Int {
+            var lo = 0, hi = values.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if values[mid] < target { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+
+        // MARK: Differences
+
+        func base(_ r: ReconRecord, _ kind: Discrepancy.Kind) -> Discrepancy {
+            var d = Discrepancy(kind: kind)
+            d.environment = e.pool.string(r.environment)
+            d.originalTransactionId = e.pool.string(r.key)
+            d.webOrderLineItemId = e.pool.string(r.fields.webOrderLineItemId)
+            d.eventDate = r.hasTime ? r.time : nil
+            return d
+        }
+
+        func withV1(_ d: Discrepancy, _ r: ReconRecord) -> Discrepancy {
+            var d = d
+            d.v1NotificationType = e.pool.string(r.v1Type)
+            d.expectedType = e.pool.string(r.type)
+            d.expectedSubtype = e.pool.string(r.subtype)
+            d.v1Source = r.sourceText(e.pool)
+            return d
+        }
+
+        func withV2(_ d: Discrepancy, _ r: ReconRecord) -> Discrepancy {
+            var d = d
+            d.v2NotificationType = e.pool.string(r.type)
+            d.v2Subtype = e.pool.string(r.subtype)
+            d.v2NotificationUUID = r.uuid.text(e.pool)
+            return d
+        }
+
+        mutating func emitRecordDifferences() {
+            for i in e.v1.indices {
+                let a = e.v1[i]
+                switch fate1[i] {
+                case .missing:
+                    differences.append(withV1(base(a, .missingInV2), a))
+                case .unmapped:
+                    differences.append(withV1(base(a, .unmappedV1), a))
+                case .typeMismatch:
+                    let b = e.v2[Int(partner1[i])]
+                    differences.append(withV2(withV1(base(a, .typeMismatch), a), b))
+                case .matched:
+                    let b = e.v2[Int(partner1[i])]
+                    guard fate2[Int(partner1[i])] == .matched else { break }
+                    for field in e.options.fields where a.fields.has(field) && b.fields.has(field) && !a.fields.same(field, as: b.fields) {
+                        var d = withV2(withV1(base(a, .fieldMismatch), a), b)
+                        d.field = field.rawValue
+                        d.v1Value = a.fields.text(field, pool: e.pool) ?? ""
+                        d.v2Value = b.fields.text(field, pool: e.pool) ?? ""
+                        differences.append(d)
+                    }
+                default:
+                    break
+                }
+            }
+            for j in e.v2.indices where fate2[j] == .missing {
+                differences.append(withV2(base(e.v2[j], .missingInV1), e.v2[j]))
+            }
+        }
+
+        // MARK: Subscription state
+
+        func state(_ ids: [Int32], in records: [ReconRecord], fates: [Fate]) -> SubscriptionState? {
+            var latest: ReconRecord?
+            var renewal: ReconRecord?
+            for id in ids {
+                let r = records[Int(id)]
+                guard fates[Int(id)] != .outOfPeriod, !r.unmapped else { continue }
+                if r.fields.purchaseDate != FieldValues.noDate {
+                    if let l = latest {
+                        if (r.fields.purchaseDate, r.time) > (l.fields.purchaseDate, l.time) { latest = r }
+                    } else {
+                        latest = r
+                    }
+                }
+                if r.hasAutoRenewStatus {
+                    if let l = renewal {
+                        if r.time >= l.time { renewal = r }
+                    } else {
+                        renewal = r
+                    }
+                }
+            }
+            guard let latest, latest.fields.expiresDate != FieldValues.noDate else { return nil }
+            let expires = latest.fields.expiresDate
+            let grace = renewal?.fields.gracePeriodExpiresDate ?? FieldValues.noDate
+            let active = (expires > end && latest.fields.revocationDate == FieldValues.noDate) || (grace != FieldValues.noDate && grace > end)
+            let status = renewal.map { Int($0.fields.autoRenewStatus) }
+            return SubscriptionState(productId: e.pool.text(latest.fields.productId), expiresDate: expires,
+                                     autoRenewStatus: status, active: active)
+        }
+
+        mutating func subscriptionStates(_ groups: [GroupKey: ([Int32], [Int32])]) -> [ReconciliationResult.SubscriptionRow] {
+            guard hasPeriod, end != Int64.max else { return [] }
+            var rows: [ReconciliationResult.SubscriptionRow] = []
+            for (key, group) in groups {
+                guard let s1 = state(group.0, in: e.v1, fates: fate1), let s2 = state(group.1, in: e.v2, fates: fate2) else { continue }
+                var mismatches: [String] = []
+                var pairs: [(String, String, String)] = []
+                if s1.productId != s2.productId { pairs.append(("productId", s1.productId ?? "", s2.productId ?? "")) }
+                if s1.expiresDate != s2.expiresDate {
+                    pairs.append(("expiresDate", s1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", s2.expiresDate.map(Timestamp.iso8601(ms:)) ?? ""))
+                }
+                if s1.autoRenewStatus != s2.autoRenewStatus {
+                    pairs.append(("autoRenewStatus", s1.autoRenewStatus.map(String.init) ?? "", s2.autoRenewStatus.map(String.init) ?? ""))
+                }
+                if s1.active != s2.active { pairs.append(("active", String(s1.active), String(s2.active))) }
+                let environment = e.pool.string(key.environment), id = e.pool.string(key.key)
+                for (field, left, right) in pairs {
+                    mismatches.append(field)
+                    var d = Discrepancy(kind: .stateMismatch)
+                    d.environment = environment
+                    d.originalTransactionId = id
+                    d.eventDate = end
+                    d.field = field
+                    d.v1Value = left
+                    d.v2Value = right
+                    differences.append(d)
+                }
+                rows.append(.init(environment: environment, originalTransactionId: id, v1: s1, v2: s2, mismatches: mismatches))
+            }
+            rows.sort { utf8Precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId]) }
+            return rows
+        }
+
+        // MARK: Result
+
+        func assemble(_ subscriptions: [ReconciliationResult.SubscriptionRow]) -> ReconciliationResult {
+            func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
+            var all = differences + e.conflicts
+            all.sort(by: Discrepancy.reportOrder)
+            let fieldMismatches = all.reduce(0) { $0 + ($1.kind == .fieldMismatch ? 1 : 0) }
+            let metrics: [(String, String)] = [
+                ("v1_records_read", String(e.v1Read)),
+                ("v1_rejected", String(e.v1Rejected)),
+                ("v1_duplicates", String(e.v1Duplicates)),
+                ("v1_out_of_period", String(count(fate1, .outOfPeriod))),
+                ("v1_unmapped", String(count(fate1, .unmapped))),
+                ("v1_companion", String(count(fate1, .companion))),
+                ("v2_records_read", String(e.v2Read)),
+                ("v2_rejected", String(e.v2Rejected)),
+                ("v2_duplicates", String(e.v2Duplicates)),
+                ("v2_out_of_period", String(count(fate2, .outOfPeriod))),
+                ("v2_only_expected", String(count(fate2, .v2OnlyExpected))),
+                ("matched", String(count(fate1, .matched))),
+                ("type_mismatch", String(count(fate1, .typeMismatch))),
+                ("missing_in_v2", String(count(fate1, .missing))),
+                ("missing_in_v1", String(count(fate2, .missing))),
+                ("field_mismatch", String(fieldMismatches)),
+                ("state_mismatch", String(subscriptions.reduce(0) { $0 + ($1.mismatches.isEmpty ? 0 : 1) })),
+                ("conflicting_duplicate_v2", String(e.conflicts.count)),
+                ("subscriptions_compared", String(subscriptions.count)),
+                ("period_start", hasPeriod && start != Int64.min ? Timestamp.iso8601(ms: start) : ""),
+                ("period_end", hasPeriod && end != Int64.max ? Timestamp.iso8601(ms: end) : ""),
+                ("window_ms", String(e.options.window)),
+            ]
+            var coverage = e.coverage.map { key, n in
+                ReconciliationResult.Coverage(v1Type: e.pool.string(key.v1Type), v2Type: e.pool.string(key.type),
+                                              v2Subtype: e.pool.string(key.subtype), rule: e.pool.string(key.rule), count: n)
+            }
+            coverage.sort { utf8Precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
+            return ReconciliationResult(metrics: metrics, differences: all, rejects: e.rejects, coverage: coverage, subscriptions: subscriptions)
+        }
+    }
+}
+
+// MARK: - Byte-wise ordering
+
+/// True when the string lists compare byte-wise (UTF-8) in ascending order, first differing element deciding.
+private func utf8Precedes(_ a: [String], _ b: [String]) -> Bool {
+    for (x, y) in zip(a, b) where x != y {
+        return x.utf8.lexicographicallyPrecedes(y.utf8)
+    }
+    return a.count < b.count
+}

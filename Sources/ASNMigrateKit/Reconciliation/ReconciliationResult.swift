@@ -1,0 +1,84 @@
+/// Everything a `reconcile` run found: counts, differences, rejects, mapping coverage and subscription states.
+public struct ReconciliationResult: Sendable {
+    /// One row of `rejected.csv`.
+    public struct Reject: Sendable, Equatable {
+        /// "v1" or "v2".
+        public var side: String
+        /// `path:line`.
+        public var source: String
+        /// What was wrong.
+        public var reason: String
+    }
+
+    /// One row of `mapping-coverage.csv`.
+    public struct Coverage: Sendable, Equatable {
+        /// V1 notification_type.
+        public var v1Type: String
+        /// V2 notificationType ("" when unmapped).
+        public var v2Type: String
+        /// V2 subtype.
+        public var v2Subtype: String
+        /// Rule id ("" when unmapped).
+        public var rule: String
+        /// Records.
+        public var count: Int
+    }
+
+    /// One subscription's state on both sides at the period end: a row of `subscriptions.csv`.
+    public struct SubscriptionRow: Sendable, Equatable {
+        /// Environment.
+        public var environment: String
+        /// originalTransactionId.
+        public var originalTransactionId: String
+        /// V1 side's state.
+        public var v1: SubscriptionState
+        /// V2 side's state.
+        public var v2: SubscriptionState
+        /// The differing items (productId, expiresDate, autoRenewStatus, active).
+        public var mismatches: [String]
+    }
+
+    /// The summary metrics, in `summary.csv` order.
+    public var metrics: [(String, String)]
+    /// The differences, in report order.
+    public var differences: [Discrepancy]
+    /// The rejects, in input order (V1 first).
+    public var rejects: [Reject]
+    /// Mapping coverage, sorted.
+    public var coverage: [Coverage]
+    /// Subscription states, sorted by environment and originalTransactionId.
+    public var subscriptions: [SubscriptionRow]
+
+    /// The value of one metric.
+    public func metric(_ name: String) -> String? {
+        metrics.first { $0.0 == name }?.1
+    }
+
+    /// The integer value of one metric (0 when absent).
+    public func count(_ name: String) -> Int {
+        metric(name).flatMap { Int($0) } ?? 0
+    }
+
+    /// True when there is nothing to report: no differences and no rejects.
+    public var isClean: Bool { differences.isEmpty && rejects.isEmpty }
+}
+
+/// A subscription's state at an instant as one side's records imply it.
+public struct SubscriptionState: Sendable, Equatable {
+    /// The latest transaction's productId.
+    public var productId: String?
+    /// The latest transaction's expiresDate.
+    public var expiresDate: Int64?
+    /// The last known autoRenewStatus.
+    public var autoRenewStatus: Int?
+    /// Whether the subscription is active at the instant.
+    public var active: Bool
+
+    /// Creates a state.
+    public init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, active: Bool) {
+        self.productId = productId
+        self.expiresDate = expiresDate
+        self.autoRenewStatus = autoRenewStatus
+        self.active = active
+    }
+}

@@ -1,0 +1,55 @@
+/// Renders a `ReconciliationResult` into the report files; pure, no I/O.
+public enum ReconciliationReport {
+    /// The report's file names, in the order they are written.
+    public static let fileNames = ["differences.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
+
+    /// The `subscriptions.csv` columns.
+    public static let subscriptionColumns = [
+        "environment", "original_transaction_id", "v1_product_id", "v2_product_id", "v1_expires_date", "v2_expires_date",
+        "v1_auto_renew_status", "v2_auto_renew_status", "v1_active", "v2_active", "mismatches",
+    ]
+
+    /// Every report file: name and bytes.
+    public static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
+        [
+            ("differences.csv", render(Discrepancy.columns, result.differences.map(\.cells))),
+            ("summary.csv", render(["metric", "value"], result.metrics.map { [$0.0, $0.1] })),
+            ("rejected.csv", render(["side", "source", "reason"], result.rejects.map { [$0.side, $0.source, $0.reason] })),
+            ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
+                                            result.coverage.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
+            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.map(subscriptionCells))),
+        ]
+    }
+
+    /// The one-screen summary for standard error.
+    public static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
+        let m = { (name: String) in result.metric(name) ?? "" }
+        var lines = [
+            "asn-migrate reconcile: period \(m("period_start")) .. \(m("period_end"))",
+            "  V1 read \(m("v1_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v2 \(m("missing_in_v2")), "
+                + "companion \(m("v1_companion")), unmapped \(m("v1_unmapped")), out_of_period \(m("v1_out_of_period")), duplicates \(m("v1_duplicates")), rejected \(m("v1_rejected"))",
+            "  V2 read \(m("v2_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v1 \(m("missing_in_v1")), "
+                + "v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
+            "  field_mismatch \(m("field_mismatch")), state_mismatch \(m("state_mismatch")) of \(m("subscriptions_compared")) subscriptions, conflicting_duplicate_v2 \(m("conflicting_duplicate_v2"))",
+        ]
+        var byKind: [Discrepancy.Kind: Int] = [:]
+        for d in result.differences { byKind[d.kind, default: 0] += 1 }
+        let kinds = Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { "\(k.rawValue) \($0)" } }
+        lines.append("  \(result.differences.count) difference row(s)\(kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")); \(result.rejects.count) reject(s)")
+        lines.append("  report: \(directory)")
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Private
+
+    private static func render(_ header: [String], _ rows: [[String]]) -> [UInt8] {
+        Array(CSVWriter.render(header: header, rows: rows).utf8)
+    }
+
+    private static func subscriptionCells(_ row: ReconciliationResult.SubscriptionRow) -> [String] {
+        [row.environment, row.originalTransactionId, row.v1.productId ?? "", row.v2.productId ?? "",
+         row.v1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", row.v2.expiresDate.map(Timestamp.iso8601(ms:)) ?? "",
+         row.v1.autoRenewStatus.map(String.init) ?? "", row.v2.autoRenewStatus.map(String.init) ?? "",
+         String(row.v1.active), String(row.v2.active), row.mismatches.joined(separator: " ")]
+    }
+}
