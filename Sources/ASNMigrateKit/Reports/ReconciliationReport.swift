@@ -32,6 +32,10 @@ public enum ReconciliationReport {
                 + "v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
             "  field_mismatch \(m("field_mismatch")), state_mismatch \(m("state_mismatch")) of \(m("subscriptions_compared")) subscriptions, conflicting_duplicate_v2 \(m("conflicting_duplicate_v2"))",
         ]
+        let start = m("period_start"), end = m("period_end")
+        if !start.isEmpty, !end.isEmpty, end.utf8.lexicographicallyPrecedes(start.utf8) {
+            lines.append("  warning: the period is empty (the two sides' event times do not overlap), so nothing was judged; set it with --from/--to")
+        }
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { "\(k.rawValue) \($0)" } }
