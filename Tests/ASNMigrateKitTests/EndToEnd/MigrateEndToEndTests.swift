@@ -22,6 +22,7 @@ struct MigrateEndToEndTests {
 
     // MARK: - Golden run
 
+    /// Sample run matches golden files and exits one.
     @Test func sampleRunMatchesGoldenFilesAndExitsOne() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -51,6 +52,7 @@ struct MigrateEndToEndTests {
         #expect(counts.unmapped > 0 && counts.rejected > 0, "the sample is meant to exercise both")
     }
 
+    /// Every rule of the built in table is exercised by sample data.
     @Test func everyRuleOfTheBuiltInTableIsExercisedBySampleData() throws {
         let golden = try PackagePaths.read(Self.goldenOut)
         var rulesSeen: Set<String> = []
@@ -62,6 +64,7 @@ struct MigrateEndToEndTests {
         #expect(Set(table.rules.map(\.id)).subtracting(rulesSeen).isEmpty, "rules without a sample record: \(Set(table.rules.map(\.id)).subtracting(rulesSeen).sorted())")
     }
 
+    /// Running twice gives byte identical output.
     @Test func runningTwiceGivesByteIdenticalOutput() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -81,6 +84,7 @@ struct MigrateEndToEndTests {
 
     // MARK: - Secrets
 
+    /// Secrets appear in no output rejects or stderr.
     @Test(arguments: [["--format", "jsonl"], ["--format", "csv"]])
     func secretsAppearInNoOutputRejectsOrStderr(format: [String]) throws {
         // Precondition: the secrets really are in the input, so this test can fail.
@@ -105,6 +109,7 @@ struct MigrateEndToEndTests {
 
     // MARK: - Standard input
 
+    /// Standard input through a pipe gives the same records as the file.
     @Test(arguments: ["01-live-feed.jsonl", "05-archive-2021-q4.jsonl.gz"])
     func standardInputThroughAPipeGivesTheSameRecordsAsTheFile(name: String) throws {
         let path = Self.sampleInput + "/" + name
@@ -124,6 +129,7 @@ struct MigrateEndToEndTests {
 
     // MARK: - CSV
 
+    /// CSV format writes the header and one row per migrated record.
     @Test func csvFormatWritesTheHeaderAndOneRowPerMigratedRecord() throws {
         let csvRun = try BinaryRun.run(["migrate", Self.sampleInput, "--format", "csv"])
         let jsonRun = try BinaryRun.run(["migrate", Self.sampleInput])
@@ -143,6 +149,17 @@ struct MigrateEndToEndTests {
 
     // MARK: - Exit codes
 
+    /// Clean input exits zero.
+    @Test func cleanInputExitsZero() throws {
+        // The JSON array file holds only records that migrate.
+        let run = try BinaryRun.run(["migrate", Self.sampleInput + "/02-interactive-and-pref.json"])
+        #expect(run.status == ExitStatus.success.rawValue, "stderr: \(run.stderr)")
+        let counts = try #require(Self.summaryCounts(run.stderr))
+        #expect(counts.migrated == counts.read && counts.read > 0)
+        #expect(Self.lines(run.stdout).count == counts.migrated)
+    }
+
+    /// Help exits zero and prints usage.
     @Test(arguments: [["--help"], ["migrate", "--help"], ["help", "migrate"]])
     func helpExitsZeroAndPrintsUsage(arguments: [String]) throws {
         let run = try BinaryRun.run(arguments)
@@ -151,6 +168,7 @@ struct MigrateEndToEndTests {
         #expect(run.stdoutText.contains("migrate"))
     }
 
+    /// Usage errors exit64 with a message.
     @Test(arguments: [
         (["migrate"], "give at least one input"),
         (["migrate", "Tests/Fixtures/sample/v1", "--format", "xml"], "--format"),
@@ -164,6 +182,7 @@ struct MigrateEndToEndTests {
         #expect(run.stdout.isEmpty)
     }
 
+    /// Unreadable input path exits two without creating the output.
     @Test func unreadableInputPathExitsTwoWithoutCreatingTheOutput() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -176,6 +195,7 @@ struct MigrateEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: rejects))
     }
 
+    /// Bad mappings directory exits two naming the file and line.
     @Test func badMappingsDirectoryExitsTwoNamingTheFileAndLine() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }

@@ -12,6 +12,7 @@ struct BrokenRules: CustomTestStringConvertible, Sendable {
     let line: Int
     /// Words the message must contain.
     let mentions: String
+    /// The case's name in test output.
     var testDescription: String { name }
 }
 
@@ -32,6 +33,7 @@ format 1
 never-announced | TEST | *
 """
 
+/// One broken rules file per kind of load error.
 let brokenRules: [BrokenRules] = [
     BrokenRules(name: "unknown predicate", text: validHeader + "\n" + "rule | x | DID_RENEW | sunny-day | DID_RENEW | -\n" + validRules,
                 line: 5, mentions: "unknown condition 'sunny-day'"),
@@ -70,7 +72,9 @@ let brokenRules: [BrokenRules] = [
 /// Loading and validating the mapping files: every error names file, line and the mistake; the built-in
 /// defaults equal the repository's `Mappings/` files; `--mappings DIR` changes what records map to.
 @Suite struct MappingTableTests {
+    /// The rules path errors must name.
     static let rulesPath = "custom/v1-to-v2.rules"
+    /// The v2-only path errors must name.
     static let v2OnlyPath = "custom/v2-only.rules"
 
     /// The load error for a rules text and a v2-only text, or nil when both load.
@@ -83,6 +87,7 @@ let brokenRules: [BrokenRules] = [
         }
     }
 
+    /// The valid base loads.
     @Test func theValidBaseLoads() throws {
         let table = try MappingTable.parse(rules: validHeader + "\n" + validRules, rulesPath: Self.rulesPath,
                                            v2Only: validV2Only, v2OnlyPath: Self.v2OnlyPath)
@@ -91,6 +96,7 @@ let brokenRules: [BrokenRules] = [
         #expect(table.settings.resubscribeTolerance == 3_600_000)
     }
 
+    /// Each mistake is reported with file and line.
     @Test(arguments: brokenRules)
     func eachMistakeIsReportedWithFileAndLine(_ broken: BrokenRules) throws {
         let error = try #require(Self.loadError(rules: broken.text), "\(broken.name) loaded without error")
@@ -101,6 +107,7 @@ let brokenRules: [BrokenRules] = [
         #expect(error.message.contains(broken.mentions), "\(error.message)")
     }
 
+    /// V2 only mistakes are reported with file and line.
     @Test(arguments: [
         ("format 1\nnever-heard | TEST | *\n", 2, "unknown list 'never-heard'"),
         ("format 1\nnever-announced | TEST\n", 2, "found 2 fields"),
@@ -115,6 +122,7 @@ let brokenRules: [BrokenRules] = [
         #expect(error.message.contains(mentions), "\(error.message)")
     }
 
+    /// Missing mapping file is reported by path.
     @Test func missingMappingFileIsReportedByPath() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -130,6 +138,7 @@ let brokenRules: [BrokenRules] = [
 
     // MARK: - Built-in defaults
 
+    /// Built in defaults equal the repository files byte for byte.
     @Test(arguments: [("Mappings/v1-to-v2.rules", MappingDefaults.rules), ("Mappings/v2-only.rules", MappingDefaults.v2Only)])
     func builtInDefaultsEqualTheRepositoryFilesByteForByte(path: String, builtIn: String) throws {
         let file = try PackagePaths.read(path)
@@ -137,6 +146,7 @@ let brokenRules: [BrokenRules] = [
         #expect(same, "\(path) and MappingDefaults differ; paste the file into MappingDefaults.swift")
     }
 
+    /// Built in table equals the table loaded from mappings.
     @Test func builtInTableEqualsTheTableLoadedFromMappings() throws {
         let fromFiles = try MappingTable.load(directory: PackagePaths.root.appendingPathComponent("Mappings").path)
         let builtIn = try MappingTable.builtIn()
@@ -168,6 +178,7 @@ let brokenRules: [BrokenRules] = [
         return scratch.path + "/m"
     }
 
+    /// Mappings directory overrides a rule output.
     @Test func mappingsDirectoryOverridesARuleOutput() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -185,6 +196,7 @@ let brokenRules: [BrokenRules] = [
         #expect(overridden.migration?.ruleId == "did-renew")
     }
 
+    /// Mappings directory overrides a setting.
     @Test func mappingsDirectoryOverridesASetting() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -200,6 +212,7 @@ let brokenRules: [BrokenRules] = [
         #expect(overridden.subtype == "AUTO_RENEW_ENABLED")
     }
 
+    /// Mappings command prints the overridden table.
     @Test func mappingsCommandPrintsTheOverriddenTable() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }

@@ -21,6 +21,7 @@ import Testing
         ]
     }
 
+    /// Counts every outcome once and balances.
     @Test func countsEveryOutcomeOnceAndBalances() throws {
         let outcomes = try Self.mixedOutcomes()
         var summary = MigrationSummary()
@@ -33,6 +34,7 @@ import Testing
         #expect(summary.isBalanced)
     }
 
+    /// Routes and unmapped types are counted separately.
     @Test func routesAndUnmappedTypesAreCountedSeparately() throws {
         var summary = MigrationSummary()
         for outcome in try Self.mixedOutcomes() { summary.count(outcome) }
@@ -42,6 +44,7 @@ import Testing
         #expect(summary.unmappedTypes == ["TEST": 1, "SOMETHING_NEW": 1])
     }
 
+    /// Render shows the balanced check line and every route.
     @Test func renderShowsTheBalancedCheckLineAndEveryRoute() throws {
         var summary = MigrationSummary()
         summary.files = 2
@@ -56,6 +59,7 @@ import Testing
         #expect(!text.contains("MISMATCH"))
     }
 
+    /// Empty run is balanced and singular.
     @Test func emptyRunIsBalancedAndSingular() {
         var summary = MigrationSummary()
         summary.files = 1

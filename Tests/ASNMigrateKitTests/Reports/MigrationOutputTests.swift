@@ -29,6 +29,7 @@ import Testing
         }
     }
 
+    /// CSV columns are unique and start with the notification fields.
     @Test func csvColumnsAreUniqueAndStartWithTheNotificationFields() {
         let columns = MigrationOutput.csvColumns
         #expect(Set(columns).count == columns.count)
@@ -36,6 +37,7 @@ import Testing
         #expect(MigrationOutput.rejectColumns == ["source", "line", "reason"])
     }
 
+    /// CSV row puts each value in its column with dates as ISO.
     @Test func csvRowPutsEachValueInItsColumnWithDatesAsISO() throws {
         let payload = try Self.richPayload()
         let row = MigrationOutput.csvRow(payload)
@@ -59,6 +61,7 @@ import Testing
         #expect(!row.contains("null"))
     }
 
+    /// Every field of the sample output has ACSV column.
     @Test func everyFieldOfTheSampleOutputHasACSVColumn() throws {
         // Every leaf the JSON Lines output carries for the sample data must also reach the CSV.
         let golden = try PackagePaths.read("Tests/Fixtures/sample/expected/migrate.jsonl")
@@ -73,6 +76,7 @@ import Testing
         #expect(missing.isEmpty, "fields with no CSV column: \(missing.sorted())")
     }
 
+    /// JSON line is one compact line.
     @Test func jsonLineIsOneCompactLine() throws {
         var out: [UInt8] = []
         MigrationOutput.appendJSONLine(try Self.richPayload(), to: &out)
@@ -82,6 +86,7 @@ import Testing
         #expect(parsed.objectValue?["version"]?.stringValue == "2.0")
     }
 
+    /// Reject rows name source line and reason.
     @Test func rejectRowsNameSourceLineAndReason() {
         let located = ASNError(.wrongFieldType, "bad value", at: SourceLocation(path: "a.jsonl", line: 3, key: "received_at"), cause: "why")
         #expect(MigrationOutput.rejectRow(located) == ["a.jsonl", "3", "wrong_field_type: bad value [key received_at] (why)"])
