@@ -1,0 +1,74 @@
+import Foundation
+
+/// Runs the built `asn-migrate` executable in a child process, as a user or a cron job would.
+struct BinaryRun {
+    /// The exit status.
+    let status: Int32
+    /// Everything written to standard output.
+    let stdout: [UInt8]
+    /// Everything written to standard error, as text.
+    let stderr: String
+
+    /// Standard output as text.
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+    /// The built executable: next to the test bundle (the product directory), else `.build/debug` under the package.
+    static let executable: URL? = {
+        var candidates: [URL] = []
+        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(PackagePaths.root.appendingPathComponent(".build/debug"))
+        for directory in candidates {
+            let url = directory.appendingPathComponent("asn-migrate")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: url.path) {
+                return url
+            }
+        }
+        return nil
+    }()
+
+    /// Runs `asn-migrate arguments` in `directory` (the package root by default), feeding `stdin` through a pipe when given.
+    static func run(_ arguments: [String], in directory: URL = PackagePaths.root, stdin: [UInt8]? = nil) throws -> BinaryRun {
+        guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "asn-migrate binary not found"]) }
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard let outHandle = FileHandle(forWritingAtPath: outPath), let errHandle = FileHandle(forWritingAtPath: errPath) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let pipe = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : pipe
+        try process.run()
+        if let stdin {
+            // Written from another thread so a large input cannot deadlock against a full output.
+            let writer = pipe.fileHandleForWriting
+            let thread = Thread {
+                writer.write(Data(stdin))
+                try? writer.close()
+            }
+            thread.start()
+        }
+        process.waitUntilExit()
+        return BinaryRun(
+            status: process.terminationStatus,
+            stdout: Array(try Data(contentsOf: URL(fileURLWithPath: outPath))),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
+        )
+    }
+}
