@@ -88,7 +88,7 @@ struct MigrateEndToEndTests {
     @Test(arguments: [["--format", "jsonl"], ["--format", "csv"]])
     func secretsAppearInNoOutputRejectsOrStderr(format: [String]) throws {
         // Precondition: the secrets really are in the input, so this test can fail.
-        let input = try PackagePaths.read(Self.sampleInput + "/01-live-feed.jsonl") + PackagePaths.read(Self.sampleInput + "/06-bad-records.jsonl")
+        let input = try PackagePaths.read(Self.sampleInput + "/01-live-feed.jsonl") + PackagePaths.read(Self.sampleInput + "/06-rejects-and-unmapped.jsonl")
         for secret in Self.secrets { #expect(Self.contains(input, secret), "sample input lost its planted secret \(secret)") }
 
         let scratch = try TemporaryDirectory()
@@ -97,7 +97,7 @@ struct MigrateEndToEndTests {
         // Without --rejects the first rejects are printed to standard error instead.
         let toConsole = try BinaryRun.run(["migrate", Self.sampleInput] + format)
         let rejects = try scratch.read("rejects.csv")
-        #expect(!withFiles.stdout.isEmpty && !rejects.isEmpty && toConsole.stderr.contains("06-bad-records.jsonl"))
+        #expect(!withFiles.stdout.isEmpty && !rejects.isEmpty && toConsole.stderr.contains("06-rejects-and-unmapped.jsonl"))
         for secret in Self.secrets {
             #expect(!Self.contains(withFiles.stdout, secret))
             #expect(!Self.contains(rejects, secret))
