@@ -38,7 +38,8 @@ public struct V2RecordReader: Sendable {
         }
     }
 
-    /// Calls `body` with the outcome of every record of one file.
+    /// Calls `body` with the outcome of every record of one file. Throws what `body` throws, or `.malformedCSV` when a
+    /// mapped column is missing from the CSV header; every other failure is a `.rejected` outcome.
     public func read(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
         do {
             if Self.isCSV(file.path) {
