@@ -1,0 +1,326 @@
+import Foundation
+
+/// Which CSV column holds which V2 field, for reading a team's own V2 table exported as CSV with a header row
+/// (`psql -c "\copy app_store_notifications_v2 TO 'v2.csv' CSV HEADER"`, `sqlite3 -csv -header db 'SELECT …'`).
+///
+/// ## Column-mapping file (format 1)
+///
+/// ```
+/// format 1
+/// # V2 FIELD                          | CSV COLUMN
+/// notificationType                    | notification_type
+/// subtype                             | subtype
+/// data.transactionInfo.transactionId  | transaction_id
+/// ```
+///
+/// - Lines are trimmed; blank lines and lines starting with `#` are ignored. The first other line is `format 1`;
+///   a higher number is refused ("format 2 is newer than this asn-migrate supports (up to 1)").
+/// - Every other line is `V2 FIELD | CSV COLUMN`. A field is named by its path: `notificationType`, `subtype`,
+///   `notificationUUID`, `version`, `signedDate`, `signedPayload`, `data.bundleId`, `data.bundleVersion`,
+///   `data.environment`, `data.status`, `data.signedTransactionInfo`, `data.signedRenewalInfo`,
+///   `data.transactionInfo.<field>` and `data.renewalInfo.<field>` with every field of `JWSTransactionDecodedPayload`
+///   and `JWSRenewalInfoDecodedPayload` under Apple's names (`V2ColumnMap.fields` lists them all).
+/// - Each field may be mapped once; one column may feed several fields. `notificationType` must be mapped, unless
+///   `signedPayload` is: a column holding the whole signed notification as Apple sent it. When a row's
+///   `signedPayload` cell is non-empty the row is decoded from it alone; otherwise from the other columns.
+/// - Checked when loading, with file and line: the format line, the `FIELD | COLUMN` shape, unknown fields (with a
+///   suggestion), duplicates, and the `notificationType` / `signedPayload` requirement. Checked when reading a CSV:
+///   every mapped column is in its header (columns not mapped are ignored).
+///
+/// ## Cells
+///
+/// An empty cell is absent (psql writes NULL as an empty cell). Otherwise, by the field's kind:
+/// - IDs (`transactionId`, `originalTransactionId`, `webOrderLineItemId`): digits only, kept as text digit for digit;
+/// - dates: epoch milliseconds, or ISO 8601 / RFC 3339 (`2024-01-23T10:00:00Z`), also as psql and sqlite print
+///   timestamps (`2024-01-23 10:00:00.123+00`, `2024-01-23 10:00:00` is UTC); see `Timestamp.parseAny`;
+/// - booleans: `true`/`false`, `t`/`f` (psql) or `1`/`0`, any case;
+/// - integers (status, codes, prices in milliunits): whole numbers;
+/// - text and signed (JWS) values: as is.
+///
+/// A cell that cannot be read as its field's kind rejects its row, located `file:line` and naming the column.
+public struct V2ColumnMap: Sendable, Equatable {
+    /// The newest column-map format this build understands.
+    public static let supportedFormat = 1
+
+    /// How a column's cells are read.
+    public enum Kind: Sendable, Equatable {
+        /// Text, kept as is.
+        case text
+        /// A transaction ID: ASCII digits only, kept as text so no digit is lost.
+        case identifier
+        /// A whole number.
+        case integer
+        /// An instant, as epoch milliseconds or ISO 8601.
+        case date
+        /// A boolean: true/false, t/f or 1/0.
+        case boolean
+        /// A compact JWS, decoded like Apple's own signed values.
+        case jws
+    }
+
+    /// A V2 field a column can hold.
+    public struct Field: Sendable, Equatable {
+        /// The dotted path, such as `data.transactionInfo.expiresDate`.
+        public let path: String
+        /// How its cells are read.
+        public let kind: Kind
+    }
+
+    /// One mapping line.
+    public struct Entry: Sendable, Equatable {
+        /// The V2 field.
+        public let field: Field
+        /// The CSV header name of the column holding it.
+        public let column: String
+        /// The 1-based line of the map file it was given on.
+        public let line: Int
+    }
+
+    /// The map file's path as given, for messages.
+    public let path: String
+    /// The mappings in file order.
+    public let entries: [Entry]
+
+    // MARK: - Fields
+
+    /// Every field a map may name: the notification's own, `data`'s, and every transaction and renewal info field.
+    public static let fields: [Field] = {
+        var fields: [Field] = [
+            Field(path: "notificationType", kind: .text), Field(path: "subtype", kind: .text),
+            Field(path: "notificationUUID", kind: .text), Field(path: "version", kind: .text),
+            Field(path: "signedDate", kind: .date), Field(path: "signedPayload", kind: .jws),
+            Field(path: "data.bundleId", kind: .text), Field(path: "data.bundleVersion", kind: .text),
+            Field(path: "data.environment", kind: .text), Field(path: "data.status", kind: .integer),
+            Field(path: "data.signedTransactionInfo", kind: .jws), Field(path: "data.signedRenewalInfo", kind: .jws),
+        ]
+        let transaction: [(String, Kind)] = [
+            ("transactionId", .identifier), ("originalTransactionId", .identifier), ("webOrderLineItemId", .identifier),
+            ("bundleId", .text), ("productId", .text), ("subscriptionGroupIdentifier", .text), ("purchaseDate", .date),
+            ("originalPurchaseDate", .date), ("expiresDate", .date), ("quantity", .integer), ("type", .text),
+            ("appAccountToken", .text), ("inAppOwnershipType", .text), ("signedDate", .date), ("revocationReason", .integer),
+            ("revocationDate", .date), ("isUpgraded", .boolean), ("offerType", .integer), ("offerIdentifier", .text),
+            ("offerDiscountType", .text), ("environment", .text), ("transactionReason", .text), ("storefront", .text),
+            ("price", .integer), ("currency", .text),
+        ]
+        let renewal: [(String, Kind)] = [
+            ("originalTransactionId", .identifier), ("productId", .text), ("autoRenewProductId", .text),
+            ("autoRenewStatus", .integer), ("expirationIntent", .integer), ("gracePeriodExpiresDate", .date),
+            ("isInBillingRetryPeriod", .boolean), ("priceIncreaseStatus", .integer), ("offerType", .integer),
+            ("offerIdentifier", .text), ("offerDiscountType", .text), ("renewalDate", .date),
+            ("recentSubscriptionStartDate", .date), ("appAccountToken", .text), ("signedDate", .date),
+            ("environment", .text), ("renewalPrice", .integer), ("currency", .text),
+        ]
+        fields += transaction.map { Field(path: "data.transactionInfo." + $0.0, kind: $0.1) }
+        fields += renewal.map { Field(path: "data.renewalInfo." + $0.0, kind: $0.1) }
+        return fields
+    }()
+
+    // MARK: - Loading
+
+    /// Loads and validates the map file at `path`.
+    public static func load(path: String) throws(ASNError) -> V2ColumnMap {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ASNError(.badMapping, "cannot read column-map file '\(path)'; check the path given to --v2-columns", at: SourceLocation(path: path))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ASNError(.badMapping, "column-map file '\(path)' is not UTF-8 text", at: SourceLocation(path: path))
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses and validates map text; errors name `path` and the line and say what to change.
+    public static func parse(_ text: String, path: String) throws(ASNError) -> V2ColumnMap {
+        let byPath = Dictionary(fields.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var entries: [Entry] = []
+        var seen: [String: Int] = [:]
+        var sawFormat = false
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) { // "\r\n" is one Character
+            lineNumber += 1
+            let line = String(rawLine).trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let at = SourceLocation(path: path, line: lineNumber)
+            guard sawFormat else {
+                try checkFormat(line, at: at)
+                sawFormat = true
+                continue
+            }
+            let parts = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ASNError(.badMapping, "a mapping line is 'V2 FIELD | CSV COLUMN', not '\(line)'", at: at)
+            }
+            guard let field = byPath[parts[0]] else {
+                let suggestion = Suggestion.closest(to: parts[0], among: fields.map(\.path)).map { "did you mean '\($0)'? " } ?? ""
+                throw ASNError(.badMapping, "unknown V2 field '\(parts[0])'; \(suggestion)fields are notificationType, subtype, notificationUUID, version, signedDate, signedPayload, data.bundleId, data.bundleVersion, data.environment, data.status, data.signedTransactionInfo, data.signedRenewalInfo, and data.transactionInfo.NAME / data.renewalInfo.NAME with Apple's field names", at: at)
+            }
+            if let first = seen[field.path] {
+                throw ASNError(.badMapping, "V2 field '\(field.path)' is already mapped on line \(first); map each field once", at: at)
+            }
+            seen[field.path] = lineNumber
+            entries.append(Entry(field: field, column: parts[1], line: lineNumber))
+        }
+        guard sawFormat else {
+            throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate column-map file?", at: SourceLocation(path: path))
+        }
+        guard seen["notificationType"] != nil || seen["signedPayload"] != nil else {
+            throw ASNError(.badMapping, "no column is mapped to notificationType; add a line such as 'notificationType | notification_type' (or map signedPayload to a column holding the signed notification)", at: SourceLocation(path: path))
+        }
+        return V2ColumnMap(path: path, entries: entries)
+    }
+
+    /// Accepts `format N` for N up to `supportedFormat`.
+    private static func checkFormat(_ line: String, at: SourceLocation) throws(ASNError) {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0] == "format", let version = Int(parts[1]), version >= 1 else {
+            throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
+        }
+        guard version <= supportedFormat else {
+            throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
+        }
+    }
+
+    // MARK: - Reading rows
+
+    /// This map bound to one CSV file's header: where each mapped column is.
+    public struct Binding: Sendable {
+        /// The CSV file's path, for row locations.
+        public let csvPath: String
+        /// The mapped columns in map order.
+        private let columns: [Column]
+
+        /// One mapped column: its entry, its 0-based index in the header, and where its value goes.
+        private struct Column: Sendable {
+            /// The mapping line.
+            let entry: Entry
+            /// The column's index in the header.
+            let index: Int
+            /// The object the value goes into.
+            let container: Container
+            /// The value's key in that object.
+            let key: String
+        }
+
+        /// The object of the notification a field's value goes into.
+        private enum Container: Sendable {
+            case top, data, transactionInfo, renewalInfo
+        }
+
+        /// Binds `entries` to the header indexes found for them.
+        init(csvPath: String, entries: [(Entry, Int)]) {
+            self.csvPath = csvPath
+            columns = entries.map { entry, index in
+                let parts = entry.field.path.split(separator: ".").map(String.init)
+                let container: Container
+                switch parts.count {
+                case 1: container = .top
+                case 2: container = .data
+                default: container = parts[1] == "transactionInfo" ? .transactionInfo : .renewalInfo
+                }
+                return Column(entry: entry, index: index, container: container, key: parts[parts.count - 1])
+            }
+        }
+
+        /// The row as the JSON object of a V2 notification (or `{"signedPayload": …}`), cells typed by their field.
+        /// Throws a reject-worthy error located `file:line`, naming the column, for a cell it cannot read.
+        public func object(of record: CSVRecord) throws(ASNError) -> JSONObject {
+            let at = SourceLocation(path: csvPath, line: record.line)
+            var top = JSONObject(), data = JSONObject(), transaction = JSONObject(), renewal = JSONObject()
+            for column in columns {
+                guard let cell = record[column.index], !cell.isEmpty else { continue }
+                let field = column.entry.field
+                guard let value = V2ColumnMap.value(cell, kind: field.kind) else {
+                    throw ASNError(.wrongFieldType, "column '\(column.entry.column)' (\(field.path)) holds '\(V2ColumnMap.shown(cell))', which is not \(V2ColumnMap.describe(field.kind))", at: at.with(key: column.entry.column))
+                }
+                let member = JSONObject.Member(key: column.key, value: value)
+                if field.path == "signedPayload" { return JSONObject([member]) }
+                switch column.container {
+                case .top: top.members.append(member)
+                case .data: data.members.append(member)
+                case .transactionInfo: transaction.members.append(member)
+                case .renewalInfo: renewal.members.append(member)
+                }
+            }
+            guard top["notificationType"] != nil else {
+                let named = columns.filter { ["notificationType", "signedPayload"].contains($0.entry.field.path) }
+                    .map { "'\($0.entry.column)' (\($0.entry.field.path))" }
+                throw ASNError(.missingNotificationType, "row has no notification type: column \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") empty", at: at)
+            }
+            if !transaction.members.isEmpty { data.members.append(.init(key: "transactionInfo", value: .object(transaction))) }
+            if !renewal.members.isEmpty { data.members.append(.init(key: "renewalInfo", value: .object(renewal))) }
+            if !data.members.isEmpty { top.members.append(.init(key: "data", value: .object(data))) }
+            return top
+        }
+    }
+
+    /// Binds this map to a CSV header; throws `.malformedCSV` naming every mapped column the header lacks.
+    public func bind(header: [String], csvPath: String) throws(ASNError) -> Binding {
+        var found: [(Entry, Int)] = []
+        var missing: [String] = []
+        for entry in entries {
+            if let index = header.firstIndex(of: entry.column) {
+                found.append((entry, index))
+            } else {
+                missing.append("'\(entry.column)' (\(entry.field.path), \(path):\(entry.line))")
+            }
+        }
+        guard missing.isEmpty else {
+            let columns = header.map { "'\($0)'" }.joined(separator: ", ")
+            throw ASNError(.malformedCSV, "mapped column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not in the header of '\(csvPath)', whose columns are \(columns); fix the column map or the export", at: SourceLocation(path: csvPath, line: 1))
+        }
+        return Binding(csvPath: csvPath, entries: found)
+    }
+
+    // MARK: - Cells
+
+    /// The JSON value of a non-empty cell read as `kind`, or nil when it is not one.
+    static func value(_ cell: String, kind: Kind) -> JSONValue? {
+        switch kind {
+        case .text, .jws:
+            return .string(cell)
+        case .identifier:
+            let text = cell.trimmingSpaces()
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return .string(text)
+        case .integer:
+            return Int64(cell.trimmingSpaces()).map { .number(String($0)) }
+        case .boolean:
+            switch cell.trimmingSpaces().lowercased() {
+            case "true", "t", "1": return .bool(true)
+            case "false", "f", "0": return .bool(false)
+            default: return nil
+            }
+        case .date:
+            return Timestamp.parseAny(rfc3339(cell.trimmingSpaces())).map { .number(String($0)) }
+        }
+    }
+
+    /// What a kind's cells must be, for reject messages.
+    private static func describe(_ kind: Kind) -> String {
+        switch kind {
+        case .text, .jws: return "text"
+        case .identifier: return "an ID of digits; export ID columns as text or bigint so no digit is lost"
+        case .integer: return "a whole number"
+        case .boolean: return "a boolean (true/false, t/f or 1/0)"
+        case .date: return "a date (epoch milliseconds, or ISO 8601 such as 2024-01-23T10:00:00Z)"
+        }
+    }
+
+    /// A cell as messages show it: at most 40 characters.
+    private static func shown(_ cell: String) -> String {
+        cell.count > 40 ? String(cell.prefix(40)) + "…" : cell
+    }
+
+    /// psql's and sqlite's timestamp text (`2024-01-23 10:00:00.5+00`) in RFC 3339 form (`2024-01-23T10:00:00.5+00:00`);
+    /// other text unchanged.
+    private static func rfc3339(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        guard bytes.count > 10, bytes[10] == UInt8(ascii: " ") else { return text }
+        bytes[10] = UInt8(ascii: "T")
+        let n = bytes.count
+        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+        if n >= 22, bytes[n - 3] == UInt8(ascii: "+") || bytes[n - 3] == UInt8(ascii: "-"), isDigit(bytes[n - 2]), isDigit(bytes[n - 1]) {
+            bytes += Array(":00".utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,244 @@
+/// Decodes one V2 record, in any form a team may hold it, into zero or more `V2ReadOutcome`s.
+///
+/// Accepted per record:
+/// - a raw V2 body `{"signedPayload": "<JWS>"}`, a bare compact JWS, or a JSON string holding one: the JWS payload
+///   is base64url-decoded and read as a decoded payload (below). Signatures are not verified.
+/// - a decoded `responseBodyV2DecodedPayload` (it has `notificationType`). Its `data` may hold `signedTransactionInfo`
+///   / `signedRenewalInfo` as JWS strings or as decoded objects, or `transactionInfo` / `renewalInfo` objects as
+///   `asn-migrate migrate` writes them; a `migration` object is kept in `payload.migration`. A nested JWS whose
+///   payload is JSON `null` means absent (real sandbox captures have one).
+/// - a Get Notification History page `{"notificationHistory": [{"signedPayload": …}, …], …}`: one outcome per entry,
+///   located at the page's path and line with `index` the entry's position.
+///
+/// Unknown notification types and subtypes are kept raw. Anything else is rejected with a message that says what is
+/// wrong and what to do: `.malformedJSON`, `.notAnObject`, `.malformedJWS` (not three parts, bad base64url, payload
+/// not JSON), `.missingNotificationType`, or `.wrongFieldType` (for example `data` that is not an object).
+public struct V2RecordDecoder: Sendable {
+    /// The parser for record bytes and JWS payloads.
+    public let parser: JSONParser
+
+    /// Creates a decoder.
+    public init() {
+        parser = JSONParser()
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
+    public func decode(_ record: RawRecord) -> [V2ReadOutcome] {
+        if let jws = Self.bareJWS(record.bytes) {
+            return [outcome(at: record.location) { () throws(ASNError) in
+                try signedPayload(jws, what: "the record", at: record.location)
+            }]
+        }
+        let value: JSONValue
+        do {
+            value = try parser.parse(record.bytes)
+        } catch {
+            return [.rejected(ASNError(.malformedJSON, error.message + "; each record must be one V2 notification in JSON, or a compact JWS", at: record.location, cause: error.cause))]
+        }
+        return decode(value, at: record.location)
+    }
+
+    /// Decodes one parsed record found at `location`.
+    public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
+        switch value {
+        case .string(let jws):
+            return [outcome(at: location) { () throws(ASNError) in try signedPayload(jws, what: "the record", at: location) }]
+        case .object(let object):
+            if object["notificationType"] != nil {
+                return [outcome(at: location) { () throws(ASNError) in try payload(object, at: location) }]
+            }
+            if let signed = object["signedPayload"] {
+                return [outcome(at: location) { () throws(ASNError) in try signedPayload(signed, key: "signedPayload", at: location) }]
+            }
+            if let history = object["notificationHistory"] {
+                return historyPage(history, at: location)
+            }
+            return [.rejected(Self.notANotification(object, at: location))]
+        default:
+            return [.rejected(ASNError(
+                .notAnObject,
+                "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be one V2 notification: {\"signedPayload\": …}, a decoded payload with notificationType, or a notificationHistory page",
+                at: location))]
+        }
+    }
+
+    // MARK: - Forms
+
+    /// The entries of a Get Notification History page, each located by its index.
+    private func historyPage(_ history: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
+        guard case .array(let entries) = history else {
+            return [.rejected(ASNError(.wrongFieldType, "notificationHistory is \(V1FieldReader.describe(history)), not an array; save Get Notification History responses unchanged", at: location.with(key: "notificationHistory")))]
+        }
+        return entries.enumerated().map { index, entry in
+            var at = location
+            at.index = index
+            return outcome(at: at) { () throws(ASNError) in
+                guard case .object(let object) = entry, let signed = object["signedPayload"] else {
+                    throw ASNError(.malformedJWS, "notificationHistory entry \(index) has no signedPayload; each entry must be {\"signedPayload\": \"<JWS>\", …}", at: at.with(key: "notificationHistory[\(index)].signedPayload"))
+                }
+                return try signedPayload(signed, key: "notificationHistory[\(index)].signedPayload", at: at)
+            }
+        }
+    }
+
+    /// The payload of a `signedPayload` member, which must be a JWS string.
+    private func signedPayload(_ value: JSONValue, key: String, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
+        guard case .string(let jws) = value else {
+            throw ASNError(.malformedJWS, "\(key) is \(V1FieldReader.describe(value)), not a JWS string; store the body exactly as Apple sent it", at: location.with(key: key))
+        }
+        return try signedPayload(jws, what: key, at: location.with(key: key))
+    }
+
+    /// The decoded payload of a signed notification `jws`; `what` names it in messages.
+    private func signedPayload(_ jws: String, what: String, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
+        let decoded = try jwsPayload(jws, what: what, at: location)
+        guard case .object(let object) = decoded else {
+            throw ASNError(.notAnObject, "the payload of \(what) is \(V1FieldReader.describe(decoded)), not a JSON object; it is not a V2 notification", at: location)
+        }
+        guard object["notificationType"] != nil else { throw Self.notANotification(object, at: location, inside: what) }
+        return try payload(object, at: location)
+    }
+
+    /// A decoded `responseBodyV2DecodedPayload` object.
+    private func payload(_ object: JSONObject, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
+        guard case .string(let type)? = object["notificationType"], !type.isEmpty else {
+            let found = object["notificationType"].map { V1FieldReader.describe($0) } ?? "missing"
+            throw ASNError(.missingNotificationType, "notificationType is \(found), not a notification type name such as \"DID_RENEW\"; each record must be a V2 notification", at: location.with(key: "notificationType"))
+        }
+        let reader = V2FieldReader(object)
+        var data = NotificationData()
+        switch object["data"] {
+        case nil, .null?:
+            break
+        case .object(let dataObject)?:
+            data = try notificationData(dataObject, at: location)
+        case let other?:
+            throw ASNError(.wrongFieldType, "data is \(V1FieldReader.describe(other)), not an object", at: location.with(key: "data"))
+        }
+        var migration: MigrationInfo?
+        switch object["migration"] {
+        case nil, .null?:
+            break
+        case .object(let migrationObject)?:
+            guard let info = MigrationInfo(migrationObject) else {
+                throw ASNError(.wrongFieldType, "migration lacks source, v1NotificationType or rule; it must be the object 'asn-migrate migrate' writes", at: location.with(key: "migration"))
+            }
+            migration = info
+        case let other?:
+            throw ASNError(.wrongFieldType, "migration is \(V1FieldReader.describe(other)), not an object", at: location.with(key: "migration"))
+        }
+        return ResponseBodyV2DecodedPayload(
+            notificationType: type, subtype: reader.string("subtype"), notificationUUID: reader.string("notificationUUID"),
+            version: reader.string("version"), signedDate: reader.int64("signedDate"), data: data, migration: migration)
+    }
+
+    /// The `data` object, with its transaction and renewal info decoded from whichever form it holds.
+    private func notificationData(_ object: JSONObject, at location: SourceLocation) throws(ASNError) -> NotificationData {
+        let reader = V2FieldReader(object)
+        var data = NotificationData()
+        data.bundleId = reader.string("bundleId")
+        data.bundleVersion = reader.string("bundleVersion")
+        data.environment = reader.string("environment")
+        data.status = reader.int("status")
+        data.transactionInfo = try nested(object, signed: "signedTransactionInfo", decoded: "transactionInfo", at: location)
+            .map(JWSTransactionDecodedPayload.init)
+        data.renewalInfo = try nested(object, signed: "signedRenewalInfo", decoded: "renewalInfo", at: location)
+            .map(JWSRenewalInfoDecodedPayload.init)
+        return data
+    }
+
+    /// The nested object under `data.<signed>` (a JWS string or a decoded object) or `data.<decoded>` (an object);
+    /// nil when absent, null, or a JWS whose payload is `null`.
+    private func nested(_ data: JSONObject, signed: String, decoded: String, at location: SourceLocation) throws(ASNError) -> JSONObject? {
+        for key in [signed, decoded] {
+            let path = "data." + key
+            switch data[key] {
+            case nil, .null?:
+                continue
+            case .object(let object)?:
+                return object
+            case .string(let jws)? where key == signed:
+                switch try jwsPayload(jws, what: path, at: location.with(key: path)) {
+                case .object(let object): return object
+                case .null: continue
+                case let other:
+                    throw ASNError(.notAnObject, "the payload of \(path) is \(V1FieldReader.describe(other)), not a JSON object", at: location.with(key: path))
+                }
+            case let other?:
+                let expected = key == signed ? "a JWS string or a decoded object" : "a decoded object"
+                throw ASNError(.wrongFieldType, "\(path) is \(V1FieldReader.describe(other)), not \(expected)", at: location.with(key: path))
+            }
+        }
+        return nil
+    }
+
+    // MARK: - JWS
+
+    /// The parsed JSON of the payload (middle) segment of the compact JWS `jws`; the signature is not checked.
+    private func jwsPayload(_ jws: String, what: String, at location: SourceLocation) throws(ASNError) -> JSONValue {
+        let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            throw ASNError(.malformedJWS, "\(what) is not a compact JWS: it has \(parts.count) dot-separated part\(parts.count == 1 ? "" : "s"), not 3 (header.payload.signature); keep the signed value exactly as Apple sent it, untruncated", at: location)
+        }
+        guard let bytes = Base64.decode(parts[1]) else {
+            throw ASNError(.malformedJWS, "the payload segment of \(what) is not base64url; keep the signed value exactly as Apple sent it", at: location)
+        }
+        do {
+            return try parser.parse(bytes)
+        } catch {
+            throw ASNError(.malformedJWS, "the payload segment of \(what) is not JSON; keep the signed value exactly as Apple sent it", at: location, cause: error.message)
+        }
+    }
+
+    /// The text of `bytes` when they look like a bare compact JWS: base64url characters and at least one dot,
+    /// starting with a letter (so JSON numbers and literals never match).
+    private static func bareJWS(_ bytes: [UInt8]) -> String? {
+        guard let first = bytes.first, isLetter(first), bytes.contains(UInt8(ascii: ".")) else { return nil }
+        guard bytes.allSatisfy({ isLetter($0) || isDigit($0) || jwsPunctuation.contains($0) }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: - Errors and outcomes
+
+    /// The outcome of `decode`: a record at `location`, or the reject it threw.
+    private func outcome(at location: SourceLocation, _ decode: () throws(ASNError) -> ResponseBodyV2DecodedPayload) -> V2ReadOutcome {
+        do {
+            return .record(V2Record(payload: try decode(), location: location))
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    /// The reject for an object that has none of the keys of a V2 notification, with a hint when it is a known non-notification.
+    private static func notANotification(_ object: JSONObject, at location: SourceLocation, inside what: String? = nil) -> ASNError {
+        let subject = what.map { "the payload of \($0)" } ?? "record"
+        let hint: String
+        if object["originalTransactionId"] != nil || object["transactionId"] != nil {
+            hint = "it looks like a transaction or renewal info, not a notification"
+        } else if object["signedTransactions"] != nil || object["lastTransactions"] != nil || (object["data"] != nil && object["bundleId"] != nil) {
+            hint = "it looks like an App Store Server API response other than Get Notification History"
+        } else {
+            let keys = object.keys.prefix(6).joined(separator: ", ")
+            hint = object.keys.isEmpty ? "it is an empty object" : "its keys are \(keys)\(object.keys.count > 6 ? ", …" : "")"
+        }
+        let accepted = what == nil ? "; each record must be {\"signedPayload\": …}, a decoded payload with notificationType, or a notificationHistory page" : ""
+        return ASNError(.missingNotificationType, "\(subject) has no notificationType (\(hint))\(accepted)", at: location.with(key: "notificationType"))
+    }
+}
+
+// MARK: - Private helpers
+
+/// Whether `byte` is an ASCII letter.
+private func isLetter(_ byte: UInt8) -> Bool {
+    (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+}
+
+/// Whether `byte` is an ASCII digit.
+private func isDigit(_ byte: UInt8) -> Bool {
+    byte >= 0x30 && byte <= 0x39
+}
+
+/// The non-alphanumeric bytes a compact JWS may hold: the separator, both base64 alphabets' extras, and padding.
+private let jwsPunctuation: Set<UInt8> = [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "=")]

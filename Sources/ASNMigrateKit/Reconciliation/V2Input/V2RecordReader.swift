@@ -1,0 +1,158 @@
+/// Reads V2 notifications for `reconcile` from files in every form a team may keep them, streaming.
+///
+/// A file whose name ends in `.csv` or `.csv.gz` is a table export read through the column map (`V2ColumnMap`);
+/// every other input (JSON, a JSON array, JSON Lines, concatenated JSON, `.jws` files, gzip or not, standard input)
+/// is split by `RecordReader` and decoded by `V2RecordDecoder`. Only the current record (or CSV row) and one chunk
+/// are held in memory.
+///
+/// A bad record or row becomes a `.rejected` outcome and reading goes on. A file that fails part way (unreadable, a
+/// corrupt gzip stream, a CSV row with the wrong number of fields) gives one `.rejected` outcome for the rest of it,
+/// and the next file is read. Only a column map that does not fit a CSV header (a mapped column missing) throws,
+/// because then no row of that file could be read.
+public struct V2RecordReader: Sendable {
+    /// The column map for `.csv` inputs, if one was given.
+    public var columnMap: V2ColumnMap?
+    /// The decoder for JSON and JWS records.
+    public var decoder: V2RecordDecoder
+    /// How many bytes each read asks for.
+    public var chunkSize: Int
+
+    /// A reader using `columnMap` for CSV files, reading 1 MiB at a time.
+    public init(columnMap: V2ColumnMap? = nil) {
+        self.init(columnMap: columnMap, chunkSize: 1 << 20)
+    }
+
+    /// A reader reading `chunkSize` bytes at a time (at least 1); small sizes exercise chunk boundaries in tests.
+    public init(columnMap: V2ColumnMap?, chunkSize: Int) {
+        self.columnMap = columnMap
+        self.decoder = V2RecordDecoder()
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    // MARK: - Reading
+
+    /// Calls `body` with the outcome of every record of `files`, in order. Errors thrown by `body` are rethrown as is.
+    public func read(_ files: [InputFile], _ body: (V2ReadOutcome) throws -> Void) throws {
+        for file in files {
+            try read(file, body)
+        }
+    }
+
+    /// Calls `body` with the outcome of every record of one file. Throws what `body` throws, or `.malformedCSV` when a
+    /// mapped column is missing from the CSV header; every other failure is a `.rejected` outcome.
+    public func read(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
+        do {
+            if Self.isCSV(file.path) {
+                guard let columnMap else {
+                    try forward(body, .rejected(ASNError(.malformedCSV, "'\(file.path)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON", at: SourceLocation(path: file.path))))
+                    return
+                }
+                try readCSV(file, columnMap, body)
+            } else {
+                try readJSON(file, body)
+            }
+        } catch let error as CallerError {
+            throw error.underlying
+        } catch let error as ASNError where error.code == .unreadableInput {
+            try body(.rejected(error))
+        }
+    }
+
+    /// Whether `path` names a CSV export: `.csv` or `.csv.gz`, any case.
+    public static func isCSV(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".csv") || lower.hasSuffix(".csv.gz")
+    }
+
+    // MARK: - Private
+
+    /// An error thrown by the caller's `body`, carried through untouched.
+    private struct CallerError: Error {
+        /// What `body` threw.
+        let underlying: any Error
+    }
+
+    /// Calls `body`, wrapping what it throws so that it is never mistaken for an input failure.
+    private func forward(_ body: (V2ReadOutcome) throws -> Void, _ outcome: V2ReadOutcome) throws {
+        do {
+            try body(outcome)
+        } catch {
+            throw CallerError(underlying: error)
+        }
+    }
+
+    /// JSON, JSON Lines, arrays and bare JWS through `RecordReader`.
+    private func readJSON(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
+        try RecordReader(file: file, chunkSize: chunkSize).forEach { item in
+            switch item {
+            case .record(let record):
+                for outcome in decoder.decode(record) { try forward(body, outcome) }
+            case .broken(let error):
+                try forward(body, .rejected(error))
+            }
+        }
+    }
+
+    /// A CSV export through `CSVReader`, each row through the column map and the decoder. Each chunk is fed a line
+    /// at a time, so that when a row is malformed every row before it has already been emitted.
+    private func readCSV(_ file: InputFile, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void) throws {
+        let source = try file.openByteSource()
+        defer { source.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var csv = CSVReader(path: file.path)
+        var binding: V2ColumnMap.Binding?
+
+        /// Emits the outcomes of `rows`, binding the map to the header first when it has just been read.
+        func emit(_ rows: [CSVRecord]) throws {
+            if binding == nil, let header = csv.header {
+                binding = try map.bind(header: header, csvPath: file.path)
+            }
+            guard let binding else { return }
+            for row in rows {
+                let object: JSONObject
+                do {
+                    object = try binding.object(of: row)
+                } catch {
+                    try forward(body, .rejected(error))
+                    continue
+                }
+                for outcome in decoder.decode(.object(object), at: SourceLocation(path: file.path, line: row.line)) {
+                    try forward(body, outcome)
+                }
+            }
+        }
+
+        // After an error a CSVReader's state is undefined and a failed read leaves nothing to go on with:
+        // one reject stands for the rest of the file.
+        while true {
+            let count: Int
+            let rows: [CSVRecord]
+            do {
+                count = try source.readChunk(into: buffer)
+                rows = count == 0 ? try csv.finish() : []
+            } catch let error as ASNError {
+                return try forward(body, .rejected(error))
+            }
+            if count == 0 { return try emit(rows) }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            var start = 0
+            while start < count {
+                let end = chunk[start...].firstIndex(of: lineFeed).map { $0 + 1 } ?? count
+                let lineRows: [CSVRecord]
+                do {
+                    lineRows = try csv.feed(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
+                } catch {
+                    return try forward(body, .rejected(error))
+                }
+                try emit(lineRows)
+                start = end
+            }
+        }
+    }
+}
+
+// MARK: - Private constants
+
+/// The byte at which CSV chunks are cut for feeding.
+private let lineFeed = UInt8(ascii: "\n")
