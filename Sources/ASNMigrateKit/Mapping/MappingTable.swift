@@ -171,7 +171,8 @@ public struct MappingTable: Sendable, Equatable {
     private static func rows(_ text: String, path: String) throws(ASNError) -> [(Int, [String])] {
         var result: [(Int, [String])] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on scalars: in Swift "\r\n" is one Character, so a Character split would miss CRLF files.
+        for rawLine in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map({ String(String.UnicodeScalarView($0)) }) {
             lineNumber += 1
             let line = String(rawLine).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }

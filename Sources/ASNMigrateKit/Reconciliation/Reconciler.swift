@@ -198,10 +198,11 @@ public struct Reconciler: Sendable {
             for i in e.v1.indices where fate1[i] == .pending && e.v1[i].unmapped { fate1[i] = .unmapped }
 
             var groups: [GroupKey: ([Int32], [Int32])] = [:]
-            for i in e.v1.indices where e.v1[i].key != 0 && !e.v1[i].unmapped {
+            // Records without an originalTransactionId form their own group per environment: they can still pair by type.
+            for i in e.v1.indices where !e.v1[i].unmapped {
                 groups[GroupKey(environment: e.v1[i].environment, key: e.v1[i].key), default: ([], [])].0.append(Int32(i))
             }
-            for j in e.v2.indices where e.v2[j].key != 0 {
+            for j in e.v2.indices {
                 groups[GroupKey(environment: e.v2[j].environment, key: e.v2[j].key), default: ([], [])].1.append(Int32(j))
             }
             for (_, group) in groups {
@@ -316,18 +317,21 @@ public struct Reconciler: Sendable {
             for i in free1 {
                 let a = e.v1[Int(i)]
                 var lo = 0, hi = byTime.count
-                if let maxDistance, a.hasTime {
-                    lo = lowerBound(times, a.time &- maxDistance)
-                    hi = lowerBound(times, a.time &+ maxDistance &+ 1)
-                } else if maxDistance != nil {
-                    continue // no time: cannot be within a window
+                if let maxDistance {
+                    if a.hasTime {
+                        lo = lowerBound(times, a.time &- maxDistance)
+                        hi = lowerBound(times, a.time &+ maxDistance &+ 1)
+                    } else {
+                        // No time on either side: only records that have none either (they sort first).
+                        hi = lowerBound(times, FieldValues.noDate &+ 1)
+                    }
                 }
                 for k in lo..<hi {
                     let j = byTime[k]
                     let b = e.v2[Int(j)]
-                    if maxDistance != nil && !b.hasTime { continue }
+                    if maxDistance != nil && a.hasTime && !b.hasTime { continue }
                     guard accepts(a, b) else { continue }
-                    let distance = (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : Int64.max
+                    let distance = (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : (a.hasTime == b.hasTime ? 0 : Int64.max)
                     candidates.append((distance, i, j))
                 }
             }

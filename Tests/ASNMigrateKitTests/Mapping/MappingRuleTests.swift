@@ -193,3 +193,11 @@ private let statusCases: [RuleCase] = [
         #expect(unmapped.reason.contains("matched"))
     }
 }
+
+@Suite struct MappingFileLineEndingTests {
+    @Test func rulesFilesWithWindowsLineEndingsLoad() throws {
+        let crlf = { (text: String) in text.replacingOccurrences(of: "\n", with: "\r\n") }
+        let table = try MappingTable.parse(rules: crlf(MappingDefaults.rules), rulesPath: "r", v2Only: crlf(MappingDefaults.v2Only), v2OnlyPath: "v")
+        #expect(table == (try MappingTable.builtIn()))
+    }
+}

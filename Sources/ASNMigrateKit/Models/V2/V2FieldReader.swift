@@ -23,7 +23,8 @@ public struct V2FieldReader: Sendable {
         switch object[key] {
         case .number(let n)?:
             if let v = Int64(n) { return v }
-            if let d = Double(n), d.rounded() == d, abs(d) < 9.0e18 { return Int64(d) }
+            // Xcode's StoreKit testing writes fractional milliseconds (1700358336049.7297): keep the whole ms.
+            if let d = Double(n), d.isFinite, abs(d) < 9.0e15 { return Int64(d.rounded(.down)) }
             return nil
         case .string(let s)?: return Int64(s)
         default: return nil

@@ -1,0 +1,142 @@
+import Foundation
+
+/// `asn-migrate reconcile --v1 PATH… --v2 PATH… [--out DIR] …`: pairs migrated V1 with V2 records and writes CSV reports.
+public enum ReconcileCommand {
+    /// The command's spec.
+    public static let spec = CommandSpec(
+        name: "reconcile",
+        abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports.",
+        options: [
+            .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns (repeatable)."),
+            .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); replaced atomically."),
+            .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder (default: today, UTC)."),
+            .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
+            .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events."),
+            .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
+            .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
+            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
+            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map)."),
+            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+        ]
+    )
+
+    /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.
+    public static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
+        let name = "asn-migrate reconcile"
+        let options: ReconcileOptions
+        let outDirectory: String
+        do {
+            (options, outDirectory) = try parseOptions(arguments, now: now)
+        } catch {
+            console.diagnostic("\(name): \(error.message)")
+            return .usage
+        }
+        let table: MappingTable
+        let v1Files: [InputFile]
+        let v2Files: [InputFile]
+        let columnMap: V2ColumnMap?
+        do {
+            table = try MappingLoader.load(arguments.value("--mappings"))
+            v1Files = try InputPaths.expand(arguments.values("--v1"))
+            v2Files = try InputPaths.expand(arguments.values("--v2"))
+            columnMap = try arguments.value("--v2-columns").map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
+        } catch {
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+            return .failure
+        }
+
+        var reconciler = Reconciler(table: table, options: options)
+        let mapper = V1RecordMapper(table: table)
+        do {
+            for file in v1Files {
+                do {
+                    try RecordReader(file: file).forEach { item in
+                        switch item {
+                        case .record(let record): reconciler.addV1(mapper.map(record))
+                        case .broken(let error): reconciler.addV1(.rejected(error))
+                        }
+                    }
+                } catch let error as ASNError where error.code == .unreadableInput {
+                    reconciler.addV1(.rejected(error))
+                }
+            }
+            try V2RecordReader(columnMap: columnMap).read(v2Files) { outcome in
+                switch outcome {
+                case .record(let r): reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
+                case .rejected(let error): reconciler.addV2Reject(error)
+                }
+            }
+        } catch {
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+            return .failure
+        }
+
+        let result = reconciler.finish()
+        do {
+            try AtomicOutput.writeDirectoryAtomically(path: outDirectory, files: ReconciliationReport.files(result))
+        } catch {
+            console.diagnostic("\(name): \(error.description); no report written")
+            return .failure
+        }
+        console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+        return result.isClean ? .success : .findings
+    }
+
+    /// The wall clock in epoch ms (used only for the default run date).
+    public static func currentTime() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Validates the options; usage errors name the option.
+    static func parseOptions(_ arguments: ParsedArguments, now: Int64) throws(ASNError) -> (ReconcileOptions, String) {
+        guard !arguments.values("--v1").isEmpty else {
+            throw ASNError(.usage, "missing --v1 PATH: give the V1 archive (file, directory or '-'). See 'asn-migrate reconcile --help'.")
+        }
+        guard !arguments.values("--v2").isEmpty else {
+            throw ASNError(.usage, "missing --v2 PATH: give the V2 records (file or directory). See 'asn-migrate reconcile --help'.")
+        }
+        var options = ReconcileOptions()
+        if let window = try arguments.durationMilliseconds("--window") { options.window = window }
+        if let from = arguments.value("--from") {
+            guard let parsed = Timestamp.parseUTCDayOrInstant(from) else {
+                throw ASNError(.usage, "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(from)'")
+            }
+            options.from = parsed.ms
+        }
+        if let to = arguments.value("--to") {
+            guard let parsed = Timestamp.parseUTCDayOrInstant(to) else {
+                throw ASNError(.usage, "option '--to' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(to)'")
+            }
+            options.to = parsed.isWholeDay ? parsed.ms + Timestamp.millisecondsPerDay - 1 : parsed.ms
+        }
+        if let from = options.from, let to = options.to, from > to {
+            throw ASNError(.usage, "--from is after --to: the period would be empty")
+        }
+        var fields = ComparedField.defaultFields
+        for name in arguments.values("--compare") {
+            guard let field = ComparedField(rawValue: name) else { throw unknownField(name, option: "--compare") }
+            if !fields.contains(field) { fields.append(field) }
+        }
+        for name in arguments.values("--ignore-field") {
+            guard let field = ComparedField(rawValue: name) else { throw unknownField(name, option: "--ignore-field") }
+            fields.removeAll { $0 == field }
+        }
+        options.fields = ComparedField.allCases.filter(fields.contains)
+
+        let runDate: String
+        if let given = arguments.value("--run-date") {
+            guard let parsed = Timestamp.parseUTCDayOrInstant(given), parsed.isWholeDay else {
+                throw ASNError(.usage, "option '--run-date' needs a date like 2021-03-01, not '\(given)'")
+            }
+            runDate = Timestamp.day(ms: parsed.ms)
+        } else {
+            runDate = Timestamp.day(ms: now)
+        }
+        return (options, arguments.value("--out") ?? "Reports/\(runDate)")
+    }
+
+    private static func unknownField(_ name: String, option: String) -> ASNError {
+        ASNError(.usage, "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+}

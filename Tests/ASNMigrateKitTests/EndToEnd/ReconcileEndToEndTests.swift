@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// Runs the built binary's `reconcile` as a cron job would: round trip, exit codes, atomic reports, determinism.
+@Suite(.serialized) struct ReconcileEndToEndTests {
+    /// The sample files in which every record migrates (06 holds the unmapped and rejected ones).
+    static let cleanSample = ["01-live-feed.jsonl", "02-interactive-and-pref.json", "03-status-off-big-ids.json",
+                              "04-envelopes.jsonl", "05-archive-2021-q4.jsonl.gz"].map { "Tests/Fixtures/sample/v1/" + $0 }
+
+    private func v1Arguments(_ files: [String]) -> [String] { files.flatMap { ["--v1", $0] } }
+
+    private func read(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    private func summary(_ directory: String) throws -> [String: String] {
+        var metrics: [String: String] = [:]
+        for line in try read(directory + "/summary.csv").split(separator: "\n").dropFirst() {
+            let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
+        }
+        return metrics
+    }
+
+    private func migrateCleanSample(into directory: String) throws -> (path: String, lines: Int) {
+        let out = directory + "/migrated.jsonl"
+        let run = try BinaryRun.run(["migrate"] + Self.cleanSample + ["--out", out])
+        #expect(run.status == 0, "the clean sample migrates without rejects: \(run.stderr)")
+        let lines = try read(out).split(separator: "\n").count
+        return (out, lines)
+    }
+
+    @Test func roundTripOfTheSampleHasZeroDifferences() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let migrated = try migrateCleanSample(into: tmp.path)
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", migrated.path, "--out", report])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
+        #expect(try read(report + "/rejected.csv") == "side,source,reason\n")
+        let m = try summary(report)
+        let matched = Int(m["matched"] ?? "") ?? -1, duplicates = Int(m["v1_duplicates"] ?? "") ?? -1
+        #expect(matched + duplicates == migrated.lines)
+        #expect(duplicates == 1, "the sample holds one retried V1 delivery")
+        #expect(m["v2_duplicates"] == "1")
+        #expect(run.stderr.contains("0 difference row(s)"))
+        for name in ReconciliationReport.fileNames {
+            #expect(FileManager.default.fileExists(atPath: report + "/" + name), "\(name) is written")
+        }
+    }
+
+    @Test func sameInputsAndRunDateGiveByteIdenticalReports() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let migrated = try migrateCleanSample(into: tmp.path)
+        let args = ["reconcile"] + v1Arguments(Self.cleanSample + ["Tests/Fixtures/sample/v1/06-rejects-and-unmapped.jsonl"]) + ["--v2", migrated.path]
+        _ = try BinaryRun.run(args + ["--out", tmp.path + "/a"])
+        _ = try BinaryRun.run(args + ["--out", tmp.path + "/b"])
+        for name in ReconciliationReport.fileNames {
+            #expect(try read(tmp.path + "/a/" + name) == (try read(tmp.path + "/b/" + name)), "\(name) differs between runs")
+        }
+    }
+
+    @Test func differencesAndRejectsExitOneWithGuardedCells() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let migrated = try migrateCleanSample(into: tmp.path)
+        var lines = try read(migrated.path).split(separator: "\n").map(String.init)
+        // Tamper with one V2 record's product and add an unreadable record.
+        let target = try #require(lines.firstIndex { $0.contains("\"productId\":\"") && $0.contains("DID_RENEW") })
+        let product = try #require(lines[target].range(of: #""productId":"[^"]*""#, options: .regularExpression))
+        lines[target].replaceSubrange(product, with: #""productId":"=HYPERLINK(\"http://x\")""#)
+        lines.append("{\"signedPayload\":\"not-a-jws\"}")
+        let v2 = tmp.path + "/v2.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: v2, atomically: true, encoding: .utf8)
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", v2, "--out", report])
+        #expect(run.status == 1)
+        let differences = try read(report + "/differences.csv")
+        #expect(differences.contains(#",productId,"#))
+        #expect(differences.contains(#""'=HYPERLINK(""http://x"")""#), "formula guarded and quoted: \(differences)")
+        let rejected = try read(report + "/rejected.csv")
+        #expect(rejected.contains("v2,\(v2):\(lines.count),\"malformed_jws"))
+        #expect(try summary(report)["v2_rejected"] == "1")
+    }
+
+    @Test func defaultReportFolderIsNamedByTheRunDateAndReplacedWhole() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let migrated = try migrateCleanSample(into: tmp.path)
+        let sample = Self.cleanSample.map { PackagePaths.root.path + "/" + $0 }
+        let folder = tmp.path + "/Reports/2021-03-01"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "stale".write(toFile: folder + "/stale.txt", atomically: true, encoding: .utf8)
+        let run = try BinaryRun.run(["reconcile"] + v1Arguments(sample) + ["--v2", migrated.path, "--run-date", "2021-03-01"],
+                                    in: URL(fileURLWithPath: tmp.path))
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files == ReconciliationReport.fileNames.sorted(), "the old report is replaced whole")
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/Reports")
+        #expect(siblings == ["2021-03-01"], "no temporary folders are left: \(siblings)")
+    }
+
+    @Test func aFailedRunExitsTwoAndKeepsThePreviousReport() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let report = tmp.path + "/report"
+        try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
+        try "previous".write(toFile: report + "/summary.csv", atomically: true, encoding: .utf8)
+        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", tmp.path + "/does-not-exist", "--out", report])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("does-not-exist"))
+        #expect(run.stderr.contains("no report written"))
+        #expect(try read(report + "/summary.csv") == "previous")
+    }
+
+    @Test(arguments: [
+        (["--v1", "x"], "missing --v2"),
+        (["--v2", "x"], "missing --v1"),
+        (["--v1", "x", "--v2", "y", "--window", "soon"], "--window"),
+        (["--v1", "x", "--v2", "y", "--ignore-field", "colour"], "unknown field 'colour'"),
+        (["--v1", "x", "--v2", "y", "--from", "2021-03-02", "--to", "2021-03-01"], "--from is after --to"),
+        (["--v1", "x", "--v2", "y", "--run-date", "yesterday"], "--run-date"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) throws {
+        let run = try BinaryRun.run(["reconcile"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test func secretsNeverReachTheReports() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let all = Self.cleanSample + ["Tests/Fixtures/sample/v1/06-rejects-and-unmapped.jsonl"]
+        let run = try BinaryRun.run(["reconcile"] + v1Arguments(all) + ["--v2", "Tests/Fixtures/sample/expected/migrate.jsonl", "--out", tmp.path + "/r"])
+        #expect(run.status == 1)
+        for name in ReconciliationReport.fileNames {
+            let text = try read(tmp.path + "/r/" + name)
+            #expect(!text.contains("sample-shared-secret-do-not-log") && !text.contains("sample-latest-receipt-do-not-log"))
+        }
+        #expect(!run.stderr.contains("do-not-log"))
+    }
+}
