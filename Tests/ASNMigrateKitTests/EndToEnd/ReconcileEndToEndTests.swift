@@ -143,3 +143,26 @@ import Testing
         #expect(!run.stderr.contains("do-not-log"))
     }
 }
+
+/// The whole `reconcile` report on the sample data, compared byte for byte with golden files.
+@Suite struct ReconcileGoldenTests {
+    static let golden = "Tests/Fixtures/sample/expected/reconcile"
+
+    @Test func sampleReportMatchesTheGoldenFiles() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r"])
+        #expect(run.status == 1, "the sample has deliberate differences and rejects: \(run.stderr)")
+        let record = ProcessInfo.processInfo.environment["ASN_MIGRATE_RECORD_GOLDEN"] == "1"
+        for name in ReconciliationReport.fileNames {
+            let produced = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/r/" + name))
+            let goldenURL = PackagePaths.root.appendingPathComponent(Self.golden + "/" + name)
+            if record {
+                try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try produced.write(to: goldenURL)
+            }
+            #expect(produced == (try Data(contentsOf: goldenURL)), "\(name) differs from \(Self.golden)/\(name); re-record with ASN_MIGRATE_RECORD_GOLDEN=1 after checking the change")
+        }
+        #expect(run.stderr.contains("7 difference row(s)"))
+    }
+}
