@@ -58,24 +58,43 @@ public struct FieldValues: Sendable, Equatable {
     /// Absent marker for numbers.
     public static let noNumber = Int32.min
 
+    /// `productId` (pool token).
     var productId: StringPool.Token = 0
+    /// `webOrderLineItemId` (pool token).
     var webOrderLineItemId: StringPool.Token = 0
+    /// `bundleId` (pool token).
     var bundleId: StringPool.Token = 0
+    /// `inAppOwnershipType` (pool token).
     var inAppOwnershipType: StringPool.Token = 0
+    /// `autoRenewProductId` (pool token).
     var autoRenewProductId: StringPool.Token = 0
+    /// `offerIdentifier` (pool token).
     var offerIdentifier: StringPool.Token = 0
+    /// `transactionId` (pool token).
     var transactionId: StringPool.Token = 0
+    /// `purchaseDate` (ms, or `noDate`).
     var purchaseDate = noDate
+    /// `expiresDate` (ms, or `noDate`).
     var expiresDate = noDate
+    /// `originalPurchaseDate` (ms, or `noDate`).
     var originalPurchaseDate = noDate
+    /// `revocationDate` (ms, or `noDate`).
     var revocationDate = noDate
+    /// `gracePeriodExpiresDate` (ms, or `noDate`).
     var gracePeriodExpiresDate = noDate
+    /// `revocationReason` (or `noNumber`).
     var revocationReason = noNumber
+    /// `autoRenewStatus` (or `noNumber`).
     var autoRenewStatus = noNumber
+    /// `expirationIntent` (or `noNumber`).
     var expirationIntent = noNumber
+    /// `priceIncreaseStatus` (or `noNumber`).
     var priceIncreaseStatus = noNumber
+    /// `offerType` (or `noNumber`).
     var offerType = noNumber
+    /// `isUpgraded` (1 true, 0 false, -1 absent).
     var isUpgraded: Int8 = -1
+    /// `isInBillingRetryPeriod` (1 true, 0 false, -1 absent).
     var isInBillingRetryPeriod: Int8 = -1
 
     /// Extracts the compared values of a payload, interning text into `pool`.

@@ -22,9 +22,11 @@ struct ReconRecord: Sendable {
     var familyShared = false
     /// The record carries renewal info with an autoRenewStatus.
     var hasAutoRenewStatus = false
-    /// Input file (token), line and index; -1 when unknown.
+    /// Input file (token).
     var source: StringPool.Token = 0
+    /// 1-based line of the record, -1 when unknown.
     var line: Int32 = -1
+    /// 0-based index in a top-level array, -1 when unknown.
     var index: Int32 = -1
     /// notificationUUID (token).
     var uuid: PackedUUID = .none
