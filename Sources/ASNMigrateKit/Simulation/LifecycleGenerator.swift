@@ -594,14 +594,23 @@ public struct LifecycleGenerator {
         return record
     }
 
-    /// Maps a V1 record through the real mapper; anything but a migration is a simulator bug.
+    /// Maps a V1 record as `V1RecordMapper.map` does (envelope, decoding, mapping engine), leaving out only its
+    /// notificationUUID (a SHA-1 over the canonical body, a quarter of the generation time; V2 has its own UUIDs).
+    /// Anything but a migration is a simulator bug.
     private func map(_ value: JSONValue, label: String, v1Type: String) throws(ASNError) -> ResponseBodyV2DecodedPayload {
-        switch mapper.map(value, location: SourceLocation(path: "simulated", line: 1)) {
+        let location = SourceLocation(path: "simulated", line: 1)
+        let outcome: MappingEngine.Outcome
+        do {
+            let unwrapped = try Envelope.unwrap(value, parser: mapper.parser, location: location)
+            let body = try ResponseBodyV1(unwrapped.body, location: location)
+            outcome = mapper.engine.map(body, receivedAt: unwrapped.receivedAt, uuid: "", location: location)
+        } catch {
+            throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body is rejected (\(error.message))")
+        }
+        switch outcome {
         case .migrated(let payload): return payload
         case .unmapped(let unmapped):
             throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body is unmapped (\(unmapped.reason))")
-        case .rejected(let error):
-            throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body is rejected (\(error.message))")
         }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs a simulation: generates every subscriber (in parallel batches, each from its own PRNG stream, so the output
 /// is the same whatever the core count), injects faults, and streams the V1 and V2 files, `truth.csv`,
@@ -52,16 +53,23 @@ public enum Simulator {
         var rows: [TruthRow] = []
         var rejects: [TruthReject] = []
         let total = max(1, options.subscribers)
+        let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
         var next = 0
         while next < total {
             let count = min(batchSize, total - next)
             let first = next
             let slots = Slots<Result<SubscriberOutput, ASNError>>(count: count)
-            DispatchQueue.concurrentPerform(iterations: count) { offset in
-                slots[offset] = Result { () throws(ASNError) -> SubscriberOutput in
-                    try produce(index: first + offset, options: options, mapper: mapper)
+            let group = DispatchGroup()
+            for worker in 0..<workers {
+                DispatchQueue.global().async(group: group) {
+                    for offset in stride(from: worker, to: count, by: workers) {
+                        slots[offset] = Result { () throws(ASNError) -> SubscriberOutput in
+                            try produce(index: first + offset, options: options, mapper: mapper)
+                        }
+                    }
                 }
             }
+            group.wait()
             for offset in 0..<count {
                 guard let result = slots[offset] else { continue }
                 let output = try result.get()
