@@ -51,12 +51,15 @@ public final class SimulationFiles {
 
 /// One open output file: buffered, plain (AtomicFile) or gzip (GzipWriter at level 1, for speed).
 private final class OpenFile {
+    /// The file's path.
     let path: String
+    /// Lines appended so far.
     private(set) var lines = 0
     private var buffer: [UInt8] = []
     private let plain: AtomicFile?
     private let compressed: GzipWriter?
 
+    /// Creates (or truncates) the file.
     init(path: String, gzip: Bool) throws(ASNError) {
         self.path = path
         if gzip {
@@ -74,6 +77,7 @@ private final class OpenFile {
         buffer.reserveCapacity(1 << 20)
     }
 
+    /// Appends one line and its newline.
     func append(_ line: [UInt8]) throws(ASNError) {
         lines += 1
         buffer.append(contentsOf: line)
@@ -81,6 +85,7 @@ private final class OpenFile {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Writes what is buffered and finishes the file.
     func close() throws(ASNError) {
         try flush()
         if let plain { try plain.commit() }

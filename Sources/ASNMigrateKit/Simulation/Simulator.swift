@@ -199,6 +199,7 @@ private final class Slots<Value>: @unchecked Sendable {
     private let pointer: UnsafeMutablePointer<Value?>
     private let count: Int
 
+    /// Creates `count` empty slots.
     init(count: Int) {
         self.count = count
         pointer = UnsafeMutablePointer<Value?>.allocate(capacity: count)
@@ -210,6 +211,7 @@ private final class Slots<Value>: @unchecked Sendable {
         pointer.deallocate()
     }
 
+    /// The value of one slot.
     subscript(index: Int) -> Value? {
         get { pointer[index] }
         set { pointer[index] = newValue }

@@ -1,14 +1,3 @@
-/// Sandbox or Production, in the spellings each place uses.
-public enum SimulationEnvironment: String, Sendable, Equatable {
-    /// Production.
-    case production = "Production"
-    /// Sandbox.
-    case sandbox = "Sandbox"
-
-    /// The V1 top-level spelling: "PROD" or "Sandbox".
-    public var v1Name: String { self == .production ? "PROD" : "Sandbox" }
-}
-
 /// What Apple's server knows about one subscription (or one consumable purchase) at a moment: its transactions and
 /// its pending renewal info. Renders the V1 body of a notification from that knowledge.
 public struct SubscriptionState: Sendable {

@@ -101,7 +101,7 @@ import Testing
         }
 
         let truthText = try String(contentsOfFile: run.out + "/truth.csv", encoding: .utf8)
-        var reader = CSVTestReader(truthText)
+        let reader = CSVTestReader(truthText)
         #expect(reader.header == TruthRow.columns)
         var kinds: Set<String> = []
         var previous: [String]?
