@@ -69,7 +69,7 @@ public struct SubscriptionState: Sendable {
         if let cancellation { b.date("cancellation_date", cancellation) }
         b.string("environment", environment.v1Name)
         b.string("notification_type", type)
-        b.value("original_transaction_id", .number(originalTransactionId))
+        b.string("original_transaction_id", originalTransactionId)
         b.string("password", password)
 
         var unified = V1ObjectBuilder()
