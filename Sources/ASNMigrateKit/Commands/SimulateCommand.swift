@@ -1,0 +1,72 @@
+/// `asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR`.
+public enum SimulateCommand {
+    /// The command's spec (options, help).
+    public static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR",
+        options: [
+            .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
+                    valueKind: .integer(1...100_000_000)),
+            .single("--seed", valueName: "S", help: "The seed (0 to 18446744073709551615); the same seed and options give byte-identical files."),
+            .single("--start", valueName: "DATE", help: "The first simulated instant, a UTC day or ISO 8601 instant.", defaultValue: "2021-01-01"),
+            .single("--months", valueName: "M", help: "How many calendar months to simulate.", defaultValue: "12", valueKind: .integer(1...600)),
+            .single("--inject", valueName: "RATE", help: "The fraction of records (0 to 1) to perturb; truth.csv lists what reconcile must report.",
+                    defaultValue: "0"),
+            .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest).",
+                    defaultValue: "50", valueKind: .integer(1...10_000)),
+            .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
+            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically)."),
+        ]
+    )
+
+    /// Runs the command.
+    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+        let options: SimulationOptions
+        let directory: String
+        do {
+            (options, directory) = try parse(arguments)
+        } catch {
+            console.diagnostic("asn-migrate simulate: \(error.message)")
+            return .usage
+        }
+        do {
+            let table = try MappingTable.builtIn()
+            let summary = try Simulator.run(options, directory: directory, mapper: V1RecordMapper(table: table))
+            console.diagnostic("asn-migrate simulate: \(summary.subscribers) subscribers → \(summary.v1Lines) V1 lines (\(summary.v1Bytes) bytes), "
+                + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults; see \(directory)/README.txt")
+            return .success
+        } catch {
+            console.diagnostic("asn-migrate simulate: \(MigrateCommand.describe(error)); nothing was written")
+            return .failure
+        }
+    }
+
+    /// The options and output directory from the command line; usage errors throw `.usage`.
+    public static func parse(_ arguments: ParsedArguments) throws(ASNError) -> (SimulationOptions, String) {
+        guard let subscribers = try arguments.integer("--subscribers") else {
+            throw ASNError(.usage, "option '--subscribers' is required (how many subscribers to simulate)")
+        }
+        guard let seedText = arguments.value("--seed") else {
+            throw ASNError(.usage, "option '--seed' is required (any whole number; the same seed gives the same files)")
+        }
+        guard let seed = UInt64(seedText) else {
+            throw ASNError(.usage, "option '--seed' needs a whole number from 0 to 18446744073709551615 (got '\(seedText)')")
+        }
+        guard let directory = arguments.value("--out"), !directory.isEmpty else {
+            throw ASNError(.usage, "option '--out' is required (the directory to write)")
+        }
+        let startText = arguments.value("--start") ?? "2021-01-01"
+        guard let start = Timestamp.parseUTCDayOrInstant(startText)?.ms else {
+            throw ASNError(.usage, "option '--start' needs a UTC day (2021-01-01) or an ISO 8601 instant (got '\(startText)')")
+        }
+        let rateText = arguments.value("--inject") ?? "0"
+        guard let rate = Double(rateText), rate >= 0, rate <= 1 else {
+            throw ASNError(.usage, "option '--inject' needs a fraction from 0 to 1 (got '\(rateText)')")
+        }
+        let options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
+                                        injectRate: rate, gzip: arguments.flag("--gzip"),
+                                        receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50)
+        return (options, directory)
+    }
+}

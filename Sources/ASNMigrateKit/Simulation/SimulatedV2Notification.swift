@@ -1,0 +1,93 @@
+/// One V2 notification as the simulator sends it: the decoded parts, rendered to a raw body `{"signedPayload": "<JWS>"}`.
+///
+/// The JWS header is `{"alg":"ES256","x5c":["SIMULATED"]}` and the signature part is a deterministic placeholder:
+/// nothing here is really signed, and `reconcile` does not verify signatures.
+public struct SimulatedV2Notification: Sendable, Equatable {
+    /// `notificationType`.
+    public var notificationType: String
+    /// `subtype`.
+    public var subtype: String?
+    /// `notificationUUID`.
+    public var notificationUUID: String
+    /// `signedDate`, epoch ms.
+    public var signedDate: Int64
+    /// `data.environment`.
+    public var environment: SimulationEnvironment
+    /// `data.bundleVersion`.
+    public var bundleVersion: String?
+    /// `data.status`.
+    public var status: Int?
+    /// The decoded `signedTransactionInfo`.
+    public var transaction: JWSTransactionDecodedPayload?
+    /// The decoded `signedRenewalInfo`.
+    public var renewal: JWSRenewalInfoDecodedPayload?
+    /// Seeds the placeholder signatures.
+    public var signatureSeed: UInt64
+
+    /// Creates a notification.
+    public init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, environment: SimulationEnvironment,
+                bundleVersion: String?, status: Int?, transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?,
+                signatureSeed: UInt64) {
+        self.notificationType = notificationType
+        self.subtype = subtype
+        self.notificationUUID = notificationUUID
+        self.signedDate = signedDate
+        self.environment = environment
+        self.bundleVersion = bundleVersion
+        self.status = status
+        self.transaction = transaction
+        self.renewal = renewal
+        self.signatureSeed = signatureSeed
+    }
+
+    /// The subscription key of the record: `originalTransactionId` of the transaction, else of the renewal info.
+    public var originalTransactionId: String? {
+        transaction?.originalTransactionId ?? renewal?.originalTransactionId
+    }
+
+    /// The decoded `responseBodyV2DecodedPayload`, with `signedTransactionInfo` / `signedRenewalInfo` as nested JWS strings.
+    public var decodedPayload: JSONObject {
+        var random = SimulationRandom(seed: signatureSeed)
+        var data = JSONObjectBuilder()
+        if environment == .production { data.add("appAppleId", SimulatedProduct.appAppleId) }
+        data.add("bundleId", SimulatedProduct.bundleId)
+        data.add("bundleVersion", bundleVersion)
+        data.add("environment", environment.rawValue)
+        if let transaction { data.add("signedTransactionInfo", Self.jws(transaction.json, random: &random)) }
+        if let renewal { data.add("signedRenewalInfo", Self.jws(renewal.json, random: &random)) }
+        data.add("status", status)
+        var b = JSONObjectBuilder()
+        b.add("notificationType", notificationType)
+        b.add("subtype", subtype)
+        b.add("notificationUUID", notificationUUID)
+        b.add("data", json: .object(data.object))
+        b.add("version", "2.0")
+        b.add("signedDate", signedDate)
+        return b.object
+    }
+
+    /// Appends the raw V2 body line `{"signedPayload":"…"}` and a newline to `out`.
+    public func appendLine(to out: inout [UInt8]) {
+        var random = SimulationRandom(seed: signatureSeed ^ 0xA5A5_5A5A_F00D_CAFE)
+        let payload = Self.jws(decodedPayload, random: &random)
+        out.append(contentsOf: Self.linePrefix)
+        out.append(contentsOf: payload.utf8)
+        out.append(contentsOf: Self.lineSuffix)
+    }
+
+    // MARK: - JWS
+
+    /// The base64url of the constant JWS header.
+    public static let encodedHeader = Base64.encodeURL(Array(#"{"alg":"ES256","x5c":["SIMULATED"]}"#.utf8))
+
+    /// `header.payload.signature` for a JSON object, with a 64-byte placeholder signature drawn from `random`.
+    public static func jws(_ object: JSONObject, random: inout SimulationRandom) -> String {
+        var signature: [UInt8] = []
+        signature.reserveCapacity(64)
+        random.appendBytes(64, to: &signature)
+        return encodedHeader + "." + Base64.encodeURL(JSONWriter.bytes(.object(object))) + "." + Base64.encodeURL(signature)
+    }
+
+    private static let linePrefix = Array(#"{"signedPayload":""#.utf8)
+    private static let lineSuffix = Array("\"}\n".utf8)
+}

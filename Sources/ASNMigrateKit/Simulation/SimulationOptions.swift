@@ -1,0 +1,36 @@
+/// The parameters of one `simulate` run.
+public struct SimulationOptions: Sendable, Equatable {
+    /// Number of simulated subscribers (the first one is the anchor).
+    public var subscribers: Int
+    /// The seed: the same seed and options always give byte-identical files.
+    public var seed: UInt64
+    /// The first instant simulated (epoch ms).
+    public var start: Int64
+    /// How many calendar months are simulated.
+    public var months: Int
+    /// The fraction (0…1) of records the fault injector tries to perturb.
+    public var injectRate: Double
+    /// Whether the V1 and V2 files are gzip-compressed.
+    public var gzip: Bool
+    /// The most `latest_receipt_info` entries a V1 body lists (the newest ones).
+    public var receiptHistoryCap: Int
+
+    /// Creates options; `start` defaults to 2021-01-01T00:00:00Z.
+    public init(subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,
+                gzip: Bool = false, receiptHistoryCap: Int = 50) {
+        self.subscribers = subscribers
+        self.seed = seed
+        self.start = start
+        self.months = months
+        self.injectRate = injectRate
+        self.gzip = gzip
+        self.receiptHistoryCap = receiptHistoryCap
+    }
+
+    /// The last instant simulated: `start` plus `months`; the anchor's last event is exactly here.
+    public var end: Int64 { SimulationCalendar.adding(months: months, to: start) }
+    /// The earliest event time of any non-anchor record (a day after `start`).
+    public var windowStart: Int64 { start + SimulationCalendar.day }
+    /// The latest event time of any non-anchor record (three days before `end`, so late deliveries stay inside).
+    public var windowEnd: Int64 { end - 3 * SimulationCalendar.day }
+}

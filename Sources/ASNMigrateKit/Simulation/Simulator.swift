@@ -1,0 +1,219 @@
+import Dispatch
+import Foundation
+
+/// Runs a simulation: generates every subscriber (in parallel batches, each from its own PRNG stream, so the output
+/// is the same whatever the core count), injects faults, and streams the V1 and V2 files, `truth.csv`,
+/// `truth-rejects.csv` and `README.txt` into a directory that appears whole or not at all.
+public enum Simulator {
+    /// What a run wrote.
+    public struct Summary: Sendable, Equatable {
+        /// Subscribers simulated.
+        public var subscribers = 0
+        /// V1 lines written (duplicates and malformed lines included).
+        public var v1Lines = 0
+        /// V2 lines written (duplicates and malformed lines included).
+        public var v2Lines = 0
+        /// Uncompressed V1 bytes written.
+        public var v1Bytes = 0
+        /// Uncompressed V2 bytes written.
+        public var v2Bytes = 0
+        /// Records per event kind (`SimulatedRecord.label`).
+        public var eventKinds: [String: Int] = [:]
+        /// Injected faults per kind (`missing_in_v1`, …, `malformed_v1`, `malformed_v2`).
+        public var faults: [String: Int] = [:]
+        /// Exact V1 retries written.
+        public var v1Retries = 0
+        /// Exact V2 retries written.
+        public var v2Retries = 0
+        /// V1 records in envelopes delivered hours late.
+        public var lateDeliveries = 0
+        /// The files written, relative to the output directory.
+        public var files: [String] = []
+    }
+
+    /// Subscribers generated per parallel batch (bounds memory).
+    static let batchSize = 96
+
+    /// Simulates into `directory` (replaced atomically); `displayPath` is how truth files name it (default: as given).
+    public static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
+        var summary = Summary()
+        let display = FileSystem.trimmingTrailingSlashes(directory)
+        try AtomicOutput.writeDirectoryAtomically(path: directory) { (staging: StagingDirectory) throws(ASNError) in
+            summary = try write(options, into: staging, displayRoot: display, mapper: mapper)
+        }
+        return summary
+    }
+
+    // MARK: - Writing
+
+    private static func write(_ options: SimulationOptions, into staging: StagingDirectory, displayRoot: String,
+                              mapper: V1RecordMapper) throws(ASNError) -> Summary {
+        let files = SimulationFiles(root: staging.path, displayRoot: displayRoot, gzip: options.gzip)
+        var summary = Summary()
+        var rows: [TruthRow] = []
+        var rejects: [TruthReject] = []
+        let total = max(1, options.subscribers)
+        let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
+        var next = 0
+        while next < total {
+            let count = min(batchSize, total - next)
+            let first = next
+            let slots = Slots<Result<SubscriberOutput, ASNError>>(count: count)
+            let group = DispatchGroup()
+            for worker in 0..<workers {
+                DispatchQueue.global().async(group: group) {
+                    for offset in stride(from: worker, to: count, by: workers) {
+                        slots[offset] = Result { () throws(ASNError) -> SubscriberOutput in
+                            try produce(index: first + offset, options: options, mapper: mapper)
+                        }
+                    }
+                }
+            }
+            group.wait()
+            for offset in 0..<count {
+                guard let result = slots[offset] else { continue }
+                let output = try result.get()
+                try emit(output, files: files, rows: &rows, rejects: &rejects, summary: &summary)
+            }
+            next += count
+        }
+        try files.finish()
+        summary.subscribers = total
+        summary.v1Lines = files.linesWritten["v1"] ?? 0
+        summary.v2Lines = files.linesWritten["v2"] ?? 0
+        summary.v1Bytes = files.bytesWritten["v1"] ?? 0
+        summary.v2Bytes = files.bytesWritten["v2"] ?? 0
+        summary.files = files.fileNames + ["README.txt", "truth-rejects.csv", "truth.csv"]
+
+        rows.sort(by: TruthRow.precedes)
+        var truth = CSVWriter(header: TruthRow.columns)
+        for row in rows { try truth.appendRow(row.cells) }
+        try staging.write(name: "truth.csv", bytes: truth.drain())
+        var rejected = CSVWriter(header: TruthReject.columns)
+        for reject in rejects { try rejected.appendRow(reject.cells) }
+        try staging.write(name: "truth-rejects.csv", bytes: rejected.drain())
+        try staging.write(name: "README.txt", bytes: Array(SimulationReadme.text(options, summary: summary, displayRoot: displayRoot).utf8))
+        return summary
+    }
+
+    /// One line to write, and what the truth files need to know about it.
+    private struct PendingLine: Sendable {
+        var side: String
+        var month: String
+        var bytes: [UInt8]
+        /// The truth row whose `v1_source` is this line's `path:line`.
+        var rowIndex: Int?
+        /// The reject kind when this is a malformed line.
+        var rejectKind: String?
+    }
+
+    /// A subscriber's lines and truth rows (rows still without `v1_source`), produced in parallel.
+    private struct SubscriberOutput: Sendable {
+        var lines: [PendingLine] = []
+        var rows: [TruthRow] = []
+        var labels: [String: Int] = [:]
+        var faults: [String: Int] = [:]
+        var v1Retries = 0
+        var v2Retries = 0
+        var late = 0
+    }
+
+    /// Generates one subscriber, injects faults and renders every line.
+    private static func produce(index: Int, options: SimulationOptions, mapper: V1RecordMapper) throws(ASNError) -> SubscriberOutput {
+        var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
+        var records = try generator.generate()
+        var faults: [Int: FaultInjector.Fault] = [:]
+        if index > 0, options.injectRate > 0 {
+            var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 1)
+            faults = FaultInjector.inject(&records, rate: options.injectRate, random: &random)
+        }
+        var output = SubscriberOutput()
+        for (position, record) in records.enumerated() {
+            output.labels[record.label, default: 0] += 1
+            if record.late { output.late += 1 }
+            let fault = faults[position]
+            var rowIndex: Int?
+            if let fault, let row = FaultInjector.truthRow(fault, record: record, v1Source: "") {
+                rowIndex = output.rows.count
+                output.rows.append(row)
+                output.faults[row.kind, default: 0] += 1
+            }
+            if let line = record.v1Line, fault != .dropV1 {
+                let month = SimulationCalendar.monthKey(record.v1DeliveryTime)
+                let needsSource = rowIndex.flatMap { output.rows[$0].kind == "missing_in_v1" || output.rows[$0].kind == "conflicting_duplicate_v2" ? nil : $0 }
+                output.lines.append(PendingLine(side: "v1", month: month, bytes: line, rowIndex: needsSource))
+                for _ in 0..<record.v1Retries {
+                    output.lines.append(PendingLine(side: "v1", month: month, bytes: line))
+                    output.v1Retries += 1
+                }
+                if case .malformedV1(let junk, let kind)? = fault {
+                    output.lines.append(PendingLine(side: "v1", month: month, bytes: junk, rejectKind: kind))
+                    output.faults["malformed_v1", default: 0] += 1
+                }
+            }
+            if let v2 = record.v2, fault != .dropV2 {
+                let month = SimulationCalendar.monthKey(v2.signedDate)
+                var bytes: [UInt8] = []
+                v2.appendLine(to: &bytes)
+                bytes.removeLast()
+                output.lines.append(PendingLine(side: "v2", month: month, bytes: bytes))
+                for _ in 0..<record.v2Retries {
+                    output.lines.append(PendingLine(side: "v2", month: month, bytes: bytes))
+                    output.v2Retries += 1
+                }
+                if case .conflictingDuplicate(let duplicate)? = fault {
+                    var copy: [UInt8] = []
+                    duplicate.appendLine(to: &copy)
+                    copy.removeLast()
+                    output.lines.append(PendingLine(side: "v2", month: month, bytes: copy))
+                }
+                if case .malformedV2(let junk, let kind)? = fault {
+                    output.lines.append(PendingLine(side: "v2", month: month, bytes: junk, rejectKind: kind))
+                    output.faults["malformed_v2", default: 0] += 1
+                }
+            }
+        }
+        return output
+    }
+
+    /// Writes a subscriber's lines in order, completing its truth rows with sources.
+    private static func emit(_ output: SubscriberOutput, files: SimulationFiles, rows: inout [TruthRow], rejects: inout [TruthReject],
+                             summary: inout Summary) throws(ASNError) {
+        var own = output.rows
+        for line in output.lines {
+            let source = try files.append(side: line.side, month: line.month, line: line.bytes)
+            if let index = line.rowIndex { own[index].v1Source = source }
+            if let kind = line.rejectKind { rejects.append(TruthReject(side: line.side, source: source, reasonKind: kind)) }
+        }
+        rows.append(contentsOf: own)
+        summary.eventKinds.merge(output.labels, uniquingKeysWith: +)
+        summary.faults.merge(output.faults, uniquingKeysWith: +)
+        summary.v1Retries += output.v1Retries
+        summary.v2Retries += output.v2Retries
+        summary.lateDeliveries += output.late
+    }
+}
+
+/// Fixed slots filled from concurrent iterations, each index by exactly one iteration.
+private final class Slots<Value>: @unchecked Sendable {
+    private let pointer: UnsafeMutablePointer<Value?>
+    private let count: Int
+
+    /// Creates `count` empty slots.
+    init(count: Int) {
+        self.count = count
+        pointer = UnsafeMutablePointer<Value?>.allocate(capacity: count)
+        pointer.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        pointer.deinitialize(count: count)
+        pointer.deallocate()
+    }
+
+    /// The value of one slot.
+    subscript(index: Int) -> Value? {
+        get { pointer[index] }
+        set { pointer[index] = newValue }
+    }
+}

@@ -1,0 +1,67 @@
+/// One row of `truth.csv`: a difference `reconcile` must report, in `differences.csv`'s columns.
+public struct TruthRow: Sendable, Equatable {
+    /// The columns of `truth.csv`, exactly those of `differences.csv`.
+    public static let columns = [
+        "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
+        "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
+        "v1_source", "v2_notification_uuid",
+    ]
+
+    /// `missing_in_v2`, `missing_in_v1`, `type_mismatch`, `field_mismatch` or `conflicting_duplicate_v2`.
+    public var kind: String
+    /// "Production" or "Sandbox".
+    public var environment: String
+    /// The subscription key.
+    public var originalTransactionId: String
+    /// The webOrderLineItemId of the record's transaction, or "".
+    public var webOrderLineItemId: String
+    /// The event time (V1 event time when a V1 record is involved, else the V2 signedDate), epoch ms.
+    public var eventDate: Int64
+    /// The V1 `notification_type`, or "".
+    public var v1NotificationType = ""
+    /// The V2 type the V1 record maps to, or "".
+    public var expectedType = ""
+    /// The V2 subtype the V1 record maps to, or "".
+    public var expectedSubtype = ""
+    /// The V2 record's type, or "".
+    public var v2NotificationType = ""
+    /// The V2 record's subtype, or "".
+    public var v2Subtype = ""
+    /// The differing V2 field (camelCase), or "".
+    public var field = ""
+    /// The V1 side's value of `field`.
+    public var v1Value = ""
+    /// The V2 side's value of `field`.
+    public var v2Value = ""
+    /// `path:line` of the V1 record, or "".
+    public var v1Source = ""
+    /// The V2 record's notificationUUID, or "".
+    public var v2NotificationUUID = ""
+
+    /// Creates a row with its identifying columns.
+    public init(kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64) {
+        self.kind = kind
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+        self.webOrderLineItemId = webOrderLineItemId
+        self.eventDate = eventDate
+    }
+
+    /// The cells in `columns` order; `event_date` as ISO 8601 UTC with milliseconds.
+    public var cells: [String] {
+        [kind, environment, originalTransactionId, webOrderLineItemId, Timestamp.iso8601(ms: eventDate), v1NotificationType,
+         expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source, v2NotificationUUID]
+    }
+
+    /// `differences.csv`'s order: environment, original_transaction_id (numerically), event_date, kind, field; then every other cell.
+    public static func precedes(_ a: TruthRow, _ b: TruthRow) -> Bool {
+        if a.environment != b.environment { return a.environment < b.environment }
+        if a.originalTransactionId != b.originalTransactionId {
+            return IdentifierOrder.less(a.originalTransactionId, b.originalTransactionId)
+        }
+        if a.eventDate != b.eventDate { return a.eventDate < b.eventDate }
+        if a.kind != b.kind { return a.kind < b.kind }
+        if a.field != b.field { return a.field < b.field }
+        return a.cells.lexicographicallyPrecedes(b.cells)
+    }
+}
