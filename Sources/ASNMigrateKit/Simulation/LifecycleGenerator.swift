@@ -102,7 +102,7 @@ public struct LifecycleGenerator {
     private mutating func anchor() throws(ASNError) {
         let ids = Identifiers(transactionBase: 2_000_000_000_000_000, webOrderBase: 5_000_000_000_000_000)
         let product = SimulatedProduct.monthly[0]
-        var state = SubscriptionState(environment: .production, originalTransactionId: String(ids.transactionBase),
+        var state = SimulatedSubscriptionState(environment: .production, originalTransactionId: String(ids.transactionBase),
                                       isSubscription: true, productId: product.id)
         var time = options.start
         state.append(transaction(ids, 0, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
@@ -169,7 +169,7 @@ public struct LifecycleGenerator {
     private mutating func subscription(environment: SimulationEnvironment, family: Bool, ids: Identifiers, product: SimulatedProduct,
                                        start: Int64, token: String?) throws(ASNError) {
         let ownership = family ? "FAMILY_SHARED" : "PURCHASED"
-        var state = SubscriptionState(environment: environment, originalTransactionId: String(ids.transactionBase),
+        var state = SimulatedSubscriptionState(environment: environment, originalTransactionId: String(ids.transactionBase),
                                       isSubscription: true, productId: product.id)
         var context = LifecycleContext(ids: ids, ownership: ownership, token: token, family: family, environment: environment, start: start)
 
@@ -263,7 +263,7 @@ public struct LifecycleGenerator {
 
     /// Events between a purchase and the expiry: auto-renew off and on, downgrade and its reversal, price increase,
     /// and at most one terminal event (upgrade, refund or revoke).
-    private mutating func midPeriod(_ state: inout SubscriptionState, _ context: inout LifecycleContext) throws(ASNError) -> PeriodOutcome {
+    private mutating func midPeriod(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext) throws(ASNError) -> PeriodOutcome {
         guard let current = state.current, let expires = current.expiresDate else { return .stop }
         let low = current.purchaseDate + 2 * Self.hour
         let high = min(expires, options.windowEnd) - 2 * Self.hour
@@ -330,7 +330,7 @@ public struct LifecycleGenerator {
 
     /// An immediate upgrade: V1 INTERACTIVE_RENEWAL plus a companion DID_CHANGE_RENEWAL_STATUS minutes before or after;
     /// V2 one DID_CHANGE_RENEWAL_PREF / UPGRADE (OFFER_REDEEMED / UPGRADE with a promotional offer).
-    private mutating func upgrade(_ state: inout SubscriptionState, _ context: inout LifecycleContext, at: Int64, level: Int) throws(ASNError) {
+    private mutating func upgrade(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64, level: Int) throws(ASNError) {
         let target = SimulatedProduct.monthly[level + random.below(3 - level)]
         let offer = !context.family && random.chance(0.15)
         let delta = companionOffset()
@@ -361,7 +361,7 @@ public struct LifecycleGenerator {
 
     /// A refund (V1 CANCEL with a companion DID_CHANGE_RENEWAL_STATUS; V2 REFUND) or, for a family member, a
     /// revocation (V1 and V2 REVOKE).
-    private mutating func refund(_ state: inout SubscriptionState, _ context: inout LifecycleContext, at: Int64) throws(ASNError) -> PeriodOutcome {
+    private mutating func refund(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64) throws(ASNError) -> PeriodOutcome {
         let expires = state.current?.expiresDate ?? at
         let reason = random.chance(0.3) ? "1" : "0"
         if context.family {
@@ -396,7 +396,7 @@ public struct LifecycleGenerator {
 
     /// A failed renewal at `expires`, with or without a grace period, then recovery or expiry after billing retry.
     /// Returns false when the simulated window ends first.
-    private mutating func billingFailure(_ state: inout SubscriptionState, _ context: inout LifecycleContext, expires: Int64) throws(ASNError) -> Bool {
+    private mutating func billingFailure(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, expires: Int64) throws(ASNError) -> Bool {
         guard let current = state.current else { return false }
         let grace: Int64? = random.chance(0.5) ? expires + (current.product.months == 12 ? 16 : 6) * Self.day : nil
         state.billingRetry = true
@@ -438,7 +438,7 @@ public struct LifecycleGenerator {
     /// Maybe resubscribes days after `after`: to the same product (V1 DID_CHANGE_RENEWAL_STATUS only) or to another
     /// level of group A (V1 INTERACTIVE_RENEWAL plus a companion); V2 SUBSCRIBED / RESUBSCRIBE, or OFFER_REDEEMED /
     /// RESUBSCRIBE with a promotional offer before the offer cutoff. Returns false when nothing follows.
-    private mutating func resubscribe(_ state: inout SubscriptionState, _ context: inout LifecycleContext, after: Int64) throws(ASNError) -> Bool {
+    private mutating func resubscribe(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, after: Int64) throws(ASNError) -> Bool {
         guard random.chance(0.4), let current = state.current else { return false }
         let at = after + random.int(in: (3 * Self.day)...(40 * Self.day))
         guard at + Self.hour <= options.windowEnd else { return false }
@@ -491,7 +491,7 @@ public struct LifecycleGenerator {
     private mutating func consumable(environment: SimulationEnvironment, ids: Identifiers, number: Int) throws(ASNError) {
         let purchase = options.windowStart + random.int(in: 0...(options.windowEnd - options.windowStart - 12 * Self.day))
         let id = String(ids.transactionBase + 5_000 + Int64(number))
-        var state = SubscriptionState(environment: environment, originalTransactionId: id, isSubscription: false, productId: SimulatedProduct.coins.id)
+        var state = SimulatedSubscriptionState(environment: environment, originalTransactionId: id, isSubscription: false, productId: SimulatedProduct.coins.id)
         state.append(SimulatedTransaction(transactionId: id, originalTransactionId: id, webOrderLineItemId: nil, product: .coins,
                                           purchaseDate: purchase, originalPurchaseDate: purchase, expiresDate: nil,
                                           ownership: "PURCHASED", appAccountToken: nil))
@@ -524,7 +524,7 @@ public struct LifecycleGenerator {
     }
 
     /// Emits a V1 record and its V2 twin.
-    private mutating func twin(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SubscriptionState,
+    private mutating func twin(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState,
                                cancellation: Int64? = nil, policy: EnvelopePolicy = .prompt, role: SimulatedRecord.Role = .twin,
                                hasCompanion: Bool = false) throws(ASNError) {
         var record = try v1Record(label, v1Type, intended, at: time, state, cancellation: cancellation,
@@ -540,12 +540,12 @@ public struct LifecycleGenerator {
     }
 
     /// Emits V1's companion DID_CHANGE_RENEWAL_STATUS (V2 sends nothing for it).
-    private mutating func companion(_ label: String, _ intended: NotificationKind, at time: Int64, _ state: SubscriptionState) throws(ASNError) {
+    private mutating func companion(_ label: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState) throws(ASNError) {
         records.append(try v1Record(label, "DID_CHANGE_RENEWAL_STATUS", intended, at: time, state, cancellation: nil, policy: .prompt, role: .companion))
     }
 
     /// Emits a V2-only notification whose data is what V2 would carry for the state (mapped from a V1 body of `asV1`, never written).
-    private mutating func v2Only(_ label: String, asV1 v1Type: String, _ kind: NotificationKind, at time: Int64, _ state: SubscriptionState) throws(ASNError) {
+    private mutating func v2Only(_ label: String, asV1 v1Type: String, _ kind: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState) throws(ASNError) {
         let body = state.body(type: v1Type, cancellation: nil, bundleVersion: bundleVersion(at: time), receipt: "", cap: options.receiptHistoryCap,
                               password: Self.password)
         let mapped = try map(.object(body), label: label, v1Type: v1Type)
@@ -556,7 +556,7 @@ public struct LifecycleGenerator {
     }
 
     /// Builds the V1 record of an event (maybe in an envelope), maps it and checks it maps to `intended`.
-    private mutating func v1Record(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SubscriptionState,
+    private mutating func v1Record(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState,
                                    cancellation: Int64?, policy: EnvelopePolicy, role: SimulatedRecord.Role) throws(ASNError) -> SimulatedRecord {
         let body = JSONValue.object(state.body(type: v1Type, cancellation: cancellation, bundleVersion: bundleVersion(at: time),
                                                receipt: receiptBlob(entries: min(state.transactions.count, options.receiptHistoryCap)),

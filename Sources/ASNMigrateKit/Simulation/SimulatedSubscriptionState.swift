@@ -1,6 +1,6 @@
 /// What Apple's server knows about one subscription (or one consumable purchase) at a moment: its transactions and
 /// its pending renewal info. Renders the V1 body of a notification from that knowledge.
-public struct SubscriptionState: Sendable {
+public struct SimulatedSubscriptionState: Sendable {
     /// The environment.
     public let environment: SimulationEnvironment
     /// `original_transaction_id`.
