@@ -3,6 +3,19 @@ import ASNMigrateKit
 import Foundation
 
 let args = Array(CommandLine.arguments.dropFirst())
+if args.first == "sha" {
+    let data = [UInt8](repeating: 7, count: 64 << 20)
+    var t = Date()
+    _ = SHA1.digest(data)
+    print("ref sha1 \(64 / Date().timeIntervalSince(t)) MB/s")
+    t = Date()
+    _ = FastSHA1Probe.run(data)
+    print("fast sha1 \(64 / Date().timeIntervalSince(t)) MB/s")
+    t = Date()
+    let x = FastSHA1Probe.runSwift(data)
+    print("swift sha1 \(64 / Date().timeIntervalSince(t)) MB/s", x == SHA1.digest(data), x == FastSHA1Probe.run(data))
+    exit(0)
+}
 let file = args.first ?? "/tmp/small.jsonl"
 let table = try MappingTable.builtIn()
 let fast = FastRecordMapper(table: table)
@@ -15,6 +28,7 @@ var declined = 0, mismatched = 0
 var t0 = Date()
 for r in records { if fast.fastMap(r) == nil { declined += 1 } }
 let fastTime = Date().timeIntervalSince(t0)
+if args.count > 1 { print(Double(records.reduce(0) { $0 + $1.bytes.count }) / fastTime / 1e6); exit(0) }
 t0 = Date()
 var refOutcomes: [V1RecordMapper.Outcome] = []
 for r in records { refOutcomes.append(reference.map(r)) }

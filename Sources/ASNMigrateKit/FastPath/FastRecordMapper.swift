@@ -27,11 +27,15 @@ public struct FastRecordMapper: RecordMapping {
             guard tape.build() else { return nil }
             var decoder = TapeV1Decoder(tape: tape)
             guard let decoded = try? decoder.decode() else { return nil }
-            var canonical: [UInt8] = []
-            canonical.reserveCapacity(buffer.count)
+            // UUID v5: SHA-1 over the namespace followed by the canonical body, so both go in one buffer.
+            var name = V1RecordMapper.uuidNamespace
+            name.reserveCapacity(buffer.count + 16)
             var writer = TapeCanonicalWriter()
-            writer.append(tape, decoded.bodyIndex, to: &canonical)
-            let uuid = UUIDv5.make(namespace: V1RecordMapper.uuidNamespace, name: canonical)
+            writer.append(tape, decoded.bodyIndex, to: &name)
+            var digest = name.withUnsafeBytes { raw in raw.baseAddress.map { FastSHA1.digest($0, count: raw.count) } ?? [] }
+            digest[6] = (digest[6] & 0x0F) | 0x50
+            digest[8] = (digest[8] & 0x3F) | 0x80
+            let uuid = UUIDv5.format(Array(digest.prefix(16)))
             switch reference.engine.map(decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location) {
             case .migrated(let payload): return .migrated(payload)
             case .unmapped(let unmapped): return .unmapped(unmapped)
