@@ -28,14 +28,18 @@ public struct FastRecordMapper: RecordMapping {
             var decoder = TapeV1Decoder(tape: tape)
             guard let decoded = try? decoder.decode() else { return nil }
             // UUID v5: SHA-1 over the namespace followed by the canonical body, so both go in one buffer.
-            var name = V1RecordMapper.uuidNamespace
-            name.reserveCapacity(buffer.count + 16)
-            var writer = TapeCanonicalWriter()
-            writer.append(tape, decoded.bodyIndex, to: &name)
-            var digest = name.withUnsafeBytes { raw in raw.baseAddress.map { FastSHA1.digest($0, count: raw.count) } ?? [] }
-            digest[6] = (digest[6] & 0x0F) | 0x50
-            digest[8] = (digest[8] & 0x3F) | 0x80
-            let uuid = UUIDv5.format(Array(digest.prefix(16)))
+            let namespace = V1RecordMapper.uuidNamespace
+            let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: buffer.count + namespace.count) { name -> [UInt8] in
+                guard let start = name.baseAddress else { return [] }
+                for (k, byte) in namespace.enumerated() { start[k] = byte }
+                var writer = TapeCanonicalWriter(into: start + namespace.count)
+                writer.write(tape, decoded.bodyIndex)
+                return FastSHA1.digest(start, count: namespace.count + writer.written)
+            }
+            var uuidBytes = Array(digest.prefix(16))
+            uuidBytes[6] = (uuidBytes[6] & 0x0F) | 0x50
+            uuidBytes[8] = (uuidBytes[8] & 0x3F) | 0x80
+            let uuid = UUIDv5.format(uuidBytes)
             switch reference.engine.map(decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location) {
             case .migrated(let payload): return .migrated(payload)
             case .unmapped(let unmapped): return .unmapped(unmapped)

@@ -2,46 +2,80 @@ import Foundation
 
 /// Writes the canonical JSON of a tape value, byte for byte what `JSONWriter.canonical` writes for the parsed value
 /// (secret members are already absent from the tape): no whitespace, keys sorted by UTF-8 bytes, last duplicate kept.
+///
+/// The canonical form is never longer than the source bytes (whitespace and duplicates dropped, every escape written
+/// at most as long as it was read), so it is written through a raw pointer into a buffer of the source's size.
+/// Objects with the same keys in the same order as the previous object (the transactions of a receipt) reuse its
+/// sorted order instead of sorting again.
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
+    /// The key token indices of the last object sorted.
+    private var cachedKeys: [Int] = []
+    /// The members of the last object sorted to write, as ordinals in document order, in output order.
+    private var cachedOrder: [Int] = []
+    /// The output cursor.
+    private var out: UnsafeMutablePointer<UInt8>
+    /// Where the output began.
+    private let start: UnsafeMutablePointer<UInt8>
 
-    /// Creates a writer.
-    init() {
+    /// Creates a writer into `buffer`, which must have room for the source bytes of the value written.
+    init(into buffer: UnsafeMutablePointer<UInt8>) {
+        out = buffer
+        start = buffer
         memberStack.reserveCapacity(256)
     }
 
-    /// Appends the canonical bytes of the value at `index` to `out`.
-    mutating func append(_ tape: JSONTape, _ index: Int, to out: inout [UInt8]) {
+    /// How many bytes were written.
+    var written: Int { out - start }
+
+    /// Writes the canonical bytes of the value at `index`.
+    mutating func write(_ tape: JSONTape, _ index: Int) {
         let token = tape.tokens[index]
         let base = tape.base
         switch token.kind {
         case .string:
-            out.append(contentsOf: UnsafeBufferPointer(start: base + token.start - 1, count: token.end - token.start + 2))
+            copy(base + token.start - 1, token.end - token.start + 2)
         case .escapedString:
-            TapeBytes.appendEscaped(TapeBytes.unescape(base, token.start, token.end), to: &out)
+            var escaped: [UInt8] = []
+            TapeBytes.appendEscaped(TapeBytes.unescape(base, token.start, token.end), to: &escaped)
+            escaped.withUnsafeBufferPointer { if let p = $0.baseAddress { copy(p, $0.count) } }
         case .number, .trueLiteral, .falseLiteral, .null:
-            out.append(contentsOf: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start))
+            copy(base + token.start, token.end - token.start)
         case .array:
-            out.append(0x5B)
+            put(0x5B)
             var child = index + 1
             var first = true
             while child < token.end {
-                if !first { out.append(0x2C) }
+                if !first { put(0x2C) }
                 first = false
-                append(tape, child, to: &out)
+                write(tape, child)
                 child = tape.next(after: child)
             }
-            out.append(0x5D)
+            put(0x5D)
         case .object:
-            appendObject(tape, index, to: &out)
+            writeObject(tape, index)
         }
     }
 
     // MARK: - Private
 
-    /// Appends an object's members sorted by key bytes, keeping the last of equal keys.
-    private mutating func appendObject(_ tape: JSONTape, _ index: Int, to out: inout [UInt8]) {
+    /// Appends one byte.
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        out.pointee = byte
+        out += 1
+    }
+
+    /// Appends `count` bytes.
+    @inline(__always)
+    private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
+        out.update(from: source, count: count)
+        out += count
+    }
+
+    /// Writes an object's members sorted by key bytes, keeping the last of equal keys.
+    private mutating func writeObject(_ tape: JSONTape, _ index: Int) {
         let end = tape.tokens[index].end
         let first = memberStack.count
         var key = index + 1
@@ -49,38 +83,57 @@ struct TapeCanonicalWriter {
             memberStack.append(key)
             key = tape.next(after: key + 1)
         }
-        let last = memberStack.count
+        let count = memberStack.count - first
+        if !sameKeysAsCached(tape, first, count) {
+            sortIntoCache(tape, first, count)
+        }
+        let order = cachedOrder
+        put(0x7B)
+        for (n, ordinal) in order.enumerated() {
+            if n > 0 { put(0x2C) }
+            let member = memberStack[first + ordinal]
+            let keyToken = tape.tokens[member]
+            copy(tape.base + keyToken.start - 1, keyToken.end - keyToken.start + 2)
+            put(0x3A)
+            write(tape, member + 1)
+        }
+        put(0x7D)
+        memberStack.removeSubrange(first...)
+    }
+
+    /// Whether the object's keys are those of the last sorted object, in the same order.
+    private func sameKeysAsCached(_ tape: JSONTape, _ first: Int, _ count: Int) -> Bool {
+        guard count == cachedKeys.count else { return false }
+        for k in 0..<count {
+            let a = tape.tokens[memberStack[first + k]]
+            let b = tape.tokens[cachedKeys[k]]
+            let length = a.end - a.start
+            guard length == b.end - b.start, memcmp(tape.base + a.start, tape.base + b.start, length) == 0 else { return false }
+        }
+        return true
+    }
+
+    /// Sorts the object's members and records their output order (last of equal keys kept) and keys in the cache.
+    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) {
+        var ordinals = Array(0..<count)
         // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
-        var k = first + 1
-        while k < last {
-            let moving = memberStack[k]
+        var k = 1
+        while k < count {
+            let moving = ordinals[k]
             var j = k
-            while j > first && compareKeys(tape, memberStack[j - 1], moving) > 0 {
-                memberStack[j] = memberStack[j - 1]
+            while j > 0 && compareKeys(tape, memberStack[first + ordinals[j - 1]], memberStack[first + moving]) > 0 {
+                ordinals[j] = ordinals[j - 1]
                 j -= 1
             }
-            memberStack[j] = moving
+            ordinals[j] = moving
             k += 1
         }
-        out.append(0x7B)
-        var wrote = false
-        k = first
-        while k < last {
-            let member = memberStack[k]
-            if k + 1 < last && compareKeys(tape, member, memberStack[k + 1]) == 0 {
-                k += 1
-                continue
-            }
-            if wrote { out.append(0x2C) }
-            wrote = true
-            let keyToken = tape.tokens[member]
-            out.append(contentsOf: UnsafeBufferPointer(start: tape.base + keyToken.start - 1, count: keyToken.end - keyToken.start + 2))
-            out.append(0x3A)
-            append(tape, member + 1, to: &out)
-            k += 1
+        cachedOrder.removeAll(keepingCapacity: true)
+        for (n, ordinal) in ordinals.enumerated() {
+            if n + 1 < count && compareKeys(tape, memberStack[first + ordinal], memberStack[first + ordinals[n + 1]]) == 0 { continue }
+            cachedOrder.append(ordinal)
         }
-        out.append(0x7D)
-        memberStack.removeSubrange(first...)
+        cachedKeys = Array(memberStack[first..<(first + count)])
     }
 
     /// Compares the raw bytes of two key tokens (keys never have escapes on a tape): negative, zero or positive.
