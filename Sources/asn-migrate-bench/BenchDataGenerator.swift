@@ -20,7 +20,7 @@ struct InternalV1Generator: BenchDataGenerator {
     /// Writes the records, 4 MiB at a time.
     func generate(bytes: Int, to file: String) throws -> Int {
         guard let handle = FileHandle(forWritingAtPath: file) ?? {
-            FileManager.default.createFile(atPath: file, contents: nil)
+            _ = FileManager.default.createFile(atPath: file, contents: nil)
             return FileHandle(forWritingAtPath: file)
         }() else { throw CocoaError(.fileWriteUnknown) }
         defer { try? handle.close() }

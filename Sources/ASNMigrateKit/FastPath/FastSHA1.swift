@@ -52,7 +52,7 @@ enum FastSHA1 {
 
     /// `SHA1` from the system's libcrypto, loaded once at run time; nil when absent (then Swift does the work).
     /// Set `ASN_MIGRATE_PURE_SWIFT_SHA1=1` to never load it.
-    nonisolated(unsafe) private static let systemSHA1: SystemSHA1? = {
+    private static let systemSHA1: SystemSHA1? = {
         if ProcessInfo.processInfo.environment["ASN_MIGRATE_PURE_SWIFT_SHA1"] == "1" { return nil }
         for name in ["libcrypto.so.3", "libcrypto.so"] {
             guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "SHA1") else { continue }
