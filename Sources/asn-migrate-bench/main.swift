@@ -3,19 +3,6 @@ import ASNMigrateKit
 import Foundation
 
 let args = Array(CommandLine.arguments.dropFirst())
-if args.first == "sha" {
-    let data = [UInt8](repeating: 7, count: 64 << 20)
-    var t = Date()
-    _ = SHA1.digest(data)
-    print("ref sha1 \(64 / Date().timeIntervalSince(t)) MB/s")
-    t = Date()
-    _ = FastSHA1Probe.run(data)
-    print("fast sha1 \(64 / Date().timeIntervalSince(t)) MB/s")
-    t = Date()
-    let x = FastSHA1Probe.runSwift(data)
-    print("swift sha1 \(64 / Date().timeIntervalSince(t)) MB/s", x == SHA1.digest(data), x == FastSHA1Probe.run(data))
-    exit(0)
-}
 let file = args.first ?? "/tmp/small.jsonl"
 let table = try MappingTable.builtIn()
 let fast = FastRecordMapper(table: table)

@@ -236,10 +236,3 @@ enum FastSHA1 {
     @inline(__always) private static func rotl30(_ x: UInt32) -> UInt32 { x << 30 | x >> 2 }
 }
 
-/// Temporary probe.
-public enum FastSHA1Probe {
-    /// Digest.
-    public static func run(_ data: [UInt8]) -> [UInt8] { data.withUnsafeBytes { FastSHA1.digest($0.baseAddress!, count: $0.count) } }
-    /// Digest.
-    public static func runSwift(_ data: [UInt8]) -> [UInt8] { data.withUnsafeBytes { FastSHA1.swiftDigest($0.baseAddress!, count: $0.count) } }
-}
