@@ -117,28 +117,45 @@ struct V1Decodable: Decodable {
 
     /// A `latest_receipt_info` entry.
     struct Transaction: Decodable {
+        /// V1 fields, as Apple names them.
         var transaction_id: String?, original_transaction_id: String?, web_order_line_item_id: String?, product_id: String?
+        /// V1 fields, as Apple names them.
         var subscription_group_identifier: String?, purchase_date_ms: String?, original_purchase_date_ms: String?
+        /// V1 fields, as Apple names them.
         var expires_date_ms: String?, cancellation_date_ms: String?, cancellation_reason: String?, quantity: String?
+        /// V1 fields, as Apple names them.
         var is_trial_period: String?, is_in_intro_offer_period: String?, is_upgraded: String?, offer_code_ref_name: String?
+        /// V1 fields, as Apple names them.
         var promotional_offer_id: String?, in_app_ownership_type: String?, app_account_token: String?
     }
 
     /// A `pending_renewal_info` entry.
     struct Pending: Decodable {
+        /// V1 fields, as Apple names them.
         var auto_renew_product_id: String?, auto_renew_status: String?, original_transaction_id: String?, product_id: String?
+        /// V1 fields, as Apple names them.
         var expiration_intent: String?, grace_period_expires_date_ms: String?, is_in_billing_retry_period: String?
         var price_consent_status: String?
     }
 
+    /// `notification_type`.
     var notification_type: String
+    /// `environment`.
     var environment: String?
+    /// `password`.
     var password: String?
+    /// `bid`.
     var bid: String?
+    /// `bvrs`.
     var bvrs: String?
+    /// `auto_renew_status`.
     var auto_renew_status: String?
+    /// `auto_renew_product_id`.
     var auto_renew_product_id: String?
+    /// `auto_renew_status_change_date_ms`.
     var auto_renew_status_change_date_ms: String?
+    /// `original_transaction_id`.
     var original_transaction_id: Int?
+    /// `unified_receipt`.
     var unified_receipt: Unified?
 }

@@ -10,6 +10,8 @@ struct ChildProcess {
         var status: Int32
         /// Peak resident set size in bytes (`ru_maxrss`).
         var maxRSS: Int
+        /// CPU seconds used (user + system): unlike wall time, not inflated by other load on the machine.
+        var cpuSeconds: Double = 0
     }
 
     /// Runs `path` with `arguments`, standard output and error to `/dev/null` unless `stdoutPath` is given.
@@ -30,7 +32,8 @@ struct ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let exited = status & 0x7F == 0
-        return Result(seconds: seconds, status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), maxRSS: usage.ru_maxrss * 1024)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Result(seconds: seconds, status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), maxRSS: usage.ru_maxrss * 1024, cpuSeconds: cpu)
     }
 }
 

@@ -96,9 +96,11 @@ func runBenchmark() throws {
     let records = try countLines(parts)
     let migrateRate = Double(size) / best.seconds / 1e9
     say("migrate \(fixed(Double(size) / 1e9)) GB: \(fixed(best.seconds, 3)) s, \(fixed(migrateRate)) GB/s, \(Int(Double(records) / best.seconds)) records/s, max RSS \(best.maxRSS >> 20) MB (best of \(settings.runs))")
+    say("migrate CPU time: \(fixed(best.cpuSeconds, 2)) s = \(fixed(Double(size) / best.cpuSeconds / 1e9, 3)) GB/s per core busy; \(fixed(best.cpuSeconds / best.seconds, 2)) cores used on average")
 
     // Foundation JSONDecoder on the same bytes, on every core and on one.
     let cores = ProcessInfo.processInfo.activeProcessorCount
+    say("load average before the baselines: \(procField("/proc/loadavg", ""))")
     let decoded = try Baselines.jsonDecoder(parts, threads: cores)
     let decoderRate = Double(size) / decoded.seconds / 1e9
     say("baseline JSONDecoder (\(cores) threads, Codable V1 struct per line): \(fixed(decoderRate, 3)) GB/s (\(fixed(decoded.seconds, 2)) s, \(decoded.lines) lines)")

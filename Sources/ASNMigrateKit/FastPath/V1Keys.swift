@@ -29,14 +29,23 @@ enum V1Keys {
 
     // MARK: - Field ids (one per key name; each table uses its own subset)
 
+    /// Field ids of the keys named like these properties.
     static let notificationType = 0, unifiedReceipt = 1, environment = 2, autoRenewStatus = 3, autoRenewProductId = 4
+    /// Field ids of the keys named like these properties.
     static let autoRenewStatusChangeDateMs = 5, autoRenewStatusChangeDate = 6, bid = 7, bvrs = 8, originalTransactionId = 9
+    /// Field ids of the keys named like these properties.
     static let cancellationDateMs = 10, cancellationDate = 11, webOrderLineItemId = 12, expirationIntent = 13
+    /// Field ids of the keys named like these properties.
     static let isInBillingRetryPeriod = 14, latestReceiptInfo = 15, latestExpiredReceiptInfo = 16, pendingRenewalInfo = 17
+    /// Field ids of the keys named like these properties.
     static let transactionId = 18, productId = 19, subscriptionGroupIdentifier = 20, purchaseDateMs = 21, purchaseDate = 22
+    /// Field ids of the keys named like these properties.
     static let originalPurchaseDateMs = 23, originalPurchaseDate = 24, expiresDateMs = 25, expiresDate = 26
+    /// Field ids of the keys named like these properties.
     static let cancellationReason = 27, quantity = 28, isTrialPeriod = 29, isInIntroOfferPeriod = 30, isUpgraded = 31
+    /// Field ids of the keys named like these properties.
     static let offerCodeRefName = 32, promotionalOfferId = 33, inAppOwnershipType = 34, appAccountToken = 35
+    /// Field ids of the keys named like these properties.
     static let gracePeriodExpiresDateMs = 36, gracePeriodExpiresDate = 37, priceConsentStatus = 38
     /// How many field ids there are.
     static let count = 39
