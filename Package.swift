@@ -22,6 +22,11 @@ let package = Package(
             dependencies: ["ASNMigrateKit"],
             path: "Sources/asn-migrate"
         ),
+        .executableTarget(
+            name: "asn-migrate-bench",
+            dependencies: ["ASNMigrateKit"],
+            path: "Sources/asn-migrate-bench"
+        ),
         .testTarget(
             name: "ASNMigrateKitTests",
             dependencies: ["ASNMigrateKit", "asn-migrate"],

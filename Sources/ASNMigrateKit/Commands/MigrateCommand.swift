@@ -27,6 +27,11 @@ public enum MigrateCommand {
 
     /// Runs the command; all output goes through `console` or the named files.
     public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+        run(arguments, console: console, fastPath: true, workers: nil)
+    }
+
+    /// Runs the command with the fast or the reference per-record path on `workers` threads (default: one per core).
+    public static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus {
         let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
         let table: MappingTable
         let files: [InputFile]
@@ -38,7 +43,7 @@ public enum MigrateCommand {
             return .failure
         }
 
-        let mapper = V1RecordMapper(table: table)
+        let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
         var summary = MigrationSummary()
         summary.files = files.count
         var consoleRejects = 0
@@ -64,19 +69,14 @@ public enum MigrateCommand {
                 }
             }
 
+            /// Counts one outcome and writes it; a JSON line comes pre-rendered in its batch.
             func handle(_ outcome: V1RecordMapper.Outcome) throws(ASNError) {
                 summary.count(outcome)
                 switch outcome {
                 case .migrated(let payload):
-                    switch format {
-                    case .jsonl: MigrationOutput.appendJSONLine(payload, to: &buffer)
-                    case .csv:
+                    if format == .csv {
                         try csv.appendRow(MigrationOutput.csvRow(payload))
                         buffer.append(contentsOf: csv.drain())
-                    }
-                    if buffer.count >= 1 << 20 {
-                        try sink(buffer)
-                        buffer.removeAll(keepingCapacity: true)
                     }
                 case .unmapped(let u):
                     try reject(MigrationOutput.unmappedRow(u))
@@ -85,17 +85,15 @@ public enum MigrateCommand {
                 }
             }
 
-            for file in files {
-                do {
-                    try RecordReader(file: file).forEach { item throws in
-                        switch item {
-                        case .record(let record): try handle(mapper.map(record))
-                        case .broken(let error): try handle(.rejected(error))
-                        }
-                    }
-                } catch let error as ASNError where error.code == .unreadableInput || error.code == .malformedJSON {
-                    // A file that fails part way (corrupt gzip, read error): reject what is left of it and go on.
-                    try handle(.rejected(error))
+            // Records are split, mapped and rendered on every core; batches come back in input order, so output,
+            // rejects and counts are those of a sequential run.
+            let pipeline = MigrationPipeline(mapper: mapper, workers: workers)
+            try pipeline.run(files: files, renderJSONLines: format == .jsonl) { batch in
+                for outcome in batch.outcomes { try handle(outcome) }
+                buffer.append(contentsOf: batch.jsonLines)
+                if buffer.count >= 1 << 20 {
+                    try sink(buffer)
+                    buffer.removeAll(keepingCapacity: true)
                 }
             }
             try sink(buffer)

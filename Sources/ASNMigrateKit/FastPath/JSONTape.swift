@@ -1,0 +1,380 @@
+import Foundation
+
+/// A flat index of one JSON document's tokens, built by a strict scan of its UTF-8 bytes without making a value tree.
+///
+/// The scan accepts a subset of what `JSONParser` accepts: everything it accepts is valid for `JSONParser` too, and
+/// anything it declines (invalid JSON, an object key with escapes) is left to the reference path. Members whose key is
+/// one of `Envelope.secretKeys` are validated and left out, as `JSONParser(skippingKeys:)` does. Offsets point into
+/// the buffer the tape was built from, which must outlive every use of the tape.
+struct JSONTape {
+    /// What a token is.
+    enum Kind: UInt8 {
+        /// An object; its members follow as key (a `.string`) and value tokens.
+        case object
+        /// An array; its elements follow.
+        case array
+        /// A string without escapes: its raw bytes are its UTF-8.
+        case string
+        /// A string with at least one backslash escape.
+        case escapedString
+        /// A number literal.
+        case number
+        /// `true`.
+        case trueLiteral
+        /// `false`.
+        case falseLiteral
+        /// `null`.
+        case null
+    }
+
+    /// One token.
+    struct Token {
+        /// What it is.
+        var kind: Kind
+        /// For strings, the first content byte; for numbers, the first byte; otherwise unused.
+        var start: Int
+        /// For strings, the offset of the closing quote; for numbers, the byte after; for containers, the index of
+        /// the token after the container's last descendant.
+        var end: Int
+    }
+
+    /// The tokens in document order; empty after a failed build.
+    private(set) var tokens: [Token] = []
+    /// The bytes the tokens point into.
+    let base: UnsafePointer<UInt8>
+    /// The number of bytes.
+    let count: Int
+
+    /// Scans `count` bytes at `base`; `build()` says whether they were accepted.
+    init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+        tokens.reserveCapacity(1024)
+    }
+
+    /// Scans the document; false when it is invalid JSON or uses something the fast path leaves to the reference.
+    mutating func build() -> Bool {
+        var scanner = TapeScanner(base: base, end: count)
+        let ok = scanner.document(into: &tokens)
+        if !ok { tokens.removeAll() }
+        return ok
+    }
+
+    /// Whether the string token at `index` has exactly the bytes of `key` (no escapes).
+    func stringEquals(_ index: Int, _ key: StaticString) -> Bool {
+        let token = tokens[index]
+        let length = key.utf8CodeUnitCount
+        guard token.kind == .string, token.end - token.start == length else { return false }
+        return memcmp(base + token.start, key.utf8Start, length) == 0
+    }
+
+    /// The index of the token after the value at `index` (the value's descendants skipped).
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let token = tokens[index]
+        switch token.kind {
+        case .object, .array: return token.end
+        default: return index + 1
+        }
+    }
+}
+
+// MARK: - Scanner
+
+/// The strict scanner behind `JSONTape`: the grammar, depth limit, string, escape and UTF-8 rules of `JSONParser`.
+private struct TapeScanner {
+    /// The first byte.
+    let base: UnsafePointer<UInt8>
+    /// The number of bytes.
+    let end: Int
+    /// The cursor.
+    var i = 0
+    /// Current nesting depth.
+    var depth = 0
+
+    /// Creates a scanner at the start.
+    init(base: UnsafePointer<UInt8>, end: Int) {
+        self.base = base
+        self.end = end
+    }
+
+    /// One value surrounded by optional whitespace.
+    mutating func document(into tokens: inout [JSONTape.Token]) -> Bool {
+        skipWhitespace()
+        guard value(into: &tokens) else { return false }
+        skipWhitespace()
+        return i == end
+    }
+
+    /// The value at the cursor, appended with its descendants.
+    private mutating func value(into tokens: inout [JSONTape.Token]) -> Bool {
+        guard i < end else { return false }
+        switch base[i] {
+        case 0x22:
+            let start = i + 1
+            guard let escaped = string() else { return false }
+            tokens.append(JSONTape.Token(kind: escaped ? .escapedString : .string, start: start, end: i - 1))
+            return true
+        case 0x7B:
+            return object(into: &tokens)
+        case 0x5B:
+            return array(into: &tokens)
+        case 0x74:
+            guard literal("true") else { return false }
+            tokens.append(JSONTape.Token(kind: .trueLiteral, start: i - 4, end: i))
+            return true
+        case 0x66:
+            guard literal("false") else { return false }
+            tokens.append(JSONTape.Token(kind: .falseLiteral, start: i - 5, end: i))
+            return true
+        case 0x6E:
+            guard literal("null") else { return false }
+            tokens.append(JSONTape.Token(kind: .null, start: i - 4, end: i))
+            return true
+        case 0x2D, 0x30...0x39:
+            let start = i
+            guard number() else { return false }
+            tokens.append(JSONTape.Token(kind: .number, start: start, end: i))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// An object; the cursor is on `{`.
+    private mutating func object(into tokens: inout [JSONTape.Token]) -> Bool {
+        depth += 1
+        guard depth <= JSONParser.maximumDepth else { return false }
+        let me = tokens.count
+        tokens.append(JSONTape.Token(kind: .object, start: i, end: 0))
+        i += 1
+        skipWhitespace()
+        if i < end && base[i] == 0x7D {
+            i += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard i < end, base[i] == 0x22 else { return false }
+                let keyStart = i + 1
+                guard let escaped = string(), !escaped else { return false }
+                let keyEnd = i - 1
+                skipWhitespace()
+                guard i < end, base[i] == 0x3A else { return false }
+                i += 1
+                skipWhitespace()
+                let mark = tokens.count
+                tokens.append(JSONTape.Token(kind: .string, start: keyStart, end: keyEnd))
+                guard value(into: &tokens) else { return false }
+                if isSecret(keyStart, keyEnd) { tokens.removeSubrange(mark...) }
+                guard let closed = separator(closing: 0x7D) else { return false }
+                if closed { break }
+            }
+        }
+        depth -= 1
+        tokens[me].end = tokens.count
+        return true
+    }
+
+    /// An array; the cursor is on `[`.
+    private mutating func array(into tokens: inout [JSONTape.Token]) -> Bool {
+        depth += 1
+        guard depth <= JSONParser.maximumDepth else { return false }
+        let me = tokens.count
+        tokens.append(JSONTape.Token(kind: .array, start: i, end: 0))
+        i += 1
+        skipWhitespace()
+        if i < end && base[i] == 0x5D {
+            i += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard value(into: &tokens) else { return false }
+                guard let closed = separator(closing: 0x5D) else { return false }
+                if closed { break }
+            }
+        }
+        depth -= 1
+        tokens[me].end = tokens.count
+        return true
+    }
+
+    /// Whether the raw key bytes name `password`, `latest_receipt` or `latest_expired_receipt`.
+    private func isSecret(_ start: Int, _ keyEnd: Int) -> Bool {
+        switch keyEnd - start {
+        case 8: return memcmp(base + start, "password", 8) == 0
+        case 14: return memcmp(base + start, "latest_receipt", 14) == 0
+        case 22: return memcmp(base + start, "latest_expired_receipt", 22) == 0
+        default: return false
+        }
+    }
+
+    /// `,` (false) or the closing byte (true) after whitespace; nil on anything else or a trailing comma.
+    private mutating func separator(closing: UInt8) -> Bool? {
+        skipWhitespace()
+        guard i < end else { return nil }
+        let byte = base[i]
+        i += 1
+        if byte == closing { return true }
+        guard byte == 0x2C else { return nil }
+        skipWhitespace()
+        if i < end && (base[i] == 0x5D || base[i] == 0x7D) { return nil }
+        return false
+    }
+
+    /// The literal `word`.
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let length = word.utf8CodeUnitCount
+        guard i + length <= end, memcmp(base + i, word.utf8Start, length) == 0 else { return false }
+        i += length
+        return true
+    }
+
+    /// Skips JSON whitespace.
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while i < end {
+            let byte = base[i]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            i += 1
+        }
+    }
+
+    /// A number, by the JSON grammar.
+    private mutating func number() -> Bool {
+        if base[i] == 0x2D { i += 1 }
+        guard i < end else { return false }
+        if base[i] == 0x30 {
+            i += 1
+            if i < end && isDigit(base[i]) { return false }
+        } else if isDigit(base[i]) {
+            i += 1
+            while i < end && isDigit(base[i]) { i += 1 }
+        } else {
+            return false
+        }
+        if i < end && base[i] == 0x2E {
+            i += 1
+            guard i < end, isDigit(base[i]) else { return false }
+            while i < end && isDigit(base[i]) { i += 1 }
+        }
+        if i < end && (base[i] | 0x20) == 0x65 {
+            i += 1
+            if i < end && (base[i] == 0x2B || base[i] == 0x2D) { i += 1 }
+            guard i < end, isDigit(base[i]) else { return false }
+            while i < end && isDigit(base[i]) { i += 1 }
+        }
+        return true
+    }
+
+    /// A string; the cursor is on its opening quote and ends after the closing one. Nil when invalid, else whether it has escapes.
+    private mutating func string() -> Bool? {
+        i += 1
+        var escaped = false
+        let raw = UnsafeRawPointer(base)
+        while true {
+            while i &+ 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let mask = specialBytes(word)
+                if mask != 0 {
+                    i &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
+            }
+            guard i < end else { return nil }
+            let byte = base[i]
+            if byte == 0x22 {
+                i += 1
+                return escaped
+            } else if byte == 0x5C {
+                escaped = true
+                guard escape() else { return nil }
+            } else if byte < 0x20 {
+                return nil
+            } else if byte >= 0x80 {
+                guard utf8Sequence() else { return nil }
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// One escape; the cursor is on the backslash.
+    private mutating func escape() -> Bool {
+        guard i + 1 < end else { return false }
+        switch base[i + 1] {
+        case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+            i += 2
+            return true
+        case 0x75:
+            guard let unit = hex4(at: i + 2) else { return false }
+            if unit >= 0xDC00 && unit <= 0xDFFF { return false }
+            i += 6
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard i + 1 < end, base[i] == 0x5C, base[i + 1] == 0x75, let low = hex4(at: i + 2), low >= 0xDC00, low <= 0xDFFF else { return false }
+                i += 6
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Four hex digits at `offset`.
+    private func hex4(at offset: Int) -> UInt32? {
+        guard offset + 4 <= end else { return nil }
+        var value: UInt32 = 0
+        for k in offset..<(offset + 4) {
+            guard let digit = TapeBytes.hexValue(base[k]) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// One multi-byte UTF-8 sequence (Unicode table 3-7).
+    private mutating func utf8Sequence() -> Bool {
+        let lead = base[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return false
+        }
+        guard i + length <= end else { return false }
+        let second = base[i + 1]
+        guard second >= low && second <= high else { return false }
+        var k = 2
+        while k < length {
+            guard base[i + k] & 0xC0 == 0x80 else { return false }
+            k += 1
+        }
+        i += length
+        return true
+    }
+}
+
+/// Whether `byte` is an ASCII digit.
+@inline(__always)
+private func isDigit(_ byte: UInt8) -> Bool {
+    byte &- 0x30 < 10
+}
+
+/// The high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80 (only the lowest set bit is meaningful).
+@inline(__always)
+private func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return (hasQuote | hasBackslash | hasControl | word) & highs
+}
