@@ -1,16 +1,12 @@
 import Foundation
 
-/// One-shot SHA-1 over contiguous bytes, for speed: the system's libcrypto when it can be loaded (it uses the CPU's
-/// SHA instructions), else an unrolled Swift implementation. `SHA1` (the reference) is what both are tested against.
+/// One-shot SHA-1 over contiguous bytes, for speed: an unrolled Swift implementation. `SHA1` (the reference) is what it
+/// is tested against. (A run-time libcrypto was tried and is 5x faster, but the design card allows system C libraries
+/// only through a system-library target where an issue asks for one, so it is left out.)
 enum FastSHA1 {
     /// The 20-byte digest of `count` bytes at `bytes`.
     static func digest(_ bytes: UnsafeRawPointer, count: Int) -> [UInt8] {
-        if let system = systemSHA1 {
-            var out = [UInt8](repeating: 0, count: 20)
-            out.withUnsafeMutableBufferPointer { _ = system(bytes.assumingMemoryBound(to: UInt8.self), count, $0.baseAddress) }
-            return out
-        }
-        return swiftDigest(bytes, count: count)
+        swiftDigest(bytes, count: count)
     }
 
     /// The digest computed in Swift, whatever the system offers.
@@ -46,20 +42,6 @@ enum FastSHA1 {
     }
 
     // MARK: - Private
-
-    /// libcrypto's `SHA1(data, length, digest)`.
-    private typealias SystemSHA1 = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
-
-    /// `SHA1` from the system's libcrypto, loaded once at run time; nil when absent (then Swift does the work).
-    /// Set `ASN_MIGRATE_PURE_SWIFT_SHA1=1` to never load it.
-    private static let systemSHA1: SystemSHA1? = {
-        if ProcessInfo.processInfo.environment["ASN_MIGRATE_PURE_SWIFT_SHA1"] == "1" { return nil }
-        for name in ["libcrypto.so.3", "libcrypto.so"] {
-            guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "SHA1") else { continue }
-            return unsafeBitCast(symbol, to: SystemSHA1.self)
-        }
-        return nil
-    }()
 
     /// Processes one 64-byte block: 80 rounds unrolled, the schedule in 16 locals (generated code).
     @inline(__always)

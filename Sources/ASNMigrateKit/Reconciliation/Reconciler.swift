@@ -98,7 +98,6 @@ public struct Reconciler: Sendable {
                     d.v2NotificationType = payload.notificationType
                     d.v2Subtype = payload.subtype ?? ""
                     d.v2NotificationUUID = payload.notificationUUID ?? ""
-                    d.v2Value = location.source
                     conflicts.append(d)
                 }
                 return
