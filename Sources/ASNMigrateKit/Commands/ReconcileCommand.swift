@@ -47,19 +47,10 @@ public enum ReconcileCommand {
         }
 
         var reconciler = Reconciler(table: table, options: options)
-        let mapper = V1RecordMapper(table: table)
         do {
-            for file in v1Files {
-                do {
-                    try RecordReader(file: file).forEach { item in
-                        switch item {
-                        case .record(let record): reconciler.addV1(mapper.map(record))
-                        case .broken(let error): reconciler.addV1(.rejected(error))
-                        }
-                    }
-                } catch let error as ASNError where error.code == .unreadableInput {
-                    reconciler.addV1(.rejected(error))
-                }
+            // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
+            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
+                for outcome in batch.outcomes { reconciler.addV1(outcome) }
             }
             try V2RecordReader(columnMap: columnMap).read(v2Files) { outcome in
                 switch outcome {
