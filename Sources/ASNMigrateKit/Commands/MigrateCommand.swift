@@ -46,6 +46,9 @@ public enum MigrateCommand {
         let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
         var summary = MigrationSummary()
         summary.files = files.count
+        if files.isEmpty {
+            console.diagnostic("asn-migrate migrate: warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
+        }
         var consoleRejects = 0
 
         do {

@@ -46,6 +46,9 @@ public enum ReconcileCommand {
             return .failure
         }
 
+        for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
+            console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
+        }
         var reconciler = Reconciler(table: table, options: options)
         do {
             // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.

@@ -166,3 +166,19 @@ import Testing
         #expect(run.stderr.contains("7 difference row(s)"))
     }
 }
+
+/// An empty input directory is not an error for a nightly job, but it is said.
+@Suite struct EmptyInputTests {
+    @Test func emptyDirectoriesWarnAndSucceed() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try FileManager.default.createDirectory(atPath: tmp.path + "/empty", withIntermediateDirectories: true)
+        let migrate = try BinaryRun.run(["migrate", tmp.path + "/empty"])
+        #expect(migrate.status == 0)
+        #expect(migrate.stderr.contains("warning: no input files found"))
+        let reconcile = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/empty", "--v2", tmp.path + "/empty", "--out", tmp.path + "/r"])
+        #expect(reconcile.status == 0)
+        #expect(reconcile.stderr.contains("no input files found under --v1"))
+        #expect(reconcile.stderr.contains("no input files found under --v2"))
+    }
+}
