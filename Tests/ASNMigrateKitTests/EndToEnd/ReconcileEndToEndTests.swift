@@ -51,6 +51,31 @@ import Testing
         }
     }
 
+    @Test func roundTripThroughCSVWithAColumnMapHasZeroDifferences() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let csv = tmp.path + "/migrated.csv"
+        let migrate = try BinaryRun.run(["migrate"] + Self.cleanSample + ["--format", "csv", "--out", csv])
+        #expect(migrate.status == 0)
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample)
+            + ["--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
+        #expect(try summary(report)["v2_rejected"] == "0")
+        #expect(try summary(report)["matched"] == "34")
+    }
+
+    @Test func aCSVWithoutItsColumnMapIsRejectedClearly() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let csv = tmp.path + "/migrated.csv"
+        _ = try BinaryRun.run(["migrate", Self.cleanSample[0], "--format", "csv", "--out", csv])
+        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", csv, "--out", tmp.path + "/r"])
+        #expect(run.status == 1)
+        #expect(try read(tmp.path + "/r/rejected.csv").contains("--v2-columns"))
+    }
+
     @Test func sameInputsAndRunDateGiveByteIdenticalReports() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
