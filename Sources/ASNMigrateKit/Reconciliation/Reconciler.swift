@@ -293,7 +293,7 @@ public struct Reconciler: Sendable {
             }
             // Pass 3: any V2 record of the key within the window, except ones V1 never had: a type mismatch.
             pair(main, inPeriodV2, maxDistance: window, as: .typeMismatch) { _, b in
-                !e.table.isV2OnlyExpected(type: e.pool.string(b.type), subtype: e.pool.text(b.subtype), familyShared: b.familyShared)
+                b.key != 0 && !e.table.isV2OnlyExpected(type: e.pool.string(b.type), subtype: e.pool.text(b.subtype), familyShared: b.familyShared)
             }
             // Companions pair last, with a DID_CHANGE_RENEWAL_STATUS or their own type, within the companion tolerance.
             let companions = ids1.filter { isCompanion[Int($0)] && fate1[Int($0)] == .pending }

@@ -136,6 +136,20 @@ private func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.
         #expect(mismatch.v2NotificationUUID == "fail")
     }
 
+    @Test func recordsWithoutASubscriptionPairByTypeButNeverAsATypeMismatch() throws {
+        let r = try reconcile([
+            Side.v1("DID_RENEW", otx: nil, wol: nil, time: "2021-02-01T00:00:00Z", line: 1),
+            Side.v1("DID_RECOVER", otx: nil, wol: nil, time: "2021-03-01T00:00:00Z", line: 2),
+        ], [
+            Side.payload("DID_RENEW", nil, otx: nil, wol: nil, time: "2021-02-01T00:00:01Z", uuid: "keyless-renew"),
+            Side.payload("DID_FAIL_TO_RENEW", nil, otx: nil, wol: nil, time: "2021-03-01T00:00:01Z", uuid: "keyless-other"),
+        ])
+        #expect(r.count("matched") == 1)
+        #expect(r.count("type_mismatch") == 0, "a V2 record without originalTransactionId is v2_only_expected, never taken in the last pass")
+        #expect(r.count("v2_only_expected") == 1)
+        #expect(r.differences.map(\.kind) == [.missingInV2])
+    }
+
     @Test func environmentsNeverMatch() throws {
         let r = try reconcile([Side.v1("DID_RENEW", time: "2021-02-01T00:00:00Z", env: "Sandbox", line: 1)],
                               [Side.payload("DID_RENEW", nil, otx: "1000", wol: "5001", time: "2021-02-01T00:00:00Z", uuid: "p")])
