@@ -138,8 +138,8 @@ struct V1Decodable: Decodable {
         var price_consent_status: String?
     }
 
-    /// `notification_type`.
-    var notification_type: String
+    /// `notification_type` (absent at the top of simulate's `{"received_at", "body"}` envelopes).
+    var notification_type: String?
     /// `environment`.
     var environment: String?
     /// `password`.
@@ -154,8 +154,8 @@ struct V1Decodable: Decodable {
     var auto_renew_product_id: String?
     /// `auto_renew_status_change_date_ms`.
     var auto_renew_status_change_date_ms: String?
-    /// `original_transaction_id`.
-    var original_transaction_id: Int?
+    /// `original_transaction_id` (simulate writes it as a digit string, as every other ID).
+    var original_transaction_id: String?
     /// `unified_receipt`.
     var unified_receipt: Unified?
 }

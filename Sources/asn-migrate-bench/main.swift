@@ -1,20 +1,26 @@
 // asn-migrate-bench: generates benchmark data once, then measures the release `asn-migrate` against its baselines.
 //
-// Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N]
+// Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
 import Foundation
 
 /// Command-line settings.
 struct BenchSettings {
-    /// Where the data lives (generated once, reused).
+    /// Where the simulated data lives (generated once, reused), outside the repository.
     var data = "/tmp/asn-migrate-bench-data"
-    /// Size of the throughput input in GB (two files of half that size).
+    /// Size of the migrate input in GB, roughly (simulate's default receipt history, about 21,000 subscribers per GB).
     var gigabytes = 2.0
     /// Timed runs of migrate; the best is reported.
     var runs = 3
+    /// Timed runs of reconcile (each takes about a minute); the best wall time is reported.
+    var reconcileRuns = 1
+    /// Subscribers of the reconcile data set (137,000 over 12 months give about 1M V1 and 1M V2 records).
+    var reconcileSubscribers = 137_000
+    /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
+    var reconcileReceiptHistory = 2
     /// The `asn-migrate` binary: beside this one.
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("asn-migrate").path
 
-    /// Reads `--data`, `--gb`, `--runs`, `--binary`.
+    /// Reads `--data`, `--gb`, `--runs`, `--reconcile-runs`, `--binary`, `--reconcile-subscribers`, `--reconcile-receipt-history`.
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
         while let flag = rest.popFirst() {
@@ -24,7 +30,11 @@ struct BenchSettings {
             case "--gb": gigabytes = Double(value) ?? gigabytes
             case "--runs": runs = max(1, Int(value) ?? runs)
             case "--binary": binary = value
-            default: throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --binary PATH")
+            case "--reconcile-runs": reconcileRuns = max(1, Int(value) ?? reconcileRuns)
+            case "--reconcile-subscribers": reconcileSubscribers = max(1, Int(value) ?? reconcileSubscribers)
+            case "--reconcile-receipt-history": reconcileReceiptHistory = max(1, Int(value) ?? reconcileReceiptHistory)
+            default:
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N")
             }
         }
     }
@@ -45,10 +55,18 @@ func procField(_ file: String, _ key: String) -> String {
     return "unknown"
 }
 
-/// Whether `asn-migrate COMMAND --help` succeeds.
-func hasCommand(_ binary: String, _ command: String) -> Bool {
-    (try? ChildProcess.run(binary, [command, "--help"]).status) == 0
+/// The load average line of /proc/loadavg (1, 5, 15 minutes, runnable/total tasks, last pid).
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "unknown").trimmingCharacters(in: .whitespacesAndNewlines)
 }
+
+/// The 1-minute load average.
+func loadOne() -> Double {
+    Double(loadAverage().split(separator: " ").first ?? "") ?? 0
+}
+
+/// Megabytes of `bytes`, whole.
+func megabytes(_ bytes: Int) -> Int { bytes >> 20 }
 
 /// Runs the whole benchmark.
 func runBenchmark() throws {
@@ -56,70 +74,84 @@ func runBenchmark() throws {
     guard FileManager.default.isExecutableFile(atPath: settings.binary) else {
         throw BenchError("no asn-migrate binary at \(settings.binary); run `swift build -c release` first")
     }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
     say("asn-migrate-bench")
-    say("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(procField("/proc/cpuinfo", "model name")), memory \(procField("/proc/meminfo", "MemTotal"))")
+    say("machine: \(cores) cores (nproc), CPU \(procField("/proc/cpuinfo", "model name")), memory \(procField("/proc/meminfo", "MemTotal"))")
     say("binary: \(settings.binary)")
+    let loadBefore = loadAverage()
+    say("load average at start (/proc/loadavg): \(loadBefore)")
 
-    // Data, generated once. The simulator (`asn-migrate simulate`) is used once it exists; until then the internal generator.
+    // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
-    let generator: BenchDataGenerator = InternalV1Generator()
-    if hasCommand(settings.binary, "simulate") {
-        say("note: `simulate` exists; switch BenchDataGenerator to it (this build still uses the internal generator)")
-    }
-    let half = Int(settings.gigabytes * 1e9 / 2)
-    var parts: [String] = []
-    for (k, seed) in [UInt64(1), 2].enumerated() {
-        let path = "\(settings.data)/v1-part\(k + 1)-\(half / 1_000_000)MB.jsonl"
-        if !FileManager.default.fileExists(atPath: path) {
-            let start = Date()
-            let records = try InternalV1Generator(seed: seed).generate(bytes: half, to: path + ".tmp")
-            try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
-            say("generated \(path): \(records) records in \(fixed(Date().timeIntervalSince(start), 1)) s (\(generator.name))")
-        }
-        parts.append(path)
-    }
-    let size = parts.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
-    say("data: \(parts.joined(separator: " + ")) = \(fixed(Double(size) / 1e9)) GB")
+    let data = BenchData(binary: settings.binary, folder: settings.data)
+    let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
+    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+    let parts = migrateSet.v1
+    let size = migrateSet.v1Bytes
+    let records = try countLines(parts)
+    say("migrate data: \(migrateSet.directory)/v1 (\(parts.count) files) = \(fixed(Double(size) / 1e9)) GB, \(records) V1 records")
+    say("load average after data: \(loadAverage())")
 
     // Warm the page cache, then the floor: reading the bytes.
     _ = try Baselines.read(parts)
     let readSeconds = (0..<2).map { _ in (try? Baselines.read(parts)) ?? .infinity }.min() ?? .infinity
-    say("baseline read (cat floor): \(fixed(Double(size) / readSeconds / 1e9)) GB/s (\(fixed(readSeconds, 3)) s)")
+    let readRate = Double(size) / readSeconds / 1e9
+    say("baseline read (cat floor): \(fixed(readRate)) GB/s (\(fixed(readSeconds, 3)) s)")
 
     // migrate, best of `runs`.
     var best = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
     for _ in 0..<settings.runs {
         let result = try ChildProcess.run(settings.binary, ["migrate"] + parts)
-        guard result.status == 0 else { throw BenchError("migrate exited with \(result.status)") }
+        guard result.status == 0 || result.status == 1 else { throw BenchError("migrate exited with \(result.status)") }
         if result.seconds < best.seconds { best = result }
     }
-    let records = try countLines(parts)
     let migrateRate = Double(size) / best.seconds / 1e9
-    say("migrate \(fixed(Double(size) / 1e9)) GB: \(fixed(best.seconds, 3)) s, \(fixed(migrateRate)) GB/s, \(Int(Double(records) / best.seconds)) records/s, max RSS \(best.maxRSS >> 20) MB (best of \(settings.runs))")
+    say("migrate \(fixed(Double(size) / 1e9)) GB: \(fixed(best.seconds, 3)) s, \(fixed(migrateRate)) GB/s, \(Int(Double(records) / best.seconds)) records/s, max RSS \(megabytes(best.maxRSS)) MB (best of \(settings.runs))")
     say("migrate CPU time: \(fixed(best.cpuSeconds, 2)) s = \(fixed(Double(size) / best.cpuSeconds / 1e9, 3)) GB/s per core busy; \(fixed(best.cpuSeconds / best.seconds, 2)) cores used on average")
 
     // Foundation JSONDecoder on the same bytes, on every core and on one.
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    say("load average before the baselines: \(procField("/proc/loadavg", ""))")
     let decoded = try Baselines.jsonDecoder(parts, threads: cores)
     let decoderRate = Double(size) / decoded.seconds / 1e9
     say("baseline JSONDecoder (\(cores) threads, Codable V1 struct per line): \(fixed(decoderRate, 3)) GB/s (\(fixed(decoded.seconds, 2)) s, \(decoded.lines) lines)")
     let single = try Baselines.jsonDecoder([parts[0]], threads: 1)
-    say("baseline JSONDecoder (1 thread, first file): \(fixed(Double(half) / single.seconds / 1e9, 3)) GB/s")
-    say("ratios: migrate = \(fixed(migrateRate / decoderRate, 1))x JSONDecoder (\(cores) threads), \(fixed(best.seconds / readSeconds, 1))x the read time")
+    say("baseline JSONDecoder (1 thread, \(parts[0])): \(fixed(Double(fileSize(parts[0])) / single.seconds / 1e9, 3)) GB/s")
+    say("ratios: migrate = \(fixed(migrateRate / decoderRate, 1))x JSONDecoder (\(cores) threads); migrate time = \(fixed(best.seconds / readSeconds, 1))x the read time (\(fixed(migrateRate / readRate * 100, 1))% of cat speed)")
 
-    // Peak memory: 1 GB and 4 GB (the two files twice) of input.
-    let small = try ChildProcess.run(settings.binary, ["migrate", parts[0]])
-    let large = try ChildProcess.run(settings.binary, ["migrate"] + parts + parts)
-    say("migrate max RSS: \(fixed(Double(size) / 2e9)) GB input \(small.maxRSS >> 20) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(large.maxRSS >> 20) MB (\(fixed(large.seconds, 2)) s)")
-
-    // reconcile 1M x 1M, once simulate and reconcile are on main.
-    if hasCommand(settings.binary, "simulate") && hasCommand(settings.binary, "reconcile") {
-        say("reconcile: commands exist but the 1M x 1M scenario is not wired into this benchmark yet")
-    } else {
-        say("reconcile 1M x 1M: not available (this asn-migrate has no `simulate` and `reconcile` commands yet)")
+    // Peak memory: about 1 GB (the first months up to half the set) and about 4 GB (the set twice) of input.
+    var smallParts: [String] = []
+    var smallBytes = 0
+    for part in parts where smallBytes < size / 2 {
+        smallParts.append(part)
+        smallBytes += fileSize(part)
     }
-    say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met"); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met"); max RSS < 150 MB at both sizes: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met")")
+    let small = try ChildProcess.run(settings.binary, ["migrate"] + smallParts)
+    let large = try ChildProcess.run(settings.binary, ["migrate"] + parts + parts)
+    say("migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)")
+
+    // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
+    let v1Records = try countLines(reconcileSet.v1), v2Records = try countLines(reconcileSet.v2)
+    say("reconcile data: \(reconcileSet.directory): V1 \(v1Records) records (\(fixed(Double(reconcileSet.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(reconcileSet.v2Bytes) / 1e9)) GB)")
+    _ = try Baselines.read(reconcileSet.v1 + reconcileSet.v2)
+    let report = "\(settings.data)/reconcile-report"
+    var bestReconcile = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
+    var worstRSS = 0
+    for _ in 0..<settings.reconcileRuns {
+        let result = try ChildProcess.run(settings.binary, ["reconcile", "--v1", "\(reconcileSet.directory)/v1", "--v2", "\(reconcileSet.directory)/v2",
+                                                            "--out", report, "--run-date", "2024-01-01"])
+        guard result.status == 0 || result.status == 1 else { throw BenchError("reconcile exited with \(result.status)") }
+        if result.seconds < bestReconcile.seconds { bestReconcile = result }
+        worstRSS = max(worstRSS, result.maxRSS)
+    }
+    let reconcileRecords = v1Records + v2Records
+    say("reconcile \(v1Records) x \(v2Records): \(fixed(bestReconcile.seconds, 2)) s wall, \(Int(Double(reconcileRecords) / bestReconcile.seconds)) records/s (V1 + V2), CPU \(fixed(bestReconcile.cpuSeconds, 2)) s (\(fixed(bestReconcile.cpuSeconds / bestReconcile.seconds, 2)) cores), max RSS \(megabytes(worstRSS)) MB (highest of \(settings.reconcileRuns) run(s); best wall)")
+
+    let loadAfter = loadAverage()
+    say("load average at end (/proc/loadavg): \(loadAfter)")
+    let busy = (Double(loadBefore.split(separator: " ").first ?? "") ?? 0) >= 0.5 || loadOne() >= Double(cores) + 0.5
+    say("other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")")
+
+    say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met") (\(fixed(migrateRate)) GB/s); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
+    say("targets: reconcile 1M x 1M < 60 s: \(bestReconcile.seconds < 60 ? "met" : "NOT met") (\(fixed(bestReconcile.seconds, 1)) s); < 1 GB max RSS: \(worstRSS < 1 << 30 ? "met" : "NOT met") (\(megabytes(worstRSS)) MB)")
 }
 
 /// The number of newline-terminated lines in `files`.

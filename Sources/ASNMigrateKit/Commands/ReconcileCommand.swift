@@ -55,7 +55,8 @@ public enum ReconcileCommand {
             try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
                 for outcome in batch.outcomes { reconciler.addV1(outcome) }
             }
-            try V2RecordReader(columnMap: columnMap).read(v2Files) { outcome in
+            // The V2 side is decoded on all cores too, and handed over in input order.
+            try ParallelV2Reader(columnMap: columnMap).read(v2Files) { outcome in
                 switch outcome {
                 case .record(let r): reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
                 case .rejected(let error): reconciler.addV2Reject(error)

@@ -33,17 +33,21 @@ public enum Base64 {
         out.reserveCapacity(count / 4 * 3 + 2)
         var accumulator: UInt32 = 0
         var bits = 0
-        for index in 0..<count {
-            let value = decodeTable[Int(buffer[index])]
-            if value == 0xFF { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        // The table is fetched once: reading the static inside the loop paid its lazy-initialisation check per byte.
+        let valid = decodeTable.withUnsafeBufferPointer { table -> Bool in
+            for index in 0..<count {
+                let value = table[Int(buffer[index])]
+                if value == 0xFF { return false }
+                accumulator = accumulator << 6 | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                }
             }
+            return true
         }
-        return out
+        return valid ? out : nil
     }
 
     // MARK: - Encoding

@@ -22,6 +22,11 @@ public struct V2Record: Sendable, Equatable {
     public static func contentDigest(of payload: ResponseBodyV2DecodedPayload) -> [UInt8] {
         var content = payload
         content.migration = nil
-        return SHA1.digest(JSONWriter.canonical(.object(content.json)))
+        // FastSHA1 gives the same digest as SHA1 (tested differentially) at several times the speed.
+        let canonical = JSONWriter.canonical(.object(content.json))
+        return canonical.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return SHA1.digest(canonical) }
+            return FastSHA1.digest(base, count: bytes.count)
+        }
     }
 }
