@@ -14,7 +14,7 @@ public struct V2Record: Sendable, Equatable {
         self.contentDigest = Self.contentDigest(of: payload)
     }
 
-    /// SHA-1 of `JSONWriter.canonical` of the payload as our model writes it, `migration` left out.
+    /// SHA-1 of the payload's JSON as our model writes it (fixed member order, absent values left out), `migration` left out.
     ///
     /// Because it hashes the decoded model rather than the input bytes, a raw `{"signedPayload"}` body and a decoded
     /// copy of the same notification give the same digest, whatever their whitespace, key order or JWS wrapping.
@@ -22,8 +22,9 @@ public struct V2Record: Sendable, Equatable {
     public static func contentDigest(of payload: ResponseBodyV2DecodedPayload) -> [UInt8] {
         var content = payload
         content.migration = nil
-        // FastSHA1 gives the same digest as SHA1 (tested differentially) at several times the speed.
-        let canonical = JSONWriter.canonical(.object(content.json))
+        // The model writes its members in a fixed order, so its JSON is already canonical for our purpose: no key sort
+        // is needed (that sort was a fifth of reconcile's CPU). FastSHA1 gives SHA1's bytes (tested) several times faster.
+        let canonical = JSONWriter.bytes(.object(content.json))
         return canonical.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return SHA1.digest(canonical) }
             return FastSHA1.digest(base, count: bytes.count)
