@@ -40,7 +40,7 @@ public struct Reconciler: Sendable {
         switch outcome {
         case .rejected(let error):
             v1Rejected += 1
-            rejects.append(.init(side: "v1", source: error.location?.source ?? "", reason: Self.reason(error)))
+            rejects.append(.init(side: "v1", source: error.location?.source ?? "", reason: error.reportReason))
         case .migrated(let payload):
             let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
             guard v1Seen.insert(uuid).inserted else {
@@ -116,7 +116,7 @@ public struct Reconciler: Sendable {
     public mutating func addV2Reject(_ error: ASNError) {
         v2Read += 1
         v2Rejected += 1
-        rejects.append(.init(side: "v2", source: error.location?.source ?? "", reason: Self.reason(error)))
+        rejects.append(.init(side: "v2", source: error.location?.source ?? "", reason: error.reportReason))
     }
 
     // MARK: - Reconciliation
@@ -144,13 +144,6 @@ public struct Reconciler: Sendable {
     /// Apple spells environments several ways; reports use "Production" and "Sandbox".
     static func environmentName(_ raw: String?) -> String {
         V2Builder.environment(raw) ?? ""
-    }
-
-    private static func reason(_ error: ASNError) -> String {
-        var text = "\(error.code.rawValue): \(error.message)"
-        if let key = error.location?.key { text += " [key \(key)]" }
-        if let cause = error.cause { text += " (\(cause))" }
-        return text
     }
 
     // MARK: - Work

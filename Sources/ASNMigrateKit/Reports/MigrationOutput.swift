@@ -54,12 +54,9 @@ public enum MigrationOutput {
     /// The cells of one rejects row.
     public static func rejectRow(_ error: ASNError) -> [String] {
         let location = error.location
-        var reason = "\(error.code.rawValue): \(error.message)"
-        if let key = location?.key { reason += " [key \(key)]" }
-        if let cause = error.cause { reason += " (\(cause))" }
         var source = location?.path ?? ""
         if location?.line == nil, let index = location?.index { source += "[\(index)]" }
-        return [source, location?.line.map(String.init) ?? "", reason]
+        return [source, location?.line.map(String.init) ?? "", error.reportReason]
     }
 
     /// The cells of a rejects row for an unmapped record.

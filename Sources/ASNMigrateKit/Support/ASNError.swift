@@ -81,6 +81,14 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The `reason` cell of rejects reports: `code: message [key K] (cause)`, without the location (it has its own columns).
+    public var reportReason: String {
+        var text = "\(code.rawValue): \(message)"
+        if let key = location?.key { text += " [key \(key)]" }
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+
     /// `location: message (cause)`, one line.
     public var description: String {
         var text = ""

@@ -19,3 +19,11 @@ import Testing
         #expect(object["b"] == nil)
     }
 }
+
+@Suite struct ASNErrorReportReasonTests {
+    @Test func reportReasonHasCodeMessageKeyAndCauseButNoLocation() {
+        let error = ASNError(.wrongFieldType, "bad date", at: SourceLocation(path: "a.jsonl", line: 3, key: "purchase_date_ms"), cause: "found object")
+        #expect(error.reportReason == "wrong_field_type: bad date [key purchase_date_ms] (found object)")
+        #expect(ASNError(.malformedJSON, "truncated").reportReason == "malformed_json: truncated")
+    }
+}
