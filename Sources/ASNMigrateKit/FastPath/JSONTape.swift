@@ -198,14 +198,17 @@ private struct TapeScanner {
         return true
     }
 
-    /// Whether the raw key bytes name `password`, `latest_receipt` or `latest_expired_receipt`.
+    /// Whether the raw key bytes name one of `Envelope.secretKeys` (the one list both paths skip).
     private func isSecret(_ start: Int, _ keyEnd: Int) -> Bool {
-        switch keyEnd - start {
-        case 8: return memcmp(base + start, "password", 8) == 0
-        case 14: return memcmp(base + start, "latest_receipt", 14) == 0
-        case 22: return memcmp(base + start, "latest_expired_receipt", 22) == 0
-        default: return false
+        let length = keyEnd - start
+        for key in secretKeyBytes where key.count == length {
+            let same = key.withUnsafeBufferPointer { b -> Bool in
+                guard let p = b.baseAddress else { return length == 0 }
+                return memcmp(base + start, p, length) == 0
+            }
+            if same { return true }
         }
+        return false
     }
 
     /// `,` (false) or the closing byte (true) after whitespace; nil on anything else or a trailing comma.
@@ -378,3 +381,6 @@ private func specialBytes(_ word: UInt64) -> UInt64 {
     let hasControl = (word &- ones &* 0x20) & ~word
     return (hasQuote | hasBackslash | hasControl | word) & highs
 }
+
+/// `Envelope.secretKeys` as raw bytes, for comparing against key bytes in the tape without making Strings.
+private let secretKeyBytes: [[UInt8]] = Envelope.secretKeys.sorted().map { Array($0.utf8) }
