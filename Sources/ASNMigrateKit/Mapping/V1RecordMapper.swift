@@ -51,25 +51,9 @@ public struct V1RecordMapper: Sendable {
     }
 
     /// The deterministic notificationUUID of a V1 body: UUID v5 in `uuidNamespace` over its canonical JSON
-    /// (keys sorted, no whitespace, `password` / `latest_receipt` / `latest_expired_receipt` left out).
-    public static func notificationUUID(_ body: JSONObject) -> String {
-        UUIDv5.make(namespace: uuidNamespace, name: JSONWriter.canonical(.object(stripSecrets(body))))
-    }
-
-    // MARK: - Private
-
-    private static func stripSecrets(_ object: JSONObject) -> JSONObject {
-        JSONObject(object.members.compactMap { member in
-            if Envelope.secretKeys.contains(member.key) { return nil }
-            return JSONObject.Member(key: member.key, value: stripSecrets(member.value))
-        })
-    }
-
-    private static func stripSecrets(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let o): return .object(stripSecrets(o))
-        case .array(let a): return .array(a.map(stripSecrets))
-        default: return value
-        }
+    /// (keys sorted, no whitespace). `body` must come from `parser`, which already left out `password`,
+    /// `latest_receipt` and `latest_expired_receipt` at every depth, so the hash never sees them.
+    static func notificationUUID(_ body: JSONObject) -> String {
+        UUIDv5.make(namespace: uuidNamespace, name: JSONWriter.canonical(.object(body)))
     }
 }
