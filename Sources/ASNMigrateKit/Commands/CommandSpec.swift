@@ -15,9 +15,13 @@ public struct CommandSpec: Sendable, Equatable {
     public var positional: PositionalSpec?
     /// The executable's name, used in usage and "See … --help" hints.
     public var programName: String
+    /// The exit statuses help lists under EXIT STATUS; empty for none.
+    public var exitStatuses: [ExitStatus]
 
     /// Creates a command spec.
-    public init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil, programName: String = "asn-migrate") {
+    public init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil,
+                programName: String = "asn-migrate", exitStatuses: [ExitStatus] = []) {
+        self.exitStatuses = exitStatuses
         self.name = name
         self.abstract = abstract
         self.usage = usage
@@ -88,6 +92,7 @@ public struct CommandSpec: Sendable, Equatable {
         }
         let rows = options.map { ($0.synopsis, CommandSpec.optionHelp($0)) } + [("-h, --help", "Show this help.")]
         formatter.table("OPTIONS", rows)
+        formatter.table("EXIT STATUS", exitStatuses.map { (String($0.rawValue), $0.help) })
         return formatter.text
     }
 

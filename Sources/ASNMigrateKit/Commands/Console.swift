@@ -6,17 +6,28 @@ public struct Console: Sendable {
     public var output: @Sendable ([UInt8]) throws(ASNError) -> Void
     /// Writes one message line to standard error.
     public var diagnostic: @Sendable (String) -> Void
+    /// The descriptor behind `output` when it is a real one (1 for `.standard`): written directly, so a failed write
+    /// can say exactly how many bytes got out; nil for a console that captures output.
+    public var outputDescriptor: Int32?
 
     /// Creates a console from two writers.
-    public init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void) {
+    public init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void,
+                outputDescriptor: Int32? = nil) {
         self.output = output
         self.diagnostic = diagnostic
+        self.outputDescriptor = outputDescriptor
+    }
+
+    /// An output file for `path` (`-` meaning this console's standard output).
+    public func outputFile(_ path: String, target: OutputTarget) throws(ASNError) -> OutputFile {
+        try OutputFile(path: path, target: target, standardOutput: outputDescriptor == nil ? output : nil, descriptor: outputDescriptor ?? 1)
     }
 
     /// The process's real standard output and standard error.
     public static let standard = Console(
         output: { (bytes: [UInt8]) throws(ASNError) in try FileDescriptorSink.standardOutput.write(bytes) },
-        diagnostic: { line in FileDescriptorSink.writeAll(Array((line + "\n").utf8), to: 2) }
+        diagnostic: { line in FileDescriptorSink.writeAll(Array((line + "\n").utf8), to: 2) },
+        outputDescriptor: 1
     )
 }
 

@@ -7,10 +7,11 @@ public enum MigrateCommand {
         name: "migrate",
         abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification.",
         options: [
-            .single("--out", short: "-o", valueName: "FILE", help: "Write the output here (atomically) instead of standard output."),
+            .single("--out", short: "-o", valueName: "FILE", help: "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output."),
             .single("--format", valueName: "FORMAT", help: "jsonl (one decoded V2 payload per line) or csv (the same as flat columns).",
                     defaultValue: "jsonl", valueKind: .choice(MigrationOutput.Format.allCases.map(\.rawValue))),
-            .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (source,line,reason); without it the first few go to standard error."),
+            .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (source,line,reason), as --out writes its file; without it the first few go to standard error."),
+            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + "; off unless given."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
         ],
         positional: PositionalSpec(
@@ -19,7 +20,8 @@ public enum MigrateCommand {
             minCount: 1,
             acceptsStandardInput: true,
             missingHint: "give at least one input file or directory, or '-' for standard input"
-        )
+        ),
+        exitStatuses: ExitStatus.allCases
     )
 
     /// How many rejects are printed to standard error when `--rejects` is not given.
@@ -32,31 +34,56 @@ public enum MigrateCommand {
 
     /// Runs the command with the fast or the reference per-record path on `workers` threads (default: one per core).
     public static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus {
+        let name = "asn-migrate migrate"
         let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
+        let maxRejectRate: Double?
+        let outPath = arguments.value("--out") ?? "-", rejectsPath = arguments.value("--rejects")
+        let outTarget: OutputTarget, rejectsTarget: OutputTarget?
+        do throws(ASNError) {
+            maxRejectRate = arguments.value("--max-reject-rate") == nil ? nil : try SanityCheck.maxRejectRate(arguments)
+            outTarget = try OutputTarget.resolve(outPath)
+            rejectsTarget = try rejectsPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+            if let rejectsTarget, rejectsTarget == outTarget {
+                throw ASNError(.usage, "--out and --rejects name the same output ('\(rejectsPath ?? "")'); give them different files")
+            }
+        } catch {
+            console.diagnostic("\(name): \(describe(error)); no output was written")
+            return error.code == .usage ? .usage : .failure
+        }
         let table: MappingTable
         let files: [InputFile]
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
             files = try InputPaths.expand(arguments.positionals)
         } catch {
-            console.diagnostic("asn-migrate migrate: \(describe(error))")
+            console.diagnostic("\(name): \(describe(error))")
             return .failure
+        }
+
+        // Held for the whole run, so a second run on the same files fails at once instead of silently winning.
+        var locks: [RunLock] = []
+        defer { for lock in locks { lock.release() } }
+        do throws(ASNError) {
+            for lockPath in [outTarget.lockPath, rejectsTarget?.lockPath].compactMap({ $0 }) { locks.append(try RunLock.acquire(lockPath)) }
+        } catch {
+            console.diagnostic("\(name): \(describe(error)); no output was written")
+            return error.code == .locked ? .locked : .failure
         }
 
         let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
         var summary = MigrationSummary()
         summary.files = files.count
         if files.isEmpty {
-            console.diagnostic("asn-migrate migrate: warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
+            console.diagnostic("\(name): warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
         }
         var consoleRejects = 0
+        var outputs: [OutputFile] = []
 
         do {
-            let outFile = try arguments.value("--out").map { (path: String) throws(ASNError) in try AtomicFile(path: path) }
-            let rejectsFile = try arguments.value("--rejects").map { (path: String) throws(ASNError) in try AtomicFile(path: path) }
-            let sink: (([UInt8]) throws(ASNError) -> Void) = { (bytes: [UInt8]) throws(ASNError) in
-                if let outFile { try outFile.write(bytes) } else { try console.output(bytes) }
-            }
+            let outFile = try console.outputFile(outPath, target: outTarget)
+            outputs.append(outFile)
+            let rejectsFile = try rejectsPath.map { (path: String) throws(ASNError) in try console.outputFile(path, target: rejectsTarget ?? .standardOutput) }
+            if let rejectsFile { outputs.append(rejectsFile) }
             var buffer: [UInt8] = []
             buffer.reserveCapacity(1 << 20)
             var csv = CSVWriter(header: MigrationOutput.csvColumns)
@@ -68,7 +95,7 @@ public enum MigrateCommand {
                     try rejects.appendRow(cells)
                 } else if consoleRejects < rejectsShownOnConsole {
                     consoleRejects += 1
-                    console.diagnostic("asn-migrate migrate: \(cells[2]) at \(cells[0])\(cells[1].isEmpty ? "" : ":" + cells[1])")
+                    console.diagnostic("\(name): \(cells[2]) at \(cells[0])\(cells[1].isEmpty ? "" : ":" + cells[1])")
                 }
             }
 
@@ -95,27 +122,40 @@ public enum MigrateCommand {
                 for outcome in batch.outcomes { try handle(outcome) }
                 buffer.append(contentsOf: batch.jsonLines)
                 if buffer.count >= 1 << 20 {
-                    try sink(buffer)
+                    try outFile.write(buffer)
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            try sink(buffer)
+            try outFile.write(buffer)
             if let rejectsFile {
                 try rejectsFile.write(rejects.drain())
                 try rejectsFile.commit()
             }
-            try outFile?.commit()
+            try outFile.commit()
         } catch {
-            console.diagnostic("asn-migrate migrate: \(describe(error)); no output was written")
+            for output in outputs where !output.isCommitted { output.abort() }
+            console.diagnostic("\(name): \(describe(error)); \(outcomeOfFailure(outputs))")
             return .failure
         }
 
         let hidden = summary.rejected + summary.unmapped - consoleRejects
-        if arguments.value("--rejects") == nil, hidden > 0 {
-            console.diagnostic("asn-migrate migrate: \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
+        if rejectsPath == nil, hidden > 0 {
+            console.diagnostic("\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
         }
         console.diagnostic(summary.render())
+        if let maxRejectRate, let failed = SanityCheck.failures([.init(name: "input", read: summary.read, rejected: summary.rejected)],
+                                                             maxRejectRate: maxRejectRate, pairedSides: false) {
+            console.diagnostic("\(name): \(failed) (exit 3)")
+            return .sanityCheckFailed
+        }
         return summary.rejected + summary.unmapped > 0 ? .findings : .success
+    }
+
+    /// After a failed run: `no output was written` only when that is true, else what each output got.
+    static func outcomeOfFailure(_ outputs: [OutputFile]) -> String {
+        let touched = outputs.filter { $0.isCommitted || $0.bytesWritten > 0 }
+        guard !touched.isEmpty else { return "no output was written" }
+        return outputs.map(\.fate).joined(separator: "; ")
     }
 
     /// A one-line description of any error, for standard error.

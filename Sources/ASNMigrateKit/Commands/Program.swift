@@ -71,6 +71,7 @@ public struct Program: Sendable, Equatable {
         var options = [("-h, --help", "Show this help.")]
         if version != nil { options.append(("--version", "Print the version.")) }
         formatter.table("OPTIONS", options)
+        formatter.table("EXIT STATUS", ExitStatus.allCases.map { (String($0.rawValue), $0.help) })
         formatter.paragraph("See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")
         return formatter.text
     }

@@ -9,7 +9,7 @@ public enum ReconcileCommand {
         options: [
             .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
             .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns (repeatable)."),
-            .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); replaced atomically."),
+            .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept); a lock file .DIR.lock beside it keeps two runs from writing it at once."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder (default: today, UTC)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
             .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events."),
@@ -18,7 +18,10 @@ public enum ReconcileCommand {
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map)."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
-        ]
+            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
+                    defaultValue: "1%"),
+        ],
+        exitStatuses: ExitStatus.allCases
     )
 
     /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.
@@ -26,11 +29,20 @@ public enum ReconcileCommand {
         let name = "asn-migrate reconcile"
         let options: ReconcileOptions
         let outDirectory: String
+        let maxRejectRate: Double
         do {
             (options, outDirectory) = try parseOptions(arguments, now: now)
+            maxRejectRate = try SanityCheck.maxRejectRate(arguments)
         } catch {
             console.diagnostic("\(name): \(error.message)")
             return .usage
+        }
+        let destination: String
+        do {
+            destination = try OutputTarget.resolveDirectory(outDirectory)
+        } catch {
+            console.diagnostic("\(name): \(error.description); no report written")
+            return .failure
         }
         let table: MappingTable
         let v1Files: [InputFile]
@@ -45,6 +57,16 @@ public enum ReconcileCommand {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
             return .failure
         }
+
+        // Held for the whole run (beside the folder, never inside it), so a second run fails at once instead of silently winning.
+        let lock: RunLock
+        do {
+            lock = try RunLock.acquire(RunLock.lockPath(besideOutput: destination))
+        } catch {
+            console.diagnostic("\(name): \(error.description); no report written")
+            return error.code == .locked ? .locked : .failure
+        }
+        defer { lock.release() }
 
         for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
@@ -69,12 +91,18 @@ public enum ReconcileCommand {
 
         let result = reconciler.finish()
         do {
-            try AtomicOutput.writeDirectoryAtomically(path: outDirectory, files: ReconciliationReport.files(result))
+            try AtomicOutput.writeDirectoryAtomically(path: destination, files: ReconciliationReport.files(result))
         } catch {
             console.diagnostic("\(name): \(error.description); no report written")
             return .failure
         }
         console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+        let sides = [SanityCheck.Side(name: "V1", read: result.count("v1_records_read"), rejected: result.count("v1_rejected")),
+                     SanityCheck.Side(name: "V2", read: result.count("v2_records_read"), rejected: result.count("v2_rejected"))]
+        if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {
+            console.diagnostic("\(name): \(failed) (exit 3)")
+            return .sanityCheckFailed
+        }
         return result.isClean ? .success : .findings
     }
 
@@ -90,6 +118,10 @@ public enum ReconcileCommand {
         }
         guard !arguments.values("--v2").isEmpty else {
             throw ASNError(.usage, "missing --v2 PATH: give the V2 records (file or directory). See 'asn-migrate reconcile --help'.")
+        }
+        let standardInputs = (arguments.values("--v1") + arguments.values("--v2")).filter { $0 == "-" }.count
+        guard standardInputs <= 1 else {
+            throw ASNError(.usage, "'-' (standard input) given \(standardInputs) times across --v1 and --v2; standard input can be read only once")
         }
         var options = ReconcileOptions()
         if let window = try arguments.durationMilliseconds("--window") { options.window = window }

@@ -31,23 +31,29 @@ public enum AtomicOutput {
     ///
     /// If `fill` throws, or any step fails, the staging directory is removed, `path` is left as it was, and the
     /// error is thrown (`.outputFailed` naming the path and the errno text for file system failures). An existing
-    /// destination is renamed aside, the new one renamed in, then the old one deleted; a crash between the two renames
-    /// leaves no destination but both complete copies as hidden siblings — never a half-written one. A symbolic link
-    /// at `path` is followed: the directory it points to is replaced.
+    /// destination is swapped with the new one in one step (Linux `renameat2(RENAME_EXCHANGE)`), so the path is never
+    /// absent, then the old one deleted. Where that call is unavailable (ENOSYS, or EINVAL from a file system without it)
+    /// the old one is renamed aside and the new one renamed in; a crash between those two renames leaves no destination
+    /// but both complete copies as hidden siblings — never a half-written one. A symbolic link at `path` (a chain of
+    /// them) is followed: the directory it points to is replaced and the link kept. Something at `path` that is not a
+    /// directory is an error, never replaced.
     public static func writeDirectoryAtomically(path: String, _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
-        let destination = try resolvedDestination(path)
+        try writeDirectoryAtomically(path: path, exchange: systemExchange, fill)
+    }
+
+    /// `writeDirectoryAtomically(path:_:)` with the swap call given, so tests can make it fail or be unavailable.
+    static func writeDirectoryAtomically(path: String, exchange: ExchangeFunction,
+                                         _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+        let destination = try OutputTarget.resolveDirectory(path)
         let parent = FileSystem.parentDirectory(of: destination)
         try FileSystem.createDirectories(parent)
-        if let type = FileSystem.fileType(destination), type != S_IFDIR {
-            throw ASNError(.outputFailed, "'\(path)' exists and is not a directory; remove it or choose another output directory")
-        }
         FileSystem.removeStaleSiblings(of: destination, tag: "tmp")
         let staging = FileSystem.hiddenSibling(of: destination, tag: "tmp")
         guard mkdir(staging, 0o777) == 0 else { throw FileSystem.failure("create a temporary directory for", destination, errno) }
         do throws(ASNError) {
             try fill(StagingDirectory(path: staging))
             FileSystem.syncDirectory(staging)
-            try swapIntoPlace(staging, destination)
+            try swapIntoPlace(staging, destination, exchange: exchange)
             FileSystem.removeStaleSiblings(of: destination, tag: "old")
         } catch {
             FileSystem.removeTree(staging)
@@ -58,21 +64,21 @@ public enum AtomicOutput {
 
     // MARK: - Internals
 
-    /// `path` itself, or the target when it is a symbolic link.
-    private static func resolvedDestination(_ path: String) throws(ASNError) -> String {
-        let trimmed = FileSystem.trimmingTrailingSlashes(path)
-        guard !trimmed.isEmpty else { throw ASNError(.outputFailed, "empty output path; give a directory name") }
-        guard FileSystem.fileType(trimmed) == S_IFLNK else { return trimmed }
-        guard let resolved = realpath(trimmed, nil) else { throw FileSystem.failure("follow the symbolic link", trimmed, errno) }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Moves `staging` to `destination`, setting an existing destination aside first and deleting it afterwards.
-    private static func swapIntoPlace(_ staging: String, _ destination: String) throws(ASNError) {
+    private static func swapIntoPlace(_ staging: String, _ destination: String, exchange: ExchangeFunction) throws(ASNError) {
         guard FileSystem.fileType(destination) != nil else {
             guard rename(staging, destination) == 0 else { throw FileSystem.failure("move the new directory to", destination, errno) }
             return
+        }
+        switch exchange(staging, destination) {
+        case 0:
+            // `staging` now names the old directory.
+            FileSystem.removeTree(staging)
+            return
+        case ENOSYS, EINVAL:
+            break
+        case let code:
+            throw FileSystem.failure("swap the new directory into", destination, code)
         }
         let aside = FileSystem.hiddenSibling(of: destination, tag: "old")
         guard rename(destination, aside) == 0 else { throw FileSystem.failure("move aside the existing", destination, errno) }
@@ -82,5 +88,30 @@ public enum AtomicOutput {
             throw FileSystem.failure("move the new directory to", destination, code)
         }
         FileSystem.removeTree(aside)
+    }
+
+    /// The `renameat2(2)` signature; Glibc's Swift module does not export it, so it is looked up at run time.
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// `renameat2`, when the C library has it.
+    private static let renameAt2: RenameAt2? = {
+        #if os(Linux)
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// `RENAME_EXCHANGE` from <linux/fs.h>.
+    private static let renameExchange: UInt32 = 1 << 1
+
+    /// Swaps two existing paths atomically: 0 on success, else the errno (ENOSYS when the call is unavailable).
+    typealias ExchangeFunction = @Sendable (String, String) -> Int32
+
+    /// The real swap: `renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)`.
+    static let systemExchange: ExchangeFunction = { first, second in
+        guard let renameAt2 else { return ENOSYS }
+        return renameAt2(AT_FDCWD, first, AT_FDCWD, second, renameExchange) == 0 ? 0 : errno
     }
 }

@@ -173,6 +173,60 @@ import Testing
         #expect(entries(root) == ["out"])
     }
 
+    /// Counts calls of the swap function; tests only, used from one thread at a time.
+    private final class SwapCalls: @unchecked Sendable {
+        var pairs: [(String, String)] = []
+    }
+
+    @Test func anExistingFolderIsSwappedInOneStep() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/out"
+        try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
+        let calls = SwapCalls()
+        try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { first, second in
+            calls.pairs.append((first, second))
+            // While the swap runs, the destination still exists: it is never absent.
+            #expect(FileManager.default.fileExists(atPath: second))
+            return AtomicOutput.systemExchange(first, second)
+        }) { (staging: StagingDirectory) throws(ASNError) in try staging.write(name: "new.csv", bytes: [2]) }
+        #expect(calls.pairs.count == 1)
+        #expect(calls.pairs.first?.1 == out)
+        #expect(entries(out) == ["new.csv"])
+        #expect(entries(root) == ["out"], "the old folder, swapped to the staging name, is removed")
+    }
+
+    @Test(arguments: [ENOSYS, EINVAL])
+    func withoutTheSwapCallTwoRenamesAreUsed(errorNumber: Int32) throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/out"
+        try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
+        try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in errorNumber }) { (staging: StagingDirectory) throws(ASNError) in
+            try staging.write(name: "new.csv", bytes: [2])
+        }
+        #expect(entries(out) == ["new.csv"])
+        #expect(entries(root) == ["out"])
+    }
+
+    @Test func aFailedSwapKeepsTheOldFolderAndNamesThePath() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/out"
+        try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
+        do {
+            try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in EACCES }) { (staging: StagingDirectory) throws(ASNError) in
+                try staging.write(name: "new.csv", bytes: [2])
+            }
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .outputFailed && error.message.contains(out))
+            #expect(error.cause == FileSystem.errnoText(EACCES))
+        }
+        #expect(entries(out) == ["old.csv"])
+        #expect(entries(root) == ["out"])
+    }
+
     @Test func failingFillRemovesStagingAndKeepsOldDirectory() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -213,7 +267,7 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .outputFailed)
-            #expect(error.message.contains("is not a directory"))
+            #expect(error.message.contains("is a regular file, not a directory"))
         }
         #expect(contents(root + "/out") == "file")
         #expect(entries(root) == ["out"])

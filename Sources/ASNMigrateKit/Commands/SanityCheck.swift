@@ -1,0 +1,80 @@
+import Foundation
+
+/// The input sanity checks behind exit status 3: a report was written, but the input looks wrong.
+///
+/// A side fails when more than `--max-reject-rate` of the records read from it were rejected, or (with two sides)
+/// when it has no usable records while the other side has some. Pure: counts in, one line of failed checks out.
+public enum SanityCheck {
+    /// The default `--max-reject-rate`: 1%.
+    public static let defaultMaxRejectRate = 0.01
+
+    /// The help text of `--max-reject-rate`, shared by the commands that take it.
+    static let optionHelp = "Exit 3 when more than RATE of one side's records read are rejected (0.01 or 1%)"
+
+    /// One side's counts: records read (rejected ones included) and rejected.
+    public struct Side: Sendable, Equatable {
+        /// `V1`, `V2` or `input`, as the message names it.
+        public var name: String
+        /// Records read, rejected ones included.
+        public var read: Int
+        /// Records rejected.
+        public var rejected: Int
+
+        /// Creates a side's counts.
+        public init(name: String, read: Int, rejected: Int) {
+            self.name = name
+            self.read = read
+            self.rejected = rejected
+        }
+    }
+
+    // MARK: - Checking
+
+    /// The failed checks as one line (nil when all pass); `pairedSides` adds the "one side empty" check.
+    public static func failures(_ sides: [Side], maxRejectRate: Double, pairedSides: Bool) -> String? {
+        var failed: [String] = []
+        for side in sides where side.read > 0 && Double(side.rejected) / Double(side.read) > maxRejectRate {
+            failed.append("\(side.name) rejected \(side.rejected) of \(side.read) records read (\(percent(Double(side.rejected) / Double(side.read)))), "
+                + "above --max-reject-rate \(percent(maxRejectRate))")
+        }
+        if pairedSides {
+            let usable = sides.map { $0.read - $0.rejected }
+            for (index, side) in sides.enumerated() where usable[index] == 0 {
+                let others = sides.indices.filter { $0 != index && usable[$0] > 0 }
+                guard let other = others.first else { continue }
+                failed.append("\(side.name) has no usable records (read \(side.read)) while \(sides[other].name) has \(usable[other]); "
+                    + "check the --\(side.name.lowercased()) paths")
+            }
+        }
+        return failed.isEmpty ? nil : "sanity check failed: " + failed.joined(separator: "; ")
+    }
+
+    // MARK: - Parsing
+
+    /// Parses a rate given as a fraction (`0.01`) or a percentage (`1%`, `0.5%`), between 0 and 1; nil otherwise.
+    public static func parseRate(_ text: String) -> Double? {
+        let isPercent = text.hasSuffix("%")
+        let number = isPercent ? String(text.dropLast()) : text
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(number) else { return nil }
+        let rate = isPercent ? value / 100 : value
+        return (0...1).contains(rate) ? rate : nil
+    }
+
+    /// The `--max-reject-rate` value of `arguments` (default 1%), or a usage error naming the option.
+    static func maxRejectRate(_ arguments: ParsedArguments) throws(ASNError) -> Double {
+        guard let text = arguments.value("--max-reject-rate") else { return defaultMaxRejectRate }
+        guard let rate = parseRate(text) else {
+            throw ASNError(.usage, "option '--max-reject-rate' needs a fraction (0.01) or a percentage (1%) between 0 and 1, not '\(text)'")
+        }
+        return rate
+    }
+
+    /// `1%`, `0.5%`, `33.33%`: a rate as a percentage with at most two decimals.
+    static func percent(_ rate: Double) -> String {
+        var text = String(format: "%.2f", rate * 100)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text + "%"
+    }
+}
