@@ -54,6 +54,14 @@ public final class OutputFile: ByteSink {
         }
     }
 
+    /// Writes a whole small output (a metrics or summary file, say) the way its target needs, and publishes it; the
+    /// caller takes the run lock (`OutputTarget.resolve(path).lockPath`) when it wants one.
+    public static func writeWhole(_ bytes: [UInt8], to path: String) throws(ASNError) {
+        let file = try OutputFile(path: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
     deinit {
         if case .descriptor(let descriptor, owned: true) = backing { _ = close(descriptor) }
     }

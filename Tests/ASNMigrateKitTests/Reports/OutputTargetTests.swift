@@ -123,4 +123,16 @@ import Testing
         #expect(second.fate == "'\(path)' was written in full")
         #expect(try tmp.read("out.jsonl") == Array("new".utf8))
     }
+
+    @Test func writeWholeReplacesTheFileAtTheEndOfALink() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try tmp.write("metrics.prom", "old")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/current", withDestinationPath: "metrics.prom")
+        try OutputFile.writeWhole(Array("new\n".utf8), to: tmp.path + "/current")
+        #expect(try tmp.read("metrics.prom") == Array("new\n".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: tmp.path + "/current")
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted() == ["current", "metrics.prom"])
+    }
 }
