@@ -32,8 +32,10 @@ struct OutputSafetyEndToEndTests {
     private final class FIFOReader: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var bytes: [UInt8] = []
+        private let path: String
 
         init(_ path: String, limit: Int? = nil) {
+            self.path = path
             let thread = Thread { [self] in
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 var chunk = [UInt8](repeating: 0, count: 4096)
@@ -52,7 +54,13 @@ struct OutputSafetyEndToEndTests {
 
         /// Waits for the reader to finish and returns what it read.
         func result() -> [UInt8] {
-            done.wait()
+            // When the run never opened the FIFO (it failed first), open and close the write end so the reader's
+            // open(2) returns and the thread ends, instead of hanging the test.
+            if done.wait(timeout: .now() + 2) == .timedOut {
+                let writer = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if writer >= 0 { close(writer) }
+                done.wait()
+            }
             return bytes
         }
     }
@@ -290,8 +298,9 @@ struct OutputSafetyEndToEndTests {
         var chunk = [UInt8](repeating: 0, count: 1000)
         while received < 1000 {
             let n = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, 1000 - received) }
-            if n > 0 { received += n } else { usleep(5_000) }
+            if n > 0 { received += n } else if !process.isRunning { break } else { usleep(5_000) }
         }
+        #expect(received == 1000, "the run wrote at least 1000 bytes before the reader went away")
         close(readEnd)
         process.waitUntilExit()
         let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
@@ -307,6 +316,23 @@ struct OutputSafetyEndToEndTests {
         let run = try BinaryRun.run(["reconcile", "--v1", "-", "--v2", "-"])
         #expect(run.status == ExitStatus.usage.rawValue)
         #expect(run.stderr.contains("standard input can be read only once"), "\(run.stderr)")
+    }
+
+    @Test func outputsThatCollideOrCannotBeAFolderAreRefused() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        // --out defaults to standard output, so --rejects - would interleave with it.
+        let both = try BinaryRun.run(["migrate", Self.sample, "--rejects", "-"])
+        #expect(both.status == ExitStatus.usage.rawValue, "\(both.stderr)")
+        #expect(both.stderr.contains("--out and --rejects name the same output"))
+        // The same file reached through a link is the same output.
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/alias", withDestinationPath: tmp.path + "/out.jsonl")
+        let same = try BinaryRun.run(["migrate", Self.sample, "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias"])
+        #expect(same.status == ExitStatus.usage.rawValue, "\(same.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/out.jsonl"))
+        let folder = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", "-"])
+        #expect(folder.status == ExitStatus.failure.rawValue)
+        #expect(folder.stderr.contains("a report folder cannot be standard output"), "\(folder.stderr)")
     }
 
     @Test func reconcileExitsThreeWhenASideIsEmptyOrRejectsTooMuch() throws {
