@@ -38,6 +38,11 @@ import Foundation
 /// - text and signed (JWS) values: as is.
 ///
 /// A cell that cannot be read as its field's kind rejects its row, located `file:line` and naming the column.
+///
+/// ## Format 2
+///
+/// Also accepts `V2 FIELD | CSV COLUMN | CONVERSION` (see `V2ColumnConversion`) and `V2 FIELD = VALUE`, a constant
+/// every row gets (read as the field's kind when the map loads).
 public struct V2ColumnMap: Sendable, Equatable {
     /// The newest column-map format this build understands.
     public static let supportedFormat = 2
