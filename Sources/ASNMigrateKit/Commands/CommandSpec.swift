@@ -103,7 +103,7 @@ public struct CommandSpec: Sendable, Equatable {
         if case .integer(let range?) = option.valueKind { notes.append("\(range.lowerBound) to \(range.upperBound)") }
         if case .duration = option.valueKind { notes.append("e.g. 48h, 90m, 2d") }
         if let defaultValue = option.defaultValue { notes.append("default: \(defaultValue)") }
-        if option.kind == .repeatable { notes.append("repeatable") }
+        if option.kind == .repeatable && !option.help.contains("repeatable") { notes.append("repeatable") }
         guard !notes.isEmpty else { return option.help }
         return "\(option.help) (\(notes.joined(separator: "; ")))"
     }

@@ -30,8 +30,9 @@ public struct Program: Sendable, Equatable {
         case "help":
             guard arguments.count > 1 else { return .help(helpText) }
             return .help(try command(arguments[1]).helpText)
-        case "--version" where version != nil:
-            return .version(version ?? "")
+        case "--version", "-V", "version":
+            guard let version else { return try command(first).parse(Array(arguments.dropFirst())) }
+            return .version(version)
         default:
             if first.hasPrefix("-"), first != "-" {
                 throw ASNError(.usage, "unknown option '\(first)' before the command; options go after it, as in '\(name) COMMAND [OPTIONS]'. Commands: \(commandList)")
@@ -69,7 +70,7 @@ public struct Program: Sendable, Equatable {
         formatter.paragraph("USAGE", "\(name) COMMAND [OPTIONS] [ARGUMENTS]")
         formatter.table("COMMANDS", commands.map { ($0.name, $0.abstract) })
         var options = [("-h, --help", "Show this help.")]
-        if version != nil { options.append(("--version", "Print the version.")) }
+        if version != nil { options.append(("-V, --version", "Print the version (also '\(name) version').")) }
         formatter.table("OPTIONS", options)
         formatter.table("EXIT STATUS", ExitStatus.allCases.map { (String($0.rawValue), $0.help) })
         formatter.paragraph("See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")

@@ -4,7 +4,7 @@ public enum SimulateCommand {
     public static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--gzip] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
                     valueKind: .integer(1...100_000_000)),

@@ -74,13 +74,22 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     public var location: SourceLocation?
     /// The underlying cause, described.
     public var cause: String?
+    /// The message without this record's particular values (`column 'x' is not a whole number`), so that rejects can
+    /// be counted by cause; nil when the message itself is that.
+    public var group: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil) {
+    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil, group: String? = nil) {
         self.code = code
         self.message = message
         self.location = location
         self.cause = cause
+        self.group = group
+    }
+
+    /// The key rejects are counted under: the code and the group (or the message).
+    public var causeKey: String {
+        "\(code.rawValue): \(group ?? message)"
     }
 
     /// The `reason` cell of rejects reports: `code: message [key K] (cause)`, without the location (it has its own columns).

@@ -100,6 +100,33 @@ public enum Timestamp {
         return parseEpoch(trimmed) ?? parseISO8601(trimmed) ?? parseAppleGMT(trimmed)
     }
 
+    /// Epoch milliseconds of a timestamp as databases print it, or nil: ISO 8601 (`T` or a space between date and time),
+    /// psql's `2021-01-01 00:00:00.5+00`, MySQL's and sqlite's `2021-01-01 00:00:00` (no zone is UTC), with an optional
+    /// zone of `Z`, ` UTC`, ` GMT`, `±HH`, `±HHMM` or `±HH:MM` (a space before the zone is allowed).
+    public static func parseDatabaseText(_ text: String) -> Int64? {
+        var bytes = Array(trimmingSpaces(text).utf8)
+        for zone in [" UTC", " GMT", "UTC", "GMT"] where bytes.count > zone.utf8.count + 10 {
+            let tail = bytes.suffix(zone.utf8.count)
+            if String(decoding: tail, as: UTF8.self).uppercased() == zone {
+                bytes = Array(bytes.dropLast(zone.utf8.count)) + [UInt8(ascii: "Z")]
+                break
+            }
+        }
+        if bytes.count > 10, bytes[10] == UInt8(ascii: " ") { bytes[10] = UInt8(ascii: "T") }
+        // `… 00:00:00 +00:00`: drop the space before the zone.
+        if let space = bytes.lastIndex(of: UInt8(ascii: " ")), space > 10, space + 1 < bytes.count,
+           [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "Z")].contains(bytes[space + 1]) {
+            bytes.remove(at: space)
+        }
+        // psql's `+00` / `-05`: a zone of hours only.
+        let n = bytes.count
+        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+        if n >= 22, bytes[n - 3] == UInt8(ascii: "+") || bytes[n - 3] == UInt8(ascii: "-"), isDigit(bytes[n - 2]), isDigit(bytes[n - 1]) {
+            bytes += Array(":00".utf8)
+        }
+        return parseISO8601(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// For `--from` / `--to` flags: a UTC day (`2021-03-01`, `isWholeDay` true) or a full ISO 8601 instant, as epoch milliseconds.
     ///
     /// A caller treating `--to` as inclusive adds one day (`millisecondsPerDay`) when `isWholeDay` is true.

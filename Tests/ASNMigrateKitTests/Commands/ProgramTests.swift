@@ -65,9 +65,42 @@ import Testing
         let lines = program.helpText.split(separator: "\n").map(String.init)
         #expect(lines.contains("USAGE: asn-migrate COMMAND [OPTIONS] [ARGUMENTS]"))
         #expect(lines.contains("COMMANDS:"))
-        #expect(lines.contains("  migrate     Migrate archived V1 notifications to V2 form."))
-        #expect(lines.contains("  simulate    Generate sample V1 notifications."))
-        #expect(lines.contains("  --version   Print the version."))
+        #expect(lines.contains("  migrate        Migrate archived V1 notifications to V2 form."))
+        #expect(lines.contains("  simulate       Generate sample V1 notifications."))
+        #expect(lines.contains { $0.hasPrefix("  -V, --version") && $0.contains("Print the version") })
+    }
+
+    @Test func versionHasThreeSpellings() throws {
+        for spelling in ["--version", "-V", "version"] {
+            #expect(try program.parse([spelling]) == .version("asn-migrate 0.1.0"))
+        }
+    }
+
+    // MARK: - The real commands' help
+
+    @Test func noHelpTextRepeatsItself() throws {
+        for command in ASNMigrateCLI.program.commands {
+            let text = command.helpText.replacingOccurrences(of: "\n", with: " ")
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            #expect(!text.contains("(repeatable). (repeatable)"), "\(command.name) --help")
+            for prose in [command.abstract] + command.options.map(\.help) {
+                let words = prose.lowercased().split(whereSeparator: { !$0.isLetter })
+                for (a, b) in zip(words, words.dropFirst()) where a == b && a.count > 2 {
+                    Issue.record("'\(a) \(b)' doubled in \(command.name) --help: \(prose)")
+                }
+            }
+            #expect(text.components(separatedBy: "repeatable").count <= command.options.filter { $0.kind == .repeatable }.count + 1,
+                    "'repeatable' is said once per repeatable option in \(command.name) --help")
+        }
+    }
+
+    @Test func everyWrittenUsageLineListsEveryOption() {
+        for command in ASNMigrateCLI.program.commands {
+            guard let usage = command.usage else { continue }
+            for option in command.options {
+                #expect(usage.contains(option.long), "\(command.name)'s usage line lists \(option.long)")
+            }
+        }
     }
 
     // MARK: - Errors

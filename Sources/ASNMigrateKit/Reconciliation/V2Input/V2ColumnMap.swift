@@ -38,9 +38,14 @@ import Foundation
 /// - text and signed (JWS) values: as is.
 ///
 /// A cell that cannot be read as its field's kind rejects its row, located `file:line` and naming the column.
+///
+/// ## Format 2
+///
+/// Also accepts `V2 FIELD | CSV COLUMN | CONVERSION` (see `V2ColumnConversion`) and `V2 FIELD = VALUE`, a constant
+/// every row gets (read as the field's kind when the map loads).
 public struct V2ColumnMap: Sendable, Equatable {
     /// The newest column-map format this build understands.
-    public static let supportedFormat = 1
+    public static let supportedFormat = 2
 
     /// How a column's cells are read.
     public enum Kind: Sendable, Equatable {
@@ -70,10 +75,14 @@ public struct V2ColumnMap: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         /// The V2 field.
         public let field: Field
-        /// The CSV header name of the column holding it.
+        /// The CSV header name of the column holding it (empty for a constant).
         public let column: String
         /// The 1-based line of the map file it was given on.
         public let line: Int
+        /// How the column's cells become the field's value (format 2), or nil for the field kind's own reading.
+        public var conversion: V2ColumnConversion? = nil
+        /// The value every row gets for this field (format 2 `FIELD = VALUE`), read as the field's kind; nil for a column.
+        public var constant: JSONValue? = nil
     }
 
     /// The map file's path as given, for messages.
@@ -133,21 +142,26 @@ public struct V2ColumnMap: Sendable, Equatable {
         let byPath = Dictionary(fields.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
-        var sawFormat = false
+        var format: Int?
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) { // "\r\n" is one Character
             lineNumber += 1
             let line = String(rawLine).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let at = SourceLocation(path: path, line: lineNumber)
-            guard sawFormat else {
-                try checkFormat(line, at: at)
-                sawFormat = true
+            guard let version = format else {
+                format = try checkFormat(line, at: at)
                 continue
             }
-            let parts = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw ASNError(.badMapping, "a mapping line is 'V2 FIELD | CSV COLUMN', not '\(line)'", at: at)
+            var parts = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            var isConstant = false
+            if version >= 2, parts.count == 1, let equals = line.firstIndex(of: "=") {
+                parts = [String(line[..<equals]).trimmingSpaces(), String(line[line.index(after: equals)...]).trimmingSpaces()]
+                isConstant = true
+            }
+            let shape = version >= 2 ? "'V2 FIELD | CSV COLUMN', 'V2 FIELD | CSV COLUMN | CONVERSION' or 'V2 FIELD = VALUE'" : "'V2 FIELD | CSV COLUMN'"
+            guard parts.count == 2 || (version >= 2 && parts.count == 3), parts.allSatisfy({ !$0.isEmpty }) else {
+                throw ASNError(.badMapping, "a mapping line is \(shape), not '\(line)'", at: at)
             }
             guard let field = byPath[parts[0]] else {
                 let suggestion = Suggestion.closest(to: parts[0], among: fields.map(\.path)).map { "did you mean '\($0)'? " } ?? ""
@@ -157,9 +171,24 @@ public struct V2ColumnMap: Sendable, Equatable {
                 throw ASNError(.badMapping, "V2 field '\(field.path)' is already mapped on line \(first); map each field once", at: at)
             }
             seen[field.path] = lineNumber
-            entries.append(Entry(field: field, column: parts[1], line: lineNumber))
+            var entry = Entry(field: field, column: isConstant ? "" : parts[1], line: lineNumber)
+            if isConstant {
+                guard let value = value(parts[1], kind: field.kind) else {
+                    throw ASNError(.badMapping, "the constant '\(parts[1])' for '\(field.path)' is not \(describe(field.kind))", at: at)
+                }
+                entry.constant = value
+            } else if parts.count == 3 {
+                guard let conversion = V2ColumnConversion.parse(parts[2]) else {
+                    throw ASNError(.badMapping, "unknown conversion '\(parts[2])'; conversions are \(V2ColumnConversion.spellings)", at: at)
+                }
+                guard conversion.fits(field.kind) else {
+                    throw ASNError(.badMapping, "conversion '\(parts[2])' does not fit '\(field.path)' (\(describe(field.kind))); it is for \(conversion.fitsDescription)", at: at)
+                }
+                entry.conversion = conversion
+            }
+            entries.append(entry)
         }
-        guard sawFormat else {
+        guard format != nil else {
             throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate column-map file?", at: SourceLocation(path: path))
         }
         guard seen["notificationType"] != nil || seen["signedPayload"] != nil else {
@@ -168,8 +197,8 @@ public struct V2ColumnMap: Sendable, Equatable {
         return V2ColumnMap(path: path, entries: entries)
     }
 
-    /// Accepts `format N` for N up to `supportedFormat`.
-    private static func checkFormat(_ line: String, at: SourceLocation) throws(ASNError) {
+    /// Accepts `format N` for N up to `supportedFormat`; returns N.
+    private static func checkFormat(_ line: String, at: SourceLocation) throws(ASNError) -> Int {
         let parts = line.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0] == "format", let version = Int(parts[1]), version >= 1 else {
             throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
@@ -177,6 +206,7 @@ public struct V2ColumnMap: Sendable, Equatable {
         guard version <= supportedFormat else {
             throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
         }
+        return version
     }
 
     // MARK: - Reading rows
@@ -226,11 +256,14 @@ public struct V2ColumnMap: Sendable, Equatable {
             let at = SourceLocation(path: csvPath, line: record.line)
             var top = JSONObject(), data = JSONObject(), transaction = JSONObject(), renewal = JSONObject()
             for column in columns {
-                guard let cell = record[column.index], !cell.isEmpty else { continue }
-                let field = column.entry.field
-                guard let value = V2ColumnMap.value(cell, kind: field.kind) else {
-                    throw ASNError(.wrongFieldType, "column '\(column.entry.column)' (\(field.path)) holds '\(V2ColumnMap.shown(cell))', which is not \(V2ColumnMap.describe(field.kind))", at: at.with(key: column.entry.column))
+                let value: JSONValue
+                if let constant = column.entry.constant {
+                    value = constant
+                } else {
+                    guard let cell = record[column.index], !cell.isEmpty else { continue }
+                    value = try V2ColumnMap.read(cell, for: column.entry, at: at)
                 }
+                let field = column.entry.field
                 let member = JSONObject.Member(key: column.key, value: value)
                 if field.path == "signedPayload" { return JSONObject([member]) }
                 switch column.container {
@@ -257,7 +290,9 @@ public struct V2ColumnMap: Sendable, Equatable {
         var found: [(Entry, Int)] = []
         var missing: [String] = []
         for entry in entries {
-            if let index = header.firstIndex(of: entry.column) {
+            if entry.constant != nil {
+                found.append((entry, -1))
+            } else if let index = header.firstIndex(of: entry.column) {
                 found.append((entry, index))
             } else {
                 missing.append("'\(entry.column)' (\(entry.field.path), \(path):\(entry.line))")
@@ -284,13 +319,40 @@ public struct V2ColumnMap: Sendable, Equatable {
         case .integer:
             return Int64(cell.trimmingSpaces()).map { .number(String($0)) }
         case .boolean:
-            switch cell.trimmingSpaces().lowercased() {
-            case "true", "t", "1": return .bool(true)
-            case "false", "f", "0": return .bool(false)
-            default: return nil
-            }
+            return V2ColumnConversion.boolean(cell.trimmingSpaces()).map { .bool($0) }
         case .date:
-            return Timestamp.parseAny(rfc3339(cell.trimmingSpaces())).map { .number(String($0)) }
+            let text = cell.trimmingSpaces()
+            return (Timestamp.parseEpoch(text) ?? Timestamp.parseDatabaseText(text) ?? Timestamp.parseAppleGMT(text)).map { .number(String($0)) }
+        }
+    }
+
+    /// The value of a non-empty `cell` of `entry`'s column, through its conversion if it has one; a reject naming the
+    /// column, the cell and, where the cell looks like one, the conversion that would read it.
+    static func read(_ cell: String, for entry: Entry, at: SourceLocation) throws(ASNError) -> JSONValue {
+        let field = entry.field
+        if let conversion = entry.conversion {
+            if let value = conversion.apply(cell, kind: field.kind) { return value }
+            throw ASNError(.wrongFieldType, "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(conversion.expects)",
+                           at: at.with(key: entry.column), group: "column '\(entry.column)' (\(field.path)) is not \(conversion.expects)")
+        }
+        if let value = value(cell, kind: field.kind) { return value }
+        let hint = suggestedConversion(cell, kind: field.kind).map { "; add a \($0) conversion ('\(field.path) | \(entry.column) | \($0)', column map format 2)" } ?? ""
+        throw ASNError(.wrongFieldType, "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(describe(field.kind))\(hint)",
+                       at: at.with(key: entry.column), group: "column '\(entry.column)' (\(field.path)) is not \(describe(field.kind))\(hint)")
+    }
+
+    /// The conversion that would read `cell` for a field of `kind`, when one would.
+    private static func suggestedConversion(_ cell: String, kind: Kind) -> String? {
+        let text = cell.trimmingSpaces()
+        switch kind {
+        case .integer:
+            if V2ColumnConversion.boolean(text) != nil { return "boolean" }
+            if V2ColumnConversion.scaled(text, by: 1000) != nil { return "scale 1000" }
+            return nil
+        case .date:
+            return V2ColumnConversion.scaled(text, by: 1000) != nil ? "epoch-seconds" : nil
+        default:
+            return nil
         }
     }
 
@@ -300,7 +362,7 @@ public struct V2ColumnMap: Sendable, Equatable {
         case .text, .jws: return "text"
         case .identifier: return "an ID of digits; export ID columns as text or bigint so no digit is lost"
         case .integer: return "a whole number"
-        case .boolean: return "a boolean (true/false, t/f or 1/0)"
+        case .boolean: return "a boolean (true/false, t/f, yes/no, y/n or 1/0)"
         case .date: return "a date (epoch milliseconds, or ISO 8601 such as 2024-01-23T10:00:00Z)"
         }
     }
@@ -308,19 +370,5 @@ public struct V2ColumnMap: Sendable, Equatable {
     /// A cell as messages show it: at most 40 characters.
     private static func shown(_ cell: String) -> String {
         cell.count > 40 ? String(cell.prefix(40)) + "…" : cell
-    }
-
-    /// psql's and sqlite's timestamp text (`2024-01-23 10:00:00.5+00`) in RFC 3339 form (`2024-01-23T10:00:00.5+00:00`);
-    /// other text unchanged.
-    private static func rfc3339(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        guard bytes.count > 10, bytes[10] == UInt8(ascii: " ") else { return text }
-        bytes[10] = UInt8(ascii: "T")
-        let n = bytes.count
-        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
-        if n >= 22, bytes[n - 3] == UInt8(ascii: "+") || bytes[n - 3] == UInt8(ascii: "-"), isDigit(bytes[n - 2]), isDigit(bytes[n - 1]) {
-            bytes += Array(":00".utf8)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("format 2\nnotificationType | t\n", 1, "format 2 is newer than this asn-migrate supports (up to 1); upgrade asn-migrate"),
+        ("format 3\nnotificationType | t\n", 1, "format 3 is newer than this asn-migrate supports (up to 2); upgrade asn-migrate"),
         ("notificationType | t\n", 1, "the file must start with 'format 1', not 'notificationType | t'"),
         ("format one\n", 1, "the file must start with 'format 1', not 'format one'"),
         ("format 1\n# x\nnotificationType | t\nnotificationTyp | u\n", 4, "unknown V2 field 'notificationTyp'; did you mean 'notificationType'?"),
@@ -174,7 +174,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("yes", V2ColumnMap.Kind.boolean), ("tru", .boolean), ("yesterday", .date), ("2023-13-01", .date),
+        ("maybe", V2ColumnMap.Kind.boolean), ("tru", .boolean), ("yesterday", .date), ("2023-13-01", .date),
         ("2023-11-14 22:13", .date), ("12a", .identifier), ("1e3", .identifier), ("-5", .identifier),
         ("1.0", .integer), ("ten", .integer), ("99999999999999999999", .integer),
     ] as [(String, V2ColumnMap.Kind)])
