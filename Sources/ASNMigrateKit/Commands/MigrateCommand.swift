@@ -10,6 +10,8 @@ public enum MigrateCommand {
             .single("--out", short: "-o", valueName: "FILE", help: "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output."),
             .single("--format", valueName: "FORMAT", help: "jsonl (one decoded V2 payload per line) or csv (the same as flat columns).",
                     defaultValue: "jsonl", valueKind: .choice(MigrationOutput.Format.allCases.map(\.rawValue))),
+            .single("--csv-names", valueName: "NAMES", help: "With --format csv: dotted column names as the JSON paths (data.transactionInfo.productId), or snake (data_transaction_info_product_id), which SQL joins without quoting.",
+                    defaultValue: "dotted", valueKind: .choice(MigrationOutput.CSVNames.allCases.map(\.rawValue))),
             .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (source,line,reason), as --out writes its file; without it the first few go to standard error."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + "; off unless given."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
@@ -86,7 +88,7 @@ public enum MigrateCommand {
             if let rejectsFile { outputs.append(rejectsFile) }
             var buffer: [UInt8] = []
             buffer.reserveCapacity(1 << 20)
-            var csv = CSVWriter(header: MigrationOutput.csvColumns)
+            var csv = CSVWriter(header: MigrationOutput.csvColumns(MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted))
             var rejects = CSVWriter(header: MigrationOutput.rejectColumns)
             if format == .csv { buffer.append(contentsOf: csv.drain()) }
 

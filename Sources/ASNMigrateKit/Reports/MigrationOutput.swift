@@ -8,6 +8,40 @@ public enum MigrationOutput {
         case csv
     }
 
+    /// How `migrate --format csv` names its columns (`--csv-names`).
+    public enum CSVNames: String, Sendable, CaseIterable {
+        /// The JSON path, as the JSON Lines output nests it: `data.transactionInfo.productId`.
+        case dotted
+        /// snake_case, joinable from SQL without quoting: `data_transaction_info_product_id`.
+        case snake
+    }
+
+    /// The CSV columns of `migrate --format csv` under `names`, in order.
+    public static func csvColumns(_ names: CSVNames) -> [String] {
+        names == .dotted ? csvColumns : csvColumns.map(snakeCase)
+    }
+
+    /// `data.transactionInfo.webOrderLineItemId` → `data_transaction_info_web_order_line_item_id`,
+    /// `notificationUUID` → `notification_uuid`, `migration.v1NotificationType` → `migration_v1_notification_type`.
+    public static func snakeCase(_ path: String) -> String {
+        let characters = Array(path)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character == "." {
+                result.append("_")
+                continue
+            }
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord = previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true)
+                if startsWord { result.append("_") }
+            }
+            result.append(contentsOf: character.lowercased())
+        }
+        return result
+    }
+
     /// The CSV columns of `migrate --format csv`, in order.
     public static let csvColumns: [String] = [
         "notificationType", "subtype", "notificationUUID", "version", "signedDate",

@@ -83,4 +83,40 @@ import Testing
         #expect(plain.status != 0)
         #expect(plainRejects.contains("which is not a whole number; add a boolean conversion"))
     }
+
+    @Test func snakeCaseCSVReadsBackThroughItsMapWithZeroDifferences() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let csv = tmp.path + "/migrated.csv"
+        let migrate = try BinaryRun.run(["migrate"] + ReconcileEndToEndTests.cleanSample + ["--format", "csv", "--csv-names", "snake", "--out", csv])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let header = String(decoding: try Data(contentsOf: URL(fileURLWithPath: csv)), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.hasPrefix("notification_type,subtype,notification_uuid,version,signed_date,data_bundle_id,"))
+        #expect(header.contains(",data_transaction_info_web_order_line_item_id,"))
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile"] + ReconcileEndToEndTests.cleanSample.flatMap { ["--v1", $0] }
+            + ["--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv-snake.map", "--out", report])
+        #expect(run.status == 0, "\(run.stderr)")
+        let differences = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/differences.csv")), as: UTF8.self)
+        #expect(differences.split(separator: "\n").count == 1, "no difference rows: \(differences)")
+    }
+
+    @Test func snakeNamesAreUniqueAndNeedNoQuotingInSQL() {
+        let names = MigrationOutput.csvColumns(.snake)
+        #expect(Set(names).count == names.count)
+        for name in names {
+            #expect(name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") } && name.first?.isLetter == true, "\(name)")
+        }
+        #expect(MigrationOutput.snakeCase("notificationUUID") == "notification_uuid")
+        #expect(MigrationOutput.snakeCase("migration.v1NotificationType") == "migration_v1_notification_type")
+        #expect(MigrationOutput.snakeCase("data.renewalInfo.isInBillingRetryPeriod") == "data_renewal_info_is_in_billing_retry_period")
+        #expect(MigrationOutput.csvColumns(.dotted) == MigrationOutput.csvColumns, "the default names stay as they were")
+    }
+
+    @Test func theSnakeMapNamesEveryColumnTheDottedMapDoes() throws {
+        let dotted = try V2ColumnMap.load(path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv.map").path)
+        let snake = try V2ColumnMap.load(path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv-snake.map").path)
+        #expect(snake.entries.map(\.field.path) == dotted.entries.map(\.field.path))
+        #expect(snake.entries.map(\.column) == dotted.entries.map { MigrationOutput.snakeCase($0.column) })
+    }
 }
