@@ -12,7 +12,7 @@ public enum ReconcileCommand {
             .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept); a lock file .DIR.lock beside it keeps two runs from writing it at once."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder (default: today, UTC)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
-            .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events."),
+            .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events. A pair is judged when either record is in the period."),
             .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
             .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),

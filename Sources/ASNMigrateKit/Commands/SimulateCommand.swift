@@ -4,7 +4,7 @@ public enum SimulateCommand {
     public static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--gzip] --out DIR",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
                     valueKind: .integer(1...100_000_000)),
@@ -15,6 +15,7 @@ public enum SimulateCommand {
                     defaultValue: "0"),
             .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest).",
                     defaultValue: "50", valueKind: .integer(1...10_000)),
+            .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
             .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically)."),
         ]
@@ -66,7 +67,8 @@ public enum SimulateCommand {
         }
         let options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
                                         injectRate: rate, gzip: arguments.flag("--gzip"),
-                                        receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50)
+                                        receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50,
+                                        realisticEdges: arguments.flag("--realistic-edges"))
         return (options, directory)
     }
 }

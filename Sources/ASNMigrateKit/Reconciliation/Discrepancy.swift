@@ -16,6 +16,12 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
         case conflictingDuplicateV2 = "conflicting_duplicate_v2"
         /// A V1 record no mapping rule maps.
         case unmappedV1 = "unmapped_v1"
+        /// Not a difference (`pending.csv` only): an in-period V1 record with no V2 partner yet, whose partner could lie
+        /// beyond the V2 data's first or last event time.
+        case pendingInV2 = "pending_in_v2"
+        /// Not a difference (`pending.csv` only): an in-period V2 record with no V1 partner yet, whose partner could lie
+        /// beyond the V1 data's first or last event time.
+        case pendingInV1 = "pending_in_v1"
 
         /// Orders kinds by their CSV text.
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
@@ -57,7 +63,7 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
         self.kind = kind
     }
 
-    /// The `differences.csv` columns, in order.
+    /// The `differences.csv` (and `pending.csv`) columns, in order.
     public static let columns = [
         "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
         "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",

@@ -157,8 +157,9 @@ public struct Reconciler: Sendable {
         var key: StringPool.Token
     }
 
+    /// What became of a record; `open` until pairing and the period rule decide.
     private enum Fate: UInt8 {
-        case pending, outOfPeriod, unmapped, companion, matched, typeMismatch, missing, v2OnlyExpected
+        case open, outOfPeriod, unmapped, companion, matched, typeMismatch, missing, pending, v2OnlyExpected
     }
 
     /// The mutable state of one `finish()`.
@@ -170,24 +171,23 @@ public struct Reconciler: Sendable {
         var partner2: [Int32]
         var isCompanion: [Bool]
         var differences: [Discrepancy] = []
-        var start = Int64.min
-        var end = Int64.max
+        var pending: [Discrepancy] = []
+        let period: ReconciliationPeriod
 
         init(engine: Reconciler) {
             e = engine
-            fate1 = Array(repeating: .pending, count: engine.v1.count)
-            fate2 = Array(repeating: .pending, count: engine.v2.count)
+            period = ReconciliationPeriod(v1Span: ReconciliationPeriod.span(of: engine.v1.lazy.filter { !$0.inferred }.map(\.time)),
+                                          v2Span: ReconciliationPeriod.span(of: engine.v2.lazy.map(\.time)),
+                                          from: engine.options.from, to: engine.options.to, window: engine.options.window)
+            fate1 = Array(repeating: .open, count: engine.v1.count)
+            fate2 = Array(repeating: .open, count: engine.v2.count)
             partner1 = Array(repeating: -1, count: engine.v1.count)
             partner2 = Array(repeating: -1, count: engine.v2.count)
             isCompanion = Array(repeating: false, count: engine.v1.count)
         }
 
         mutating func run() -> ReconciliationResult {
-            computePeriod()
-            // Out of period first (inferred V1 times are judged after pairing).
-            for i in e.v1.indices where !e.v1[i].inferred && !inPeriod(e.v1[i].time) { fate1[i] = .outOfPeriod }
-            for j in e.v2.indices where !inPeriod(e.v2[j].time) { fate2[j] = .outOfPeriod }
-            for i in e.v1.indices where fate1[i] == .pending && e.v1[i].unmapped { fate1[i] = .unmapped }
+            for i in e.v1.indices where e.v1[i].unmapped { fate1[i] = period.contains(e.v1[i].time) ? .unmapped : .outOfPeriod }
 
             var groups: [GroupKey: ([Int32], [Int32])] = [:]
             // Records without an originalTransactionId form their own group per environment: they can still pair by type.
@@ -197,18 +197,11 @@ public struct Reconciler: Sendable {
             for j in e.v2.indices {
                 groups[GroupKey(environment: e.v2[j].environment, key: e.v2[j].key), default: ([], [])].1.append(Int32(j))
             }
+            // Pairing runs over every record read, whatever the period.
             for (_, group) in groups {
                 reconcile(v1: group.0, v2: group.1)
             }
-            // Whatever is still pending has no partner.
-            for i in e.v1.indices where fate1[i] == .pending {
-                if e.v1[i].inferred && !inPeriod(e.v1[i].time) { fate1[i] = .outOfPeriod } else { fate1[i] = .missing }
-            }
-            for j in e.v2.indices where fate2[j] == .pending {
-                let r = e.v2[j]
-                let expected = r.key == 0 || e.table.isV2OnlyExpected(type: e.pool.string(r.type), subtype: e.pool.text(r.subtype), familyShared: r.familyShared)
-                fate2[j] = expected ? .v2OnlyExpected : .missing
-            }
+            judge()
             emitRecordDifferences()
             let subscriptions = subscriptionStates(groups)
             return assemble(subscriptions)
@@ -216,39 +209,39 @@ public struct Reconciler: Sendable {
 
         // MARK: Period
 
-        mutating func computePeriod() {
-            var min1 = Int64.max, max1 = Int64.min, min2 = Int64.max, max2 = Int64.min
-            for r in e.v1 where r.hasTime && !r.inferred {
-                min1 = Swift.min(min1, r.time)
-                max1 = Swift.max(max1, r.time)
+        /// Applies the period rule (`ReconciliationPeriod`): a pair is judged when either member lies in the period; an
+        /// unpaired record is judged when it does, and is then pending when its partner could lie outside the data.
+        mutating func judge() {
+            for i in e.v1.indices where partner1[i] >= 0 {
+                let j = Int(partner1[i])
+                let a = e.v1[i]
+                if !period.judgesPair(v1Time: a.inferred ? nil : a.time, v2Time: e.v2[j].time) {
+                    fate1[i] = .outOfPeriod
+                    fate2[j] = .outOfPeriod
+                }
             }
-            for r in e.v2 where r.hasTime {
-                min2 = Swift.min(min2, r.time)
-                max2 = Swift.max(max2, r.time)
+            for i in e.v1.indices where fate1[i] == .open {
+                let a = e.v1[i]
+                if !period.contains(a.time) {
+                    fate1[i] = .outOfPeriod
+                } else if isCompanion[i] {
+                    fate1[i] = .companion
+                } else {
+                    fate1[i] = period.isPending(a.time, side: .v1) ? .pending : .missing
+                }
             }
-            let has1 = min1 <= max1, has2 = min2 <= max2
-            switch (has1, has2) {
-            case (true, true):
-                start = Swift.max(min1, min2)
-                end = Swift.min(max1, max2)
-            case (true, false):
-                start = min1
-                end = max1
-            case (false, true):
-                start = min2
-                end = max2
-            case (false, false):
-                break
+            for j in e.v2.indices where fate2[j] == .open {
+                let r = e.v2[j]
+                let expected = r.key == 0 || e.table.isV2OnlyExpected(type: e.pool.string(r.type), subtype: e.pool.text(r.subtype), familyShared: r.familyShared)
+                if !period.contains(r.time) {
+                    fate2[j] = .outOfPeriod
+                } else if expected {
+                    fate2[j] = .v2OnlyExpected
+                } else {
+                    fate2[j] = period.isPending(r.time, side: .v2) ? .pending : .missing
+                }
             }
-            if let from = e.options.from { start = from }
-            if let to = e.options.to { end = to }
         }
-
-        func inPeriod(_ time: Int64) -> Bool {
-            time == FieldValues.noDate || (time >= start && time <= end)
-        }
-
-        var hasPeriod: Bool { start != Int64.min || end != Int64.max }
 
         // MARK: Matching
 
@@ -259,47 +252,39 @@ public struct Reconciler: Sendable {
             // Companions: a DID_CHANGE_RENEWAL_STATUS close to an INTERACTIVE_RENEWAL or CANCEL of the same subscription.
             let partners = ids1.filter { e.companionPartners.contains(e.v1[Int($0)].v1Type) && e.v1[Int($0)].hasTime }
             if !partners.isEmpty {
-                for i in ids1 where fate1[Int(i)] == .pending && e.v1[Int(i)].v1Type == e.companionStatusType && e.v1[Int(i)].hasTime {
+                for i in ids1 where fate1[Int(i)] == .open && e.v1[Int(i)].v1Type == e.companionStatusType && e.v1[Int(i)].hasTime {
                     let t = e.v1[Int(i)].time
                     if partners.contains(where: { abs(e.v1[Int($0)].time - t) <= tolerance }) { isCompanion[Int(i)] = true }
                 }
             }
-            let main = ids1.filter { fate1[Int($0)] == .pending && !isCompanion[Int($0)] && !e.v1[Int($0)].inferred }
-            let inferred = ids1.filter { fate1[Int($0)] == .pending && e.v1[Int($0)].inferred }
-            let inPeriodV2 = ids2.filter { fate2[Int($0)] == .pending }
+            let main = ids1.filter { fate1[Int($0)] == .open && !isCompanion[Int($0)] && !e.v1[Int($0)].inferred }
+            let inferred = ids1.filter { fate1[Int($0)] == .open && e.v1[Int($0)].inferred }
 
             // Pass 1: same type, subtype and webOrderLineItemId, within the window.
-            pair(main, inPeriodV2, maxDistance: window, as: .matched) { a, b in
+            pair(main, ids2, maxDistance: window, as: .matched) { a, b in
                 a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId != 0 && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
             }
             // Pass 2: same type and subtype, within the window.
-            pair(main, inPeriodV2, maxDistance: window, as: .matched) { a, b in a.type == b.type && a.subtype == b.subtype }
+            pair(main, ids2, maxDistance: window, as: .matched) { a, b in a.type == b.type && a.subtype == b.subtype }
             // Inferred times: key, type, subtype and webOrderLineItemId, nearest, no window; any V2 of the key still free.
-            if !inferred.isEmpty {
-                let free = ids2.filter { partner2[Int($0)] < 0 && (fate2[Int($0)] == .pending || fate2[Int($0)] == .outOfPeriod) }
-                pair(inferred, free, maxDistance: nil, as: .matched) { a, b in
-                    a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
-                }
-                for i in inferred where partner1[Int(i)] >= 0 && fate2[Int(partner1[Int(i)])] == .outOfPeriod {
-                    fate1[Int(i)] = .outOfPeriod
-                }
+            pair(inferred, ids2, maxDistance: nil, as: .matched) { a, b in
+                a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
             }
             // Pass 3: any V2 record of the key within the window, except ones V1 never had: a type mismatch.
-            pair(main, inPeriodV2, maxDistance: window, as: .typeMismatch) { _, b in
+            pair(main, ids2, maxDistance: window, as: .typeMismatch) { _, b in
                 b.key != 0 && !e.table.isV2OnlyExpected(type: e.pool.string(b.type), subtype: e.pool.text(b.subtype), familyShared: b.familyShared)
             }
             // Companions pair last, with a DID_CHANGE_RENEWAL_STATUS or their own type, within the companion tolerance.
-            let companions = ids1.filter { isCompanion[Int($0)] && fate1[Int($0)] == .pending }
-            pair(companions, inPeriodV2, maxDistance: tolerance, as: .matched) { a, b in
+            let companions = ids1.filter { isCompanion[Int($0)] && fate1[Int($0)] == .open }
+            pair(companions, ids2, maxDistance: tolerance, as: .matched) { a, b in
                 b.type == e.companionStatusType || (a.type == b.type && a.subtype == b.subtype)
             }
-            for i in companions where fate1[Int(i)] == .pending { fate1[Int(i)] = .companion }
         }
 
         /// Greedy pairing: candidate pairs sorted by time distance, then V1 and V2 input order.
         mutating func pair(_ ids1: [Int32], _ ids2: [Int32], maxDistance: Int64?, as fate: Fate,
                            _ accepts: (ReconRecord, ReconRecord) -> Bool) {
-            let free1 = ids1.filter { partner1[Int($0)] < 0 && (fate1[Int($0)] == .pending) }
+            let free1 = ids1.filter { partner1[Int($0)] < 0 && fate1[Int($0)] == .open }
             let free2 = ids2.filter { partner2[Int($0)] < 0 }
             guard !free1.isEmpty, !free2.isEmpty else { return }
             var candidates: [(distance: Int64, i: Int32, j: Int32)] = []
@@ -332,7 +317,7 @@ public struct Reconciler: Sendable {
                 partner1[Int(c.i)] = c.j
                 partner2[Int(c.j)] = c.i
                 fate1[Int(c.i)] = fate
-                if fate2[Int(c.j)] == .pending { fate2[Int(c.j)] = fate }
+                fate2[Int(c.j)] = fate
             }
         }
 
@@ -379,6 +364,8 @@ public struct Reconciler: Sendable {
                 switch fate1[i] {
                 case .missing:
                     differences.append(withV1(base(a, .missingInV2), a))
+                case .pending:
+                    pending.append(withV1(base(a, .pendingInV2), a))
                 case .unmapped:
                     differences.append(withV1(base(a, .unmappedV1), a))
                 case .typeMismatch:
@@ -398,45 +385,31 @@ public struct Reconciler: Sendable {
                     break
                 }
             }
-            for j in e.v2.indices where fate2[j] == .missing {
-                differences.append(withV2(base(e.v2[j], .missingInV1), e.v2[j]))
+            for j in e.v2.indices {
+                switch fate2[j] {
+                case .missing: differences.append(withV2(base(e.v2[j], .missingInV1), e.v2[j]))
+                case .pending: pending.append(withV2(base(e.v2[j], .pendingInV1), e.v2[j]))
+                default: break
+                }
             }
         }
 
         // MARK: Subscription state
 
+        /// One side's state at the period end, from the records judged (pending and out-of-period ones left out).
         func state(_ ids: [Int32], in records: [ReconRecord], fates: [Fate]) -> SubscriptionState? {
-            var latest: ReconRecord?
-            var renewal: ReconRecord?
-            for id in ids {
+            let judged = ids.compactMap { id -> ReconRecord? in
                 let r = records[Int(id)]
-                guard fates[Int(id)] != .outOfPeriod, !r.unmapped else { continue }
-                if r.fields.purchaseDate != FieldValues.noDate {
-                    if let l = latest {
-                        if (r.fields.purchaseDate, r.time) > (l.fields.purchaseDate, l.time) { latest = r }
-                    } else {
-                        latest = r
-                    }
-                }
-                if r.hasAutoRenewStatus {
-                    if let l = renewal {
-                        if r.time >= l.time { renewal = r }
-                    } else {
-                        renewal = r
-                    }
+                switch fates[Int(id)] {
+                case .outOfPeriod, .pending, .unmapped, .open: return nil
+                default: return r.unmapped ? nil : r
                 }
             }
-            guard let latest, latest.fields.expiresDate != FieldValues.noDate else { return nil }
-            let expires = latest.fields.expiresDate
-            let grace = renewal?.fields.gracePeriodExpiresDate ?? FieldValues.noDate
-            let active = (expires > end && latest.fields.revocationDate == FieldValues.noDate) || (grace != FieldValues.noDate && grace > end)
-            let status = renewal.map { Int($0.fields.autoRenewStatus) }
-            return SubscriptionState(productId: e.pool.text(latest.fields.productId), expiresDate: expires,
-                                     autoRenewStatus: status, active: active)
+            return SubscriptionStateDerivation.state(judged, at: period.end, pool: e.pool)
         }
 
         mutating func subscriptionStates(_ groups: [GroupKey: ([Int32], [Int32])]) -> [ReconciliationResult.SubscriptionRow] {
-            guard hasPeriod, end != Int64.max else { return [] }
+            guard period.isSet, period.end != Int64.max else { return [] }
             var rows: [ReconciliationResult.SubscriptionRow] = []
             for (key, group) in groups {
                 guard let s1 = state(group.0, in: e.v1, fates: fate1), let s2 = state(group.1, in: e.v2, fates: fate2) else { continue }
@@ -456,7 +429,7 @@ public struct Reconciler: Sendable {
                     var d = Discrepancy(kind: .stateMismatch)
                     d.environment = environment
                     d.originalTransactionId = id
-                    d.eventDate = end
+                    d.eventDate = period.end
                     d.field = field
                     d.v1Value = left
                     d.v2Value = right
@@ -474,6 +447,7 @@ public struct Reconciler: Sendable {
             func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
             var all = differences + e.conflicts
             all.sort(by: Discrepancy.reportOrder)
+            let pendingRows = pending.sorted(by: Discrepancy.reportOrder)
             let fieldMismatches = all.reduce(0) { $0 + ($1.kind == .fieldMismatch ? 1 : 0) }
             let metrics: [(String, String)] = [
                 ("v1_records_read", String(e.v1Read)),
@@ -491,12 +465,14 @@ public struct Reconciler: Sendable {
                 ("type_mismatch", String(count(fate1, .typeMismatch))),
                 ("missing_in_v2", String(count(fate1, .missing))),
                 ("missing_in_v1", String(count(fate2, .missing))),
+                ("v1_pending", String(count(fate1, .pending))),
+                ("v2_pending", String(count(fate2, .pending))),
                 ("field_mismatch", String(fieldMismatches)),
                 ("state_mismatch", String(subscriptions.reduce(0) { $0 + ($1.mismatches.isEmpty ? 0 : 1) })),
                 ("conflicting_duplicate_v2", String(e.conflicts.count)),
                 ("subscriptions_compared", String(subscriptions.count)),
-                ("period_start", hasPeriod && start != Int64.min ? Timestamp.iso8601(ms: start) : ""),
-                ("period_end", hasPeriod && end != Int64.max ? Timestamp.iso8601(ms: end) : ""),
+                ("period_start", period.start != Int64.min ? Timestamp.iso8601(ms: period.start) : ""),
+                ("period_end", period.end != Int64.max ? Timestamp.iso8601(ms: period.end) : ""),
                 ("window_ms", String(e.options.window)),
             ]
             var coverage = e.coverage.map { key, n in
@@ -504,7 +480,8 @@ public struct Reconciler: Sendable {
                                               v2Subtype: e.pool.string(key.subtype), rule: e.pool.string(key.rule), count: n)
             }
             coverage.sort { utf8Precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
-            return ReconciliationResult(metrics: metrics, differences: all, rejects: e.rejects, coverage: coverage, subscriptions: subscriptions)
+            return ReconciliationResult(metrics: metrics, differences: all, pending: pendingRows, rejects: e.rejects, coverage: coverage,
+                                        subscriptions: subscriptions)
         }
     }
 }

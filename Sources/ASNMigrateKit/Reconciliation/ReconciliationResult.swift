@@ -42,6 +42,9 @@ public struct ReconciliationResult: Sendable {
     public var metrics: [(String, String)]
     /// The differences, in report order.
     public var differences: [Discrepancy]
+    /// The pending records (`pending_in_v1` / `pending_in_v2`): not differences, their partner could lie outside the
+    /// data; in report order.
+    public var pending: [Discrepancy]
     /// The rejects, in input order (V1 first).
     public var rejects: [Reject]
     /// Mapping coverage, sorted.
@@ -59,7 +62,7 @@ public struct ReconciliationResult: Sendable {
         metric(name).flatMap { Int($0) } ?? 0
     }
 
-    /// True when there is nothing to report: no differences and no rejects.
+    /// True when there is nothing to report: no differences and no rejects (pending records are not findings).
     public var isClean: Bool { differences.isEmpty && rejects.isEmpty }
 }
 

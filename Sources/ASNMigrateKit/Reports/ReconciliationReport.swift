@@ -1,7 +1,7 @@
 /// Renders a `ReconciliationResult` into the report files; pure, no I/O.
 public enum ReconciliationReport {
     /// The report's file names, in the order they are written.
-    public static let fileNames = ["differences.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
+    public static let fileNames = ["differences.csv", "pending.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
 
     /// The `subscriptions.csv` columns.
     public static let subscriptionColumns = [
@@ -13,6 +13,7 @@ public enum ReconciliationReport {
     public static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
         [
             ("differences.csv", render(Discrepancy.columns, result.differences.map(\.cells))),
+            ("pending.csv", render(Discrepancy.columns, result.pending.map(\.cells))),
             ("summary.csv", render(["metric", "value"], result.metrics.map { [$0.0, $0.1] })),
             ("rejected.csv", render(["side", "source", "reason"], result.rejects.map { [$0.side, $0.source, $0.reason] })),
             ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
@@ -27,9 +28,9 @@ public enum ReconciliationReport {
         var lines = [
             "asn-migrate reconcile: period \(m("period_start")) .. \(m("period_end"))",
             "  V1 read \(m("v1_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v2 \(m("missing_in_v2")), "
-                + "companion \(m("v1_companion")), unmapped \(m("v1_unmapped")), out_of_period \(m("v1_out_of_period")), duplicates \(m("v1_duplicates")), rejected \(m("v1_rejected"))",
+                + "pending \(m("v1_pending")), companion \(m("v1_companion")), unmapped \(m("v1_unmapped")), out_of_period \(m("v1_out_of_period")), duplicates \(m("v1_duplicates")), rejected \(m("v1_rejected"))",
             "  V2 read \(m("v2_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v1 \(m("missing_in_v1")), "
-                + "v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
+                + "pending \(m("v2_pending")), v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
             "  field_mismatch \(m("field_mismatch")), state_mismatch \(m("state_mismatch")) of \(m("subscriptions_compared")) subscriptions, conflicting_duplicate_v2 \(m("conflicting_duplicate_v2"))",
         ]
         let start = m("period_start"), end = m("period_end")
@@ -40,6 +41,9 @@ public enum ReconciliationReport {
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { "\(k.rawValue) \($0)" } }
         lines.append("  \(result.differences.count) difference row(s)\(kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")); \(result.rejects.count) reject(s)")
+        if !result.pending.isEmpty {
+            lines.append("  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)")
+        }
         lines.append("  report: \(directory)")
         return lines.joined(separator: "\n")
     }

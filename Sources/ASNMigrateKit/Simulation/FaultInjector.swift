@@ -17,6 +17,8 @@
 /// - drop the V1 record → its V2 twin stays unpaired: one `missing_in_v1` row (V2 identity, event_date = signedDate);
 /// - drop the V2 record → the V1 record stays unpaired (no other V2 record of its kind, or any non-V2-only one, is
 ///   within 48 h): one `missing_in_v2` row (V1 identity and expected kind);
+/// - drops only where every time of the record lies more than `reconcile`'s default window plus an hour inside the
+///   simulated span (`edges`): nearer the first or last event of the data, an unpaired record is `pending`, not missing;
 /// - change one compared field of the V2 record (never webOrderLineItemId, which pass 1 keys on, nor bundleId,
 ///   which sits both in `data` and in the transaction): the pair still matches in pass 1: one `field_mismatch` row with
 ///   both values (dates rendered ISO 8601 as `migrate --format csv` does, booleans true/false, codes as digits);
@@ -63,7 +65,9 @@ public struct FaultInjector {
     private static let day = SimulationCalendar.day
 
     /// Picks and applies faults to `records` (changed fields and types are applied in place); returns them by record index.
-    public static func inject(_ records: inout [SimulatedRecord], rate: Double, random: inout SimulationRandom) -> [Int: Fault] {
+    /// `edges` is the simulated span (the anchor's first and last event); drops stay clear of it (see above).
+    public static func inject(_ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
+                              random: inout SimulationRandom) -> [Int: Fault] {
         guard rate > 0 else { return [:] }
         var faults: [Int: Fault] = [:]
         var sensitive: [String: [Int64]] = [:]
@@ -92,8 +96,8 @@ public struct FaultInjector {
             let choice = random.weighted([1, 1, 1.2, 1, 1, 0.4, 0.4])
             var fault: Fault?
             switch choice {
-            case 0: fault = .dropV1
-            case 1: fault = .dropV2
+            case 0: fault = clearOfEdges(record, edges) ? .dropV1 : nil
+            case 1: fault = clearOfEdges(record, edges) ? .dropV2 : nil
             case 2:
                 let fields = changeableFields.filter { value(of: $0, in: mapped.data.transactionInfo, mapped.data.renewalInfo) != nil && value(of: $0, in: v2) != nil }
                 guard !fields.isEmpty else { break }
@@ -190,6 +194,17 @@ public struct FaultInjector {
     }
 
     // MARK: - Eligibility
+
+    /// How far inside the simulated span a dropped record must lie: `reconcile`'s default window, plus an hour for the
+    /// V2 delay of the edge events.
+    static let edgeMargin = ReconcileOptions().window + SimulationCalendar.hour
+
+    /// Whether every time of the record lies more than `edgeMargin` inside `edges`, so that reconcile judges its
+    /// unpaired twin missing rather than pending.
+    private static func clearOfEdges(_ record: SimulatedRecord, _ edges: ClosedRange<Int64>) -> Bool {
+        let times = [record.time, record.v1Mapped?.signedDate, record.v2?.signedDate].compactMap { $0 }
+        return times.allSatisfy { $0 - edgeMargin > edges.lowerBound && $0 + edgeMargin < edges.upperBound }
+    }
 
     private static func eligible(_ record: SimulatedRecord, sensitive: [String: [Int64]], latestPurchase: [String: Int64],
                                  perturbed: [String: [Int64]]) -> Bool {

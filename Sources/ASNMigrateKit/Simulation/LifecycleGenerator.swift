@@ -531,7 +531,8 @@ public struct LifecycleGenerator {
                                   policy: role == .anchor ? .none : (hasCompanion ? .prompt : policy), role: role)
         record.hasCompanion = hasCompanion
         guard let mapped = record.v1Mapped else { return }
-        record.v2 = v2Notification(mapped, kind: intended, at: time, environment: state.environment, jitter: role != .anchor)
+        record.v2 = v2Notification(mapped, kind: intended, at: time, environment: state.environment,
+                                   delay: role != .anchor ? Self.v2Delay : (options.realisticEdges ? Self.edgeV2Delay : nil))
         if role != .anchor {
             if random.chance(0.02) { record.v1Retries = 1 }
             if random.chance(0.02) { record.v2Retries = 1 }
@@ -550,7 +551,7 @@ public struct LifecycleGenerator {
                               password: Self.password)
         let mapped = try map(.object(body), label: label, v1Type: v1Type)
         var record = SimulatedRecord(label: label, role: .v2Only, environment: state.environment, originalTransactionId: state.originalTransactionId, time: time)
-        record.v2 = v2Notification(mapped, kind: kind, at: time, environment: state.environment, jitter: true)
+        record.v2 = v2Notification(mapped, kind: kind, at: time, environment: state.environment, delay: Self.v2Delay)
         if random.chance(0.02) { record.v2Retries = 1 }
         records.append(record)
     }
@@ -614,10 +615,15 @@ public struct LifecycleGenerator {
         }
     }
 
-    /// The V2 notification for a mapped V1 body: the mapped kind and data, signed a few seconds after the event.
+    /// How long after the event V2 signs an ordinary notification (ms).
+    static let v2Delay: ClosedRange<Int64> = 0...4_000
+    /// How long after the event V2 signs the anchor's notifications with `realisticEdges` (ms): seconds to minutes.
+    static let edgeV2Delay: ClosedRange<Int64> = 1_000...300_000
+
+    /// The V2 notification for a mapped V1 body: the mapped kind and data, signed `delay` after the event (nil: at it).
     private mutating func v2Notification(_ mapped: ResponseBodyV2DecodedPayload, kind: NotificationKind, at time: Int64,
-                                         environment: SimulationEnvironment, jitter: Bool) -> SimulatedV2Notification {
-        let signedDate = time + (jitter ? random.int(in: 0...4_000) : 0)
+                                         environment: SimulationEnvironment, delay: ClosedRange<Int64>?) -> SimulatedV2Notification {
+        let signedDate = time + (delay.map { random.int(in: $0) } ?? 0)
         var transaction = mapped.data.transactionInfo
         var renewal = mapped.data.renewalInfo
         if var t = transaction {

@@ -14,10 +14,13 @@ public struct SimulationOptions: Sendable, Equatable {
     public var gzip: Bool
     /// The most `latest_receipt_info` entries a V1 body lists (the newest ones).
     public var receiptHistoryCap: Int
+    /// Whether the anchor's V2 records carry the ordinary V1-to-V2 delay (`signedDate` 1 s to 5 min after the V1 event)
+    /// as real data does, so the data's first and last events straddle the period edges; false: no delay at the edges.
+    public var realisticEdges: Bool
 
     /// Creates options; `start` defaults to 2021-01-01T00:00:00Z.
     public init(subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,
-                gzip: Bool = false, receiptHistoryCap: Int = 50) {
+                gzip: Bool = false, receiptHistoryCap: Int = 50, realisticEdges: Bool = false) {
         self.subscribers = subscribers
         self.seed = seed
         self.start = start
@@ -25,6 +28,7 @@ public struct SimulationOptions: Sendable, Equatable {
         self.injectRate = injectRate
         self.gzip = gzip
         self.receiptHistoryCap = receiptHistoryCap
+        self.realisticEdges = realisticEdges
     }
 
     /// The last instant simulated: `start` plus `months`; the anchor's last event is exactly here.

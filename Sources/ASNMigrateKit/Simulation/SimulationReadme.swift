@@ -14,7 +14,8 @@ public enum SimulationReadme {
         lines.append("  inject rate           \(options.injectRate)")
         lines.append("  gzip                  \(options.gzip)")
         lines.append("  receipt history cap   \(options.receiptHistoryCap)")
-        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.gzip ? " --gzip" : "") --out \(displayRoot)")
+        lines.append("  realistic edges       \(options.realisticEdges)")
+        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.realisticEdges ? " --realistic-edges" : "")\(options.gzip ? " --gzip" : "") --out \(displayRoot)")
         lines.append("")
         lines.append("Output")
         lines.append("  v1 lines              \(summary.v1Lines) (\(summary.v1Bytes) bytes uncompressed; \(summary.v1Retries) exact retries; \(summary.lateDeliveries) late envelopes)")
@@ -35,8 +36,14 @@ public enum SimulationReadme {
         lines.append("Checking reconcile")
         lines.append("  Run reconcile on \(displayRoot)/v1 and \(displayRoot)/v2 with the default window (48h), companion tolerance (10m)")
         lines.append("  and period; sources in the truth files are \(displayRoot)/<side>/<file>:<line>. The anchor subscription's first")
-        lines.append("  and last events, at exactly the start and end on both sides, fix the period; every other record lies at least a day")
-        lines.append("  inside it. Without injection the expected differences are none.")
+        lines.append(options.realisticEdges
+            ? "  and last events, at exactly the start and end on V1 and 1 s to 5 min later on V2, fix the period; every other record"
+            : "  and last events, at exactly the start and end on both sides, fix the period; every other record lies at least a day")
+        lines.append(options.realisticEdges
+            ? "  lies at least a day inside it. Without injection the expected differences are none."
+            : "  inside it. Without injection the expected differences are none.")
+        lines.append("  Records are dropped (missing_in_v1/v2) only more than the window plus an hour inside the span, where no partner could")
+        lines.append("  lie outside the data: nearer the edges reconcile reports an unpaired record as pending, not missing.")
         lines.append("  Field values in truth.csv are rendered as migrate --format csv does: dates ISO 8601 UTC with milliseconds,")
         lines.append("  booleans true/false, codes as digits. conflicting_duplicate_v2 rows carry the V2 record's identity only.")
         lines.append("  The rules that choose and describe each fault are documented in Sources/ASNMigrateKit/Simulation/FaultInjector.swift.")

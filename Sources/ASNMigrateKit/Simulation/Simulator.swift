@@ -125,7 +125,7 @@ public enum Simulator {
         var faults: [Int: FaultInjector.Fault] = [:]
         if index > 0, options.injectRate > 0 {
             var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 1)
-            faults = FaultInjector.inject(&records, rate: options.injectRate, random: &random)
+            faults = FaultInjector.inject(&records, rate: options.injectRate, edges: options.start...options.end, random: &random)
         }
         var output = SubscriberOutput()
         for (position, record) in records.enumerated() {

@@ -51,5 +51,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: out + "/v2/2022-05.jsonl"))
         #expect(FileManager.default.fileExists(atPath: out + "/truth.csv"))
         #expect(FileManager.default.fileExists(atPath: out + "/truth-rejects.csv"))
+        #expect(readme.contains("realistic edges       false"))
+    }
+
+    @Test func realisticEdgesIsAnOptionAndTheReadmeRepeatsIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let out = directory.path + "/sim"
+        let result = run(["simulate", "--subscribers", "5", "--seed", "2", "--months", "2", "--realistic-edges", "--out", out])
+        #expect(result.status == ASNMigrateKit.ExitStatus.success, "\(result.stderr)")
+        let readme = try String(contentsOfFile: out + "/README.txt", encoding: .utf8)
+        #expect(readme.contains("realistic edges       true"))
+        #expect(readme.contains(" --realistic-edges --out "))
     }
 }

@@ -1,8 +1,8 @@
 import Testing
 @testable import ASNMigrateKit
 
-/// Builds V1 outcomes and V2 payloads directly, so each matching rule is tested without files.
-private struct Side {
+/// Builds V1 outcomes and V2 payloads directly, so each matching rule is tested without files (shared by the engine tests).
+struct Side {
     static func ms(_ iso: String) -> Int64 { V1Fixture.ms(iso) }
 
     static func payload(_ type: String, _ subtype: String?, otx: String?, wol: String?, time: String?, env: String = "Production",
@@ -43,29 +43,61 @@ private struct Side {
 }
 
 /// A period wide enough to judge every test record, so tests of other rules are not affected by the period rule.
-private let wide: ReconcileOptions = {
+let wide: ReconcileOptions = {
     var o = ReconcileOptions()
     o.from = Side.ms("2020-01-01T00:00:00Z")
     o.to = Side.ms("2022-12-31T00:00:00Z")
     return o
 }()
 
-private func reconcile(_ v1: [V1RecordMapper.Outcome], _ v2: [ResponseBodyV2DecodedPayload], options: ReconcileOptions = wide) throws -> ReconciliationResult {
+/// Records far outside the wide period on both sides (an unmapped V1 record and a V2 TEST at each end): they make
+/// each side's data reach well beyond every test record's window, so an unpaired test record is missing, not
+/// pending. They only add 2 to `v1_out_of_period`, `v2_out_of_period` and each side's `records_read`.
+enum Bookends {
+    static let times = ["2019-01-01T00:00:00Z", "2023-12-31T00:00:00Z"]
+
+    static var v1: [V1RecordMapper.Outcome] {
+        times.enumerated().map { n, time in
+            .unmapped(UnmappedNotification(v1NotificationType: "BOOKEND", reason: "no rule", location: SourceLocation(path: "bookends.jsonl", line: n + 1),
+                                           notificationUUID: "99999999-9999-5999-8999-99999999999\(n)", environment: "Production",
+                                           originalTransactionId: nil, webOrderLineItemId: nil, eventTime: Side.ms(time)))
+        }
+    }
+
+    static var v2: [ResponseBodyV2DecodedPayload] {
+        times.map { Side.payload("TEST", nil, otx: nil, wol: nil, time: $0, uuid: "bookend-" + $0) }
+    }
+}
+
+/// Reconciles; with the wide period (any window) the bookends are added, unless `bookends` says otherwise.
+func reconcile(_ v1: [V1RecordMapper.Outcome], _ v2: [ResponseBodyV2DecodedPayload], options: ReconcileOptions = wide,
+                       bookends: Bool? = nil) throws -> ReconciliationResult {
+    let withBookends = bookends ?? (options.from == wide.from && options.to == wide.to)
     var engine = Reconciler(table: try MappingTable.builtIn(), options: options)
-    for o in v1 { engine.addV1(o) }
-    for (i, p) in v2.enumerated() {
+    for o in v1 + (withBookends ? Bookends.v1 : []) { engine.addV1(o) }
+    for (i, p) in (v2 + (withBookends ? Bookends.v2 : [])).enumerated() {
         engine.addV2(p, location: SourceLocation(path: "v2.jsonl", line: i + 1), digest: SHA1.digest(JSONWriter.canonical(.object(p.json))))
     }
     let result = engine.finish()
-    let n = { (name: String) in result.count(name) }
-    #expect(n("v1_records_read") == n("v1_rejected") + n("v1_duplicates") + n("v1_out_of_period") + n("v1_unmapped")
-        + n("v1_companion") + n("matched") + n("type_mismatch") + n("missing_in_v2"), "V1 identity")
-    #expect(n("v2_records_read") == n("v2_rejected") + n("v2_duplicates") + n("v2_out_of_period") + n("v2_only_expected")
-        + n("matched") + n("type_mismatch") + n("missing_in_v1"), "V2 identity")
+    expectIdentities(result)
+    if withBookends {
+        #expect(result.count("v1_out_of_period") >= 2 && result.count("v2_out_of_period") >= 2, "the bookends lie outside the period")
+    }
     return result
 }
 
-private func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.kind.rawValue) }
+/// Both accounting identities: every record read is counted exactly once.
+func expectIdentities(_ result: ReconciliationResult, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let n = { (name: String) in result.count(name) }
+    #expect(n("v1_records_read") == n("v1_rejected") + n("v1_duplicates") + n("v1_out_of_period") + n("v1_unmapped")
+        + n("v1_companion") + n("matched") + n("type_mismatch") + n("missing_in_v2") + n("v1_pending"), "V1 identity", sourceLocation: sourceLocation)
+    #expect(n("v2_records_read") == n("v2_rejected") + n("v2_duplicates") + n("v2_out_of_period") + n("v2_only_expected")
+        + n("matched") + n("type_mismatch") + n("missing_in_v1") + n("v2_pending"), "V2 identity", sourceLocation: sourceLocation)
+    #expect(n("v1_pending") == result.pending.filter { $0.kind == .pendingInV2 }.count, sourceLocation: sourceLocation)
+    #expect(n("v2_pending") == result.pending.filter { $0.kind == .pendingInV1 }.count, sourceLocation: sourceLocation)
+}
+
+func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.kind.rawValue) }
 
 @Suite struct ReconcilerTests {
     @Test func identicalStreamsHaveNoDifferences() throws {

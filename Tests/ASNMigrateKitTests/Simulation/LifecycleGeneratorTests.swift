@@ -123,6 +123,21 @@ import Testing
         #expect(anchor.last?.v2?.signedDate == options.end)
     }
 
+    @Test func realisticEdgesDelayTheAnchorsV2RecordsBySecondsToMinutes() throws {
+        var options = SimulationOptions(subscribers: 3, seed: 1, months: 4)
+        options.realisticEdges = true
+        var generator = LifecycleGenerator(options: options, mapper: try SimulationFixture.mapper(), index: 0)
+        let anchor = try generator.generate().filter { $0.role == .anchor }
+        #expect(anchor.count == 5)
+        #expect(anchor.first?.v1Mapped?.signedDate == options.start)
+        #expect(anchor.last?.v1Mapped?.signedDate == options.end)
+        let delays = anchor.map { ($0.v2?.signedDate ?? 0) - ($0.v1Mapped?.signedDate ?? 0) }
+        for delay in delays {
+            #expect(delay >= 1_000 && delay <= 300_000, "V2 signs \(delay) ms after the V1 event")
+        }
+        #expect(Set(delays).count > 1, "the delays vary")
+    }
+
     @Test func everyOtherRecordStaysInsideTheWindow() throws {
         let options = SimulationOptions(subscribers: 200, seed: 4, months: 5)
         for record in try Self.records(subscribers: 200, seed: 4, months: 5) where record.role != .anchor {
