@@ -244,6 +244,70 @@ import Testing
         #expect(try items("[1]\n \n").count == 1)
     }
 
+    // MARK: - One bad line costs one item
+
+    /// Good one-line records `{"n":i}` for `i` in `range`.
+    private func goodLines(_ range: Range<Int>) -> [String] {
+        range.map { "{\"n\":\($0),\"s\":\"text with } and { inside\"}" }
+    }
+
+    @Test(arguments: ["{", "{\"n\":0,\"s\":\"cut in a str", "{\"n\":0,\"a\":[1,2", "{\"n\":0,", "  {\"n\":0}}{"])
+    func aBadFirstLineCostsOneItemAndTheGoodLinesStayRecords(bad: String) throws {
+        let good = goodLines(1..<6)
+        let found = try items(([bad] + good).joined(separator: "\n") + "\n")
+        #expect(found.count == 6, "\(found)")
+        #expect(found.first == .broken(line: 1, index: nil) || found.first.map { if case .record(_, 1, nil) = $0 { return true } else { return false } } == true)
+        #expect(Array(found.dropFirst()) == good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
+    }
+
+    @Test func aLoneBraceBeforeManyRecordsLosesNone() throws {
+        let good = goodLines(0..<39)
+        #expect(try items("{\n" + good.joined(separator: "\n")) == [.broken(line: 1, index: nil)]
+            + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
+        let message = try brokenMessages("{\n" + good.joined(separator: "\n"))
+        #expect(message == ["unterminated record at line 1: a new record starts at line 2 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+    }
+
+    @Test(arguments: [1, 3, 5])
+    func theSameDamageOnAMiddleOrLastLineCostsOneItem(at position: Int) throws {
+        var lines = goodLines(0..<6)
+        lines[position] = "{"
+        let found = try items(lines.joined(separator: "\n"))
+        #expect(found.count == 6)
+        for (offset, text) in lines.enumerated() where offset != position {
+            #expect(found[offset] == .record(text, line: offset + 1, index: nil))
+        }
+    }
+
+    @Test func aJunkLineBetweenPrettyObjectsIsOneItem() throws {
+        let text = "{\n  \"a\": 1\n}\nhello world, this is not JSON \r\n{\n  \"b\": {\n    \"c\": 2\n  }\n}\n"
+        #expect(try items(text) == [
+            .record("{\n  \"a\": 1\n}", line: 1, index: nil),
+            .record("hello world, this is not JSON", line: 4, index: nil),
+            .record("{\n  \"b\": {\n    \"c\": 2\n  }\n}", line: 5, index: nil),
+        ])
+    }
+
+    @Test func prettyPrintedValuesStillSplitAsBefore() throws {
+        let object = "{\n  \"a\": {\n    \"b\": [\n      {\n        \"c\": 1\n      }\n    ]\n  }\n}"
+        #expect(try items(object) == [.record(object, line: 1, index: nil)])
+        #expect(try items(object + "\n" + object) == [.record(object, line: 1, index: nil), .record(object, line: 10, index: nil)])
+        let element = "  {\n    \"a\": {\n      \"b\": 1\n    }\n  }"
+        #expect(try items("[\n" + element + ",\n" + element + "\n]") == [
+            .record(String(element.dropFirst(2)), line: 2, index: 0), .record(String(element.dropFirst(2)), line: 7, index: 1),
+        ])
+    }
+
+    @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
+        let good = goodLines(0..<4)
+        let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
+        #expect(try items(text) == [
+            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .broken(line: 4, index: 2),
+            .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4),
+        ])
+        #expect(try brokenMessages(text)[0].hasPrefix("unterminated array element 2 at line 4: a new record starts at line 5"))
+    }
+
     // MARK: - Chunk boundaries
 
     @Test func largeRecordsSplitIdenticallyAtEveryChunkSize() throws {

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// Runs the built binary on damaged inputs made in each test: one bad line, row or file costs exactly one counted
+/// reject, and every good record around it is still read.
+@Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))
+struct InputDamageEndToEndTests {
+    /// `count` good V1 bodies on one line each, with distinct transactions.
+    static func goodV1Lines(_ count: Int, from first: Int = 0) -> [String] {
+        (first..<(first + count)).map { n in
+            V1Fixture.body(type: "DID_RENEW", transactions: [
+                V1Fixture.tx(id: String(2_000_000_000 + n), original: String(1_000_000_000 + n),
+                             purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z"),
+            ])
+        }
+    }
+
+    /// The `read/migrated/unmapped/rejected` counts of a migrate run's stderr.
+    static func counts(_ run: BinaryRun) throws -> (read: Int, migrated: Int, unmapped: Int, rejected: Int) {
+        try #require(MigrateEndToEndTests.summaryCounts(run.stderr), "no summary in: \(run.stderr)")
+    }
+
+    /// The metrics of a reconcile report's `summary.csv`.
+    static func metrics(_ directory: String) throws -> [String: String] {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/summary.csv")), as: UTF8.self)
+        var metrics: [String: String] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
+        }
+        return metrics
+    }
+
+    // MARK: - A bad first line
+
+    @Test(arguments: ["{", "{\"notification_type\":\"DID_RENEW\",\"password\":\"abc", "{\"notification_type\":\"DID_RENEW\",",
+                      "{\"unified_receipt\":{\"latest_receipt_info\":[{"])
+    func aBadFirstLineCostsOneRejectInMigrate(bad: String) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.write("feed.jsonl", ([bad] + Self.goodV1Lines(5)).joined(separator: "\n") + "\n")
+        let rejects = tmp.path + "/rejects.csv"
+        let run = try BinaryRun.run(["migrate", path, "--out", tmp.path + "/out.jsonl", "--rejects", rejects])
+        let c = try Self.counts(run)
+        #expect(c.read == 6 && c.migrated == 5 && c.unmapped == 0 && c.rejected == 1, "\(run.stderr)")
+        let rows = try CSVReader.read(try tmp.read("rejects.csv"), path: rejects).records
+        #expect(rows.count == 1)
+        #expect(rows.first?.fields[1] == "1", "the reject names line 1: \(rows)")
+    }
+
+    @Test func aLoneBraceBefore39RecordsLosesNone() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = try tmp.write("feed.jsonl", "{\n" + Self.goodV1Lines(39).joined(separator: "\n") + "\n")
+        let run = try BinaryRun.run(["migrate", path, "--out", tmp.path + "/out.jsonl"])
+        let c = try Self.counts(run)
+        #expect(c.read == 40 && c.migrated == 39 && c.rejected == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("a new record starts at line 2"), "\(run.stderr)")
+    }
+
+    @Test(arguments: [2, 20, 39])
+    func theSameDamageLaterCostsOneReject(at line: Int) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        var lines = Self.goodV1Lines(40)
+        lines[line] = "{"
+        let path = try tmp.write("feed.jsonl", lines.joined(separator: "\n"))
+        let c = try Self.counts(try BinaryRun.run(["migrate", path, "--out", tmp.path + "/out.jsonl"]))
+        #expect(c.read == 40 && c.migrated == 39 && c.rejected == 1)
+    }
+
+    @Test func aBadFirstLineOnTheV2SideCostsOneReject() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let v1 = try tmp.write("v1.jsonl", Self.goodV1Lines(12).joined(separator: "\n") + "\n")
+        let migrated = tmp.path + "/v2.jsonl"
+        #expect(try BinaryRun.run(["migrate", v1, "--out", migrated]).status == 0)
+        let damaged = try tmp.write("v2-damaged.jsonl", Array("{\"notificationType\":\"DID_RENEW\",\"data\":{\n".utf8) + tmp.read("v2.jsonl"))
+        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", damaged, "--out", tmp.path + "/report"])
+        let m = try Self.metrics(tmp.path + "/report")
+        #expect(m["v2_records_read"] == "13", "\(run.stderr)")
+        #expect(m["v2_rejected"] == "1")
+        #expect(m["matched"] == "12")
+        #expect(m["missing_in_v2"] == "0")
+    }
+}
