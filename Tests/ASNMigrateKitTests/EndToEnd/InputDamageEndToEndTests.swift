@@ -84,4 +84,56 @@ struct InputDamageEndToEndTests {
         #expect(m["matched"] == "12")
         #expect(m["missing_in_v2"] == "0")
     }
+
+    // MARK: - CSV
+
+    /// V1 bodies whose product ids start with formula leaders, so `migrate --format csv` guards them.
+    static func formulaLeadingV1Lines() -> [String] {
+        ["-2+3", "=x", "@y", "+1", "'=kept", "plain"].enumerated().map { n, product in
+            V1Fixture.body(type: "DID_RENEW", transactions: [
+                V1Fixture.tx(id: String(3_000_000_000 + n), original: String(3_100_000_000 + n), product: product,
+                             purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z"),
+            ], pending: [V1Fixture.pending(original: String(3_100_000_000 + n), product: product, autoRenewProduct: product)])
+        } + goodV1Lines(4)
+    }
+
+    @Test func migrateCSVReadsBackWithZeroDifferences() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let v1 = try tmp.write("v1.jsonl", Self.formulaLeadingV1Lines().joined(separator: "\n") + "\n")
+        let csv = tmp.path + "/migrated.csv"
+        let migrate = try BinaryRun.run(["migrate", v1, "--format", "csv", "--out", csv])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let written = String(decoding: try tmp.read("migrated.csv"), as: UTF8.self)
+        #expect(written.contains(",'-2+3,") && written.contains(",'=x,") && written.contains(",'@y,"), "the cells are guarded")
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        #expect(run.status == 0, "\(run.stderr)")
+        let differences = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/differences.csv")), as: UTF8.self)
+        #expect(differences == Discrepancy.columns.joined(separator: ",") + "\n")
+        let m = try Self.metrics(report)
+        #expect(m["matched"] == "10" && m["v2_rejected"] == "0", "\(m)")
+    }
+
+    @Test func aRaggedRowInTheMigratedCSVIsOneRejectAndTheRestIsRead() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let v1 = try tmp.write("v1.jsonl", Self.goodV1Lines(200).joined(separator: "\n") + "\n")
+        let csv = tmp.path + "/migrated.csv"
+        #expect(try BinaryRun.run(["migrate", v1, "--format", "csv", "--out", csv]).status == 0)
+        var lines = String(decoding: try tmp.read("migrated.csv"), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 201)
+        lines[4] += ",one too many"
+        lines[150] = String(lines[150].prefix { $0 != "," })
+        try tmp.write("damaged.csv", lines.joined(separator: "\n") + "\n")
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", tmp.path + "/damaged.csv",
+                                     "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        let m = try Self.metrics(report)
+        #expect(m["v2_records_read"] == "200", "\(run.stderr)")
+        #expect(m["v2_rejected"] == "2")
+        #expect(m["matched"] == "198")
+        let rejected = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv")), as: UTF8.self)
+        #expect(rejected.contains("damaged.csv:5,") && rejected.contains("damaged.csv:151,"), "\(rejected)")
+    }
 }

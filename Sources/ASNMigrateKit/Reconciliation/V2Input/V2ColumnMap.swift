@@ -29,6 +29,9 @@ import Foundation
 ///
 /// ## Cells
 ///
+/// A cell's formula guard is undone first (`CSVFormulaGuard`: a leading `'` followed by `=`, `+`, `-`, `@`, tab or CR,
+/// possibly after more `'`s, is removed; any other leading `'` stays), so the CSV `migrate --format csv` writes reads
+/// back exactly.
 /// An empty cell is absent (psql writes NULL as an empty cell). Otherwise, by the field's kind:
 /// - IDs (`transactionId`, `originalTransactionId`, `webOrderLineItemId`): digits only, kept as text digit for digit;
 /// - dates: epoch milliseconds, or ISO 8601 / RFC 3339 (`2024-01-23T10:00:00Z`), also as psql and sqlite print
@@ -226,7 +229,9 @@ public struct V2ColumnMap: Sendable, Equatable {
             let at = SourceLocation(path: csvPath, line: record.line)
             var top = JSONObject(), data = JSONObject(), transaction = JSONObject(), renewal = JSONObject()
             for column in columns {
-                guard let cell = record[column.index], !cell.isEmpty else { continue }
+                // Undo the formula guard `migrate --format csv` (and every CSV this tool writes) puts on a cell.
+                guard let raw = record[column.index], !raw.isEmpty else { continue }
+                let cell = CSVFormulaGuard.unguarded(raw)
                 let field = column.entry.field
                 guard let value = V2ColumnMap.value(cell, kind: field.kind) else {
                     throw ASNError(.wrongFieldType, "column '\(column.entry.column)' (\(field.path)) holds '\(V2ColumnMap.shown(cell))', which is not \(V2ColumnMap.describe(field.kind))", at: at.with(key: column.entry.column))
