@@ -35,9 +35,11 @@ public enum MigrateCommand {
         let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
         let table: MappingTable
         let files: [InputFile]
+        let selection: InputSelection
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
-            files = try InputPaths.expand(arguments.positionals)
+            selection = try InputPaths.select(arguments.positionals)
+            files = selection.files
         } catch {
             console.diagnostic("asn-migrate migrate: \(describe(error))")
             return .failure
@@ -46,6 +48,8 @@ public enum MigrateCommand {
         let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
         var summary = MigrationSummary()
         summary.files = files.count
+        summary.skippedNotRegular = selection.skipped.count
+        for entry in selection.skipped { console.diagnostic("asn-migrate migrate: \(entry.warning)") }
         if files.isEmpty {
             console.diagnostic("asn-migrate migrate: warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
         }

@@ -35,11 +35,14 @@ public enum ReconcileCommand {
         let table: MappingTable
         let v1Files: [InputFile]
         let v2Files: [InputFile]
+        let v1Selection: InputSelection, v2Selection: InputSelection
         let columnMap: V2ColumnMap?
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
-            v1Files = try InputPaths.expand(arguments.values("--v1"))
-            v2Files = try InputPaths.expand(arguments.values("--v2"))
+            v1Selection = try InputPaths.select(arguments.values("--v1"))
+            v2Selection = try InputPaths.select(arguments.values("--v2"))
+            v1Files = v1Selection.files
+            v2Files = v2Selection.files
             columnMap = try arguments.value("--v2-columns").map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
         } catch {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
@@ -49,6 +52,7 @@ public enum ReconcileCommand {
         for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
         }
+        for entry in v1Selection.skipped + v2Selection.skipped { console.diagnostic("\(name): \(entry.warning)") }
         var reconciler = Reconciler(table: table, options: options)
         do {
             // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
@@ -75,6 +79,9 @@ public enum ReconcileCommand {
             return .failure
         }
         console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+        for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
+            if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
+        }
         return result.isClean ? .success : .findings
     }
 

@@ -136,4 +136,54 @@ struct InputDamageEndToEndTests {
         let rejected = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv")), as: UTF8.self)
         #expect(rejected.contains("damaged.csv:5,") && rejected.contains("damaged.csv:151,"), "\(rejected)")
     }
+
+    // MARK: - Directory entries
+
+    @Test func danglingLinksLoopsAndFIFOsInADirectoryDoNotAbortTheRun() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try tmp.write("in/a.jsonl", Self.goodV1Lines(3).joined(separator: "\n"))
+        try tmp.write("in/sub/z.jsonl", Self.goodV1Lines(2, from: 3).joined(separator: "\n"))
+        let dangling = tmp.path + "/in/b-dangling.jsonl", loop = tmp.path + "/in/c-loop.jsonl", fifo = tmp.path + "/in/d.fifo"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: tmp.path + "/gone.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let rejects = tmp.path + "/rejects.csv"
+        let run = try BinaryRun.run(["migrate", tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", rejects])
+        #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
+        let c = try Self.counts(run)
+        #expect(c.read == 7 && c.migrated == 5 && c.rejected == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: skipped '\(fifo)': a FIFO, not a regular file"))
+        #expect(run.stderr.contains("skipped (not a regular file) 1"))
+        let rows = try CSVReader.read(try tmp.read("rejects.csv"), path: rejects).records
+        #expect(rows.map { $0.fields[0] } == [dangling, loop])
+        #expect(rows.allSatisfy { $0.fields[2].hasPrefix("unreadable_input") }, "\(rows)")
+
+        let report = tmp.path + "/report"
+        let reconcile = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/in", "--v2", tmp.path + "/out.jsonl", "--out", report])
+        #expect(reconcile.stderr.contains("V1 skipped (not a regular file) 1"), "\(reconcile.stderr)")
+        #expect(try Self.metrics(report)["v1_rejected"] == "2")
+    }
+
+    @Test func aFIFONamedExplicitlyIsReadAsAStream() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let fifo = tmp.path + "/feed.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let bytes = Array((Self.goodV1Lines(4).joined(separator: "\n") + "\n").utf8)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let run = try BinaryRun.run(["migrate", fifo, "--out", tmp.path + "/out.jsonl"])
+        // Should the binary never open the FIFO, release the writer thread.
+        let release = open(fifo, O_RDONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        #expect(run.status == 0, "\(run.stderr)")
+        let c = try Self.counts(run)
+        #expect(c.read == 4 && c.migrated == 4)
+    }
 }
