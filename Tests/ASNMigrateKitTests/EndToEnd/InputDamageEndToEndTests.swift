@@ -186,4 +186,22 @@ struct InputDamageEndToEndTests {
         let c = try Self.counts(run)
         #expect(c.read == 4 && c.migrated == 4)
     }
+
+    // MARK: - Gzip
+
+    @Test func trailingBytesAfterAGzipStreamAreOneCountedReject() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try tmp.writeGzip("good.gz", Array(Self.goodV1Lines(6).joined(separator: "\n").utf8))
+        let good = try tmp.read("good.gz")
+        let path = try tmp.write("archive.jsonl.gz", good + Array("PK\u{3}\u{4} junk appended by a bad copy".utf8))
+        let rejects = tmp.path + "/rejects.csv"
+        let run = try BinaryRun.run(["migrate", path, "--out", tmp.path + "/out.jsonl", "--rejects", rejects])
+        let c = try Self.counts(run)
+        #expect(c.read == 7 && c.migrated == 6 && c.rejected == 1, "\(run.stderr)")
+        let rows = try CSVReader.read(try tmp.read("rejects.csv"), path: rejects).records
+        #expect(rows.count == 1)
+        #expect(rows.first?.fields[0] == path)
+        #expect(rows.first?.fields[2].contains("trailing data at byte offset \(good.count)") == true, "\(rows)")
+    }
 }

@@ -358,6 +358,54 @@ import Testing
         }
     }
 
+    @Test func trailingBytesAfterAGzipStreamAreOneItemAfterTheRecords() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("a.gz", Array("{\"a\":1}\n{\"b\":2}\n".utf8))
+        try dir.writeGzip("b.gz", Array("{\"c\":3}".utf8))
+        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let garbage = try dir.write("garbage.gz", a + b + Array("not gzip\n".utf8))
+        for size in Self.chunkSizes {
+            let items = try RecordReader(file: InputFile(path: garbage), chunkSize: size).items()
+            try #require(items.count == 4)
+            #expect(simplify(Array(items.prefix(3))) == [
+                .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil), .record("{\"c\":3}", line: 3, index: nil),
+            ])
+            #expect(items[3].error?.code == .unreadableInput)
+            #expect(items[3].error?.location == SourceLocation(path: garbage))
+            #expect(items[3].error?.message.hasPrefix("9 bytes of trailing data at byte offset \(a.count + b.count) of '\(garbage)'") == true, "\(items[3])")
+        }
+        // All-zero padding after the last member is ignored, as gzip -d does.
+        let padded = try dir.write("padded.gz", a + [UInt8](repeating: 0, count: 700))
+        #expect(try RecordReader(file: InputFile(path: padded), chunkSize: 5).items().allSatisfy { $0.record != nil })
+        #expect(try RecordReader(file: InputFile(path: padded)).items().count == 2)
+        // One stray byte after the stream is trailing data too.
+        let one = try dir.write("one.gz", a + [0x1f])
+        #expect(try RecordReader(file: InputFile(path: one)).items().last?.error?.message.hasPrefix("1 byte of trailing data") == true)
+        // Through a pipe, as standard input.
+        let pipe = try TestPipe(feeding: a + Array("xyz".utf8))
+        defer { pipe.closeReadEnd() }
+        let piped = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
+        #expect(piped.count == 3)
+        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of '-'") == true)
+    }
+
+    @Test func aTruncatedLaterGzipMemberThrowsNamingItsOffsetAfterTheRecordsBeforeIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("a.gz", Array("{\"a\":1}\n".utf8))
+        try dir.writeGzip("b.gz", Array("{\"b\":2}\n".utf8))
+        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let path = try dir.write("cut.gz", a + b.prefix(b.count - 6))
+        var records: [InputItem] = []
+        let error = #expect(throws: ASNError.self) {
+            try RecordReader(file: InputFile(path: path), chunkSize: 4).forEach { records.append($0) }
+        }
+        #expect(error?.code == .unreadableInput)
+        #expect(error?.message.hasPrefix("cannot read input '\(path)': gzip member 2 starting at byte offset \(a.count) is corrupt or truncated") == true, "\(String(describing: error))")
+        #expect(simplify(records).first == .record("{\"a\":1}", line: 1, index: nil))
+    }
+
     @Test func pipeReadsAsStandardInput() throws {
         let pipe = try TestPipe(feeding: Array("{\"a\":1}\n\n{\"b\":2}\n".utf8))
         defer { pipe.closeReadEnd() }

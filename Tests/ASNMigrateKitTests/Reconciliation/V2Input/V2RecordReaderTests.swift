@@ -188,6 +188,19 @@ import Testing
         }
     }
 
+    @Test func trailingBytesAfterAGzippedCSVAreOneRejectAfterItsRows() throws {
+        try withDirectory { directory in
+            try directory.writeGzip("z.gz", Array("notification_type\nTEST\nREFUND".utf8))
+            let path = try directory.write("v2.csv.gz", try directory.read("z.gz") + [0x41, 0x0A])
+            let map = try V2ColumnMap.parse("format 1\nnotificationType | notification_type\n", path: "m")
+            let outcomes = try read([path], map: map, chunkSize: 3)
+            try #require(outcomes.count == 3)
+            #expect(outcomes[1].record?.payload.notificationType == "REFUND")
+            #expect(outcomes[2].error?.code == .unreadableInput)
+            #expect(outcomes[2].error?.message.hasPrefix("2 bytes of trailing data") == true)
+        }
+    }
+
     @Test func csvWithoutAColumnMapIsOneReject() throws {
         try withDirectory { directory in
             let path = try directory.write("v2.csv", "notification_type\nTEST\n")
