@@ -36,7 +36,7 @@ struct RecordSplitter {
 
     /// Where array splitting stands.
     private enum ArrayState {
-        case expectElement, inElement, afterElement, junk, closed, trailing
+        case expectElement, inElement, afterElement, junk, closed
     }
 
     /// The path put into every location.
@@ -87,6 +87,10 @@ struct RecordSplitter {
     private var nextIndex = 0
     /// The line where skipped junk between elements starts.
     private var junkLine = 1
+    /// The indentation of the line where that junk starts.
+    private var junkIndent = 0
+    /// Whether the junk ended at a `{` opening a line (a new element) rather than at `,` or `]`.
+    private var junkEndsAtRecord = false
     /// The first bytes of that junk, for the message.
     private var junkPreview: [UInt8] = []
 
@@ -131,7 +135,7 @@ struct RecordSplitter {
                 }
             case .junk:
                 try emit(.broken(junkError(atEndOfFile: true)))
-            case .closed, .trailing:
+            case .closed:
                 break
             }
         }
@@ -325,11 +329,13 @@ struct RecordSplitter {
                     i += 1
                     continue
                 }
+                let opensLine = atLineStart
                 atLineStart = false
                 if arrayState == .closed {
-                    try emit(.broken(trailingData()))
-                    arrayState = .trailing
-                    return end
+                    // More values after the array (a JSON Lines file whose first line is an array, say): they are
+                    // read as concatenated values rather than skipped, so nothing after it is lost.
+                    mode = .concatenated
+                    return i
                 }
                 if byte == Bytes.closeBracket {
                     arrayState = .closed
@@ -338,7 +344,8 @@ struct RecordSplitter {
                     // A comma after an element, or an extra one (`[1,,2]`, `[1,]`): nothing is lost, so it is let go.
                     arrayState = .expectElement
                     i += 1
-                } else if arrayState == .expectElement {
+                } else if arrayState == .expectElement || (byte == Bytes.openBrace && opensLine) {
+                    // A `{` opening a line after an element is a missing comma: nothing is lost, so it is let go too.
                     beginValue(byte)
                     arrayState = .inElement
                 } else {
@@ -368,10 +375,14 @@ struct RecordSplitter {
             case .junk:
                 guard let stop = scanJunk(p, i, end) else { return end }
                 try emit(.broken(junkError(atEndOfFile: false)))
-                arrayState = .afterElement
+                if junkEndsAtRecord {
+                    junkEndsAtRecord = false
+                    beginValue(p[stop])
+                    arrayState = .inElement
+                } else {
+                    arrayState = .afterElement
+                }
                 i = stop
-            case .trailing:
-                return end
             }
         }
         return end
@@ -380,17 +391,24 @@ struct RecordSplitter {
     /// Starts skipping junk where `,` or `]` was expected.
     private mutating func beginJunk() {
         junkLine = line
+        junkIndent = indent
         junkPreview.removeAll(keepingCapacity: true)
         depth = 0
         inString = false
         escaped = false
     }
 
-    /// Skips junk up to (not including) the next `,` or `]` outside strings and brackets; nil if the chunk ends first.
+    /// Skips junk up to (not including) the next `,` or `]` outside strings and brackets, or a `{` opening a line no
+    /// deeper than the junk's first line; nil if the chunk ends first.
     private mutating func scanJunk(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         var i = start
         while i < end {
             let byte = p[i]
+            if atLineStart && byte == Bytes.openBrace && indent <= junkIndent {
+                // A record opening a line ends the junk, as it ends a cut-short value.
+                junkEndsAtRecord = true
+                return i
+            }
             track(byte)
             if inString {
                 if byte == Bytes.newline {
@@ -634,21 +652,12 @@ struct RecordSplitter {
         let after = nextIndex == 0 ? "at the start of the array" : "after array element \(nextIndex - 1)"
         let skipped = atEndOfFile
             ? "the file ends there without closing the array; the archive may be truncated or damaged"
-            : "the bytes up to the next ',' or ']' were skipped and any record in them is lost"
+            : "the bytes up to the next ',', ']' or record were skipped and any record in them is lost"
         return ASNError(
             .malformedJSON,
             "unexpected \(quoted)\(junkPreview.count >= Self.previewLength ? "…" : "") \(after) at line \(junkLine) "
                 + "(expected ',' or ']'): \(skipped); check the archive at that line",
             at: SourceLocation(path: path, line: junkLine))
-    }
-
-    /// Bytes after the top-level array's closing `]`.
-    private func trailingData() -> ASNError {
-        ASNError(
-            .malformedJSON,
-            "unexpected data at line \(line) after the end of the top-level array: the rest of the file was skipped; "
-                + "if it holds more records, split it into separate files",
-            at: SourceLocation(path: path, line: line))
     }
 }
 

@@ -229,18 +229,25 @@ import Testing
         let message = try brokenMessages("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]")[0]
         #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 1 (expected ',' or ']')"#))
         #expect(message.contains("skipped"))
-        // A missing comma: the element after it is skipped with the junk, up to the next comma.
+        // A missing comma before a '{' opening a line loses nothing: the element is read.
         #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
-            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"c\":3}", line: 3, index: 1),
+            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":[2,3]}", line: 2, index: 1), .record("{\"c\":3}", line: 3, index: 2),
+        ])
+        // Junk ends at a '{' opening a line, which starts the next element.
+        #expect(try items("[\n{\"a\":1} xyz [1\n{\"b\":2}\n]") == [
+            .record("{\"a\":1}", line: 2, index: 0), .broken(line: 2, index: nil), .record("{\"b\":2}", line: 3, index: 1),
         ])
         // Junk that runs to the end of the file.
         #expect(try items("[1 xyz {") == [.record("1", line: 1, index: 0), .broken(line: 1, index: nil)])
         #expect(try brokenMessages("[1 xyz {")[0].contains("without closing the array"))
     }
 
-    @Test func dataAfterTheTopLevelArrayIsBroken() throws {
-        #expect(try items("[1]\n\n[2]\n{\"x\":1}") == [.record("1", line: 1, index: 0), .broken(line: 3, index: nil)])
-        #expect(try brokenMessages("[1]\nx")[0].hasPrefix("unexpected data at line 2 after the end of the top-level array"))
+    @Test func valuesAfterTheTopLevelArrayAreStillRead() throws {
+        // A JSON Lines file whose first line is an array: the lines after it are read, not skipped.
+        #expect(try items("[1]\n\n[2]\n{\"x\":1}\nhello world\n{\"y\":2}") == [
+            .record("1", line: 1, index: 0), .record("[2]", line: 3, index: nil), .record("{\"x\":1}", line: 4, index: nil),
+            .record("hello world", line: 5, index: nil), .record("{\"y\":2}", line: 6, index: nil),
+        ])
         #expect(try items("[1]\n \n").count == 1)
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RecordSplitterDamageTests {
     /// One damage applied to the bytes of a file.
     enum Damage: CaseIterable {
-        case truncate, deleteBytes, insertOpenBrace, insertCloseBrace, insertQuote
+        case truncate, deleteBytes, insertOpenBrace, insertCloseBrace, insertQuote, insertOpenBracket
     }
 
     /// The good records of a file: one per line, with nested objects and strings holding brackets.
@@ -26,6 +26,7 @@ import Testing
         case .insertOpenBrace: bytes.insert(UInt8(ascii: "{"), at: at)
         case .insertCloseBrace: bytes.insert(UInt8(ascii: "}"), at: at)
         case .insertQuote: bytes.insert(UInt8(ascii: "\""), at: at)
+        case .insertOpenBracket: bytes.insert(UInt8(ascii: "["), at: random.oneIn(4) ? 0 : at)
         }
     }
 
