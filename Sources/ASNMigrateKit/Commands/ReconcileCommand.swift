@@ -16,7 +16,7 @@ public enum ReconcileCommand {
             .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
             .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
-            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map)."),
+            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
         ]
     )
