@@ -18,7 +18,7 @@ public enum MigrateCommand {
         ],
         positional: PositionalSpec(
             name: "PATH",
-            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz) or a directory (read recursively, sorted), or '-' for standard input.",
+            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz; a FIFO is read as a stream) or a directory (read recursively, sorted; FIFOs, sockets and devices in it are skipped with a warning), or '-' for standard input.",
             minCount: 1,
             acceptsStandardInput: true,
             missingHint: "give at least one input file or directory, or '-' for standard input"
@@ -54,9 +54,11 @@ public enum MigrateCommand {
         }
         let table: MappingTable
         let files: [InputFile]
+        let selection: InputSelection
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
-            files = try InputPaths.expand(arguments.positionals)
+            selection = try InputPaths.select(arguments.positionals)
+            files = selection.files
         } catch {
             console.diagnostic("\(name): \(describe(error))")
             return .failure
@@ -75,6 +77,8 @@ public enum MigrateCommand {
         let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
         var summary = MigrationSummary()
         summary.files = files.count
+        summary.skippedNotRegular = selection.skipped.count
+        for entry in selection.skipped { console.diagnostic("asn-migrate migrate: \(entry.warning)") }
         if files.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
         }

@@ -16,7 +16,7 @@ public enum ReconcileCommand {
             .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
             .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
-            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map)."),
+            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
@@ -47,11 +47,14 @@ public enum ReconcileCommand {
         let table: MappingTable
         let v1Files: [InputFile]
         let v2Files: [InputFile]
+        let v1Selection: InputSelection, v2Selection: InputSelection
         let columnMap: V2ColumnMap?
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
-            v1Files = try InputPaths.expand(arguments.values("--v1"))
-            v2Files = try InputPaths.expand(arguments.values("--v2"))
+            v1Selection = try InputPaths.select(arguments.values("--v1"))
+            v2Selection = try InputPaths.select(arguments.values("--v2"))
+            v1Files = v1Selection.files
+            v2Files = v2Selection.files
             columnMap = try arguments.value("--v2-columns").map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
         } catch {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
@@ -71,6 +74,7 @@ public enum ReconcileCommand {
         for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
         }
+        for entry in v1Selection.skipped + v2Selection.skipped { console.diagnostic("\(name): \(entry.warning)") }
         var reconciler = Reconciler(table: table, options: options)
         do {
             // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
@@ -97,6 +101,9 @@ public enum ReconcileCommand {
             return .failure
         }
         console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+        for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
+            if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
+        }
         let sides = [SanityCheck.Side(name: "V1", read: result.count("v1_records_read"), rejected: result.count("v1_rejected")),
                      SanityCheck.Side(name: "V2", read: result.count("v2_records_read"), rejected: result.count("v2_rejected"))]
         if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {

@@ -14,6 +14,15 @@ public protocol ByteSource: AnyObject {
 
     /// Releases the descriptor or zlib stream; reading afterwards returns 0. Safe to call twice.
     func close()
+
+    /// Trouble found after the last good byte once `readChunk` has returned 0 (bytes after a gzip stream), to be
+    /// counted as one reject after the records read before it; nil when the input ended cleanly.
+    var endProblem: ASNError? { get }
+}
+
+extension ByteSource {
+    /// No trouble at the end, for sources that cannot have any.
+    public var endProblem: ASNError? { nil }
 }
 
 // MARK: - Opening

@@ -1,10 +1,12 @@
 /// An incremental RFC 4180 CSV reader: feed byte chunks, get complete records; the first record is the header.
 ///
 /// Quoted fields may hold commas, doubled quotes and line ends; records end with LF, CRLF or a lone CR; a UTF-8 BOM
-/// is skipped; empty lines are skipped. A record whose field count differs from the header's, an unterminated quote,
-/// text after a closing quote or bytes that are not UTF-8 throw `ASNError(.malformedCSV, …)` located at the
-/// record's starting line; after an error the reader's state is undefined, so stop reading. Memory use is one record,
-/// whatever the file size.
+/// is skipped; empty lines are skipped. `feedRows`/`finishRows` give every data row as a `CSVRow`: a row whose field
+/// count differs from the header's, with text after a closing quote (the rest of that line is skipped) or with bytes
+/// that are not UTF-8 is one `.malformed` row (`ASNError(.malformedCSV, …)` located at its starting line) and reading
+/// goes on with the next row. Only a quote still open at the end of the file ends it early: one `.malformed` row
+/// saying how many lines it swallowed. A bad header row throws, since no row can be read without it. `feed`/`finish`
+/// are the strict forms, throwing the first malformed row. Memory use is one record, whatever the file size.
 public struct CSVReader: Sendable {
     /// The input path as given, for error locations.
     public let path: String
@@ -20,6 +22,10 @@ public struct CSVReader: Sendable {
     private var bomBytesSeen = 0
     private var pendingBOM: [UInt8] = []
     private var finished = false
+    /// What is wrong with the current row, once something is.
+    private var rowError: ASNError?
+    /// Whether the last byte consumed ended a line (for counting the lines an open quote swallowed).
+    private var lastByteEndedLine = false
 
     /// Creates a reader for the input named `path`.
     public init(path: String) {
@@ -28,47 +34,74 @@ public struct CSVReader: Sendable {
 
     // MARK: - Reading
 
-    /// Consumes a chunk and returns the data records it completed (the header is kept in `header`, not returned).
-    public mutating func feed(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRecord] {
+    /// Consumes a chunk and returns the data rows it completed, good or malformed (the header is kept in `header`).
+    /// Throws only for a bad header row or when fed after `finishRows()`.
+    public mutating func feedRows(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRow] {
         guard !finished else { throw ASNError(.malformedCSV, "CSV reader fed after finish(); this is a bug, please report it", at: location(line)) }
-        var records: [CSVRecord] = []
+        var rows: [CSVRow] = []
         for byte in chunk {
             if bomBytesSeen < 3 {
-                if try skipBOM(byte, into: &records) { continue }
+                if try skipBOM(byte, into: &rows) { continue }
             }
-            try consume(byte, into: &records)
+            try consume(byte, into: &rows)
         }
-        return records
+        return rows
     }
 
-    /// Ends the input and returns the last record, if it had no final line end.
-    public mutating func finish() throws(ASNError) -> [CSVRecord] {
-        var records: [CSVRecord] = []
+    /// Ends the input and returns the last row, if it had no final line end, or one `.malformed` row for a quote
+    /// left open (it swallowed every line to the end of the file). Throws when the file has no header row.
+    public mutating func finishRows() throws(ASNError) -> [CSVRow] {
+        var rows: [CSVRow] = []
         if bomBytesSeen < 3 {
             bomBytesSeen = 3
-            for byte in pendingBOM { try consume(byte, into: &records) }
+            for byte in pendingBOM { try consume(byte, into: &rows) }
         }
         finished = true
         switch state {
         case .quoted:
-            throw ASNError(.malformedCSV, "quoted field opened on line \(quoteLine) is never closed; add the closing '\"' and double any '\"' inside the field", at: location(recordLine))
+            let lines = line - recordLine + (lastByteEndedLine ? 0 : 1)
+            let error = ASNError(.malformedCSV, "quoted field opened on line \(quoteLine) is never closed; it swallowed the rest of the file (\(lines) line\(lines == 1 ? "" : "s") from line \(recordLine)) and any rows in them are lost; add the closing '\"' and double any '\"' inside the field", at: location(recordLine))
+            if header == nil { throw error }
+            rows.append(.malformed(error))
         case .fieldStart where fields.isEmpty, .afterCR:
             break
         default:
-            try endRecord(into: &records)
+            try endRecord(into: &rows)
         }
         guard header != nil else {
             throw ASNError(.malformedCSV, "the CSV file is empty; it needs a header row naming the columns", at: location(nil))
         }
-        return records
+        return rows
     }
 
-    /// Reads a whole buffer: the header and every record.
+    /// Consumes a chunk and returns the data records it completed; throws the first malformed row (strict form).
+    public mutating func feed(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRecord] {
+        try Self.strict(feedRows(chunk))
+    }
+
+    /// Ends the input and returns the last record; throws the first malformed row (strict form).
+    public mutating func finish() throws(ASNError) -> [CSVRecord] {
+        try Self.strict(finishRows())
+    }
+
+    /// Reads a whole buffer strictly: the header and every record, or the first malformed row thrown.
     public static func read(_ bytes: [UInt8], path: String) throws(ASNError) -> (header: [String], records: [CSVRecord]) {
         var reader = CSVReader(path: path)
         var records = try reader.feed(bytes)
         records += try reader.finish()
         return (reader.header ?? [], records)
+    }
+
+    /// The records of `rows`, or the first malformed row's error.
+    private static func strict(_ rows: [CSVRow]) throws(ASNError) -> [CSVRecord] {
+        var records: [CSVRecord] = []
+        for row in rows {
+            switch row {
+            case .record(let record): records.append(record)
+            case .malformed(let error): throw error
+            }
+        }
+        return records
     }
 
     /// The 0-based index of a header column, once the header has been read.
@@ -80,11 +113,11 @@ public struct CSVReader: Sendable {
 
     /// Where the scanner is within a record.
     private enum State: Sendable {
-        case fieldStart, unquoted, quoted, quoteInQuoted, afterCR
+        case fieldStart, unquoted, quoted, quoteInQuoted, afterCR, skippingLine
     }
 
     /// Holds back the first bytes until it is known whether they are a BOM; returns true when `byte` was taken.
-    private mutating func skipBOM(_ byte: UInt8, into records: inout [CSVRecord]) throws(ASNError) -> Bool {
+    private mutating func skipBOM(_ byte: UInt8, into records: inout [CSVRow]) throws(ASNError) -> Bool {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         if byte == bom[bomBytesSeen] {
             pendingBOM.append(byte)
@@ -100,8 +133,11 @@ public struct CSVReader: Sendable {
     }
 
     /// Advances the state machine by one byte.
-    private mutating func consume(_ byte: UInt8, into records: inout [CSVRecord]) throws(ASNError) {
+    private mutating func consume(_ byte: UInt8, into records: inout [CSVRow]) throws(ASNError) {
+        defer { lastByteEndedLine = byte == lf || byte == cr }
         switch state {
+        case .skippingLine:
+            if byte == lf || byte == cr { try endLine(byte, into: &records) }
         case .afterCR:
             state = .fieldStart
             if byte == lf { return }
@@ -149,41 +185,62 @@ public struct CSVReader: Sendable {
             case lf, cr:
                 try endLine(byte, into: &records)
             default:
-                throw ASNError(.malformedCSV, "text after the closing quote of field \(fields.count + 1); quote the whole field and double every '\"' inside it", at: location(recordLine))
+                // The row is lost whatever follows; its line is skipped and the next row read.
+                flag(ASNError(.malformedCSV, "text after the closing quote of field \(fields.count + 1)\(spanned); quote the whole field and double every '\"' inside it", at: location(recordLine)))
+                state = .skippingLine
             }
         }
     }
 
     /// Ends the current field.
-    private mutating func endField() throws(ASNError) {
-        guard let text = String(validating: field, as: UTF8.self) else {
-            throw ASNError(.malformedCSV, "field \(fields.count + 1) is not valid UTF-8; save the file as UTF-8", at: location(recordLine))
+    private mutating func endField() {
+        if let text = String(validating: field, as: UTF8.self) {
+            fields.append(text)
+        } else {
+            flag(ASNError(.malformedCSV, "field \(fields.count + 1) is not valid UTF-8; save the file as UTF-8", at: location(recordLine)))
+            fields.append("")
         }
-        fields.append(text)
         field.removeAll(keepingCapacity: true)
     }
 
+    /// Marks the current row malformed (the first problem found is the one reported).
+    private mutating func flag(_ error: ASNError) {
+        if rowError == nil { rowError = error }
+    }
+
+    /// `, spanning lines A-B` when the current row runs over more than one line (rows inside a bad quote are lost with it).
+    private var spanned: String {
+        line > recordLine ? " (the row spans lines \(recordLine)-\(line), so a quote may be misplaced)" : ""
+    }
+
     /// Handles a line end outside quotes: ends the record, or skips an empty line.
-    private mutating func endLine(_ byte: UInt8, into records: inout [CSVRecord]) throws(ASNError) {
-        let emptyLine = state == .fieldStart && fields.isEmpty && field.isEmpty
+    private mutating func endLine(_ byte: UInt8, into records: inout [CSVRow]) throws(ASNError) {
+        let emptyLine = state == .fieldStart && fields.isEmpty && field.isEmpty && rowError == nil
         if !emptyLine { try endRecord(into: &records) }
         line += 1
         state = byte == cr ? .afterCR : .fieldStart
     }
 
-    /// Ends the current record, checking its width against the header.
-    private mutating func endRecord(into records: inout [CSVRecord]) throws(ASNError) {
-        try endField()
+    /// Ends the current row: the header, a record, or one malformed row (wrong width or flagged earlier).
+    private mutating func endRecord(into records: inout [CSVRow]) throws(ASNError) {
+        if state != .skippingLine { endField() }
         let record = fields
+        let problem = rowError
         fields.removeAll(keepingCapacity: true)
+        field.removeAll(keepingCapacity: true)
+        rowError = nil
         guard let header else {
+            if let problem { throw problem }
             header = record
             return
         }
-        guard record.count == header.count else {
-            throw ASNError(.malformedCSV, "record has \(record.count) field\(record.count == 1 ? "" : "s") but the header has \(header.count); quote fields that contain commas, or add the missing fields", at: location(recordLine))
+        if let problem {
+            records.append(.malformed(problem))
+        } else if record.count != header.count {
+            records.append(.malformed(ASNError(.malformedCSV, "record has \(record.count) field\(record.count == 1 ? "" : "s") but the header has \(header.count)\(spanned); quote fields that contain commas, or add the missing fields; the next rows are read", at: location(recordLine))))
+        } else {
+            records.append(.record(CSVRecord(fields: record, line: recordLine)))
         }
-        records.append(CSVRecord(fields: record, line: recordLine))
     }
 
     /// A location in this input.

@@ -5,59 +5,238 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a gzip file or descriptor through zlib (`gzdopen`/`gzread`); every member of a multi-member file is read.
+/// Reads a gzip file or descriptor through zlib's `inflate`, member after member, and passes other bytes from a
+/// pipe through unchanged (a pipe cannot be peeked at, so the choice is made here from its first two bytes).
+///
+/// After the last complete member: end of input, or all-zero padding (as tape and block devices add; ignored, as
+/// `gzip -d` does), or anything else, which is trailing data: reading ends cleanly with `endProblem` naming the file
+/// and the byte offset, so the records before it are read and the trailing bytes cost one reject. A corrupt or
+/// truncated member (the first or a later one) throws `.unreadableInput` naming the offset where that member starts.
 public final class GzipByteSource: ByteSource {
     /// The path reported in errors.
     public let name: String
-    /// The zlib stream, or nil once closed.
-    private var stream: gzFile?
+    /// Trailing data found after the last complete gzip member, once reading has ended.
+    public private(set) var endProblem: ASNError?
 
-    /// zlib's own input buffer size; bigger than its 8 KiB default to make fewer `read` calls.
-    private static let zlibBufferSize: UInt32 = 256 * 1024
-
-    /// Reads `fd` through zlib; a descriptor that is not `owned` is duplicated first so that closing leaves it open.
-    public init(descriptor fd: Int32, owned: Bool, name: String) throws {
-        self.name = name
-        let zlibFD = owned ? fd : dup(fd)
-        guard zlibFD >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
-        guard let stream = gzdopen(zlibFD, "rb") else {
-            if !owned { systemClose(zlibFD) }
-            throw ByteSourceErrors.gzipFailed(name, zlibMessage: "cannot start decompressing (out of memory?)")
-        }
-        _ = gzbuffer(stream, Self.zlibBufferSize)
-        self.stream = stream
+    /// Where reading stands.
+    private enum Phase {
+        case start, member, betweenMembers, passThrough, done
     }
 
-    deinit { close() }
+    /// The descriptor, or -1 once closed.
+    private var fd: Int32
+    /// Whether `close()` closes the descriptor.
+    private let owned: Bool
+    /// The zlib stream (at a fixed address, as zlib requires), once inflating has begun.
+    private var stream: UnsafeMutablePointer<z_stream>?
+    /// The compressed-input buffer (`inputSize` bytes); unread bytes start at `inputStart`.
+    private let input: UnsafeMutableRawPointer
+    /// Where reading stands.
+    private var phase = Phase.start
+    /// Bytes read from the descriptor so far.
+    private var bytesRead = 0
+    /// Whether the descriptor has reported its end.
+    private var atEnd = false
+    /// The byte offset where the current member starts, and how many members came before it.
+    private var memberStart = 0, membersBefore = 0
+
+    /// The compressed-input buffer size.
+    private static let inputSize = 256 * 1024
+
+    /// Reads `fd`; closes it on `close()` only when `owned`.
+    public init(descriptor fd: Int32, owned: Bool, name: String) throws {
+        self.fd = fd
+        self.owned = owned
+        self.name = name
+        input = UnsafeMutableRawPointer.allocate(byteCount: Self.inputSize, alignment: 64)
+    }
+
+    deinit {
+        close()
+        input.deallocate()
+    }
 
     // MARK: - ByteSource
 
-    /// Decompresses up to `buffer.count` bytes; throws `.unreadableInput` with zlib's message on a corrupt or truncated stream.
+    /// Decompresses up to `buffer.count` bytes; throws `.unreadableInput` with zlib's message on a corrupt or
+    /// truncated member, or a failed read.
     public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let stream, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        let want = UInt32(min(buffer.count, Int(Int32.max)))
-        let n = gzread(stream, base, want)
-        if n > 0 { return Int(n) }
-        var code: Int32 = 0
-        let message = Self.withoutDescriptorPrefix(gzerror(stream, &code).map { String(cString: $0) } ?? "unknown error")
-        if n < 0 || code != Z_OK {
-            if code == Z_ERRNO {
-                throw ByteSourceErrors.readFailed(name, errno: errno)
+        guard fd >= 0, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            switch phase {
+            case .done:
+                return 0
+            case .start:
+                try fill(atLeast: 2)
+                if available == 0 {
+                    phase = .done
+                } else if startsMember() {
+                    try beginMember()
+                } else {
+                    phase = .passThrough
+                }
+            case .passThrough:
+                if available > 0 {
+                    let n = min(available, buffer.count)
+                    out.copyMemory(from: pending, byteCount: n)
+                    consume(n)
+                    return n
+                }
+                let n = systemRead(fd, out, buffer.count)
+                guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
+                bytesRead += n
+                if n == 0 { phase = .done }
+                return n
+            case .member:
+                let produced = try inflateSome(into: out, count: buffer.count)
+                if produced > 0 { return produced }
+            case .betweenMembers:
+                try fill(atLeast: 2)
+                if available == 0 {
+                    phase = .done
+                } else if startsMember() {
+                    membersBefore += 1
+                    try beginMember()
+                } else {
+                    try endWithTrailingData()
+                }
             }
-            throw ByteSourceErrors.gzipFailed(name, zlibMessage: message)
         }
-        return 0
     }
 
-    /// zlib's message without the `<fd:N>: ` it puts first for streams opened with `gzdopen`.
-    private static func withoutDescriptorPrefix(_ message: String) -> String {
-        guard message.hasPrefix("<fd:"), let colon = message.range(of: ": ") else { return message }
-        return String(message[colon.upperBound...])
-    }
-
-    /// Ends the zlib stream and closes its descriptor.
+    /// Ends the zlib stream and closes the descriptor if this source owns it.
     public func close() {
-        if let stream { _ = gzclose_r(stream) }
+        if let stream {
+            inflateEnd(stream)
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        }
         stream = nil
+        if fd >= 0 && owned { systemClose(fd) }
+        fd = -1
+        phase = .done
+    }
+
+    // MARK: - Members
+
+    /// Inflates from the current member into `out`; returns the bytes produced (0: call again).
+    private func inflateSome(into out: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        guard let stream else { return 0 }
+        if available == 0 {
+            try fill(atLeast: 1)
+            if available == 0 { throw failure("unexpected end of file") }
+        }
+        stream.pointee.next_in = pending.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_in = uInt(available)
+        stream.pointee.next_out = out.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = uInt(min(count, Int(UInt32.max)))
+        let before = available
+        let code = inflate(stream, Z_NO_FLUSH)
+        consume(before - Int(stream.pointee.avail_in))
+        let produced = min(count, Int(UInt32.max)) - Int(stream.pointee.avail_out)
+        switch code {
+        case Z_STREAM_END:
+            phase = .betweenMembers
+        case Z_OK, Z_BUF_ERROR:
+            break
+        default:
+            let message = stream.pointee.msg.map { String(cString: $0) } ?? "inflate error \(code)"
+            throw failure(message)
+        }
+        return produced
+    }
+
+    /// Starts inflating a member at the current position.
+    private func beginMember() throws {
+        memberStart = position
+        if let stream {
+            inflateReset(stream)
+        } else {
+            let fresh = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            fresh.initialize(to: z_stream())
+            guard inflateInit2_(fresh, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                fresh.deinitialize(count: 1)
+                fresh.deallocate()
+                throw ByteSourceErrors.gzipFailed(name, zlibMessage: "cannot start decompressing (out of memory?)")
+            }
+            stream = fresh
+        }
+        phase = .member
+    }
+
+    /// After the last complete member: ignores all-zero padding to the end, or records the trailing data as `endProblem`.
+    private func endWithTrailingData() throws {
+        let offset = position
+        var count = 0
+        var allZero = true
+        while true {
+            if available == 0 {
+                try fill(atLeast: 1)
+                if available == 0 { break }
+            }
+            if allZero {
+                let bytes = UnsafeRawBufferPointer(start: pending, count: available)
+                allZero = !bytes.contains { $0 != 0 }
+            }
+            count += available
+            consume(available)
+        }
+        phase = .done
+        guard !allZero else { return }
+        let members = membersBefore + 1
+        endProblem = ASNError(
+            .unreadableInput,
+            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its gzip stream "
+                + "(\(members) complete member\(members == 1 ? "" : "s")), are not gzip data and were not read; the records before them were read. "
+                + "Check how the archive was written or copied (for example with 'gzip -t')",
+            at: SourceLocation(path: name))
+    }
+
+    /// The error for a member zlib cannot finish, naming where it starts.
+    private func failure(_ zlibMessage: String) -> ASNError {
+        var error = ByteSourceErrors.gzipFailed(name, zlibMessage: zlibMessage)
+        let which = membersBefore == 0 ? "the gzip stream" : "gzip member \(membersBefore + 1)"
+        error.message = "cannot read input '\(name)': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
+            + (membersBefore == 0 ? "" : " (the records of the \(membersBefore) member\(membersBefore == 1 ? "" : "s") before it were read)")
+            + "; check the archive (for example with 'gzip -t') and restore a good copy"
+        return error
+    }
+
+    // MARK: - Input buffer
+
+    /// Where unread compressed bytes start in `input`, and how many there are.
+    private var inputStart = 0, available = 0
+
+    /// The first unread compressed byte.
+    private var pending: UnsafeMutableRawPointer { input + inputStart }
+
+    /// The byte offset in the file of the first unread compressed byte.
+    private var position: Int { bytesRead - available }
+
+    /// Whether the unread bytes start with the gzip magic 0x1f 0x8b.
+    private func startsMember() -> Bool {
+        available >= 2 && pending.load(as: UInt8.self) == 0x1f && pending.load(fromByteOffset: 1, as: UInt8.self) == 0x8b
+    }
+
+    /// Marks `n` unread bytes as used.
+    private func consume(_ n: Int) {
+        inputStart += n
+        available -= n
+    }
+
+    /// Reads until at least `minimum` bytes are unread or the input ends.
+    private func fill(atLeast minimum: Int) throws {
+        let base = input
+        if inputStart > 0 {
+            if available > 0 { base.copyMemory(from: base + inputStart, byteCount: available) }
+            inputStart = 0
+        }
+        while available < minimum && !atEnd {
+            let n = systemRead(fd, base + available, Self.inputSize - available)
+            guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
+            if n == 0 { atEnd = true }
+            available += n
+            bytesRead += n
+        }
     }
 }

@@ -2,7 +2,8 @@
 public enum InputItem: Sendable, Equatable {
     /// A complete record.
     case record(RawRecord)
-    /// Structural trouble (code `.malformedJSON`): a truncated value, garbage between array elements, an unclosed array.
+    /// Structural trouble (code `.malformedJSON`): a truncated value, garbage between array elements, an unclosed
+    /// array; or data after the end of a gzip stream (code `.unreadableInput`).
     case broken(ASNError)
 
     /// Where the record or the trouble starts.

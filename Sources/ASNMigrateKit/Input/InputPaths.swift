@@ -9,11 +9,15 @@ import Darwin
 public enum InputPaths {
     // MARK: - Expanding
 
-    /// Expands `arguments` in order: a file is taken as is, a directory is walked recursively (regular files only,
-    /// names starting with `.` skipped, the whole tree sorted byte-wise by full path), and `-` means standard input
-    /// (allowed once). Throws `.unreadableInput` for a path that does not exist or cannot be read, `.usage` for a repeated `-`.
-    public static func expand(_ arguments: [String]) throws -> [InputFile] {
-        var files: [InputFile] = []
+    /// Expands `arguments` in order: a file is taken as is (a FIFO or device named explicitly, such as bash's
+    /// `<(zcat x.gz)`, is read as a stream), a directory is walked recursively (names starting with `.` skipped, the
+    /// whole tree sorted byte-wise by full path), and `-` means standard input (allowed once). Inside a directory, an
+    /// entry that cannot be examined or read (a dangling symbolic link, a link loop, no permission) is still listed,
+    /// so that reading it gives one counted `unreadable_input` reject naming it; a FIFO, socket or device is skipped
+    /// and listed in `skipped`. Throws `.unreadableInput` for an argument that does not exist or cannot be read,
+    /// `.usage` for a repeated `-`.
+    public static func select(_ arguments: [String]) throws -> InputSelection {
+        var selection = InputSelection()
         var sawStandardInput = false
         for argument in arguments {
             if argument == "-" {
@@ -21,32 +25,46 @@ public enum InputPaths {
                     throw ASNError(.usage, "standard input '-' is given more than once; name it at most once")
                 }
                 sawStandardInput = true
-                files.append(.standardInput)
+                selection.files.append(.standardInput)
                 continue
             }
             let info = try status(of: argument)
             if info.isDirectory {
-                files += try walk(directory: argument).map { InputFile(path: $0) }
+                let (found, skipped) = try walk(directory: argument)
+                selection.files += found.map { InputFile(path: $0) }
+                selection.skipped += skipped
             } else {
                 try checkReadable(argument)
-                files.append(InputFile(path: argument))
+                selection.files.append(InputFile(path: argument))
             }
         }
-        return files
+        return selection
+    }
+
+    /// The files `select` finds, without the skipped entries (for callers that do not report them).
+    public static func expand(_ arguments: [String]) throws -> [InputFile] {
+        try select(arguments).files
     }
 
     // MARK: - Walking
 
-    /// All regular, non-hidden files under `directory`, sorted byte-wise by full path.
-    private static func walk(directory: String) throws -> [String] {
+    /// The non-hidden files under `directory` sorted byte-wise by full path, and the entries skipped as not regular files.
+    private static func walk(directory: String) throws -> (found: [String], skipped: [InputSelection.Skipped]) {
         var found: [String] = []
+        var skipped: [InputSelection.Skipped] = []
         var pending = [directory]
         while let current = pending.popLast() {
-            try checkReadable(current)
             let names: [String]
             do {
+                try checkReadable(current)
                 names = try FileManager.default.contentsOfDirectory(atPath: current)
             } catch {
+                guard current == directory else {
+                    // A subdirectory that cannot be listed: reading it gives one counted reject naming it.
+                    found.append(current)
+                    continue
+                }
+                if let error = error as? ASNError { throw error }
                 throw ASNError(
                     .unreadableInput,
                     "cannot read input directory '\(current)': its entries cannot be listed; check its permissions",
@@ -54,16 +72,22 @@ public enum InputPaths {
             }
             for name in names where !name.hasPrefix(".") {
                 let path = join(current, name)
-                let info = try status(of: path)
+                guard let info = try? status(of: path) else {
+                    // A dangling symbolic link or a link loop: opening it fails, which is one counted reject.
+                    found.append(path)
+                    continue
+                }
                 if info.isDirectory {
                     if !info.isSymbolicLink { pending.append(path) }
                 } else if info.isRegular {
-                    try checkReadable(path)
                     found.append(path)
+                } else {
+                    skipped.append(InputSelection.Skipped(path: path, kind: info.kind))
                 }
             }
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let byteWise = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
+        return (found.sorted(by: byteWise), skipped.sorted { byteWise($0.path, $1.path) })
     }
 
     /// `directory/name` without doubling a trailing slash.
@@ -78,6 +102,7 @@ public enum InputPaths {
         var isDirectory: Bool
         var isRegular: Bool
         var isSymbolicLink: Bool
+        var kind: String
     }
 
     /// The status of `path`, or `.unreadableInput` naming the reason.
@@ -87,7 +112,15 @@ public enum InputPaths {
         var linkInfo = stat()
         let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
         let kind = info.st_mode & S_IFMT
-        return Status(isDirectory: kind == S_IFDIR, isRegular: kind == S_IFREG, isSymbolicLink: isLink)
+        let name: String
+        switch kind {
+        case S_IFIFO: name = "FIFO"
+        case S_IFSOCK: name = "socket"
+        case S_IFCHR: name = "character device"
+        case S_IFBLK: name = "block device"
+        default: name = "special file"
+        }
+        return Status(isDirectory: kind == S_IFDIR, isRegular: kind == S_IFREG, isSymbolicLink: isLink, kind: name)
     }
 
     /// Throws `.unreadableInput` unless the process may read `path`.
@@ -97,7 +130,13 @@ public enum InputPaths {
 
     /// The error for an input that cannot be read, with the system's reason and a hint.
     static func unreadable(_ path: String, errno code: Int32) -> ASNError {
-        let reason = String(cString: strerror(code)).lowercased()
+        var reason = String(cString: strerror(code)).lowercased()
+        var linkInfo = stat()
+        if code == ENOENT, lstat(path, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK {
+            reason = "a symbolic link whose target does not exist (dangling link)"
+        } else if code == ELOOP {
+            reason += " (a symbolic link loop)"
+        }
         let hint: String
         switch code {
         case ENOENT, ENOTDIR: hint = "check the path"

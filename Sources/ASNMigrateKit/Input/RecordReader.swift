@@ -3,8 +3,13 @@
 /// After a UTF-8 BOM and leading whitespace the first byte picks the mode: `[` splits the elements of a top-level
 /// array; `{` means JSON Lines if that first value ends before the first newline and concatenated values
 /// (one pretty-printed object, or several one after another) otherwise; anything else means JSON Lines.
+/// Line 1 is not trusted alone: inside a multi-line value, a `{` opening a line indented no deeper than the value's
+/// first line starts a new record (pretty-printers indent nested values deeper), so a cut-short or unbalanced record
+/// is one broken item wherever it sits and the records after it are read; a top-level line that is not an object,
+/// array or string is one record (to be rejected) however many words it holds.
 /// Structural trouble (a value cut off by the end of the file, junk between array elements, an array never closed)
-/// yields a `.broken` item and splitting goes on where it can. Extra commas in an array lose nothing and pass silently.
+/// yields a `.broken` item and splitting goes on where it can; so do bytes after the end of a gzip stream (code
+/// `unreadable_input`, after every record before them). Extra commas in an array lose nothing and pass silently.
 public struct RecordReader: Sendable {
     /// The input to read.
     public var file: InputFile
@@ -34,6 +39,8 @@ public struct RecordReader: Sendable {
             try splitter.feed(chunk, emit: body)
         }
         try splitter.finish(emit: body)
+        // Bytes after the end of a gzip stream: one broken item after the records before them.
+        if let problem = source.endProblem { try body(.broken(problem)) }
     }
 
     /// Every item of the file in an array; for tests and small inputs only, since it holds all records.

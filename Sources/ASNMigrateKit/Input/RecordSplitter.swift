@@ -24,9 +24,19 @@ struct RecordSplitter {
         case array
     }
 
+    /// How far `scanValue` got in a chunk.
+    private enum ValueStop {
+        /// The chunk ended inside the value.
+        case incomplete
+        /// The value ends just before this index.
+        case end(Int)
+        /// A `{` at this index opens a line no deeper than the value's first line: the value is cut short there.
+        case cut(Int)
+    }
+
     /// Where array splitting stands.
     private enum ArrayState {
-        case expectElement, inElement, afterElement, junk, closed, trailing
+        case expectElement, inElement, afterElement, junk, closed
     }
 
     /// The path put into every location.
@@ -59,6 +69,15 @@ struct RecordSplitter {
     private var inString = false
     /// Whether the previous byte was a backslash inside a string.
     private var escaped = false
+    /// Whether only blanks have been seen on the current line so far.
+    private var atLineStart = true
+    /// How many blanks (space, tab, CR) start the current line; frozen at its first other byte.
+    private var indent = 0
+    /// The indentation of the line where the current value starts: a `{` opening a line at this indentation or
+    /// less starts a new record, since pretty-printed JSON indents nested values deeper.
+    private var valueIndent = 0
+    /// The line where a `{` cut the previous value short, for that value's message.
+    private var cutLine = 1
 
     /// The line of the opening `[`.
     private var arrayLine = 1
@@ -68,6 +87,10 @@ struct RecordSplitter {
     private var nextIndex = 0
     /// The line where skipped junk between elements starts.
     private var junkLine = 1
+    /// The indentation of the line where that junk starts.
+    private var junkIndent = 0
+    /// Whether the junk ended at a `{` opening a line (a new element) rather than at `,` or `]`.
+    private var junkEndsAtRecord = false
     /// The first bytes of that junk, for the message.
     private var junkPreview: [UInt8] = []
 
@@ -112,7 +135,7 @@ struct RecordSplitter {
                 }
             case .junk:
                 try emit(.broken(junkError(atEndOfFile: true)))
-            case .closed, .trailing:
+            case .closed:
                 break
             }
         }
@@ -172,11 +195,12 @@ struct RecordSplitter {
         var i = start
         while i < end {
             let byte = p[i]
-            if byte == Bytes.newline {
-                line += 1
-            } else if !Bytes.isSpace(byte) {
+            if Bytes.isSpace(byte) {
+                track(byte)
+            } else {
                 switch byte {
                 case Bytes.openBracket:
+                    atLineStart = false
                     mode = .array
                     arrayLine = line
                     arrayState = .expectElement
@@ -257,21 +281,26 @@ struct RecordSplitter {
         while i < end {
             if !inValue {
                 let byte = p[i]
-                if byte == Bytes.newline {
-                    line += 1
-                    i += 1
-                    continue
-                }
                 if Bytes.isSpace(byte) {
+                    track(byte)
                     i += 1
                     continue
                 }
                 beginValue(byte)
             }
             let valueStart = i
-            guard let stop = scanValue(p, i, end) else {
+            let stop: Int
+            switch scanValue(p, i, end) {
+            case .incomplete:
                 pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
                 return end
+            case .cut(let next):
+                try emit(.broken(cutShort(index: nil)))
+                beginValue(p[next])
+                i = next
+                continue
+            case .end(let index):
+                stop = index
             }
             if mode == .probing {
                 // The first value ended before any newline: JSON Lines; the rest of its line still belongs to it.
@@ -295,19 +324,18 @@ struct RecordSplitter {
             switch arrayState {
             case .expectElement, .afterElement, .closed:
                 let byte = p[i]
-                if byte == Bytes.newline {
-                    line += 1
-                    i += 1
-                    continue
-                }
                 if Bytes.isSpace(byte) {
+                    track(byte)
                     i += 1
                     continue
                 }
+                let opensLine = atLineStart
+                atLineStart = false
                 if arrayState == .closed {
-                    try emit(.broken(trailingData()))
-                    arrayState = .trailing
-                    return end
+                    // More values after the array (a JSON Lines file whose first line is an array, say): they are
+                    // read as concatenated values rather than skipped, so nothing after it is lost.
+                    mode = .concatenated
+                    return i
                 }
                 if byte == Bytes.closeBracket {
                     arrayState = .closed
@@ -316,7 +344,8 @@ struct RecordSplitter {
                     // A comma after an element, or an extra one (`[1,,2]`, `[1,]`): nothing is lost, so it is let go.
                     arrayState = .expectElement
                     i += 1
-                } else if arrayState == .expectElement {
+                } else if arrayState == .expectElement || (byte == Bytes.openBrace && opensLine) {
+                    // A `{` opening a line after an element is a missing comma: nothing is lost, so it is let go too.
                     beginValue(byte)
                     arrayState = .inElement
                 } else {
@@ -325,9 +354,19 @@ struct RecordSplitter {
                 }
             case .inElement:
                 let valueStart = i
-                guard let stop = scanValue(p, i, end) else {
+                let stop: Int
+                switch scanValue(p, i, end) {
+                case .incomplete:
                     pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
                     return end
+                case .cut(let next):
+                    try emit(.broken(cutShort(index: nextIndex)))
+                    nextIndex += 1
+                    beginValue(p[next])
+                    i = next
+                    continue
+                case .end(let index):
+                    stop = index
                 }
                 try emitValue(p, valueStart, stop, index: nextIndex, emit)
                 nextIndex += 1
@@ -336,10 +375,14 @@ struct RecordSplitter {
             case .junk:
                 guard let stop = scanJunk(p, i, end) else { return end }
                 try emit(.broken(junkError(atEndOfFile: false)))
-                arrayState = .afterElement
+                if junkEndsAtRecord {
+                    junkEndsAtRecord = false
+                    beginValue(p[stop])
+                    arrayState = .inElement
+                } else {
+                    arrayState = .afterElement
+                }
                 i = stop
-            case .trailing:
-                return end
             }
         }
         return end
@@ -348,20 +391,27 @@ struct RecordSplitter {
     /// Starts skipping junk where `,` or `]` was expected.
     private mutating func beginJunk() {
         junkLine = line
+        junkIndent = indent
         junkPreview.removeAll(keepingCapacity: true)
         depth = 0
         inString = false
         escaped = false
     }
 
-    /// Skips junk up to (not including) the next `,` or `]` outside strings and brackets; nil if the chunk ends first.
+    /// Skips junk up to (not including) the next `,` or `]` outside strings and brackets, or a `{` opening a line no
+    /// deeper than the junk's first line; nil if the chunk ends first.
     private mutating func scanJunk(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         var i = start
         while i < end {
             let byte = p[i]
+            if atLineStart && byte == Bytes.openBrace && indent <= junkIndent {
+                // A record opening a line ends the junk, as it ends a cut-short value.
+                junkEndsAtRecord = true
+                return i
+            }
+            track(byte)
             if inString {
                 if byte == Bytes.newline {
-                    line += 1
                     escaped = false
                 } else if escaped {
                     escaped = false
@@ -372,7 +422,6 @@ struct RecordSplitter {
                 }
             } else {
                 switch byte {
-                case Bytes.newline: line += 1
                 case Bytes.quote: inString = true
                 case Bytes.openBrace, Bytes.openBracket: depth += 1
                 case Bytes.closeBrace: depth = max(0, depth - 1)
@@ -390,6 +439,19 @@ struct RecordSplitter {
         return nil
     }
 
+    // MARK: - Lines
+
+    /// Notes one byte scanned outside a value for the line and indentation bookkeeping.
+    @inline(__always) private mutating func track(_ byte: UInt8) {
+        if byte == Bytes.newline {
+            line += 1
+            atLineStart = true
+            indent = 0
+        } else if atLineStart {
+            if Bytes.isBlank(byte) { indent += 1 } else { atLineStart = false }
+        }
+    }
+
     // MARK: - Values
 
     /// Starts a value whose first byte is `byte` at the current line.
@@ -398,45 +460,75 @@ struct RecordSplitter {
         opener = byte
         isScalar = !(byte == Bytes.openBrace || byte == Bytes.openBracket || byte == Bytes.quote)
         recordLine = line
+        valueIndent = indent
+        atLineStart = false
         depth = 0
         inString = false
         escaped = false
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Scans the current value from `start`; returns the index just past its end, or nil if the chunk ends first.
-    /// Objects and arrays end when the bracket depth returns to 0, strings at their closing quote (both honouring
-    /// strings and backslash escapes), scalars before the next whitespace or structural byte.
-    private mutating func scanValue(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+    /// Scans the current value from `start`: `.end` just past its last byte, `.incomplete` if the chunk ends first,
+    /// or `.cut` at a `{` that opens a line indented no deeper than the value's first line (a new record; the current
+    /// value was cut short or is unbalanced). Objects and arrays end when the bracket depth returns to 0, strings at
+    /// their closing quote (both honouring strings and backslash escapes). A bare scalar ends before the next
+    /// whitespace or structural byte inside an array, and at the end of its line at the top level, where such a line
+    /// is junk rather than a record, so that it costs one reject however many words it holds.
+    private mutating func scanValue(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> ValueStop {
         var i = start
         if isScalar {
+            if mode != .array {
+                while i < end {
+                    if p[i] == Bytes.newline { return .end(i) }
+                    i += 1
+                }
+                return .incomplete
+            }
             if pending.isEmpty && i < end { i += 1 }  // the first byte always belongs to the scalar
             while i < end {
-                if Bytes.endsScalar(p[i]) { return i }
+                if Bytes.endsScalar(p[i]) { return .end(i) }
                 i += 1
             }
-            return nil
+            return .incomplete
         }
         var depth = self.depth
         var inString = self.inString
         var escaped = self.escaped
         var line = self.line
+        var atLineStart = self.atLineStart
+        var indent = self.indent
         var sawNewline = false
-        var stop: Int?
+        var stop = ValueStop.incomplete
         scanning: while i < end {
-            if inString && !escaped {
-                // Most of a record is string content: skip 8 bytes at a time while none can end or escape it.
+            if inString && !escaped && !atLineStart {
+                // Most of a record is string content: skip 8 bytes at a time while none can end or escape it (or
+                // end the line, after which the next line's indentation is looked at).
                 while i + 8 <= end && !Bytes.mayStopString(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
                     i += 8
                 }
                 if i == end { break scanning }
             }
             let byte = p[i]
+            if atLineStart {
+                if Bytes.isBlank(byte) {
+                    indent += 1
+                } else if byte != Bytes.newline {
+                    atLineStart = false
+                    if byte == Bytes.openBrace && indent <= valueIndent {
+                        // Even inside a string: a raw line break never belongs to a JSON string.
+                        cutLine = line
+                        stop = .cut(i)
+                        break scanning
+                    }
+                }
+            }
             i += 1
             if byte == Bytes.newline {
                 line += 1
                 sawNewline = true
                 escaped = false
+                atLineStart = true
+                indent = 0
             } else if inString {
                 if escaped {
                     escaped = false
@@ -445,7 +537,7 @@ struct RecordSplitter {
                 } else if byte == Bytes.quote {
                     inString = false
                     if depth == 0 {
-                        stop = i
+                        stop = .end(i)
                         break scanning
                     }
                 }
@@ -458,7 +550,7 @@ struct RecordSplitter {
                 case Bytes.closeBrace, Bytes.closeBracket:
                     depth -= 1
                     if depth <= 0 {
-                        stop = i
+                        stop = .end(i)
                         break scanning
                     }
                 default:
@@ -470,6 +562,8 @@ struct RecordSplitter {
         self.inString = inString
         self.escaped = escaped
         self.line = line
+        self.atLineStart = atLineStart
+        self.indent = indent
         if sawNewline && mode == .probing { mode = .concatenated }
         return stop
     }
@@ -485,7 +579,13 @@ struct RecordSplitter {
             pending = []
         }
         inValue = false
-        try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: bytes)))
+        try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
+    }
+
+    /// `bytes` without trailing whitespace when they are a top-level junk line (which runs to its line end).
+    private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        guard isScalar && mode != .array, let last = bytes.lastIndex(where: { !Bytes.isSpace($0) }) else { return bytes }
+        return last == bytes.count - 1 ? bytes : Array(bytes[...last])
     }
 
     /// At the end of the file inside a value: a scalar is complete and emitted; anything else is unterminated.
@@ -494,7 +594,7 @@ struct RecordSplitter {
         if isScalar {
             let bytes = pending
             pending = []
-            try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: bytes)))
+            try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
         } else {
             try emit(.broken(unterminated(index: index)))
         }
@@ -524,6 +624,17 @@ struct RecordSplitter {
             at: SourceLocation(path: path, line: recordLine, index: index))
     }
 
+    /// A value cut short by a `{` that opens a new record at `cutLine`.
+    private func cutShort(index: Int?) -> ASNError {
+        let what = index.map { "array element \($0)" } ?? "record"
+        return ASNError(
+            .malformedJSON,
+            "unterminated \(what) at line \(recordLine): a new record starts at line \(cutLine) before it is closed; "
+                + "the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, "
+                + "the records after it are read",
+            at: SourceLocation(path: path, line: recordLine, index: index))
+    }
+
     /// The top-level array never closed.
     private func arrayNeverClosed() -> ASNError {
         ASNError(
@@ -541,21 +652,12 @@ struct RecordSplitter {
         let after = nextIndex == 0 ? "at the start of the array" : "after array element \(nextIndex - 1)"
         let skipped = atEndOfFile
             ? "the file ends there without closing the array; the archive may be truncated or damaged"
-            : "the bytes up to the next ',' or ']' were skipped and any record in them is lost"
+            : "the bytes up to the next ',', ']' or record were skipped and any record in them is lost"
         return ASNError(
             .malformedJSON,
             "unexpected \(quoted)\(junkPreview.count >= Self.previewLength ? "…" : "") \(after) at line \(junkLine) "
                 + "(expected ',' or ']'): \(skipped); check the archive at that line",
             at: SourceLocation(path: path, line: junkLine))
-    }
-
-    /// Bytes after the top-level array's closing `]`.
-    private func trailingData() -> ASNError {
-        ASNError(
-            .malformedJSON,
-            "unexpected data at line \(line) after the end of the top-level array: the rest of the file was skipped; "
-                + "if it holds more records, split it into separate files",
-            at: SourceLocation(path: path, line: line))
     }
 }
 
@@ -585,6 +687,11 @@ private enum Bytes {
     /// JSON whitespace: space, tab, carriage return, and line feed.
     @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// A blank that indents a line: space, tab or carriage return.
+    @inline(__always) static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
     }
 
     /// Whether any of the 8 bytes in `word` is `"`, `\\` or `\n` (the bytes that matter inside a string).

@@ -28,6 +28,8 @@ public struct MigrationSummary: Sendable, Equatable {
     public private(set) var unmappedTypes: [String: Int] = [:]
     /// Input files read.
     public var files = 0
+    /// Entries of input directories skipped because they are not regular files (FIFOs, sockets, devices).
+    public var skippedNotRegular = 0
 
     /// Creates empty counts.
     public init() {}
@@ -66,6 +68,7 @@ public struct MigrationSummary: Sendable, Equatable {
             lines.append("    \(type): \(unmappedTypes[type] ?? 0)")
         }
         lines.append("  rejected  \(rejected)")
+        if skippedNotRegular > 0 { lines.append("  skipped (not a regular file) \(skippedNotRegular)") }
         lines.append("  check: read \(read) = migrated \(migrated) + unmapped \(unmapped) + rejected \(rejected)\(isBalanced ? "" : "  (MISMATCH: please report)")")
         return lines.joined(separator: "\n")
     }

@@ -1,7 +1,8 @@
 /// An RFC 4180 CSV writer: UTF-8, `\n` record ends, header row first, formula-guarded cells.
 ///
 /// A cell is quoted iff it contains `,`, `"`, CR or LF (inner quotes doubled). A cell starting with `=`, `+`, `-`, `@`,
-/// tab or CR first gets a `'` prefix so a spreadsheet shows it as text instead of evaluating it. Rows accumulate in
+/// tab or CR first gets a `'` prefix so a spreadsheet shows it as text instead of evaluating it (`CSVFormulaGuard`,
+/// which V2 CSV reading undoes). Rows accumulate in
 /// `bytes`; a streaming caller drains them into a `ByteSink` whenever `bytes.count` passes a threshold.
 public struct CSVWriter: Sendable {
     /// The encoded output not yet drained, starting with the header row.
@@ -51,7 +52,7 @@ public struct CSVWriter: Sendable {
     /// One cell as it appears in the file: guarded, then quoted if needed.
     public static func encode(cell: String, guardsFormulas: Bool = true) -> String {
         var text = cell
-        if guardsFormulas, let first = cell.utf8.first, formulaLeaders.contains(first) { text = "'" + text }
+        if guardsFormulas { text = CSVFormulaGuard.guarded(cell) }
         guard text.utf8.contains(where: { specialBytes.contains($0) }) else { return text }
         return "\"" + text.replacingQuotes() + "\""
     }
@@ -74,9 +75,6 @@ public struct CSVWriter: Sendable {
 }
 
 // MARK: - Private helpers
-
-/// First bytes that make a spreadsheet treat a cell as a formula.
-private let formulaLeaders: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
 
 /// Bytes that force a cell to be quoted.
 private let specialBytes: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0D, 0x0A]

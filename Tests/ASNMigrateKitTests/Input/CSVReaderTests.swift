@@ -133,4 +133,27 @@ import Testing
         _ = try reader.finish()
         #expect(throws: ASNError.self) { _ = try reader.feed([0x41]) }
     }
+
+    // MARK: - Rows
+
+    @Test(arguments: chunkSizes)
+    func malformedRowsAreOneEachAndReadingGoesOn(size: Int) throws {
+        let text = "a,b\n1\n\"x\ny\",2\n3,4,5\n\"q\"z,9\n?,1\n7,8"
+        let bytes = Array(text.utf8).map { $0 == 0x3F ? 0xFF : $0 }
+        var reader = CSVReader(path: "in.csv")
+        var rows: [CSVRow] = []
+        var start = 0
+        while start < bytes.count {
+            rows += try reader.feedRows(bytes[start..<min(start + size, bytes.count)])
+            start += size
+        }
+        rows += try reader.finishRows()
+        let summary = rows.map { row -> String in
+            switch row {
+            case .record(let record): return "\(record.line):" + record.fields.joined(separator: "|")
+            case .malformed(let error): return "\(error.location?.line ?? 0):bad"
+            }
+        }
+        #expect(summary == ["2:bad", "3:x\ny|2", "5:bad", "6:bad", "7:bad", "8:7|8"])
+    }
 }

@@ -71,4 +71,38 @@ import Testing
         #expect(error?.code == .usage)
         #expect(error?.message.contains("more than once") == true)
     }
+
+    // MARK: - Entries that are not regular files
+
+    @Test func danglingLinksAndLoopsInsideADirectoryAreListedToBeRejectedWhenRead() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let good = try dir.write("in/a.jsonl", "{}")
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/b-dangling.jsonl", withDestinationPath: dir.path + "/gone.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/c-loop", withDestinationPath: dir.path + "/in/c-loop")
+        let selection = try InputPaths.select([dir.path + "/in"])
+        #expect(selection.files.map(\.path) == [good, dir.path + "/in/b-dangling.jsonl", dir.path + "/in/c-loop"])
+        #expect(selection.skipped.isEmpty)
+        let dangling = #expect(throws: ASNError.self) { _ = try RecordReader(file: selection.files[1]).items() }
+        #expect(dangling?.code == .unreadableInput)
+        #expect(dangling?.message.contains("dangling") == true, "\(String(describing: dangling))")
+        let loop = #expect(throws: ASNError.self) { _ = try RecordReader(file: selection.files[2]).items() }
+        #expect(loop?.code == .unreadableInput)
+        #expect(loop?.message.contains("symbolic link loop") == true, "\(String(describing: loop))")
+    }
+
+    @Test func aFIFOInsideADirectoryIsSkippedAndListedButNamedExplicitlyIsKept() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let good = try dir.write("in/a.jsonl", "{}")
+        let fifo = dir.path + "/in/pipe.jsonl"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let selection = try InputPaths.select([dir.path + "/in"])
+        #expect(selection.files.map(\.path) == [good])
+        #expect(selection.skipped == [InputSelection.Skipped(path: fifo, kind: "FIFO")])
+        #expect(selection.skippedSummary == "skipped (not a regular file) 1")
+        #expect(selection.skipped[0].warning.contains("'\(fifo)': a FIFO, not a regular file"))
+        #expect(try InputPaths.select([fifo]).files.map(\.path) == [fifo])
+        #expect(try InputPaths.select([fifo]).skipped.isEmpty)
+    }
 }

@@ -229,19 +229,90 @@ import Testing
         let message = try brokenMessages("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]")[0]
         #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 1 (expected ',' or ']')"#))
         #expect(message.contains("skipped"))
-        // A missing comma: the element after it is skipped with the junk, up to the next comma.
+        // A missing comma before a '{' opening a line loses nothing: the element is read.
         #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
-            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"c\":3}", line: 3, index: 1),
+            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":[2,3]}", line: 2, index: 1), .record("{\"c\":3}", line: 3, index: 2),
+        ])
+        // Junk ends at a '{' opening a line, which starts the next element.
+        #expect(try items("[\n{\"a\":1} xyz [1\n{\"b\":2}\n]") == [
+            .record("{\"a\":1}", line: 2, index: 0), .broken(line: 2, index: nil), .record("{\"b\":2}", line: 3, index: 1),
         ])
         // Junk that runs to the end of the file.
         #expect(try items("[1 xyz {") == [.record("1", line: 1, index: 0), .broken(line: 1, index: nil)])
         #expect(try brokenMessages("[1 xyz {")[0].contains("without closing the array"))
     }
 
-    @Test func dataAfterTheTopLevelArrayIsBroken() throws {
-        #expect(try items("[1]\n\n[2]\n{\"x\":1}") == [.record("1", line: 1, index: 0), .broken(line: 3, index: nil)])
-        #expect(try brokenMessages("[1]\nx")[0].hasPrefix("unexpected data at line 2 after the end of the top-level array"))
+    @Test func valuesAfterTheTopLevelArrayAreStillRead() throws {
+        // A JSON Lines file whose first line is an array: the lines after it are read, not skipped.
+        #expect(try items("[1]\n\n[2]\n{\"x\":1}\nhello world\n{\"y\":2}") == [
+            .record("1", line: 1, index: 0), .record("[2]", line: 3, index: nil), .record("{\"x\":1}", line: 4, index: nil),
+            .record("hello world", line: 5, index: nil), .record("{\"y\":2}", line: 6, index: nil),
+        ])
         #expect(try items("[1]\n \n").count == 1)
+    }
+
+    // MARK: - One bad line costs one item
+
+    /// Good one-line records `{"n":i}` for `i` in `range`.
+    private func goodLines(_ range: Range<Int>) -> [String] {
+        range.map { "{\"n\":\($0),\"s\":\"text with } and { inside\"}" }
+    }
+
+    @Test(arguments: ["{", "{\"n\":0,\"s\":\"cut in a str", "{\"n\":0,\"a\":[1,2", "{\"n\":0,", "  {\"n\":0}}{"])
+    func aBadFirstLineCostsOneItemAndTheGoodLinesStayRecords(bad: String) throws {
+        let good = goodLines(1..<6)
+        let found = try items(([bad] + good).joined(separator: "\n") + "\n")
+        #expect(found.count == 6, "\(found)")
+        #expect(found.first == .broken(line: 1, index: nil) || found.first.map { if case .record(_, 1, nil) = $0 { return true } else { return false } } == true)
+        #expect(Array(found.dropFirst()) == good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
+    }
+
+    @Test func aLoneBraceBeforeManyRecordsLosesNone() throws {
+        let good = goodLines(0..<39)
+        #expect(try items("{\n" + good.joined(separator: "\n")) == [.broken(line: 1, index: nil)]
+            + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
+        let message = try brokenMessages("{\n" + good.joined(separator: "\n"))
+        #expect(message == ["unterminated record at line 1: a new record starts at line 2 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+    }
+
+    @Test(arguments: [1, 3, 5])
+    func theSameDamageOnAMiddleOrLastLineCostsOneItem(at position: Int) throws {
+        var lines = goodLines(0..<6)
+        lines[position] = "{"
+        let found = try items(lines.joined(separator: "\n"))
+        #expect(found.count == 6)
+        for (offset, text) in lines.enumerated() where offset != position {
+            #expect(found[offset] == .record(text, line: offset + 1, index: nil))
+        }
+    }
+
+    @Test func aJunkLineBetweenPrettyObjectsIsOneItem() throws {
+        let text = "{\n  \"a\": 1\n}\nhello world, this is not JSON \r\n{\n  \"b\": {\n    \"c\": 2\n  }\n}\n"
+        #expect(try items(text) == [
+            .record("{\n  \"a\": 1\n}", line: 1, index: nil),
+            .record("hello world, this is not JSON", line: 4, index: nil),
+            .record("{\n  \"b\": {\n    \"c\": 2\n  }\n}", line: 5, index: nil),
+        ])
+    }
+
+    @Test func prettyPrintedValuesStillSplitAsBefore() throws {
+        let object = "{\n  \"a\": {\n    \"b\": [\n      {\n        \"c\": 1\n      }\n    ]\n  }\n}"
+        #expect(try items(object) == [.record(object, line: 1, index: nil)])
+        #expect(try items(object + "\n" + object) == [.record(object, line: 1, index: nil), .record(object, line: 10, index: nil)])
+        let element = "  {\n    \"a\": {\n      \"b\": 1\n    }\n  }"
+        #expect(try items("[\n" + element + ",\n" + element + "\n]") == [
+            .record(String(element.dropFirst(2)), line: 2, index: 0), .record(String(element.dropFirst(2)), line: 7, index: 1),
+        ])
+    }
+
+    @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
+        let good = goodLines(0..<4)
+        let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
+        #expect(try items(text) == [
+            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .broken(line: 4, index: 2),
+            .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4),
+        ])
+        #expect(try brokenMessages(text)[0].hasPrefix("unterminated array element 2 at line 4: a new record starts at line 5"))
     }
 
     // MARK: - Chunk boundaries
@@ -292,6 +363,54 @@ import Testing
             let items = try RecordReader(file: InputFile(path: path), chunkSize: size).items()
             #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1)])
         }
+    }
+
+    @Test func trailingBytesAfterAGzipStreamAreOneItemAfterTheRecords() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("a.gz", Array("{\"a\":1}\n{\"b\":2}\n".utf8))
+        try dir.writeGzip("b.gz", Array("{\"c\":3}".utf8))
+        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let garbage = try dir.write("garbage.gz", a + b + Array("not gzip\n".utf8))
+        for size in Self.chunkSizes {
+            let items = try RecordReader(file: InputFile(path: garbage), chunkSize: size).items()
+            try #require(items.count == 4)
+            #expect(simplify(Array(items.prefix(3))) == [
+                .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil), .record("{\"c\":3}", line: 3, index: nil),
+            ])
+            #expect(items[3].error?.code == .unreadableInput)
+            #expect(items[3].error?.location == SourceLocation(path: garbage))
+            #expect(items[3].error?.message.hasPrefix("9 bytes of trailing data at byte offset \(a.count + b.count) of '\(garbage)'") == true, "\(items[3])")
+        }
+        // All-zero padding after the last member is ignored, as gzip -d does.
+        let padded = try dir.write("padded.gz", a + [UInt8](repeating: 0, count: 700))
+        #expect(try RecordReader(file: InputFile(path: padded), chunkSize: 5).items().allSatisfy { $0.record != nil })
+        #expect(try RecordReader(file: InputFile(path: padded)).items().count == 2)
+        // One stray byte after the stream is trailing data too.
+        let one = try dir.write("one.gz", a + [0x1f])
+        #expect(try RecordReader(file: InputFile(path: one)).items().last?.error?.message.hasPrefix("1 byte of trailing data") == true)
+        // Through a pipe, as standard input.
+        let pipe = try TestPipe(feeding: a + Array("xyz".utf8))
+        defer { pipe.closeReadEnd() }
+        let piped = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
+        #expect(piped.count == 3)
+        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of '-'") == true)
+    }
+
+    @Test func aTruncatedLaterGzipMemberThrowsNamingItsOffsetAfterTheRecordsBeforeIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.writeGzip("a.gz", Array("{\"a\":1}\n".utf8))
+        try dir.writeGzip("b.gz", Array("{\"b\":2}\n".utf8))
+        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let path = try dir.write("cut.gz", a + b.prefix(b.count - 6))
+        var records: [InputItem] = []
+        let error = #expect(throws: ASNError.self) {
+            try RecordReader(file: InputFile(path: path), chunkSize: 4).forEach { records.append($0) }
+        }
+        #expect(error?.code == .unreadableInput)
+        #expect(error?.message.hasPrefix("cannot read input '\(path)': gzip member 2 starting at byte offset \(a.count) is corrupt or truncated") == true, "\(String(describing: error))")
+        #expect(simplify(records).first == .record("{\"a\":1}", line: 1, index: nil))
     }
 
     @Test func pipeReadsAsStandardInput() throws {

@@ -29,6 +29,9 @@ import Foundation
 ///
 /// ## Cells
 ///
+/// A cell's formula guard is undone first (`CSVFormulaGuard`: a leading `'` followed by `=`, `+`, `-`, `@`, tab or CR,
+/// possibly after more `'`s, is removed; any other leading `'` stays), so the CSV `migrate --format csv` writes reads
+/// back exactly.
 /// An empty cell is absent (psql writes NULL as an empty cell). Otherwise, by the field's kind:
 /// - IDs (`transactionId`, `originalTransactionId`, `webOrderLineItemId`): digits only, kept as text digit for digit;
 /// - dates: epoch milliseconds, or ISO 8601 / RFC 3339 (`2024-01-23T10:00:00Z`), also as psql and sqlite print
@@ -260,8 +263,9 @@ public struct V2ColumnMap: Sendable, Equatable {
                 if let constant = column.entry.constant {
                     value = constant
                 } else {
-                    guard let cell = record[column.index], !cell.isEmpty else { continue }
-                    value = try V2ColumnMap.read(cell, for: column.entry, at: at)
+                    // Undo the formula guard `migrate --format csv` (and every CSV this tool writes) puts on a cell.
+                    guard let raw = record[column.index], !raw.isEmpty else { continue }
+                    value = try V2ColumnMap.read(CSVFormulaGuard.unguarded(raw), for: column.entry, at: at)
                 }
                 let field = column.entry.field
                 let member = JSONObject.Member(key: column.key, value: value)

@@ -5,9 +5,9 @@
 /// is split by `RecordReader` and decoded by `V2RecordDecoder`. Only the current record (or CSV row) and one chunk
 /// are held in memory.
 ///
-/// A bad record or row becomes a `.rejected` outcome and reading goes on. A file that fails part way (unreadable, a
-/// corrupt gzip stream, a CSV row with the wrong number of fields) gives one `.rejected` outcome for the rest of it,
-/// and the next file is read. Only a column map that does not fit a CSV header (a mapped column missing) throws,
+/// A bad record or row (a CSV row with the wrong number of fields included) becomes one `.rejected` outcome and
+/// reading goes on. A file that fails part way (unreadable, a corrupt gzip stream) gives one `.rejected` outcome for
+/// the rest of it, and the next file is read. Only a column map that does not fit a CSV header (a mapped column missing) throws,
 /// because then no row of that file could be read.
 public struct V2RecordReader: Sendable {
     /// The column map for `.csv` inputs, if one was given.
@@ -93,8 +93,8 @@ public struct V2RecordReader: Sendable {
         }
     }
 
-    /// A CSV export through `CSVReader`, each row through the column map and the decoder. Each chunk is fed a line
-    /// at a time, so that when a row is malformed every row before it has already been emitted.
+    /// A CSV export through `CSVReader`, each row through the column map and the decoder. A malformed row is one
+    /// `.rejected` outcome and reading goes on; a failed read is one `.rejected` outcome for the rest of the file.
     private func readCSV(_ file: InputFile, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void) throws {
         let source = try file.openByteSource()
         defer { source.close() }
@@ -104,7 +104,7 @@ public struct V2RecordReader: Sendable {
         var binding: V2ColumnMap.Binding?
 
         /// Emits the outcomes of `rows`, binding the map to the header first when it has just been read.
-        func emit(_ rows: [CSVRecord]) throws {
+        func emit(_ rows: [CSVRow]) throws {
             if binding == nil, let header = csv.header {
                 binding = try map.bind(header: header, csvPath: file.path)
             }
@@ -112,47 +112,34 @@ public struct V2RecordReader: Sendable {
             for row in rows {
                 let object: JSONObject
                 do {
-                    object = try binding.object(of: row)
-                } catch {
+                    switch row {
+                    case .record(let record):
+                        object = try binding.object(of: record)
+                        for outcome in decoder.decode(.object(object), at: SourceLocation(path: file.path, line: record.line)) {
+                            try forward(body, outcome)
+                        }
+                    case .malformed(let error):
+                        throw error
+                    }
+                } catch let error as ASNError {
                     try forward(body, .rejected(error))
-                    continue
-                }
-                for outcome in decoder.decode(.object(object), at: SourceLocation(path: file.path, line: row.line)) {
-                    try forward(body, outcome)
                 }
             }
         }
 
-        // After an error a CSVReader's state is undefined and a failed read leaves nothing to go on with:
-        // one reject stands for the rest of the file.
         while true {
             let count: Int
-            let rows: [CSVRecord]
+            let rows: [CSVRow]
             do {
                 count = try source.readChunk(into: buffer)
-                rows = count == 0 ? try csv.finish() : []
+                rows = count == 0 ? try csv.finishRows() : try csv.feedRows(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             } catch let error as ASNError {
+                // A failed read, or a header that cannot be read: one reject stands for the rest of the file.
                 return try forward(body, .rejected(error))
             }
-            if count == 0 { return try emit(rows) }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            var start = 0
-            while start < count {
-                let end = chunk[start...].firstIndex(of: lineFeed).map { $0 + 1 } ?? count
-                let lineRows: [CSVRecord]
-                do {
-                    lineRows = try csv.feed(UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
-                } catch {
-                    return try forward(body, .rejected(error))
-                }
-                try emit(lineRows)
-                start = end
-            }
+            try emit(rows)
+            if count == 0 { break }
         }
+        if let problem = source.endProblem { try forward(body, .rejected(problem)) }
     }
 }
-
-// MARK: - Private constants
-
-/// The byte at which CSV chunks are cut for feeding.
-private let lineFeed = UInt8(ascii: "\n")

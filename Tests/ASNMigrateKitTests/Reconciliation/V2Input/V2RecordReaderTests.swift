@@ -124,19 +124,80 @@ import Testing
         }
     }
 
-    @Test func brokenCSVRejectsTheRestOfThatFileAndGoesOn() throws {
+    @Test func aBrokenCSVRowIsOneRejectAndReadingGoesOn() throws {
         try withDirectory { directory in
             let broken = try directory.write("a.csv", "notification_type\nTEST\n\"DID_RENEW\"x\nTEST\n")
             let next = try directory.write("b.csv", "notification_type\nREFUND\n")
             let empty = try directory.write("c.csv", "")
             let map = try V2ColumnMap.parse("format 1\nnotificationType | notification_type\n", path: "m")
             let outcomes = try read([broken, empty, next], map: map)
-            try #require(outcomes.count == 4)
+            try #require(outcomes.count == 5)
             #expect(outcomes[0].record?.location == SourceLocation(path: broken, line: 2))
             #expect(outcomes[1].error?.code == .malformedCSV)
             #expect(outcomes[1].error?.location == SourceLocation(path: broken, line: 3))
-            #expect(outcomes[2].error?.message == "the CSV file is empty; it needs a header row naming the columns")
-            #expect(outcomes[3].record?.payload.notificationType == "REFUND")
+            #expect(outcomes[2].record?.location == SourceLocation(path: broken, line: 4))
+            #expect(outcomes[3].error?.message == "the CSV file is empty; it needs a header row naming the columns")
+            #expect(outcomes[4].record?.payload.notificationType == "REFUND")
+        }
+    }
+
+    @Test(arguments: [1, 7, 1 << 20])
+    func eachRaggedRowIsOneRejectNamingItsLine(chunkSize: Int) throws {
+        try withDirectory { directory in
+            // 200 rows; rows 17 and 120 have too few fields, row 64 too many, row 90 text after a closing quote;
+            // row 150 holds a quoted field over three lines.
+            var text = "notification_type,note\n"
+            var expected: [(line: Int, good: Bool)] = []
+            var line = 2
+            for row in 0..<200 {
+                switch row {
+                case 17, 120: text += "TEST\n"
+                case 64: text += "TEST,a,b\n"
+                case 90: text += "TEST,\"q\"x\n"
+                case 150: text += "TEST,\"one\ntwo\r\nthree\"\n"
+                default: text += "TEST,n\(row)\n"
+                }
+                expected.append((line, ![17, 64, 90, 120].contains(row)))
+                line += row == 150 ? 3 : 1
+            }
+            let path = try directory.write("v2.csv", text)
+            let map = try V2ColumnMap.parse("format 1\nnotificationType | notification_type\n", path: "m")
+            var outcomes: [V2ReadOutcome] = []
+            try V2RecordReader(columnMap: map, chunkSize: chunkSize).read(InputFile(path: path)) { outcomes.append($0) }
+            try #require(outcomes.count == 200)
+            for (outcome, want) in zip(outcomes, expected) {
+                let location = outcome.record?.location ?? outcome.error?.location
+                #expect(location == SourceLocation(path: path, line: want.line))
+                #expect((outcome.record != nil) == want.good, "line \(want.line): \(outcome)")
+            }
+            #expect(outcomes[17].error?.message.hasPrefix("record has 1 field but the header has 2") == true)
+            #expect(outcomes[64].error?.message.hasPrefix("record has 3 fields but the header has 2") == true)
+            #expect(outcomes[90].error?.message.hasPrefix("text after the closing quote of field 2") == true)
+        }
+    }
+
+    @Test func aQuoteOpenToTheEndOfTheFileSaysHowManyLinesItSwallowed() throws {
+        try withDirectory { directory in
+            let path = try directory.write("v2.csv", "notification_type,note\nTEST,a\nTEST,\"open\nTEST,b\nTEST,c\n")
+            let map = try V2ColumnMap.parse("format 1\nnotificationType | notification_type\n", path: "m")
+            let outcomes = try read([path], map: map)
+            try #require(outcomes.count == 2)
+            #expect(outcomes[0].record != nil)
+            #expect(outcomes[1].error?.location == SourceLocation(path: path, line: 3))
+            #expect(outcomes[1].error?.message.hasPrefix("quoted field opened on line 3 is never closed; it swallowed the rest of the file (3 lines from line 3)") == true, "\(outcomes[1])")
+        }
+    }
+
+    @Test func trailingBytesAfterAGzippedCSVAreOneRejectAfterItsRows() throws {
+        try withDirectory { directory in
+            try directory.writeGzip("z.gz", Array("notification_type\nTEST\nREFUND".utf8))
+            let path = try directory.write("v2.csv.gz", try directory.read("z.gz") + [0x41, 0x0A])
+            let map = try V2ColumnMap.parse("format 1\nnotificationType | notification_type\n", path: "m")
+            let outcomes = try read([path], map: map, chunkSize: 3)
+            try #require(outcomes.count == 3)
+            #expect(outcomes[1].record?.payload.notificationType == "REFUND")
+            #expect(outcomes[2].error?.code == .unreadableInput)
+            #expect(outcomes[2].error?.message.hasPrefix("2 bytes of trailing data") == true)
         }
     }
 

@@ -1,0 +1,38 @@
+/// What the command-line input arguments expand to: the files to read, in order, and the entries of input
+/// directories that were skipped because they are not regular files (each to be warned about and counted).
+public struct InputSelection: Sendable, Equatable {
+    /// An entry of an input directory that is not a regular file, directory or symbolic link to one.
+    public struct Skipped: Sendable, Equatable {
+        /// The entry's path, as joined under its directory argument.
+        public var path: String
+        /// What it is: `FIFO`, `socket`, `character device` or `block device`.
+        public var kind: String
+
+        /// Creates a skipped entry.
+        public init(path: String, kind: String) {
+            self.path = path
+            self.kind = kind
+        }
+
+        /// The warning printed for it, after the command's name.
+        public var warning: String {
+            "warning: skipped '\(path)': a \(kind), not a regular file; input directories are read for regular files only (name a FIFO or device explicitly to read it as a stream)"
+        }
+    }
+
+    /// The files to read, in order.
+    public var files: [InputFile]
+    /// The directory entries skipped, sorted byte-wise by path within each argument.
+    public var skipped: [Skipped]
+
+    /// Creates a selection.
+    public init(files: [InputFile] = [], skipped: [Skipped] = []) {
+        self.files = files
+        self.skipped = skipped
+    }
+
+    /// The summary line counting the skipped entries, or nil when there are none.
+    public var skippedSummary: String? {
+        skipped.isEmpty ? nil : "skipped (not a regular file) \(skipped.count)"
+    }
+}
