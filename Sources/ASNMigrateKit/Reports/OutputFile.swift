@@ -46,6 +46,8 @@ public final class OutputFile: ByteSink {
             backing = standardOutput.map { .console($0) } ?? .descriptor(standardDescriptor, owned: false)
         case .file(let resolved):
             backing = .atomic(try AtomicFile(path: resolved))
+        case .inherited(let descriptor):
+            backing = .descriptor(descriptor, owned: false)
         case .stream(let resolved):
             var descriptor: Int32
             repeat { descriptor = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY) } while descriptor < 0 && errno == EINTR

@@ -16,6 +16,9 @@ public enum OutputTarget: Sendable, Equatable {
     case file(path: String)
     /// A character device or FIFO at this path (symbolic links resolved): opened and written directly.
     case stream(path: String)
+    /// A descriptor this process inherited, named as `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`: written
+    /// directly, at the descriptor's own offset, never reopened or replaced (it may be a file opened for appending).
+    case inherited(descriptor: Int32)
 
     /// How many symbolic links are followed before giving up (as the kernel's ELOOP limit).
     static let maximumLinks = 40
@@ -25,6 +28,7 @@ public enum OutputTarget: Sendable, Equatable {
     /// Classifies the output FILE at `path`, following symbolic links; throws `.outputFailed` for what must not be replaced.
     public static func resolve(_ path: String) throws(ASNError) -> OutputTarget {
         if path == "-" { return .standardOutput }
+        if let descriptor = inheritedDescriptor(path) { return descriptor == 1 ? .standardOutput : .inherited(descriptor: descriptor) }
         let final = try followLinks(path)
         switch FileSystem.fileType(final) {
         case nil, S_IFREG: return .file(path: final)
@@ -59,6 +63,28 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     // MARK: - Internals
+
+    /// The descriptor a path names when it is one of this process's own (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+    /// `/proc/self/fd/N`, `/proc/PID/fd/N` for this pid), reached directly or through symbolic links; else nil.
+    /// Following such a link leads to the open file's path (or `pipe:[…]`), and replacing that would destroy what the
+    /// caller opened, perhaps for appending.
+    static func inheritedDescriptor(_ path: String) -> Int32? {
+        var current = FileSystem.trimmingTrailingSlashes(path)
+        for _ in 0..<maximumLinks {
+            switch current {
+            case "/dev/stdout": return 1
+            case "/dev/stderr": return 2
+            case "/dev/stdin": return 0
+            default: break
+            }
+            for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"] where current.hasPrefix(prefix) {
+                if let descriptor = Int32(current.dropFirst(prefix.count)) { return descriptor }
+            }
+            guard FileSystem.fileType(current) == S_IFLNK, let target = readLink(current) else { return nil }
+            current = FileSystem.trimmingTrailingSlashes(target.hasPrefix("/") ? target : FileSystem.parentDirectory(of: current) + "/" + target)
+        }
+        return nil
+    }
 
     /// The end of the symbolic link chain starting at `path` (which itself may not exist).
     static func followLinks(_ path: String) throws(ASNError) -> String {

@@ -46,14 +46,14 @@ import Testing
             sql += "insert into asn_v1 (received_at, body) values (timestamptz '2021-03-01 00:00:00+00' + \(index) * interval '1 minute', \(dollarQuoted(body)));\n"
         }
         try tmp.write("load.sql", Array(sql.utf8))
-        let load = PostgresServer.shell("psql \(server.psqlOptions) -q -v ON_ERROR_STOP=1 -f load.sql", in: tmp.path)
+        let load = Shell.run("psql \(server.psqlOptions) -q -v ON_ERROR_STOP=1 -f load.sql", in: tmp.path)
         #expect(load.status == 0, "\(load.stderr)")
 
         // The recipe, as the README gives it: one JSON object per line, with the receive time as an envelope.
         let recipe = "psql \(server.psqlOptions) -At -c \"select json_build_object('received_at', received_at, 'body', body) from asn_v1 order by id\" > v1.jsonl"
-        #expect(PostgresServer.shell(recipe, in: tmp.path).status == 0)
+        #expect(Shell.run(recipe, in: tmp.path).status == 0)
         // What the README warns against: text-format COPY doubles backslashes.
-        #expect(PostgresServer.shell("psql \(server.psqlOptions) -c \"copy (select body from asn_v1 order by id) to stdout\" > copied.jsonl", in: tmp.path).status == 0)
+        #expect(Shell.run("psql \(server.psqlOptions) -c \"copy (select body from asn_v1 order by id) to stdout\" > copied.jsonl", in: tmp.path).status == 0)
         try tmp.write("original.jsonl", Array(bodies.joined(separator: "\n").utf8))
 
         let exported = try BinaryRun.run(["migrate", tmp.path + "/v1.jsonl"])
@@ -117,12 +117,12 @@ import Testing
             if case .string(let uuid)? = object["notificationUUID"] { uuids.insert(uuid) }
         }
         try tmp.write("load.sql", Array(sql.utf8))
-        let load = PostgresServer.shell("psql \(server.psqlOptions) -q -v ON_ERROR_STOP=1 -f load.sql", in: tmp.path)
+        let load = Shell.run("psql \(server.psqlOptions) -q -v ON_ERROR_STOP=1 -f load.sql", in: tmp.path)
         #expect(load.status == 0, "\(load.stderr)")
 
         // The recipe: \copy … with (format csv, header).
         let recipe = "psql \(server.psqlOptions) -c \"\\copy (select * from app_store_notifications_v2 order by signed_at) to 'v2.csv' with (format csv, header)\""
-        #expect(PostgresServer.shell(recipe, in: tmp.path).status == 0)
+        #expect(Shell.run(recipe, in: tmp.path).status == 0)
         let csv = String(decoding: try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/v2.csv")), as: UTF8.self)
         #expect(csv.split(separator: "\n").count == uuids.count + 1)
         #expect(csv.contains("+00,"), "psql writes timestamptz as '2021-03-01 09:15:00+00'")

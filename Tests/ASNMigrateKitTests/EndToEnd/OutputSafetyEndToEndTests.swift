@@ -399,4 +399,26 @@ struct OutputSafetyEndToEndTests {
             #expect(text.contains("\n  \(status.rawValue) "), "code \(status.rawValue) missing from \(arguments): \(text)")
         }
     }
+
+    /// `--out /dev/stdout` (a link to `/proc/self/fd/1`) writes through the inherited descriptor: a file the shell
+    /// opened for appending keeps what it held and stays the same file, never replaced by rename.
+    @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+    func namingOurOwnStandardOutputAppendsThroughIt(path: String) throws {
+        guard let binary = BinaryRun.executable?.path else { return }
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let log = try tmp.write("log.jsonl", Array("KEEP\n".utf8))
+        var before = stat()
+        #expect(stat(log, &before) == 0)
+        let input = PackagePaths.root.appendingPathComponent("Tests/Fixtures/sample/v1/01-live-feed.jsonl").path
+        let run = Shell.run("'\(binary)' migrate '\(input)' --out \(path) >> log.jsonl", in: tmp.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
+        #expect(text.hasPrefix("KEEP\n{\"notificationType\""), "the earlier content stays and the output follows it")
+        #expect(text.split(separator: "\n").count == 10)
+        var after = stat()
+        #expect(stat(log, &after) == 0)
+        #expect(after.st_ino == before.st_ino, "the file is written through, not replaced")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/.log.jsonl.lock"))
+    }
 }

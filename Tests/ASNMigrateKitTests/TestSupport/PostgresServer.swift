@@ -51,39 +51,8 @@ final class PostgresServer {
     /// Runs a server program (as `postgres` when we are root); its exit status.
     private func run(server program: String, _ arguments: [String]) -> Int32 {
         if asPostgres {
-            return Self.spawn("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/" + program] + arguments, stderrPath: "/dev/null", in: "/")
+            return Shell.spawn("/usr/sbin/runuser", ["-u", "postgres", "--", bin + "/" + program] + arguments, stderrPath: "/dev/null", in: "/")
         }
-        return Self.spawn(bin + "/" + program, arguments, stderrPath: "/dev/null", in: "/")
-    }
-
-    /// Runs `command` with `/bin/sh -c` in `directory`; its exit status and standard error.
-    static func shell(_ command: String, in directory: String) -> (status: Int32, stderr: String) {
-        let errors = directory + "/.stderr-\(UUID().uuidString.prefix(8))"
-        let status = spawn("/bin/sh", ["-c", command], stderrPath: errors, in: directory)
-        let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(atPath: errors)
-        return (status, text)
-    }
-
-    /// `posix_spawn` and `waitpid`: Foundation's `Process` can miss the exit of a child whose own child (the server)
-    /// lives on, so the tests wait for the pid themselves. Standard output goes to /dev/null unless the command
-    /// redirects it; standard error to `stderrPath`.
-    private static func spawn(_ path: String, _ arguments: [String], stderrPath: String, in directory: String) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let script = "cd '\(directory)' && exec \"$0\" \"$@\""
-        let argv = ["/bin/sh", "-c", script, path] + arguments
-        var cArguments = argv.map { strdup($0) }
-        cArguments.append(nil)
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, nil, &cArguments, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return Shell.spawn(bin + "/" + program, arguments, stderrPath: "/dev/null", in: "/")
     }
 }

@@ -60,7 +60,7 @@ public struct V2ColumnMap: Sendable, Equatable {
         case integer
         /// An instant, as epoch milliseconds or ISO 8601.
         case date
-        /// A boolean: true/false, t/f or 1/0.
+        /// A boolean: true/false, t/f, yes/no, y/n or 1/0, any case.
         case boolean
         /// A compact JWS, decoded like Apple's own signed values.
         case jws

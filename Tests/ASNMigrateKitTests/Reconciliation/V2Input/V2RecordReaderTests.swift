@@ -69,7 +69,7 @@ import Testing
         let reject = try #require(outcomes[3].error)
         #expect(reject.code == .wrongFieldType)
         #expect(reject.location == SourceLocation(path: path, line: 6, key: "is_upgraded"))
-        #expect(reject.message == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f or 1/0)")
+        #expect(reject.message == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f, yes/no, y/n or 1/0)")
     }
 
     // MARK: - CSV
