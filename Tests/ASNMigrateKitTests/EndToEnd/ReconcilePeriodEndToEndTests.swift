@@ -38,7 +38,7 @@ import Testing
         let clean = try BinaryRun.run(["reconcile", "--v1", Self.v1File, "--v2", migrated, "--out", tmp.path + "/clean"])
         #expect(clean.status == 0, "\(clean.stderr)")
         let dirty = try BinaryRun.run(["reconcile", "--v1", Self.v1File, "--v1", badV1, "--v2", migrated, "--v2", badV2, "--out", tmp.path + "/dirty"])
-        #expect(dirty.status == 1, "rejects are findings: \(dirty.stderr)")
+        #expect(dirty.status == 3, "2 rejects among a handful of records fail the 1% reject-rate check: \(dirty.stderr)")
         let a = try summary(tmp.path + "/clean"), b = try summary(tmp.path + "/dirty")
         #expect(b["v1_rejected"] == "2" && b["v2_rejected"] == "2", "\(b)")
         #expect(a["period_start"] != nil && a["period_start"] == b["period_start"])
