@@ -4,7 +4,7 @@ public enum SimulateCommand {
     public static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] [--sign] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
                     valueKind: .integer(1...100_000_000)),
@@ -16,6 +16,7 @@ public enum SimulateCommand {
             .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest).",
                     defaultValue: "50", valueKind: .integer(1...10_000)),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
+            .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
             .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically)."),
         ]
     )
@@ -64,9 +65,10 @@ public enum SimulateCommand {
         guard let rate = Double(rateText), rate >= 0, rate <= 1 else {
             throw ASNError(.usage, "option '--inject' needs a fraction from 0 to 1 (got '\(rateText)')")
         }
-        let options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
+        var options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
                                         injectRate: rate, gzip: arguments.flag("--gzip"),
                                         receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50)
+        options.sign = arguments.flag("--sign")
         return (options, directory)
     }
 }

@@ -62,6 +62,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformedCSV = "malformed_csv"
         /// Writing output failed.
         case outputFailed = "output_failed"
+        /// A signed payload that fails a signature check (`reconcile --verify-signatures`); the message starts with the check's name.
+        case signature
     }
 
     /// The kind of failure.

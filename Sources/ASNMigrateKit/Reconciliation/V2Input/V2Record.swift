@@ -6,6 +6,9 @@ public struct V2Record: Sendable, Equatable {
     public var location: SourceLocation
     /// SHA-1 of the canonical JSON of `payload` without `migration`; see `contentDigest(of:)`.
     public var contentDigest: [UInt8]
+    /// Whether every JWS of the record was verified (`reconcile --verify-signatures`): false for records given decoded,
+    /// and whenever signatures were not checked.
+    public var signatureVerified = false
 
     /// Creates a record, computing its content digest from `payload`.
     public init(payload: ResponseBodyV2DecodedPayload, location: SourceLocation) {
