@@ -90,6 +90,10 @@ func runBenchmark() throws {
 
     // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
+    if settings.only == "verify-rate" {
+        for (threads, rate) in try SignatureBench.verificationRates(threads: [1, cores]) { say("JWS verified in process: \(Int(rate)) per second on \(threads) thread(s)") }
+        return
+    }
     if settings.only == "signatures" {
         return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     }
