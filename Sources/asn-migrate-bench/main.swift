@@ -91,7 +91,9 @@ func runBenchmark() throws {
     // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
     if settings.only == "verify-rate" {
-        for (threads, rate) in try SignatureBench.verificationRates(threads: [1, cores]) { say("JWS verified in process: \(Int(rate)) per second on \(threads) thread(s)") }
+        for rate in try SignatureBench.verificationRates(threads: [1, cores]) {
+            say("JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s), \(Int(rate.perCPUSecond)) per CPU-second")
+        }
         return
     }
     if settings.only == "signatures" {

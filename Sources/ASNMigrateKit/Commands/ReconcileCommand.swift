@@ -20,7 +20,7 @@ public enum ReconcileCommand {
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
             .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects."),
             .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified."),
-            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root (DER or PEM; repeatable; for test and Xcode data)."),
+            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
             .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
             .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
         ]

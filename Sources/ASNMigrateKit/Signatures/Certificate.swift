@@ -28,26 +28,6 @@ public final class Certificate: @unchecked Sendable {
         self.x509 = parsed
     }
 
-    /// Takes ownership of an `X509 *` built here (the test CA), re-reading its DER.
-    init?(taking x509: OpaquePointer) {
-        let length = i2d_X509(x509, nil)
-        guard length > 0 else {
-            X509_free(x509)
-            return nil
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
-            return i2d_X509(x509, &cursor)
-        }
-        guard written == length else {
-            X509_free(x509)
-            return nil
-        }
-        self.der = bytes
-        self.x509 = x509
-    }
-
     deinit {
         X509_free(x509)
     }
