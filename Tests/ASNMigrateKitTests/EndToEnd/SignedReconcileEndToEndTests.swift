@@ -43,6 +43,22 @@ import Testing
         #expect(signatureRejects.count > 100)
     }
 
+    @Test func applesTestNotificationNeedsApplesTestCAGivenAsRootCertificate() throws {
+        guard let directory = V2CorpusTests.directory else { return }
+        let fixture = directory.appendingPathComponent("apple-lib-mock-testNotification.jws").path
+        let text = try String(contentsOfFile: fixture, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let testRoot = try #require(JWSVerifierCorpusTests.lastCertificate(text))
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let rootFile = try tmp.write("apple-test-ca.der", testRoot)
+        let base = ["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", fixture, "--verify-signatures"]
+        _ = try BinaryRun.run(base + ["--out", tmp.path + "/apple"])
+        #expect(String(decoding: try tmp.read("apple/rejected.csv"), as: UTF8.self).contains("signature: root: "))
+        let given = try BinaryRun.run(base + ["--out", tmp.path + "/given", "--root-certificate", rootFile])
+        #expect(!String(decoding: try tmp.read("given/rejected.csv"), as: UTF8.self).contains("v2,"), "\(given.stderr)")
+        #expect(String(decoding: try tmp.read("given/summary.csv"), as: UTF8.self).contains("\nv2_records_read,1\n"))
+    }
+
     @Test func signedSimulationsAreByteIdenticalForTheSameSeed() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -72,6 +72,25 @@ import Testing
         #expect(verified >= 100, "the corpus holds about 45 signed notifications with nested JWS; verified \(verified)")
     }
 
+    @Test func everyRealSignedNotificationDecodesAsVerifiedThroughTheDecoder() throws {
+        guard V2CorpusTests.directory != nil else { return }
+        var decoder = V2RecordDecoder()
+        decoder.signatures = SignaturePolicy()
+        var verified = 0
+        for file in Self.jwsFiles() where !Self.isAppleTestFixture(file.name) && !Self.isXcode(file.name) {
+            guard Self.decodedPayload(file.text)?["notificationType"] != nil else { continue }
+            let outcomes = decoder.decode(RawRecord(location: SourceLocation(path: file.name, line: 1), bytes: Array(file.text.utf8)))
+            #expect(outcomes.count == 1)
+            if Self.cutSignatures.contains(file.name) {
+                #expect(outcomes.first?.error?.reportReason.hasPrefix("signature: signature: ") == true, "\(file.name)")
+            } else {
+                #expect(outcomes.first?.record?.signatureVerified == true, "\(file.name): \(outcomes.first?.error?.reportReason ?? "")")
+                verified += 1
+            }
+        }
+        #expect(verified >= 40)
+    }
+
     @Test func aRealCaptureWithACutSignatureIsASignatureReject() throws {
         guard V2CorpusTests.directory != nil else { return }
         for file in Self.jwsFiles() where Self.cutSignatures.contains(file.name) {
