@@ -12,9 +12,10 @@ let package = Package(
     dependencies: [],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .target(
             name: "ASNMigrateKit",
-            dependencies: ["CZlib"],
+            dependencies: ["CZlib", "CCrypto"],
             path: "Sources/ASNMigrateKit"
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 // asn-migrate-bench: generates benchmark data once, then measures the release `asn-migrate` against its baselines.
 //
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
+//        [--only signatures] [--signature-subscribers N]
 import Foundation
 
 /// Command-line settings.
@@ -17,6 +18,10 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
+    /// `signatures` runs only issue 10's signature figures (`SignatureBench`); nil runs everything.
+    var only: String?
+    /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
+    var signatureSubscribers = 20_000
     /// The `asn-migrate` binary: beside this one.
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("asn-migrate").path
 
@@ -33,8 +38,10 @@ struct BenchSettings {
             case "--reconcile-runs": reconcileRuns = max(1, Int(value) ?? reconcileRuns)
             case "--reconcile-subscribers": reconcileSubscribers = max(1, Int(value) ?? reconcileSubscribers)
             case "--reconcile-receipt-history": reconcileReceiptHistory = max(1, Int(value) ?? reconcileReceiptHistory)
+            case "--only": only = value
+            case "--signature-subscribers": signatureSubscribers = max(1, Int(value) ?? signatureSubscribers)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures, --signature-subscribers N")
             }
         }
     }
@@ -83,6 +90,15 @@ func runBenchmark() throws {
 
     // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
+    if settings.only == "verify-rate" {
+        for rate in try SignatureBench.verificationRates(threads: [1, cores]) {
+            say("JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s), \(Int(rate.perCPUSecond)) per CPU-second")
+        }
+        return
+    }
+    if settings.only == "signatures" {
+        return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
+    }
     let data = BenchData(binary: settings.binary, folder: settings.data)
     let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
     let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
@@ -151,6 +167,7 @@ func runBenchmark() throws {
     say("other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")")
 
     say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met") (\(fixed(migrateRate)) GB/s); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
+    try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     say("targets: reconcile 1M x 1M < 60 s: \(bestReconcile.seconds < 60 ? "met" : "NOT met") (\(fixed(bestReconcile.seconds, 1)) s); < 1 GB max RSS: \(worstRSS < 1 << 30 ? "met" : "NOT met") (\(megabytes(worstRSS)) MB)")
 }
 

@@ -18,6 +18,11 @@ public enum ReconcileCommand {
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+            .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects."),
+            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified."),
+            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
+            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
+            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
         ],
@@ -49,6 +54,13 @@ public enum ReconcileCommand {
         let v2Files: [InputFile]
         let v1Selection: InputSelection, v2Selection: InputSelection
         let columnMap: V2ColumnMap?
+        let signatures: SignaturePolicy?
+        do {
+            signatures = try signaturePolicy(arguments)
+        } catch {
+            console.diagnostic("\(name): \(error.message)")
+            return .usage
+        }
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
             v1Selection = try InputPaths.select(arguments.values("--v1"))
@@ -76,15 +88,20 @@ public enum ReconcileCommand {
         }
         for entry in v1Selection.skipped + v2Selection.skipped { console.diagnostic("\(name): \(entry.warning)") }
         var reconciler = Reconciler(table: table, options: options)
+        var v2Reader = ParallelV2Reader(columnMap: columnMap)
+        v2Reader.reader.decoder.signatures = signatures
+        if signatures != nil { reconciler.v2Unverified = 0 }
         do {
             // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
             try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
                 for outcome in batch.outcomes { reconciler.addV1(outcome) }
             }
             // The V2 side is decoded on all cores too, and handed over in input order.
-            try ParallelV2Reader(columnMap: columnMap).read(v2Files) { outcome in
+            try v2Reader.read(v2Files) { outcome in
                 switch outcome {
-                case .record(let r): reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
+                case .record(let r):
+                    reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
+                    if signatures != nil && !r.signatureVerified { reconciler.v2Unverified? += 1 }
                 case .rejected(let error): reconciler.addV2Reject(error)
                 }
             }
@@ -168,6 +185,27 @@ public enum ReconcileCommand {
             runDate = Timestamp.day(ms: now)
         }
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")
+    }
+
+    /// The signature checks asked for, or nil without `--verify-signatures`; the options that need it are usage
+    /// errors without it, and unreadable root certificates are usage errors naming the file.
+    static func signaturePolicy(_ arguments: ParsedArguments) throws(ASNError) -> SignaturePolicy? {
+        guard arguments.flag("--verify-signatures") else {
+            for option in ["--require-signatures", "--root-certificate", "--bundle-id", "--app-apple-id"] where arguments.isSet(option) {
+                throw ASNError(.usage, "option '\(option)' needs --verify-signatures; add it to check the V2 records' signatures")
+            }
+            return nil
+        }
+        var roots = [AppleRootCertificate.der]
+        for path in arguments.values("--root-certificate") {
+            for der in try RootCertificateFile.load(path: path) where !roots.contains(der) { roots.append(der) }
+        }
+        let appAppleId = arguments.value("--app-apple-id")
+        if let appAppleId, appAppleId.isEmpty || !appAppleId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            throw ASNError(.usage, "option '--app-apple-id' needs the app's Apple ID, digits only (got '\(appAppleId)')")
+        }
+        return SignaturePolicy(verifier: JWSVerifier(roots: roots), requireSignatures: arguments.flag("--require-signatures"),
+                               bundleId: arguments.value("--bundle-id"), appAppleId: appAppleId)
     }
 
     private static func unknownField(_ name: String, option: String) -> ASNError {

@@ -4,7 +4,7 @@ public enum SimulateCommand {
     public static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] --out DIR",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] [--sign] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
                     valueKind: .integer(1...100_000_000)),
@@ -17,6 +17,7 @@ public enum SimulateCommand {
                     defaultValue: "50", valueKind: .integer(1...10_000)),
             .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
+            .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
             .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically)."),
         ]
     )
@@ -65,10 +66,11 @@ public enum SimulateCommand {
         guard let rate = Double(rateText), rate >= 0, rate <= 1 else {
             throw ASNError(.usage, "option '--inject' needs a fraction from 0 to 1 (got '\(rateText)')")
         }
-        let options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
+        var options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
                                         injectRate: rate, gzip: arguments.flag("--gzip"),
                                         receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50,
                                         realisticEdges: arguments.flag("--realistic-edges"))
+        options.sign = arguments.flag("--sign")
         return (options, directory)
     }
 }

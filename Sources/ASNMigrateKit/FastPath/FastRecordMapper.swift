@@ -34,7 +34,7 @@ public struct FastRecordMapper: RecordMapping {
                 for (k, byte) in namespace.enumerated() { start[k] = byte }
                 var writer = TapeCanonicalWriter(into: start + namespace.count)
                 writer.write(tape, decoded.bodyIndex)
-                return FastSHA1.digest(start, count: namespace.count + writer.written)
+                return SHA1.digest(start, count: namespace.count + writer.written)
             }
             var uuidBytes = Array(digest.prefix(16))
             uuidBytes[6] = (uuidBytes[6] & 0x0F) | 0x50

@@ -13,6 +13,9 @@ public struct Reconciler: Sendable {
     private var rejects: [ReconciliationResult.Reject] = []
     private var v1Read = 0, v1Rejected = 0, v1Duplicates = 0
     private var v2Read = 0, v2Rejected = 0, v2Duplicates = 0
+    /// V2 records read while signatures were checked but given decoded, so unverified; nil when signatures were not
+    /// checked (then `summary.csv` has no `v2_unverified` row).
+    public var v2Unverified: Int?
     private var v1Seen: Set<PackedUUID> = []
     private var v2Seen: [PackedUUID: UInt64] = [:]
     private var conflicts: [Discrepancy] = []
@@ -458,6 +461,7 @@ public struct Reconciler: Sendable {
                 ("v1_companion", String(count(fate1, .companion))),
                 ("v2_records_read", String(e.v2Read)),
                 ("v2_rejected", String(e.v2Rejected)),
+            ] + (e.v2Unverified.map { [("v2_unverified", String($0))] } ?? []) + [
                 ("v2_duplicates", String(e.v2Duplicates)),
                 ("v2_out_of_period", String(count(fate2, .outOfPeriod))),
                 ("v2_only_expected", String(count(fate2, .v2OnlyExpected))),

@@ -33,6 +33,9 @@ public enum ReconciliationReport {
                 + "pending \(m("v2_pending")), v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
             "  field_mismatch \(m("field_mismatch")), state_mismatch \(m("state_mismatch")) of \(m("subscriptions_compared")) subscriptions, conflicting_duplicate_v2 \(m("conflicting_duplicate_v2"))",
         ]
+        if let unverified = result.metric("v2_unverified") {
+            lines.append("  signatures verified; v2_unverified \(unverified) (records given decoded, whose signatures could not be checked; --require-signatures rejects them)")
+        }
         let start = m("period_start"), end = m("period_end")
         if !start.isEmpty, !end.isEmpty, end.utf8.lexicographicallyPrecedes(start.utf8) {
             lines.append("  warning: the period is empty (the two sides' event times do not overlap), so nothing was judged; set it with --from/--to")

@@ -1,7 +1,7 @@
 /// One V2 notification as the simulator sends it: the decoded parts, rendered to a raw body `{"signedPayload": "<JWS>"}`.
 ///
-/// The JWS header is `{"alg":"ES256","x5c":["SIMULATED"]}` and the signature part is a deterministic placeholder:
-/// nothing here is really signed, and `reconcile` does not verify signatures.
+/// Without a signer the JWS header is `{"alg":"ES256","x5c":["SIMULATED"]}` and the signature part is a deterministic
+/// placeholder; with one (`simulate --sign`) every JWS is signed by the test CA, deterministically.
 public struct SimulatedV2Notification: Sendable, Equatable {
     /// `notificationType`.
     public var notificationType: String
@@ -47,14 +47,20 @@ public struct SimulatedV2Notification: Sendable, Equatable {
 
     /// The decoded `responseBodyV2DecodedPayload`, with `signedTransactionInfo` / `signedRenewalInfo` as nested JWS strings.
     public var decodedPayload: JSONObject {
+        // Without a signer nothing can fail.
+        (try? decodedPayload(signer: nil)) ?? JSONObject()
+    }
+
+    /// The decoded payload with the nested JWS signed by `signer` (placeholders when nil).
+    public func decodedPayload(signer: TestCertificateAuthority?) throws(ASNError) -> JSONObject {
         var random = SimulationRandom(seed: signatureSeed)
         var data = JSONObjectBuilder()
         if environment == .production { data.add("appAppleId", SimulatedProduct.appAppleId) }
         data.add("bundleId", SimulatedProduct.bundleId)
         data.add("bundleVersion", bundleVersion)
         data.add("environment", environment.rawValue)
-        if let transaction { data.add("signedTransactionInfo", Self.jws(transaction.json, random: &random)) }
-        if let renewal { data.add("signedRenewalInfo", Self.jws(renewal.json, random: &random)) }
+        if let transaction { data.add("signedTransactionInfo", try Self.jws(transaction.json, random: &random, signer: signer)) }
+        if let renewal { data.add("signedRenewalInfo", try Self.jws(renewal.json, random: &random, signer: signer)) }
         data.add("status", status)
         var b = JSONObjectBuilder()
         b.add("notificationType", notificationType)
@@ -68,8 +74,14 @@ public struct SimulatedV2Notification: Sendable, Equatable {
 
     /// Appends the raw V2 body line `{"signedPayload":"…"}` and a newline to `out`.
     public func appendLine(to out: inout [UInt8]) {
+        // Without a signer nothing can fail.
+        try? appendLine(to: &out, signer: nil)
+    }
+
+    /// Appends the raw V2 body line with every JWS signed by `signer` (placeholders when nil).
+    public func appendLine(to out: inout [UInt8], signer: TestCertificateAuthority?) throws(ASNError) {
         var random = SimulationRandom(seed: signatureSeed ^ 0xA5A5_5A5A_F00D_CAFE)
-        let payload = Self.jws(decodedPayload, random: &random)
+        let payload = try Self.jws(try decodedPayload(signer: signer), random: &random, signer: signer)
         out.append(contentsOf: Self.linePrefix)
         out.append(contentsOf: payload.utf8)
         out.append(contentsOf: Self.lineSuffix)
@@ -82,9 +94,17 @@ public struct SimulatedV2Notification: Sendable, Equatable {
 
     /// `header.payload.signature` for a JSON object, with a 64-byte placeholder signature drawn from `random`.
     public static func jws(_ object: JSONObject, random: inout SimulationRandom) -> String {
+        // Without a signer nothing can fail.
+        (try? jws(object, random: &random, signer: nil)) ?? ""
+    }
+
+    /// The JWS of `object`: signed by `signer`, or with a placeholder signature drawn from `random` when it is nil
+    /// (the random stream advances either way, so the other records stay the same).
+    public static func jws(_ object: JSONObject, random: inout SimulationRandom, signer: TestCertificateAuthority?) throws(ASNError) -> String {
         var signature: [UInt8] = []
         signature.reserveCapacity(64)
         random.appendBytes(64, to: &signature)
+        if let signer { return try signer.sign(JSONWriter.bytes(.object(object))) }
         return encodedHeader + "." + Base64.encodeURL(JSONWriter.bytes(.object(object))) + "." + Base64.encodeURL(signature)
     }
 

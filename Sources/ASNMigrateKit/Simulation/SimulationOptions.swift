@@ -17,6 +17,8 @@ public struct SimulationOptions: Sendable, Equatable {
     /// Whether the anchor's V2 records carry the ordinary V1-to-V2 delay (`signedDate` 1 s to 5 min after the V1 event)
     /// as real data does, so the data's first and last events straddle the period edges; false: no delay at the edges.
     public var realisticEdges: Bool
+    /// Whether V2 JWS are really signed by a test CA made from the seed (`--sign`), rather than given placeholder signatures.
+    public var sign = false
 
     /// Creates options; `start` defaults to 2021-01-01T00:00:00Z.
     public init(subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,
@@ -35,6 +37,11 @@ public struct SimulationOptions: Sendable, Equatable {
     public var end: Int64 { SimulationCalendar.adding(months: months, to: start) }
     /// The earliest event time of any non-anchor record (a day after `start`).
     public var windowStart: Int64 { start + SimulationCalendar.day }
+    /// The test CA's validity: 30 days before `start` to a year after `end`, covering every signedDate, late ones too.
+    public var signingValidity: (notBefore: Int64, notAfter: Int64) {
+        (start - 30 * SimulationCalendar.day, end + 365 * SimulationCalendar.day)
+    }
+
     /// The latest event time of any non-anchor record (three days before `end`, so late deliveries stay inside).
     public var windowEnd: Int64 { end - 3 * SimulationCalendar.day }
 }

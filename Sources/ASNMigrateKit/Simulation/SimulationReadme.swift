@@ -15,7 +15,7 @@ public enum SimulationReadme {
         lines.append("  gzip                  \(options.gzip)")
         lines.append("  receipt history cap   \(options.receiptHistoryCap)")
         lines.append("  realistic edges       \(options.realisticEdges)")
-        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.realisticEdges ? " --realistic-edges" : "")\(options.gzip ? " --gzip" : "") --out \(displayRoot)")
+        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.realisticEdges ? " --realistic-edges" : "")\(options.gzip ? " --gzip" : "")\(options.sign ? " --sign" : "") --out \(displayRoot)")
         lines.append("")
         lines.append("Output")
         lines.append("  v1 lines              \(summary.v1Lines) (\(summary.v1Bytes) bytes uncompressed; \(summary.v1Retries) exact retries; \(summary.lateDeliveries) late envelopes)")
@@ -29,7 +29,12 @@ public enum SimulationReadme {
         lines.append("")
         lines.append("Files")
         lines.append("  v1/YYYY-MM.jsonl      responseBodyV1 JSON Lines by UTC month of receipt; some in {\"received_at\": ISO, \"body\": {...}} envelopes.")
-        lines.append("  v2/YYYY-MM.jsonl      raw V2 bodies {\"signedPayload\": JWS} by UTC month of signedDate; signatures are placeholders.")
+        if options.sign {
+            lines.append("  v2/YYYY-MM.jsonl      raw V2 bodies {\"signedPayload\": JWS} by UTC month of signedDate; every JWS is signed by a test CA.")
+            lines.append("  test-root.der         the test CA's root (DER): reconcile --verify-signatures --root-certificate \(displayRoot)/test-root.der")
+        } else {
+            lines.append("  v2/YYYY-MM.jsonl      raw V2 bodies {\"signedPayload\": JWS} by UTC month of signedDate; signatures are placeholders.")
+        }
         lines.append("  truth.csv             the differences reconcile must report, in differences.csv's columns and order.")
         lines.append("  truth-rejects.csv     the malformed lines reconcile must reject (side, source, reason-kind).")
         lines.append("")

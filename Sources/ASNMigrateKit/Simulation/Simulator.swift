@@ -54,6 +54,7 @@ public enum Simulator {
         var rejects: [TruthReject] = []
         let total = max(1, options.subscribers)
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
+        let signer = try options.sign ? makeSigner(options, staging: staging) : nil
         var next = 0
         while next < total {
             let count = min(batchSize, total - next)
@@ -64,7 +65,7 @@ public enum Simulator {
                 DispatchQueue.global().async(group: group) {
                     for offset in stride(from: worker, to: count, by: workers) {
                         slots[offset] = Result { () throws(ASNError) -> SubscriberOutput in
-                            try produce(index: first + offset, options: options, mapper: mapper)
+                            try produce(index: first + offset, options: options, mapper: mapper, signer: signer)
                         }
                     }
                 }
@@ -83,7 +84,7 @@ public enum Simulator {
         summary.v2Lines = files.linesWritten["v2"] ?? 0
         summary.v1Bytes = files.bytesWritten["v1"] ?? 0
         summary.v2Bytes = files.bytesWritten["v2"] ?? 0
-        summary.files = files.fileNames + ["README.txt", "truth-rejects.csv", "truth.csv"]
+        summary.files = files.fileNames + ["README.txt"] + (options.sign ? ["test-root.der"] : []) + ["truth-rejects.csv", "truth.csv"]
 
         rows.sort(by: TruthRow.precedes)
         var truth = CSVWriter(header: TruthRow.columns)
@@ -94,6 +95,14 @@ public enum Simulator {
         try staging.write(name: "truth-rejects.csv", bytes: rejected.drain())
         try staging.write(name: "README.txt", bytes: Array(SimulationReadme.text(options, summary: summary, displayRoot: displayRoot).utf8))
         return summary
+    }
+
+    /// The test CA for `--sign`, its root written to `test-root.der`.
+    private static func makeSigner(_ options: SimulationOptions, staging: StagingDirectory) throws(ASNError) -> TestCertificateAuthority {
+        let validity = options.signingValidity
+        let authority = try TestCertificateAuthority(seed: options.seed, notBefore: validity.notBefore, notAfter: validity.notAfter)
+        try staging.write(name: "test-root.der", bytes: authority.root.der)
+        return authority
     }
 
     /// One line to write, and what the truth files need to know about it.
@@ -119,7 +128,8 @@ public enum Simulator {
     }
 
     /// Generates one subscriber, injects faults and renders every line.
-    private static func produce(index: Int, options: SimulationOptions, mapper: V1RecordMapper) throws(ASNError) -> SubscriberOutput {
+    private static func produce(index: Int, options: SimulationOptions, mapper: V1RecordMapper,
+                                signer: TestCertificateAuthority?) throws(ASNError) -> SubscriberOutput {
         var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
         var records = try generator.generate()
         var faults: [Int: FaultInjector.Fault] = [:]
@@ -154,7 +164,7 @@ public enum Simulator {
             if let v2 = record.v2, fault != .dropV2 {
                 let month = SimulationCalendar.monthKey(v2.signedDate)
                 var bytes: [UInt8] = []
-                v2.appendLine(to: &bytes)
+                try v2.appendLine(to: &bytes, signer: signer)
                 bytes.removeLast()
                 output.lines.append(PendingLine(side: "v2", month: month, bytes: bytes))
                 for _ in 0..<record.v2Retries {
@@ -163,7 +173,7 @@ public enum Simulator {
                 }
                 if case .conflictingDuplicate(let duplicate)? = fault {
                     var copy: [UInt8] = []
-                    duplicate.appendLine(to: &copy)
+                    try duplicate.appendLine(to: &copy, signer: signer)
                     copy.removeLast()
                     output.lines.append(PendingLine(side: "v2", month: month, bytes: copy))
                 }

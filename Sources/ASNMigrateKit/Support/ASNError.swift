@@ -64,6 +64,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case outputFailed = "output_failed"
         /// Another run holds the lock on the same output (exit 75).
         case locked
+        /// A signed payload that fails a signature check (`reconcile --verify-signatures`); the message starts with the check's name.
+        case signature
     }
 
     /// The kind of failure.

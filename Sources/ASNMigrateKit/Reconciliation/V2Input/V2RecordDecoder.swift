@@ -2,7 +2,9 @@
 ///
 /// Accepted per record:
 /// - a raw V2 body `{"signedPayload": "<JWS>"}`, a bare compact JWS, or a JSON string holding one: the JWS payload
-///   is base64url-decoded and read as a decoded payload (below). Signatures are not verified.
+///   is base64url-decoded and read as a decoded payload (below). Signatures are verified only when `signatures` is
+///   set (`reconcile --verify-signatures`): then every JWS, top-level and nested, must pass `JWSVerifier` and the
+///   app checks of `SignaturePolicy`, or the record is a `.signature` reject naming the failed check.
 /// - a decoded `responseBodyV2DecodedPayload` (it has `notificationType`). Its `data` may hold `signedTransactionInfo`
 ///   / `signedRenewalInfo` as JWS strings or as decoded objects, or `transactionInfo` / `renewalInfo` objects as
 ///   `asn-migrate migrate` writes them; a `migration` object is kept in `payload.migration`. A nested JWS whose
@@ -16,6 +18,8 @@
 public struct V2RecordDecoder: Sendable {
     /// The parser for record bytes and JWS payloads.
     public let parser: JSONParser
+    /// The signature checks to make, or nil to decode without verifying (the default).
+    public var signatures: SignaturePolicy?
 
     /// Creates a decoder.
     public init() {
@@ -27,7 +31,7 @@ public struct V2RecordDecoder: Sendable {
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     public func decode(_ record: RawRecord) -> [V2ReadOutcome] {
         if let jws = Self.bareJWS(record.bytes) {
-            return [outcome(at: record.location) { () throws(ASNError) in
+            return [outcome(at: record.location, signed: true) { () throws(ASNError) in
                 try signedPayload(jws, what: "the record", at: record.location)
             }]
         }
@@ -44,13 +48,13 @@ public struct V2RecordDecoder: Sendable {
     public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
         switch value {
         case .string(let jws):
-            return [outcome(at: location) { () throws(ASNError) in try signedPayload(jws, what: "the record", at: location) }]
+            return [outcome(at: location, signed: true) { () throws(ASNError) in try signedPayload(jws, what: "the record", at: location) }]
         case .object(let object):
             if object["notificationType"] != nil {
-                return [outcome(at: location) { () throws(ASNError) in try payload(object, at: location) }]
+                return [outcome(at: location, signed: false) { () throws(ASNError) in try payload(object, at: location) }]
             }
             if let signed = object["signedPayload"] {
-                return [outcome(at: location) { () throws(ASNError) in try signedPayload(signed, key: "signedPayload", at: location) }]
+                return [outcome(at: location, signed: true) { () throws(ASNError) in try signedPayload(signed, key: "signedPayload", at: location) }]
             }
             if let history = object["notificationHistory"] {
                 return historyPage(history, at: location)
@@ -74,7 +78,7 @@ public struct V2RecordDecoder: Sendable {
         return entries.enumerated().map { index, entry in
             var at = location
             at.index = index
-            return outcome(at: at) { () throws(ASNError) in
+            return outcome(at: at, signed: true) { () throws(ASNError) in
                 guard case .object(let object) = entry, let signed = object["signedPayload"] else {
                     throw ASNError(.malformedJWS, "notificationHistory entry \(index) has no signedPayload; each entry must be {\"signedPayload\": \"<JWS>\", …}", at: at.with(key: "notificationHistory[\(index)].signedPayload"))
                 }
@@ -98,6 +102,9 @@ public struct V2RecordDecoder: Sendable {
             throw ASNError(.notAnObject, "the payload of \(what) is \(V1FieldReader.describe(decoded)), not a JSON object; it is not a V2 notification", at: location)
         }
         guard object["notificationType"] != nil else { throw Self.notANotification(object, at: location, inside: what) }
+        if let signatures {
+            try signatures.verifier.verify(jws, signedDate: V2FieldReader(object).int64("signedDate"), what: what, at: location)
+        }
         return try payload(object, at: location)
     }
 
@@ -108,12 +115,14 @@ public struct V2RecordDecoder: Sendable {
             throw ASNError(.missingNotificationType, "notificationType is \(found), not a notification type name such as \"DID_RENEW\"; each record must be a V2 notification", at: location.with(key: "notificationType"))
         }
         let reader = V2FieldReader(object)
+        let signedDate = reader.int64("signedDate")
         var data = NotificationData()
         switch object["data"] {
         case nil, .null?:
             break
         case .object(let dataObject)?:
-            data = try notificationData(dataObject, at: location)
+            try signatures?.checkApp(data: dataObject, at: location)
+            data = try notificationData(dataObject, signedDate: signedDate, at: location)
         case let other?:
             throw ASNError(.wrongFieldType, "data is \(V1FieldReader.describe(other)), not an object", at: location.with(key: "data"))
         }
@@ -131,37 +140,50 @@ public struct V2RecordDecoder: Sendable {
         }
         return ResponseBodyV2DecodedPayload(
             notificationType: type, subtype: reader.string("subtype"), notificationUUID: reader.string("notificationUUID"),
-            version: reader.string("version"), signedDate: reader.int64("signedDate"), data: data, migration: migration)
+            version: reader.string("version"), signedDate: signedDate, data: data, migration: migration)
     }
 
-    /// The `data` object, with its transaction and renewal info decoded from whichever form it holds.
-    private func notificationData(_ object: JSONObject, at location: SourceLocation) throws(ASNError) -> NotificationData {
+    /// The `data` object, with its transaction and renewal info decoded from whichever form it holds; `signedDate` is
+    /// the notification's, for nested JWS without their own.
+    private func notificationData(_ object: JSONObject, signedDate: Int64?, at location: SourceLocation) throws(ASNError) -> NotificationData {
         let reader = V2FieldReader(object)
         var data = NotificationData()
         data.bundleId = reader.string("bundleId")
         data.bundleVersion = reader.string("bundleVersion")
         data.environment = reader.string("environment")
         data.status = reader.int("status")
-        data.transactionInfo = try nested(object, signed: "signedTransactionInfo", decoded: "transactionInfo", at: location)
+        data.transactionInfo = try nested(object, signed: "signedTransactionInfo", decoded: "transactionInfo", signedDate: signedDate,
+                                          environment: data.environment, at: location)
             .map(JWSTransactionDecodedPayload.init)
-        data.renewalInfo = try nested(object, signed: "signedRenewalInfo", decoded: "renewalInfo", at: location)
+        data.renewalInfo = try nested(object, signed: "signedRenewalInfo", decoded: "renewalInfo", signedDate: signedDate,
+                                      environment: data.environment, at: location)
             .map(JWSRenewalInfoDecodedPayload.init)
         return data
     }
 
     /// The nested object under `data.<signed>` (a JWS string or a decoded object) or `data.<decoded>` (an object);
-    /// nil when absent, null, or a JWS whose payload is `null`.
-    private func nested(_ data: JSONObject, signed: String, decoded: String, at location: SourceLocation) throws(ASNError) -> JSONObject? {
+    /// nil when absent, null, or a JWS whose payload is `null`. With `signatures` set, a JWS is verified (at its own
+    /// `signedDate`, else the notification's) and the object's bundle ID and `environment` are checked.
+    private func nested(_ data: JSONObject, signed: String, decoded: String, signedDate: Int64?, environment: String?,
+                        at location: SourceLocation) throws(ASNError) -> JSONObject? {
         for key in [signed, decoded] {
             let path = "data." + key
             switch data[key] {
             case nil, .null?:
                 continue
             case .object(let object)?:
+                try signatures?.checkNested(object, path: path, environment: environment, at: location)
                 return object
             case .string(let jws)? where key == signed:
-                switch try jwsPayload(jws, what: path, at: location.with(key: path)) {
-                case .object(let object): return object
+                let decodedPayload = try jwsPayload(jws, what: path, at: location.with(key: path))
+                if let signatures {
+                    let ownDate = decodedPayload.objectValue.flatMap { V2FieldReader($0).int64("signedDate") }
+                    try signatures.verifier.verify(jws, signedDate: ownDate ?? signedDate, what: path, at: location.with(key: path))
+                }
+                switch decodedPayload {
+                case .object(let object):
+                    try signatures?.checkNested(object, path: path, environment: environment, at: location)
+                    return object
                 case .null: continue
                 case let other:
                     throw ASNError(.notAnObject, "the payload of \(path) is \(V1FieldReader.describe(other)), not a JSON object", at: location.with(key: path))
@@ -212,10 +234,18 @@ public struct V2RecordDecoder: Sendable {
 
     // MARK: - Errors and outcomes
 
-    /// The outcome of `decode`: a record at `location`, or the reject it threw.
-    private func outcome(at location: SourceLocation, _ decode: () throws(ASNError) -> ResponseBodyV2DecodedPayload) -> V2ReadOutcome {
-        do {
-            return .record(V2Record(payload: try decode(), location: location))
+    /// The outcome of `decode`: a record at `location`, or the reject it threw. `signed` says whether the record was
+    /// given as a JWS (and so, with `signatures` set, verified); unsigned ones are rejects under `requireSignatures`.
+    private func outcome(at location: SourceLocation, signed: Bool, _ decode: () throws(ASNError) -> ResponseBodyV2DecodedPayload) -> V2ReadOutcome {
+        do throws(ASNError) {
+            var record = V2Record(payload: try decode(), location: location)
+            if let signatures {
+                if !signed && signatures.requireSignatures {
+                    throw SignatureCheck.unsigned.failure("the record is a decoded payload, not a signed JWS, and --require-signatures is on; give the V2 records as Apple sent them ({\"signedPayload\": …})", at: location)
+                }
+                record.signatureVerified = signed
+            }
+            return .record(record)
         } catch {
             return .rejected(error)
         }
