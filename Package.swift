@@ -12,9 +12,10 @@ let package = Package(
     dependencies: [],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "ASNMigrateKit",
-            dependencies: ["CZlib"],
+            dependencies: ["CZlib", "CSQLite"],
             path: "Sources/ASNMigrateKit"
         ),
         .executableTarget(
