@@ -67,6 +67,11 @@ public final class SQLiteStatement {
 
     // MARK: - Columns
 
+    /// How many columns each row has.
+    public var columnCount: Int32 {
+        sqlite3_column_count(statement)
+    }
+
     /// Whether column `index` of the current row is NULL.
     public func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(statement, index) == SQLITE_NULL
