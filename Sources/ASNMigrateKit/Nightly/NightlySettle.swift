@@ -2,8 +2,9 @@
 ///
 /// An unpaired record (`missing_in_v1` / `missing_in_v2`) is pending while it is younger than the settle time
 /// (`settle` reason), or while its partner could still lie outside the data: its time is within the window of the
-/// other side's first or last event (`edge` reason). A subscription with a pending record holds its
-/// `state_mismatch` rows pending too, since the missing partner may be what makes the states differ.
+/// other side's first or last event (`edge` reason). A young `type_mismatch` waits too: it is often a record paired
+/// with the wrong partner because its own partner has not arrived yet. A subscription with a pending item holds its
+/// `state_mismatch` rows pending as well, since the missing partner may be what makes the states differ.
 public struct NightlySettle: Sendable {
     /// The settle time, ms.
     public var settle: Int64
@@ -64,8 +65,9 @@ public struct NightlySettle: Sendable {
 
     /// `settle`, `edge`, or nil when the difference is confirmed.
     public func pendingReason(_ d: Discrepancy) -> String? {
-        guard d.kind == .missingInV1 || d.kind == .missingInV2, let time = d.eventDate else { return nil }
+        guard d.kind == .missingInV1 || d.kind == .missingInV2 || d.kind == .typeMismatch, let time = d.eventDate else { return nil }
         if time > now &- settle { return "settle" }
+        guard d.kind != .typeMismatch else { return nil }
         let other = d.kind == .missingInV2 ? v2Bounds : v1Bounds
         if let other, time <= other.min &+ window || time >= other.max &- window { return "edge" }
         return nil

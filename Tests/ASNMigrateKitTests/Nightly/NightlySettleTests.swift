@@ -18,7 +18,9 @@ import Testing
         #expect(rule.pendingReason(missing(.missingInV2, at: now - day)) == "settle")
         #expect(rule.pendingReason(missing(.missingInV2, at: 50 * day)) == nil)
         #expect(rule.pendingReason(missing(.missingInV1, at: day)) == "edge", "its V1 partner could lie before V1's first event")
-        #expect(rule.pendingReason(missing(.typeMismatch, at: now - day)) == nil, "only unpaired records wait")
+        #expect(rule.pendingReason(missing(.typeMismatch, at: now - day)) == "settle", "a young type mismatch may be a partner still on its way")
+        #expect(rule.pendingReason(missing(.typeMismatch, at: day)) == nil, "the edge rule is for unpaired records only")
+        #expect(rule.pendingReason(missing(.fieldMismatch, at: now - day)) == nil, "paired records' fields are judged at once")
         let old = NightlySettle(settle: 3 * day, window: 2 * day, now: now, v1Bounds: (0, 90 * day), v2Bounds: (0, 90 * day))
         #expect(old.pendingReason(missing(.missingInV2, at: 89 * day)) == "edge")
     }
