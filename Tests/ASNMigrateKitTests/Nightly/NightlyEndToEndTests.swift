@@ -92,3 +92,54 @@ import Testing
         #expect(try w.stateDump() == before)
     }
 }
+
+/// Night by night equals one `reconcile` over everything, once the settle time has passed.
+@Suite(.serialized) struct NightlyEquivalenceTests {
+    @Test(arguments: [(seed: "5", inject: "0.15"), (seed: "8", inject: "0.3")])
+    func nightByNightEndsWithReconcilesDifferences(seed: String, inject: String) throws {
+        let sim = try TemporaryDirectory()
+        defer { sim.remove() }
+        let simulated = try BinaryRun.run(["simulate", "--subscribers", "15", "--seed", seed, "--months", "3", "--inject", inject, "--out", sim.path + "/sim"])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let months = try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/v1").filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(months.count >= 3)
+
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        var lastDay = ""
+        for month in months {
+            // The month's files arrive; the night runs at the end of that month.
+            for side in ["v1", "v2"] where FileManager.default.fileExists(atPath: "\(sim.path)/sim/\(side)/\(month)") {
+                try w.tmp.write("in/\(side)/\(month)", try sim.read("sim/\(side)/\(month)"))
+            }
+            let first = try #require(Timestamp.parseUTCDayOrInstant(String(month.prefix(7)) + "-01"))
+            let nextMonth = Timestamp.day(ms: first.ms + 32 * Timestamp.millisecondsPerDay).prefix(7) + "-01"
+            let next = try #require(Timestamp.parseUTCDayOrInstant(String(nextMonth)))
+            lastDay = Timestamp.day(ms: next.ms - 1)
+            let night = try w.run(lastDay)
+            #expect([0, 1, 3].contains(night.status), "\(month): \(night.stderr)")
+        }
+        // A final night after the settle time.
+        let last = try #require(Timestamp.parseUTCDayOrInstant(lastDay))
+        let final = Timestamp.day(ms: last.ms + 10 * Timestamp.millisecondsPerDay)
+        let finalRun = try w.run(final)
+        #expect([0, 1, 3].contains(finalRun.status), "\(finalRun.stderr)")
+
+        let out = w.tmp.path + "/reconcile"
+        let reconcile = try BinaryRun.run(["reconcile", "--v1", w.v1, "--v2", w.v2, "--out", out])
+        #expect([0, 1].contains(reconcile.status), "\(reconcile.stderr)")
+        var reader = CSVReader(path: "differences.csv")
+        let expected = try (reader.feed(try w.tmp.read("reconcile/differences.csv")) + reader.finish()).map(\.fields)
+
+        let open = try w.rows(final, "open.csv").map { Array($0.prefix(15)) }
+        let pending = try w.rows(final, "pending.csv")
+        #expect(!open.isEmpty, "injected faults give differences: the comparison is not vacuous")
+        #expect(pending.allSatisfy { $0.last == "edge" }, "after the settle time only records at the data's edge still wait: \(pending)")
+        let nightly = (open + pending.map { Array($0.prefix(15)) }).map { $0.joined(separator: "\u{1F}") }.sorted()
+        let once = expected.map { $0.joined(separator: "\u{1F}") }.sorted()
+        #expect(nightly == once, "open + edge-pending after the last night = one reconcile's differences.csv")
+        if nightly != once {
+            Issue.record("only nightly: \(Set(nightly).subtracting(once))\nonly reconcile: \(Set(once).subtracting(nightly))")
+        }
+    }
+}
