@@ -64,6 +64,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformedCSV = "malformed_csv"
         /// Writing output failed.
         case outputFailed = "output_failed"
+        /// Another run holds the lock on the same output (exit 75).
+        case locked
     }
 
     /// The kind of failure.
