@@ -67,8 +67,10 @@ public enum NightlyCommand {
         var status = ExitStatus.failure
         var report: NightlyReport?
         var store: NightlyStore?
+        var writesMetrics = true
         defer {
-            if let metricsFile = settings.metricsFile {
+            // A run turned away by the lock leaves the metrics to the run holding it.
+            if writesMetrics, let metricsFile = settings.metricsFile {
                 let lastSuccess = (try? store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
                 let text = NightlyMetrics.render(report, status: status, durationSeconds: Double(clock() - startedAt) / 1000,
                                                  lastSuccessSeconds: lastSuccess)
@@ -82,7 +84,17 @@ public enum NightlyCommand {
         do {
             let table = try MappingLoader.load(settings.mappings)
             let columnMap = try settings.v2Columns.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
-            // Integration point: take RunLock.acquire(RunLock.lockPath(besideOutput: settings.state)) here (issue 7).
+            // One run at a time per state database: the lock sits beside it and is held until the run ends.
+            let lock: RunLock
+            do {
+                lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.state))
+            } catch where error.code == .locked {
+                console.diagnostic("asn-migrate nightly: \(error.message)")
+                writesMetrics = false
+                status = .locked
+                return status
+            }
+            defer { lock.release() }
             let opened = try NightlyStore(path: settings.state)
             store = opened
             if let latest = try opened.latestRun() {

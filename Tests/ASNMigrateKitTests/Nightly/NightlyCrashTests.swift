@@ -5,8 +5,8 @@ import Testing
 /// Kills a real `asn-migrate nightly` with SIGKILL at named steps; the next run must give the state and reports of a
 /// run that was never killed.
 @Suite(.serialized) struct NightlyCrashTests {
-    /// Starts `nightly` with the test pause hook at `step`, waits until it says it paused there, and kills it (SIGKILL).
-    private func killAt(_ step: String, _ arguments: [String]) throws -> Bool {
+    /// Starts `nightly` with the test pause hook at `step` and returns once it says it paused there (nil if it never did).
+    private func startPaused(_ step: String, _ arguments: [String]) throws -> Process? {
         let executable = try #require(BinaryRun.executable)
         let process = Process()
         process.executableURL = executable
@@ -20,20 +20,23 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         try process.run()
         var seen = ""
-        var paused = false
         while true {
             let chunk = errors.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             seen += String(decoding: chunk, as: UTF8.self)
-            if seen.contains("test pause at \(step)") {
-                paused = true
-                break
-            }
+            if seen.contains("test pause at \(step)") { return process }
         }
+        process.waitUntilExit()
+        Issue.record("the run never reached step \(step): \(seen)")
+        return nil
+    }
+
+    /// Starts `nightly`, waits until it paused at `step`, and kills it (SIGKILL).
+    private func killAt(_ step: String, _ arguments: [String]) throws -> Bool {
+        guard let process = try startPaused(step, arguments) else { return false }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(paused, "the run reached step \(step): \(seen)")
-        return paused && process.terminationReason == .uncaughtSignal
+        return process.terminationReason == .uncaughtSignal
     }
 
     private func reset(_ w: NightlyWorkspace) {
@@ -81,5 +84,22 @@ import Testing
         #expect([0, 1, 3].contains(next.status), "\(next.stderr)")
         #expect(next.stderr.contains("published the reports of 2021-03-01"))
         #expect(try w.reportBytes("2021-03-01") == referenceReports, "the stopped night's reports, as it would have written them")
+    }
+
+    @Test func aSecondRunExits75NamingTheHolderAndAKilledHolderNeverBlocks() throws {
+        let data = try SimulatedLines(["--subscribers", "4", "--seed", "4", "--months", "1"])
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        try w.arrive("v1/a.jsonl", data.v1.map(\.text))
+        try w.arrive("v2/a.jsonl", data.v2.map(\.text))
+        let holder = try #require(try startPaused("ingested", w.arguments("2021-03-01")))
+        let second = try w.run("2021-03-01")
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("process \(holder.processIdentifier)"), "names the holder's pid: \(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: w.reports + "/2021-03-01"), "the turned-away run wrote no report")
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        let third = try w.run("2021-03-01")
+        #expect([0, 1].contains(third.status), "a lock left by a killed run does not block: \(third.stderr)")
     }
 }
