@@ -28,9 +28,6 @@ public enum NightlyCommand {
         ]
     )
 
-    /// The exit codes, for help and README.
-    public static let exitCodes = "exit status: 0 nothing new and nothing rejected; 1 new differences or rejects; 2 the run failed; 3 input failed a sanity check; 64 usage; 75 another run holds the lock"
-
     /// Runs the command; `clock` gives the wall time (epoch ms).
     public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
                            environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitStatus {

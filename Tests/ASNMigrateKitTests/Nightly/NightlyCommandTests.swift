@@ -148,4 +148,28 @@ import Testing
         let kinds = try query("SELECT kind, COUNT(*) FROM differences WHERE resolved IS NULL GROUP BY kind ORDER BY kind")
         #expect(!kinds.isEmpty)
     }
+
+    @Test func settledSubscriptionsBeyondTheHorizonAreForgottenButTheirRetriesStayDuplicates() throws {
+        let data = try SimulatedLines(["--subscribers", "6", "--seed", "2", "--months", "1"])
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        try w.arrive("v1/a.jsonl", data.v1.map(\.text))
+        try w.arrive("v2/a.jsonl", data.v2.map(\.text))
+        _ = try w.run("2021-03-01")
+        let before = try w.summary("2021-03-01")
+        #expect(before["records_pruned"] == "0", "inside the default 90-day horizon nothing is forgotten")
+        _ = try w.run("2021-09-01", ["--horizon", "30d"])
+        let after = try w.summary("2021-09-01")
+        let pruned = Int(after["records_pruned"] ?? "") ?? 0
+        #expect(pruned > 0, "\(after)")
+        let inState = { (s: [String: String]) in (Int(s["v1_records_in_state"] ?? "") ?? 0) + (Int(s["v2_records_in_state"] ?? "") ?? 0) }
+        #expect(inState(after) == inState(before) - pruned)
+        #expect(after["period_start"] == before["period_start"] && after["period_end"] == before["period_end"], "the period survives pruning")
+        #expect(after["differences_open"] == before["differences_open"] && after["differences_resolved"] == "0")
+        // A very late V1 retry of a forgotten record is still a duplicate.
+        try w.arrive("v1/retry.jsonl", [data.v1[0].text])
+        let retry = try w.run("2021-09-02", ["--horizon", "30d"])
+        #expect(retry.status == 0, "\(retry.stderr)")
+        #expect(try w.summary("2021-09-02")["v1_duplicates"] == "1")
+    }
 }
