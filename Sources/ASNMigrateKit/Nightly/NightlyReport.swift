@@ -31,9 +31,9 @@ public struct NightlyReport: Sendable {
     /// Collects the reports of `date` from the state.
     public static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
         let sort = { (rows: [DifferenceRow]) in rows.sorted { Discrepancy.reportOrder($0.difference, $1.difference) } }
-        let new = sort(try store.differenceRows("new", date: date))
-        let open = sort(try store.differenceRows("open", date: date))
-        let resolved = sort(try store.differenceRows("resolved", date: date))
+        let new = sort(try store.differenceRows(.new, date: date))
+        let open = sort(try store.differenceRows(.open, date: date))
+        let resolved = sort(try store.differenceRows(.resolved, date: date))
         let pending = sort(try store.pendingRows())
         let rejects = try store.rejects(ingestedOn: date)
         let totals = try store.runTotals(date: date)

@@ -199,10 +199,15 @@ public struct NightlyRun {
 
     /// What ingesting one file did.
     struct FileOutcome {
+        /// The file's record counts.
         var counts = IngestCounts()
+        /// Subscriptions of the records stored (or conflicts found).
         var touched: Set<SubscriptionKey> = []
+        /// Subscriptions of the records an earlier copy of the file had.
         var previous: Set<SubscriptionKey> = []
+        /// Records of the earlier copy that were removed.
         var replaced = 0
+        /// Whether the file was in the ledger with other content.
         var reingested = false
     }
 

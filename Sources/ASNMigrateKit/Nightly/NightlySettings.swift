@@ -62,10 +62,10 @@ public struct NightlySettings: Sendable, Equatable {
                 continue
             }
             if arguments.isSet(flag), let value = arguments.value(flag) {
-                try s.apply(key, value, isPath: false)
+                try s.apply(key, value)
             } else if let config, let entry = config.entries(key).last {
                 do {
-                    try s.apply(key, entry.value, isPath: true, relative: relative)
+                    try s.apply(key, entry.value, relative: relative)
                 } catch {
                     throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)': \(error.message)")
                 }
@@ -78,7 +78,7 @@ public struct NightlySettings: Sendable, Equatable {
     }
 
     /// Sets one key from its text.
-    mutating func apply(_ key: String, _ value: String, isPath: Bool, relative: (String) -> String = { $0 }) throws(ASNError) {
+    mutating func apply(_ key: String, _ value: String, relative: (String) -> String = { $0 }) throws(ASNError) {
         let option = "--" + key
         switch key {
         case "v2-columns": v2Columns = relative(value)

@@ -269,18 +269,28 @@ public final class NightlyStore {
         try cached("UPDATE differences SET resolved = ?, resolved_by = ? WHERE id = ?").run([.text(date), .text(reason), .integer(id)])
     }
 
-    /// Difference rows: `filter` is `new` (first seen on `date`, still open), `open`, or `resolved` (on `date`).
-    public func differenceRows(_ filter: String, date: String) throws(ASNError) -> [DifferenceRow] {
+    /// Which differences `differenceRows` returns.
+    public enum DifferenceFilter: Sendable {
+        /// First seen on the date and still open.
+        case new
+        /// Every open difference.
+        case open
+        /// Resolved on the date.
+        case resolved
+    }
+
+    /// The difference rows that `filter` selects for `date`.
+    public func differenceRows(_ filter: DifferenceFilter, date: String) throws(ASNError) -> [DifferenceRow] {
         let condition: String
         var values: [SQLiteValue] = []
         switch filter {
-        case "new":
+        case .new:
             condition = "first_seen = ? AND resolved IS NULL"
             values = [.text(date)]
-        case "resolved":
+        case .resolved:
             condition = "resolved = ?"
             values = [.text(date)]
-        default:
+        case .open:
             condition = "resolved IS NULL"
         }
         var rows: [DifferenceRow] = []
@@ -459,21 +469,4 @@ public final class NightlyStore {
         }
         return SourceLocation(path: source)
     }
-}
-
-/// What reading one input file gave, counted so `read = stored + duplicates + other_environment + rejected`.
-public struct IngestCounts: Sendable, Equatable {
-    /// Records (lines, rows, array elements) read.
-    public var read = 0
-    /// New records stored.
-    public var stored = 0
-    /// Records whose notificationUUID was already in the state.
-    public var duplicates = 0
-    /// Records of the environment the `environment` setting leaves out.
-    public var otherEnvironment = 0
-    /// Records that could not be read.
-    public var rejected = 0
-
-    /// Creates zero counts.
-    public init() {}
 }
