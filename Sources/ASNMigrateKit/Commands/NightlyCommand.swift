@@ -65,6 +65,7 @@ public enum NightlyCommand {
         var report: NightlyReport?
         var store: NightlyStore?
         var writesMetrics = true
+        var committed = false
         defer {
             // A run turned away by the lock leaves the metrics to the run holding it.
             if writesMetrics, let metricsFile = settings.metricsFile {
@@ -113,6 +114,7 @@ public enum NightlyCommand {
             log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
             let run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
             let figures = try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
+            committed = true
             step("committed")
             let collected = try NightlyReport.collect(opened, date: date, settings: settings)
             report = collected
@@ -130,7 +132,11 @@ public enum NightlyCommand {
             if let failure = collected.sanityFailure { log(failure) }
             return status
         } catch {
-            log("\(error.description); the state is unchanged by this run and no report was written")
+            if committed {
+                log("\(error.description); the night's state is committed, and the next run publishes its reports first")
+            } else {
+                log("\(error.description); the state is unchanged by this run and no report was written")
+            }
             status = .failure
             return status
         }

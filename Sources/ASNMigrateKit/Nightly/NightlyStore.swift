@@ -129,7 +129,7 @@ public final class NightlyStore {
     /// The stored records of one subscription, in the order they were ingested.
     public func records(of key: SubscriptionKey) throws(ASNError) -> [StoredRecord] {
         var all: [StoredRecord] = []
-        try cached("SELECT form, notification_uuid, event_ms, inferred, expires_ms, source, payload FROM records WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
+        try cached("SELECT form, notification_uuid, event_ms, inferred, expires_ms, source, payload FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
             .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
                 let form = StoredRecord.Form(rawValue: s.text(0)) ?? .v2
                 all.append(StoredRecord(form: form, environment: key.environment, originalTransactionId: key.originalTransactionId,
@@ -187,11 +187,10 @@ public final class NightlyStore {
         var removed = 0
         for key in candidates.sorted() where !unsettled.contains(key) {
             var newest: Int64?
-            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM records WHERE environment = ? AND original_transaction_id = ?")
+            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ?")
                 .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in newest = s.optionalInt64(0) }
             guard let newest, newest < cutoff else { continue }
-            for side in ["v1", "v2"] {
-                guard let b = try storedBounds(side: side, key: key) else { continue }
+            for (side, b) in try storedBounds(key: key).sorted(by: { $0.key < $1.key }) {
                 try setMeta("\(side)_pruned_min", Swift.min(try meta("\(side)_pruned_min") ?? b.min, b.min))
                 try setMeta("\(side)_pruned_max", Swift.max(try meta("\(side)_pruned_max") ?? b.max, b.max))
             }
@@ -320,10 +319,23 @@ public final class NightlyStore {
         return found
     }
 
-    /// Replaces the pending items of one subscription.
+    /// Makes the pending items of one subscription exactly `rows`, leaving rows that are already right untouched
+    /// (so a re-run of the same night rewrites nothing).
     public func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
-        try cached("DELETE FROM pending WHERE environment = ? AND original_transaction_id = ?").run([.text(key.environment), .text(key.originalTransactionId)])
-        for (identity, row) in rows {
+        var existing: [String: (id: Int64, row: DifferenceRow)] = [:]
+        try cached("SELECT id, identity, first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending WHERE environment = ? AND original_transaction_id = ?")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                guard let d = Discrepancy(cells: Self.cells(s, from: 5)) else { return }
+                var row = DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: "")
+                row.settlesAt = s.text(3)
+                row.pendingReason = s.text(4)
+                existing[s.text(1)] = (s.int64(0), row)
+            }
+        let wanted = Dictionary(rows.map { ($0.identity, $0.row) }, uniquingKeysWith: { first, _ in first })
+        for (identity, old) in existing where wanted[identity] != old.row {
+            try cached("DELETE FROM pending WHERE id = ?").run([.integer(old.id)])
+        }
+        for (identity, row) in rows where existing[identity]?.row != row {
             try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
                 .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
         }
@@ -442,11 +454,13 @@ public final class NightlyStore {
         Int64(try scalar("SELECT last_insert_rowid()"))
     }
 
-    private func storedBounds(side: String, key: SubscriptionKey) throws(ASNError) -> (min: Int64, max: Int64)? {
-        var found: (Int64, Int64)?
-        try cached("SELECT MIN(event_ms), MAX(event_ms) FROM records WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL AND environment = ? AND original_transaction_id = ?")
-            .forEach([.text(side), .text(key.environment), .text(key.originalTransactionId)]) { s in
-                if let low = s.optionalInt64(0), let high = s.optionalInt64(1) { found = (low, high) }
+    /// Each side's first and last (not inferred) event time among one subscription's records; the subscription index is
+    /// forced, since the (side, time) index would scan a whole side per subscription.
+    private func storedBounds(key: SubscriptionKey) throws(ASNError) -> [String: (min: Int64, max: Int64)] {
+        var found: [String: (min: Int64, max: Int64)] = [:]
+        try cached("SELECT side, MIN(event_ms), MAX(event_ms) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                if let low = s.optionalInt64(1), let high = s.optionalInt64(2) { found[s.text(0)] = (low, high) }
             }
         return found
     }
