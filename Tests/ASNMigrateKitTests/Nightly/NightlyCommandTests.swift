@@ -172,4 +172,21 @@ import Testing
         #expect(retry.status == 0, "\(retry.stderr)")
         #expect(try w.summary("2021-09-02")["v1_duplicates"] == "1")
     }
+
+    @Test func theEnvironmentFilterCountsWhatItLeavesOut() throws {
+        let w = try workspace()
+        defer { w.remove() }
+        let run = try w.run("2021-03-01", ["--environment", "Sandbox"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let s = try w.summary("2021-03-01")
+        for side in ["v1", "v2"] {
+            #expect(Int(s["\(side)_other_environment"] ?? "") ?? 0 > 0, "the simulated data is mostly Production: \(s)")
+            #expect(s["\(side)_records_in_state"] == s["\(side)_records_stored"])
+        }
+        let db = try SQLiteDatabase(path: w.state, create: false)
+        defer { db.close() }
+        let others = try db.prepare("SELECT COUNT(*) FROM records WHERE environment != 'Sandbox'")
+        #expect(try others.step())
+        #expect(others.int64(0) == 0, "only Sandbox records are stored")
+    }
 }
