@@ -13,9 +13,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "ASNMigrateKit",
-            dependencies: ["CZlib", "CCrypto"],
+            dependencies: ["CZlib", "CCrypto", "CSQLite"],
             path: "Sources/ASNMigrateKit"
         ),
         .executableTarget(

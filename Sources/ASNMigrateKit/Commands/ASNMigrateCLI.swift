@@ -8,7 +8,7 @@ public enum ASNMigrateCLI {
         Program(
             abstract: "Migrate archived App Store Server Notifications V1 to V2 form, and reconcile them with V2 records.",
             version: version,
-            commands: [MigrateCommand.spec, ReconcileCommand.spec, MappingsCommand.spec, SimulateCommand.spec]
+            commands: [MigrateCommand.spec, ReconcileCommand.spec, NightlyCommand.spec, MappingsCommand.spec, SimulateCommand.spec]
         )
     }
 
@@ -29,6 +29,7 @@ public enum ASNMigrateCLI {
             switch parsed.command {
             case MigrateCommand.spec.name: return MigrateCommand.run(parsed, console: console)
             case ReconcileCommand.spec.name: return ReconcileCommand.run(parsed, console: console)
+            case NightlyCommand.spec.name: return NightlyCommand.run(parsed, console: console)
             case MappingsCommand.spec.name: return MappingsCommand.run(parsed, console: console)
             case SimulateCommand.spec.name: return SimulateCommand.run(parsed, console: console)
             default:

@@ -46,6 +46,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case usage
         /// An input path could not be opened or read.
         case unreadableInput = "unreadable_input"
+        /// The nightly state database cannot be opened, read or written, or is from a newer version.
+        case stateDatabase = "state_database"
         /// A mapping or configuration file is invalid.
         case badMapping = "bad_mapping"
         /// Bytes that are not valid JSON.

@@ -1,0 +1,166 @@
+import Foundation
+
+/// `asn-migrate nightly [--config FILE] …`: the incremental, cron-driven reconciliation over a state database.
+public enum NightlyCommand {
+    /// The environment variable that makes the binary stop at a named step (tests only: they kill it there).
+    public static let testPauseVariable = "ASN_MIGRATE_TEST_PAUSE_AT"
+
+    /// The command's spec; every config key is also a flag with the same name.
+    public static let spec = CommandSpec(
+        name: "nightly",
+        abstract: "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
+        options: [
+            .single("--config", valueName: "FILE", help: "Config file of 'key = value' lines (keys are the options below without '--'); flags win over it."),
+            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable)."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable)."),
+            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV."),
+            .single("--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite)."),
+            .single("--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."),
+            .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration),
+            .single("--settle", valueName: "DURATION", help: "How long an unpaired record stays pending before it is a difference (default 72h).", valueKind: .duration),
+            .single("--horizon", valueName: "DURATION", help: "How long records of settled subscriptions are kept (default 90d).", valueKind: .duration),
+            .single("--environment", valueName: "NAME", help: "Only records of this environment.", valueKind: .choice(["Production", "Sandbox"])),
+            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+            .single("--retention-days", valueName: "N", help: "Remove report folders older than N days (default: keep all).", valueKind: .integer(1...36_500)),
+            .single("--max-reject-rate", valueName: "RATE", help: "Exit 3 when more than RATE of a side's records read in the run are rejected (default 1%)."),
+            .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
+            .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
+        ]
+    )
+
+    /// Runs the command; `clock` gives the wall time (epoch ms).
+    public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitStatus {
+        let startedAt = clock()
+        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(line)") }
+        let pauseAt = environment[testPauseVariable]
+        let step = { (name: String) in
+            guard name == pauseAt else { return }
+            log("test pause at \(name) (pid \(getpid()))")
+            while true { sleep(60) }
+        }
+
+        // Settings: config file, then flags.
+        let settings: NightlySettings
+        do {
+            var config: NightlyConfigFile?
+            if let path = arguments.value("--config") {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw ASNError(.usage, "cannot read the config file '\(path)'; check the path")
+                }
+                config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
+            }
+            settings = try NightlySettings.resolve(arguments, config: config)
+        } catch let error as ASNError {
+            console.diagnostic("asn-migrate nightly: \(error.message)")
+            return .usage
+        } catch {
+            console.diagnostic("asn-migrate nightly: \(error)")
+            return .usage
+        }
+
+        let date = settings.day(clock: startedAt)
+        let now = settings.now(clock: startedAt)
+        var status = ExitStatus.failure
+        var report: NightlyReport?
+        var store: NightlyStore?
+        var writesMetrics = true
+        var committed = false
+        defer {
+            // A run turned away by the lock leaves the metrics to the run holding it.
+            if writesMetrics, let metricsFile = settings.metricsFile {
+                let lastSuccess = (try? store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
+                let text = NightlyMetrics.render(report, status: status, durationSeconds: Double(clock() - startedAt) / 1000,
+                                                 lastSuccessSeconds: lastSuccess)
+                do {
+                    try AtomicOutput.writeFileAtomically(path: metricsFile, bytes: Array(text.utf8))
+                } catch {
+                    log("cannot write the metrics file: \(error.description)")
+                }
+            }
+        }
+        do {
+            let table = try MappingLoader.load(settings.mappings)
+            let columnMap = try settings.v2Columns.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
+            // One run at a time per state database: the lock sits beside it and is held until the run ends.
+            let lock: RunLock
+            do {
+                lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.state))
+            } catch where error.code == .locked {
+                console.diagnostic("asn-migrate nightly: \(error.message)")
+                writesMetrics = false
+                status = .locked
+                return status
+            }
+            defer { lock.release() }
+            let opened = try NightlyStore(path: settings.state)
+            store = opened
+            if let latest = try opened.latestRun() {
+                guard latest.date <= date else {
+                    console.diagnostic("asn-migrate nightly: the state '\(settings.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back")
+                    status = .usage
+                    return status
+                }
+                if !latest.published, latest.date != date {
+                    // A run committed its state but was stopped before publishing: publish its reports first, from that state.
+                    let earlier = try NightlyReport.collect(opened, date: latest.date, settings: settings)
+                    try publish(earlier, settings: settings)
+                    try opened.transaction { () throws(ASNError) in
+                        try opened.finishRun(id: latest.id, date: latest.date, finished: Timestamp.iso8601(ms: clock()), status: earlier.status.rawValue)
+                    }
+                    log("published the reports of \(latest.date), whose run was stopped after its commit")
+                }
+            }
+            log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
+            let run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
+            let figures = try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
+            committed = true
+            step("committed")
+            let collected = try NightlyReport.collect(opened, date: date, settings: settings)
+            report = collected
+            let directory = try publish(collected, settings: settings)
+            step("published")
+            status = collected.status
+            let runId = try opened.latestRun()?.id ?? 0
+            try opened.transaction { () throws(ASNError) in
+                try opened.finishRun(id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
+            }
+            try removeOldReports(settings: settings, date: date, dates: try opened.runDates(), log: log)
+            log("\(figures.filesIngested) file(s) read, \(figures.subscriptionsRepaired) subscription(s) re-paired; "
+                + "new \(collected.new.count), resolved \(collected.resolved.count), open \(collected.open.count), "
+                + "pending \(collected.pending.count), rejected \(collected.rejects.count); report: \(directory)")
+            if let failure = collected.sanityFailure { log(failure) }
+            return status
+        } catch {
+            if committed {
+                log("\(error.description); the night's state is committed, and the next run publishes its reports first")
+            } else {
+                log("\(error.description); the state is unchanged by this run and no report was written")
+            }
+            status = .failure
+            return status
+        }
+    }
+
+    // MARK: - Publishing
+
+    /// Writes the report folder `<reports>/<date>/` atomically; returns its path.
+    @discardableResult
+    static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
+        let directory = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + report.date
+        try AtomicOutput.writeDirectoryAtomically(path: directory, files: report.files)
+        return directory
+    }
+
+    /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.
+    static func removeOldReports(settings: NightlySettings, date: String, dates: Set<String>, log: (String) -> Void) throws(ASNError) {
+        guard let days = settings.retentionDays, let today = Timestamp.parseUTCDayOrInstant(date) else { return }
+        let oldest = Timestamp.day(ms: today.ms - Int64(days) * Timestamp.millisecondsPerDay)
+        for old in dates.sorted() where old < oldest {
+            let path = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + old
+            guard FileSystem.fileType(path) == S_IFDIR else { continue }
+            FileSystem.removeTree(path)
+            log("removed the report folder \(path) (older than \(days) days)")
+        }
+    }
+}

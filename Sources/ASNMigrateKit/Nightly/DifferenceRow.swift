@@ -1,0 +1,39 @@
+/// A difference as the state keeps it: the `differences.csv` row plus when it was first and last seen, and how it ended.
+public struct DifferenceRow: Sendable, Equatable {
+    /// The difference.
+    public var difference: Discrepancy
+    /// The run date it was first confirmed (or first held pending).
+    public var firstSeen: String
+    /// The last run date it was still there.
+    public var lastSeen: String
+    /// The run date it was resolved, nil while open.
+    public var resolved: String?
+    /// `late_record`, `corrected_record` or `rule`, nil while open.
+    public var resolvedBy: String?
+    /// Pending items: when the record settles (UTC ISO 8601).
+    public var settlesAt: String = ""
+    /// Pending items: `settle` (younger than the settle time) or `edge` (its partner could lie outside the data).
+    public var pendingReason: String = ""
+
+    /// Creates a row.
+    public init(difference: Discrepancy, firstSeen: String, lastSeen: String, resolved: String? = nil, resolvedBy: String? = nil) {
+        self.difference = difference
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.resolved = resolved
+        self.resolvedBy = resolvedBy
+    }
+
+    /// What makes two nights' rows "the same difference": every cell but the two values, and for a state mismatch
+    /// (dated at the period end, which moves) only kind, subscription and field.
+    public static func identity(_ d: Discrepancy) -> String {
+        let cells = d.cells
+        let kept: [String]
+        if d.kind == .stateMismatch {
+            kept = [cells[0], cells[1], cells[2], cells[10]]
+        } else {
+            kept = cells.enumerated().filter { $0.offset != 11 && $0.offset != 12 }.map(\.element)
+        }
+        return kept.joined(separator: "\u{1F}")
+    }
+}

@@ -1,0 +1,22 @@
+/// Reading a difference back from the cells the state database stores.
+extension Discrepancy {
+    /// Rebuilds a difference from its `differences.csv` cells (as stored in the state database); nil when the kind is unknown.
+    public init?(cells: [String]) {
+        guard cells.count == Discrepancy.columns.count, let kind = Kind(rawValue: cells[0]) else { return nil }
+        self.init(kind: kind)
+        environment = cells[1]
+        originalTransactionId = cells[2]
+        webOrderLineItemId = cells[3]
+        eventDate = cells[4].isEmpty ? nil : Timestamp.parseISO8601(cells[4])
+        v1NotificationType = cells[5]
+        expectedType = cells[6]
+        expectedSubtype = cells[7]
+        v2NotificationType = cells[8]
+        v2Subtype = cells[9]
+        field = cells[10]
+        v1Value = cells[11]
+        v2Value = cells[12]
+        v1Source = cells[13]
+        v2NotificationUUID = cells[14]
+    }
+}

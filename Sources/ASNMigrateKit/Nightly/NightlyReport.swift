@@ -1,0 +1,115 @@
+/// The reports of one run date, derived from the committed state only, so that publishing them again (after a
+/// crash, or on a re-run of the same night) gives the same bytes.
+public struct NightlyReport: Sendable {
+    /// The report's file names.
+    public static let fileNames = ["new.csv", "open.csv", "resolved.csv", "pending.csv", "rejected.csv", "summary.csv"]
+
+    /// `new.csv` and `open.csv` columns: `differences.csv`'s plus `first_seen,last_seen`.
+    public static let openColumns = Discrepancy.columns + ["first_seen", "last_seen"]
+    /// `resolved.csv` columns.
+    public static let resolvedColumns = Discrepancy.columns + ["first_seen", "last_seen", "resolved", "resolved_by"]
+    /// `pending.csv` columns.
+    public static let pendingColumns = Discrepancy.columns + ["first_seen", "settles_at", "pending_reason"]
+
+    /// The run date.
+    public var date: String
+    /// Differences first confirmed on the date, still open.
+    public var new: [DifferenceRow]
+    /// Every open difference.
+    public var open: [DifferenceRow]
+    /// Differences resolved on the date.
+    public var resolved: [DifferenceRow]
+    /// Pending items.
+    public var pending: [DifferenceRow]
+    /// Rejects of the files read on the date.
+    public var rejects: [ReconciliationResult.Reject]
+    /// `summary.csv` rows.
+    public var metrics: [(String, String)]
+    /// Whether a sanity check failed, and which (one line).
+    public var sanityFailure: String?
+
+    /// Collects the reports of `date` from the state.
+    public static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
+        let sort = { (rows: [DifferenceRow]) in rows.sorted { Discrepancy.reportOrder($0.difference, $1.difference) } }
+        let new = sort(try store.differenceRows(.new, date: date))
+        let open = sort(try store.differenceRows(.open, date: date))
+        let resolved = sort(try store.differenceRows(.resolved, date: date))
+        let pending = sort(try store.pendingRows())
+        let rejects = try store.rejects(ingestedOn: date)
+        let totals = try store.runTotals(date: date)
+        let byReason = try store.resolvedCounts(date: date)
+        let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
+        let period = NightlyRun.period(b1, b2)
+        let stored1 = try store.recordCount(side: "v1"), stored2 = try store.recordCount(side: "v2")
+
+        var metrics: [(String, String)] = [("run_date", date)]
+        for column in NightlyStore.summedRunColumns { metrics.append((column, String(totals[column] ?? 0))) }
+        var byKind: [Discrepancy.Kind: Int] = [:]
+        for row in open { byKind[row.difference.kind, default: 0] += 1 }
+        metrics += [
+            ("differences_new", String(new.count)),
+            ("differences_resolved", String(resolved.count)),
+            ("resolved_by_late_record", String(byReason["late_record"] ?? 0)),
+            ("resolved_by_corrected_record", String(byReason["corrected_record"] ?? 0)),
+            ("resolved_by_rule", String(byReason["rule"] ?? 0)),
+            ("differences_open", String(open.count)),
+        ]
+        for kind in Discrepancy.Kind.allCases { metrics.append(("open_\(kind.rawValue)", String(byKind[kind] ?? 0))) }
+        metrics += [
+            ("pending", String(pending.count)),
+            ("rejected", String(rejects.count)),
+            ("v1_records_in_state", String(stored1)),
+            ("v2_records_in_state", String(stored2)),
+            ("files_in_ledger", String(try store.scalar("SELECT COUNT(*) FROM files"))),
+            ("period_start", period.map { Timestamp.iso8601(ms: $0.from) } ?? ""),
+            ("period_end", period.map { Timestamp.iso8601(ms: $0.to) } ?? ""),
+            ("window_ms", String(settings.window)),
+            ("settle_ms", String(settings.settle)),
+        ]
+
+        var sanity: String?
+        for side in ["v1", "v2"] {
+            let read = totals["\(side)_records_read"] ?? 0, rejected = totals["\(side)_rejected"] ?? 0
+            if read > 0, Double(rejected) / Double(read) > settings.maxRejectRate {
+                sanity = "sanity check failed: \(rejected) of \(read) \(side) records read on \(date) were rejected, above --max-reject-rate \(settings.maxRejectRate * 100)%"
+                break
+            }
+        }
+        if sanity == nil, (stored1 == 0) != (stored2 == 0) {
+            sanity = "sanity check failed: the state holds no \(stored1 == 0 ? "V1" : "V2") records while it holds \(stored1 == 0 ? stored2 : stored1) on the other side; check the \(stored1 == 0 ? "v1" : "v2") input roots"
+        }
+        return NightlyReport(date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
+                             metrics: metrics, sanityFailure: sanity)
+    }
+
+    // MARK: - Rendering
+
+    /// The report files, in `fileNames` order.
+    public var files: [(name: String, bytes: [UInt8])] {
+        [
+            ("new.csv", Self.render(Self.openColumns, new.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
+            ("open.csv", Self.render(Self.openColumns, open.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
+            ("resolved.csv", Self.render(Self.resolvedColumns, resolved.map {
+                $0.difference.cells + [$0.firstSeen, $0.lastSeen, $0.resolved ?? "", $0.resolvedBy ?? ""]
+            })),
+            ("pending.csv", Self.render(Self.pendingColumns, pending.map { $0.difference.cells + [$0.firstSeen, $0.settlesAt, $0.pendingReason] })),
+            ("rejected.csv", Self.render(["side", "source", "reason"], rejects.map { [$0.side, $0.source, $0.reason] })),
+            ("summary.csv", Self.render(["metric", "value"], metrics.map { [$0.0, $0.1] })),
+        ]
+    }
+
+    /// The exit status the date's reports call for: 3 on a failed sanity check, 1 with new differences or rejects, else 0.
+    public var status: ExitStatus {
+        if sanityFailure != nil { return .sanityCheckFailed }
+        return new.isEmpty && rejects.isEmpty ? .success : .findings
+    }
+
+    /// The value of one summary metric.
+    public func metric(_ name: String) -> String? {
+        metrics.first { $0.0 == name }?.1
+    }
+
+    private static func render(_ header: [String], _ rows: [[String]]) -> [UInt8] {
+        Array(CSVWriter.render(header: header, rows: rows).utf8)
+    }
+}

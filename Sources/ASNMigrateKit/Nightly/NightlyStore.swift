@@ -1,0 +1,486 @@
+/// The state database of `nightly`, as typed queries: the file ledger, stored records, seen UUIDs, differences,
+/// pending items, rejects and the run log. All SQL lives here; `NightlyRun` decides, this file stores.
+public final class NightlyStore {
+    /// One row of the file ledger.
+    public struct LedgerEntry: Sendable, Equatable {
+        /// Row id.
+        public var id: Int64
+        /// The path as listed under an input root.
+        public var path: String
+        /// "v1" or "v2".
+        public var side: String
+        /// Size in bytes when last ingested.
+        public var size: Int64
+        /// Modification time (ms) when last seen.
+        public var mtimeMs: Int64
+        /// SHA-1 of the content, hex.
+        public var sha1: String
+        /// The run date the file was found missing, nil while present.
+        public var vanished: String?
+    }
+
+    /// The database.
+    public let database: SQLiteDatabase
+
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
+    public init(path: String) throws(ASNError) {
+        try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
+        database = try SQLiteDatabase(path: path)
+        try StateSchema.migrate(database)
+    }
+
+    /// Runs `body` in one transaction.
+    public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
+        try database.transaction(body)
+    }
+
+    // MARK: - Ledger
+
+    /// The ledger entry for `path`, if any.
+    public func ledgerEntry(path: String) throws(ASNError) -> LedgerEntry? {
+        var found: LedgerEntry?
+        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([.text(path)]) { s in
+            found = Self.entry(s)
+        }
+        return found
+    }
+
+    /// Every ledger entry of `side`, by path.
+    public func ledgerEntries(side: String) throws(ASNError) -> [LedgerEntry] {
+        var all: [LedgerEntry] = []
+        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE side = ? ORDER BY path").forEach([.text(side)]) { s in
+            all.append(Self.entry(s))
+        }
+        return all
+    }
+
+    /// Adds (or, for a known path, resets) a ledger entry before its records are read; returns its id.
+    public func beginFile(path: String, side: String, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64) throws(ASNError) -> Int64 {
+        if let existing = try ledgerEntry(path: path) {
+            try cached("UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0 WHERE id = ?")
+                .run([.text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(existing.id)])
+            return existing.id
+        }
+        try cached("INSERT INTO files (path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?)")
+            .run([.text(path), .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .text(date), .integer(run)])
+        return try lastInsertId()
+    }
+
+    /// Records what reading the file gave.
+    public func finishFile(id: Int64, counts: IngestCounts) throws(ASNError) {
+        try cached("UPDATE files SET records_read = ?, records_stored = ?, duplicates = ?, other_environment = ?, rejects = ? WHERE id = ?")
+            .run([.integer(Int64(counts.read)), .integer(Int64(counts.stored)), .integer(Int64(counts.duplicates)),
+                  .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
+    }
+
+    /// Notes a new size/modification time for unchanged content, and that the file is present.
+    public func touchFile(id: Int64, size: Int64, mtimeMs: Int64) throws(ASNError) {
+        try cached("UPDATE files SET size = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.integer(size), .integer(mtimeMs), .integer(id)])
+    }
+
+    /// Notes that a file is no longer under its root (its records are kept).
+    public func markVanished(id: Int64, date: String) throws(ASNError) {
+        try cached("UPDATE files SET vanished = ? WHERE id = ? AND vanished IS NULL").run([.text(date), .integer(id)])
+    }
+
+    /// Deletes everything a file contributed (records, seen UUIDs, conflicts, rejects) before it is read again;
+    /// returns the subscriptions its records belonged to and how many records were removed.
+    public func removeContent(ofFile id: Int64) throws(ASNError) -> (keys: Set<SubscriptionKey>, records: Int) {
+        var keys: Set<SubscriptionKey> = []
+        var count = 0
+        try cached("SELECT environment, original_transaction_id, COUNT(*) FROM records WHERE file_id = ? GROUP BY 1, 2").forEach([.integer(id)]) { s in
+            keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
+            count += Int(s.int64(2))
+        }
+        try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
+            keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
+        }
+        for table in ["records", "seen_uuids", "conflicts", "rejects"] {
+            try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
+        }
+        return (keys, count)
+    }
+
+    // MARK: - Records
+
+    /// The content digest stored for a notificationUUID already seen on `side`, if any.
+    public func seenDigest(side: String, uuid: String) throws(ASNError) -> String? {
+        var digest: String?
+        try cached("SELECT digest FROM seen_uuids WHERE side = ? AND notification_uuid = ?").forEach([.text(side), .text(uuid)]) { s in
+            digest = s.text(0)
+        }
+        return digest
+    }
+
+    /// Stores one record (and its UUID as seen).
+    public func insert(_ r: StoredRecord, file: Int64) throws(ASNError) {
+        if !r.notificationUUID.isEmpty {
+            try cached("INSERT OR IGNORE INTO seen_uuids (side, notification_uuid, digest, file_id) VALUES (?, ?, ?, ?)")
+                .run([.text(r.side), .text(r.notificationUUID), .text(r.digest), .integer(file)])
+        }
+        try cached("INSERT INTO records (file_id, side, form, environment, original_transaction_id, notification_uuid, event_ms, inferred, expires_ms, source, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([.integer(file), .text(r.side), .text(r.form.rawValue), .text(r.environment), .text(r.originalTransactionId),
+                  .text(r.notificationUUID), .integer(r.eventMs), .integer(r.inferred ? 1 : 0), .integer(r.expiresMs),
+                  .text(r.location.source), .text(r.payload)])
+    }
+
+    /// The stored records of one subscription, in the order they were ingested.
+    public func records(of key: SubscriptionKey) throws(ASNError) -> [StoredRecord] {
+        var all: [StoredRecord] = []
+        try cached("SELECT form, notification_uuid, event_ms, inferred, expires_ms, source, payload FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                let form = StoredRecord.Form(rawValue: s.text(0)) ?? .v2
+                all.append(StoredRecord(form: form, environment: key.environment, originalTransactionId: key.originalTransactionId,
+                                        notificationUUID: s.text(1), eventMs: s.optionalInt64(2), inferred: s.int64(3) != 0,
+                                        expiresMs: s.optionalInt64(4), location: Self.location(s.text(5)), payload: s.text(6)))
+            }
+        return all
+    }
+
+    /// The first and last known event time of a side (V1: not inferred), over stored records and `meta` bounds of pruned ones.
+    public func bounds(side: String) throws(ASNError) -> (min: Int64, max: Int64)? {
+        var low: Int64?, high: Int64?
+        try cached("SELECT MIN(event_ms), MAX(event_ms) FROM records WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL").forEach([.text(side)]) { s in
+            low = s.optionalInt64(0)
+            high = s.optionalInt64(1)
+        }
+        if let pruned = try meta("\(side)_pruned_min") { low = Swift.min(low ?? pruned, pruned) }
+        if let pruned = try meta("\(side)_pruned_max") { high = Swift.max(high ?? pruned, pruned) }
+        guard let low, let high else { return nil }
+        return (low, high)
+    }
+
+    /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.
+    public func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        let bound: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
+        for side in ["v1", "v2"] {
+            try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE side = ? AND inferred = 0 AND event_ms BETWEEN ? AND ?")
+                .forEach([.text(side)] + bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        }
+        // Inferred V1 times are judged after pairing, so a moved edge can change their fate too.
+        try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE side = 'v1' AND inferred = 1 AND event_ms BETWEEN ? AND ?")
+            .forEach(bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        if expiresToo {
+            try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE expires_ms BETWEEN ? AND ?")
+                .forEach(bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        }
+        return keys
+    }
+
+    /// Subscriptions with an open difference or a pending item.
+    public func unsettledSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        try cached("SELECT environment, original_transaction_id FROM differences WHERE resolved IS NULL UNION SELECT environment, original_transaction_id FROM pending")
+            .forEach { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        return keys
+    }
+
+    /// Deletes the records of subscriptions whose every record is older than `cutoff` and that have nothing open or
+    /// pending, looking only at records with event times in `window` (the stretch that newly fell out of the horizon).
+    /// Their UUIDs stay in `seen_uuids`, so a late retry is still a duplicate; the side bounds are kept in `meta`.
+    public func prune(olderThan cutoff: Int64, candidatesIn window: ClosedRange<Int64>) throws(ASNError) -> Int {
+        let candidates = try subscriptions(eventIn: window, expiresToo: false)
+        let unsettled = try unsettledSubscriptions()
+        var removed = 0
+        for key in candidates.sorted() where !unsettled.contains(key) {
+            var newest: Int64?
+            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ?")
+                .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in newest = s.optionalInt64(0) }
+            guard let newest, newest < cutoff else { continue }
+            for (side, b) in try storedBounds(key: key).sorted(by: { $0.key < $1.key }) {
+                try setMeta("\(side)_pruned_min", Swift.min(try meta("\(side)_pruned_min") ?? b.min, b.min))
+                try setMeta("\(side)_pruned_max", Swift.max(try meta("\(side)_pruned_max") ?? b.max, b.max))
+            }
+            try cached("DELETE FROM records WHERE environment = ? AND original_transaction_id = ?")
+                .run([.text(key.environment), .text(key.originalTransactionId)])
+            removed += database.changes
+        }
+        return removed
+    }
+
+    /// Counts of stored records per side.
+    public func recordCount(side: String) throws(ASNError) -> Int {
+        try scalar("SELECT COUNT(*) FROM records WHERE side = ?", [.text(side)])
+    }
+
+    // MARK: - Conflicts and rejects
+
+    /// Stores a V2 notificationUUID seen again with other content.
+    public func insertConflict(_ d: Discrepancy, file: Int64) throws(ASNError) {
+        try cached("INSERT INTO conflicts (file_id, \(Self.cellColumns)) VALUES (?, \(Self.cellMarks))")
+            .run([.integer(file)] + d.cells.map { .text($0) })
+    }
+
+    /// The conflicting duplicates stored for one subscription.
+    public func conflicts(of key: SubscriptionKey) throws(ASNError) -> [Discrepancy] {
+        var all: [Discrepancy] = []
+        try cached("SELECT \(Self.cellColumns) FROM conflicts WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                if let d = Discrepancy(cells: Self.cells(s, from: 0)) { all.append(d) }
+            }
+        return all
+    }
+
+    /// Stores one reject of a file.
+    public func insertReject(file: Int64, side: String, source: String, reason: String) throws(ASNError) {
+        try cached("INSERT INTO rejects (file_id, side, source, reason) VALUES (?, ?, ?, ?)").run([.integer(file), .text(side), .text(source), .text(reason)])
+    }
+
+    /// The rejects of the files (re)ingested on `date`, V1 first, in input order.
+    public func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
+        var all: [ReconciliationResult.Reject] = []
+        try cached("SELECT r.side, r.source, r.reason FROM rejects r JOIN files f ON f.id = r.file_id WHERE f.ingested = ? ORDER BY r.side, r.id")
+            .forEach([.text(date)]) { s in all.append(.init(side: s.text(0), source: s.text(1), reason: s.text(2))) }
+        return all
+    }
+
+    // MARK: - Differences
+
+    /// The open differences of one subscription, by identity, with their row ids.
+    public func openDifferences(of key: SubscriptionKey) throws(ASNError) -> [String: (id: Int64, row: DifferenceRow)] {
+        var found: [String: (id: Int64, row: DifferenceRow)] = [:]
+        try cached("SELECT id, identity, first_seen, last_seen, \(Self.cellColumns) FROM differences WHERE environment = ? AND original_transaction_id = ? AND resolved IS NULL")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                guard let d = Discrepancy(cells: Self.cells(s, from: 4)) else { return }
+                found[s.text(1)] = (s.int64(0), DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: s.text(3)))
+            }
+        return found
+    }
+
+    /// Stores a newly confirmed difference.
+    public func insertDifference(_ d: Discrepancy, identity: String, date: String) throws(ASNError) {
+        try cached("INSERT INTO differences (identity, first_seen, last_seen, \(Self.cellColumns)) VALUES (?, ?, ?, \(Self.cellMarks))")
+            .run([.text(identity), .text(date), .text(date)] + d.cells.map { .text($0) })
+    }
+
+    /// Notes that an open difference is still there (with its current values).
+    public func updateDifference(id: Int64, _ d: Discrepancy, date: String) throws(ASNError) {
+        let assignments = Discrepancy.columns.map { "\($0) = ?" }.joined(separator: ", ")
+        try cached("UPDATE differences SET last_seen = ?, \(assignments) WHERE id = ?")
+            .run([.text(date)] + d.cells.map { .text($0) } + [.integer(id)])
+    }
+
+    /// Closes an open difference.
+    public func resolveDifference(id: Int64, date: String, by reason: String) throws(ASNError) {
+        try cached("UPDATE differences SET resolved = ?, resolved_by = ? WHERE id = ?").run([.text(date), .text(reason), .integer(id)])
+    }
+
+    /// Which differences `differenceRows` returns.
+    public enum DifferenceFilter: Sendable {
+        /// First seen on the date and still open.
+        case new
+        /// Every open difference.
+        case open
+        /// Resolved on the date.
+        case resolved
+    }
+
+    /// The difference rows that `filter` selects for `date`.
+    public func differenceRows(_ filter: DifferenceFilter, date: String) throws(ASNError) -> [DifferenceRow] {
+        let condition: String
+        var values: [SQLiteValue] = []
+        switch filter {
+        case .new:
+            condition = "first_seen = ? AND resolved IS NULL"
+            values = [.text(date)]
+        case .resolved:
+            condition = "resolved = ?"
+            values = [.text(date)]
+        case .open:
+            condition = "resolved IS NULL"
+        }
+        var rows: [DifferenceRow] = []
+        try cached("SELECT first_seen, last_seen, resolved, resolved_by, \(Self.cellColumns) FROM differences WHERE \(condition)").forEach(values) { s in
+            guard let d = Discrepancy(cells: Self.cells(s, from: 4)) else { return }
+            rows.append(DifferenceRow(difference: d, firstSeen: s.text(0), lastSeen: s.text(1), resolved: s.optionalText(2), resolvedBy: s.optionalText(3)))
+        }
+        return rows
+    }
+
+    /// How many differences resolved on `date` each `resolved_by` has.
+    public func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try cached("SELECT resolved_by, COUNT(*) FROM differences WHERE resolved = ? GROUP BY 1").forEach([.text(date)]) { s in
+            counts[s.text(0)] = Int(s.int64(1))
+        }
+        return counts
+    }
+
+    // MARK: - Pending
+
+    /// The pending items of one subscription, by identity (to keep their first-seen date).
+    public func pendingFirstSeen(of key: SubscriptionKey) throws(ASNError) -> [String: String] {
+        var found: [String: String] = [:]
+        try cached("SELECT identity, first_seen FROM pending WHERE environment = ? AND original_transaction_id = ?")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in found[s.text(0)] = s.text(1) }
+        return found
+    }
+
+    /// Makes the pending items of one subscription exactly `rows`, leaving rows that are already right untouched
+    /// (so a re-run of the same night rewrites nothing).
+    public func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
+        var existing: [String: (id: Int64, row: DifferenceRow)] = [:]
+        try cached("SELECT id, identity, first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending WHERE environment = ? AND original_transaction_id = ?")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                guard let d = Discrepancy(cells: Self.cells(s, from: 5)) else { return }
+                var row = DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: "")
+                row.settlesAt = s.text(3)
+                row.pendingReason = s.text(4)
+                existing[s.text(1)] = (s.int64(0), row)
+            }
+        let wanted = Dictionary(rows.map { ($0.identity, $0.row) }, uniquingKeysWith: { first, _ in first })
+        for (identity, old) in existing where wanted[identity] != old.row {
+            try cached("DELETE FROM pending WHERE id = ?").run([.integer(old.id)])
+        }
+        for (identity, row) in rows where existing[identity]?.row != row {
+            try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
+                .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
+        }
+    }
+
+    /// Every pending item.
+    public func pendingRows() throws(ASNError) -> [DifferenceRow] {
+        var rows: [DifferenceRow] = []
+        try cached("SELECT first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending").forEach { s in
+            guard let d = Discrepancy(cells: Self.cells(s, from: 3)) else { return }
+            var row = DifferenceRow(difference: d, firstSeen: s.text(0), lastSeen: "")
+            row.settlesAt = s.text(1)
+            row.pendingReason = s.text(2)
+            rows.append(row)
+        }
+        return rows
+    }
+
+    // MARK: - Runs and meta
+
+    /// The latest run, if any: id, date and whether its reports were published.
+    public func latestRun() throws(ASNError) -> (id: Int64, date: String, published: Bool)? {
+        var found: (Int64, String, Bool)?
+        try cached("SELECT id, run_date, published FROM runs ORDER BY id DESC LIMIT 1").forEach { s in
+            found = (s.int64(0), s.text(1), s.int64(2) != 0)
+        }
+        return found
+    }
+
+    /// Adds a run row; returns its id.
+    public func insertRun(date: String, started: String) throws(ASNError) -> Int64 {
+        try cached("INSERT INTO runs (run_date, started) VALUES (?, ?)").run([.text(date), .text(started)])
+        return try lastInsertId()
+    }
+
+    /// Sets integer columns of a run row.
+    public func updateRun(id: Int64, _ values: [(String, Int)]) throws(ASNError) {
+        guard !values.isEmpty else { return }
+        let assignments = values.map { "\($0.0) = ?" }.joined(separator: ", ")
+        try database.prepare("UPDATE runs SET \(assignments) WHERE id = ?").run(values.map { .integer(Int64($0.1)) } + [.integer(id)])
+    }
+
+    /// Marks every run of `date` as published, and this one finished with `status`.
+    public func finishRun(id: Int64, date: String, finished: String, status: Int32) throws(ASNError) {
+        try cached("UPDATE runs SET finished = ?, exit_status = ? WHERE id = ?").run([.text(finished), .integer(Int64(status)), .integer(id)])
+        try cached("UPDATE runs SET published = 1 WHERE run_date = ?").run([.text(date)])
+    }
+
+    /// Sums of the run-log counters over every run of `date`.
+    public func runTotals(date: String) throws(ASNError) -> [String: Int] {
+        var totals: [String: Int] = [:]
+        let columns = Self.summedRunColumns
+        try cached("SELECT \(columns.map { "COALESCE(SUM(\($0)), 0)" }.joined(separator: ", ")) FROM runs WHERE run_date = ?").forEach([.text(date)]) { s in
+            for (index, column) in columns.enumerated() { totals[column] = Int(s.int64(Int32(index))) }
+        }
+        return totals
+    }
+
+    /// Run dates the tool has run for.
+    public func runDates() throws(ASNError) -> Set<String> {
+        var dates: Set<String> = []
+        try cached("SELECT DISTINCT run_date FROM runs").forEach { s in dates.insert(s.text(0)) }
+        return dates
+    }
+
+    /// The finish time (UTC ISO 8601) of the last run that exited 0 or 1.
+    public func lastSuccess() throws(ASNError) -> String? {
+        var found: String?
+        try cached("SELECT finished FROM runs WHERE exit_status IN (0, 1) AND finished IS NOT NULL ORDER BY id DESC LIMIT 1").forEach { s in found = s.text(0) }
+        return found
+    }
+
+    /// A `meta` value.
+    public func meta(_ key: String) throws(ASNError) -> Int64? {
+        var value: Int64?
+        try cached("SELECT value FROM meta WHERE key = ?").forEach([.text(key)]) { s in value = s.int64(0) }
+        return value
+    }
+
+    /// Sets (or, with nil, removes) a `meta` value.
+    public func setMeta(_ key: String, _ value: Int64?) throws(ASNError) {
+        if let value {
+            try cached("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run([.text(key), .integer(value)])
+        } else {
+            try cached("DELETE FROM meta WHERE key = ?").run([.text(key)])
+        }
+    }
+
+    /// A single integer from a query.
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(ASNError) -> Int {
+        var value = 0
+        try cached(sql).forEach(values) { s in value = Int(s.int64(0)) }
+        return value
+    }
+
+    /// The run-log columns summed per run date for `summary.csv`.
+    public static let summedRunColumns = [
+        "files_ingested", "files_vanished", "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment",
+        "v1_rejected", "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
+        "records_replaced", "records_pruned",
+    ]
+
+    // MARK: - Private
+
+    private static let cellColumns = Discrepancy.columns.joined(separator: ", ")
+    private static let cellMarks = Array(repeating: "?", count: Discrepancy.columns.count).joined(separator: ", ")
+
+    private func cached(_ sql: String) throws(ASNError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    private func lastInsertId() throws(ASNError) -> Int64 {
+        Int64(try scalar("SELECT last_insert_rowid()"))
+    }
+
+    /// Each side's first and last (not inferred) event time among one subscription's records; the subscription index is
+    /// forced, since the (side, time) index would scan a whole side per subscription.
+    private func storedBounds(key: SubscriptionKey) throws(ASNError) -> [String: (min: Int64, max: Int64)] {
+        var found: [String: (min: Int64, max: Int64)] = [:]
+        try cached("SELECT side, MIN(event_ms), MAX(event_ms) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+                if let low = s.optionalInt64(1), let high = s.optionalInt64(2) { found[s.text(0)] = (low, high) }
+            }
+        return found
+    }
+
+    private static func entry(_ s: SQLiteStatement) -> LedgerEntry {
+        LedgerEntry(id: s.int64(0), path: s.text(1), side: s.text(2), size: s.int64(3), mtimeMs: s.int64(4), sha1: s.text(5), vanished: s.optionalText(6))
+    }
+
+    private static func cells(_ s: SQLiteStatement, from first: Int32) -> [String] {
+        (0..<Int32(Discrepancy.columns.count)).map { s.text(first + $0) }
+    }
+
+    /// `path:line`, `path[index]` or `path` back to a location.
+    private static func location(_ source: String) -> SourceLocation {
+        if source.hasSuffix("]"), let open = source.lastIndex(of: "["), let index = Int(source[source.index(after: open)..<source.index(before: source.endIndex)]) {
+            return SourceLocation(path: String(source[..<open]), index: index)
+        }
+        if let colon = source.lastIndex(of: ":"), let line = Int(source[source.index(after: colon)...]) {
+            return SourceLocation(path: String(source[..<colon]), line: line)
+        }
+        return SourceLocation(path: source)
+    }
+}

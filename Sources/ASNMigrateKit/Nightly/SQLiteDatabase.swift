@@ -1,0 +1,115 @@
+import CSQLite
+import Foundation
+
+/// A small, safe handle on one SQLite database file: open, run SQL, prepare statements, transactions.
+///
+/// Every failure is an `ASNError(.stateDatabase, …)` naming the file and SQLite's own message. Not thread-safe: one
+/// run uses one handle on one thread.
+public final class SQLiteDatabase {
+    /// The database file's path.
+    public let path: String
+
+    private var handle: OpaquePointer?
+
+    /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for another writer.
+    public init(path: String, create: Bool = true, busyTimeoutMs: Int32 = 5_000) throws(ASNError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close(db)
+            throw ASNError(.stateDatabase, "cannot open the state database '\(path)': \(message); check the path and its folder's permissions")
+        }
+        handle = db
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the handle; safe to call more than once.
+    public func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more SQL statements that return no rows.
+    public func execute(_ sql: String) throws(ASNError) {
+        let db = try open()
+        var errorText: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(db, sql, nil, nil, &errorText)
+        guard code == SQLITE_OK else {
+            let message = errorText.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorText)
+            throw failure("run '\(Self.abbreviated(sql))'", message)
+        }
+    }
+
+    /// Compiles one statement.
+    public func prepare(_ sql: String) throws(ASNError) -> SQLiteStatement {
+        let db = try open()
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure("prepare '\(Self.abbreviated(sql))'", lastMessage)
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when `body` throws.
+    public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA user_version`: the schema version the database says it has.
+    public var userVersion: Int {
+        get throws(ASNError) {
+            let statement = try prepare("PRAGMA user_version")
+            guard try statement.step() else { return 0 }
+            return Int(statement.int64(0))
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        handle.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
+    // MARK: - Errors
+
+    /// SQLite's message for the last failure on this handle.
+    var lastMessage: String {
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? "the database is closed"
+    }
+
+    /// The error for a failed `action`, naming the file and SQLite's message.
+    func failure(_ action: String, _ message: String) -> ASNError {
+        ASNError(.stateDatabase, "state database '\(path)': cannot \(action): \(message)",
+                 at: SourceLocation(path: path))
+    }
+
+    // MARK: - Private
+
+    private func open() throws(ASNError) -> OpaquePointer {
+        guard let handle else { throw failure("use it", "the database is closed") }
+        return handle
+    }
+
+    private static func abbreviated(_ sql: String) -> String {
+        let flat = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
+    }
+}

@@ -1,0 +1,155 @@
+/// The state database's schema: versioned with `PRAGMA user_version`, upgraded by ordered migrations.
+///
+/// Version N is reached by running `migrations[0..<N]` in order inside one transaction. A database whose
+/// `user_version` is above `currentVersion` was written by a newer asn-migrate and is refused, never touched.
+public enum StateSchema {
+    /// The schema version this binary writes and reads.
+    public static var currentVersion: Int { migrations.count }
+
+    /// The migrations; element `i` takes the schema from version `i` to `i + 1`. Never edit one that has shipped: append.
+    public static let migrations: [String] = [
+        """
+        CREATE TABLE files (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            side TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ms INTEGER NOT NULL,
+            sha1 TEXT NOT NULL,
+            records_read INTEGER NOT NULL,
+            records_stored INTEGER NOT NULL,
+            duplicates INTEGER NOT NULL,
+            other_environment INTEGER NOT NULL,
+            rejects INTEGER NOT NULL,
+            first_ingested TEXT NOT NULL,
+            ingested TEXT NOT NULL,
+            ingest_run INTEGER NOT NULL,
+            vanished TEXT
+        );
+        CREATE TABLE records (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            side TEXT NOT NULL,
+            form TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL,
+            notification_uuid TEXT NOT NULL,
+            event_ms INTEGER,
+            inferred INTEGER NOT NULL,
+            expires_ms INTEGER,
+            source TEXT NOT NULL,
+            payload TEXT NOT NULL
+        );
+        CREATE INDEX records_subscription ON records(environment, original_transaction_id);
+        CREATE INDEX records_side_time ON records(side, inferred, event_ms);
+        CREATE INDEX records_expires ON records(expires_ms);
+        CREATE INDEX records_file ON records(file_id);
+        CREATE TABLE seen_uuids (
+            side TEXT NOT NULL,
+            notification_uuid TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            file_id INTEGER NOT NULL,
+            PRIMARY KEY (side, notification_uuid)
+        ) WITHOUT ROWID;
+        CREATE INDEX seen_uuids_file ON seen_uuids(file_id);
+        CREATE TABLE conflicts (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            kind TEXT NOT NULL, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            web_order_line_item_id TEXT NOT NULL, event_date TEXT NOT NULL, v1_notification_type TEXT NOT NULL,
+            expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
+            v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
+            v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL
+        );
+        CREATE INDEX conflicts_subscription ON conflicts(environment, original_transaction_id);
+        CREATE INDEX conflicts_file ON conflicts(file_id);
+        CREATE TABLE differences (
+            id INTEGER PRIMARY KEY,
+            identity TEXT NOT NULL,
+            kind TEXT NOT NULL, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            web_order_line_item_id TEXT NOT NULL, event_date TEXT NOT NULL, v1_notification_type TEXT NOT NULL,
+            expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
+            v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
+            v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL,
+            resolved TEXT,
+            resolved_by TEXT
+        );
+        CREATE UNIQUE INDEX differences_open_identity ON differences(identity) WHERE resolved IS NULL;
+        CREATE INDEX differences_subscription ON differences(environment, original_transaction_id);
+        CREATE INDEX differences_first_seen ON differences(first_seen);
+        CREATE INDEX differences_resolved ON differences(resolved);
+        CREATE TABLE pending (
+            id INTEGER PRIMARY KEY,
+            identity TEXT NOT NULL,
+            kind TEXT NOT NULL, environment TEXT NOT NULL, original_transaction_id TEXT NOT NULL,
+            web_order_line_item_id TEXT NOT NULL, event_date TEXT NOT NULL, v1_notification_type TEXT NOT NULL,
+            expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
+            v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
+            v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL,
+            settles_at TEXT NOT NULL,
+            pending_reason TEXT NOT NULL,
+            first_seen TEXT NOT NULL
+        );
+        CREATE INDEX pending_subscription ON pending(environment, original_transaction_id);
+        CREATE TABLE rejects (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            side TEXT NOT NULL,
+            source TEXT NOT NULL,
+            reason TEXT NOT NULL
+        );
+        CREATE INDEX rejects_file ON rejects(file_id);
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            run_date TEXT NOT NULL,
+            started TEXT NOT NULL,
+            finished TEXT,
+            exit_status INTEGER,
+            files_ingested INTEGER NOT NULL DEFAULT 0,
+            files_vanished INTEGER NOT NULL DEFAULT 0,
+            v1_records_read INTEGER NOT NULL DEFAULT 0,
+            v1_records_stored INTEGER NOT NULL DEFAULT 0,
+            v1_duplicates INTEGER NOT NULL DEFAULT 0,
+            v1_other_environment INTEGER NOT NULL DEFAULT 0,
+            v1_rejected INTEGER NOT NULL DEFAULT 0,
+            v2_records_read INTEGER NOT NULL DEFAULT 0,
+            v2_records_stored INTEGER NOT NULL DEFAULT 0,
+            v2_duplicates INTEGER NOT NULL DEFAULT 0,
+            v2_other_environment INTEGER NOT NULL DEFAULT 0,
+            v2_rejected INTEGER NOT NULL DEFAULT 0,
+            records_replaced INTEGER NOT NULL DEFAULT 0,
+            records_pruned INTEGER NOT NULL DEFAULT 0,
+            subscriptions_repaired INTEGER NOT NULL DEFAULT 0,
+            differences_new INTEGER NOT NULL DEFAULT 0,
+            differences_resolved INTEGER NOT NULL DEFAULT 0,
+            differences_open INTEGER NOT NULL DEFAULT 0,
+            pending INTEGER NOT NULL DEFAULT 0,
+            published INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX runs_date ON runs(run_date);
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.
+    public static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF")
+        let found = try database.userVersion
+        guard found <= currentVersion else {
+            throw ASNError(.stateDatabase, "state database '\(database.path)' has schema version \(found), but this asn-migrate supports up to \(currentVersion); run a newer asn-migrate, or point --state at another file",
+                           at: SourceLocation(path: database.path))
+        }
+        guard found < currentVersion else { return }
+        try database.transaction { () throws(ASNError) in
+            for version in found..<currentVersion {
+                try database.execute(migrations[version])
+            }
+            try database.execute("PRAGMA user_version = \(currentVersion)")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// One subscription as the state indexes it: environment and originalTransactionId ("" when a record has none).
+public struct SubscriptionKey: Sendable, Hashable, Comparable {
+    /// "Production" / "Sandbox" ("" when unknown).
+    public var environment: String
+    /// originalTransactionId.
+    public var originalTransactionId: String
+
+    /// Creates a key.
+    public init(environment: String, originalTransactionId: String) {
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+    }
+
+    /// Byte-wise order, environment first.
+    public static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
+        if a.environment != b.environment { return a.environment.utf8.lexicographicallyPrecedes(b.environment.utf8) }
+        return a.originalTransactionId.utf8.lexicographicallyPrecedes(b.originalTransactionId.utf8)
+    }
+}

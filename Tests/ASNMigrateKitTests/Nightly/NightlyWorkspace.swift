@@ -1,0 +1,123 @@
+import Foundation
+@testable import ASNMigrateKit
+
+/// A temporary folder where files "arrive" night after night, and the built binary's `nightly` runs over them.
+struct NightlyWorkspace {
+    /// The folder.
+    let tmp: TemporaryDirectory
+    /// Extra flags for every run (settle, window, …).
+    var flags: [String] = []
+
+    /// Creates an empty workspace with `in/v1`, `in/v2`.
+    init(flags: [String] = []) throws {
+        tmp = try TemporaryDirectory()
+        try tmp.makeDirectory("in/v1")
+        try tmp.makeDirectory("in/v2")
+        self.flags = flags
+    }
+
+    /// The V1 input root.
+    var v1: String { tmp.path + "/in/v1" }
+    /// The V2 input root.
+    var v2: String { tmp.path + "/in/v2" }
+    /// The state database.
+    var state: String { tmp.path + "/state/state.sqlite" }
+    /// The reports root.
+    var reports: String { tmp.path + "/Reports" }
+
+    /// The arguments of a run for `date`.
+    func arguments(_ date: String) -> [String] {
+        ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + flags
+    }
+
+    /// Runs `nightly` for `date` to its end.
+    func run(_ date: String, _ extra: [String] = []) throws -> BinaryRun {
+        try BinaryRun.run(arguments(date) + extra)
+    }
+
+    /// Writes lines as a file under `in/`.
+    func arrive(_ name: String, _ lines: [String]) throws {
+        try tmp.write("in/" + name, lines.map { $0 + "\n" }.joined())
+    }
+
+    /// The rows (without header) of a report file of `date`.
+    func rows(_ date: String, _ name: String) throws -> [[String]] {
+        let bytes = try tmp.read("Reports/\(date)/\(name)")
+        var reader = CSVReader(path: name)
+        let rows = try reader.feed(bytes) + reader.finish()
+        return rows.map(\.fields)
+    }
+
+    /// The summary metrics of `date`.
+    func summary(_ date: String) throws -> [String: String] {
+        var metrics: [String: String] = [:]
+        for row in try rows(date, "summary.csv") where row.count == 2 { metrics[row[0]] = row[1] }
+        return metrics
+    }
+
+    /// The bytes of every report file of `date`, by name.
+    func reportBytes(_ date: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in NightlyReport.fileNames { files[name] = try tmp.read("Reports/\(date)/\(name)") }
+        return files
+    }
+
+    /// Every table of the state but the run log, as sorted text rows: what "the same state" means.
+    func stateDump() throws -> [String] {
+        let db = try SQLiteDatabase(path: state, create: false)
+        defer { db.close() }
+        var dump: [String] = []
+        for table in ["files", "records", "seen_uuids", "conflicts", "differences", "pending", "rejects", "meta"] {
+            let statement = try db.prepare("SELECT * FROM \(table)")
+            try statement.forEach { (s: SQLiteStatement) throws(ASNError) in
+                dump.append(table + ": " + (0..<s.columnCount).map { s.optionalText($0) ?? "NULL" }.joined(separator: "|"))
+            }
+        }
+        return dump.sorted()
+    }
+
+    /// Removes the folder.
+    func remove() { tmp.remove() }
+}
+
+/// Simulated archives, read into lines with the event time of each, for splitting into nights.
+struct SimulatedLines {
+    /// One line of a simulated file, with its time (V1: the envelope's receive time or event; V2: signedDate).
+    struct Line {
+        var text: String
+        var time: Int64
+        var type: String
+        var originalTransactionId: String
+    }
+
+    /// V1 lines in file order.
+    var v1: [Line] = []
+    /// V2 lines in file order.
+    var v2: [Line] = []
+
+    /// Runs `asn-migrate simulate` with `options` and reads its files.
+    init(_ options: [String]) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let run = try BinaryRun.run(["simulate", "--out", tmp.path + "/sim"] + options)
+        guard run.status == 0 else { throw ASNError(.usage, "simulate failed: \(run.stderr)") }
+        let mapper = V1RecordMapper(table: try MappingTable.builtIn())
+        let decoder = V2RecordDecoder()
+        for side in ["v1", "v2"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/sim/" + side).sorted()
+            for name in names {
+                let text = String(decoding: try tmp.read("sim/\(side)/\(name)"), as: UTF8.self)
+                for line in text.split(separator: "\n") {
+                    let raw = RawRecord(location: SourceLocation(path: name, line: 1), bytes: Array(line.utf8))
+                    if side == "v1" {
+                        guard case .migrated(let p) = mapper.map(raw), let time = p.signedDate else { continue }
+                        v1.append(Line(text: String(line), time: time, type: p.notificationType, originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? ""))
+                    } else {
+                        guard let p = decoder.decode(raw).first?.record?.payload, let time = p.signedDate else { continue }
+                        v2.append(Line(text: String(line), time: time, type: p.notificationType, originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? p.data.renewalInfo?.originalTransactionId ?? ""))
+                    }
+                }
+            }
+        }
+    }
+}
