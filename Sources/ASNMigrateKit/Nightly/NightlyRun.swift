@@ -367,10 +367,7 @@ public struct NightlyRun {
         } catch {
             throw ASNError(.unreadableInput, "cannot read '\(path)' to hash it: \(error.localizedDescription)", at: SourceLocation(path: path))
         }
-        let digest = data.withUnsafeBytes { raw -> [UInt8] in
-            guard let base = raw.baseAddress else { return SHA1.digest([UInt8]()) }
-            return FastSHA1.digest(base, count: raw.count)
-        }
+        let digest = data.withUnsafeBytes { SHA1.digest($0) }
         return digest.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
