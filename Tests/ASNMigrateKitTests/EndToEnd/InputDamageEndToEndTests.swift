@@ -134,7 +134,7 @@ struct InputDamageEndToEndTests {
         #expect(m["v2_rejected"] == "2")
         #expect(m["matched"] == "198")
         let rejected = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv")), as: UTF8.self)
-        #expect(rejected.contains("damaged.csv:5,") && rejected.contains("damaged.csv:151,"), "\(rejected)")
+        #expect(rejected.contains("damaged.csv,5,") && rejected.contains("damaged.csv,151,"), "\(rejected)")
     }
 
     // MARK: - Directory entries
