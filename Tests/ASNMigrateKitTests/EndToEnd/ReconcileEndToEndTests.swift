@@ -110,7 +110,7 @@ import Testing
         #expect(differences.contains(#",productId,"#))
         #expect(differences.contains(#""'=HYPERLINK(""http://x"")""#), "formula guarded and quoted: \(differences)")
         let rejected = try read(report + "/rejected.csv")
-        #expect(rejected.contains("v2,\(v2):\(lines.count),\"malformed_jws"))
+        #expect(rejected.contains("v2,\(v2),\(lines.count),\"malformed_jws"))
         #expect(try summary(report)["v2_rejected"] == "1")
     }
 

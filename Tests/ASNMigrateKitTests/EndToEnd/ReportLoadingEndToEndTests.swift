@@ -189,6 +189,60 @@ import Testing
         #expect(try sqlite(tmp, "select typeof(original_transaction_id) from subscriptions limit 1") == "text")
     }
 
+    /// The first fenced block of `Reports/README.md` whose first line starts with `prefix`, continuation lines joined.
+    private func readmeExample(startingWith prefix: String) throws -> String? {
+        let text = String(decoding: try PackagePaths.read("Reports/README.md"), as: UTF8.self)
+        var inBlock = false, block: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                if inBlock, block.first?.hasPrefix(prefix) == true { return block.joined(separator: "\n") }
+                inBlock.toggle()
+                block = []
+            } else if inBlock {
+                block.append(line)
+            }
+        }
+        return nil
+    }
+
+    /// The sample's report in `tmp/Reports/2021-06-01/`, beside copies of `schema.sql` and `sqlite-empty-to-null.sql`,
+    /// as a run from the package root lays it out.
+    private func reportsFolder(_ tmp: TemporaryDirectory) throws -> String {
+        let folder = tmp.path + "/Reports/2021-06-01"
+        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", folder,
+                                     "--run-date", "2021-06-01"])
+        #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "\(run.stderr)")
+        for name in ["schema.sql", "sqlite-empty-to-null.sql"] { _ = try tmp.write("Reports/" + name, try PackagePaths.read("Reports/" + name)) }
+        return folder
+    }
+
+    @Test(.enabled(if: sqlitePresent, "needs the sqlite3 shell"))
+    func theReadmeSQLiteSessionRunsAsWritten() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try reportsFolder(tmp)
+        let example = try #require(try readmeExample(startingWith: "sqlite3 reports.db"))
+        let run = Shell.run(example + " > answer.txt", in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let answer = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/answer.txt")), as: UTF8.self)
+        #expect(answer == "com.example.sampleapp.pro.yearly|2021-11|1\n", "the sample's one missing_in_v2 row, by product and month")
+    }
+
+    static let pandasPresent = Shell.run("python3 -c 'import pandas' 2>/dev/null", in: "/").status == 0
+
+    @Test(.enabled(if: pandasPresent, "needs python3 with pandas"))
+    func theReadmePandasExampleKeepsEveryDigit() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let folder = try reportsFolder(tmp)
+        let example = try #require(try readmeExample(startingWith: "import pandas as pd"))
+        let check = example + "\nassert (differences['original_transaction_id'] == '170000812345606').any()\n"
+            + "s = pd.read_csv('subscriptions.csv', dtype=str, keep_default_na=False)\nassert (s['original_transaction_id'] == '9007199254740993').any()\n"
+        _ = try tmp.write("example.py", check)
+        let run = Shell.run("python3 ../../example.py > /dev/null", in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     private func sqlite(_ tmp: TemporaryDirectory, _ sql: String) throws -> String {
         let status = Shell.run("sqlite3 reports.db \"\(sql)\" > answer.txt", in: tmp.path + "/r")
         #expect(status.status == 0, "\(status.stderr)")

@@ -394,7 +394,7 @@ import Testing
         defer { pipe.closeReadEnd() }
         let piped = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
         #expect(piped.count == 3)
-        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of '-'") == true)
+        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of 'stdin'") == true)
     }
 
     @Test func aTruncatedLaterGzipMemberThrowsNamingItsOffsetAfterTheRecordsBeforeIt() throws {
