@@ -5,7 +5,7 @@ public struct RejectCauses: Sendable, Equatable {
     public struct Cause: Sendable, Equatable {
         /// `v1` or `v2`.
         public var side: String
-        /// `ASNError.causeKey` of the rejects counted.
+        /// The cause the rejects were counted under (`RejectCauses.key`: `ASNError.causeKey`, digit runs as `#`).
         public var key: String
         /// How many rejects had this cause.
         public var count: Int
@@ -42,13 +42,32 @@ public struct RejectCauses: Sendable, Equatable {
 
     /// Counts one reject of `side`.
     public mutating func add(side: String, _ error: ASNError) {
-        let key = side + "\u{0}" + error.causeKey
+        let cause = Self.key(error)
+        let key = side + "\u{0}" + cause
         if let position = positions[key] {
             causes[position].count += 1
         } else {
             positions[key] = causes.count
-            causes.append(Cause(side: side, key: error.causeKey, count: 1, first: error))
+            causes.append(Cause(side: side, key: cause, count: 1, first: error))
         }
+    }
+
+    /// The cause a reject is counted under: `ASNError.causeKey` with every run of digits written `#`, so that messages
+    /// differing only in a byte offset, line, column or array index (`malformed JSON at byte 586 (line 1, column 587)`)
+    /// are one cause.
+    public static func key(_ error: ASNError) -> String {
+        var out = ""
+        var inDigits = false
+        for scalar in error.causeKey.unicodeScalars {
+            let isDigit = scalar.value >= 0x30 && scalar.value <= 0x39
+            if isDigit {
+                if !inDigits { out.append("#") }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            inDigits = isDigit
+        }
+        return out
     }
 
     /// The console lines for grouped rejects: a heading and one indented line per cause; none without rejects.

@@ -23,6 +23,18 @@ import Testing
         #expect(RejectCauses.consoleLines([]).isEmpty)
     }
 
+    @Test func messagesDifferingOnlyInNumbersAreOneCause() {
+        var causes = RejectCauses()
+        for (line, byte) in [(3, 586), (9, 1_204), (12, 77)] {
+            causes.add(side: "v1", ASNError(.malformedJSON, "malformed JSON at byte \(byte) (line 1, column \(byte + 1)): unexpected end of input",
+                                            at: SourceLocation(path: "a.jsonl", line: line)))
+        }
+        causes.add(side: "v1", ASNError(.malformedJSON, "malformed JSON at byte 5 (line 1, column 6): unexpected '}'", at: SourceLocation(path: "a.jsonl", line: 20)))
+        #expect(causes.causes.map(\.count) == [3, 1])
+        #expect(causes.causes[0].key == "malformed_json: malformed JSON at byte # (line #, column #): unexpected end of input")
+        #expect(causes.causes[0].line.contains("at byte 586 (line 1, column 587): unexpected end of input: 3 rejected, first at a.jsonl:3"))
+    }
+
     @Test(arguments: [(0, "0"), (999, "999"), (1_000, "1,000"), (13_619, "13,619"), (1_234_567, "1,234,567")])
     func countsAreGroupedByThousands(n: Int, text: String) {
         #expect(RejectCauses.grouped(n) == text)
