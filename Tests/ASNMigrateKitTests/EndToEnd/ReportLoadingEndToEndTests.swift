@@ -69,6 +69,26 @@ import Testing
         #expect(json["differences_by_kind"]?.objectValue?["missing_in_v1"] == .number("1"))
     }
 
+    @Test func theSummaryJSONIsByteIdenticalAcrossRunsAndNeverSharesAnOutput() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        _ = try reconcileSample(tmp, extra: ["--summary-json", tmp.path + "/a.json"])
+        _ = try reconcileSample(tmp, extra: ["--summary-json", tmp.path + "/b.json"])
+        #expect(try tmp.read("a.json") == tmp.read("b.json"))
+        #expect(try tmp.read("a.json").last == 0x0A)
+        let clash = try BinaryRun.run(["migrate", "Tests/Fixtures/sample/v1", "--out", tmp.path + "/o.jsonl", "--summary-json", tmp.path + "/o.jsonl"])
+        #expect(clash.status == ExitStatus.usage.rawValue, "\(clash.stderr)")
+        #expect(clash.stderr.contains("--summary-json names the same output as --out or --rejects"))
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/o.jsonl"))
+        // A summary JSON path that names a directory is refused before anything is written (exit 2).
+        let blocked = try tmp.makeDirectory("blocked.json")
+        let failed = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2",
+                                        "--out", tmp.path + "/never", "--summary-json", blocked])
+        #expect(failed.status == ExitStatus.failure.rawValue, "\(failed.stderr)")
+        #expect(failed.stderr.contains("no report written"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/never"))
+    }
+
     @Test func migrateWritesItsSummaryJSONAndGroupsRejectsOnTheConsole() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
