@@ -1,7 +1,10 @@
 /// The command-line entry point: parses arguments, dispatches to a command, returns its exit status.
 public enum ASNMigrateCLI {
-    /// The tool's version.
-    public static let version = "asn-migrate 0.1.0"
+    /// The tool's version number (`tool_version` in summaries).
+    public static let versionNumber = "0.1.0"
+
+    /// The tool's version, as `--version` prints it.
+    public static let version = "asn-migrate \(versionNumber)"
 
     /// The program: every subcommand and its options.
     public static var program: Program {

@@ -12,9 +12,11 @@ public enum MigrateCommand {
                     defaultValue: "jsonl", valueKind: .choice(MigrationOutput.Format.allCases.map(\.rawValue))),
             .single("--csv-names", valueName: "NAMES", help: "With --format csv: dotted column names as the JSON paths (data.transactionInfo.productId), or snake (data_transaction_info_product_id), which SQL joins without quoting.",
                     defaultValue: "dotted", valueKind: .choice(MigrationOutput.CSVNames.allCases.map(\.rawValue))),
-            .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (source,line,reason), as --out writes its file; without it the first few go to standard error."),
+            .single("--rejects", valueName: "FILE", help: "Write rejected and unmapped records as CSV (side,source,line,reason; side is always v1 here), as --out writes its file; without it the first few go to standard error."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + "; off unless given."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+            .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (counts, routes, rejects by cause, run date, version, inputs) as one JSON object to FILE, atomically."),
+            .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date reported as run_date by --summary-json (default: today, UTC)."),
         ],
         positional: PositionalSpec(
             name: "PATH",
@@ -40,13 +42,20 @@ public enum MigrateCommand {
         let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
         let maxRejectRate: Double?
         let outPath = arguments.value("--out") ?? "-", rejectsPath = arguments.value("--rejects")
-        let outTarget: OutputTarget, rejectsTarget: OutputTarget?
+        let summaryPath = arguments.value("--summary-json")
+        let outTarget: OutputTarget, rejectsTarget: OutputTarget?, summaryTarget: OutputTarget?
+        let runDate: String
         do throws(ASNError) {
             maxRejectRate = arguments.value("--max-reject-rate") == nil ? nil : try SanityCheck.maxRejectRate(arguments)
+            runDate = try ReconcileCommand.runDate(arguments, now: ReconcileCommand.currentTime())
             outTarget = try OutputTarget.resolve(outPath)
             rejectsTarget = try rejectsPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+            summaryTarget = try summaryPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
             if let rejectsTarget, rejectsTarget == outTarget {
                 throw ASNError(.usage, "--out and --rejects name the same output ('\(rejectsPath ?? "")'); give them different files")
+            }
+            if let summaryTarget, summaryTarget == outTarget || summaryTarget == rejectsTarget {
+                throw ASNError(.usage, "--summary-json names the same output as --out or --rejects ('\(summaryPath ?? "")'); give it its own file")
             }
         } catch {
             console.diagnostic("\(name): \(describe(error)); no output was written")
@@ -68,7 +77,7 @@ public enum MigrateCommand {
         var locks: [RunLock] = []
         defer { for lock in locks { lock.release() } }
         do throws(ASNError) {
-            for lockPath in [outTarget.lockPath, rejectsTarget?.lockPath].compactMap({ $0 }) { locks.append(try RunLock.acquire(lockPath)) }
+            for lockPath in [outTarget.lockPath, rejectsTarget?.lockPath, summaryTarget?.lockPath].compactMap({ $0 }) { locks.append(try RunLock.acquire(lockPath)) }
         } catch {
             console.diagnostic("\(name): \(describe(error)); no output was written")
             return error.code == .locked ? .locked : .failure
@@ -101,7 +110,7 @@ public enum MigrateCommand {
                     try rejects.appendRow(cells)
                 } else if consoleRejects < rejectsShownOnConsole {
                     consoleRejects += 1
-                    console.diagnostic("\(name): \(cells[2]) at \(cells[0])\(cells[1].isEmpty ? "" : ":" + cells[1])")
+                    console.diagnostic("\(name): \(cells[3]) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
                 }
             }
 
@@ -149,6 +158,17 @@ public enum MigrateCommand {
             console.diagnostic("\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
         }
         console.diagnostic(summary.render())
+        if let summaryPath {
+            let run = RunInfo(runDate: runDate, toolVersion: ASNMigrateCLI.versionNumber,
+                              inputs: arguments.positionals.map { RunInfo.Input(side: "v1", root: $0) })
+            do {
+                try OutputFile.writeWhole(SummaryJSON.render(metrics: summary.metrics + run.metrics, causes: summary.causes.causes,
+                                                             extra: summary.breakdownJSON), to: summaryPath)
+            } catch {
+                console.diagnostic("\(name): \(error.description); the output was written, the summary JSON was not")
+                return .failure
+            }
+        }
         if let maxRejectRate, let failed = SanityCheck.failures([.init(name: "input", read: summary.read, rejected: summary.rejected)],
                                                              maxRejectRate: maxRejectRate, pairedSides: false) {
             console.diagnostic("\(name): \(failed) (exit 3)")

@@ -10,7 +10,7 @@ public enum ReconcileCommand {
             .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
             .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns (repeatable)."),
             .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept); a lock file .DIR.lock beside it keeps two runs from writing it at once."),
-            .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder (default: today, UTC)."),
+            .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder and reported as run_date in summary.csv (default: today, UTC)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
             .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events. A pair is judged when either record is in the period."),
             .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
@@ -23,6 +23,7 @@ public enum ReconcileCommand {
             .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
             .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
             .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
+            .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
         ],
@@ -43,8 +44,10 @@ public enum ReconcileCommand {
             return .usage
         }
         let destination: String
+        let summaryJSONTarget: OutputTarget?
         do {
             destination = try OutputTarget.resolveDirectory(outDirectory)
+            summaryJSONTarget = try arguments.value("--summary-json").map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
         } catch {
             console.diagnostic("\(name): \(error.description); no report written")
             return .failure
@@ -74,14 +77,15 @@ public enum ReconcileCommand {
         }
 
         // Held for the whole run (beside the folder, never inside it), so a second run fails at once instead of silently winning.
-        let lock: RunLock
-        do {
-            lock = try RunLock.acquire(RunLock.lockPath(besideOutput: destination))
+        var locks: [RunLock] = []
+        defer { for lock in locks { lock.release() } }
+        do throws(ASNError) {
+            locks.append(try RunLock.acquire(RunLock.lockPath(besideOutput: destination)))
+            if let lockPath = summaryJSONTarget?.lockPath { locks.append(try RunLock.acquire(lockPath)) }
         } catch {
             console.diagnostic("\(name): \(error.description); no report written")
             return error.code == .locked ? .locked : .failure
         }
-        defer { lock.release() }
 
         for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
@@ -116,6 +120,15 @@ public enum ReconcileCommand {
         } catch {
             console.diagnostic("\(name): \(error.description); no report written")
             return .failure
+        }
+        if let path = arguments.value("--summary-json") {
+            do {
+                try OutputFile.writeWhole(ReconciliationReport.summaryJSON(result), to: path)
+            } catch {
+                console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+                console.diagnostic("\(name): \(error.description); the report folder was written, the summary JSON was not")
+                return .failure
+            }
         }
         console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
         for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
@@ -175,16 +188,20 @@ public enum ReconcileCommand {
         }
         options.fields = ComparedField.allCases.filter(fields.contains)
 
-        let runDate: String
-        if let given = arguments.value("--run-date") {
-            guard let parsed = Timestamp.parseUTCDayOrInstant(given), parsed.isWholeDay else {
-                throw ASNError(.usage, "option '--run-date' needs a date like 2021-03-01, not '\(given)'")
-            }
-            runDate = Timestamp.day(ms: parsed.ms)
-        } else {
-            runDate = Timestamp.day(ms: now)
-        }
+        let runDate = try runDate(arguments, now: now)
+        options.run = RunInfo(runDate: runDate, toolVersion: ASNMigrateCLI.versionNumber,
+                              inputs: arguments.values("--v1").map { RunInfo.Input(side: "v1", root: $0) }
+                                  + arguments.values("--v2").map { RunInfo.Input(side: "v2", root: $0) })
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")
+    }
+
+    /// The run date: `--run-date` (a whole day) or the day of `now`, UTC, as `YYYY-MM-DD`.
+    static func runDate(_ arguments: ParsedArguments, now: Int64) throws(ASNError) -> String {
+        guard let given = arguments.value("--run-date") else { return Timestamp.day(ms: now) }
+        guard let parsed = Timestamp.parseUTCDayOrInstant(given), parsed.isWholeDay else {
+            throw ASNError(.usage, "option '--run-date' needs a date like 2021-03-01, not '\(given)'")
+        }
+        return Timestamp.day(ms: parsed.ms)
     }
 
     /// The signature checks asked for, or nil without `--verify-signatures`; the options that need it are usage

@@ -1,25 +1,28 @@
 /// One input to read: a path as given on the command line (or found in a directory), or an open descriptor such as standard input.
 public struct InputFile: Sendable, Hashable, CustomStringConvertible {
-    /// The path as given or joined, or `-` for standard input; used in every `SourceLocation`.
+    /// The path as given or joined, or `stdin` for standard input; used in every `SourceLocation`.
     public var path: String
     /// An already-open descriptor to read instead of opening `path` (standard input is 0); the reader never closes it.
     public var descriptor: Int32?
 
     // MARK: - Creating
 
-    /// An input file at `path`; the path `-` means standard input.
+    /// An input file at `path`; the path `-` means standard input, reported as `stdin`.
     public init(path: String) {
-        self.path = path
+        self.path = path == "-" ? Self.standardInputName : path
         self.descriptor = path == "-" ? 0 : nil
     }
 
     /// An input read from an open descriptor (for example one end of a pipe), reported under `name`.
-    public init(descriptor: Int32, name: String = "-") {
+    public init(descriptor: Int32, name: String = standardInputName) {
         self.path = name
         self.descriptor = descriptor
     }
 
-    /// Standard input, reported as `-`.
+    /// How standard input is named in sources (`SourceLocation.standardInputName`).
+    public static let standardInputName = SourceLocation.standardInputName
+
+    /// Standard input, reported as `stdin`.
     public static let standardInput = InputFile(path: "-")
 
     // MARK: - Describing

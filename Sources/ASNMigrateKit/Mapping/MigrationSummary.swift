@@ -30,6 +30,8 @@ public struct MigrationSummary: Sendable, Equatable {
     public var files = 0
     /// Entries of input directories skipped because they are not regular files (FIFOs, sockets, devices).
     public var skippedNotRegular = 0
+    /// The rejects grouped by cause.
+    public private(set) var causes = RejectCauses()
 
     /// Creates empty counts.
     public init() {}
@@ -45,13 +47,35 @@ public struct MigrationSummary: Sendable, Equatable {
         case .unmapped(let u):
             unmapped += 1
             unmappedTypes[u.v1NotificationType, default: 0] += 1
-        case .rejected:
+        case .rejected(let error):
             rejected += 1
+            causes.add(side: "v1", error)
         }
     }
 
     /// True when every record read is accounted for.
     public var isBalanced: Bool { read == migrated + unmapped + rejected }
+
+    /// The counts as `--summary-json` names them, in order: `files`, `read`, `migrated`, `unmapped`, `rejected`,
+    /// `skipped_not_regular`.
+    public var metrics: [(String, String)] {
+        [("files", String(files)), ("read", String(read)), ("migrated", String(migrated)), ("unmapped", String(unmapped)),
+         ("rejected", String(rejected)), ("skipped_not_regular", String(skippedNotRegular))]
+    }
+
+    /// The per-route and per-unmapped-type counts as JSON members (`routes`, `unmapped_types`), sorted.
+    public var breakdownJSON: [JSONObject.Member] {
+        let routeList = routes.keys.sorted().map { route in
+            JSONValue.object(JSONObject([
+                .init(key: "v1_notification_type", value: .string(route.v1Type)),
+                .init(key: "v2_notification_type", value: .string(route.v2Type)),
+                .init(key: "v2_subtype", value: .string(route.v2Subtype ?? "")),
+                .init(key: "count", value: .number(String(routes[route] ?? 0))),
+            ]))
+        }
+        let types = unmappedTypes.keys.sorted().map { JSONObject.Member(key: $0, value: .number(String(unmappedTypes[$0] ?? 0))) }
+        return [.init(key: "routes", value: .array(routeList)), .init(key: "unmapped_types", value: .object(JSONObject(types)))]
+    }
 
     /// The one-screen summary printed to stderr.
     public func render() -> String {
@@ -68,6 +92,7 @@ public struct MigrationSummary: Sendable, Equatable {
             lines.append("    \(type): \(unmappedTypes[type] ?? 0)")
         }
         lines.append("  rejected  \(rejected)")
+        lines += RejectCauses.consoleLines(causes.causes)
         if skippedNotRegular > 0 { lines.append("  skipped (not a regular file) \(skippedNotRegular)") }
         lines.append("  check: read \(read) = migrated \(migrated) + unmapped \(unmapped) + rejected \(rejected)\(isBalanced ? "" : "  (MISMATCH: please report)")")
         return lines.joined(separator: "\n")

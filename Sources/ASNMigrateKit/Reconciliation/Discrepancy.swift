@@ -57,6 +57,15 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
     public var v1Source: String = ""
     /// The V2 record's notificationUUID.
     public var v2NotificationUUID: String = ""
+    /// The transaction's productId: the V1 record's when it has one, else the V2 record's (state mismatches: the V1
+    /// state's product, else the V2 state's).
+    public var productId: String = ""
+    /// The bundleId: the V1 record's when it has one, else the V2 record's.
+    public var bundleId: String = ""
+    /// The V2 record's signedDate, epoch ms (nil when no V2 record is involved).
+    public var v2SignedDate: Int64?
+    /// Whether the V1 record's event time is only inferred (nil when no V1 record is involved).
+    public var v1EventTimeInferred: Bool?
 
     /// Creates a discrepancy of a kind; fill the rest by assignment.
     public init(kind: Kind) {
@@ -67,14 +76,15 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
     public static let columns = [
         "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
         "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
-        "v1_source", "v2_notification_uuid",
+        "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred",
     ]
 
     /// The row's cells, in `columns` order.
     public var cells: [String] {
         [kind.rawValue, environment, originalTransactionId, webOrderLineItemId, eventDate.map(Timestamp.iso8601(ms:)) ?? "",
          v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
-         v1Source, v2NotificationUUID]
+         v1Source, v2NotificationUUID, productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
+         v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""]
     }
 
     /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.

@@ -8,6 +8,8 @@ public struct ReconcileOptions: Sendable, Equatable {
     public var to: Int64?
     /// The fields compared between paired records.
     public var fields: [ComparedField] = ComparedField.defaultFields
+    /// The run date, tool version and input roots, reported after the counts in `summary.csv`.
+    public var run = RunInfo()
 
     /// Creates default options.
     public init() {}

@@ -11,6 +11,7 @@ public struct Reconciler: Sendable {
     private var v1: [ReconRecord] = []
     private var v2: [ReconRecord] = []
     private var rejects: [ReconciliationResult.Reject] = []
+    private var causes = RejectCauses()
     private var v1Read = 0, v1Rejected = 0, v1Duplicates = 0
     private var v2Read = 0, v2Rejected = 0, v2Duplicates = 0
     /// V2 records read while signatures were checked but given decoded, so unverified; nil when signatures were not
@@ -43,7 +44,8 @@ public struct Reconciler: Sendable {
         switch outcome {
         case .rejected(let error):
             v1Rejected += 1
-            rejects.append(.init(side: "v1", source: error.location?.source ?? "", reason: error.reportReason))
+            rejects.append(.init(side: "v1", error: error))
+            causes.add(side: "v1", error)
         case .migrated(let payload):
             let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
             guard v1Seen.insert(uuid).inserted else {
@@ -101,6 +103,9 @@ public struct Reconciler: Sendable {
                     d.v2NotificationType = payload.notificationType
                     d.v2Subtype = payload.subtype ?? ""
                     d.v2NotificationUUID = payload.notificationUUID ?? ""
+                    d.productId = payload.data.transactionInfo?.productId ?? ""
+                    d.bundleId = payload.data.transactionInfo?.bundleId ?? payload.data.bundleId ?? ""
+                    d.v2SignedDate = payload.signedDate
                     conflicts.append(d)
                 }
                 return
@@ -119,7 +124,8 @@ public struct Reconciler: Sendable {
     public mutating func addV2Reject(_ error: ASNError) {
         v2Read += 1
         v2Rejected += 1
-        rejects.append(.init(side: "v2", source: error.location?.source ?? "", reason: error.reportReason))
+        rejects.append(.init(side: "v2", error: error))
+        causes.add(side: "v2", error)
     }
 
     // MARK: - Reconciliation
@@ -350,6 +356,9 @@ public struct Reconciler: Sendable {
             d.expectedType = e.pool.string(r.type)
             d.expectedSubtype = e.pool.string(r.subtype)
             d.v1Source = r.sourceText(e.pool)
+            d.productId = e.pool.string(r.fields.productId)
+            d.bundleId = e.pool.string(r.fields.bundleId)
+            d.v1EventTimeInferred = r.inferred
             return d
         }
 
@@ -358,6 +367,10 @@ public struct Reconciler: Sendable {
             d.v2NotificationType = e.pool.string(r.type)
             d.v2Subtype = e.pool.string(r.subtype)
             d.v2NotificationUUID = r.uuid.text(e.pool)
+            // The V1 side's product and bundle win when it has them (withV1 runs first).
+            if d.productId.isEmpty { d.productId = e.pool.string(r.fields.productId) }
+            if d.bundleId.isEmpty { d.bundleId = e.pool.string(r.fields.bundleId) }
+            d.v2SignedDate = r.hasTime ? r.time : nil
             return d
         }
 
@@ -436,6 +449,7 @@ public struct Reconciler: Sendable {
                     d.field = field
                     d.v1Value = left
                     d.v2Value = right
+                    d.productId = [s1.productId, s2.productId].compactMap { $0 }.first { !$0.isEmpty } ?? ""
                     differences.append(d)
                 }
                 rows.append(.init(environment: environment, originalTransactionId: id, v1: s1, v2: s2, mismatches: mismatches))
@@ -478,14 +492,14 @@ public struct Reconciler: Sendable {
                 ("period_start", period.start != Int64.min ? Timestamp.iso8601(ms: period.start) : ""),
                 ("period_end", period.end != Int64.max ? Timestamp.iso8601(ms: period.end) : ""),
                 ("window_ms", String(e.options.window)),
-            ]
+            ] + e.options.run.metrics + e.causes.causes.map { ("rejects_by_cause", $0.line) }
             var coverage = e.coverage.map { key, n in
                 ReconciliationResult.Coverage(v1Type: e.pool.string(key.v1Type), v2Type: e.pool.string(key.type),
                                               v2Subtype: e.pool.string(key.subtype), rule: e.pool.string(key.rule), count: n)
             }
             coverage.sort { utf8Precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
             return ReconciliationResult(metrics: metrics, differences: all, pending: pendingRows, rejects: e.rejects, coverage: coverage,
-                                        subscriptions: subscriptions)
+                                        subscriptions: subscriptions, rejectCauses: e.causes.causes)
         }
     }
 }

@@ -1,13 +1,29 @@
 /// Everything a `reconcile` run found: counts, differences, rejects, mapping coverage and subscription states.
 public struct ReconciliationResult: Sendable {
-    /// One row of `rejected.csv`.
+    /// One row of `rejected.csv` (columns `side,source,line,reason`, shared with `migrate --rejects`).
     public struct Reject: Sendable, Equatable {
         /// "v1" or "v2".
         public var side: String
-        /// `path:line`.
+        /// The input path (`stdin` for standard input; `path[index]` for a top-level array element without a line).
         public var source: String
+        /// The 1-based line, when known.
+        public var line: Int?
         /// What was wrong.
         public var reason: String
+        /// The key rejects are grouped under (`ASNError.causeKey`).
+        public var cause: String
+
+        /// A reject of one side from the error that caused it.
+        public init(side: String, error: ASNError) {
+            self.side = side
+            source = RejectRow.source(error.location)
+            line = error.location?.line
+            reason = error.reportReason
+            cause = error.causeKey
+        }
+
+        /// The CSV cells, in `RejectRow.columns` order.
+        public var cells: [String] { [side, source, line.map(String.init) ?? "", reason] }
     }
 
     /// One row of `mapping-coverage.csv`.
@@ -51,6 +67,8 @@ public struct ReconciliationResult: Sendable {
     public var coverage: [Coverage]
     /// Subscription states, sorted by environment and originalTransactionId.
     public var subscriptions: [SubscriptionRow]
+    /// The rejects grouped by side and cause, in order of first appearance (also `rejects_by_cause` metric rows).
+    public var rejectCauses: [RejectCauses.Cause] = []
 
     /// The value of one metric.
     public func metric(_ name: String) -> String? {

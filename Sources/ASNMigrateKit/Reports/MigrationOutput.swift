@@ -50,8 +50,8 @@ public enum MigrationOutput {
       + renewalColumns.map { "data.renewalInfo." + $0 }
       + ["migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule", "migration.eventTimeInferred"]
 
-    /// The columns of `rejects` CSVs.
-    public static let rejectColumns = ["source", "line", "reason"]
+    /// The columns of `rejects` CSVs (`RejectRow.columns`, shared with `reconcile`'s `rejected.csv`).
+    public static let rejectColumns = RejectRow.columns
 
     /// V2 date fields, rendered as ISO 8601 in CSV.
     static let dateFields: Set<String> = [
@@ -85,19 +85,14 @@ public enum MigrationOutput {
         return csvColumns.map { flat[$0] ?? "" }
     }
 
-    /// The cells of one rejects row.
+    /// The cells of one rejects row (side `v1`).
     public static func rejectRow(_ error: ASNError) -> [String] {
-        let location = error.location
-        var source = location?.path ?? ""
-        if location?.line == nil, let index = location?.index { source += "[\(index)]" }
-        return [source, location?.line.map(String.init) ?? "", error.reportReason]
+        RejectRow.cells(side: "v1", location: error.location, reason: error.reportReason)
     }
 
-    /// The cells of a rejects row for an unmapped record.
+    /// The cells of a rejects row for an unmapped record (side `v1`).
     public static func unmappedRow(_ u: UnmappedNotification) -> [String] {
-        var source = u.location.path
-        if u.location.line == nil, let index = u.location.index { source += "[\(index)]" }
-        return [source, u.location.line.map(String.init) ?? "", "unmapped: \(u.reason)"]
+        RejectRow.cells(side: "v1", location: u.location, reason: "unmapped: \(u.reason)")
     }
 
     // MARK: - Private

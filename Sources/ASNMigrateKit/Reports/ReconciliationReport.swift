@@ -15,7 +15,7 @@ public enum ReconciliationReport {
             ("differences.csv", render(Discrepancy.columns, result.differences.map(\.cells))),
             ("pending.csv", render(Discrepancy.columns, result.pending.map(\.cells))),
             ("summary.csv", render(["metric", "value"], result.metrics.map { [$0.0, $0.1] })),
-            ("rejected.csv", render(["side", "source", "reason"], result.rejects.map { [$0.side, $0.source, $0.reason] })),
+            ("rejected.csv", render(RejectRow.columns, result.rejects.map(\.cells))),
             ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
                                             result.coverage.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
             ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.map(subscriptionCells))),
@@ -47,8 +47,19 @@ public enum ReconciliationReport {
         if !result.pending.isEmpty {
             lines.append("  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)")
         }
+        lines += RejectCauses.consoleLines(result.rejectCauses)
         lines.append("  report: \(directory)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The `--summary-json` object: every `summary.csv` metric under its name (counts as JSON numbers, dates, IDs and
+    /// paths as strings; `v1_input` / `v2_input` as arrays of strings; `rejects_by_cause` as an array of objects), and
+    /// the difference rows per kind under `differences_by_kind`.
+    public static func summaryJSON(_ result: ReconciliationResult) -> [UInt8] {
+        var byKind: [Discrepancy.Kind: Int] = [:]
+        for d in result.differences { byKind[d.kind, default: 0] += 1 }
+        let kinds = JSONObject(Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { .init(key: k.rawValue, value: .number(String($0))) } })
+        return SummaryJSON.render(metrics: result.metrics, causes: result.rejectCauses, extra: [.init(key: "differences_by_kind", value: .object(kinds))])
     }
 
     // MARK: - Private

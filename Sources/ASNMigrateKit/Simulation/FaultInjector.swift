@@ -158,6 +158,7 @@ public struct FaultInjector {
             row.v2NotificationType = v2.notificationType
             row.v2Subtype = v2.subtype ?? ""
             row.v2NotificationUUID = v2.notificationUUID
+            fillV2(&row, v2)
             return row
         case .conflictingDuplicate(let duplicate):
             row = TruthRow(kind: "conflicting_duplicate_v2", environment: environment, originalTransactionId: key,
@@ -165,6 +166,7 @@ public struct FaultInjector {
             row.v2NotificationType = duplicate.notificationType
             row.v2Subtype = duplicate.subtype ?? ""
             row.v2NotificationUUID = duplicate.notificationUUID
+            fillV2(&row, duplicate)
             return row
         case .malformedV1, .malformedV2:
             return nil
@@ -185,12 +187,23 @@ public struct FaultInjector {
         row.expectedType = mapped.notificationType
         row.expectedSubtype = mapped.subtype ?? ""
         row.v1Source = v1Source
+        row.productId = mapped.data.transactionInfo?.productId ?? ""
+        row.bundleId = mapped.data.transactionInfo?.bundleId ?? mapped.data.bundleId ?? ""
+        row.v1EventTimeInferred = record.inferredTime
         if fault != .dropV2 {
             row.v2NotificationType = v2.notificationType
             row.v2Subtype = v2.subtype ?? ""
             row.v2NotificationUUID = v2.notificationUUID
+            fillV2(&row, v2)
         }
         return row
+    }
+
+    /// Completes a truth row from its V2 record: signedDate, and product and bundle where the V1 side left them empty.
+    private static func fillV2(_ row: inout TruthRow, _ v2: SimulatedV2Notification) {
+        if row.productId.isEmpty { row.productId = v2.transaction?.productId ?? "" }
+        if row.bundleId.isEmpty { row.bundleId = v2.transaction?.bundleId ?? SimulatedProduct.bundleId }
+        row.v2SignedDate = v2.signedDate
     }
 
     // MARK: - Eligibility

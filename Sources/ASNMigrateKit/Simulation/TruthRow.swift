@@ -1,11 +1,7 @@
 /// One row of `truth.csv`: a difference `reconcile` must report, in `differences.csv`'s columns.
 public struct TruthRow: Sendable, Equatable {
     /// The columns of `truth.csv`, exactly those of `differences.csv`.
-    public static let columns = [
-        "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
-        "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
-        "v1_source", "v2_notification_uuid",
-    ]
+    public static let columns = Discrepancy.columns
 
     /// `missing_in_v2`, `missing_in_v1`, `type_mismatch`, `field_mismatch` or `conflicting_duplicate_v2`.
     public var kind: String
@@ -37,6 +33,14 @@ public struct TruthRow: Sendable, Equatable {
     public var v1Source = ""
     /// The V2 record's notificationUUID, or "".
     public var v2NotificationUUID = ""
+    /// The productId: the V1 record's when it has one, else the V2 record's.
+    public var productId = ""
+    /// The bundleId: the V1 record's when it has one, else the V2 record's.
+    public var bundleId = ""
+    /// The V2 record's signedDate, epoch ms, or nil when no V2 record is involved.
+    public var v2SignedDate: Int64?
+    /// Whether the V1 event time is only inferred, or nil when no V1 record is involved.
+    public var v1EventTimeInferred: Bool?
 
     /// Creates a row with its identifying columns.
     public init(kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64) {
@@ -50,7 +54,8 @@ public struct TruthRow: Sendable, Equatable {
     /// The cells in `columns` order; `event_date` as ISO 8601 UTC with milliseconds.
     public var cells: [String] {
         [kind, environment, originalTransactionId, webOrderLineItemId, Timestamp.iso8601(ms: eventDate), v1NotificationType,
-         expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source, v2NotificationUUID]
+         expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source, v2NotificationUUID,
+         productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "", v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""]
     }
 
     /// `differences.csv`'s order: environment, original_transaction_id (numerically), event_date, kind, field; then every other cell.

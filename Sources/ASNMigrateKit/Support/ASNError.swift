@@ -1,6 +1,10 @@
 /// Where in the input something happened: file, line or array index, and the JSON key.
 public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// The input path as given (or `-` for standard input).
+    /// How standard input is named in sources: `stdin` (not `-`, which the CSV formula guard would quote and joins
+    /// would miss).
+    public static let standardInputName = "stdin"
+
+    /// The input path as given (or `stdin` for standard input).
     public var path: String
     /// 1-based line where the record starts, when known.
     public var line: Int?

@@ -78,6 +78,6 @@ struct MigrateCommandCorpusTests {
         #expect(out.split(separator: 0x0A).count == summary.migrated)
         let rejects = try CSVReader.read(try scratch.read("rejects.csv"), path: "rejects.csv").records
         #expect(rejects.count == summary.rejected + summary.unmapped)
-        #expect(rejects.contains { $0.fields[0].hasSuffix(".txt") && !$0.fields[1].isEmpty })
+        #expect(rejects.contains { $0.fields[1].hasSuffix(".txt") && !$0.fields[2].isEmpty })
     }
 }

@@ -122,7 +122,7 @@ struct MigrateEndToEndTests {
         for (a, b) in zip(fileLines, pipeLines) {
             let fileRecord = try #require(try JSONParser().parse(a).objectValue)
             let pipeRecord = try #require(try JSONParser().parse(b).objectValue)
-            #expect(pipeRecord["migration"]?.objectValue?["source"]?.stringValue == "-")
+            #expect(pipeRecord["migration"]?.objectValue?["source"]?.stringValue == "stdin", "standard input is named stdin in sources")
             #expect(Self.withoutSource(fileRecord) == Self.withoutSource(pipeRecord))
         }
     }

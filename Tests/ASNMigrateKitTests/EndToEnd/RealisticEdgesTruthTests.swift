@@ -48,7 +48,7 @@ import Testing
         let header = Discrepancy.columns.joined(separator: ",") + "\n"
         #expect(try read(run.report + "/differences.csv") == header)
         #expect(try read(run.report + "/pending.csv") == header, "every unpaired record lies well inside the data")
-        #expect(try read(run.report + "/rejected.csv") == "side,source,reason\n")
+        #expect(try read(run.report + "/rejected.csv") == "side,source,line,reason\n")
         try expectStraddlingEdges(run.report)
     }
 
@@ -64,7 +64,7 @@ import Testing
         #expect(try read(run.report + "/differences.csv") == truth, "differences.csv must equal truth.csv byte for byte (seed \(seed))")
         let truthRejects = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: run.data + "/truth-rejects.csv"))), path: "truth-rejects.csv")
         let rejected = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: run.report + "/rejected.csv"))), path: "rejected.csv")
-        #expect(Set(rejected.records.map { "\($0.fields[0]) \($0.fields[1]) \($0.fields[2].prefix { $0 != ":" })" })
+        #expect(Set(rejected.records.map { "\($0.fields[0]) \($0.fields[1]):\($0.fields[2]) \($0.fields[3].prefix { $0 != ":" })" })
             == Set(truthRejects.records.map { "\($0.fields[0]) \($0.fields[1]) \($0.fields[2])" }))
         try expectStraddlingEdges(run.report)
     }

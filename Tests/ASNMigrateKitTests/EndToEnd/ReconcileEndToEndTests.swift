@@ -39,7 +39,7 @@ import Testing
         let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", migrated.path, "--out", report])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
-        #expect(try read(report + "/rejected.csv") == "side,source,reason\n")
+        #expect(try read(report + "/rejected.csv") == "side,source,line,reason\n")
         let m = try summary(report)
         let matched = Int(m["matched"] ?? "") ?? -1, duplicates = Int(m["v1_duplicates"] ?? "") ?? -1
         #expect(matched + duplicates == migrated.lines)
@@ -110,7 +110,7 @@ import Testing
         #expect(differences.contains(#",productId,"#))
         #expect(differences.contains(#""'=HYPERLINK(""http://x"")""#), "formula guarded and quoted: \(differences)")
         let rejected = try read(report + "/rejected.csv")
-        #expect(rejected.contains("v2,\(v2):\(lines.count),\"malformed_jws"))
+        #expect(rejected.contains("v2,\(v2),\(lines.count),\"malformed_jws"))
         #expect(try summary(report)["v2_rejected"] == "1")
     }
 
@@ -179,7 +179,8 @@ import Testing
     @Test func sampleReportMatchesTheGoldenFiles() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r"])
+        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r",
+                                     "--run-date", "2021-06-01"])
         // The sample's deliberate rejects (7 of 43 V1 records) are above the default --max-reject-rate of 1%.
         #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "the sample has deliberate differences and rejects: \(run.stderr)")
         #expect(run.stderr.contains("sanity check failed: V1 rejected 7 of 43 records read (16.28%), above --max-reject-rate 1%"), "\(run.stderr)")

@@ -24,7 +24,7 @@ import Testing
         let truthRejects = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: data + "/truth-rejects.csv"))), path: "truth-rejects.csv")
         let rejected = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv"))), path: "rejected.csv")
         let expected = Set(truthRejects.records.map { "\($0.fields[0]) \($0.fields[1]) \($0.fields[2])" })
-        let got = Set(rejected.records.map { "\($0.fields[0]) \($0.fields[1]) \($0.fields[2].prefix { $0 != ":" })" })
+        let got = Set(rejected.records.map { "\($0.fields[0]) \($0.fields[1]):\($0.fields[2]) \($0.fields[3].prefix { $0 != ":" })" })
         #expect(!expected.isEmpty)
         #expect(got == expected)
     }

@@ -82,6 +82,19 @@ import Testing
         let plainRejects = String(decoding: try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/plain/rejected.csv")), as: UTF8.self)
         #expect(plain.status != 0)
         #expect(plainRejects.contains("which is not a whole number; add a boolean conversion"))
+        // Grouped by cause on the console and in summary.csv: one line per distinct cause, counts adding up to the rejects.
+        let summary = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/plain/summary.csv"))), path: "summary.csv").records
+        let causes = summary.filter { $0.fields[0] == "rejects_by_cause" }.map { $0.fields[1] }
+        let v2Rejected = Int(summary.first { $0.fields[0] == "v2_rejected" }?.fields[1] ?? "") ?? -1
+        #expect(v2Rejected > 1 && !causes.isEmpty && causes.count < v2Rejected, "\(causes)")
+        // `…: 13,619 rejected, first at …`: the count is the word before " rejected, first at ".
+        let counted = causes.compactMap { line -> Int? in
+            guard let end = line.range(of: " rejected, first at ") else { return nil }
+            return Int(line[..<end.lowerBound].split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
+        }
+        #expect(counted.reduce(0, +) == v2Rejected, "\(causes)")
+        #expect(causes.first?.contains("first at \(tmp.path)/team.csv:2; add a boolean conversion") == true, "\(causes)")
+        for cause in causes { #expect(plain.stderr.contains("    " + cause), "\(plain.stderr)") }
     }
 
     @Test func snakeCaseCSVReadsBackThroughItsMapWithZeroDifferences() throws {

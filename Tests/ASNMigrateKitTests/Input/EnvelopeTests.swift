@@ -156,9 +156,10 @@ import Testing
         let outcome = try V1Fixture.map(record, path: "feed.jsonl")
         let error = try #require(outcome.rejection)
         let row = MigrationOutput.rejectRow(error)
-        #expect(row[0] == "feed.jsonl")
-        #expect(row[1] == "1")
-        #expect(row[2].hasPrefix("wrong_field_type:"))
-        #expect(row[2].contains("received_at"))
+        #expect(row[0] == "v1")
+        #expect(row[1] == "feed.jsonl")
+        #expect(row[2] == "1")
+        #expect(row[3].hasPrefix("wrong_field_type:"))
+        #expect(row[3].contains("received_at"))
     }
 }

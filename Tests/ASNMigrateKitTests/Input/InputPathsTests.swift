@@ -9,7 +9,7 @@ import Testing
         let b = try dir.write("b.jsonl", "{}")
         let a = try dir.write("a.jsonl", "{}")
         let files = try InputPaths.expand([b, "-", a])
-        #expect(files.map(\.path) == [b, "-", a])
+        #expect(files.map(\.path) == [b, "stdin", a])
         #expect(files[1] == .standardInput)
         #expect(files[1].descriptor == 0)
         #expect(files[0].descriptor == nil)

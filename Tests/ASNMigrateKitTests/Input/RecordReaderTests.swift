@@ -394,7 +394,7 @@ import Testing
         defer { pipe.closeReadEnd() }
         let piped = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
         #expect(piped.count == 3)
-        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of '-'") == true)
+        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of 'stdin'") == true)
     }
 
     @Test func aTruncatedLaterGzipMemberThrowsNamingItsOffsetAfterTheRecordsBeforeIt() throws {
@@ -418,7 +418,7 @@ import Testing
         defer { pipe.closeReadEnd() }
         let items = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
         #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 3, index: nil)])
-        #expect(items.allSatisfy { $0.location?.path == "-" })
+        #expect(items.allSatisfy { $0.location?.path == "stdin" })
     }
 
     @Test func gzipPipeReadsAsStandardInput() throws {

@@ -280,6 +280,37 @@ func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.kind.raw
         #expect(r.differences.isEmpty)
     }
 
+    @Test func everyRowNamesItsProductBundleV2SignedDateAndWhetherTheV1TimeWasInferred() throws {
+        let r = try reconcile([
+            // Paired with a V2 record of another product: the V1 product is the row's.
+            Side.v1("DID_RENEW", wol: "1", time: "2021-01-01T00:00:00Z", line: 1, product: "pro.monthly"),
+            // Paired by inferred time with a V2 record of another type's subtype value: a field mismatch on expiresDate.
+            Side.v1("PRICE_INCREASE", "PENDING", v1Type: "PRICE_INCREASE_CONSENT", wol: "3", time: "2021-03-01T00:00:00Z", line: 2,
+                    inferred: true, expires: "2021-04-01T00:00:00Z"),
+            // No V2 partner: missing_in_v2, no V2 signed date.
+            Side.v1("DID_RENEW", otx: "4000", wol: "8", time: "2021-06-01T00:00:00Z", line: 3, product: "basic.monthly"),
+        ], [
+            Side.payload("DID_RENEW", nil, otx: "1000", wol: "1", time: "2021-01-01T00:00:05Z", uuid: "a", product: "pro.yearly"),
+            Side.payload("PRICE_INCREASE", "PENDING", otx: "1000", wol: "3", time: "2021-03-20T00:00:00Z", uuid: "b"),
+            // No V1 partner: missing_in_v1 carries the V2 record's product and bundle.
+            Side.payload("SUBSCRIBED", "INITIAL_BUY", otx: "3000", wol: "7", time: "2021-05-01T00:00:00Z", uuid: "c", product: "gold.yearly"),
+        ])
+        let product = try #require(r.differences.first { $0.kind == .fieldMismatch && $0.field == "productId" })
+        #expect(product.productId == "pro.monthly" && product.bundleId == "com.example.app")
+        #expect(product.v2SignedDate == Side.ms("2021-01-01T00:00:05Z") && product.v1EventTimeInferred == false)
+        let inferred = try #require(r.differences.first { $0.kind == .fieldMismatch && $0.field == "expiresDate" })
+        #expect(inferred.v1EventTimeInferred == true && inferred.v2SignedDate == Side.ms("2021-03-20T00:00:00Z"))
+        let missingInV2 = try #require(r.differences.first { $0.kind == .missingInV2 })
+        #expect(missingInV2.productId == "basic.monthly" && missingInV2.v2SignedDate == nil && missingInV2.v1EventTimeInferred == false)
+        let missingInV1 = try #require(r.differences.first { $0.kind == .missingInV1 })
+        #expect(missingInV1.productId == "gold.yearly" && missingInV1.bundleId == "com.example.app")
+        #expect(missingInV1.v2SignedDate == Side.ms("2021-05-01T00:00:00Z") && missingInV1.v1EventTimeInferred == nil)
+        // Rendered: appended after the existing columns, dates ISO 8601 with ms, the flag as true / false / empty.
+        #expect(Array(Discrepancy.columns.suffix(4)) == ["product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred"])
+        #expect(Array(missingInV1.cells.suffix(4)) == ["gold.yearly", "com.example.app", "2021-05-01T00:00:00.000Z", ""])
+        #expect(inferred.cells.last == "true" && missingInV2.cells.suffix(2) == ["", "false"])
+    }
+
     @Test func duplicatesAndConflictingDuplicates() throws {
         let v1 = Side.v1("DID_RENEW", time: "2021-02-01T00:00:00Z", line: 1)
         let same = Side.payload("DID_RENEW", nil, otx: "1000", wol: "5001", time: "2021-02-01T00:00:00Z", uuid: "d")
@@ -325,7 +356,8 @@ func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.kind.raw
         let r = engine.finish()
         #expect(r.count("v1_rejected") == 1)
         #expect(r.count("v2_rejected") == 1)
-        #expect(r.rejects.map(\.source) == ["a:2", "b:3"])
+        #expect(r.rejects.map(\.source) == ["a", "b"])
+        #expect(r.rejects.map(\.line) == [2, 3])
         #expect(r.rejects.map(\.side) == ["v1", "v2"])
         #expect(!r.isClean)
     }

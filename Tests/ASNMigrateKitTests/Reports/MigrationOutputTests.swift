@@ -34,7 +34,7 @@ import Testing
         let columns = MigrationOutput.csvColumns
         #expect(Set(columns).count == columns.count)
         #expect(Array(columns.prefix(5)) == ["notificationType", "subtype", "notificationUUID", "version", "signedDate"])
-        #expect(MigrationOutput.rejectColumns == ["source", "line", "reason"])
+        #expect(MigrationOutput.rejectColumns == ["side", "source", "line", "reason"])
     }
 
     /// CSV row puts each value in its column with dates as ISO.
@@ -89,8 +89,8 @@ import Testing
     /// Reject rows name source line and reason.
     @Test func rejectRowsNameSourceLineAndReason() {
         let located = ASNError(.wrongFieldType, "bad value", at: SourceLocation(path: "a.jsonl", line: 3, key: "received_at"), cause: "why")
-        #expect(MigrationOutput.rejectRow(located) == ["a.jsonl", "3", "wrong_field_type: bad value [key received_at] (why)"])
+        #expect(MigrationOutput.rejectRow(located) == ["v1", "a.jsonl", "3", "wrong_field_type: bad value [key received_at] (why)"])
         let indexed = ASNError(.notAnObject, "not an object", at: SourceLocation(path: "a.json", index: 4))
-        #expect(MigrationOutput.rejectRow(indexed) == ["a.json[4]", "", "not_an_object: not an object"])
+        #expect(MigrationOutput.rejectRow(indexed) == ["v1", "a.json[4]", "", "not_an_object: not an object"])
     }
 }

@@ -24,7 +24,8 @@ final class PostgresServer {
         guard fm.isExecutableFile(atPath: bin + "/initdb"), fm.isExecutableFile(atPath: "/usr/bin/psql") else { return nil }
         asPostgres = geteuid() == 0
         directory = "/tmp/asn-migrate-pg-\(UUID().uuidString.prefix(8))"
-        port = 50_000 + Int(getpid() % 10_000)
+        // A port per server, not per process: two suites may each start one at the same time.
+        port = Int.random(in: 50_000..<60_000)
         do {
             try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
             chmod(directory, 0o777)

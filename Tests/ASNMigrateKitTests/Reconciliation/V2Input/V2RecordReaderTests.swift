@@ -275,7 +275,7 @@ import Testing
         let pipe = try TestPipe(feeding: Array((V2Fixture.rawBody + "\n").utf8))
         defer { pipe.closeReadEnd() }
         var outcomes: [V2ReadOutcome] = []
-        try V2RecordReader().read([InputFile(descriptor: pipe.readEnd, name: "-")]) { outcomes.append($0) }
-        #expect(outcomes.compactMap(\.record).map(\.location) == [SourceLocation(path: "-", line: 1)])
+        try V2RecordReader().read([InputFile(descriptor: pipe.readEnd)]) { outcomes.append($0) }
+        #expect(outcomes.compactMap(\.record).map(\.location) == [SourceLocation(path: "stdin", line: 1)])
     }
 }

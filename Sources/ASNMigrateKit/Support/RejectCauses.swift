@@ -1,0 +1,89 @@
+/// Rejects counted by cause (`ASNError.causeKey`) and side: one entry per distinct cause with its count and first
+/// occurrence, in order of first appearance, so a run shows every problem at once instead of the first one 13,619 times.
+public struct RejectCauses: Sendable, Equatable {
+    /// One distinct cause.
+    public struct Cause: Sendable, Equatable {
+        /// `v1` or `v2`.
+        public var side: String
+        /// The cause the rejects were counted under (`RejectCauses.key`: `ASNError.causeKey`, digit runs as `#`).
+        public var key: String
+        /// How many rejects had this cause.
+        public var count: Int
+        /// The first reject's error (its message and location).
+        public var first: ASNError
+
+        /// Where the first reject was: `path:line`, `path[index]` or `path`.
+        public var firstSource: String { first.location?.source ?? "" }
+
+        /// One line for the console and `summary.csv`: the first message, the count and first location, then the
+        /// advice after the message's first `; `, for example `v2 wrong_field_type: column 'auto_renew' (…) holds 't',
+        /// which is not a whole number: 13,619 rejected, first at events.csv:2; add a boolean conversion (…)`.
+        public var line: String {
+            let message = first.message
+            let head: Substring, tail: Substring
+            if let split = message.range(of: "; ") {
+                head = message[..<split.lowerBound]
+                tail = message[split.lowerBound...]
+            } else {
+                head = message[...]
+                tail = ""
+            }
+            let at = firstSource.isEmpty ? "" : ", first at \(firstSource)"
+            return "\(side) \(first.code.rawValue): \(head): \(RejectCauses.grouped(count)) rejected\(at)\(tail)"
+        }
+    }
+
+    /// The causes, in order of first appearance.
+    public private(set) var causes: [Cause] = []
+    private var positions: [String: Int] = [:]
+
+    /// Creates an empty count.
+    public init() {}
+
+    /// Counts one reject of `side`.
+    public mutating func add(side: String, _ error: ASNError) {
+        let cause = Self.key(error)
+        let key = side + "\u{0}" + cause
+        if let position = positions[key] {
+            causes[position].count += 1
+        } else {
+            positions[key] = causes.count
+            causes.append(Cause(side: side, key: cause, count: 1, first: error))
+        }
+    }
+
+    /// The cause a reject is counted under: `ASNError.causeKey` with every run of digits written `#`, so that messages
+    /// differing only in a byte offset, line, column or array index (`malformed JSON at byte 586 (line 1, column 587)`)
+    /// are one cause.
+    public static func key(_ error: ASNError) -> String {
+        var out = ""
+        var inDigits = false
+        for scalar in error.causeKey.unicodeScalars {
+            let isDigit = scalar.value >= 0x30 && scalar.value <= 0x39
+            if isDigit {
+                if !inDigits { out.append("#") }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            inDigits = isDigit
+        }
+        return out
+    }
+
+    /// The console lines for grouped rejects: a heading and one indented line per cause; none without rejects.
+    public static func consoleLines(_ causes: [Cause]) -> [String] {
+        guard !causes.isEmpty else { return [] }
+        return ["  rejects by cause (\(causes.count) distinct):"] + causes.map { "    \($0.line)" }
+    }
+
+    /// `13619` as `13,619`.
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 && c != "-" && digits[i - 1] != "-" { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
+}

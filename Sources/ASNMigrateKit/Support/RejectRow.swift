@@ -1,0 +1,18 @@
+/// The one rejects format, shared by `migrate --rejects` and `reconcile`'s `rejected.csv`: `side,source,line,reason`.
+public enum RejectRow {
+    /// The columns, in order.
+    public static let columns = ["side", "source", "line", "reason"]
+
+    /// The `source` cell of a location: the path (`stdin` for standard input), with `[index]` appended for a top-level
+    /// array element whose line is unknown; empty without a location.
+    public static func source(_ location: SourceLocation?) -> String {
+        guard let location else { return "" }
+        if location.line == nil, let index = location.index { return "\(location.path)[\(index)]" }
+        return location.path
+    }
+
+    /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty.
+    public static func cells(side: String, location: SourceLocation?, reason: String) -> [String] {
+        [side, source(location), location?.line.map(String.init) ?? "", reason]
+    }
+}
