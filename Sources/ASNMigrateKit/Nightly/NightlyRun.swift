@@ -253,7 +253,7 @@ public struct NightlyRun {
                         switch item {
                         case .rejected(let error):
                             result.counts.rejected += 1
-                            try store.insertReject(file: fileId, side: "v1", source: error.location?.source ?? file.path, reason: error.reportReason)
+                            try store.insertReject(file: fileId, .init(side: "v1", error: error.located(in: file.path)))
                         case .migrated(let payload):
                             try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, into: &result)
                         case .unmapped(let u):
@@ -281,7 +281,7 @@ public struct NightlyRun {
                     switch item {
                     case .rejected(let error):
                         result.counts.rejected += 1
-                        try store.insertReject(file: fileId, side: "v2", source: error.location?.source ?? file.path, reason: error.reportReason)
+                        try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
                     case .record(let record):
                         try keep(StoredRecord(v2: record), fileId: fileId, store: store, into: &result, payload: record.payload)
                     }

@@ -225,15 +225,18 @@ public final class NightlyStore {
     }
 
     /// Stores one reject of a file.
-    public func insertReject(file: Int64, side: String, source: String, reason: String) throws(ASNError) {
-        try cached("INSERT INTO rejects (file_id, side, source, reason) VALUES (?, ?, ?, ?)").run([.integer(file), .text(side), .text(source), .text(reason)])
+    public func insertReject(file: Int64, _ reject: ReconciliationResult.Reject) throws(ASNError) {
+        try cached("INSERT INTO rejects (file_id, side, source, line, reason, cause) VALUES (?, ?, ?, ?, ?, ?)")
+            .run([.integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)), .text(reject.reason), .text(reject.cause)])
     }
 
     /// The rejects of the files (re)ingested on `date`, V1 first, in input order.
     public func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
         var all: [ReconciliationResult.Reject] = []
-        try cached("SELECT r.side, r.source, r.reason FROM rejects r JOIN files f ON f.id = r.file_id WHERE f.ingested = ? ORDER BY r.side, r.id")
-            .forEach([.text(date)]) { s in all.append(.init(side: s.text(0), source: s.text(1), reason: s.text(2))) }
+        try cached("SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE f.ingested = ? ORDER BY r.side, r.id")
+            .forEach([.text(date)]) { s in
+                all.append(.init(side: s.text(0), source: s.text(1), line: s.optionalInt64(2).map { Int($0) }, reason: s.text(3), cause: s.text(4)))
+            }
         return all
     }
 

@@ -98,7 +98,9 @@ public enum StateSchema {
             file_id INTEGER NOT NULL,
             side TEXT NOT NULL,
             source TEXT NOT NULL,
-            reason TEXT NOT NULL
+            line INTEGER,
+            reason TEXT NOT NULL,
+            cause TEXT NOT NULL
         );
         CREATE INDEX rejects_file ON rejects(file_id);
         CREATE TABLE runs (

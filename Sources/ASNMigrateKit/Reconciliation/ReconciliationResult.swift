@@ -22,6 +22,15 @@ public struct ReconciliationResult: Sendable {
             cause = error.causeKey
         }
 
+        /// A reject as stored earlier (the nightly state keeps rejects of the files it read).
+        public init(side: String, source: String, line: Int?, reason: String, cause: String) {
+            self.side = side
+            self.source = source
+            self.line = line
+            self.reason = reason
+            self.cause = cause
+        }
+
         /// The CSV cells, in `RejectRow.columns` order.
         public var cells: [String] { [side, source, line.map(String.init) ?? "", reason] }
     }

@@ -95,6 +95,14 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         self.group = group
     }
 
+    /// This error, located in the file at `path` when it has no location of its own.
+    public func located(in path: String) -> ASNError {
+        guard location == nil else { return self }
+        var copy = self
+        copy.location = SourceLocation(path: path)
+        return copy
+    }
+
     /// The key rejects are counted under: the code and the group (or the message).
     public var causeKey: String {
         "\(code.rawValue): \(group ?? message)"
