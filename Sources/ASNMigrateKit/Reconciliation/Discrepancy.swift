@@ -16,6 +16,14 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
         case conflictingDuplicateV2 = "conflicting_duplicate_v2"
         /// A V1 record no mapping rule maps.
         case unmappedV1 = "unmapped_v1"
+        /// A transaction in Apple's API view (in the period) that no V1 record ever showed.
+        case transactionMissingInV1 = "transaction_missing_in_v1"
+        /// A transaction the V1 archive showed (in the period) that Apple's fetched history lacks.
+        case transactionMissingInV2 = "transaction_missing_in_v2"
+        /// A field of a transaction that differs between the V1 archive and Apple's API view.
+        case transactionFieldMismatch = "transaction_field_mismatch"
+        /// A transaction V1 only ever showed inside a later receipt, never as a notification's own: a lost V1 notification.
+        case unannouncedInV1 = "unannounced_in_v1"
 
         /// Orders kinds by their CSV text.
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
