@@ -1,6 +1,7 @@
 // asn-migrate-bench: generates benchmark data once, then measures the release `asn-migrate` against its baselines.
 //
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
+//        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 import Foundation
 
 /// Command-line settings.
@@ -17,6 +18,8 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
+    /// `history-pages` runs only that measurement.
+    var only: String?
     /// The `asn-migrate` binary: beside this one.
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("asn-migrate").path
 
@@ -33,6 +36,7 @@ struct BenchSettings {
             case "--reconcile-runs": reconcileRuns = max(1, Int(value) ?? reconcileRuns)
             case "--reconcile-subscribers": reconcileSubscribers = max(1, Int(value) ?? reconcileSubscribers)
             case "--reconcile-receipt-history": reconcileReceiptHistory = max(1, Int(value) ?? reconcileReceiptHistory)
+            case "--only": only = value
             default:
                 throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N")
             }
@@ -84,6 +88,11 @@ func runBenchmark() throws {
     // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
     let data = BenchData(binary: settings.binary, folder: settings.data)
+    if settings.only == "history-pages" {
+        let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        try HistoryPageBench.report(v2Files: set.v2, folder: settings.data, runs: settings.runs)
+        return
+    }
     let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
     let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
     let parts = migrateSet.v1
@@ -144,6 +153,9 @@ func runBenchmark() throws {
     }
     let reconcileRecords = v1Records + v2Records
     say("reconcile \(v1Records) x \(v2Records): \(fixed(bestReconcile.seconds, 2)) s wall, \(Int(Double(reconcileRecords) / bestReconcile.seconds)) records/s (V1 + V2), CPU \(fixed(bestReconcile.cpuSeconds, 2)) s (\(fixed(bestReconcile.cpuSeconds / bestReconcile.seconds, 2)) cores), max RSS \(megabytes(worstRSS)) MB (highest of \(settings.reconcileRuns) run(s); best wall)")
+
+    // Reading Get Transaction History pages against reading V2 notifications, per byte.
+    try HistoryPageBench.report(v2Files: reconcileSet.v2, folder: settings.data, runs: settings.runs)
 
     let loadAfter = loadAverage()
     say("load average at end (/proc/loadavg): \(loadAfter)")

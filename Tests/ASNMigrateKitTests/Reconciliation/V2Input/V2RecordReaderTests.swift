@@ -69,7 +69,7 @@ import Testing
         let reject = try #require(outcomes[3].error)
         #expect(reject.code == .wrongFieldType)
         #expect(reject.location == SourceLocation(path: path, line: 6, key: "is_upgraded"))
-        #expect(reject.message == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f or 1/0)")
+        #expect(reject.message == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f, yes/no, y/n or 1/0)")
     }
 
     // MARK: - CSV
@@ -166,7 +166,10 @@ import Testing
             ])
             #expect(outcomes[2].error?.code == .malformedJSON)
             #expect(outcomes[2].error?.location?.line == 3)
-            #expect(outcomes[5].error?.code == .missingNotificationType)
+            // A lone transaction is Apple's API view, not a reject.
+            #expect(outcomes[5].apiRecord == .transaction(V2Transaction(
+                payload: JWSTransactionDecodedPayload(JSONObject([.init(key: "transactionId", value: .string("1"))])),
+                environment: "", origin: .single, location: SourceLocation(path: path, line: 5))))
             #expect(outcomes[0].record?.contentDigest == outcomes[1].record?.contentDigest)
         }
     }
