@@ -25,13 +25,8 @@ public struct V1Transaction: Sendable, Equatable {
 
     /// The transaction in V2's shape (`V2Builder.transaction`), the same conversion `migrate` uses.
     public var v2Shape: JWSTransactionDecodedPayload {
+        // On an upgraded transaction V1's cancellation date is the upgrade time, not a refund: V2Builder keeps isUpgraded only.
         let neutral = MappingRule(id: "", v1Types: [], conditions: [], v2Type: "", v2Subtype: nil, line: 0)
-        var shape = V2Builder.transaction(info, bundleId: nil, environment: environment, rule: neutral)
-        // A V1 refund of an upgraded transaction shows both; V2Builder keeps one of them for a notification.
-        if info.isUpgraded == true, let cancelled = info.cancellationDate {
-            shape.revocationDate = cancelled
-            shape.revocationReason = info.cancellationReason.flatMap { Int($0) }
-        }
-        return shape
+        return V2Builder.transaction(info, bundleId: nil, environment: environment, rule: neutral)
     }
 }
