@@ -29,6 +29,26 @@ import Testing
         return history
     }
 
+    /// Writes one Get All Subscription Statuses response per subscription, fetched at `fetchedAt`: the latest transaction
+    /// of the history, the renewal info of the subscription's latest V2 notification carrying one, and the status both
+    /// imply at that instant (`V2Builder.status`).
+    static func writeStatuses(_ history: [[String]: [JWSTransactionDecodedPayload]], v2: String, fetchedAt: Int64, to path: String) throws {
+        var renewals: [[String]: (Int64, JWSRenewalInfoDecodedPayload)] = [:]
+        try V2RecordReader().read(try InputPaths.expand([v2])) { outcome in
+            guard let p = outcome.record?.payload, let r = p.data.renewalInfo, let otid = r.originalTransactionId else { return }
+            let key = [p.data.environment ?? "", otid], time = p.signedDate ?? 0
+            if (renewals[key]?.0 ?? Int64.min) <= time { renewals[key] = (time, r) }
+        }
+        var text = ""
+        for key in history.keys.sorted(by: { $0.joined(separator: "|") < $1.joined(separator: "|") }) {
+            guard let latest = history[key]?.last, latest.type == V2Builder.autoRenewableType, let renewal = renewals[key]?.1 else { continue }
+            let status = V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2
+            let entry = #"{"originalTransactionId":"\#(key[1])","status":\#(status),"signedTransactionInfo":"\#(V2Fixture.jws(bytes: JSONWriter.bytes(.object(latest.json))))","signedRenewalInfo":"\#(V2Fixture.jws(bytes: JSONWriter.bytes(.object(renewal.json))))"}"#
+            text += #"{"fetchedAt":\#(fetchedAt),"environment":"\#(key[0])","bundleId":"com.example.app","appAppleId":1,"data":[{"subscriptionGroupIdentifier":"\#(latest.subscriptionGroupIdentifier ?? "")","lastTransactions":[\#(entry)]}]}"# + "\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
     /// Writes `history` as Get Transaction History pages (≤ 20 transactions, `hasMore`, `revision`), one per line.
     static func writePages(_ history: [[String]: [JWSTransactionDecodedPayload]], to path: String) throws {
         var text = ""
@@ -41,6 +61,13 @@ import Testing
             }
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The newest `signedDate` of the V2 notifications under `v2`.
+    static func signedDates(_ v2: String) throws -> Int64 {
+        var newest = Int64.min
+        try V2RecordReader().read(try InputPaths.expand([v2])) { outcome in newest = max(newest, outcome.record?.payload.signedDate ?? Int64.min) }
+        return newest
     }
 
     /// The transaction rows of a report as `kind otid field v1 v2`.
@@ -60,9 +87,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: tmp.path + "/api", withIntermediateDirectories: true)
         try Self.writePages(history, to: tmp.path + "/api/history.jsonl")
 
+        let v2Times = try Self.signedDates(data + "/v2")
+        try Self.writeStatuses(history, v2: data + "/v2", fetchedAt: v2Times + 60_000, to: tmp.path + "/api/statuses.jsonl")
         let clean = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", tmp.path + "/api", "--out", tmp.path + "/clean"])
         #expect(clean.status == 0, "clean data, no differences: \(clean.stderr)")
         #expect(try Self.rows(tmp.path + "/clean") == [])
+        let summary = try String(contentsOfFile: tmp.path + "/clean/summary.csv", encoding: .utf8)
+        let compared = summary.split(separator: "\n").first { $0.hasPrefix("statuses_compared,") }.flatMap { Int($0.dropFirst("statuses_compared,".count)) } ?? 0
+        #expect(compared >= 50, "the statuses were compared, and agree: \(summary)")
 
         // Faults: drop one transaction from the history of a customer with several; change another's productId.
         let keys = history.keys.filter { (history[$0]?.count ?? 0) >= 4 }.sorted { $0.joined(separator: "|") < $1.joined(separator: "|") }
