@@ -87,6 +87,27 @@ import Testing
         }
     }
 
+    @Test func aV2SideHoldingNotificationsAndAPIResponsesGetsBothComparisons() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (v1, v2) = try Self.writeScenario(tmp)
+        // V2 notifications for the same archive: its own migration, so the notification comparison finds nothing.
+        let migrate = try BinaryRun.run(["migrate", v1, "--out", v2 + "/notifications.jsonl"])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let report = tmp.path + "/report"
+        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", v2, "--out", report, "--max-reject-rate", "20%"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("transactions compared with Apple's App Store Server API view: period"))
+        let summary = try read(report + "/summary.csv")
+        for row in ["notifications_compared,yes", "transactions_compared,yes", "matched,6", "missing_in_v2,0", "missing_in_v1,0",
+                    "matched_transactions,3", "transaction_missing_in_v2,1", "unannounced_in_v1,1"] {
+            #expect(summary.contains(row + "\n"), "summary has \(row)")
+        }
+        #expect(!summary.contains("v1_notifications_not_compared"))
+        let kinds = try read(report + "/differences.csv").split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) }
+        #expect(kinds.sorted() == ["state_mismatch", "transaction_field_mismatch", "transaction_missing_in_v1", "transaction_missing_in_v2", "unannounced_in_v1"])
+    }
+
     @Test func notificationRunsKeepTheirSummaryRows() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
