@@ -52,6 +52,18 @@ import Testing
         let compared = summary.split(separator: "\n").first { $0.hasPrefix("statuses_compared,") }.flatMap { Int($0.dropFirst("statuses_compared,".count)) } ?? 0
         #expect(compared >= 50, "the statuses were compared, and agree: \(summary)")
 
+        // A status changed on Apple's side: exactly one state_mismatch row, on the item changed.
+        let statusesPath = data + "/v2-api/statuses-Production.jsonl"
+        var statusLines = try String(contentsOfFile: statusesPath, encoding: .utf8).split(separator: "\n").map(String.init)
+        let target = try #require(statusLines.firstIndex { $0.contains(#""status":1,"#) }, "an active subscription")
+        statusLines[target] = statusLines[target].replacingOccurrences(of: #""status":1,"#, with: #""status":3,"#)
+        try Data((statusLines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: statusesPath))
+        let changed = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2-api", "--out", tmp.path + "/changed"])
+        #expect(changed.status == 1)
+        let changedRows = try Self.rows(tmp.path + "/changed")
+        #expect(changedRows.count == 1 && changedRows.first?.hasPrefix("state_mismatch ") == true && changedRows.first?.hasSuffix(" status 1 3") == true,
+                "\(changedRows)")
+
         var history = try Self.appleHistory(data + "/v2")
         try FileManager.default.createDirectory(atPath: tmp.path + "/api", withIntermediateDirectories: true)
         // Faults: drop one transaction from the history of a customer with several; change another's productId.
