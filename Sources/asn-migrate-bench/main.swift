@@ -2,6 +2,7 @@
 //
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
 //        [--only signatures] [--signature-subscribers N]
+//        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 import Foundation
 
 /// Command-line settings.
@@ -18,7 +19,7 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
-    /// `signatures` runs only issue 10's signature figures (`SignatureBench`); nil runs everything.
+    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading; nil runs everything.
     var only: String?
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
@@ -100,6 +101,11 @@ func runBenchmark() throws {
         return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     }
     let data = BenchData(binary: settings.binary, folder: settings.data)
+    if settings.only == "history-pages" {
+        let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        try HistoryPageBench.report(v2Files: set.v2, folder: settings.data, runs: settings.runs)
+        return
+    }
     let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
     let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
     let parts = migrateSet.v1
@@ -160,6 +166,9 @@ func runBenchmark() throws {
     }
     let reconcileRecords = v1Records + v2Records
     say("reconcile \(v1Records) x \(v2Records): \(fixed(bestReconcile.seconds, 2)) s wall, \(Int(Double(reconcileRecords) / bestReconcile.seconds)) records/s (V1 + V2), CPU \(fixed(bestReconcile.cpuSeconds, 2)) s (\(fixed(bestReconcile.cpuSeconds / bestReconcile.seconds, 2)) cores), max RSS \(megabytes(worstRSS)) MB (highest of \(settings.reconcileRuns) run(s); best wall)")
+
+    // Reading Get Transaction History pages against reading V2 notifications, per byte.
+    try HistoryPageBench.report(v2Files: reconcileSet.v2, folder: settings.data, runs: settings.runs)
 
     let loadAfter = loadAverage()
     say("load average at end (/proc/loadavg): \(loadAfter)")

@@ -8,7 +8,7 @@ public enum ReconcileCommand {
         abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports.",
         options: [
             .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns (repeatable)."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable)."),
             .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept); a lock file .DIR.lock beside it keeps two runs from writing it at once."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder and reported as run_date in summary.csv (default: today, UTC)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
@@ -17,7 +17,7 @@ public enum ReconcileCommand {
             .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
-            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."),
             .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects."),
             .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified."),
             .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
@@ -58,6 +58,7 @@ public enum ReconcileCommand {
         let v1Selection: InputSelection, v2Selection: InputSelection
         let columnMap: V2ColumnMap?
         let signatures: SignaturePolicy?
+        let transactionRules: V2OnlyTransactionRules
         do {
             signatures = try signaturePolicy(arguments)
         } catch {
@@ -66,6 +67,7 @@ public enum ReconcileCommand {
         }
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
+            transactionRules = try V2OnlyTransactionRules.load(directory: arguments.value("--mappings"))
             v1Selection = try InputPaths.select(arguments.values("--v1"))
             v2Selection = try InputPaths.select(arguments.values("--v2"))
             v1Files = v1Selection.files
@@ -95,26 +97,46 @@ public enum ReconcileCommand {
         var v2Reader = ParallelV2Reader(columnMap: columnMap)
         v2Reader.reader.decoder.signatures = signatures
         if signatures != nil { reconciler.v2Unverified = 0 }
+        var transactions = TransactionReconciler(rules: transactionRules, options: options)
+        var collector = V1TransactionCollector()
+        var v2Notifications = 0
         do {
-            // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
-            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
-                for outcome in batch.outcomes { reconciler.addV1(outcome) }
-            }
-            // The V2 side is decoded on all cores too, and handed over in input order.
+            // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
+            // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
+            var v2Rejects: [ASNError] = []
             try v2Reader.read(v2Files) { outcome in
                 switch outcome {
                 case .record(let r):
+                    v2Notifications += 1
                     reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
                     if signatures != nil && !r.signatureVerified { reconciler.v2Unverified? += 1 }
-                case .rejected(let error): reconciler.addV2Reject(error)
+                case .api(let record): transactions.add(record)
+                case .rejected(let error): v2Rejects.append(error)
                 }
             }
+            if transactions.holdsRecords {
+                // Apple's API view: the same parallel pass also reads every record's transactions.
+                collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
+                try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
+                    for outcome in batch.outcomes { reconciler.addV1(outcome) }
+                    for facts in batch.facts { collector.add(facts) }
+                }
+            } else {
+                // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
+                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
+                    for outcome in batch.outcomes { reconciler.addV1(outcome) }
+                }
+            }
+            for error in v2Rejects { reconciler.addV2Reject(error) }
         } catch {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
             return .failure
         }
 
-        let result = reconciler.finish()
+        var result = reconciler.finish()
+        if transactions.holdsRecords {
+            result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
+        }
         do {
             try AtomicOutput.writeDirectoryAtomically(path: destination, files: ReconciliationReport.files(result))
         } catch {
@@ -134,8 +156,11 @@ public enum ReconcileCommand {
         for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }
+        for line in result.transactionConsoleLines { console.diagnostic(line) }
+        // API records (transactions, statuses) are V2 records read too; their rejects are already in v2_rejected.
+        let v2Read = result.count("v2_records_read") + result.count("v2_transactions_read") + result.count("statuses_read")
         let sides = [SanityCheck.Side(name: "V1", read: result.count("v1_records_read"), rejected: result.count("v1_rejected")),
-                     SanityCheck.Side(name: "V2", read: result.count("v2_records_read"), rejected: result.count("v2_rejected"))]
+                     SanityCheck.Side(name: "V2", read: v2Read, rejected: result.count("v2_rejected"))]
         if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {
             console.diagnostic("\(name): \(failed) (exit 3)")
             return .sanityCheckFailed

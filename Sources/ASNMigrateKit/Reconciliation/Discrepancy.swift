@@ -22,6 +22,14 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
         /// Not a difference (`pending.csv` only): an in-period V2 record with no V1 partner yet, whose partner could lie
         /// beyond the V1 data's first or last event time.
         case pendingInV1 = "pending_in_v1"
+        /// A transaction in Apple's API view (in the period) that no V1 record ever showed.
+        case transactionMissingInV1 = "transaction_missing_in_v1"
+        /// A transaction the V1 archive showed (in the period) that Apple's fetched history lacks.
+        case transactionMissingInV2 = "transaction_missing_in_v2"
+        /// A field of a transaction that differs between the V1 archive and Apple's API view.
+        case transactionFieldMismatch = "transaction_field_mismatch"
+        /// A transaction V1 only ever showed inside a later receipt, never as a notification's own: a lost V1 notification.
+        case unannouncedInV1 = "unannounced_in_v1"
 
         /// Orders kinds by their CSV text.
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }

@@ -125,6 +125,8 @@ public enum Simulator {
         var v1Retries = 0
         var v2Retries = 0
         var late = 0
+        /// `DIR/v2-api/` lines (file stem, line): Apple's API view of this subscriber (`SimulatedAPIView`).
+        var apiLines: [(String, [UInt8])] = []
     }
 
     /// Generates one subscriber, injects faults and renders every line.
@@ -132,12 +134,19 @@ public enum Simulator {
                                 signer: TestCertificateAuthority?) throws(ASNError) -> SubscriberOutput {
         var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
         var records = try generator.generate()
+        var output = SubscriberOutput()
+        if options.injectRate == 0 {
+            var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
+            let view = SimulatedAPIView.derive(records.compactMap(\.v2))
+            for (name, lines) in SimulatedAPIView.files(view, random: &random, fetchedAt: options.end) {
+                output.apiLines += lines.map { (name, $0) }
+            }
+        }
         var faults: [Int: FaultInjector.Fault] = [:]
         if index > 0, options.injectRate > 0 {
             var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 1)
             faults = FaultInjector.inject(&records, rate: options.injectRate, edges: options.start...options.end, random: &random)
         }
-        var output = SubscriberOutput()
         for (position, record) in records.enumerated() {
             output.labels[record.label, default: 0] += 1
             if record.late { output.late += 1 }
@@ -196,6 +205,7 @@ public enum Simulator {
             if let kind = line.rejectKind { rejects.append(TruthReject(side: line.side, source: source, reasonKind: kind)) }
         }
         rows.append(contentsOf: own)
+        for (name, line) in output.apiLines { try files.append(side: "v2-api", month: name, line: line) }
         summary.eventKinds.merge(output.labels, uniquingKeysWith: +)
         summary.faults.merge(output.faults, uniquingKeysWith: +)
         summary.v1Retries += output.v1Retries

@@ -23,6 +23,9 @@ import Foundation
 /// - Each field may be mapped once; one column may feed several fields. `notificationType` must be mapped, unless
 ///   `signedPayload` is: a column holding the whole signed notification as Apple sent it. When a row's
 ///   `signedPayload` cell is non-empty the row is decoded from it alone; otherwise from the other columns.
+/// - A table of transactions (rows of Get Transaction History, one transaction each) maps neither, but
+///   `data.transactionInfo.transactionId` and the other `data.transactionInfo.*` fields it holds (`data.environment`
+///   gives the environment when `data.transactionInfo.environment` is not mapped): each row is one transaction.
 /// - Checked when loading, with file and line: the format line, the `FIELD | COLUMN` shape, unknown fields (with a
 ///   suggestion), duplicates, and the `notificationType` / `signedPayload` requirement. Checked when reading a CSV:
 ///   every mapped column is in its header (columns not mapped are ignored).
@@ -194,8 +197,8 @@ public struct V2ColumnMap: Sendable, Equatable {
         guard format != nil else {
             throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate column-map file?", at: SourceLocation(path: path))
         }
-        guard seen["notificationType"] != nil || seen["signedPayload"] != nil else {
-            throw ASNError(.badMapping, "no column is mapped to notificationType; add a line such as 'notificationType | notification_type' (or map signedPayload to a column holding the signed notification)", at: SourceLocation(path: path))
+        guard seen["notificationType"] != nil || seen["signedPayload"] != nil || seen[transactionKeyPath] != nil else {
+            throw ASNError(.badMapping, "no column is mapped to notificationType; add a line such as 'notificationType | notification_type' (or map signedPayload to a column holding the signed notification, or data.transactionInfo.transactionId for a table of transactions)", at: SourceLocation(path: path))
         }
         return V2ColumnMap(path: path, entries: entries)
     }
@@ -238,9 +241,15 @@ public struct V2ColumnMap: Sendable, Equatable {
             case top, data, transactionInfo, renewalInfo
         }
 
+        /// True when the map names no notification (neither `notificationType` nor `signedPayload`) but
+        /// `data.transactionInfo.transactionId`: each row is then one transaction, read as a decoded transaction.
+        public let isTransactionTable: Bool
+
         /// Binds `entries` to the header indexes found for them.
         init(csvPath: String, entries: [(Entry, Int)]) {
             self.csvPath = csvPath
+            let paths = Set(entries.map(\.0.field.path))
+            isTransactionTable = !paths.contains("notificationType") && !paths.contains("signedPayload") && paths.contains(V2ColumnMap.transactionKeyPath)
             columns = entries.map { entry, index in
                 let parts = entry.field.path.split(separator: ".").map(String.init)
                 let container: Container
@@ -277,6 +286,17 @@ public struct V2ColumnMap: Sendable, Equatable {
                 case .renewalInfo: renewal.members.append(member)
                 }
             }
+            if isTransactionTable {
+                // A table of transactions (Get Transaction History rows): each row is one decoded transaction.
+                if transaction["environment"] == nil, let environment = data["environment"] {
+                    transaction.members.append(.init(key: "environment", value: environment))
+                }
+                guard transaction["transactionId"] != nil else {
+                    let named = columns.filter { $0.entry.field.path == V2ColumnMap.transactionKeyPath }.map { "'\($0.entry.column)'" }
+                    throw ASNError(.wrongFieldType, "row has no transaction id: column \(named.joined(separator: " and ")) is empty", at: at)
+                }
+                return transaction
+            }
             guard top["notificationType"] != nil else {
                 let named = columns.filter { ["notificationType", "signedPayload"].contains($0.entry.field.path) }
                     .map { "'\($0.entry.column)' (\($0.entry.field.path))" }
@@ -288,6 +308,9 @@ public struct V2ColumnMap: Sendable, Equatable {
             return top
         }
     }
+
+    /// The field whose mapping, without `notificationType` or `signedPayload`, makes a map a table of transactions.
+    public static let transactionKeyPath = "data.transactionInfo.transactionId"
 
     /// Binds this map to a CSV header; throws `.malformedCSV` naming every mapped column the header lacks.
     public func bind(header: [String], csvPath: String) throws(ASNError) -> Binding {

@@ -11,6 +11,8 @@
 ///   payload is JSON `null` means absent (real sandbox captures have one).
 /// - a Get Notification History page `{"notificationHistory": [{"signedPayload": …}, …], …}`: one outcome per entry,
 ///   located at the page's path and line with `index` the entry's position.
+/// - App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses responses) and lone
+///   transactions, decoded or as a JWS: `.api` outcomes from `V2APIResponseDecoder`.
 ///
 /// Unknown notification types and subtypes are kept raw. Anything else is rejected with a message that says what is
 /// wrong and what to do: `.malformedJSON`, `.notAnObject`, `.malformedJWS` (not three parts, bad base64url, payload
@@ -31,9 +33,7 @@ public struct V2RecordDecoder: Sendable {
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     public func decode(_ record: RawRecord) -> [V2ReadOutcome] {
         if let jws = Self.bareJWS(record.bytes) {
-            return [outcome(at: record.location, signed: true) { () throws(ASNError) in
-                try signedPayload(jws, what: "the record", at: record.location)
-            }]
+            return [topLevelJWS(jws, at: record.location)]
         }
         let value: JSONValue
         do {
@@ -48,7 +48,7 @@ public struct V2RecordDecoder: Sendable {
     public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
         switch value {
         case .string(let jws):
-            return [outcome(at: location, signed: true) { () throws(ASNError) in try signedPayload(jws, what: "the record", at: location) }]
+            return [topLevelJWS(jws, at: location)]
         case .object(let object):
             if object["notificationType"] != nil {
                 return [outcome(at: location, signed: false) { () throws(ASNError) in try payload(object, at: location) }]
@@ -59,6 +59,11 @@ public struct V2RecordDecoder: Sendable {
             if let history = object["notificationHistory"] {
                 return historyPage(history, at: location)
             }
+            // App Store Server API responses and lone transactions: see `V2APIResponseDecoder`.
+            let api = V2APIResponseDecoder(decoder: self)
+            if V2APIResponseDecoder.isHistoryPage(object) { return api.historyPage(object, at: location) }
+            if V2APIResponseDecoder.isStatusesResponse(object) { return api.statusesResponse(object, at: location) }
+            if V2APIResponseDecoder.isTransaction(object) { return [api.loneTransaction(object, at: location)] }
             return [.rejected(Self.notANotification(object, at: location))]
         default:
             return [.rejected(ASNError(
@@ -87,6 +92,22 @@ public struct V2RecordDecoder: Sendable {
         }
     }
 
+    /// A record that is a compact JWS: a signed notification, or a signed transaction (`V2APIResponseDecoder`).
+    private func topLevelJWS(_ jws: String, at location: SourceLocation) -> V2ReadOutcome {
+        do {
+            let decoded = try jwsPayload(jws, what: "the record", at: location)
+            if case .object(let object) = decoded, V2APIResponseDecoder.isTransaction(object) {
+                if let signatures {
+                    try signatures.verifier.verify(jws, signedDate: V2FieldReader(object).int64("signedDate"), what: "the record", at: location)
+                }
+                return V2APIResponseDecoder(decoder: self).loneTransaction(object, at: location)
+            }
+            return outcome(at: location, signed: true) { () throws(ASNError) in try signedPayload(decoded, jws: jws, what: "the record", at: location) }
+        } catch {
+            return .rejected(error)
+        }
+    }
+
     /// The payload of a `signedPayload` member, which must be a JWS string.
     private func signedPayload(_ value: JSONValue, key: String, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
         guard case .string(let jws) = value else {
@@ -97,7 +118,11 @@ public struct V2RecordDecoder: Sendable {
 
     /// The decoded payload of a signed notification `jws`; `what` names it in messages.
     private func signedPayload(_ jws: String, what: String, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
-        let decoded = try jwsPayload(jws, what: what, at: location)
+        try signedPayload(try jwsPayload(jws, what: what, at: location), jws: jws, what: what, at: location)
+    }
+
+    /// The notification in the already decoded payload of a signed value; `what` names it in messages.
+    private func signedPayload(_ decoded: JSONValue, jws: String, what: String, at location: SourceLocation) throws(ASNError) -> ResponseBodyV2DecodedPayload {
         guard case .object(let object) = decoded else {
             throw ASNError(.notAnObject, "the payload of \(what) is \(V1FieldReader.describe(decoded)), not a JSON object; it is not a V2 notification", at: location)
         }
@@ -199,7 +224,7 @@ public struct V2RecordDecoder: Sendable {
     // MARK: - JWS
 
     /// The parsed JSON of the payload (middle) segment of the compact JWS `jws`; the signature is not checked.
-    private func jwsPayload(_ jws: String, what: String, at location: SourceLocation) throws(ASNError) -> JSONValue {
+    func jwsPayload(_ jws: String, what: String, at location: SourceLocation) throws(ASNError) -> JSONValue {
         // The dots are found on the contiguous UTF-8 directly: splitting the string cost more than the decoding.
         var text = jws
         let (partCount, decodedPayload) = text.withUTF8 { utf8 -> (Int, [UInt8]?) in

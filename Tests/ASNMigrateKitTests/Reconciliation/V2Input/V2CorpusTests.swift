@@ -27,21 +27,16 @@ import Testing
     /// Files that are not V2 notifications, each with the reject it gives.
     /// Nested payloads (`*.transaction.decoded.json`, `*.renewal.decoded.json`) are handled by suffix in `expectedReject`.
     static let notNotifications: [String: ASNError.Code] = [
-        // Standalone transaction and renewal info, signed and decoded.
+        // Standalone renewal info, signed and decoded.
         "apple-lib-mock-renewalInfo.jws": .missingNotificationType, "apple-lib-mock-renewalInfo.decoded.json": .missingNotificationType,
-        "apple-lib-mock-transactionInfo.jws": .missingNotificationType, "apple-lib-mock-transactionInfo.decoded.json": .missingNotificationType,
         "apple-lib-xcode-signed-renewal-info.jws": .missingNotificationType, "apple-lib-xcode-signed-renewal-info.decoded.json": .missingNotificationType,
-        "apple-lib-xcode-signed-transaction.jws": .missingNotificationType, "apple-lib-xcode-signed-transaction.decoded.json": .missingNotificationType,
         "awa-go-iap-renewal-info-sandbox.jws": .missingNotificationType, "awa-go-iap-renewal-info-sandbox.decoded.json": .missingNotificationType,
-        "gpa-transaction-2000000970502538.jws": .missingNotificationType, "gpa-transaction-2000000970502538.decoded.json": .missingNotificationType,
-        "gpa-transaction-2000000972689512.jws": .missingNotificationType, "gpa-transaction-2000000972689512.decoded.json": .missingNotificationType,
-        "mingos-app-store-server-api-consumable-transaction.jws": .missingNotificationType,
-        "mingos-app-store-server-api-consumable-transaction.decoded.json": .missingNotificationType,
-        "apple-lib-signedRenewalInfo.json": .missingNotificationType, "apple-lib-signedTransaction.json": .missingNotificationType,
-        "apple-lib-signedTransactionWithRevocation.json": .missingNotificationType,
-        // App Store Server API responses other than Get Notification History.
-        "apple-lib-getAllSubscriptionStatusesResponse.json": .missingNotificationType,
-        "apple-lib-transactionHistoryResponse.json": .missingNotificationType,
+        "apple-lib-signedRenewalInfo.json": .missingNotificationType,
+        // Apple's mock "transaction info" holds only environment, bundleId and signedDate: no transactionId, so no transaction.
+        "apple-lib-mock-transactionInfo.jws": .missingNotificationType, "apple-lib-mock-transactionInfo.decoded.json": .missingNotificationType,
+        // App Store Server API responses from Apple's library tests: their JWS are placeholders ("signed_transaction_value").
+        "apple-lib-getAllSubscriptionStatusesResponse.json": .malformedJWS,
+        "apple-lib-transactionHistoryResponse.json": .malformedJWS,
         // A documentation wrapper {description, raw_webhook_body (JWS redacted), decoded_payload, decoded_transaction}.
         "api-evangelist-subscribed-initial-buy-example-handmade.json": .missingNotificationType,
     ]
@@ -56,11 +51,25 @@ import Testing
         "java-comment-refund-sandbox-masked.decoded.json": .malformedJWS,
     ]
 
+    /// Standalone transactions, signed and decoded: each reads as one API transaction record (see also `isTransaction`).
+    static let transactions: Set<String> = [
+        "apple-lib-xcode-signed-transaction.jws", "apple-lib-xcode-signed-transaction.decoded.json",
+        "gpa-transaction-2000000970502538.jws", "gpa-transaction-2000000970502538.decoded.json",
+        "gpa-transaction-2000000972689512.jws", "gpa-transaction-2000000972689512.decoded.json",
+        "mingos-app-store-server-api-consumable-transaction.jws", "mingos-app-store-server-api-consumable-transaction.decoded.json",
+        "apple-lib-signedTransaction.json", "apple-lib-signedTransactionWithRevocation.json",
+    ]
+
+    /// Whether a file holds one lone transaction: named above, or a decoded nested transaction payload.
+    static func isTransaction(_ name: String) -> Bool {
+        transactions.contains(name) || name.hasSuffix(".transaction.decoded.json")
+    }
+
     /// The reject code a file must give, or nil when it must decode.
     static func expectedReject(_ name: String) -> ASNError.Code? {
-        if name.hasSuffix(".transaction.decoded.json") || name.hasSuffix(".renewal.decoded.json") {
+        if name.hasSuffix(".renewal.decoded.json") {
             // Decoded nested payloads; hound's renewal files are `null` (their JWS payload segment is 'bnVsbA').
-            return name.hasPrefix("hound-") && name.hasSuffix(".renewal.decoded.json") ? .notAnObject : .missingNotificationType
+            return name.hasPrefix("hound-") ? .notAnObject : .missingNotificationType
         }
         return notNotifications[name] ?? unreadableNotifications[name]
     }
@@ -80,10 +89,19 @@ import Testing
         let files = Self.files()
         #expect(files.count >= 190)
         var decodedFiles = 0
+        var apiTransactions = 0
         for name in files {
             let outcomes = try Self.outcomes(name)
             #expect(!outcomes.isEmpty, "\(name) gave nothing")
-            if let code = Self.expectedReject(name) {
+            if Self.isTransaction(name) {
+                #expect(outcomes.count == 1, "\(name)")
+                guard case .api(.transaction(let transaction))? = outcomes.first else {
+                    Issue.record("\(name): expected one transaction, got \(outcomes)")
+                    continue
+                }
+                #expect(transaction.payload.transactionId?.isEmpty == false, "\(name)")
+                apiTransactions += 1
+            } else if let code = Self.expectedReject(name) {
                 for outcome in outcomes {
                     #expect(outcome.error?.code == code, "\(name): expected a \(code.rawValue) reject, got \(outcome)")
                 }
@@ -98,8 +116,9 @@ import Testing
         // 2 raw {signedPayload} bodies); 104 reject as listed (78 nested payloads by suffix, 26 named).
         let named = Set(Self.notNotifications.keys).union(Self.unreadableNotifications.keys)
         #expect(named.isSubset(of: Set(files)), "a listed file is missing: \(named.subtracting(files).sorted())")
-        let nested = files.filter { $0.hasSuffix(".transaction.decoded.json") || $0.hasSuffix(".renewal.decoded.json") }.count
-        #expect(decodedFiles == files.count - named.count - nested)
+        let nested = files.filter { $0.hasSuffix(".renewal.decoded.json") }.count
+        #expect(decodedFiles == files.count - named.count - nested - apiTransactions)
+        #expect(apiTransactions >= 40, "the standalone and nested transactions read as API transactions")
         #expect(decodedFiles >= 90)
     }
 
@@ -107,7 +126,7 @@ import Testing
     func signedAndDecodedCopiesOfEachNotificationHaveOneDigest() throws {
         let files = Set(Self.files())
         var pairs = 0
-        for name in files where name.hasSuffix(".jws") && Self.expectedReject(name) == nil {
+        for name in files where name.hasSuffix(".jws") && Self.expectedReject(name) == nil && !Self.isTransaction(name) {
             let stem = String(name.dropLast(".jws".count))
             guard files.contains(stem + ".decoded.json") else { continue }
             let signed = try #require(try Self.outcomes(name).first?.record)
@@ -134,6 +153,26 @@ import Testing
             #expect(record.payload.data.renewalInfo == nil)
             #expect(record.payload.data.transactionInfo?.originalTransactionId != nil)
             #expect(record.payload.data.status == nil)
+        }
+    }
+
+    @Test(.enabled(if: directory != nil, "needs ../shared/corpus/v2"))
+    func apiResponsesWithPlaceholderJWSRejectEachEntryAndRealSignedTransactionsRead() throws {
+        let history = try Self.outcomes("apple-lib-transactionHistoryResponse.json")
+        #expect(history.compactMap(\.error?.location?.key) == ["signedTransactions[0]", "signedTransactions[1]"])
+        let statuses = try Self.outcomes("apple-lib-getAllSubscriptionStatusesResponse.json")
+        #expect(statuses.compactMap(\.error?.location?.index) == [0, 1, 2], "one reject per lastTransactions entry")
+        #expect(statuses.allSatisfy { $0.error?.code == .malformedJWS })
+        for id in ["2000000970502538", "2000000972689512"] {
+            let signed = try Self.outcomes("gpa-transaction-\(id).jws")
+            let decoded = try Self.outcomes("gpa-transaction-\(id).decoded.json")
+            guard case .api(.transaction(let a))? = signed.first, case .api(.transaction(let b))? = decoded.first else {
+                Issue.record("gpa-transaction-\(id) did not read as a transaction")
+                continue
+            }
+            #expect(a.payload == b.payload)
+            #expect(a.payload.transactionId == id, "Apple's real signed transaction keeps every digit of its id")
+            #expect(a.origin == .single)
         }
     }
 

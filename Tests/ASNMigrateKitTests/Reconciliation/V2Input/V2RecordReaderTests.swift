@@ -227,7 +227,10 @@ import Testing
             ])
             #expect(outcomes[2].error?.code == .malformedJSON)
             #expect(outcomes[2].error?.location?.line == 3)
-            #expect(outcomes[5].error?.code == .missingNotificationType)
+            // A lone transaction is Apple's API view, not a reject.
+            #expect(outcomes[5].apiRecord == .transaction(V2Transaction(
+                payload: JWSTransactionDecodedPayload(JSONObject([.init(key: "transactionId", value: .string("1"))])),
+                environment: "", origin: .single, location: SourceLocation(path: path, line: 5))))
             #expect(outcomes[0].record?.contentDigest == outcomes[1].record?.contentDigest)
         }
     }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// `reconcile`'s V1 pass when Apple's API view is on the V2 side: like `MigrationPipeline`, but each worker also reads
+/// every record's transaction facts (`V1TransactionCollector.facts`), so the archive is read once for both comparisons.
+public struct TransactionFactsPipeline: Sendable {
+    /// The per-record mapping stage (the fast path in `reconcile`).
+    public let mapper: any RecordMapping
+    /// Worker threads.
+    public let workers: Int
+
+    /// Creates a pipeline; `workers` defaults to the active processor count.
+    public init(mapper: any RecordMapping, workers: Int? = nil) {
+        self.mapper = mapper
+        self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// One batch: the mapped outcomes and the facts of the records that are not rejects, both in input order.
+    public struct Batch: Sendable {
+        /// The mapping outcomes.
+        public var outcomes: [V1RecordMapper.Outcome] = []
+        /// The transaction facts.
+        public var facts: [V1RecordFacts] = []
+        /// An error that ends the run here.
+        fileprivate var failure: FailureBox?
+    }
+
+    /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
+    public func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
+        let mapper = self.mapper
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        try OrderedBatchRun.run(files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+                                process: { items in Self.process(items, mapper: mapper, parser: parser) }) { batch in
+            if let failure = batch.failure { throw failure.error }
+            try consume(batch)
+        }
+    }
+
+    // MARK: - Private
+
+    /// A worker's job.
+    private static func process(_ items: [ReadItem], mapper: any RecordMapping, parser: JSONParser) -> Batch {
+        var batch = Batch()
+        for item in items {
+            switch item {
+            case .item(.record(let record)):
+                let outcome = mapper.map(record)
+                batch.outcomes.append(outcome)
+                if case .rejected = outcome { continue }
+                if let facts = V1TransactionCollector.facts(of: record, parser: parser) { batch.facts.append(facts) }
+            case .item(.broken(let error)):
+                batch.outcomes.append(.rejected(error))
+            case .failure(let error):
+                batch.failure = FailureBox(error: error)
+                return batch
+            }
+        }
+        return batch
+    }
+}
+
+/// An error carried across threads; errors from reading are immutable values once thrown.
+private struct FailureBox: @unchecked Sendable {
+    /// The error.
+    let error: any Error
+}

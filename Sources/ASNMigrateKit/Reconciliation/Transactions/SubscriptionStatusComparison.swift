@@ -1,0 +1,150 @@
+/// Compares each subscription's status from Get All Subscription Statuses with the state the V1 archive implies at
+/// the time the statuses were fetched; pure.
+///
+/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared:
+/// its transactions merged as they grow (a revocation stands, the newest expiry wins), the latest by purchase date
+/// deciding `expiresDate`; renewal facts (autoRenewStatus, autoRenewProductId, gracePeriodExpiresDate,
+/// isInBillingRetryPeriod) from the latest record that states each. The instant is the fetch time, or the V1
+/// archive's last event time when the archive ends before it (then the comparison is as of the archive's end, counted
+/// in `statuses_as_of_v1_end`). Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
+/// retry, else 2 expired, as `V2Builder.status` derives it for migrated notifications.
+public struct SubscriptionStatusComparison: Sendable {
+    /// The run's options (compared fields).
+    public let options: ReconcileOptions
+
+    /// Creates a comparison.
+    public init(options: ReconcileOptions) {
+        self.options = options
+    }
+
+    /// One subscription's state as V1 implies it.
+    public struct V1State: Sendable, Equatable {
+        /// Apple's status code (1, 2, 3, 4 or 5).
+        public var status: Int
+        /// The latest transaction's expiry.
+        public var expiresDate: Int64?
+        /// The last stated auto-renew status (1 on, 0 off).
+        public var autoRenewStatus: Int?
+        /// The last stated next product.
+        public var autoRenewProductId: String?
+        /// The last stated grace period end.
+        public var gracePeriodExpiresDate: Int64?
+        /// The last stated billing retry flag.
+        public var isInBillingRetryPeriod: Bool?
+    }
+
+    /// V1's state of one subscription as of `instant`, from `records` (input order); nil when no record tells it.
+    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64) -> V1State? {
+        var merged: [String: V1Transaction] = [:]
+        var renewalTime: [Int64] = [Int64.min, Int64.min, Int64.min, Int64.min]
+        var state = V1State(status: 2)
+        for facts in records {
+            guard let time = facts.eventTime, time <= instant else { continue }
+            for entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
+                guard let id = entry.transactionId else { continue }
+                if merged[id] != nil {
+                    merged[id]?.merge(entry)
+                } else {
+                    merged[id] = V1Transaction(environment: facts.environment, originalTransactionId: subscription, info: entry,
+                                               announced: false, source: facts.source, sourceType: facts.notificationType)
+                }
+            }
+            guard facts.subscriptionId == subscription else { continue }
+            // Renewal facts: from the record with the newest knowledge (latest event time; input order breaks ties).
+            if let value = facts.autoRenewStatus, time >= renewalTime[0] {
+                state.autoRenewStatus = value ? 1 : 0
+                renewalTime[0] = time
+            }
+            if let value = facts.autoRenewProductId, time >= renewalTime[1] {
+                state.autoRenewProductId = value
+                renewalTime[1] = time
+            }
+            if time >= renewalTime[2], facts.gracePeriodExpiresDate != nil || facts.autoRenewStatus != nil {
+                state.gracePeriodExpiresDate = facts.gracePeriodExpiresDate
+                renewalTime[2] = time
+            }
+            if let value = facts.isInBillingRetryPeriod, time >= renewalTime[3] {
+                state.isInBillingRetryPeriod = value
+                renewalTime[3] = time
+            }
+        }
+        let ordered = merged.values.map(\.info).sorted(by: MappingContext.precedes)
+        guard let latest = ordered.last else { return nil }
+        state.expiresDate = latest.expiresDate
+        if let revoked = latest.cancellationDate, revoked <= instant {
+            state.status = 5
+        } else if let expires = latest.expiresDate, expires > instant {
+            state.status = 1
+        } else if let grace = state.gracePeriodExpiresDate, grace > instant {
+            state.status = 4
+        } else if state.isInBillingRetryPeriod == true {
+            state.status = 3
+        } else {
+            state.status = 2
+        }
+        return state
+    }
+
+    /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
+    public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], metrics: [(String, String)]) {
+        var differences: [Discrepancy] = []
+        var compared = 0, withoutV1 = 0, withoutTime = 0, asOfEnd = 0, mismatched = 0
+        let archiveEnd = v1.eventRange?.upperBound
+        for status in statuses {
+            let key = V1TransactionCollector.SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
+            guard let fetchedAt = status.fetchedAt else {
+                withoutTime += 1
+                continue
+            }
+            var instant = fetchedAt
+            if let archiveEnd, archiveEnd < fetchedAt - options.window {
+                instant = archiveEnd
+                asOfEnd += 1
+            }
+            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant) else {
+                withoutV1 += 1
+                continue
+            }
+            compared += 1
+            let renewal = status.renewal
+            let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
+            var items: [(String, ComparedField?, String, String)] = [
+                ("status", nil, String(mine.status), status.status.map(String.init) ?? ""),
+                ("expiresDate", .expiresDate, date(mine.expiresDate), date(status.transaction?.expiresDate)),
+                ("gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate), date(renewal?.gracePeriodExpiresDate)),
+                ("isInBillingRetryPeriod", .isInBillingRetryPeriod, String(mine.isInBillingRetryPeriod == true), String(renewal?.isInBillingRetryPeriod == true)),
+            ]
+            // Renewal intent is compared when V1 ever stated it.
+            if let value = mine.autoRenewStatus {
+                items.insert(("autoRenewStatus", .autoRenewStatus, String(value), renewal?.autoRenewStatus.map(String.init) ?? ""), at: 1)
+            }
+            if let value = mine.autoRenewProductId {
+                items.insert(("autoRenewProductId", .autoRenewProductId, value, renewal?.autoRenewProductId ?? ""), at: 1)
+            }
+            var any = false
+            for (field, gate, left, right) in items where left != right {
+                if let gate, !options.fields.contains(gate) { continue }
+                any = true
+                var d = Discrepancy(kind: .stateMismatch)
+                d.environment = status.environment
+                d.originalTransactionId = status.originalTransactionId
+                d.eventDate = instant
+                d.field = field
+                d.v1Value = left
+                d.v2Value = right
+                differences.append(d)
+            }
+            if any { mismatched += 1 }
+        }
+        let metrics: [(String, String)] = [
+            ("statuses_read", String(statuses.count)),
+            ("statuses_compared", String(compared)),
+            ("statuses_without_v1", String(withoutV1)),
+            ("statuses_without_fetch_time", String(withoutTime)),
+            ("statuses_as_of_v1_end", String(asOfEnd)),
+            ("status_state_mismatch", String(mismatched)),
+            ("v1_archive_end", archiveEnd.map(Timestamp.iso8601(ms:)) ?? ""),
+        ]
+        return (differences, metrics)
+    }
+}

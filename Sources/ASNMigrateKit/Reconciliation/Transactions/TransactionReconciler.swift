@@ -1,0 +1,296 @@
+/// Compares the V1 archive's transactions with Apple's own V2 view (App Store Server API responses); pure, no I/O.
+///
+/// Feed every API record with `add`, gather the V1 side with a `V1TransactionCollector` (created with
+/// `statusSubscriptions`), then call `finish(v1:)`.
+///
+/// Rules (`Reports/README.md` documents them for readers of the report):
+/// - V2 transactions are kept once per environment + transactionId (a page fetched twice counts its copies as
+///   `v2_transaction_duplicates`), facts merged as on the V1 side. Statuses' last transactions are used for the status
+///   comparison only.
+/// - A customer (environment + originalTransactionId) with no V2 transaction was not fetched: its V1 transactions are
+///   `not_fetched`.
+/// - Pairs: environment + originalTransactionId + transactionId; then a restored copy (another transactionId, same
+///   webOrderLineItemId) pairs by webOrderLineItemId, and `--compare transactionId` reports the two ids.
+/// - Period: from the later of the first V1 notification's event time and the first V2 purchase date to the earlier
+///   of the last V1 event time and the last V2 purchase date; `--from` / `--to` replace either end. A pair is judged
+///   when either member's purchaseDate lies in it. An unpaired transaction in the period whose partner could lie beyond
+///   the other side's data (purchased within `--window` of the other side's last V1 event time / V2 purchase date) is
+///   pending, not a difference.
+public struct TransactionReconciler: Sendable {
+    /// Which transactions are expected only on the V2 side.
+    public let rules: V2OnlyTransactionRules
+    /// The run's options (period, window, compared fields).
+    public let options: ReconcileOptions
+
+    /// The V2 transactions, de-duplicated, in input order.
+    public private(set) var transactions: [V2Transaction] = []
+    /// The subscription statuses, in input order.
+    public private(set) var statuses: [V2SubscriptionStatus] = []
+    /// V2 transaction records read (copies included).
+    public private(set) var transactionsRead = 0
+    private var index: [V1TransactionCollector.Key: Int] = [:]
+
+    /// Creates an engine.
+    public init(rules: V2OnlyTransactionRules, options: ReconcileOptions) {
+        self.rules = rules
+        self.options = options
+    }
+
+    // MARK: - Input
+
+    /// Takes one API record.
+    public mutating func add(_ record: V2APIRecord) {
+        switch record {
+        case .transaction(let transaction):
+            transactionsRead += 1
+            let key = V1TransactionCollector.Key(environment: transaction.environment, transactionId: transaction.payload.transactionId ?? "")
+            if let at = index[key] {
+                transactions[at].payload = Self.merged(transactions[at].payload, transaction.payload)
+            } else {
+                index[key] = transactions.count
+                transactions.append(transaction)
+            }
+        case .status(let status):
+            statuses.append(status)
+        }
+    }
+
+    /// True once any API record was taken: the run compares transactions.
+    public var holdsRecords: Bool { transactionsRead > 0 || !statuses.isEmpty }
+
+    /// The subscriptions the statuses name: the V1 collector keeps their records.
+    public var statusSubscriptions: Set<V1TransactionCollector.SubscriptionKey> {
+        Set(statuses.map { V1TransactionCollector.SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId) })
+    }
+
+    /// Two copies of one V2 transaction: gaps filled, a revocation stands, the newest expiry wins.
+    static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload) -> JWSTransactionDecodedPayload {
+        var m = a
+        if m.revocationDate == nil {
+            m.revocationDate = b.revocationDate
+            m.revocationReason = b.revocationReason
+        }
+        m.expiresDate = [a.expiresDate, b.expiresDate].compactMap { $0 }.max()
+        if b.isUpgraded == true { m.isUpgraded = true }
+        m.productId = m.productId ?? b.productId
+        m.purchaseDate = m.purchaseDate ?? b.purchaseDate
+        m.originalPurchaseDate = m.originalPurchaseDate ?? b.originalPurchaseDate
+        m.webOrderLineItemId = m.webOrderLineItemId ?? b.webOrderLineItemId
+        m.inAppOwnershipType = m.inAppOwnershipType ?? b.inAppOwnershipType
+        m.offerType = m.offerType ?? b.offerType
+        m.offerIdentifier = m.offerIdentifier ?? b.offerIdentifier
+        m.quantity = m.quantity ?? b.quantity
+        m.type = m.type ?? b.type
+        return m
+    }
+
+    // MARK: - Comparison
+
+    /// What became of one transaction.
+    private enum Fate {
+        case notFetched, matched, outOfPeriod, pending, missing, v2OnlyExpected
+    }
+
+    /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
+    public func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
+        let v1 = collector.transactions
+        let v2 = transactions
+        let window = options.window
+
+        // Period.
+        let purchases = v2.compactMap(\.payload.purchaseDate)
+        let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
+        let v1Range = collector.eventRange
+        var start = Int64.min, end = Int64.max
+        switch (v1Range, v2Range) {
+        case let (a?, b?):
+            start = max(a.lowerBound, b.lowerBound)
+            end = min(a.upperBound, b.upperBound)
+        case let (a?, nil):
+            start = a.lowerBound
+            end = a.upperBound
+        case let (nil, b?):
+            start = b.lowerBound
+            end = b.upperBound
+        case (nil, nil):
+            break
+        }
+        if let from = options.from { start = from }
+        if let to = options.to { end = to }
+        func inPeriod(_ time: Int64?) -> Bool {
+            guard let time else { return true }
+            return time >= start && time <= end
+        }
+
+        // Pairing.
+        let fetched = Set(v2.map { V1TransactionCollector.SubscriptionKey(environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "") })
+        var fate1 = [Fate](repeating: .missing, count: v1.count)
+        var fate2 = [Fate](repeating: .missing, count: v2.count)
+        var partner1 = [Int](repeating: -1, count: v1.count)
+        var partner2 = [Int](repeating: -1, count: v2.count)
+        var restored = 0
+        for (i, t) in v1.enumerated() {
+            guard fetched.contains(.init(environment: t.environment, originalTransactionId: t.originalTransactionId)) else {
+                fate1[i] = .notFetched
+                continue
+            }
+            let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.info.transactionId ?? "")
+            if let j = index[key], partner2[j] < 0, (v2[j].payload.originalTransactionId ?? "") == t.originalTransactionId {
+                partner1[i] = j
+                partner2[j] = i
+            }
+        }
+        // Restored copies: another transactionId, the same environment + originalTransactionId + webOrderLineItemId.
+        var byLineItem: [[String]: [Int]] = [:]
+        for j in v2.indices where partner2[j] < 0 {
+            guard let line = v2[j].payload.webOrderLineItemId, !line.isEmpty else { continue }
+            byLineItem[[v2[j].environment, v2[j].payload.originalTransactionId ?? "", line], default: []].append(j)
+        }
+        for (i, t) in v1.enumerated() where partner1[i] < 0 && fate1[i] != .notFetched {
+            guard let line = t.info.webOrderLineItemId, !line.isEmpty,
+                  var candidates = byLineItem[[t.environment, t.originalTransactionId, line]], !candidates.isEmpty else { continue }
+            let j = candidates.removeFirst()
+            byLineItem[[t.environment, t.originalTransactionId, line]] = candidates
+            partner1[i] = j
+            partner2[j] = i
+            restored += 1
+        }
+
+        // Fates and rows.
+        var differences: [Discrepancy] = []
+        var unannounced = 0
+        var fieldMismatches = 0
+        for (i, t) in v1.enumerated() where fate1[i] != .notFetched {
+            let shape = t.v2Shape
+            if partner1[i] >= 0 {
+                let other = v2[partner1[i]]
+                if inPeriod(t.info.purchaseDate) || inPeriod(other.payload.purchaseDate) {
+                    fate1[i] = .matched
+                    fate2[partner1[i]] = .matched
+                    let rows = fieldDifferences(t, shape, other)
+                    fieldMismatches += rows.count
+                    differences += rows
+                } else {
+                    fate1[i] = .outOfPeriod
+                    fate2[partner1[i]] = .outOfPeriod
+                }
+            } else if !inPeriod(t.info.purchaseDate) {
+                fate1[i] = .outOfPeriod
+            } else if let edge = v2Range?.upperBound, let purchase = t.info.purchaseDate, purchase > edge - window {
+                fate1[i] = .pending
+            } else {
+                fate1[i] = .missing
+                var d = row(.transactionMissingInV2, t)
+                d.field = "transactionId"
+                d.v1Value = t.info.transactionId ?? ""
+                differences.append(d)
+            }
+            if (fate1[i] == .matched || fate1[i] == .missing) && !t.announced {
+                let facts = partner1[i] >= 0 ? v2[partner1[i]].payload : shape
+                if !rules.isV2OnlyExpected(facts) {
+                    unannounced += 1
+                    var d = row(.unannouncedInV1, t)
+                    d.field = "transactionId"
+                    d.v1Value = t.info.transactionId ?? ""
+                    differences.append(d)
+                }
+            }
+        }
+        for (j, t) in v2.enumerated() where partner2[j] < 0 {
+            if !inPeriod(t.payload.purchaseDate) {
+                fate2[j] = .outOfPeriod
+            } else if rules.isV2OnlyExpected(t.payload) {
+                fate2[j] = .v2OnlyExpected
+            } else if let edge = v1Range?.upperBound, let purchase = t.payload.purchaseDate, purchase > edge - window {
+                fate2[j] = .pending
+            } else {
+                fate2[j] = .missing
+                var d = Discrepancy(kind: .transactionMissingInV1)
+                d.environment = t.environment
+                d.originalTransactionId = t.payload.originalTransactionId ?? ""
+                d.webOrderLineItemId = t.payload.webOrderLineItemId ?? ""
+                d.eventDate = t.payload.purchaseDate
+                d.field = "transactionId"
+                d.v2Value = t.payload.transactionId ?? ""
+                differences.append(d)
+            }
+        }
+
+        let status = SubscriptionStatusComparison(options: options).compare(statuses, v1: collector)
+        differences += status.differences
+
+        func count(_ fates: [Fate], _ fate: Fate) -> String { String(fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) }) }
+        let hasPeriod = start != Int64.min || end != Int64.max
+        var metrics: [(String, String)] = [
+            ("v1_transactions", String(v1.count)),
+            ("matched_transactions", count(fate1, .matched)),
+            ("transaction_missing_in_v2", count(fate1, .missing)),
+            ("not_fetched", count(fate1, .notFetched)),
+            ("v1_transactions_out_of_period", count(fate1, .outOfPeriod)),
+            ("v1_transactions_pending", count(fate1, .pending)),
+            ("v1_receipt_entries_without_transaction_id", String(collector.withoutId)),
+            ("v2_transactions_read", String(transactionsRead)),
+            ("v2_transaction_duplicates", String(transactionsRead - v2.count)),
+            ("v2_transactions", String(v2.count)),
+            ("transaction_missing_in_v1", count(fate2, .missing)),
+            ("v2_only_expected_transactions", count(fate2, .v2OnlyExpected)),
+            ("v2_transactions_out_of_period", count(fate2, .outOfPeriod)),
+            ("v2_transactions_pending", count(fate2, .pending)),
+            ("restored_copies", String(restored)),
+            ("transaction_field_mismatch", String(fieldMismatches)),
+            ("unannounced_in_v1", String(unannounced)),
+            ("transaction_period_start", hasPeriod && start != Int64.min ? Timestamp.iso8601(ms: start) : ""),
+            ("transaction_period_end", hasPeriod && end != Int64.max ? Timestamp.iso8601(ms: end) : ""),
+        ]
+        metrics += status.metrics
+        return TransactionComparison(differences: differences, metrics: metrics)
+    }
+
+    // MARK: - Rows
+
+    /// A row about V1 transaction `t`.
+    private func row(_ kind: Discrepancy.Kind, _ t: V1Transaction) -> Discrepancy {
+        var d = Discrepancy(kind: kind)
+        d.environment = t.environment
+        d.originalTransactionId = t.originalTransactionId
+        d.webOrderLineItemId = t.info.webOrderLineItemId ?? ""
+        d.eventDate = t.info.purchaseDate
+        d.v1NotificationType = t.sourceType
+        d.v1Source = t.source
+        return d
+    }
+
+    /// The `transaction_field_mismatch` rows of a pair.
+    private func fieldDifferences(_ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction) -> [Discrepancy] {
+        let theirs = other.payload
+        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
+        let int = { (value: Int?) in value.map(String.init) ?? "" }
+        // (field, option gate, V1 text, V2 text, compared only when V1 knows the value)
+        let items: [(String, ComparedField?, String, String, Bool)] = [
+            ("transactionId", .transactionId, mine.transactionId ?? "", theirs.transactionId ?? "", false),
+            ("productId", .productId, mine.productId ?? "", theirs.productId ?? "", false),
+            ("purchaseDate", .purchaseDate, date(mine.purchaseDate), date(theirs.purchaseDate), false),
+            ("originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate), date(theirs.originalPurchaseDate), false),
+            ("expiresDate", .expiresDate, date(mine.expiresDate), date(theirs.expiresDate), false),
+            ("revocationDate", .revocationDate, date(mine.revocationDate), date(theirs.revocationDate), false),
+            ("revocationReason", .revocationReason, int(mine.revocationReason), int(theirs.revocationReason), false),
+            ("isUpgraded", .isUpgraded, String(mine.isUpgraded == true), String(theirs.isUpgraded == true), false),
+            ("inAppOwnershipType", .inAppOwnershipType, mine.inAppOwnershipType ?? "", theirs.inAppOwnershipType ?? "", true),
+            ("offerType", .offerType, int(mine.offerType), int(theirs.offerType), false),
+            ("offerIdentifier", .offerIdentifier, mine.offerIdentifier ?? "", theirs.offerIdentifier ?? "", false),
+            ("webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "", theirs.webOrderLineItemId ?? "", false),
+            ("quantity", nil, int(mine.quantity), int(theirs.quantity), true),
+        ]
+        var rows: [Discrepancy] = []
+        for (field, gate, left, right, onlyKnown) in items where left != right {
+            if let gate, !options.fields.contains(gate) { continue }
+            if onlyKnown && left.isEmpty { continue }
+            var d = row(.transactionFieldMismatch, t)
+            d.field = field
+            d.v1Value = left
+            d.v2Value = right
+            rows.append(d)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,44 @@
+/// What one V1 record tells about transactions and renewal state, for comparing with Apple's API view.
+public struct V1RecordFacts: Sendable, Equatable {
+    /// "Production" / "Sandbox" (or the raw value), "" when unknown.
+    public var environment: String
+    /// The subscription (`original_transaction_id`), when one can be told.
+    public var subscriptionId: String?
+    /// The event time (epoch ms), when one can be told.
+    public var eventTime: Int64?
+    /// True when the event time is only inferred.
+    public var eventTimeInferred: Bool
+    /// The V1 `notification_type`.
+    public var notificationType: String
+    /// The transaction the notification is about (`MappingContext.relevant`).
+    public var relevantTransactionId: String?
+    /// Every transaction the record shows: `latest_receipt_info` (both places) and `latest_expired_receipt_info`.
+    public var transactions: [LatestReceiptInfo]
+    /// The auto-renew status the record states.
+    public var autoRenewStatus: Bool?
+    /// The product that renews next.
+    public var autoRenewProductId: String?
+    /// The grace period's end, from `pending_renewal_info`.
+    public var gracePeriodExpiresDate: Int64?
+    /// Whether Apple is retrying billing.
+    public var isInBillingRetryPeriod: Bool?
+    /// `path:line` (or `path[index]`) of the record.
+    public var source: String
+
+    /// Derives the facts of a decoded body through `MappingContext`, the same reading `migrate` uses.
+    public init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
+        let context = MappingContext(body: body, receivedAt: receivedAt)
+        environment = V2Builder.environment(body.environmentRaw) ?? ""
+        subscriptionId = context.subscriptionId
+        eventTime = context.eventTime
+        eventTimeInferred = context.eventTimeInferred
+        notificationType = body.notificationType
+        relevantTransactionId = context.relevant?.transactionId
+        transactions = body.transactions
+        autoRenewStatus = context.autoRenewStatus
+        autoRenewProductId = context.autoRenewProductId
+        gracePeriodExpiresDate = context.pending?.gracePeriodExpiresDate
+        isInBillingRetryPeriod = context.isInBillingRetryPeriod
+        source = location.source
+    }
+}

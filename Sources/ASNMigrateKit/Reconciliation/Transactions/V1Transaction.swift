@@ -1,0 +1,32 @@
+/// One transaction as the whole V1 archive shows it: every copy of it merged, facts only growing.
+public struct V1Transaction: Sendable, Equatable {
+    /// "Production" / "Sandbox", "" when unknown.
+    public var environment: String
+    /// The subscription.
+    public var originalTransactionId: String
+    /// The merged transaction.
+    public var info: LatestReceiptInfo
+    /// True once a V1 notification had it as its relevant transaction (announced it).
+    public var announced: Bool
+    /// `path:line` of the first V1 record that showed it.
+    public var source: String
+    /// The `notification_type` of that record.
+    public var sourceType: String
+
+    /// Merges another copy of the same transaction: gaps are filled, a revocation once shown stands, the newest expiry
+    /// wins, an upgrade once shown stands.
+    public mutating func merge(_ other: LatestReceiptInfo) {
+        let newestExpiry = [info.expiresDate, other.expiresDate].compactMap { $0 }.max()
+        let upgraded = info.isUpgraded == true || other.isUpgraded == true
+        info.fillGaps(from: other)
+        info.expiresDate = newestExpiry
+        if upgraded { info.isUpgraded = true }
+    }
+
+    /// The transaction in V2's shape (`V2Builder.transaction`), the same conversion `migrate` uses.
+    public var v2Shape: JWSTransactionDecodedPayload {
+        // On an upgraded transaction V1's cancellation date is the upgrade time, not a refund: V2Builder keeps isUpgraded only.
+        let neutral = MappingRule(id: "", v1Types: [], conditions: [], v2Type: "", v2Subtype: nil, line: 0)
+        return V2Builder.transaction(info, bundleId: nil, environment: environment, rule: neutral)
+    }
+}

@@ -1,0 +1,103 @@
+/// Gathers the V1 archive's transactions for comparison with Apple's API view: pure, fed one record's facts at a time.
+///
+/// Every transaction any V1 record shows (the relevant transaction of each notification and every entry of
+/// `latest_receipt_info` / `latest_expired_receipt_info`) is kept once per environment + transactionId, its facts
+/// merged as they grow (`V1Transaction.merge`), with the first record that showed it as its source. For the
+/// subscriptions named in `statusSubscriptions`, each record's facts are kept too, so that the subscription's state can
+/// be rebuilt as of any instant.
+public struct V1TransactionCollector: Sendable {
+    /// Environment + transactionId.
+    public struct Key: Hashable, Sendable {
+        /// "Production" / "Sandbox".
+        public var environment: String
+        /// The transactionId.
+        public var transactionId: String
+
+        /// Creates a key.
+        public init(environment: String, transactionId: String) {
+            self.environment = environment
+            self.transactionId = transactionId
+        }
+    }
+
+    /// Environment + originalTransactionId.
+    public struct SubscriptionKey: Hashable, Sendable {
+        /// "Production" / "Sandbox".
+        public var environment: String
+        /// The originalTransactionId.
+        public var originalTransactionId: String
+
+        /// Creates a key.
+        public init(environment: String, originalTransactionId: String) {
+            self.environment = environment
+            self.originalTransactionId = originalTransactionId
+        }
+    }
+
+    /// The transactions, in the order first seen.
+    public private(set) var transactions: [V1Transaction] = []
+    /// Where each transaction is in `transactions`.
+    public private(set) var index: [Key: Int] = [:]
+    /// Receipt entries without a transaction_id (they cannot be compared).
+    public private(set) var withoutId = 0
+    /// The earliest and latest non-inferred notification event time seen.
+    public private(set) var eventRange: ClosedRange<Int64>?
+    /// The facts of every record of the subscriptions in `statusSubscriptions`, in input order.
+    public private(set) var recordsBySubscription: [SubscriptionKey: [V1RecordFacts]] = [:]
+    /// The subscriptions whose records are kept for the status comparison.
+    public let statusSubscriptions: Set<SubscriptionKey>
+
+    /// Creates an empty collector keeping records of `statusSubscriptions`.
+    public init(statusSubscriptions: Set<SubscriptionKey> = []) {
+        self.statusSubscriptions = statusSubscriptions
+    }
+
+    /// Takes one V1 record's facts.
+    public mutating func add(_ facts: V1RecordFacts) {
+        if let time = facts.eventTime, !facts.eventTimeInferred {
+            eventRange = eventRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+        }
+        for entry in facts.transactions {
+            guard let id = entry.transactionId else {
+                withoutId += 1
+                continue
+            }
+            let key = Key(environment: facts.environment, transactionId: id)
+            let announces = id == facts.relevantTransactionId
+            if let at = index[key] {
+                transactions[at].merge(entry)
+                if announces { transactions[at].announced = true }
+            } else {
+                index[key] = transactions.count
+                transactions.append(V1Transaction(
+                    environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
+                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType))
+            }
+        }
+        if !statusSubscriptions.isEmpty {
+            var subscriptions = Set(facts.transactions.compactMap { $0.originalTransactionId })
+            if let id = facts.subscriptionId { subscriptions.insert(id) }
+            for id in subscriptions {
+                let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
+                if statusSubscriptions.contains(key) { recordsBySubscription[key, default: []].append(facts) }
+            }
+        }
+    }
+}
+
+// MARK: - Reading records
+
+extension V1TransactionCollector {
+    /// The facts of one raw V1 record, read as `V1RecordMapper` reads it (secrets never parsed); nil for a record
+    /// `migrate` would reject (the notification side counts those).
+    public static func facts(of record: RawRecord, parser: JSONParser) -> V1RecordFacts? {
+        do {
+            let value = try parser.parse(record.bytes)
+            let unwrapped = try Envelope.unwrap(value, parser: parser, location: record.location)
+            let body = try ResponseBodyV1(unwrapped.body, location: record.location)
+            return V1RecordFacts(body: body, receivedAt: unwrapped.receivedAt, location: record.location)
+        } catch {
+            return nil
+        }
+    }
+}

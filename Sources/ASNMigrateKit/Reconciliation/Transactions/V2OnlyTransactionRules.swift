@@ -1,0 +1,132 @@
+import Foundation
+
+/// The transactions a V1 archive has no reason to show (`Mappings/v2-only-transactions.rules`): versioned data,
+/// validated when loaded, with file and line in every error.
+///
+/// A line is `V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED`, `*` meaning any and REVOKED `yes`, `no` or `*`. A transaction
+/// matching any line is expected only on the V2 side: consumable, non-consumable and non-renewing purchases without a
+/// refund (V1 sent no notification for them and receipts list only subscriptions in `latest_receipt_info`), and
+/// family-shared transactions (V1 notified the purchaser only).
+public struct V2OnlyTransactionRules: Sendable, Equatable {
+    /// One line of the file.
+    public struct Rule: Sendable, Equatable {
+        /// Apple's `type` (`Consumable`, …), nil for any.
+        public var type: String?
+        /// `inAppOwnershipType`, nil for any.
+        public var ownership: String?
+        /// Whether the transaction is revoked, nil for either.
+        public var revoked: Bool?
+        /// The line it was read from.
+        public var line: Int
+
+        /// Whether `transaction` matches this rule.
+        public func matches(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+            if let type, transaction.type != type { return false }
+            if let ownership, transaction.inAppOwnershipType != ownership { return false }
+            if let revoked, (transaction.revocationDate != nil) != revoked { return false }
+            return true
+        }
+    }
+
+    /// The file name inside a `--mappings` folder.
+    public static let fileName = "v2-only-transactions.rules"
+    /// The newest format this build reads.
+    public static let supportedFormat = 1
+
+    /// The rules, in file order.
+    public var rules: [Rule]
+
+    /// Whether a transaction is expected only on the V2 side.
+    public func isV2OnlyExpected(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+        rules.contains { $0.matches(transaction) }
+    }
+
+    /// The built-in rules (the text of `Mappings/v2-only-transactions.rules`).
+    public static let builtIn: V2OnlyTransactionRules = {
+        do {
+            return try parse(defaultText, path: "(built-in) " + fileName)
+        } catch {
+            preconditionFailure("built-in \(fileName) does not load: \(error)")
+        }
+    }()
+
+    /// `DIR/v2-only-transactions.rules` when `directory` is given and holds one, else the built-in rules.
+    public static func load(directory: String?) throws(ASNError) -> V2OnlyTransactionRules {
+        guard let directory else { return builtIn }
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: path) else { return builtIn }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ASNError(.unreadableInput, "cannot read '\(path)': \(error.localizedDescription)", at: SourceLocation(path: path))
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses the file's text; errors name `path` and the line.
+    public static func parse(_ text: String, path: String) throws(ASNError) -> V2OnlyTransactionRules {
+        var rules: [Rule] = []
+        var sawFormat = false
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            let at = SourceLocation(path: path, line: offset + 1)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if !sawFormat {
+                let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard parts.count == 2, parts[0] == "format", let version = Int(parts[1]), version >= 1 else {
+                    throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
+                }
+                guard version <= supportedFormat else {
+                    throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
+                }
+                sawFormat = true
+                continue
+            }
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 3 else {
+                throw ASNError(.badMapping, "expected 'V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED' (3 fields), found \(fields.count)", at: at)
+            }
+            guard !fields.contains(where: \.isEmpty) else {
+                throw ASNError(.badMapping, "empty field; write * for any", at: at)
+            }
+            let revoked: Bool?
+            switch fields[2] {
+            case "yes": revoked = true
+            case "no": revoked = false
+            case "*": revoked = nil
+            default: throw ASNError(.badMapping, "REVOKED must be yes, no or *, not '\(fields[2])'", at: at)
+            }
+            let type = fields[0] == "*" ? nil : fields[0]
+            if let type, !knownTypes.contains(type) {
+                throw ASNError(.badMapping, "unknown V2 transaction type '\(type)'; Apple's types are \(knownTypes.sorted().joined(separator: ", "))", at: at)
+            }
+            rules.append(Rule(type: type, ownership: fields[1] == "*" ? nil : fields[1], revoked: revoked, line: offset + 1))
+        }
+        guard sawFormat else {
+            throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate rules file?", at: SourceLocation(path: path))
+        }
+        return V2OnlyTransactionRules(rules: rules)
+    }
+
+    /// Apple's transaction `type` values.
+    public static let knownTypes: Set<String> = ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"]
+
+    /// The text of `Mappings/v2-only-transactions.rules` (a test keeps them equal).
+    public static let defaultText = #"""
+    # asn-migrate: transactions Apple's API shows that a V1 archive had no reason to show.
+    # `reconcile` with an App Store Server API view on the V2 side: an unpaired V2 transaction matching a line counts as
+    # v2_only_expected, not as transaction_missing_in_v1, and a V1 transaction matching one is never unannounced_in_v1.
+    # Sources: Mappings/README.md, "Transactions V1 never had reason to show".
+    #
+    # Lines:  format N
+    #         V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED      (* = any; REVOKED is yes, no or *)
+    format 1
+
+    Consumable                | *             | no
+    Non-Consumable            | *             | no
+    Non-Renewing Subscription | *             | no
+    *                         | FAMILY_SHARED | *
+
+    """#
+}

@@ -1,0 +1,115 @@
+/// Apple's App Store Server API view of a simulation (`DIR/v2-api/`), derived from the V2 notifications it wrote: what
+/// Get Transaction History and Get All Subscription Statuses would return for the same lifecycles.
+///
+/// - History: every transaction any V2 notification carried, once per environment + transactionId, copies merged as
+///   Apple's history shows them (a revocation stands, the newest expiry wins); a transaction overlapped by a purchase
+///   of another product of the subscription is upgraded (`isUpgraded`). Pages hold at most 20 transactions of one
+///   customer, oldest first, with `revision` and `hasMore`, one page per line, a file per environment.
+/// - Statuses: one response per auto-renewable subscription, fetched at the end of the simulated span (`fetchedAt` in the
+///   envelope): the latest transaction, the renewal info of the subscription's latest notification carrying one, and
+///   the status both imply then (`V2Builder.status`).
+///
+/// Written only for runs without `--inject` (faults on this view and their truth are not simulated).
+public enum SimulatedAPIView {
+    /// What the view is made of.
+    public struct Derived: Sendable {
+        /// Transactions per [environment, originalTransactionId], oldest first.
+        public var history: [[String]: [JWSTransactionDecodedPayload]] = [:]
+        /// The latest renewal info per [environment, originalTransactionId].
+        public var renewals: [[String]: JWSRenewalInfoDecodedPayload] = [:]
+        /// The newest notification `signedDate`.
+        public var newestSignedDate: Int64?
+    }
+
+    /// Derives the view from a simulation's V2 notifications (one subscriber's, or all).
+    public static func derive(_ notifications: [SimulatedV2Notification]) -> Derived {
+        derive(notifications.map { n in
+            var data = NotificationData()
+            data.environment = n.transaction?.environment ?? n.renewal?.environment
+            data.transactionInfo = n.transaction
+            data.renewalInfo = n.renewal
+            return ResponseBodyV2DecodedPayload(notificationType: n.notificationType, subtype: n.subtype, notificationUUID: n.notificationUUID,
+                                                version: "2.0", signedDate: n.signedDate, data: data, migration: nil)
+        })
+    }
+
+    /// Derives the view from V2 notifications, in any order.
+    public static func derive(_ payloads: [ResponseBodyV2DecodedPayload]) -> Derived {
+        var byId: [[String]: JWSTransactionDecodedPayload] = [:]
+        var renewalTimes: [[String]: Int64] = [:]
+        var derived = Derived()
+        for p in payloads {
+            let time = p.signedDate ?? Int64.min
+            derived.newestSignedDate = max(derived.newestSignedDate ?? Int64.min, time)
+            if let t = p.data.transactionInfo, let id = t.transactionId {
+                let key = [t.environment ?? "", id]
+                byId[key] = byId[key].map { TransactionReconciler.merged($0, t) } ?? t
+            }
+            if let r = p.data.renewalInfo, let otid = r.originalTransactionId {
+                let key = [p.data.environment ?? r.environment ?? "", otid]
+                if (renewalTimes[key] ?? Int64.min) <= time {
+                    renewalTimes[key] = time
+                    derived.renewals[key] = r
+                }
+            }
+        }
+        for t in byId.values { derived.history[[t.environment ?? "", t.originalTransactionId ?? ""], default: []].append(t) }
+        for key in derived.history.keys {
+            var list = (derived.history[key] ?? []).sorted {
+                ($0.purchaseDate ?? 0) != ($1.purchaseDate ?? 0) ? ($0.purchaseDate ?? 0) < ($1.purchaseDate ?? 0)
+                    : IdentifierOrder.less($0.transactionId ?? "", $1.transactionId ?? "")
+            }
+            for i in list.indices.dropLast() where list[i].productId != list[i + 1].productId
+                && (list[i].expiresDate ?? 0) > (list[i + 1].purchaseDate ?? 0) && list[i].revocationDate == nil {
+                list[i].isUpgraded = true
+            }
+            derived.history[key] = list
+        }
+        return derived
+    }
+
+    /// The history pages and statuses responses (fetched at `fetchedAt`, default one minute after the newest
+    /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …).
+    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil) -> [(name: String, lines: [[UInt8]])] {
+        var out: [String: [[UInt8]]] = [:]
+        let keys = derived.history.keys.sorted { a, b in
+            a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1])
+        }
+        let fetchedAt = fetchedAt ?? (derived.newestSignedDate ?? 0) + 60_000
+        for key in keys {
+            let list = derived.history[key] ?? []
+            for start in stride(from: 0, to: list.count, by: pageSize) {
+                var page = JSONObjectBuilder()
+                page.add("revision", "\(key[1])-\(start / pageSize)")
+                page.add("hasMore", start + pageSize < list.count)
+                page.add("bundleId", list.first?.bundleId)
+                page.add("environment", key[0])
+                let signed = list[start..<min(start + pageSize, list.count)].map { JSONValue.string(SimulatedV2Notification.jws($0.json, random: &random)) }
+                var object = page.object
+                object.members.append(.init(key: "signedTransactions", value: .array(signed)))
+                out["history-\(key[0])", default: []].append(JSONWriter.bytes(.object(object)))
+            }
+            guard let latest = list.last, latest.type == V2Builder.autoRenewableType, let renewal = derived.renewals[key] else { continue }
+            var entry = JSONObjectBuilder()
+            entry.add("originalTransactionId", key[1])
+            entry.add("status", V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
+            entry.add("signedTransactionInfo", SimulatedV2Notification.jws(latest.json, random: &random))
+            entry.add("signedRenewalInfo", SimulatedV2Notification.jws(renewal.json, random: &random))
+            var group = JSONObjectBuilder()
+            group.add("subscriptionGroupIdentifier", latest.subscriptionGroupIdentifier)
+            var groupObject = group.object
+            groupObject.members.append(.init(key: "lastTransactions", value: .array([.object(entry.object)])))
+            var response = JSONObjectBuilder()
+            response.add("fetchedAt", Timestamp.iso8601(ms: fetchedAt))
+            response.add("environment", key[0])
+            response.add("bundleId", latest.bundleId)
+            var responseObject = response.object
+            responseObject.members.append(.init(key: "data", value: .array([.object(groupObject)])))
+            out["statuses-\(key[0])", default: []].append(JSONWriter.bytes(.object(responseObject)))
+        }
+        return out.keys.sorted().map { ($0, out[$0] ?? []) }
+    }
+
+    /// Transactions per history page.
+    public static let pageSize = 20
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// Apple's subscription statuses against V1's state at the fetch time.
+@Suite struct SubscriptionStatusComparisonTests {
+    typealias S = TransactionScenario
+
+    /// A status of subscription 1000000001 fetched at `fetched`.
+    static func status(_ code: Int, autoRenew: Int, expires: String, fetched: String?, grace: String? = nil, retry: Bool = false) -> V2APIRecord {
+        var renewal = JWSRenewalInfoDecodedPayload()
+        renewal.originalTransactionId = "1000000001"
+        renewal.autoRenewStatus = autoRenew
+        renewal.autoRenewProductId = "pro.monthly"
+        renewal.isInBillingRetryPeriod = retry
+        renewal.gracePeriodExpiresDate = grace.map(V1Fixture.ms)
+        let transaction = S.apple("105", purchase: "2023-04-01T00:00:00Z", expires: expires)
+        return .status(V2SubscriptionStatus(environment: "Production", originalTransactionId: "1000000001", subscriptionGroupIdentifier: "20000001",
+                                            status: code, transaction: transaction, renewal: renewal, fetchedAt: fetched.map(V1Fixture.ms),
+                                            location: SourceLocation(path: "statuses.json", line: 1, index: 0)))
+    }
+
+    @Test func agreeingStatusGivesNoRows() throws {
+        // At 06-01T01:00 V1 knows: auto-renew turned off, last transaction D expired 05-01: expired (2).
+        let result = S.compare(try TransactionReconcilerTests.archive(),
+                               TransactionReconcilerTests.history() + [Self.status(2, autoRenew: 0, expires: "2023-05-01T00:00:00Z", fetched: "2023-06-01T01:00:00Z")])
+        #expect(!result.differences.contains { $0.kind == .stateMismatch })
+        #expect(result.count("statuses_compared") == 1)
+        #expect(result.count("status_state_mismatch") == 0)
+    }
+
+    @Test func eachDifferingItemIsOneStateMismatchRow() throws {
+        let result = S.compare(try TransactionReconcilerTests.archive(),
+                               [Self.status(4, autoRenew: 1, expires: "2023-06-01T00:00:00Z", fetched: "2023-06-01T01:00:00Z", grace: "2023-06-10T00:00:00Z")])
+        let rows = result.differences.filter { $0.kind == .stateMismatch }.map { "\($0.field) \($0.v1Value) \($0.v2Value)" }.sorted()
+        #expect(rows == [
+            "autoRenewStatus 0 1",
+            "expiresDate 2023-05-01T00:00:00.000Z 2023-06-01T00:00:00.000Z",
+            "gracePeriodExpiresDate  2023-06-10T00:00:00.000Z",
+            "status 2 4",
+        ])
+        #expect(result.differences.allSatisfy { $0.eventDate == V1Fixture.ms("2023-06-01T01:00:00Z") })
+        #expect(result.count("status_state_mismatch") == 1)
+    }
+
+    @Test func stateIsBuiltFromRecordsUpToTheFetchTimeOnly() throws {
+        // Fetched on 04-15: the auto-renew change of 06-01 is not yet known, D is active until 05-01.
+        let result = S.compare(try TransactionReconcilerTests.archive(),
+                               [Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: "2023-04-15T00:00:00Z")])
+        #expect(result.differences.filter { $0.kind == .stateMismatch }.isEmpty)
+        #expect(result.count("statuses_as_of_v1_end") == 0)
+    }
+
+    @Test func archiveEndingLongBeforeTheFetchComparesAsOfItsEndAndSaysSo() throws {
+        let result = S.compare(try TransactionReconcilerTests.archive(),
+                               [Self.status(2, autoRenew: 0, expires: "2023-05-01T00:00:00Z", fetched: "2024-01-01T00:00:00Z")])
+        #expect(result.count("statuses_as_of_v1_end") == 1)
+        #expect(result.metrics.first { $0.0 == "v1_archive_end" }?.1 == "2023-06-01T00:00:00.000Z")
+        #expect(result.differences.filter { $0.kind == .stateMismatch }.isEmpty)
+        #expect(result.differences.allSatisfy { $0.kind != .stateMismatch || $0.eventDate == V1Fixture.ms("2023-06-01T00:00:00Z") })
+    }
+
+    @Test func statusWithoutV1RecordsOrFetchTimeIsCountedNotCompared() throws {
+        let result = S.compare([], [Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: "2023-04-15T00:00:00Z"),
+                                    Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: nil)])
+        #expect(result.count("statuses_read") == 2)
+        #expect(result.count("statuses_without_v1") == 1)
+        #expect(result.count("statuses_without_fetch_time") == 1)
+        #expect(result.count("statuses_compared") == 0)
+    }
+
+    @Test func revokedLatestTransactionIsStatusFive() throws {
+        let refunded = V1Fixture.tx(id: "301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z",
+                                    extra: ["cancellation_date_ms": String(V1Fixture.ms("2023-01-10T00:00:00Z")), "cancellation_reason": "1"])
+        let records = [try S.facts("CANCEL", at: "2023-01-10T00:01:00Z", line: 1, [refunded])]
+        let state = SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-01-11T00:00:00Z"))
+        #expect(state?.status == 5)
+        #expect(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-01-10T00:00:00Z")) == nil,
+                "a record after the instant is not yet known")
+    }
+}

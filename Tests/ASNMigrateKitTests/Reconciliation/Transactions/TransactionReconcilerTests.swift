@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// The transaction comparison engine: each kind and each fate on one small archive against Apple's history.
+@Suite struct TransactionReconcilerTests {
+    typealias S = TransactionScenario
+
+    /// One subscription over five months plus a customer that was not fetched:
+    /// A (before the period), B (restored on Apple's side as 902), C (its DID_RENEW lost: only in later receipts),
+    /// X (V1 only), D (productId differs), E (Apple only), Z (a consumable), P (long before), Q (after V1's archive ends).
+    static func archive() throws -> [V1RecordFacts] {
+        let a = S.tx("101", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+        let b = S.tx("102", purchase: "2023-02-01T00:00:00Z", expires: "2023-03-01T00:00:00Z")
+        let c = S.tx("103", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z")
+        let x = S.tx("104", purchase: "2023-03-20T00:00:00Z", expires: "2023-04-20T00:00:00Z")
+        let d = S.tx("105", purchase: "2023-04-01T00:00:00Z", expires: "2023-05-01T00:00:00Z")
+        let y = S.tx("201", original: "2000000002", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z")
+        return [
+            try S.facts("INITIAL_BUY", at: "2023-01-01T00:01:00Z", line: 1, [a]),
+            try S.facts("DID_RENEW", at: "2023-02-01T00:01:00Z", line: 2, [a, b]),
+            try S.facts("INITIAL_BUY", at: "2023-03-01T00:01:00Z", line: 3, [y]),
+            try S.facts("INTERACTIVE_RENEWAL", at: "2023-03-20T00:01:00Z", line: 4, [a, b, c, x]),
+            try S.facts("DID_RENEW", at: "2023-04-01T00:01:00Z", line: 5, [a, b, c, x, d]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-01T00:00:00Z", line: 6, [a, b, c, x, d], autoRenewStatus: "false"),
+        ]
+    }
+
+    /// Apple's history of subscription 1000000001 (and nothing of 2000000002).
+    static func history() -> [V2APIRecord] {
+        [
+            S.apple("108", purchase: "2022-06-01T00:00:00Z", expires: "2022-07-01T00:00:00Z", webOrder: "5108"),
+            S.apple("101", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z"),
+            S.apple("902", purchase: "2023-02-01T00:00:00Z", expires: "2023-03-01T00:00:00Z", webOrder: "5102"),
+            S.apple("103", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z"),
+            S.apple("105", product: "pro.yearly", purchase: "2023-04-01T00:00:00Z", expires: "2023-05-01T00:00:00Z"),
+            S.apple("107", product: "coins.100", purchase: "2023-04-10T00:00:00Z", expires: nil, type: "Consumable"),
+            S.apple("106", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z"),
+            S.apple("109", purchase: "2023-05-31T12:00:00Z", expires: "2023-06-30T12:00:00Z"),
+        ].enumerated().map { S.history($1, index: $0) }
+    }
+
+    @Test func everyKindAndFateOnOneArchive() throws {
+        let result = S.compare(try Self.archive(), Self.history())
+        #expect(S.rows(result) == [
+            "transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly",
+            "transaction_missing_in_v1 1000000001 transactionId  106",
+            "transaction_missing_in_v2 1000000001 transactionId 104 ",
+            "unannounced_in_v1 1000000001 transactionId 103 ",
+        ])
+        let expected: [String: Int] = [
+            "v1_transactions": 6, "matched_transactions": 3, "transaction_missing_in_v2": 1, "not_fetched": 1,
+            "v1_transactions_out_of_period": 1, "v1_transactions_pending": 0,
+            "v2_transactions": 8, "transaction_missing_in_v1": 1, "v2_only_expected_transactions": 1,
+            "v2_transactions_out_of_period": 2, "v2_transactions_pending": 1, "restored_copies": 1,
+            "transaction_field_mismatch": 1, "unannounced_in_v1": 1,
+        ]
+        for (name, value) in expected { #expect(result.count(name) == value, "\(name)") }
+        // The identities.
+        #expect(result.count("v1_transactions") == result.count("matched_transactions") + result.count("transaction_missing_in_v2")
+            + result.count("not_fetched") + result.count("v1_transactions_out_of_period") + result.count("v1_transactions_pending"))
+        #expect(result.count("v2_transactions") == result.count("matched_transactions") + result.count("transaction_missing_in_v1")
+            + result.count("v2_only_expected_transactions") + result.count("v2_transactions_out_of_period") + result.count("v2_transactions_pending"))
+        #expect(result.metrics.first { $0.0 == "transaction_period_start" }?.1 == "2023-01-01T00:01:00.000Z")
+        #expect(result.metrics.first { $0.0 == "transaction_period_end" }?.1 == "2023-05-31T12:00:00.000Z")
+        // Rows carry the first V1 record that showed the transaction, and the purchase date.
+        let unannounced = try #require(result.differences.first { $0.kind == .unannouncedInV1 })
+        #expect(unannounced.v1Source == "v1.jsonl:4")
+        #expect(unannounced.v1NotificationType == "INTERACTIVE_RENEWAL")
+        #expect(unannounced.eventDate == V1Fixture.ms("2023-03-01T00:00:00Z"))
+        #expect(unannounced.webOrderLineItemId == "5103")
+    }
+
+    @Test func restoredCopyIsReportedOnlyWithCompareTransactionId() throws {
+        var options = ReconcileOptions()
+        options.fields.append(.transactionId)
+        let rows = S.rows(S.compare(try Self.archive(), Self.history(), options: options))
+        #expect(rows.contains("transaction_field_mismatch 1000000001 transactionId 102 902"))
+    }
+
+    @Test func ignoreFieldDropsThatFieldsRows() throws {
+        var options = ReconcileOptions()
+        options.fields.removeAll { $0 == .productId }
+        let rows = S.rows(S.compare(try Self.archive(), Self.history(), options: options))
+        #expect(!rows.contains { $0.hasPrefix("transaction_field_mismatch") })
+    }
+
+    @Test func explicitPeriodJudgesWhatTheDefaultLeavesOut() throws {
+        var options = ReconcileOptions()
+        options.from = V1Fixture.ms("2022-01-01T00:00:00Z")
+        options.to = V1Fixture.ms("2023-12-31T00:00:00Z")
+        let result = S.compare(try Self.archive(), Self.history(), options: options)
+        // P (2022-06) is now judged: no V1 record shows it. Q is still pending: V1's archive ends within the window.
+        #expect(S.rows(result).contains("transaction_missing_in_v1 1000000001 transactionId  108"))
+        #expect(result.count("v2_transactions_pending") == 1)
+        #expect(result.count("v2_transactions_out_of_period") == 0)
+    }
+
+    @Test func factsOnlyGrowAcrossCopiesOfOneTransaction() throws {
+        // An early receipt shows the transaction unrefunded and with its first expiry; a later one shows the refund and an
+        // extended expiry; a late retry carries the old snapshot again. The merged transaction keeps the refund and the
+        // newest expiry, so it agrees with Apple.
+        let early = S.tx("301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+        let refunded = V1Fixture.tx(id: "301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-05T00:00:00Z",
+                                    extra: ["cancellation_date_ms": String(V1Fixture.ms("2023-01-10T00:00:00Z")), "cancellation_reason": "0"])
+        let v1 = [
+            try S.facts("INITIAL_BUY", at: "2023-01-01T00:01:00Z", line: 1, [early]),
+            try S.facts("CANCEL", at: "2023-01-10T00:01:00Z", line: 2, [refunded]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-01-10T00:02:00Z", line: 3, [early]),
+        ]
+        var apple = S.apple("301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-05T00:00:00Z")
+        apple.revocationDate = V1Fixture.ms("2023-01-10T00:00:00Z")
+        apple.revocationReason = 0
+        var options = ReconcileOptions()
+        options.from = V1Fixture.ms("2022-12-01T00:00:00Z")
+        let result = S.compare(v1, [S.history(apple)], options: options)
+        #expect(S.rows(result) == [])
+        #expect(result.count("matched_transactions") == 1)
+    }
+
+    @Test func familySharedAndNonRenewingPurchasesAreExpectedOnlyOnApplesSide() throws {
+        let v1 = try Self.archive()
+        let shared = S.apple("401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z", ownership: "FAMILY_SHARED")
+        let season = S.apple("402", product: "season.pass", purchase: "2023-03-06T00:00:00Z", expires: nil, type: "Non-Renewing Subscription")
+        var refundedCoins = S.apple("403", product: "coins.100", purchase: "2023-03-07T00:00:00Z", expires: nil, type: "Consumable")
+        refundedCoins.revocationDate = V1Fixture.ms("2023-03-08T00:00:00Z")
+        let result = S.compare(v1, Self.history() + [S.history(shared), S.history(season), S.history(refundedCoins)])
+        #expect(result.count("v2_only_expected_transactions") == 3)
+        // A refunded consumable is not expected to be missing: V1 sent REFUND/CONSUMPTION notifications for it.
+        #expect(S.rows(result).contains("transaction_missing_in_v1 1000000001 transactionId  403"))
+    }
+
+    @Test func duplicateHistoryPagesCountOnceAndEnvironmentsStaySeparate() throws {
+        let v1 = try Self.archive()
+        let sandboxCopy = S.apple("103", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z", environment: "Sandbox")
+        let result = S.compare(v1, Self.history() + Self.history() + [S.history(sandboxCopy)])
+        #expect(result.count("v2_transaction_duplicates") == 8)
+        #expect(result.count("v2_transactions") == 9)
+        // The Sandbox customer was fetched, but V1 showed nothing of it: its transaction is missing on the V1 side.
+        #expect(result.differences.contains { $0.kind == .transactionMissingInV1 && $0.environment == "Sandbox" })
+        #expect(result.count("matched_transactions") == 3)
+    }
+
+    @Test func edgeOfV1ArchiveIsPendingNotMissing() throws {
+        // V1 archive ends 2023-06-01T00:00; Apple's renewal at 05-31T12:00 could have its V1 notification after that.
+        let result = S.compare(try Self.archive(), Self.history())
+        #expect(!S.rows(result).contains { $0.hasSuffix(" 109") })
+        #expect(result.count("v2_transactions_pending") == 1)
+    }
+}
