@@ -284,6 +284,12 @@ public struct NightlyRun {
                         try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
                     case .record(let record):
                         try keep(StoredRecord(v2: record), fileId: fileId, store: store, into: &result, payload: record.payload)
+                    case .api(let record):
+                        // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
+                        result.counts.rejected += 1
+                        let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
+                                             at: record.location)
+                        try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
                     }
                 } catch {
                     failure = error as? ASNError

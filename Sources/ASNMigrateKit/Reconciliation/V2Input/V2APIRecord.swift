@@ -4,4 +4,12 @@ public enum V2APIRecord: Sendable, Equatable {
     case transaction(V2Transaction)
     /// A subscription status (Get All Subscription Statuses).
     case status(V2SubscriptionStatus)
+
+    /// Where the record was read.
+    public var location: SourceLocation {
+        switch self {
+        case .transaction(let transaction): return transaction.location
+        case .status(let status): return status.location
+        }
+    }
 }
