@@ -18,7 +18,7 @@ public enum MigrateCommand {
         ],
         positional: PositionalSpec(
             name: "PATH",
-            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz; a FIFO is read as a stream) or a directory (read recursively, sorted; FIFOs, sockets and devices in it are skipped with a warning), or '-' for standard input.",
+            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz; a FIFO is read as a stream) or a directory (read recursively, sorted, links to folders followed once; FIFOs, sockets and devices in it are skipped with a warning), or '-' for standard input.",
             minCount: 1,
             acceptsStandardInput: true,
             missingHint: "give at least one input file or directory, or '-' for standard input"
