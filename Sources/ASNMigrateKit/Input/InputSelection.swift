@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What the command-line input arguments expand to: the files to read, in order, and the entries of input
 /// directories that were skipped because they are not regular files (each to be warned about and counted).
 public struct InputSelection: Sendable, Equatable {
@@ -36,6 +42,18 @@ public struct InputSelection: Sendable, Equatable {
     public init(files: [InputFile] = [], skipped: [Skipped] = []) {
         self.files = files
         self.skipped = skipped
+    }
+
+    /// The input that is the same regular file as `path` (same device and inode, however it is named or linked), or
+    /// nil: an output written over an input would replace the archive being read.
+    public func input(sameFileAs path: String) -> InputFile? {
+        var target = stat()
+        guard stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return files.first { file in
+            var info = stat()
+            let found = file.descriptor.map { fstat($0, &info) == 0 } ?? (stat(file.path, &info) == 0)
+            return found && info.st_dev == target.st_dev && info.st_ino == target.st_ino
+        }
     }
 
     /// The summary line counting the skipped entries, or nil when there are none.

@@ -196,6 +196,20 @@ struct OutputSafetyEndToEndTests {
         #expect(entries == [".real.lock", ".v2.jsonl.lock", "latest", "real", "v2.jsonl"], "the locks sit beside the real folder and the migrated file, nothing else is left: \(entries)")
     }
 
+    @Test func anOutputThatIsAnInputIsAUsageErrorAndTheArchiveIsKept() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let archive = try tmp.write("in/archive.jsonl", try PackagePaths.read(Self.cleanSample[0]))
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/alias.jsonl", withDestinationPath: archive)
+        let original = try tmp.read("in/archive.jsonl")
+        for arguments in [[archive, "--out", archive], [tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias.jsonl"]] {
+            let run = try BinaryRun.run(["migrate"] + arguments)
+            #expect(run.status == ExitStatus.usage.rawValue, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("is the input '\(archive)'; writing it would replace the archive being read"), "\(run.stderr)")
+            #expect(try tmp.read("in/archive.jsonl") == original)
+        }
+    }
+
     @Test func aFolderHoldingOtherFilesIsNeverReplacedByAReportOrASimulation() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
