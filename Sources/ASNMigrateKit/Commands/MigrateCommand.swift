@@ -7,7 +7,7 @@ public enum MigrateCommand {
         name: "migrate",
         abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification.",
         options: [
-            .single("--out", short: "-o", valueName: "FILE", help: "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output."),
+            .single("--out", short: "-o", valueName: "FILE", help: "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output; never one of the inputs."),
             .single("--format", valueName: "FORMAT", help: "jsonl (one decoded V2 payload per line) or csv (the same as flat columns).",
                     defaultValue: "jsonl", valueKind: .choice(MigrationOutput.Format.allCases.map(\.rawValue))),
             .single("--csv-names", valueName: "NAMES", help: "With --format csv: dotted column names as the JSON paths (data.transactionInfo.productId), or snake (data_transaction_info_product_id), which SQL joins without quoting.",
@@ -20,7 +20,7 @@ public enum MigrateCommand {
         ],
         positional: PositionalSpec(
             name: "PATH",
-            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz; a FIFO is read as a stream) or a directory (read recursively, sorted; FIFOs, sockets and devices in it are skipped with a warning), or '-' for standard input.",
+            help: "V1 archive: a file (JSON, JSON array, JSON Lines, .gz; a FIFO is read as a stream) or a directory (read recursively, sorted, links to folders followed once; FIFOs, sockets and devices in it are skipped with a warning), or '-' for standard input.",
             minCount: 1,
             acceptsStandardInput: true,
             missingHint: "give at least one input file or directory, or '-' for standard input"
@@ -71,6 +71,11 @@ public enum MigrateCommand {
         } catch {
             console.diagnostic("\(name): \(describe(error))")
             return .failure
+        }
+        for (option, target) in [("--out", outTarget), ("--rejects", rejectsTarget)] {
+            guard case .file(let path)? = target, let input = selection.input(sameFileAs: path) else { continue }
+            console.diagnostic("\(name): \(option) '\(arguments.value(option) ?? path)' is the input '\(input.path)'; writing it would replace the archive being read; give another output file; no output was written")
+            return .usage
         }
 
         // Held for the whole run, so a second run on the same files fails at once instead of silently winning.

@@ -18,7 +18,7 @@ public enum SimulateCommand {
             .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
             .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
-            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically)."),
+            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, README.txt, test-root.der and truth files)."),
         ]
     )
 

@@ -10,8 +10,8 @@ public enum InputPaths {
     // MARK: - Expanding
 
     /// Expands `arguments` in order: a file is taken as is (a FIFO or device named explicitly, such as bash's
-    /// `<(zcat x.gz)`, is read as a stream), a directory is walked recursively (names starting with `.` skipped, the
-    /// whole tree sorted byte-wise by full path), and `-` means standard input (allowed once). Inside a directory, an
+    /// `<(zcat x.gz)`, is read as a stream), a directory is walked recursively (names starting with `.` skipped, links to
+    /// directories followed once, the whole tree sorted byte-wise by full path), and `-` means standard input (allowed once). Inside a directory, an
     /// entry that cannot be examined or read (a dangling symbolic link, a link loop, no permission) is still listed,
     /// so that reading it gives one counted `unreadable_input` reject naming it; a FIFO, socket or device is skipped
     /// and listed in `skipped`. Throws `.unreadableInput` for an argument that does not exist or cannot be read,
@@ -49,11 +49,32 @@ public enum InputPaths {
     // MARK: - Walking
 
     /// The non-hidden files under `directory` sorted byte-wise by full path, and the entries skipped as not regular files.
+    /// A symbolic link to a directory is followed (its files are records like any others), after every real
+    /// subdirectory, so a directory is read once, under its real path when it has one: a link to a directory already
+    /// read (a link loop such as `sub/up -> ..`, or a second path to the same directory) is skipped with a warning.
     private static func walk(directory: String) throws -> (found: [String], skipped: [InputSelection.Skipped]) {
         var found: [String] = []
         var skipped: [InputSelection.Skipped] = []
         var pending = [directory]
-        while let current = pending.popLast() {
+        var linkedDirectories: [String] = []
+        var visited: Set<DirectoryIdentity> = []
+        if let root = try? status(of: directory) { visited.insert(root.identity) }
+        while true {
+            guard let current = pending.popLast() else {
+                // Every real subdirectory is read: follow the next symbolic link to a directory, unless it was read.
+                guard !linkedDirectories.isEmpty else { break }
+                let link = linkedDirectories.removeFirst()
+                guard let info = try? status(of: link) else {
+                    found.append(link)
+                    continue
+                }
+                if visited.insert(info.identity).inserted {
+                    pending.append(link)
+                } else {
+                    skipped.append(InputSelection.Skipped(path: link, kind: InputSelection.Skipped.directoryAlreadyRead))
+                }
+                continue
+            }
             let names: [String]
             do {
                 try checkReadable(current)
@@ -78,12 +99,22 @@ public enum InputPaths {
                     continue
                 }
                 if info.isDirectory {
-                    if !info.isSymbolicLink { pending.append(path) }
+                    if info.isSymbolicLink {
+                        linkedDirectories.append(path)
+                    } else if visited.insert(info.identity).inserted {
+                        pending.append(path)
+                    } else {
+                        // A real directory reached again through a followed link (a link to an ancestor).
+                        skipped.append(InputSelection.Skipped(path: path, kind: InputSelection.Skipped.directoryAlreadyRead))
+                    }
                 } else if info.isRegular {
                     found.append(path)
                 } else {
                     skipped.append(InputSelection.Skipped(path: path, kind: info.kind))
                 }
+            }
+            if pending.isEmpty {
+                linkedDirectories.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             }
         }
         let byteWise = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
@@ -99,10 +130,17 @@ public enum InputPaths {
 
     /// What `stat` says about a path (following symbolic links), and whether the path itself is a link.
     private struct Status {
+        var identity: DirectoryIdentity
         var isDirectory: Bool
         var isRegular: Bool
         var isSymbolicLink: Bool
         var kind: String
+    }
+
+    /// A file's identity on the system (device and inode), to read each directory once however it is reached.
+    private struct DirectoryIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// The status of `path`, or `.unreadableInput` naming the reason.
@@ -120,7 +158,9 @@ public enum InputPaths {
         case S_IFBLK: name = "block device"
         default: name = "special file"
         }
-        return Status(isDirectory: kind == S_IFDIR, isRegular: kind == S_IFREG, isSymbolicLink: isLink, kind: name)
+        return Status(
+            identity: DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
+            isDirectory: kind == S_IFDIR, isRegular: kind == S_IFREG, isSymbolicLink: isLink, kind: name)
     }
 
     /// Throws `.unreadableInput` unless the process may read `path`.

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,11 +21,20 @@ public enum AtomicOutput {
 
     // MARK: - Directories
 
-    /// Replaces (or creates) the directory at `path` so it holds exactly `files`, atomically.
+    /// Replaces (or creates) the directory at `path` so it holds exactly `files`, atomically. An existing directory is
+    /// replaced only when it is empty or holds nothing but entries with these names (an earlier run's output).
     public static func writeDirectoryAtomically(path: String, files: [(name: String, bytes: [UInt8])]) throws(ASNError) {
-        try writeDirectoryAtomically(path: path) { (staging: StagingDirectory) throws(ASNError) in
+        try writeDirectoryAtomically(path: path, replacing: Set(files.map(\.name))) { (staging: StagingDirectory) throws(ASNError) in
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
         }
+    }
+
+    /// `writeDirectoryAtomically(path:_:)` that replaces an existing directory only when every entry in it has one of
+    /// `names` (what this writer puts there), so a folder given by mistake (a home folder, `.`) is never deleted: a
+    /// foreign entry is an `.outputFailed` error naming it, thrown before anything is written.
+    public static func writeDirectoryAtomically(path: String, replacing names: Set<String>,
+                                                _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+        try writeDirectoryAtomically(path: path, exchange: systemExchange, replacing: names, fill)
     }
 
     /// Replaces (or creates) the directory at `path` with what `fill` writes into a fresh staging directory.
@@ -42,9 +52,10 @@ public enum AtomicOutput {
     }
 
     /// `writeDirectoryAtomically(path:_:)` with the swap call given, so tests can make it fail or be unavailable.
-    static func writeDirectoryAtomically(path: String, exchange: ExchangeFunction,
+    static func writeDirectoryAtomically(path: String, exchange: ExchangeFunction, replacing names: Set<String>? = nil,
                                          _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
         let destination = try OutputTarget.resolveDirectory(path)
+        if let names { try checkOnlyOwnEntries(in: destination, names: names, given: path) }
         let parent = FileSystem.parentDirectory(of: destination)
         try FileSystem.createDirectories(parent)
         FileSystem.removeStaleSiblings(of: destination, tag: "tmp")
@@ -63,6 +74,21 @@ public enum AtomicOutput {
     }
 
     // MARK: - Internals
+
+    /// Throws `.outputFailed` when the existing directory `destination` holds an entry whose name is not in `names`.
+    private static func checkOnlyOwnEntries(in destination: String, names: Set<String>, given path: String) throws(ASNError) {
+        guard FileSystem.fileType(destination) == S_IFDIR,
+              let entries = try? FileManager.default.contentsOfDirectory(atPath: destination) else { return }
+        let foreign = entries.filter { !names.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard let first = foreign.first else { return }
+        let more = foreign.count > 1 ? " and \(foreign.count - 1) other entr\(foreign.count == 2 ? "y" : "ies")" : ""
+        throw ASNError(
+            .outputFailed,
+            "output folder '\(path)' holds '\(first)'\(more) that asn-migrate did not write there; the folder's content "
+                + "is replaced whole, so asn-migrate only replaces an empty folder or its own earlier output, never "
+                + "deleting what it did not create: choose a new or empty folder, or move those entries away",
+            at: SourceLocation(path: path))
+    }
 
     /// Moves `staging` to `destination`, setting an existing destination aside first and deleting it afterwards.
     private static func swapIntoPlace(_ staging: String, _ destination: String, exchange: ExchangeFunction) throws(ASNError) {

@@ -31,6 +31,9 @@ public enum Simulator {
         public var files: [String] = []
     }
 
+    /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
+    public static let ownEntries: Set<String> = ["v1", "v2", "README.txt", "test-root.der", "truth.csv", "truth-rejects.csv"]
+
     /// Subscribers generated per parallel batch (bounds memory).
     static let batchSize = 96
 
@@ -38,7 +41,7 @@ public enum Simulator {
     public static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
         var summary = Summary()
         let display = FileSystem.trimmingTrailingSlashes(directory)
-        try AtomicOutput.writeDirectoryAtomically(path: directory) { (staging: StagingDirectory) throws(ASNError) in
+        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: ownEntries) { (staging: StagingDirectory) throws(ASNError) in
             summary = try write(options, into: staging, displayRoot: display, mapper: mapper)
         }
         return summary

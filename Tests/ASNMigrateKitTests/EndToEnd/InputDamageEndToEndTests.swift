@@ -165,6 +165,27 @@ struct InputDamageEndToEndTests {
         #expect(try Self.metrics(report)["v1_rejected"] == "2")
     }
 
+    @Test func aLinkedDirectoryIsReadAndALinkLoopIsAWarningNotASilentLoss() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try tmp.write("in/a.jsonl", Self.goodV1Lines(3).joined(separator: "\n"))
+        try tmp.write("months/2021-02/b.jsonl", Self.goodV1Lines(4, from: 3).joined(separator: "\n"))
+        // A team links its month folders into the archive folder; a link back up makes a loop.
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/feb", withDestinationPath: tmp.path + "/months/2021-02")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/up", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/again", withDestinationPath: tmp.path + "/in")
+        let run = try BinaryRun.run(["migrate", tmp.path + "/in", "--out", tmp.path + "/out.jsonl"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let c = try Self.counts(run)
+        // Links are followed in name order after the real folders: 'again' is 'in' itself, 'feb' is read, and
+        // 'up' (the temporary folder) holds 'in' and 'months/2021-02', both read already: b.jsonl counts once.
+        #expect(c.read == 7 && c.migrated == 7 && c.rejected == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/again': a symbolic link to a directory already read"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/up/in': a symbolic link to a directory already read"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/up/months/2021-02': a symbolic link to a directory already read"), "\(run.stderr)")
+        #expect(run.stderr.contains("skipped (not a regular file) 3"), "\(run.stderr)")
+    }
+
     @Test func aFIFONamedExplicitlyIsReadAsAStream() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -184,7 +184,7 @@ struct OutputSafetyEndToEndTests {
     @Test func aSymlinkToAReportFolderIsKeptAndItsTargetReplaced() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        try tmp.write("real/stale.txt", "stale")
+        try tmp.write("real/summary.csv", "stale")
         try FileManager.default.createSymbolicLink(atPath: tmp.path + "/latest", withDestinationPath: "real")
         let migrated = tmp.path + "/v2.jsonl"
         #expect(try BinaryRun.run(["migrate"] + Self.cleanSample + ["--out", migrated]).status == 0)
@@ -194,6 +194,36 @@ struct OutputSafetyEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/real").sorted() == ReconciliationReport.fileNames.sorted())
         let entries = try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted()
         #expect(entries == [".real.lock", ".v2.jsonl.lock", "latest", "real", "v2.jsonl"], "the locks sit beside the real folder and the migrated file, nothing else is left: \(entries)")
+    }
+
+    @Test func anOutputThatIsAnInputIsAUsageErrorAndTheArchiveIsKept() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let archive = try tmp.write("in/archive.jsonl", try PackagePaths.read(Self.cleanSample[0]))
+        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/alias.jsonl", withDestinationPath: archive)
+        let original = try tmp.read("in/archive.jsonl")
+        for arguments in [[archive, "--out", archive], [tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias.jsonl"]] {
+            let run = try BinaryRun.run(["migrate"] + arguments)
+            #expect(run.status == ExitStatus.usage.rawValue, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("is the input '\(archive)'; writing it would replace the archive being read"), "\(run.stderr)")
+            #expect(try tmp.read("in/archive.jsonl") == original)
+        }
+    }
+
+    @Test func aFolderHoldingOtherFilesIsNeverReplacedByAReportOrASimulation() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        // A user's folder given as --out by mistake (a home folder, '.'): its files must survive.
+        try tmp.write("home/docs/thesis.txt", "mine")
+        try tmp.write("home/summary.csv", "an earlier report's file")
+        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", tmp.path + "/home"])
+        #expect(run.status == ExitStatus.failure.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("holds 'docs' that asn-migrate did not write there"), "\(run.stderr)")
+        #expect(run.stderr.contains("no report written"), "\(run.stderr)")
+        #expect(String(decoding: try tmp.read("home/docs/thesis.txt"), as: UTF8.self) == "mine")
+        let simulate = try BinaryRun.run(["simulate", "--subscribers", "2", "--seed", "1", "--months", "1", "--out", tmp.path + "/home"])
+        #expect(simulate.status == ExitStatus.failure.rawValue, "\(simulate.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/home").sorted() == ["docs", "summary.csv"])
     }
 
     // MARK: - Run locks

@@ -121,12 +121,13 @@ import Testing
         let sample = Self.cleanSample.map { PackagePaths.root.path + "/" + $0 }
         let folder = tmp.path + "/Reports/2021-03-01"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "stale".write(toFile: folder + "/stale.txt", atomically: true, encoding: .utf8)
+        try "stale".write(toFile: folder + "/differences.csv", atomically: true, encoding: .utf8)
         let run = try BinaryRun.run(["reconcile"] + v1Arguments(sample) + ["--v2", migrated.path, "--run-date", "2021-03-01"],
                                     in: URL(fileURLWithPath: tmp.path))
         #expect(run.status == 0, "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files == ReconciliationReport.fileNames.sorted(), "the old report is replaced whole")
+        #expect(try read(folder + "/differences.csv") != "stale")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/Reports").sorted()
         #expect(siblings == [".2021-03-01.lock", "2021-03-01"], "no temporary folders are left, only the run lock beside the folder: \(siblings)")
     }

@@ -278,9 +278,33 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try AtomicOutput.writeDirectoryAtomically(path: root + "/real", files: [("old", [1])])
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/real")
-        try AtomicOutput.writeDirectoryAtomically(path: root + "/link", files: [("new", [2])])
+        try AtomicOutput.writeDirectoryAtomically(path: root + "/link", files: [("old", [2]), ("new", [3])])
         #expect(entries(root) == ["link", "real"])
-        #expect(entries(root + "/link") == ["new"])
+        #expect(entries(root + "/link") == ["new", "old"])
+        try AtomicOutput.writeDirectoryAtomically(path: root + "/link", files: [("old", [4]), ("new", [5])])
+        #expect(entries(root + "/real") == ["new", "old"])
+    }
+
+    @Test func aFolderHoldingEntriesTheWriterDidNotPutThereIsNeverReplaced() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/home/docs", withIntermediateDirectories: true)
+        try "mine".write(toFile: root + "/home/docs/thesis.txt", atomically: false, encoding: .utf8)
+        try "report".write(toFile: root + "/home/a.csv", atomically: false, encoding: .utf8)
+        do {
+            try AtomicOutput.writeDirectoryAtomically(path: root + "/home", files: [("a.csv", [1])])
+            Issue.record("a folder holding 'docs' was replaced")
+        } catch {
+            #expect(error.code == .outputFailed)
+            #expect(error.message.contains("holds 'docs' that asn-migrate did not write there"), "\(error.message)")
+        }
+        #expect(entries(root + "/home") == ["a.csv", "docs"])
+        #expect(contents(root + "/home/docs/thesis.txt") == "mine")
+        #expect(entries(root) == ["home"], "no staging folder is left")
+        // An empty folder, or one holding only the writer's own names, is replaced.
+        try FileManager.default.removeItem(atPath: root + "/home/docs")
+        try AtomicOutput.writeDirectoryAtomically(path: root + "/home", files: [("a.csv", [1]), ("b.csv", [2])])
+        #expect(entries(root + "/home") == ["a.csv", "b.csv"])
     }
 
     @Test func staleLeftoversOfDeadProcessesAreRemoved() throws {
