@@ -59,7 +59,8 @@ public enum StateSchema {
             web_order_line_item_id TEXT NOT NULL, event_date TEXT NOT NULL, v1_notification_type TEXT NOT NULL,
             expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
             v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
-            v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL
+            v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL,
+            product_id TEXT NOT NULL, bundle_id TEXT NOT NULL, v2_signed_date TEXT NOT NULL, v1_event_time_inferred TEXT NOT NULL
         );
         CREATE INDEX conflicts_subscription ON conflicts(environment, original_transaction_id);
         CREATE INDEX conflicts_file ON conflicts(file_id);
@@ -71,6 +72,7 @@ public enum StateSchema {
             expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
             v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
             v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL,
+            product_id TEXT NOT NULL, bundle_id TEXT NOT NULL, v2_signed_date TEXT NOT NULL, v1_event_time_inferred TEXT NOT NULL,
             first_seen TEXT NOT NULL,
             last_seen TEXT NOT NULL,
             resolved TEXT,
@@ -88,6 +90,7 @@ public enum StateSchema {
             expected_type TEXT NOT NULL, expected_subtype TEXT NOT NULL, v2_notification_type TEXT NOT NULL,
             v2_subtype TEXT NOT NULL, field TEXT NOT NULL, v1_value TEXT NOT NULL, v2_value TEXT NOT NULL,
             v1_source TEXT NOT NULL, v2_notification_uuid TEXT NOT NULL,
+            product_id TEXT NOT NULL, bundle_id TEXT NOT NULL, v2_signed_date TEXT NOT NULL, v1_event_time_inferred TEXT NOT NULL,
             settles_at TEXT NOT NULL,
             pending_reason TEXT NOT NULL,
             first_seen TEXT NOT NULL

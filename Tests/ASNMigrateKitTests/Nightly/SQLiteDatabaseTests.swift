@@ -70,4 +70,18 @@ import Testing
             #expect(error.message.contains("supports up to \(StateSchema.currentVersion)"), "\(error.message)")
         }
     }
+
+    /// The state keeps every difference, pending item and conflict in `differences.csv`'s columns: when a column is
+    /// added to the reports, the schema needs a migration (this fails until it has one).
+    @Test(arguments: ["differences", "pending", "conflicts"])
+    func theStateTablesHoldEveryReportColumn(table: String) throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let db = try SQLiteDatabase(path: tmp.path + "/t.sqlite")
+        for migration in StateSchema.migrations { try db.execute(migration) }
+        let info = try db.prepare("SELECT name FROM pragma_table_info('\(table)')")
+        var columns: [String] = []
+        while try info.step() { columns.append(info.text(0)) }
+        #expect(Discrepancy.columns.allSatisfy(columns.contains), "\(table) lacks \(Discrepancy.columns.filter { !columns.contains($0) })")
+    }
 }
