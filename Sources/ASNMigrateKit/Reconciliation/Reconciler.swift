@@ -179,8 +179,8 @@ public struct Reconciler: Sendable {
 
         init(engine: Reconciler) {
             e = engine
-            period = ReconciliationPeriod(v1Span: ReconciliationPeriod.span(of: engine.v1.lazy.filter { !$0.inferred }.map(\.time)),
-                                          v2Span: ReconciliationPeriod.span(of: engine.v2.lazy.map(\.time)),
+            period = ReconciliationPeriod(v1Span: engine.options.v1Span ?? ReconciliationPeriod.span(of: engine.v1.lazy.filter { !$0.inferred }.map(\.time)),
+                                          v2Span: engine.options.v2Span ?? ReconciliationPeriod.span(of: engine.v2.lazy.map(\.time)),
                                           from: engine.options.from, to: engine.options.to, window: engine.options.window)
             fate1 = Array(repeating: .open, count: engine.v1.count)
             fate2 = Array(repeating: .open, count: engine.v2.count)
