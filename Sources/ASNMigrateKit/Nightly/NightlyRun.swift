@@ -20,6 +20,8 @@ public struct NightlyRun {
     public var log: (String) -> Void
     /// Called at named steps (`ingested`, `settled`); the test hook pauses there.
     public var step: (String) -> Void
+    /// The signature checks for V2 records read (nil: not verified).
+    public var signatures: SignaturePolicy?
 
     /// Creates a run.
     public init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
@@ -43,6 +45,8 @@ public struct NightlyRun {
         public var new = 0
         /// Differences resolved.
         public var resolved = 0
+        /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
+        public var v2Unverified = 0
     }
 
     // MARK: - Running
@@ -73,6 +77,7 @@ public struct NightlyRun {
                     guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId) else { continue }
                     figures.filesIngested += 1
                     counters["records_replaced", default: 0] += outcome.replaced
+                    figures.v2Unverified += outcome.counts.unverified
                     if outcome.reingested {
                         corrected.formUnion(outcome.previous)
                         corrected.formUnion(outcome.touched)
@@ -120,6 +125,9 @@ public struct NightlyRun {
             options.window = settings.window
             options.from = period?.from
             options.to = period?.to
+            // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
+            options.v1Span = b1.map { $0.min...$0.max }
+            options.v2Span = b2.map { $0.min...$0.max }
             var reconciler = Reconciler(table: table, options: options)
             let decoder = V2RecordDecoder()
             var conflicts: [Discrepancy] = []
@@ -129,8 +137,7 @@ public struct NightlyRun {
             }
             let result = reconciler.finish()
             let differences = result.differences + conflicts
-            let judged = NightlySettle(settle: settings.settle, window: settings.window, now: now, v1Bounds: b1, v2Bounds: b2)
-                .split(differences)
+            let judged = NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending)
             step("settled")
 
             // 4. Compare with the open differences and replace the pending items, subscription by subscription.
@@ -275,7 +282,9 @@ public struct NightlyRun {
         var failure: ASNError?
         var result = outcome
         do {
-            try ParallelV2Reader(columnMap: columnMap).read([file]) { item in
+            var reader = ParallelV2Reader(columnMap: columnMap)
+            reader.reader.decoder.signatures = signatures
+            try reader.read([file]) { item in
                 result.counts.read += 1
                 do {
                     switch item {
@@ -283,6 +292,7 @@ public struct NightlyRun {
                         result.counts.rejected += 1
                         try store.insertReject(file: fileId, side: "v2", source: error.location?.source ?? file.path, reason: error.reportReason)
                     case .record(let record):
+                        if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
                         try keep(StoredRecord(v2: record), fileId: fileId, store: store, into: &result, payload: record.payload)
                     }
                 } catch {
@@ -367,10 +377,7 @@ public struct NightlyRun {
         } catch {
             throw ASNError(.unreadableInput, "cannot read '\(path)' to hash it: \(error.localizedDescription)", at: SourceLocation(path: path))
         }
-        let digest = data.withUnsafeBytes { raw -> [UInt8] in
-            guard let base = raw.baseAddress else { return SHA1.digest([UInt8]()) }
-            return FastSHA1.digest(base, count: raw.count)
-        }
+        let digest = data.withUnsafeBytes { raw in SHA1.digest(raw) }
         return digest.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
