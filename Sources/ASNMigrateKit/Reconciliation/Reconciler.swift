@@ -4,8 +4,8 @@
 public struct Reconciler: Sendable {
     /// The mapping table (for V2-only lists and the companion tolerance).
     public let table: MappingTable
-    /// The run's options.
-    public let options: ReconcileOptions
+    /// The run's options (settable until `finish()`: a nightly backfill knows its period only after feeding).
+    public var options: ReconcileOptions
 
     private var pool = StringPool()
     private var v1: [ReconRecord] = []
