@@ -280,9 +280,9 @@ public struct NightlyRun {
                             result.counts.rejected += 1
                             try store.insertReject(file: fileId, side: "v1", source: error.location?.source ?? file.path, reason: error.reportReason)
                         case .migrated(let payload):
-                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result)
+                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                         case .unmapped(let u):
-                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result)
+                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                         }
                     } catch {
                         failure = error as? ASNError
@@ -311,7 +311,7 @@ public struct NightlyRun {
                         try store.insertReject(file: fileId, side: "v2", source: error.location?.source ?? file.path, reason: error.reportReason)
                     case .record(let record):
                         if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, payload: record.payload)
+                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
                     }
                 } catch {
                     failure = error as? ASNError
@@ -326,7 +326,9 @@ public struct NightlyRun {
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a conflict).
     private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome,
-                      payload: ResponseBodyV2DecodedPayload? = nil) throws(ASNError) {
+                      original: NightlyBackfill.Original) throws(ASNError) {
+        var payload: ResponseBodyV2DecodedPayload?
+        if case .v2(let read) = original { payload = read.payload }
         if let environment = settings.environment, record.environment != environment {
             outcome.counts.otherEnvironment += 1
             return
@@ -342,7 +344,7 @@ public struct NightlyRun {
             return
         }
         try store.insert(record, file: fileId)
-        try backfill?.add(record)
+        backfill?.add(original)
         outcome.counts.stored += 1
         outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
     }
