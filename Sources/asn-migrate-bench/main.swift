@@ -1,7 +1,7 @@
 // asn-migrate-bench: generates benchmark data once, then measures the release `asn-migrate` against its baselines.
 //
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
-//        [--only signatures] [--signature-subscribers N]
+//        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 import Foundation
 
@@ -23,6 +23,10 @@ struct BenchSettings {
     var only: String?
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
+    /// Subscribers of the nightly data set (4 months; about 270,000 give a state of about 1M records over 3 months).
+    var nightlySubscribers = 270_000
+    /// Records (V1 + V2) of the measured incremental night.
+    var nightlyNightRecords = 20_000
     /// The `asn-migrate` binary: beside this one.
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("asn-migrate").path
 
@@ -41,8 +45,10 @@ struct BenchSettings {
             case "--reconcile-receipt-history": reconcileReceiptHistory = max(1, Int(value) ?? reconcileReceiptHistory)
             case "--only": only = value
             case "--signature-subscribers": signatureSubscribers = max(1, Int(value) ?? signatureSubscribers)
+            case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
+            case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures, --signature-subscribers N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
             }
         }
     }
@@ -96,6 +102,9 @@ func runBenchmark() throws {
             say("JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s), \(Int(rate.perCPUSecond)) per CPU-second")
         }
         return
+    }
+    if settings.only == "nightly" {
+        return try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
     }
     if settings.only == "signatures" {
         return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
@@ -177,6 +186,7 @@ func runBenchmark() throws {
 
     say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met") (\(fixed(migrateRate)) GB/s); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
     try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
+    try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
     say("targets: reconcile 1M x 1M < 60 s: \(bestReconcile.seconds < 60 ? "met" : "NOT met") (\(fixed(bestReconcile.seconds, 1)) s); < 1 GB max RSS: \(worstRSS < 1 << 30 ? "met" : "NOT met") (\(megabytes(worstRSS)) MB)")
 }
 

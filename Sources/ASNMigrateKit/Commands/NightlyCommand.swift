@@ -22,10 +22,16 @@ public enum NightlyCommand {
             .single("--environment", valueName: "NAME", help: "Only records of this environment.", valueKind: .choice(["Production", "Sandbox"])),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
             .single("--retention-days", valueName: "N", help: "Remove report folders older than N days (default: keep all).", valueKind: .integer(1...36_500)),
-            .single("--max-reject-rate", valueName: "RATE", help: "Exit 3 when more than RATE of a side's records read in the run are rejected (default 1%)."),
+            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
             .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
-        ]
+            .flag("--verify-signatures", help: "Verify every V2 JWS read (as reconcile --verify-signatures); failures are 'signature:' rejects. In the config: verify-signatures = yes."),
+            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV). In the config: require-signatures = yes."),
+            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (repeatable)."),
+            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
+            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId."),
+        ],
+        exitStatuses: ExitStatus.allCases
     )
 
     /// Runs the command; `clock` gives the wall time (epoch ms).
@@ -42,6 +48,7 @@ public enum NightlyCommand {
 
         // Settings: config file, then flags.
         let settings: NightlySettings
+        let signatures: SignaturePolicy?
         do {
             var config: NightlyConfigFile?
             if let path = arguments.value("--config") {
@@ -51,6 +58,7 @@ public enum NightlyCommand {
                 config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
             }
             settings = try NightlySettings.resolve(arguments, config: config)
+            signatures = try settings.signaturePolicy()
         } catch let error as ASNError {
             console.diagnostic("asn-migrate nightly: \(error.message)")
             return .usage
@@ -112,7 +120,8 @@ public enum NightlyCommand {
                 }
             }
             log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
-            let run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
+            var run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
+            run.signatures = signatures
             let figures = try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
             committed = true
             step("committed")
@@ -129,6 +138,9 @@ public enum NightlyCommand {
             log("\(figures.filesIngested) file(s) read, \(figures.subscriptionsRepaired) subscription(s) re-paired; "
                 + "new \(collected.new.count), resolved \(collected.resolved.count), open \(collected.open.count), "
                 + "pending \(collected.pending.count), rejected \(collected.rejects.count); report: \(directory)")
+            if signatures != nil {
+                log("signatures verified on the V2 records read; \(figures.v2Unverified) V2 record(s) given decoded could not be verified (v2_unverified)")
+            }
             if let failure = collected.sanityFailure { log(failure) }
             return status
         } catch {

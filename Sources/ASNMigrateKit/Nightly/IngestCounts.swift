@@ -10,6 +10,8 @@ public struct IngestCounts: Sendable, Equatable {
     public var otherEnvironment = 0
     /// Records that could not be read.
     public var rejected = 0
+    /// V2 records among the read ones given decoded, so not verified under `verify-signatures` (not part of the sum).
+    public var unverified = 0
 
     /// Creates zero counts.
     public init() {}

@@ -17,10 +17,14 @@ public struct NightlyConfigFile: Sendable, Equatable {
     public static let keys: [String] = [
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
+        "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
     ]
 
     /// The keys that may appear more than once.
-    public static let repeatableKeys: Set<String> = ["v1", "v2"]
+    public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate"]
+
+    /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
+    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures"]
 
     /// The file's path as given.
     public var path: String
@@ -48,7 +52,7 @@ public struct NightlyConfigFile: Sendable, Equatable {
             }
             guard !value.isEmpty else { throw Self.error(path, line, "key '\(key)' has no value") }
             if !Self.repeatableKeys.contains(key), let first = seen[key] {
-                throw Self.error(path, line, "key '\(key)' is given again (first on line \(first)); only v1 and v2 may repeat")
+                throw Self.error(path, line, "key '\(key)' is given again (first on line \(first)); only v1, v2 and root-certificate may repeat")
             }
             seen[key] = seen[key] ?? line
             entries.append(Entry(key: key, value: value, line: line))

@@ -67,17 +67,16 @@ public struct NightlyReport: Sendable {
             ("settle_ms", String(settings.settle)),
         ]
 
-        var sanity: String?
-        for side in ["v1", "v2"] {
-            let read = totals["\(side)_records_read"] ?? 0, rejected = totals["\(side)_rejected"] ?? 0
-            if read > 0, Double(rejected) / Double(read) > settings.maxRejectRate {
-                sanity = "sanity check failed: \(rejected) of \(read) \(side) records read on \(date) were rejected, above --max-reject-rate \(settings.maxRejectRate * 100)%"
-                break
-            }
+        // reconcile's checks (SanityCheck): the reject rate over the records read on the date, and, over the whole
+        // state rather than one night (a night may well bring one side only), no side empty while the other is not.
+        let read = ["V1", "V2"].map { side in
+            SanityCheck.Side(name: side, read: totals["\(side.lowercased())_records_read"] ?? 0, rejected: totals["\(side.lowercased())_rejected"] ?? 0)
         }
-        if sanity == nil, (stored1 == 0) != (stored2 == 0) {
-            sanity = "sanity check failed: the state holds no \(stored1 == 0 ? "V1" : "V2") records while it holds \(stored1 == 0 ? stored2 : stored1) on the other side; check the \(stored1 == 0 ? "v1" : "v2") input roots"
-        }
+        let stored = [SanityCheck.Side(name: "V1", read: stored1, rejected: 0), SanityCheck.Side(name: "V2", read: stored2, rejected: 0)]
+        let failed = [SanityCheck.failures(read, maxRejectRate: settings.maxRejectRate, pairedSides: false),
+                      SanityCheck.failures(stored, maxRejectRate: 1, pairedSides: true).map { $0 + " (records held in the state)" }]
+            .compactMap { $0 }
+        let sanity = failed.isEmpty ? nil : failed.joined(separator: "; ")
         return NightlyReport(date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
                              metrics: metrics, sanityFailure: sanity)
     }

@@ -20,6 +20,10 @@ public struct NightlyRun {
     public var log: (String) -> Void
     /// Called at named steps (`ingested`, `settled`); the test hook pauses there.
     public var step: (String) -> Void
+    /// The signature checks for V2 records read (nil: not verified).
+    public var signatures: SignaturePolicy?
+    /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
+    public var pairsFirstNightInMemory = true
 
     /// Creates a run.
     public init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
@@ -43,6 +47,8 @@ public struct NightlyRun {
         public var new = 0
         /// Differences resolved.
         public var resolved = 0
+        /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
+        public var v2Unverified = 0
     }
 
     // MARK: - Running
@@ -55,6 +61,9 @@ public struct NightlyRun {
             var late: Set<SubscriptionKey> = []
             var corrected: Set<SubscriptionKey> = []
             var counters: [String: Int] = [:]
+            // A first night pairs in memory while reading; later nights read the touched subscriptions back.
+            let fresh = try store.isEmpty()
+            let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
 
             // 1. Ingest what is new or changed.
             for side in ["v1", "v2"] {
@@ -70,9 +79,10 @@ public struct NightlyRun {
                 var listed: Set<String> = []
                 for file in files where !file.isDescriptor {
                     listed.insert(file.path)
-                    guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId) else { continue }
+                    guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId, backfill: backfill) else { continue }
                     figures.filesIngested += 1
                     counters["records_replaced", default: 0] += outcome.replaced
+                    figures.v2Unverified += outcome.counts.unverified
                     if outcome.reingested {
                         corrected.formUnion(outcome.previous)
                         corrected.formUnion(outcome.touched)
@@ -102,7 +112,7 @@ public struct NightlyRun {
                 // Records whose fate moved with the period's edges, and subscriptions whose state at the end may have changed.
                 if let oldFrom, oldFrom != period.from {
                     touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
-                } else if oldFrom == nil {
+                } else if oldFrom == nil, backfill == nil {
                     touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
                 }
                 if let oldTo, oldTo != period.to {
@@ -120,17 +130,27 @@ public struct NightlyRun {
             options.window = settings.window
             options.from = period?.from
             options.to = period?.to
-            var reconciler = Reconciler(table: table, options: options)
-            let decoder = V2RecordDecoder()
+            // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
+            options.v1Span = b1.map { $0.min...$0.max }
+            options.v2Span = b2.map { $0.min...$0.max }
+            var reconciler: Reconciler
             var conflicts: [Discrepancy] = []
-            for key in keys {
-                for record in try store.records(of: key) { try record.feed(into: &reconciler, decoder: decoder) }
-                conflicts += try store.conflicts(of: key)
+            if let backfill {
+                // Every subscription of the state is touched on a first night, and every record was fed while reading.
+                reconciler = backfill.reconciler
+                reconciler.options = options
+                conflicts = backfill.conflicts
+            } else {
+                reconciler = Reconciler(table: table, options: options)
+                let decoder = V2RecordDecoder()
+                for key in keys {
+                    for record in try store.records(of: key) { try record.feed(into: &reconciler, decoder: decoder) }
+                    conflicts += try store.conflicts(of: key)
+                }
             }
             let result = reconciler.finish()
             let differences = result.differences + conflicts
-            let judged = NightlySettle(settle: settings.settle, window: settings.window, now: now, v1Bounds: b1, v2Bounds: b2)
-                .split(differences)
+            let judged = NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending)
             step("settled")
 
             // 4. Compare with the open differences and replace the pending items, subscription by subscription.
@@ -139,7 +159,8 @@ public struct NightlyRun {
             var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
             for row in judged.pending { pendingByKey[Self.key(row.difference), default: []].append(row) }
             for key in keys {
-                let open = try store.openDifferences(of: key)
+                // A first night has nothing open or pending to compare with.
+                let open = backfill == nil ? try store.openDifferences(of: key) : [:]
                 var seen: Set<String> = []
                 for d in (confirmedByKey[key] ?? []).sorted(by: Discrepancy.reportOrder) {
                     let identity = Self.unique(DifferenceRow.identity(d), in: &seen)
@@ -155,7 +176,7 @@ public struct NightlyRun {
                     try store.resolveDifference(id: existing.id, date: date, by: reason)
                     figures.resolved += 1
                 }
-                let firstSeen = try store.pendingFirstSeen(of: key)
+                let firstSeen = backfill == nil ? try store.pendingFirstSeen(of: key) : [:]
                 var pendingSeen: Set<String> = []
                 let rows = (pendingByKey[key] ?? []).sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
                     var row = row
@@ -163,7 +184,11 @@ public struct NightlyRun {
                     row.firstSeen = firstSeen[identity] ?? date
                     return (identity: identity, row: row)
                 }
-                try store.replacePending(of: key, with: rows)
+                if backfill == nil {
+                    try store.replacePending(of: key, with: rows)
+                } else {
+                    try store.insertPending(rows)
+                }
             }
 
             // 5. Forget settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
@@ -212,7 +237,7 @@ public struct NightlyRun {
     }
 
     /// Reads `file` when it is not in the ledger or its content changed; nil when it was skipped.
-    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64) throws(ASNError) -> FileOutcome? {
+    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, backfill: NightlyBackfill? = nil) throws(ASNError) -> FileOutcome? {
         let status = try Self.fileStatus(file.path)
         let entry = try store.ledgerEntry(path: file.path)
         if let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
@@ -234,15 +259,15 @@ public struct NightlyRun {
         }
         let fileId = try store.beginFile(path: file.path, side: side, size: status.size, mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
         if side == "v1" {
-            try ingestV1(file, fileId: fileId, store: store, into: &outcome)
+            try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
         } else {
-            try ingestV2(file, fileId: fileId, store: store, into: &outcome)
+            try ingestV2(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
         }
         try store.finishFile(id: fileId, counts: outcome.counts)
         return outcome
     }
 
-    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, into outcome: inout FileOutcome) throws(ASNError) {
+    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
         var failure: ASNError?
         var result = outcome
         do {
@@ -255,9 +280,9 @@ public struct NightlyRun {
                             result.counts.rejected += 1
                             try store.insertReject(file: fileId, .init(side: "v1", error: error.located(in: file.path)))
                         case .migrated(let payload):
-                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, into: &result)
+                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                         case .unmapped(let u):
-                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, into: &result)
+                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                         }
                     } catch {
                         failure = error as? ASNError
@@ -271,11 +296,13 @@ public struct NightlyRun {
         outcome = result
     }
 
-    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, into outcome: inout FileOutcome) throws(ASNError) {
+    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
         var failure: ASNError?
         var result = outcome
         do {
-            try ParallelV2Reader(columnMap: columnMap).read([file]) { item in
+            var reader = ParallelV2Reader(columnMap: columnMap)
+            reader.reader.decoder.signatures = signatures
+            try reader.read([file]) { item in
                 result.counts.read += 1
                 do {
                     switch item {
@@ -283,7 +310,8 @@ public struct NightlyRun {
                         result.counts.rejected += 1
                         try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
                     case .record(let record):
-                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, into: &result, payload: record.payload)
+                        if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
+                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
                     case .api(let record):
                         // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
                         result.counts.rejected += 1
@@ -303,8 +331,10 @@ public struct NightlyRun {
     }
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a conflict).
-    private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, into outcome: inout FileOutcome,
-                      payload: ResponseBodyV2DecodedPayload? = nil) throws(ASNError) {
+    private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome,
+                      original: NightlyBackfill.Original) throws(ASNError) {
+        var payload: ResponseBodyV2DecodedPayload?
+        if case .v2(let read) = original { payload = read.payload }
         if let environment = settings.environment, record.environment != environment {
             outcome.counts.otherEnvironment += 1
             return
@@ -312,12 +342,15 @@ public struct NightlyRun {
         if !record.notificationUUID.isEmpty, let digest = try store.seenDigest(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1
             if let payload, digest != record.digest {
-                try store.insertConflict(Self.conflict(payload), file: fileId)
+                let conflict = Self.conflict(payload)
+                try store.insertConflict(conflict, file: fileId)
+                backfill?.conflicts.append(conflict)
                 outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
             }
             return
         }
         try store.insert(record, file: fileId)
+        backfill?.add(original)
         outcome.counts.stored += 1
         outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
     }

@@ -25,11 +25,21 @@ public struct NightlySettings: Sendable, Equatable {
     /// Report folders older than this many days are removed; nil = kept.
     public var retentionDays: Int?
     /// The highest tolerated share of rejected records per side (0.01 = 1%).
-    public var maxRejectRate = 0.01
+    public var maxRejectRate = SanityCheck.defaultMaxRejectRate
     /// Prometheus text file to write.
     public var metricsFile: String?
     /// The run date (YYYY-MM-DD), nil = today (UTC).
     public var runDate: String?
+    /// Whether every V2 JWS read is verified (`verify-signatures`), as `reconcile --verify-signatures` does.
+    public var verifySignatures = false
+    /// Whether V2 records given decoded are rejects rather than unverified (`require-signatures`).
+    public var requireSignatures = false
+    /// Extra accepted root certificates, DER or PEM files (`root-certificate`, repeatable).
+    public var rootCertificates: [String] = []
+    /// The bundle ID V2 records must have (`bundle-id`).
+    public var bundleId: String?
+    /// The appAppleId V2 records must have (`app-apple-id`).
+    public var appAppleId: String?
 
     /// Creates default settings.
     public init() {}
@@ -58,7 +68,22 @@ public struct NightlySettings: Sendable, Equatable {
                 } else {
                     values = config?.entries(key).map { relative($0.value) } ?? []
                 }
-                if key == "v1" { s.v1 = values } else { s.v2 = values }
+                switch key {
+                case "v1": s.v1 = values
+                case "v2": s.v2 = values
+                default: s.rootCertificates = values
+                }
+                continue
+            }
+            if NightlyConfigFile.booleanKeys.contains(key) {
+                var on = arguments.flag(flag)
+                if !on, let config, let entry = config.entries(key).last {
+                    guard let parsed = Self.boolean(entry.value) else {
+                        throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)' needs yes or no (got '\(entry.value)')")
+                    }
+                    on = parsed
+                }
+                if key == "verify-signatures" { s.verifySignatures = on } else { s.requireSignatures = on }
                 continue
             }
             if arguments.isSet(flag), let value = arguments.value(flag) {
@@ -91,7 +116,13 @@ public struct NightlySettings: Sendable, Equatable {
         case "horizon": horizon = try ArgumentValue.durationMilliseconds(value, option: option)
         case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
         case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
-        case "max-reject-rate": maxRejectRate = try Self.rate(value, option: option)
+        case "bundle-id": bundleId = value
+        case "app-apple-id": appAppleId = value
+        case "max-reject-rate":
+            guard let rate = SanityCheck.parseRate(value) else {
+                throw ASNError(.usage, "option '\(option)' needs a fraction (0.01) or a percentage (1%) between 0 and 1, not '\(value)'")
+            }
+            maxRejectRate = rate
         case "run-date":
             guard let parsed = Timestamp.parseUTCDayOrInstant(value), parsed.isWholeDay else {
                 throw ASNError(.usage, "option '\(option)' needs a date like 2021-03-01, not '\(value)'")
@@ -102,17 +133,19 @@ public struct NightlySettings: Sendable, Equatable {
         }
     }
 
-    /// `1%`, `0.5%` or a fraction such as `0.01`, between 0 and 1.
-    static func rate(_ text: String, option: String) throws(ASNError) -> Double {
-        let percent = text.hasSuffix("%")
-        guard let number = Double(percent ? String(text.dropLast()) : text), number.isFinite else {
-            throw ASNError(.usage, "option '\(option)' needs a rate such as 1% or 0.01 (got '\(text)')")
+    /// `yes`/`no`, `true`/`false`, `1`/`0` (any case); nil otherwise.
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes", "true", "1", "on": return true
+        case "no", "false", "0", "off": return false
+        default: return nil
         }
-        let fraction = percent ? number / 100 : number
-        guard fraction >= 0, fraction <= 1 else {
-            throw ASNError(.usage, "option '\(option)' must be between 0% and 100% (got '\(text)')")
-        }
-        return fraction
+    }
+
+    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
+    public func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
+        try ReconcileCommand.signaturePolicy(verify: verifySignatures, requireSignatures: requireSignatures,
+                                             rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
     }
 
     // MARK: - Derived

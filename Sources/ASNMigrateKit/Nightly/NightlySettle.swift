@@ -1,54 +1,64 @@
 /// The settle rule: which of a re-pairing's differences are confirmed, and which are still `pending`.
 ///
-/// An unpaired record (`missing_in_v1` / `missing_in_v2`) is pending while it is younger than the settle time
-/// (`settle` reason), or while its partner could still lie outside the data: its time is within the window of the
-/// other side's first or last event (`edge` reason). A young `type_mismatch` waits too: it is often a record paired
-/// with the wrong partner because its own partner has not arrived yet. A subscription with a pending item holds its
-/// `state_mismatch` rows pending as well, since the missing partner may be what makes the states differ.
+/// Two reasons keep an item pending. `edge`: the reconcile engine's own period rule (`ReconciliationPeriod`, fed the
+/// whole state's extents) found an unpaired record whose partner could lie outside the data; the engine reports it
+/// as `pending_in_v1` / `pending_in_v2`, exactly as `reconcile` writes it to `pending.csv` (when it is also younger
+/// than the settle time, its reason is `settle`). `settle` (nightly only): an
+/// unpaired record younger than the settle time is pending too (reported as `pending_in_*` as well), and so is a young
+/// `type_mismatch`, often a record paired with the wrong partner because its own partner has not arrived yet. A
+/// subscription with a `settle` item holds its `state_mismatch` rows pending as well, since the missing partner may be
+/// what makes the states differ.
 public struct NightlySettle: Sendable {
     /// The settle time, ms.
     public var settle: Int64
-    /// The pairing window, ms.
-    public var window: Int64
     /// The run's now, epoch ms.
     public var now: Int64
-    /// V1's first and last event time over the whole state.
-    public var v1Bounds: (min: Int64, max: Int64)?
-    /// V2's first and last event time over the whole state.
-    public var v2Bounds: (min: Int64, max: Int64)?
 
     /// Creates the rule for one run.
-    public init(settle: Int64, window: Int64, now: Int64, v1Bounds: (min: Int64, max: Int64)?, v2Bounds: (min: Int64, max: Int64)?) {
+    public init(settle: Int64, now: Int64) {
         self.settle = settle
-        self.window = window
         self.now = now
-        self.v1Bounds = v1Bounds
-        self.v2Bounds = v2Bounds
     }
 
-    /// Splits `differences` into confirmed ones and pending rows (with their settle time and reason).
-    public func split(_ differences: [Discrepancy]) -> (confirmed: [Discrepancy], pending: [DifferenceRow]) {
+    /// Splits the engine's `differences` into confirmed ones and pending rows (with their settle time and reason);
+    /// `edge` is the engine's pending list, every item of which is pending with reason `edge`.
+    public func split(_ differences: [Discrepancy], edge: [Discrepancy] = []) -> (confirmed: [Discrepancy], pending: [DifferenceRow]) {
         var confirmed: [Discrepancy] = []
         var pending: [DifferenceRow] = []
-        var heldUntil: [SubscriptionKey: (Int64, String)] = [:]
+        var heldUntil: [SubscriptionKey: Int64] = [:]
         var states: [Discrepancy] = []
+        for d in edge {
+            var row = DifferenceRow(difference: d, firstSeen: "", lastSeen: "")
+            row.settlesAt = d.eventDate.map { Timestamp.iso8601(ms: $0 &+ settle) } ?? ""
+            // Young and at the edge: `settle` says more (it also holds the subscription's state mismatches, as below).
+            if let time = d.eventDate, time > now &- settle {
+                row.pendingReason = "settle"
+                let key = SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)
+                heldUntil[key] = Swift.max(heldUntil[key] ?? Int64.min, time &+ settle)
+            } else {
+                row.pendingReason = "edge"
+            }
+            pending.append(row)
+        }
         for d in differences {
             if d.kind == .stateMismatch {
                 states.append(d)
                 continue
             }
-            guard let reason = pendingReason(d), let time = d.eventDate else {
+            guard pendingReason(d) != nil, let time = d.eventDate else {
                 confirmed.append(d)
                 continue
             }
             let settles = time &+ settle
-            var row = DifferenceRow(difference: d, firstSeen: "", lastSeen: "")
+            var item = d
+            if d.kind == .missingInV1 { item.kind = .pendingInV1 }
+            if d.kind == .missingInV2 { item.kind = .pendingInV2 }
+            var row = DifferenceRow(difference: item, firstSeen: "", lastSeen: "")
             row.settlesAt = Timestamp.iso8601(ms: settles)
-            row.pendingReason = reason
+            row.pendingReason = "settle"
             pending.append(row)
             let key = SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)
-            if let held = heldUntil[key], held.0 >= settles { continue }
-            heldUntil[key] = (settles, reason)
+            heldUntil[key] = Swift.max(heldUntil[key] ?? Int64.min, settles)
         }
         for d in states {
             guard let held = heldUntil[SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)] else {
@@ -56,20 +66,16 @@ public struct NightlySettle: Sendable {
                 continue
             }
             var row = DifferenceRow(difference: d, firstSeen: "", lastSeen: "")
-            row.settlesAt = Timestamp.iso8601(ms: held.0)
-            row.pendingReason = held.1
+            row.settlesAt = Timestamp.iso8601(ms: held)
+            row.pendingReason = "settle"
             pending.append(row)
         }
         return (confirmed, pending)
     }
 
-    /// `settle`, `edge`, or nil when the difference is confirmed.
+    /// `settle` when the difference is an unpaired record or a type mismatch younger than the settle time, else nil.
     public func pendingReason(_ d: Discrepancy) -> String? {
         guard d.kind == .missingInV1 || d.kind == .missingInV2 || d.kind == .typeMismatch, let time = d.eventDate else { return nil }
-        if time > now &- settle { return "settle" }
-        guard d.kind != .typeMismatch else { return nil }
-        let other = d.kind == .missingInV2 ? v2Bounds : v1Bounds
-        if let other, time <= other.min &+ window || time >= other.max &- window { return "edge" }
-        return nil
+        return time > now &- settle ? "settle" : nil
     }
 }

@@ -201,6 +201,11 @@ public final class NightlyStore {
         return removed
     }
 
+    /// Whether the state holds no records, conflicts, differences or pending items (a first night, as far as pairing goes).
+    public func isEmpty() throws(ASNError) -> Bool {
+        try scalar("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM records LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))") == 0
+    }
+
     /// Counts of stored records per side.
     public func recordCount(side: String) throws(ASNError) -> Int {
         try scalar("SELECT COUNT(*) FROM records WHERE side = ?", [.text(side)])
@@ -339,6 +344,14 @@ public final class NightlyStore {
             try cached("DELETE FROM pending WHERE id = ?").run([.integer(old.id)])
         }
         for (identity, row) in rows where existing[identity]?.row != row {
+            try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
+                .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
+        }
+    }
+
+    /// Adds pending items to a subscription that has none (a first night).
+    public func insertPending(_ rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
+        for (identity, row) in rows {
             try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
                 .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
         }

@@ -143,18 +143,40 @@ public enum StateSchema {
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.
     public static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
         let found = try database.userVersion
         guard found <= currentVersion else {
             throw ASNError(.stateDatabase, "state database '\(database.path)' has schema version \(found), but this asn-migrate supports up to \(currentVersion); run a newer asn-migrate, or point --state at another file",
                            at: SourceLocation(path: database.path))
         }
-        guard found < currentVersion else { return }
-        try database.transaction { () throws(ASNError) in
-            for version in found..<currentVersion {
-                try database.execute(migrations[version])
+        if found < currentVersion {
+            try database.transaction { () throws(ASNError) in
+                for version in found..<currentVersion {
+                    try database.execute(migrations[version])
+                }
+                try database.execute("PRAGMA user_version = \(currentVersion)")
             }
-            try database.execute("PRAGMA user_version = \(currentVersion)")
+        }
+        try addCellColumns(database)
+    }
+
+    /// The tables holding difference rows, whose cells follow `Discrepancy.columns`.
+    public static let cellTables = ["conflicts", "differences", "pending"]
+
+    /// Adds every `Discrepancy.columns` column a cell table lacks (as `TEXT NOT NULL DEFAULT ''`), so a column
+    /// appended to `differences.csv` needs no migration; rows stored before it read back with that cell empty.
+    static func addCellColumns(_ database: SQLiteDatabase) throws(ASNError) {
+        var missing: [(String, String)] = []
+        for table in cellTables {
+            var present: Set<String> = []
+            try database.prepare("PRAGMA table_info(\(table))").forEach { s in present.insert(s.text(1)) }
+            for column in Discrepancy.columns where !present.contains(column) { missing.append((table, column)) }
+        }
+        guard !missing.isEmpty else { return }
+        try database.transaction { () throws(ASNError) in
+            for (table, column) in missing {
+                try database.execute("ALTER TABLE \(table) ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''")
+            }
         }
     }
 }

@@ -6,6 +6,12 @@ public struct ReconcileOptions: Sendable, Equatable {
     public var from: Int64?
     /// The judged period's last instant (epoch ms, inclusive); nil = derived from the data.
     public var to: Int64?
+    /// V1's first and last (not inferred) event time over all the data, when the records fed are only part of it
+    /// (`nightly` re-pairs some subscriptions of its state); nil = the span of the records fed. The period and the
+    /// pending rule use it.
+    public var v1Span: ClosedRange<Int64>?
+    /// V2's first and last signedDate over all the data (see `v1Span`); nil = the span of the records fed.
+    public var v2Span: ClosedRange<Int64>?
     /// The fields compared between paired records.
     public var fields: [ComparedField] = ComparedField.defaultFields
     /// The run date, tool version and input roots, reported after the counts in `summary.csv`.

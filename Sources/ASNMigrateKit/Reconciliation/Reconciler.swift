@@ -4,8 +4,8 @@
 public struct Reconciler: Sendable {
     /// The mapping table (for V2-only lists and the companion tolerance).
     public let table: MappingTable
-    /// The run's options.
-    public let options: ReconcileOptions
+    /// The run's options (settable until `finish()`: a nightly backfill knows its period only after feeding).
+    public var options: ReconcileOptions
 
     private var pool = StringPool()
     private var v1: [ReconRecord] = []
@@ -185,8 +185,8 @@ public struct Reconciler: Sendable {
 
         init(engine: Reconciler) {
             e = engine
-            period = ReconciliationPeriod(v1Span: ReconciliationPeriod.span(of: engine.v1.lazy.filter { !$0.inferred }.map(\.time)),
-                                          v2Span: ReconciliationPeriod.span(of: engine.v2.lazy.map(\.time)),
+            period = ReconciliationPeriod(v1Span: engine.options.v1Span ?? ReconciliationPeriod.span(of: engine.v1.lazy.filter { !$0.inferred }.map(\.time)),
+                                          v2Span: engine.options.v2Span ?? ReconciliationPeriod.span(of: engine.v2.lazy.map(\.time)),
                                           from: engine.options.from, to: engine.options.to, window: engine.options.window)
             fate1 = Array(repeating: .open, count: engine.v1.count)
             fate2 = Array(repeating: .open, count: engine.v2.count)

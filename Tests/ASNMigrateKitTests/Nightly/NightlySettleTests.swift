@@ -1,7 +1,7 @@
 import Testing
 @testable import ASNMigrateKit
 
-/// The settle rule: young unpaired records and records at the data's edge are pending; state mismatches of their subscription wait too.
+/// The settle rule: young unpaired records are pending (state mismatches of their subscription wait too); the engine's edge items pass through as pending.
 @Suite struct NightlySettleTests {
     private let day: Int64 = 86_400_000
     private func missing(_ kind: Discrepancy.Kind, at time: Int64, id: String = "1") -> Discrepancy {
@@ -12,22 +12,38 @@ import Testing
         return d
     }
 
-    @Test func youngRecordsAndEdgesArePendingOthersConfirmed() {
+    @Test func youngRecordsArePendingOthersConfirmed() {
         let now = 100 * day
-        let rule = NightlySettle(settle: 3 * day, window: 2 * day, now: now, v1Bounds: (0, now), v2Bounds: (0, now))
+        let rule = NightlySettle(settle: 3 * day, now: now)
         #expect(rule.pendingReason(missing(.missingInV2, at: now - day)) == "settle")
+        #expect(rule.pendingReason(missing(.missingInV2, at: now - 3 * day)) == nil, "exactly the settle time old: settled")
         #expect(rule.pendingReason(missing(.missingInV2, at: 50 * day)) == nil)
-        #expect(rule.pendingReason(missing(.missingInV1, at: day)) == "edge", "its V1 partner could lie before V1's first event")
         #expect(rule.pendingReason(missing(.typeMismatch, at: now - day)) == "settle", "a young type mismatch may be a partner still on its way")
-        #expect(rule.pendingReason(missing(.typeMismatch, at: day)) == nil, "the edge rule is for unpaired records only")
         #expect(rule.pendingReason(missing(.fieldMismatch, at: now - day)) == nil, "paired records' fields are judged at once")
-        let old = NightlySettle(settle: 3 * day, window: 2 * day, now: now, v1Bounds: (0, 90 * day), v2Bounds: (0, 90 * day))
-        #expect(old.pendingReason(missing(.missingInV2, at: 89 * day)) == "edge")
+        let split = rule.split([missing(.missingInV2, at: now - day), missing(.missingInV1, at: 50 * day, id: "2")])
+        #expect(split.pending.map(\.difference.kind) == [.pendingInV2], "a young unpaired record is reported as reconcile names pending records")
+        #expect(split.pending.map(\.pendingReason) == ["settle"])
+        #expect(split.confirmed.map(\.kind) == [.missingInV1])
+    }
+
+    @Test func theEnginesEdgeItemsArePendingAndHoldNoStateMismatch() {
+        let now = 100 * day
+        let rule = NightlySettle(settle: 3 * day, now: now)
+        var state = Discrepancy(kind: .stateMismatch)
+        state.environment = "Production"
+        state.originalTransactionId = "1"
+        let split = rule.split([state], edge: [missing(.pendingInV1, at: day)])
+        #expect(split.pending.map(\.difference.kind) == [.pendingInV1])
+        #expect(split.pending.map(\.pendingReason) == ["edge"])
+        #expect(split.pending.map(\.settlesAt) == [Timestamp.iso8601(ms: 4 * day)])
+        #expect(split.confirmed.map(\.kind) == [.stateMismatch], "reconcile reports this state mismatch too: an edge item holds nothing")
+        let young = rule.split([state], edge: [missing(.pendingInV1, at: now - day)])
+        #expect(young.pending.map(\.pendingReason) == ["settle", "settle"], "a young edge item is settling, and holds its subscription's state mismatch")
     }
 
     @Test func stateMismatchOfAPendingSubscriptionWaits() {
         let now = 100 * day
-        let rule = NightlySettle(settle: 3 * day, window: 2 * day, now: now, v1Bounds: (0, now), v2Bounds: (0, now))
+        let rule = NightlySettle(settle: 3 * day, now: now)
         var state = Discrepancy(kind: .stateMismatch)
         state.environment = "Production"
         state.originalTransactionId = "1"
