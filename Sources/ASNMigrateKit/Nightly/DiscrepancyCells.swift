@@ -18,5 +18,9 @@ extension Discrepancy {
         v2Value = cells[12]
         v1Source = cells[13]
         v2NotificationUUID = cells[14]
+        productId = cells[15]
+        bundleId = cells[16]
+        v2SignedDate = cells[17].isEmpty ? nil : Timestamp.parseISO8601(cells[17])
+        v1EventTimeInferred = cells[18].isEmpty ? nil : cells[18] == "true"
     }
 }

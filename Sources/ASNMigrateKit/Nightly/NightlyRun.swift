@@ -342,7 +342,7 @@ public struct NightlyRun {
         if !record.notificationUUID.isEmpty, let digest = try store.seenDigest(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1
             if let payload, digest != record.digest {
-                let conflict = Self.conflict(payload)
+                let conflict = Reconciler.conflict(payload)
                 try store.insertConflict(conflict, file: fileId)
                 backfill?.conflicts.append(conflict)
                 outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
@@ -353,19 +353,6 @@ public struct NightlyRun {
         backfill?.add(original)
         outcome.counts.stored += 1
         outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
-    }
-
-    /// The `conflicting_duplicate_v2` row `reconcile` writes for a V2 UUID seen again with other content.
-    static func conflict(_ payload: ResponseBodyV2DecodedPayload) -> Discrepancy {
-        var d = Discrepancy(kind: .conflictingDuplicateV2)
-        d.environment = Reconciler.environmentName(payload.data.environment)
-        d.originalTransactionId = payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
-        d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
-        d.eventDate = payload.signedDate
-        d.v2NotificationType = payload.notificationType
-        d.v2Subtype = payload.subtype ?? ""
-        d.v2NotificationUUID = payload.notificationUUID ?? ""
-        return d
     }
 
     // MARK: - Helpers

@@ -95,18 +95,7 @@ public struct Reconciler: Sendable {
             if let first = v2Seen[uuid] {
                 v2Duplicates += 1
                 if first != fingerprint {
-                    var d = Discrepancy(kind: .conflictingDuplicateV2)
-                    d.environment = Self.environmentName(payload.data.environment)
-                    d.originalTransactionId = payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
-                    d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
-                    d.eventDate = payload.signedDate
-                    d.v2NotificationType = payload.notificationType
-                    d.v2Subtype = payload.subtype ?? ""
-                    d.v2NotificationUUID = payload.notificationUUID ?? ""
-                    d.productId = payload.data.transactionInfo?.productId ?? ""
-                    d.bundleId = payload.data.transactionInfo?.bundleId ?? payload.data.bundleId ?? ""
-                    d.v2SignedDate = payload.signedDate
-                    conflicts.append(d)
+                    conflicts.append(Self.conflict(payload))
                 }
                 return
             }
@@ -153,6 +142,23 @@ public struct Reconciler: Sendable {
     /// Apple spells environments several ways; reports use "Production" and "Sandbox".
     static func environmentName(_ raw: String?) -> String {
         V2Builder.environment(raw) ?? ""
+    }
+
+    /// The `conflicting_duplicate_v2` row for a V2 record whose notificationUUID was seen with other content: the
+    /// duplicate's identity and product, no values (the nightly state builds the same row).
+    static func conflict(_ payload: ResponseBodyV2DecodedPayload) -> Discrepancy {
+        var d = Discrepancy(kind: .conflictingDuplicateV2)
+        d.environment = environmentName(payload.data.environment)
+        d.originalTransactionId = payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
+        d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
+        d.eventDate = payload.signedDate
+        d.v2NotificationType = payload.notificationType
+        d.v2Subtype = payload.subtype ?? ""
+        d.v2NotificationUUID = payload.notificationUUID ?? ""
+        d.productId = payload.data.transactionInfo?.productId ?? ""
+        d.bundleId = payload.data.transactionInfo?.bundleId ?? payload.data.bundleId ?? ""
+        d.v2SignedDate = payload.signedDate
+        return d
     }
 
     // MARK: - Work
