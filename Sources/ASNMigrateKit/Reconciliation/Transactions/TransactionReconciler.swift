@@ -101,22 +101,9 @@ public struct TransactionReconciler: Sendable {
         let purchases = v2.compactMap(\.payload.purchaseDate)
         let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
         let v1Range = collector.eventRange
-        var start = Int64.min, end = Int64.max
-        switch (v1Range, v2Range) {
-        case let (a?, b?):
-            start = max(a.lowerBound, b.lowerBound)
-            end = min(a.upperBound, b.upperBound)
-        case let (a?, nil):
-            start = a.lowerBound
-            end = a.upperBound
-        case let (nil, b?):
-            start = b.lowerBound
-            end = b.upperBound
-        case (nil, nil):
-            break
-        }
-        if let from = options.from { start = from }
-        if let to = options.to { end = to }
+        // The same default period as notifications: the overlap of both sides' spans, `--from` / `--to` replacing an end.
+        let period = ReconciliationPeriod(v1Span: v1Range, v2Span: v2Range, from: options.from, to: options.to, window: options.window)
+        let start = period.start, end = period.end
         func inPeriod(_ time: Int64?) -> Bool {
             guard let time else { return true }
             return time >= start && time <= end
