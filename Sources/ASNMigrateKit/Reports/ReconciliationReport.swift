@@ -38,7 +38,7 @@ public enum ReconciliationReport {
         }
         let start = m("period_start"), end = m("period_end")
         if !start.isEmpty, !end.isEmpty, end.utf8.lexicographicallyPrecedes(start.utf8) {
-            lines.append("  warning: the period is empty (the two sides' event times do not overlap), so nothing was judged; set it with --from/--to")
+            lines.append("  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data")
         }
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }

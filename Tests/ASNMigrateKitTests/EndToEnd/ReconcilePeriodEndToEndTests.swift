@@ -47,4 +47,15 @@ import Testing
         let pending = String(decoding: try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/dirty/pending.csv")), as: UTF8.self)
         #expect(pending == Discrepancy.columns.joined(separator: ",") + "\n")
     }
+
+    /// A `--from` after the end of the data judges nothing, and the console says why in terms of the options given.
+    @Test func aFromAfterTheDataSaysThePeriodIsEmpty() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let migrated = tmp.path + "/m.jsonl"
+        _ = try BinaryRun.run(["migrate", Self.v1File, "--out", migrated])
+        let run = try BinaryRun.run(["reconcile", "--v1", Self.v1File, "--v2", migrated, "--from", "2030-01-01", "--out", tmp.path + "/r"])
+        #expect(run.stderr.contains("warning: the period 2030-01-01T00:00:00.000Z .. "), "\(run.stderr)")
+        #expect(run.stderr.contains("--from/--to lie outside them), so nothing was judged"))
+    }
 }
