@@ -25,12 +25,7 @@ public enum NightlyCommand {
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
             .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
-            .flag("--verify-signatures", help: "Verify every V2 JWS read (as reconcile --verify-signatures); failures are 'signature:' rejects. In the config: verify-signatures = yes."),
-            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV). In the config: require-signatures = yes."),
-            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (repeatable)."),
-            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
-            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId."),
-        ],
+        ] + ReconcileCommand.signatureOptions(configKeys: true),
         exitStatuses: ExitStatus.allCases
     )
 

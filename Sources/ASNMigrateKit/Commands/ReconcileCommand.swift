@@ -18,11 +18,7 @@ public enum ReconcileCommand {
             .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."),
-            .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects."),
-            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified."),
-            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
-            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
-            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
+        ] + signatureOptions(configKeys: false) + [
             .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
@@ -227,6 +223,18 @@ public enum ReconcileCommand {
             throw ASNError(.usage, "option '--run-date' needs a date like 2021-03-01, not '\(given)'")
         }
         return Timestamp.day(ms: parsed.ms)
+    }
+
+    /// The signature options `reconcile` and `nightly` share; `configKeys` adds how the nightly config file spells the flags.
+    static func signatureOptions(configKeys: Bool) -> [OptionSpec] {
+        let config = { (line: String) in configKeys ? " In the config: \(line)." : "" }
+        return [
+            .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects." + config("verify-signatures = yes")),
+            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified." + config("require-signatures = yes")),
+            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
+            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
+            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
+        ]
     }
 
     /// The signature checks asked for, or nil without `--verify-signatures`; the options that need it are usage
