@@ -10,14 +10,6 @@ import Testing
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
-    private func summary(_ directory: String) throws -> [String: String] {
-        var metrics: [String: String] = [:]
-        for line in try read(directory + "/summary.csv").split(separator: "\n").dropFirst() {
-            let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
-        }
-        return metrics
-    }
 
     /// Simulates with realistic edges and reconciles; returns the data and report folders.
     private func simulateAndReconcile(seed: Int, inject: String, in tmp: TemporaryDirectory) throws -> (data: String, report: String, status: Int32) {
@@ -32,7 +24,7 @@ import Testing
     /// The edges really straddle: V1's first event is the simulated start, V2's first is signed after it, so the
     /// derived period starts after the first V1 record and ends before the last V2 record.
     private func expectStraddlingEdges(_ report: String) throws {
-        let m = try summary(report)
+        let m = try ReportFiles.summary(report)
         #expect(m["period_start"] != "2021-01-01T00:00:00.000Z" && (m["period_start"] ?? "").hasPrefix("2021-01-01T00:0"),
                 "V2's first record is signed seconds to minutes after V1's: \(m["period_start"] ?? "")")
         #expect(m["period_end"] == "2021-04-01T00:00:00.000Z", "the period ends at V1's last event; V2's copy is signed after it")

@@ -14,14 +14,6 @@ import Testing
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
-    private func summary(_ directory: String) throws -> [String: String] {
-        var metrics: [String: String] = [:]
-        for line in try read(directory + "/summary.csv").split(separator: "\n").dropFirst() {
-            let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
-        }
-        return metrics
-    }
 
     private func migrateCleanSample(into directory: String) throws -> (path: String, lines: Int) {
         let out = directory + "/migrated.jsonl"
@@ -40,7 +32,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
         #expect(try read(report + "/rejected.csv") == "side,source,line,reason\n")
-        let m = try summary(report)
+        let m = try ReportFiles.summary(report)
         let matched = Int(m["matched"] ?? "") ?? -1, duplicates = Int(m["v1_duplicates"] ?? "") ?? -1
         #expect(matched + duplicates == migrated.lines)
         #expect(duplicates == 1, "the sample holds one retried V1 delivery")
@@ -62,8 +54,8 @@ import Testing
             + ["--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
-        #expect(try summary(report)["v2_rejected"] == "0")
-        #expect(try summary(report)["matched"] == "34")
+        #expect(try ReportFiles.summary(report)["v2_rejected"] == "0")
+        #expect(try ReportFiles.summary(report)["matched"] == "34")
     }
 
     @Test func aCSVWithoutItsColumnMapIsRejectedClearly() throws {
@@ -111,7 +103,7 @@ import Testing
         #expect(differences.contains(#""'=HYPERLINK(""http://x"")""#), "formula guarded and quoted: \(differences)")
         let rejected = try read(report + "/rejected.csv")
         #expect(rejected.contains("v2,\(v2),\(lines.count),\"malformed_jws"))
-        #expect(try summary(report)["v2_rejected"] == "1")
+        #expect(try ReportFiles.summary(report)["v2_rejected"] == "1")
     }
 
     @Test func defaultReportFolderIsNamedByTheRunDateAndReplacedWhole() throws {

@@ -6,15 +6,6 @@ import Testing
 @Suite(.serialized) struct ReconcilePeriodEndToEndTests {
     private static let v1File = "Tests/Fixtures/sample/v1/01-live-feed.jsonl"
 
-    private func summary(_ directory: String) throws -> [String: String] {
-        var metrics: [String: String] = [:]
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/summary.csv")), as: UTF8.self)
-        for line in text.split(separator: "\n").dropFirst() {
-            let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
-        }
-        return metrics
-    }
 
     @Test func rejectedLinesWithFarDatesDoNotMoveTheDefaultPeriod() throws {
         let tmp = try TemporaryDirectory()
@@ -39,7 +30,7 @@ import Testing
         #expect(clean.status == 0, "\(clean.stderr)")
         let dirty = try BinaryRun.run(["reconcile", "--v1", Self.v1File, "--v1", badV1, "--v2", migrated, "--v2", badV2, "--out", tmp.path + "/dirty"])
         #expect(dirty.status == 3, "2 rejects among a handful of records fail the 1% reject-rate check: \(dirty.stderr)")
-        let a = try summary(tmp.path + "/clean"), b = try summary(tmp.path + "/dirty")
+        let a = try ReportFiles.summary(tmp.path + "/clean"), b = try ReportFiles.summary(tmp.path + "/dirty")
         #expect(b["v1_rejected"] == "2" && b["v2_rejected"] == "2", "\(b)")
         #expect(a["period_start"] != nil && a["period_start"] == b["period_start"])
         #expect(a["period_end"] != nil && a["period_end"] == b["period_end"])
