@@ -90,10 +90,7 @@ public struct StoredRecord: Sendable, Equatable {
         expiresMs = Self.expiry(p)
         location = record.location
         payload = JSONWriter.string(.object(p.json))
-        digest = record.contentDigest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        digest = SHA1.hex(record.contentDigest)
     }
 
     /// A record read back from the database.

@@ -43,7 +43,12 @@ public struct SHA1: Sendable {
 
     /// The digest as 40 lowercase hex digits.
     public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
-        digest(bytes).map { byte in
+        hex(digest(bytes))
+    }
+
+    /// A digest (or any bytes) as lowercase hex digits, two per byte.
+    public static func hex(_ digest: some Sequence<UInt8>) -> String {
+        digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
