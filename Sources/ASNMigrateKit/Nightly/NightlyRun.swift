@@ -277,8 +277,7 @@ public struct NightlyRun {
                     do {
                         switch item {
                         case .rejected(let error):
-                            result.counts.rejected += 1
-                            try store.insertReject(file: fileId, .init(side: "v1", error: error.located(in: file.path)))
+                            try Self.reject(error, side: "v1", file: file, fileId: fileId, store: store, into: &result)
                         case .migrated(let payload):
                             try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                         case .unmapped(let u):
@@ -307,17 +306,15 @@ public struct NightlyRun {
                 do {
                     switch item {
                     case .rejected(let error):
-                        result.counts.rejected += 1
-                        try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
+                        try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
                     case .record(let record):
                         if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
                         try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
                     case .api(let record):
                         // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
-                        result.counts.rejected += 1
                         let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
                                              at: record.location)
-                        try store.insertReject(file: fileId, .init(side: "v2", error: error.located(in: file.path)))
+                        try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
                     }
                 } catch {
                     failure = error as? ASNError
@@ -328,6 +325,12 @@ public struct NightlyRun {
             throw failure ?? Self.readFailure(file, error)
         }
         outcome = result
+    }
+
+    /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
+    private static func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, into outcome: inout FileOutcome) throws(ASNError) {
+        outcome.counts.rejected += 1
+        try store.insertReject(file: fileId, .init(side: side, error: error.located(in: file.path)))
     }
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a conflict).
@@ -394,6 +397,6 @@ public struct NightlyRun {
             throw ASNError(.unreadableInput, "cannot read '\(path)' to hash it: \(error.localizedDescription)", at: SourceLocation(path: path))
         }
         let digest = data.withUnsafeBytes { SHA1.digest($0) }
-        return digest.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return SHA1.hex(digest)
     }
 }
