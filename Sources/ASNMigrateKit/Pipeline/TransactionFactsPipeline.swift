@@ -17,7 +17,7 @@ public struct TransactionFactsPipeline: Sendable {
     /// One batch: the mapped outcomes and the facts of the records that are not rejects, both in input order.
     public struct Batch: Sendable {
         /// The mapping outcomes.
-        public var outcomes: [V1RecordMapper.Outcome] = []
+        public var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
         public var facts: [V1RecordFacts] = []
         /// An error that ends the run here.
