@@ -79,7 +79,7 @@ import Testing
     // MARK: - The real commands' help
 
     @Test func noHelpTextRepeatsItself() throws {
-        for command in ASNMigrateCLI.program.commands {
+        for command in ASNMigrateCLI.program().commands {
             let text = command.helpText.replacingOccurrences(of: "\n", with: " ")
                 .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             #expect(!text.contains("(repeatable). (repeatable)"), "\(command.name) --help")
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func everyWrittenUsageLineListsEveryOption() {
-        for command in ASNMigrateCLI.program.commands {
+        for command in ASNMigrateCLI.program().commands {
             guard let usage = command.usage else { continue }
             for option in command.options {
                 #expect(usage.contains(option.long), "\(command.name)'s usage line lists \(option.long)")

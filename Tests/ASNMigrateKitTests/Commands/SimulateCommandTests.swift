@@ -19,7 +19,7 @@ import Testing
 
     @Test func specIsSoundAndRegistered() {
         #expect(SimulateCommand.spec.specProblems.isEmpty)
-        #expect(ASNMigrateCLI.program.commands.contains { $0.name == "simulate" })
+        #expect(ASNMigrateCLI.program().commands.contains { $0.name == "simulate" })
     }
 
     @Test(arguments: [

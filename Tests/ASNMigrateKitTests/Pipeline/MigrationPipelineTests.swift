@@ -82,7 +82,7 @@ import Testing
         let input = try directory.write("in.jsonl", Self.mixedInput(records: 2000))
         func run(fast: Bool, workers: Int, name: String) throws -> (status: ASNMigrateKit.ExitStatus, out: [UInt8], rejects: [UInt8]) {
             let arguments = ["migrate", input, "--format", format, "--out", directory.path + "/\(name).out", "--rejects", directory.path + "/\(name).csv"]
-            guard case .run(let parsed) = try ASNMigrateCLI.program.parse(arguments) else {
+            guard case .run(let parsed) = try ASNMigrateCLI.program().parse(arguments) else {
                 Issue.record("arguments did not parse")
                 return (.failure, [], [])
             }
