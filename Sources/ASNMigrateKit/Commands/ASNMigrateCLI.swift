@@ -6,13 +6,13 @@ public enum ASNMigrateCLI {
     /// The tool's version, as `--version` prints it.
     public static let version = "asn-migrate \(versionNumber)"
 
-    /// The commands the library provides, in help order.
+    /// The commands the library provides, in help order; the executable adds `simulate` from `ASNSimulation`
+    /// (`ToolCommands.all`), so the library never imports the simulator.
     public static let builtInCommands: [CommandEntry] = [
         CommandEntry(spec: MigrateCommand.spec) { MigrateCommand.run($0, console: $1) },
         CommandEntry(spec: ReconcileCommand.spec) { ReconcileCommand.run($0, console: $1) },
         CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
         CommandEntry(spec: MappingsCommand.spec) { MappingsCommand.run($0, console: $1) },
-        CommandEntry(spec: SimulateCommand.spec) { SimulateCommand.run($0, console: $1) },
     ]
 
     /// The program made of `commands`: every subcommand and its options.

@@ -190,7 +190,7 @@ public enum MigrateCommand {
     }
 
     /// A one-line description of any error, for standard error.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? ASNError { return error.description }
         return String(describing: error)
     }

@@ -1,3 +1,4 @@
+import ASNMigrateKit
 import Foundation
 
 /// Runs a simulation: generates every subscriber (in parallel batches, each from its own PRNG stream, so the output

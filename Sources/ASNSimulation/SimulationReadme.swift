@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// The `README.txt` of a simulation directory: how it was made, what it holds, and how to check `reconcile` with it.
 public enum SimulationReadme {
     /// The text for a finished run.
