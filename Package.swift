@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "asn-migrate", targets: ["asn-migrate"]),
         .library(name: "ASNMigrateKit", targets: ["ASNMigrateKit"]),
+        .library(name: "ASNSimulation", targets: ["ASNSimulation"]),
     ],
     dependencies: [],
     targets: [
@@ -19,9 +20,15 @@ let package = Package(
             dependencies: ["CZlib", "CCrypto", "CSQLite"],
             path: "Sources/ASNMigrateKit"
         ),
+        // The lifecycle simulator and its `simulate` command, above the library (which never imports it).
+        .target(
+            name: "ASNSimulation",
+            dependencies: ["ASNMigrateKit"],
+            path: "Sources/ASNSimulation"
+        ),
         .executableTarget(
             name: "asn-migrate",
-            dependencies: ["ASNMigrateKit"],
+            dependencies: ["ASNMigrateKit", "ASNSimulation"],
             path: "Sources/asn-migrate"
         ),
         .executableTarget(
@@ -31,7 +38,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ASNMigrateKitTests",
-            dependencies: ["ASNMigrateKit", "asn-migrate"],
+            dependencies: ["ASNMigrateKit", "ASNSimulation", "asn-migrate"],
             path: "Tests/ASNMigrateKitTests"
         ),
     ]

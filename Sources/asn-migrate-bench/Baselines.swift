@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The baselines measured on the same bytes as `migrate`: reading the files, and Foundation's `JSONDecoder`.
 enum Baselines {
@@ -85,20 +86,15 @@ enum Baselines {
 }
 
 /// Per-thread counts, each slot written by one thread only.
-private final class Counts: @unchecked Sendable {
-    /// The slots.
-    private let slots: UnsafeMutableBufferPointer<Int>
+private final class Counts: Sendable {
+    /// The slots, behind a lock (each thread writes once, so the lock costs nothing measurable).
+    private let slots: Mutex<[Int]>
     /// Creates `n` zero slots.
-    init(_ n: Int) {
-        slots = .allocate(capacity: n)
-        slots.initialize(repeating: 0)
-    }
-    /// Frees the slots.
-    deinit { slots.deallocate() }
+    init(_ n: Int) { slots = Mutex([Int](repeating: 0, count: n)) }
     /// Sets slot `k`.
-    func set(_ k: Int, _ value: Int) { slots[k] = value }
+    func set(_ k: Int, _ value: Int) { slots.withLock { $0[k] = value } }
     /// The sum.
-    var total: Int { slots.reduce(0, +) }
+    var total: Int { slots.withLock { $0.reduce(0, +) } }
 }
 
 /// The V1 fields as a plain Codable struct: what a straightforward Swift tool would decode each line into.

@@ -1,6 +1,7 @@
 import ASNMigrateKit
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Issue 10's figures: JWS verified per second on every core (in process, `JWSVerifier` over test-CA signed
 /// transactions), and `reconcile --verify-signatures` against the same run without it on `simulate --sign` data.
@@ -87,22 +88,13 @@ private func processCPUSeconds() -> Double {
 }
 
 /// A total added to from several threads.
-private final class Counter: @unchecked Sendable {
-    /// Guarded by `lock`.
-    private var total = 0
-    private let lock = NSLock()
+private final class Counter: Sendable {
+    /// The total so far, behind a lock.
+    private let total = Mutex(0)
 
     /// Adds `amount`.
-    func add(_ amount: Int) {
-        lock.lock()
-        total += amount
-        lock.unlock()
-    }
+    func add(_ amount: Int) { total.withLock { $0 += amount } }
 
     /// The total so far.
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return total
-    }
+    var value: Int { total.withLock { $0 } }
 }

@@ -6,20 +6,30 @@ public enum ASNMigrateCLI {
     /// The tool's version, as `--version` prints it.
     public static let version = "asn-migrate \(versionNumber)"
 
-    /// The program: every subcommand and its options.
-    public static var program: Program {
+    /// The commands the library provides, in help order; the executable adds `simulate` from `ASNSimulation`
+    /// (`ToolCommands.all`), so the library never imports the simulator.
+    public static let builtInCommands: [CommandEntry] = [
+        CommandEntry(spec: MigrateCommand.spec) { MigrateCommand.run($0, console: $1) },
+        CommandEntry(spec: ReconcileCommand.spec) { ReconcileCommand.run($0, console: $1) },
+        CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
+        CommandEntry(spec: MappingsCommand.spec) { MappingsCommand.run($0, console: $1) },
+    ]
+
+    /// The program made of `commands`: every subcommand and its options.
+    public static func program(commands: [CommandEntry] = builtInCommands) -> Program {
         Program(
             abstract: "Migrate archived App Store Server Notifications V1 to V2 form, and reconcile them with V2 records.",
             version: version,
-            commands: [MigrateCommand.spec, ReconcileCommand.spec, NightlyCommand.spec, MappingsCommand.spec, SimulateCommand.spec]
+            commands: commands.map(\.spec)
         )
     }
 
-    /// Runs the tool on the arguments after the executable name.
-    public static func run(_ arguments: [String], console: Console = .standard) -> ExitStatus {
+    /// Runs the tool made of `commands` on the arguments after the executable name.
+    public static func run(_ arguments: [String], console: Console = .standard,
+                           commands: [CommandEntry] = builtInCommands) -> ExitStatus {
         let outcome: ParseOutcome
         do {
-            outcome = try program.parse(arguments)
+            outcome = try program(commands: commands).parse(arguments)
         } catch {
             console.diagnostic("asn-migrate: \(error.message)")
             return .usage
@@ -29,16 +39,11 @@ public enum ASNMigrateCLI {
             try? console.output(Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
             return .success
         case .run(let parsed):
-            switch parsed.command {
-            case MigrateCommand.spec.name: return MigrateCommand.run(parsed, console: console)
-            case ReconcileCommand.spec.name: return ReconcileCommand.run(parsed, console: console)
-            case NightlyCommand.spec.name: return NightlyCommand.run(parsed, console: console)
-            case MappingsCommand.spec.name: return MappingsCommand.run(parsed, console: console)
-            case SimulateCommand.spec.name: return SimulateCommand.run(parsed, console: console)
-            default:
+            guard let command = commands.first(where: { $0.spec.name == parsed.command }) else {
                 console.diagnostic("asn-migrate: command '\(parsed.command)' is not available")
                 return .usage
             }
+            return command.run(parsed, console)
         }
     }
 }

@@ -23,22 +23,11 @@ public enum ArgumentValue {
 
     /// `text` as milliseconds: one or more number-unit pairs with units `ms`, `s`, `m`, `h`, `d` (`48h`, `1h30m`), else a usage error.
     public static func durationMilliseconds(_ text: String, option: String) throws(ASNError) -> Int64 {
-        let failure = ASNError(.usage, "option '\(option)' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")
-        var total: Int64 = 0
-        var rest = Substring(text)
-        guard !rest.isEmpty else { throw failure }
-        while !rest.isEmpty {
-            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
-            rest = rest.dropFirst(digits.count)
-            let unit = rest.prefix(while: { $0.isASCII && $0.isLetter })
-            rest = rest.dropFirst(unit.count)
-            guard let amount = Int64(digits), let scale = unitMilliseconds[String(unit)] else { throw failure }
-            let (product, overflowA) = amount.multipliedReportingOverflow(by: scale)
-            let (sum, overflowB) = total.addingReportingOverflow(product)
-            guard !overflowA, !overflowB else { throw ASNError(.usage, "option '\(option)' duration '\(text)' is too long") }
-            total = sum
+        switch DurationText.read(text) {
+        case .milliseconds(let value): return value
+        case .malformed: throw ASNError(.usage, "option '\(option)' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")
+        case .tooLong: throw ASNError(.usage, "option '\(option)' duration '\(text)' is too long")
         }
-        return total
     }
 
     /// Checks a value against an option's declared kind.
@@ -52,7 +41,3 @@ public enum ArgumentValue {
     }
 }
 
-// MARK: - Private constants
-
-/// Milliseconds per duration unit.
-private let unitMilliseconds: [String: Int64] = ["ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000]

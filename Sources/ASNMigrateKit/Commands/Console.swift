@@ -32,7 +32,7 @@ public struct Console: Sendable {
 }
 
 /// Writes bytes to a file descriptor, whole, retrying on EINTR and short writes.
-public final class FileDescriptorSink: ByteSink, @unchecked Sendable {
+public final class FileDescriptorSink: ByteSink, Sendable {
     /// Standard output (fd 1).
     public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
 

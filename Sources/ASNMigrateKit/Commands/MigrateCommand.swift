@@ -120,7 +120,7 @@ public enum MigrateCommand {
             }
 
             /// Counts one outcome and writes it; a JSON line comes pre-rendered in its batch.
-            func handle(_ outcome: V1RecordMapper.Outcome) throws(ASNError) {
+            func handle(_ outcome: V1RecordOutcome) throws(ASNError) {
                 summary.count(outcome)
                 switch outcome {
                 case .migrated(let payload):
@@ -190,7 +190,7 @@ public enum MigrateCommand {
     }
 
     /// A one-line description of any error, for standard error.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? ASNError { return error.description }
         return String(describing: error)
     }

@@ -15,13 +15,13 @@ public struct FastRecordMapper: RecordMapping {
     }
 
     /// Maps one record, falling back to the reference path when the fast path declines.
-    public func map(_ record: RawRecord) -> V1RecordMapper.Outcome {
+    public func map(_ record: RawRecord) -> V1RecordOutcome {
         fastMap(record) ?? reference.map(record)
     }
 
     /// The fast path's outcome, or nil when it declines the record.
-    public func fastMap(_ record: RawRecord) -> V1RecordMapper.Outcome? {
-        record.bytes.withUnsafeBufferPointer { buffer -> V1RecordMapper.Outcome? in
+    public func fastMap(_ record: RawRecord) -> V1RecordOutcome? {
+        record.bytes.withUnsafeBufferPointer { buffer -> V1RecordOutcome? in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
             var tape = JSONTape(base: base, count: buffer.count)
             guard tape.build() else { return nil }

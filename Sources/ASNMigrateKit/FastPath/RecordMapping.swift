@@ -1,7 +1,7 @@
 /// The per-record stage of `migrate` behind one small interface, so the fast path and the reference path are interchangeable.
 public protocol RecordMapping: Sendable {
     /// Maps one record.
-    func map(_ record: RawRecord) -> V1RecordMapper.Outcome
+    func map(_ record: RawRecord) -> V1RecordOutcome
 }
 
 extension V1RecordMapper: RecordMapping {}

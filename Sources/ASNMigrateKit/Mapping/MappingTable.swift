@@ -232,7 +232,7 @@ public struct MappingTable: Sendable, Equatable {
     }
 
     private static func duration(_ text: String, setting: String, at: SourceLocation) throws(ASNError) -> Int64 {
-        guard let ms = try? ArgumentValue.durationMilliseconds(text, option: setting) else {
+        guard let ms = DurationText.milliseconds(text) else {
             throw ASNError(.badMapping, "setting '\(setting)' needs a duration such as 90s, 10m, 1h or 2d, not '\(text)'", at: at)
         }
         return ms

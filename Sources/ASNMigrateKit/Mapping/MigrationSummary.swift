@@ -37,7 +37,7 @@ public struct MigrationSummary: Sendable, Equatable {
     public init() {}
 
     /// Counts one record's outcome.
-    public mutating func count(_ outcome: V1RecordMapper.Outcome) {
+    public mutating func count(_ outcome: V1RecordOutcome) {
         read += 1
         switch outcome {
         case .migrated(let p):

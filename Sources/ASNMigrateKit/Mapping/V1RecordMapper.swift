@@ -1,14 +1,9 @@
 /// The pure per-record stage of `migrate`: raw record bytes → parse → unwrap → decode → map.
 public struct V1RecordMapper: Sendable {
-    /// What became of one record.
-    public enum Outcome: Sendable, Equatable {
-        /// Mapped onto V2.
-        case migrated(ResponseBodyV2DecodedPayload)
-        /// Read, but no rule maps it.
-        case unmapped(UnmappedNotification)
-        /// Could not be read; the error says why and where.
-        case rejected(ASNError)
-    }
+    /// The old nested name of `V1RecordOutcome`, kept only until `Reconciler.swift` (being split on branch `recon`)
+    /// says `V1RecordOutcome`; then delete it.
+    @available(*, deprecated, renamed: "V1RecordOutcome")
+    public typealias Outcome = V1RecordOutcome
 
     /// The namespace of the deterministic notificationUUIDs (UUID version 5 over the canonical body).
     public static let uuidNamespace: [UInt8] = [0x6a, 0x5f, 0x3c, 0x1e, 0x0b, 0x7d, 0x4e, 0x52, 0x9a, 0x61, 0x2f, 0xd8, 0x43, 0x15, 0xc7, 0x90]
@@ -25,7 +20,7 @@ public struct V1RecordMapper: Sendable {
     }
 
     /// Maps one record.
-    public func map(_ record: RawRecord) -> Outcome {
+    public func map(_ record: RawRecord) -> V1RecordOutcome {
         let value: JSONValue
         do {
             value = try parser.parse(record.bytes)
@@ -36,7 +31,7 @@ public struct V1RecordMapper: Sendable {
     }
 
     /// Maps one parsed record.
-    public func map(_ value: JSONValue, location: SourceLocation) -> Outcome {
+    public func map(_ value: JSONValue, location: SourceLocation) -> V1RecordOutcome {
         do {
             let unwrapped = try Envelope.unwrap(value, parser: parser, location: location)
             let body = try ResponseBodyV1(unwrapped.body, location: location)

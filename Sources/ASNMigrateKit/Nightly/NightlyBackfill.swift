@@ -12,7 +12,7 @@ final class NightlyBackfill {
     /// A record as read from its file.
     enum Original {
         /// A V1 outcome of the mapper (migrated or unmapped).
-        case v1(V1RecordMapper.Outcome)
+        case v1(V1RecordOutcome)
         /// A decoded V2 record.
         case v2(V2Record)
     }

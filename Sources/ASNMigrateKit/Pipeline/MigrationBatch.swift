@@ -1,7 +1,7 @@
 /// The mapped records of one stretch of input, in input order, as the parallel pipeline hands them on.
 public struct MigrationBatch: Sendable {
     /// Every record's outcome, in input order (broken items and unreadable stretches as rejects).
-    public var outcomes: [V1RecordMapper.Outcome] = []
+    public var outcomes: [V1RecordOutcome] = []
     /// The JSON Lines of the migrated outcomes, in order, when the pipeline renders them.
     public var jsonLines: [UInt8] = []
     /// An error that ends the run here (a file that cannot be read for a reason other than its content).

@@ -43,7 +43,7 @@ public struct MigrationPipeline: Sendable {
         var batch = MigrationBatch()
         batch.outcomes.reserveCapacity(items.count)
         for item in items {
-            let outcome: V1RecordMapper.Outcome
+            let outcome: V1RecordOutcome
             switch item {
             case .item(.record(let record)): outcome = mapper.map(record)
             case .item(.broken(let error)): outcome = .rejected(error)

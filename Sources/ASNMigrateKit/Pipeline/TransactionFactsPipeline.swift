@@ -17,11 +17,11 @@ public struct TransactionFactsPipeline: Sendable {
     /// One batch: the mapped outcomes and the facts of the records that are not rejects, both in input order.
     public struct Batch: Sendable {
         /// The mapping outcomes.
-        public var outcomes: [V1RecordMapper.Outcome] = []
+        public var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
         public var facts: [V1RecordFacts] = []
         /// An error that ends the run here.
-        fileprivate var failure: FailureBox?
+        fileprivate var failure: (any Error)?
     }
 
     /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
@@ -30,7 +30,7 @@ public struct TransactionFactsPipeline: Sendable {
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         try OrderedBatchRun.run(files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
                                 process: { items in Self.process(items, mapper: mapper, parser: parser) }) { batch in
-            if let failure = batch.failure { throw failure.error }
+            if let failure = batch.failure { throw failure }
             try consume(batch)
         }
     }
@@ -50,16 +50,10 @@ public struct TransactionFactsPipeline: Sendable {
             case .item(.broken(let error)):
                 batch.outcomes.append(.rejected(error))
             case .failure(let error):
-                batch.failure = FailureBox(error: error)
+                batch.failure = error
                 return batch
             }
         }
         return batch
     }
-}
-
-/// An error carried across threads; errors from reading are immutable values once thrown.
-private struct FailureBox: @unchecked Sendable {
-    /// The error.
-    let error: any Error
 }

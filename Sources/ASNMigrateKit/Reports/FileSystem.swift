@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 
 /// Thin POSIX helpers behind the atomic writers: paths, temp names, full writes, syncing and removal.
-enum FileSystem {
+package enum FileSystem {
     /// A write(2)-like call: bytes written and, when that is negative, the errno.
     typealias WriteFunction = @Sendable (Int32, UnsafeRawBufferPointer) -> (written: Int, errorNumber: Int32)
 
@@ -19,14 +19,14 @@ enum FileSystem {
     // MARK: - Paths
 
     /// The path without trailing slashes (but `/` stays `/`).
-    static func trimmingTrailingSlashes(_ path: String) -> String {
+    package static func trimmingTrailingSlashes(_ path: String) -> String {
         var trimmed = path
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         return trimmed
     }
 
     /// The directory holding `path`: `.` for a bare name.
-    static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         let trimmed = trimmingTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         if slash == trimmed.startIndex { return "/" }
@@ -60,7 +60,7 @@ enum FileSystem {
     // MARK: - Operations
 
     /// Creates `path` and any missing parents (mode 0777 less the umask).
-    static func createDirectories(_ path: String) throws(ASNError) {
+    package static func createDirectories(_ path: String) throws(ASNError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -145,7 +145,7 @@ public enum Timestamp {
     // MARK: - Calendar arithmetic
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's `days_from_civil`).
-    static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -155,7 +155,7 @@ public enum Timestamp {
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civil(fromDays dayCount: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays dayCount: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = dayCount + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -173,7 +173,7 @@ public enum Timestamp {
     }
 
     /// Number of days in a month of a year.
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    package static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -13,7 +13,7 @@ struct MigrateCommandCorpusTests {
     }
 
     /// Every outcome of one file, read and mapped as `migrate` does.
-    static func outcomes(_ path: String) throws -> [V1RecordMapper.Outcome] {
+    static func outcomes(_ path: String) throws -> [V1RecordOutcome] {
         let mapper = V1RecordMapper(table: try MappingTable.builtIn())
         return try RecordReader(file: InputFile(path: path)).items().map { item in
             switch item {

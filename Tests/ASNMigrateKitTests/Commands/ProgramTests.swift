@@ -1,5 +1,6 @@
 import Testing
 @testable import ASNMigrateKit
+import ASNSimulation
 
 @Suite struct ProgramTests {
     // MARK: - Helpers
@@ -79,7 +80,7 @@ import Testing
     // MARK: - The real commands' help
 
     @Test func noHelpTextRepeatsItself() throws {
-        for command in ASNMigrateCLI.program.commands {
+        for command in ToolCommands.program.commands {
             let text = command.helpText.replacingOccurrences(of: "\n", with: " ")
                 .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             #expect(!text.contains("(repeatable). (repeatable)"), "\(command.name) --help")
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func everyWrittenUsageLineListsEveryOption() {
-        for command in ASNMigrateCLI.program.commands {
+        for command in ToolCommands.program.commands {
             guard let usage = command.usage else { continue }
             for option in command.options {
                 #expect(usage.contains(option.long), "\(command.name)'s usage line lists \(option.long)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 /// `simulate`'s API view (`DIR/v2-api/`, Apple's history and statuses for the same lifecycles) against the simulation's
 /// V1 archive through the binary: nothing is invented on real-shaped data, and two faults made in the test on a history

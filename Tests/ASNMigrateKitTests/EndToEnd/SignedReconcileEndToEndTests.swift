@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 /// Issue 10 end to end, through the built binary: `simulate --sign` writes signed V2 data and its test root;
 /// `reconcile --verify-signatures --root-certificate` verifies every record and reports exactly the differences of an

@@ -9,7 +9,7 @@ import Testing
     static let first = F.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z")
 
     /// Outcomes of every kind: 3 migrated over 2 routes, 2 unmapped, 2 rejected.
-    static func mixedOutcomes() throws -> [V1RecordMapper.Outcome] {
+    static func mixedOutcomes() throws -> [V1RecordOutcome] {
         [
             try F.map(F.body(type: "INITIAL_BUY", transactions: [first])),
             try F.map(F.body(type: "DID_RENEW", transactions: [first])),

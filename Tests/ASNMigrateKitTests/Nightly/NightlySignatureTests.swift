@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 /// `nightly` verifies V2 signatures as `reconcile --verify-signatures` does (issue 10's `verify-signatures` key),
 /// on `simulate --sign` data: with the test root every record verifies; with Apple's root alone every one is a reject.

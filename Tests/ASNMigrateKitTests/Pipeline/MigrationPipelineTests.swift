@@ -30,7 +30,7 @@ import Testing
         let files = [InputFile(path: first), InputFile(path: second), InputFile(path: directory.path + "/missing.jsonl")]
         let reference = V1RecordMapper(table: try MappingTable.builtIn())
 
-        var expected: [V1RecordMapper.Outcome] = []
+        var expected: [V1RecordOutcome] = []
         var expectedLines: [UInt8] = []
         for file in files {
             do {
@@ -49,7 +49,7 @@ import Testing
         for workers in [1, 3] {
             let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: try MappingTable.builtIn()), workers: workers,
                                              batchBytes: 4096, maxBatchesInFlight: 3)
-            var outcomes: [V1RecordMapper.Outcome] = []
+            var outcomes: [V1RecordOutcome] = []
             var lines: [UInt8] = []
             try pipeline.run(files: files, renderJSONLines: true) { batch in
                 outcomes += batch.outcomes
@@ -82,7 +82,7 @@ import Testing
         let input = try directory.write("in.jsonl", Self.mixedInput(records: 2000))
         func run(fast: Bool, workers: Int, name: String) throws -> (status: ASNMigrateKit.ExitStatus, out: [UInt8], rejects: [UInt8]) {
             let arguments = ["migrate", input, "--format", format, "--out", directory.path + "/\(name).out", "--rejects", directory.path + "/\(name).csv"]
-            guard case .run(let parsed) = try ASNMigrateCLI.program.parse(arguments) else {
+            guard case .run(let parsed) = try ASNMigrateCLI.program().parse(arguments) else {
                 Issue.record("arguments did not parse")
                 return (.failure, [], [])
             }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PeriodEdgeTests {
     /// One renewal purchased at `time` (a month long), as a V1 record or a V2 record signed `delay` seconds later.
     private func renewal(_ time: String, wol: String, otx: String = "1000", line: Int, edit: @escaping (inout ResponseBodyV2DecodedPayload) -> Void = { _ in })
-        -> V1RecordMapper.Outcome {
+        -> V1RecordOutcome {
         Side.v1("DID_RENEW", otx: otx, wol: wol, time: time, line: line, expires: nil) { p in
             p.data.transactionInfo?.purchaseDate = Side.ms(time)
             p.data.transactionInfo?.expiresDate = Side.ms(time) + 30 * 86_400_000

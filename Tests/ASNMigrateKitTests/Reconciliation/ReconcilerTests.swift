@@ -34,7 +34,7 @@ struct Side {
 
     static func v1(_ type: String, _ subtype: String? = nil, v1Type: String = "DID_RENEW", otx: String? = "1000", wol: String? = "5001",
                    time: String, env: String = "Production", line: Int, inferred: Bool = false, product: String = "pro.monthly",
-                   expires: String? = "2021-12-01T00:00:00Z", edit: (inout ResponseBodyV2DecodedPayload) -> Void = { _ in }) -> V1RecordMapper.Outcome {
+                   expires: String? = "2021-12-01T00:00:00Z", edit: (inout ResponseBodyV2DecodedPayload) -> Void = { _ in }) -> V1RecordOutcome {
         var p = payload(type, subtype, otx: otx, wol: wol, time: time, env: env, uuid: "00000000-0000-5000-8000-" + String(repeating: "0", count: 12 - String(line).count) + String(line),
                         product: product, expires: expires, edit: edit)
         p.migration = MigrationInfo(source: "v1.jsonl", line: line, index: nil, v1NotificationType: v1Type, ruleId: "rule-\(line)", eventTimeInferred: inferred)
@@ -56,7 +56,7 @@ let wide: ReconcileOptions = {
 enum Bookends {
     static let times = ["2019-01-01T00:00:00Z", "2023-12-31T00:00:00Z"]
 
-    static var v1: [V1RecordMapper.Outcome] {
+    static var v1: [V1RecordOutcome] {
         times.enumerated().map { n, time in
             .unmapped(UnmappedNotification(v1NotificationType: "BOOKEND", reason: "no rule", location: SourceLocation(path: "bookends.jsonl", line: n + 1),
                                            notificationUUID: "99999999-9999-5999-8999-99999999999\(n)", environment: "Production",
@@ -70,7 +70,7 @@ enum Bookends {
 }
 
 /// Reconciles; with the wide period (any window) the bookends are added, unless `bookends` says otherwise.
-func reconcile(_ v1: [V1RecordMapper.Outcome], _ v2: [ResponseBodyV2DecodedPayload], options: ReconcileOptions = wide,
+func reconcile(_ v1: [V1RecordOutcome], _ v2: [ResponseBodyV2DecodedPayload], options: ReconcileOptions = wide,
                        bookends: Bool? = nil) throws -> ReconciliationResult {
     let withBookends = bookends ?? (options.from == wide.from && options.to == wide.to)
     var engine = Reconciler(table: try MappingTable.builtIn(), options: options)

@@ -23,7 +23,7 @@ import Testing
     @Test func aCompanionDeliveredAfterTheRefundWithTheOldReceiptDoesNotUndoTheRevocation() throws {
         // The case: V1's DID_CHANGE_RENEWAL_STATUS beside a CANCEL arrives seconds after the refund, carrying
         // the receipt as it stood before it (no cancellation); as the latest record it used to decide V1's state.
-        let v1: [V1RecordMapper.Outcome] = [
+        let v1: [V1RecordOutcome] = [
             Side.v1("DID_RENEW", wol: "2", time: "2021-02-01T00:00:00Z", line: 1) { Self.february(&$0) },
             Side.v1("REFUND", v1Type: "CANCEL", wol: "2", time: "2021-02-10T00:00:00Z", line: 2) {
                 Self.february(&$0, revoked: "2021-02-10T00:00:00Z", autoRenew: 0)
@@ -51,7 +51,7 @@ import Testing
         // an older renewal status. The later expiry wins, and the renewal facts come from the newer knowledge.
         let extended: (inout ResponseBodyV2DecodedPayload) -> Void = { Self.february(&$0, expires: "2021-03-08T00:00:00Z", autoRenew: 1) }
         let stale: (inout ResponseBodyV2DecodedPayload) -> Void = { Self.february(&$0, autoRenew: 0) }
-        let v1: [V1RecordMapper.Outcome] = [
+        let v1: [V1RecordOutcome] = [
             Side.v1("DID_RENEW", wol: "2", time: "2021-02-15T00:00:00Z", line: 1, edit: extended),
             Side.v1("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", v1Type: "DID_CHANGE_RENEWAL_STATUS", wol: "2",
                     time: "2021-02-16T00:00:00Z", line: 2, edit: stale),
@@ -69,7 +69,7 @@ import Testing
 
     @Test func theNewestTransactionDecidesEvenWhenAnOlderSnapshotArrivesLater() throws {
         // An upgrade on Feb 10 starts a new transaction; a status change about the old one is delivered after it.
-        let v1: [V1RecordMapper.Outcome] = [
+        let v1: [V1RecordOutcome] = [
             Side.v1("DID_CHANGE_RENEWAL_PREF", "UPGRADE", v1Type: "INTERACTIVE_RENEWAL", wol: "3", time: "2021-02-10T00:00:00Z", line: 1,
                     product: "pro.yearly") {
                 $0.data.transactionInfo?.purchaseDate = Side.ms("2021-02-10T00:00:00Z")

@@ -1,5 +1,6 @@
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 @Suite struct LifecycleGeneratorTests {
     /// The records of a few hundred subscribers over a few months.

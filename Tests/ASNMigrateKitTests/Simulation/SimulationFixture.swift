@@ -1,5 +1,6 @@
 import Foundation
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 /// Small simulation runs and readers for their files, shared by the simulation tests.
 enum SimulationFixture {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 @Suite struct SimulationRandomTests {
     @Test func sameSeedSameSequenceDifferentSeedDifferent() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 @Suite struct SimulatorTests {
     @Test func sameSeedGivesIdenticalBytesInEveryFile() throws {

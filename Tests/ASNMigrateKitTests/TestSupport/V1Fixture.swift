@@ -53,7 +53,7 @@ enum V1Fixture {
     }
 
     /// Maps a body text with the built-in table.
-    static func map(_ text: String, path: String = "fixture.json") throws -> V1RecordMapper.Outcome {
+    static func map(_ text: String, path: String = "fixture.json") throws -> V1RecordOutcome {
         let mapper = V1RecordMapper(table: try MappingTable.builtIn())
         return mapper.map(RawRecord(location: SourceLocation(path: path, line: 1), bytes: Array(text.utf8)))
     }
@@ -63,7 +63,7 @@ enum V1Fixture {
     }
 }
 
-extension V1RecordMapper.Outcome {
+extension V1RecordOutcome {
     /// The payload when migrated.
     var payload: ResponseBodyV2DecodedPayload? {
         if case .migrated(let p) = self { return p }

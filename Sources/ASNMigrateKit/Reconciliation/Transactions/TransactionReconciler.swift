@@ -64,7 +64,7 @@ public struct TransactionReconciler: Sendable {
     }
 
     /// Two copies of one V2 transaction: gaps filled, a revocation stands, the newest expiry wins.
-    static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload) -> JWSTransactionDecodedPayload {
+    package static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload) -> JWSTransactionDecodedPayload {
         var m = a
         if m.revocationDate == nil {
             m.revocationDate = b.revocationDate

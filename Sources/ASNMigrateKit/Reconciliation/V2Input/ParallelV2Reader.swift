@@ -40,7 +40,7 @@ public struct ParallelV2Reader: Sendable {
     // MARK: - Private
 
     /// What a worker hands back: the outcomes of a batch, and the failure ending it, if any.
-    private struct Decoded: @unchecked Sendable {
+    private struct Decoded: Sendable {
         /// Outcomes in input order.
         var outcomes: [V2ReadOutcome] = []
         /// The failure after them.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// The `README.txt` of a simulation directory: how it was made, what it holds, and how to check `reconcile` with it.
 public enum SimulationReadme {
     /// The text for a finished run.
@@ -51,7 +53,7 @@ public enum SimulationReadme {
         lines.append("  lie outside the data: nearer the edges reconcile reports an unpaired record as pending, not missing.")
         lines.append("  Field values in truth.csv are rendered as migrate --format csv does: dates ISO 8601 UTC with milliseconds,")
         lines.append("  booleans true/false, codes as digits. conflicting_duplicate_v2 rows carry the V2 record's identity only.")
-        lines.append("  The rules that choose and describe each fault are documented in Sources/ASNMigrateKit/Simulation/FaultInjector.swift.")
+        lines.append("  The rules that choose and describe each fault are documented in Sources/ASNSimulation/FaultInjector.swift.")
         return lines.joined(separator: "\n") + "\n"
     }
 }

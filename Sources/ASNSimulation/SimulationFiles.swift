@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// The V1 and V2 files of a simulation, one per side and UTC month (`v1/2021-03.jsonl`, or `.jsonl.gz`), written as
 /// streams with a running line count so every record's `path:line` is known as it is written.
 public final class SimulationFiles {

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// The parameters of one `simulate` run.
 public struct SimulationOptions: Sendable, Equatable {
     /// Number of simulated subscribers (the first one is the anchor).

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// What Apple's server knows about one subscription (or one consumable purchase) at a moment: its transactions and
 /// its pending renewal info. Renders the V1 body of a notification from that knowledge.
 public struct SimulatedSubscriptionState: Sendable {

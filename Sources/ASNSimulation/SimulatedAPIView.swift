@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// Apple's App Store Server API view of a simulation (`DIR/v2-api/`), derived from the V2 notifications it wrote: what
 /// Get Transaction History and Get All Subscription Statuses would return for the same lifecycles.
 ///

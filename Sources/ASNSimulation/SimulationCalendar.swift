@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// UTC calendar arithmetic the simulator needs: whole months, month keys for file names, and Apple's V1 date texts.
 public enum SimulationCalendar {
     /// Milliseconds in one hour.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One row of `truth-rejects.csv`: a malformed line `reconcile` must reject.
 public struct TruthReject: Sendable, Equatable {
     /// The columns of `truth-rejects.csv`.

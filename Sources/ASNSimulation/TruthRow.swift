@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One row of `truth.csv`: a difference `reconcile` must report, in `differences.csv`'s columns.
 public struct TruthRow: Sendable, Equatable {
     /// The columns of `truth.csv`, exactly those of `differences.csv`.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// `asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR`.
 public enum SimulateCommand {
     /// The command's spec (options, help).
@@ -21,6 +23,9 @@ public enum SimulateCommand {
             .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, README.txt, test-root.der and truth files)."),
         ]
     )
+
+    /// The command as the tool registers it (`ToolCommands.all`).
+    public static let entry = CommandEntry(spec: spec) { run($0, console: $1) }
 
     /// Runs the command.
     public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One simulated App Store transaction, rendered as a V1 `latest_receipt_info` entry the way Apple wrote them.
 public struct SimulatedTransaction: Sendable, Equatable {
     /// `transaction_id`.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// A V2 `notificationType` and optional `subtype`.
 public struct NotificationKind: Sendable, Hashable, CustomStringConvertible {
     /// `notificationType`.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// Sandbox or Production, in the spellings each place uses.
 public enum SimulationEnvironment: String, Sendable, Equatable {
     /// Production.

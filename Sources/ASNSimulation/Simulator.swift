@@ -1,4 +1,4 @@
-import Dispatch
+import ASNMigrateKit
 import Foundation
 
 /// Runs a simulation: generates every subscriber (in parallel batches, each from its own PRNG stream, so the output
@@ -34,8 +34,8 @@ public enum Simulator {
     /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
     public static let ownEntries: Set<String> = ["v1", "v2", "README.txt", "test-root.der", "truth.csv", "truth-rejects.csv"]
 
-    /// Subscribers generated per parallel batch (bounds memory).
-    static let batchSize = 96
+    /// Subscribers generated per parallel batch (with at most `2 × workers + 2` batches alive, bounds memory).
+    static let batchSize = 16
 
     /// Simulates into `directory` (replaced atomically); `displayPath` is how truth files name it (default: as given).
     public static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
@@ -58,29 +58,21 @@ public enum Simulator {
         let total = max(1, options.subscribers)
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
         let signer = try options.sign ? makeSigner(options, staging: staging) : nil
-        var next = 0
-        while next < total {
-            let count = min(batchSize, total - next)
-            let first = next
-            let slots = Slots<Result<SubscriberOutput, ASNError>>(count: count)
-            let group = DispatchGroup()
-            for worker in 0..<workers {
-                DispatchQueue.global().async(group: group) {
-                    for offset in stride(from: worker, to: count, by: workers) {
-                        slots[offset] = Result { () throws(ASNError) -> SubscriberOutput in
-                            try produce(index: first + offset, options: options, mapper: mapper, signer: signer)
-                        }
-                    }
+        // Batches of subscribers generated on worker threads, emitted strictly in subscriber order.
+        try OrderedWorkers.run(workers: workers, capacity: 2 * workers + 2, produce: { feed in
+            var first = 0
+            while first < total, feed.add(first..<min(first + batchSize, total)) { first += batchSize }
+        }, process: { (indices: Range<Int>) -> [Result<SubscriberOutput, ASNError>] in
+            indices.map { index in
+                Result { () throws(ASNError) -> SubscriberOutput in
+                    try produce(index: index, options: options, mapper: mapper, signer: signer)
                 }
             }
-            group.wait()
-            for offset in 0..<count {
-                guard let result = slots[offset] else { continue }
-                let output = try result.get()
-                try emit(output, files: files, rows: &rows, rejects: &rejects, summary: &summary)
+        }, consume: { (outputs: [Result<SubscriberOutput, ASNError>]) throws(ASNError) in
+            for output in outputs {
+                try emit(output.get(), files: files, rows: &rows, rejects: &rejects, summary: &summary)
             }
-            next += count
-        }
+        })
         try files.finish()
         summary.subscribers = total
         summary.v1Lines = files.linesWritten["v1"] ?? 0
@@ -214,29 +206,5 @@ public enum Simulator {
         summary.v1Retries += output.v1Retries
         summary.v2Retries += output.v2Retries
         summary.lateDeliveries += output.late
-    }
-}
-
-/// Fixed slots filled from concurrent iterations, each index by exactly one iteration.
-private final class Slots<Value>: @unchecked Sendable {
-    private let pointer: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    /// Creates `count` empty slots.
-    init(count: Int) {
-        self.count = count
-        pointer = UnsafeMutablePointer<Value?>.allocate(capacity: count)
-        pointer.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        pointer.deinitialize(count: count)
-        pointer.deallocate()
-    }
-
-    /// The value of one slot.
-    subscript(index: Int) -> Value? {
-        get { pointer[index] }
-        set { pointer[index] = newValue }
     }
 }

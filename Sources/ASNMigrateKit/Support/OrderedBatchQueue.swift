@@ -5,7 +5,11 @@ import Foundation
 /// The reader numbers batches as it adds them; workers take any batch and deliver its result; the consumer takes
 /// results strictly by number. At most `capacity` batches are alive at once (queued, being worked on, or waiting
 /// for the consumer), so memory stays flat whatever the input size.
-final class OrderedBatchQueue<Work, Result>: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: its mutable state is shared between threads and guarded by `condition` (an `NSCondition`,
+/// because the threads must wait on it); a checked conformance cannot express "guarded by a lock", and `Mutex` has no
+/// wait. `OrderedWorkers` only instantiates it with `Sendable` work and results.
+final class OrderedBatchQueue<Work: Sendable, Result: Sendable>: @unchecked Sendable {
     /// Guards everything below.
     private let condition = NSCondition()
     /// Batches waiting for a worker, with their sequence numbers.

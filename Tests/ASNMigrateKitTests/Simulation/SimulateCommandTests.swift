@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 @Suite struct SimulateCommandTests {
     /// Collects what a command writes to standard error.
@@ -14,12 +15,19 @@ import Testing
     private func run(_ arguments: [String]) -> (status: ASNMigrateKit.ExitStatus, stderr: String) {
         let capture = Capture()
         let console = Console(output: { (_: [UInt8]) throws(ASNError) in }, diagnostic: { capture.add($0) })
-        return (ASNMigrateCLI.run(arguments, console: console), capture.text)
+        return (ASNMigrateCLI.run(arguments, console: console, commands: ToolCommands.all), capture.text)
     }
 
     @Test func specIsSoundAndRegistered() {
         #expect(SimulateCommand.spec.specProblems.isEmpty)
-        #expect(ASNMigrateCLI.program.commands.contains { $0.name == "simulate" })
+        #expect(ToolCommands.program.commands.contains { $0.name == "simulate" })
+    }
+
+    @Test func theToolAddsSimulateLastAndTheLibraryAloneDoesNotKnowIt() {
+        #expect(ToolCommands.all.map(\.spec.name) == ["migrate", "reconcile", "nightly", "mappings", "simulate"])
+        #expect(!ASNMigrateCLI.builtInCommands.contains { $0.spec.name == "simulate" })
+        let console = Console(output: { (_: [UInt8]) throws(ASNError) in }, diagnostic: { _ in })
+        #expect(ASNMigrateCLI.run(["simulate", "--subscribers", "1", "--seed", "1", "--out", "x"], console: console) == .usage)
     }
 
     @Test(arguments: [

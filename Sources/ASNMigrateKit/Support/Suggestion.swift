@@ -1,4 +1,4 @@
-/// "Did you mean …?" suggestions for mistyped option and command names.
+/// "Did you mean …?" suggestions for mistyped names: options, commands, configuration keys, V2 column-map fields.
 enum Suggestion {
     /// The candidate closest to `typed`: a unique prefix match, else the nearest by edit distance if close enough.
     static func closest(to typed: String, among candidates: [String]) -> String? {

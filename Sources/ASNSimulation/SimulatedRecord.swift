@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One notification event of a simulated lifecycle: what V1 sent (if anything), what V2 sent (if anything), and the
 /// facts the fault injector needs to tell whether perturbing it has one unambiguous effect on `reconcile`.
 public struct SimulatedRecord: Sendable {

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// The simulator's seeded pseudo-random generator: xoshiro256** with SplitMix64 seeding, so one seed always gives the same data.
 ///
 /// Nothing in the simulator calls the system's random source or clock; every choice comes from one of these.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// Builds V1 JSON objects in Apple's style: strings everywhere, dates as `_ms` + Etc/GMT + America/Los_Angeles texts.
 public struct V1ObjectBuilder: Sendable {
     /// The members so far.

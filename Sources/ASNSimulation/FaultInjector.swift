@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// Perturbs a chosen fraction of one subscriber's records, and says which difference each perturbation makes
 /// `reconcile` report under the rules of issue 3.
 ///

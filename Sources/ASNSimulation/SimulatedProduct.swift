@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One product of the simulated app: auto-renewable subscriptions in two groups, and a consumable.
 public struct SimulatedProduct: Sendable, Equatable {
     /// How a product renews.

@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// Simulates one subscriber's life: a subscription (in group A or B) and perhaps consumables, as the V1 and V2
 /// notifications Apple would have sent for it.
 ///

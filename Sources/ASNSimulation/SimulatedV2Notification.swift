@@ -1,3 +1,5 @@
+import ASNMigrateKit
+
 /// One V2 notification as the simulator sends it: the decoded parts, rendered to a raw body `{"signedPayload": "<JWS>"}`.
 ///
 /// Without a signer the JWS header is `{"alg":"ES256","x5c":["SIMULATED"]}` and the signature part is a deterministic

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Splits files into record batches on one thread, processes batches on worker threads, and hands the results to
+/// the caller strictly in input order, with at most `capacity` batches alive at once (`OrderedWorkers`).
+///
+/// Shared by `migrate`'s pipeline and `reconcile`'s readers, so both behave like their sequential loops: a file that
+/// fails part way (corrupt gzip, read error) becomes one broken item and reading goes on.
+enum OrderedBatchRun {
+    /// Runs `process` on batches of about `batchBytes` of `files` on `workers` threads, calling `consume` in order.
+    /// An error thrown by `consume` stops every thread and is rethrown once they have all ended.
+    static func run<Result: Sendable>(files: [InputFile], batchBytes: Int, workers: Int, capacity: Int,
+                                      process: @escaping @Sendable ([ReadItem]) -> Result,
+                                      consume: (Result) throws -> Void) throws {
+        try OrderedWorkers.run(workers: workers, capacity: capacity,
+                               produce: { feed in split(files, batchBytes: batchBytes, feed: feed) },
+                               process: process, consume: consume)
+    }
+
+    // MARK: - Private
+
+    /// The splitting thread: cuts every file into batches until the files end or the run stops.
+    private static func split(_ files: [InputFile], batchBytes: Int, feed: OrderedWorkers.Feed<[ReadItem]>) {
+        var items: [ReadItem] = []
+        var bytes = 0
+        func flush() -> Bool {
+            defer { items = []; bytes = 0 }
+            return feed.add(items)
+        }
+        readFiles: for file in files {
+            do {
+                try RecordReader(file: file).forEach { item in
+                    if feed.isCancelled() { throw CancellationError() }
+                    items.append(.item(item))
+                    if case .record(let record) = item { bytes += record.bytes.count }
+                    if bytes >= batchBytes && !flush() { throw CancellationError() }
+                }
+            } catch let error as ASNError where error.code == .unreadableInput {
+                // As the sequential loops do: the rest of an unreadable file is one reject, and reading goes on.
+                items.append(.item(.broken(error)))
+            } catch is CancellationError {
+                break readFiles
+            } catch {
+                items.append(.failure(error))
+                break readFiles
+            }
+        }
+        if !items.isEmpty { _ = flush() }
+    }
+}
