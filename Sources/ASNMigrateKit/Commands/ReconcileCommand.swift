@@ -240,32 +240,9 @@ public enum ReconcileCommand {
     /// The signature checks asked for, or nil without `--verify-signatures`; the options that need it are usage
     /// errors without it, and unreadable root certificates are usage errors naming the file.
     static func signaturePolicy(_ arguments: ParsedArguments) throws(ASNError) -> SignaturePolicy? {
-        try signaturePolicy(verify: arguments.flag("--verify-signatures"), requireSignatures: arguments.flag("--require-signatures"),
-                            rootCertificates: arguments.values("--root-certificate"), bundleId: arguments.value("--bundle-id"),
-                            appAppleId: arguments.value("--app-apple-id"))
-    }
-
-    /// The signature checks from their values (shared by `reconcile` and `nightly`): nil unless `verify`; the other
-    /// options without `verify` are usage errors, and so are unreadable root certificates (naming the file).
-    static func signaturePolicy(verify: Bool, requireSignatures: Bool, rootCertificates: [String], bundleId: String?,
-                                appAppleId: String?) throws(ASNError) -> SignaturePolicy? {
-        guard verify else {
-            let given = [("--require-signatures", requireSignatures), ("--root-certificate", !rootCertificates.isEmpty),
-                         ("--bundle-id", bundleId != nil), ("--app-apple-id", appAppleId != nil)]
-            for (option, isGiven) in given where isGiven {
-                throw ASNError(.usage, "option '\(option)' needs --verify-signatures; add it to check the V2 records' signatures")
-            }
-            return nil
-        }
-        var roots = [AppleRootCertificate.der]
-        for path in rootCertificates {
-            for der in try RootCertificateFile.load(path: path) where !roots.contains(der) { roots.append(der) }
-        }
-        if let appAppleId, appAppleId.isEmpty || !appAppleId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            throw ASNError(.usage, "option '--app-apple-id' needs the app's Apple ID, digits only (got '\(appAppleId)')")
-        }
-        return SignaturePolicy(verifier: JWSVerifier(roots: roots), requireSignatures: requireSignatures,
-                               bundleId: bundleId, appAppleId: appAppleId)
+        try SignaturePolicy.resolve(verify: arguments.flag("--verify-signatures"), requireSignatures: arguments.flag("--require-signatures"),
+                                    rootCertificates: arguments.values("--root-certificate"), bundleId: arguments.value("--bundle-id"),
+                                    appAppleId: arguments.value("--app-apple-id"))
     }
 
     private static func unknownField(_ name: String, option: String) -> ASNError {

@@ -19,6 +19,31 @@ public struct SignaturePolicy: Sendable {
         self.appAppleId = appAppleId
     }
 
+    // MARK: - Resolving
+
+    /// The signature checks the options ask for (shared by `reconcile` and `nightly`): nil unless `verify`; the other
+    /// options without `verify` are usage errors, and so are unreadable root certificates (naming the file).
+    public static func resolve(verify: Bool, requireSignatures: Bool, rootCertificates: [String], bundleId: String?,
+                               appAppleId: String?) throws(ASNError) -> SignaturePolicy? {
+        guard verify else {
+            let given = [("--require-signatures", requireSignatures), ("--root-certificate", !rootCertificates.isEmpty),
+                         ("--bundle-id", bundleId != nil), ("--app-apple-id", appAppleId != nil)]
+            for (option, isGiven) in given where isGiven {
+                throw ASNError(.usage, "option '\(option)' needs --verify-signatures; add it to check the V2 records' signatures")
+            }
+            return nil
+        }
+        var roots = [AppleRootCertificate.der]
+        for path in rootCertificates {
+            for der in try RootCertificateFile.load(path: path) where !roots.contains(der) { roots.append(der) }
+        }
+        if let appAppleId, appAppleId.isEmpty || !appAppleId.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            throw ASNError(.usage, "option '--app-apple-id' needs the app's Apple ID, digits only (got '\(appAppleId)')")
+        }
+        return SignaturePolicy(verifier: JWSVerifier(roots: roots), requireSignatures: requireSignatures,
+                               bundleId: bundleId, appAppleId: appAppleId)
+    }
+
     // MARK: - Payload checks
 
     /// Checks a notification's `data` object: `bundleId` and, for Production, `appAppleId`, as Apple's verifier does.

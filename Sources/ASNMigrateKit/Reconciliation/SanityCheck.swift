@@ -8,9 +8,6 @@ public enum SanityCheck {
     /// The default `--max-reject-rate`: 1%.
     public static let defaultMaxRejectRate = 0.01
 
-    /// The help text of `--max-reject-rate`, shared by the commands that take it.
-    static let optionHelp = "Exit 3 when more than RATE of one side's records read are rejected (0.01 or 1%)"
-
     /// One side's counts: records read (rejected ones included) and rejected.
     public struct Side: Sendable, Equatable {
         /// `V1`, `V2` or `input`, as the message names it.
@@ -59,15 +56,6 @@ public enum SanityCheck {
               let value = Double(number) else { return nil }
         let rate = isPercent ? value / 100 : value
         return (0...1).contains(rate) ? rate : nil
-    }
-
-    /// The `--max-reject-rate` value of `arguments` (default 1%), or a usage error naming the option.
-    static func maxRejectRate(_ arguments: ParsedArguments) throws(ASNError) -> Double {
-        guard let text = arguments.value("--max-reject-rate") else { return defaultMaxRejectRate }
-        guard let rate = parseRate(text) else {
-            throw ASNError(.usage, "option '--max-reject-rate' needs a fraction (0.01) or a percentage (1%) between 0 and 1, not '\(text)'")
-        }
-        return rate
     }
 
     /// `1%`, `0.5%`, `33.33%`: a rate as a percentage with at most two decimals.

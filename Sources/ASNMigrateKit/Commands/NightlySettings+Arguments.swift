@@ -1,0 +1,97 @@
+import Foundation
+
+/// Resolving `nightly`'s settings from its flags and config file: flags over the config file over defaults.
+extension NightlySettings {
+    /// Resolves `config` (if any) and the flags in `arguments`; flags win; relative paths in the config (and the
+    /// defaults, when a config is given) are taken relative to the config file's folder.
+    public static func resolve(_ arguments: ParsedArguments, config: NightlyConfigFile?) throws(ASNError) -> NightlySettings {
+        var s = NightlySettings()
+        let base = config.map { FileSystem.parentDirectory(of: $0.path) }
+        func relative(_ path: String) -> String {
+            guard let base, !path.hasPrefix("/"), base != "." else { return path }
+            return base.hasSuffix("/") ? base + path : base + "/" + path
+        }
+        if config != nil {
+            s.state = relative(s.state)
+            s.reports = relative(s.reports)
+        }
+        for key in NightlyConfigFile.keys {
+            let flag = "--" + key
+            if NightlyConfigFile.repeatableKeys.contains(key) {
+                let values: [String]
+                if arguments.isSet(flag) {
+                    values = arguments.values(flag)
+                } else {
+                    values = config?.entries(key).map { relative($0.value) } ?? []
+                }
+                switch key {
+                case "v1": s.v1 = values
+                case "v2": s.v2 = values
+                default: s.rootCertificates = values
+                }
+                continue
+            }
+            if NightlyConfigFile.booleanKeys.contains(key) {
+                var on = arguments.flag(flag)
+                if !on, let config, let entry = config.entries(key).last {
+                    guard let parsed = Self.boolean(entry.value) else {
+                        throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)' needs yes or no (got '\(entry.value)')")
+                    }
+                    on = parsed
+                }
+                if key == "verify-signatures" { s.verifySignatures = on } else { s.requireSignatures = on }
+                continue
+            }
+            if arguments.isSet(flag), let value = arguments.value(flag) {
+                try s.apply(key, value)
+            } else if let config, let entry = config.entries(key).last {
+                do {
+                    try s.apply(key, entry.value, relative: relative)
+                } catch {
+                    throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)': \(error.message)")
+                }
+            }
+        }
+        guard !s.v1.isEmpty || !s.v2.isEmpty else {
+            throw ASNError(.usage, "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'.")
+        }
+        return s
+    }
+
+    /// Sets one key from its text.
+    mutating func apply(_ key: String, _ value: String, relative: (String) -> String = { $0 }) throws(ASNError) {
+        let option = "--" + key
+        switch key {
+        case "v2-columns": v2Columns = relative(value)
+        case "state": state = relative(value)
+        case "reports": reports = relative(value)
+        case "mappings": mappings = relative(value)
+        case "metrics-file": metricsFile = relative(value)
+        case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "horizon": horizon = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
+        case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
+        case "bundle-id": bundleId = value
+        case "app-apple-id": appAppleId = value
+        case "max-reject-rate":
+            maxRejectRate = try SanityCheck.rate(value, option: option)
+        case "run-date":
+            guard let parsed = Timestamp.parseUTCDayOrInstant(value), parsed.isWholeDay else {
+                throw ASNError(.usage, "option '\(option)' needs a date like 2021-03-01, not '\(value)'")
+            }
+            runDate = Timestamp.day(ms: parsed.ms)
+        default:
+            throw ASNError(.usage, "unknown key '\(key)'")
+        }
+    }
+
+    /// `yes`/`no`, `true`/`false`, `1`/`0` (any case); nil otherwise.
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes", "true", "1", "on": return true
+        case "no", "false", "0", "off": return false
+        default: return nil
+        }
+    }
+}
