@@ -9,7 +9,8 @@
 ///   envelope): the latest transaction, the renewal info of the subscription's latest notification carrying one, and
 ///   the status both imply then (`V2Builder.status`).
 ///
-/// Written only for runs without `--inject` (faults on this view and their truth are not simulated).
+/// With `--inject`, `APIFaultInjector` perturbs the derived view before it is written (`statusOverrides`, history
+/// transactions dropped or changed) and says what `reconcile` must report (`truth-api.csv`).
 public enum SimulatedAPIView {
     /// What the view is made of.
     public struct Derived: Sendable {
@@ -19,6 +20,8 @@ public enum SimulatedAPIView {
         public var renewals: [[String]: JWSRenewalInfoDecodedPayload] = [:]
         /// The newest notification `signedDate`.
         public var newestSignedDate: Int64?
+        /// Statuses written instead of the derived one, per [environment, originalTransactionId] (injected faults).
+        public var statusOverrides: [[String]: Int] = [:]
     }
 
     /// Derives the view from a simulation's V2 notifications (one subscriber's, or all).
@@ -92,7 +95,7 @@ public enum SimulatedAPIView {
             guard let latest = list.last, latest.type == V2Builder.autoRenewableType, let renewal = derived.renewals[key] else { continue }
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
-            entry.add("status", V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
+            entry.add("status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
             entry.add("signedTransactionInfo", SimulatedV2Notification.jws(latest.json, random: &random))
             entry.add("signedRenewalInfo", SimulatedV2Notification.jws(renewal.json, random: &random))
             var group = JSONObjectBuilder()
