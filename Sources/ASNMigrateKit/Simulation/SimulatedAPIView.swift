@@ -72,8 +72,10 @@ public enum SimulatedAPIView {
     }
 
     /// The history pages and statuses responses (fetched at `fetchedAt`, default one minute after the newest
-    /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …).
-    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil) -> [(name: String, lines: [[UInt8]])] {
+    /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …); every JWS signed by `signer`
+    /// (`simulate --sign`), else with a placeholder signature.
+    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+                             signer: TestCertificateAuthority? = nil) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
         var out: [String: [[UInt8]]] = [:]
         let keys = derived.history.keys.sorted { a, b in
             a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1])
@@ -87,7 +89,10 @@ public enum SimulatedAPIView {
                 page.add("hasMore", start + pageSize < list.count)
                 page.add("bundleId", list.first?.bundleId)
                 page.add("environment", key[0])
-                let signed = list[start..<min(start + pageSize, list.count)].map { JSONValue.string(SimulatedV2Notification.jws($0.json, random: &random)) }
+                var signed: [JSONValue] = []
+                for t in list[start..<min(start + pageSize, list.count)] {
+                    signed.append(.string(try SimulatedV2Notification.jws(t.json, random: &random, signer: signer)))
+                }
                 var object = page.object
                 object.members.append(.init(key: "signedTransactions", value: .array(signed)))
                 out["history-\(key[0])", default: []].append(JSONWriter.bytes(.object(object)))
@@ -96,8 +101,8 @@ public enum SimulatedAPIView {
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
             entry.add("status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
-            entry.add("signedTransactionInfo", SimulatedV2Notification.jws(latest.json, random: &random))
-            entry.add("signedRenewalInfo", SimulatedV2Notification.jws(renewal.json, random: &random))
+            entry.add("signedTransactionInfo", try SimulatedV2Notification.jws(latest.json, random: &random, signer: signer))
+            entry.add("signedRenewalInfo", try SimulatedV2Notification.jws(renewal.json, random: &random, signer: signer))
             var group = JSONObjectBuilder()
             group.add("subscriptionGroupIdentifier", latest.subscriptionGroupIdentifier)
             var groupObject = group.object

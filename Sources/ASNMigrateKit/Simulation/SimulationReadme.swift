@@ -39,7 +39,7 @@ public enum SimulationReadme {
         }
         lines.append("  v2-api/               Apple's App Store Server API view: history-<environment>.jsonl (Get Transaction History pages,")
         lines.append("                        <= 20 transactions, revision, hasMore) and statuses-<environment>.jsonl (Get All Subscription")
-        lines.append("                        Statuses, fetchedAt the end); JWS signatures are placeholders.")
+        lines.append("                        Statuses, fetchedAt the end); " + (options.sign ? "every JWS is signed by the test CA." : "JWS signatures are placeholders."))
         lines.append("  truth.csv             the differences reconcile --v1 v1 --v2 v2 must report, in differences.csv's columns and order.")
         lines.append("  truth-api.csv         the differences reconcile --v1 v1 --v2 v2-api must report, in the same columns and order.")
         lines.append("  truth-rejects.csv     the malformed lines reconcile must reject (side, source, reason-kind).")

@@ -169,7 +169,7 @@ public enum Simulator {
             }
         }
         var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
-        for (name, lines) in SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.end) {
+        for (name, lines) in try SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.end, signer: signer) {
             output.apiLines += lines.map { (name, $0) }
         }
         for (position, record) in records.enumerated() {

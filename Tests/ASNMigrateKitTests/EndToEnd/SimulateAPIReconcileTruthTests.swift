@@ -53,4 +53,25 @@ import Testing
             #expect((kinds[kind] ?? 0) > 0, "\(kind) never injected: \(kinds)")
         }
     }
+
+    @Test func signedAPIViewVerifiesWithTheTestRootAndIsRejectedWithoutIt() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let data = tmp.path + "/sim"
+        let simulate = try BinaryRun.run(["simulate", "--subscribers", "60", "--seed", "5", "--months", "3", "--inject", "0.1",
+                                          "--receipt-history", "3", "--sign", "--out", data])
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        let verified = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2-api", "--verify-signatures",
+                                          "--root-certificate", data + "/test-root.der", "--out", tmp.path + "/verified"])
+        #expect(verified.status == 1, "\(verified.stderr)")
+        let truth = try String(contentsOfFile: data + "/truth-api.csv", encoding: .utf8)
+        #expect(truth.split(separator: "\n").count > 1)
+        #expect(try String(contentsOfFile: tmp.path + "/verified/differences.csv", encoding: .utf8) == truth)
+        #expect(try String(contentsOfFile: tmp.path + "/verified/rejected.csv", encoding: .utf8).split(separator: "\n").count == 1, "header only")
+        // Apple's root only: every history page entry and status is a signature reject, and the sanity check stops the run.
+        let apple = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2-api", "--verify-signatures", "--out", tmp.path + "/apple"])
+        #expect(apple.status == 3, "\(apple.stderr)")
+        let rejected = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/apple/rejected.csv"))), path: "rejected.csv").records
+        #expect(!rejected.isEmpty && rejected.allSatisfy { $0.fields[0] == "v2" && $0.fields.joined(separator: ",").contains("signature: root") })
+    }
 }
