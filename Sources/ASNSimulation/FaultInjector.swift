@@ -17,6 +17,7 @@ import ASNMigrateKit
 /// - its kind is not one `reconcile` would count as `v2_only_expected` when unpaired.
 /// Within those, the effects are:
 /// - drop the V1 record → its V2 twin stays unpaired: one `missing_in_v1` row (V2 identity, event_date = signedDate);
+///   only where the loss has an unambiguous effect on the comparison with Apple's API view too (`v1DropAllowed`);
 /// - drop the V2 record → the V1 record stays unpaired (no other V2 record of its kind, or any non-V2-only one, is
 ///   within 48 h): one `missing_in_v2` row (V1 identity and expected kind);
 /// - drops only where every time of the record lies more than `reconcile`'s default window plus an hour inside the
@@ -68,8 +69,10 @@ public struct FaultInjector {
 
     /// Picks and applies faults to `records` (changed fields and types are applied in place); returns them by record index.
     /// `edges` is the simulated span (the anchor's first and last event); drops stay clear of it (see above).
+    /// `v1DropAllowed` is asked, with every V1 record dropped so far plus the candidate, whether losing those V1 lines
+    /// has an unambiguous effect on the comparison with Apple's API view (`APIFaultInjector.dropIsClean`).
     public static func inject(_ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
-                              random: inout SimulationRandom) -> [Int: Fault] {
+                              random: inout SimulationRandom, v1DropAllowed: (Set<Int>) -> Bool = { _ in true }) -> [Int: Fault] {
         guard rate > 0 else { return [:] }
         var faults: [Int: Fault] = [:]
         var sensitive: [String: [Int64]] = [:]
@@ -89,6 +92,7 @@ public struct FaultInjector {
             }
         }
         var perturbed: [String: [Int64]] = [:]
+        var droppedV1: Set<Int> = []
 
         for index in records.indices {
             guard random.chance(rate) else { continue }
@@ -98,7 +102,9 @@ public struct FaultInjector {
             let choice = random.weighted([1, 1, 1.2, 1, 1, 0.4, 0.4])
             var fault: Fault?
             switch choice {
-            case 0: fault = clearOfEdges(record, edges) ? .dropV1 : nil
+            case 0:
+                fault = clearOfEdges(record, edges) && v1DropAllowed(droppedV1.union([index])) ? .dropV1 : nil
+                if fault != nil { droppedV1.insert(index) }
             case 1: fault = clearOfEdges(record, edges) ? .dropV2 : nil
             case 2:
                 let fields = changeableFields.filter { value(of: $0, in: mapped.data.transactionInfo, mapped.data.renewalInfo) != nil && value(of: $0, in: v2) != nil }

@@ -1,11 +1,11 @@
 import ASNMigrateKit
 
-/// `asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--gzip] --out DIR`.
+/// `asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] [--sign] --out DIR`.
 public enum SimulateCommand {
     /// The command's spec (options, help).
     public static let spec = CommandSpec(
         name: "simulate",
-        abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives, with known injected differences (truth.csv).",
+        abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
         usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] [--sign] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
@@ -13,14 +13,14 @@ public enum SimulateCommand {
             .single("--seed", valueName: "S", help: "The seed (0 to 18446744073709551615); the same seed and options give byte-identical files."),
             .single("--start", valueName: "DATE", help: "The first simulated instant, a UTC day or ISO 8601 instant.", defaultValue: "2021-01-01"),
             .single("--months", valueName: "M", help: "How many calendar months to simulate.", defaultValue: "12", valueKind: .integer(1...600)),
-            .single("--inject", valueName: "RATE", help: "The fraction of records (0 to 1) to perturb; truth.csv lists what reconcile must report.",
+            .single("--inject", valueName: "RATE", help: "The fraction of records (0 to 1) to perturb, and of Apple's API view; truth.csv lists what reconcile --v2 DIR/v2 must report, truth-api.csv what reconcile --v2 DIR/v2-api must.",
                     defaultValue: "0"),
             .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest).",
                     defaultValue: "50", valueKind: .integer(1...10_000)),
             .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
             .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
-            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, README.txt, test-root.der and truth files)."),
+            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files)."),
         ]
     )
 
@@ -41,7 +41,7 @@ public enum SimulateCommand {
             let table = try MappingTable.builtIn()
             let summary = try Simulator.run(options, directory: directory, mapper: V1RecordMapper(table: table))
             console.diagnostic("asn-migrate simulate: \(summary.subscribers) subscribers → \(summary.v1Lines) V1 lines (\(summary.v1Bytes) bytes), "
-                + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults; see \(directory)/README.txt")
+                + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults, \(summary.apiFaults.values.reduce(0, +)) truth-api.csv rows; see \(directory)/README.txt")
             return .success
         } catch {
             console.diagnostic("asn-migrate simulate: \(MigrateCommand.describe(error)); nothing was written")

@@ -11,7 +11,8 @@ import ASNMigrateKit
 ///   envelope): the latest transaction, the renewal info of the subscription's latest notification carrying one, and
 ///   the status both imply then (`V2Builder.status`).
 ///
-/// Written only for runs without `--inject` (faults on this view and their truth are not simulated).
+/// With `--inject`, `APIFaultInjector` perturbs the derived view before it is written (`statusOverrides`, history
+/// transactions dropped or changed) and says what `reconcile` must report (`truth-api.csv`).
 public enum SimulatedAPIView {
     /// What the view is made of.
     public struct Derived: Sendable {
@@ -21,6 +22,8 @@ public enum SimulatedAPIView {
         public var renewals: [[String]: JWSRenewalInfoDecodedPayload] = [:]
         /// The newest notification `signedDate`.
         public var newestSignedDate: Int64?
+        /// Statuses written instead of the derived one, per [environment, originalTransactionId] (injected faults).
+        public var statusOverrides: [[String]: Int] = [:]
     }
 
     /// Derives the view from a simulation's V2 notifications (one subscriber's, or all).
@@ -71,8 +74,10 @@ public enum SimulatedAPIView {
     }
 
     /// The history pages and statuses responses (fetched at `fetchedAt`, default one minute after the newest
-    /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …).
-    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil) -> [(name: String, lines: [[UInt8]])] {
+    /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …); every JWS signed by `signer`
+    /// (`simulate --sign`), else with a placeholder signature.
+    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+                             signer: TestCertificateAuthority? = nil) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
         var out: [String: [[UInt8]]] = [:]
         let keys = derived.history.keys.sorted { a, b in
             a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1])
@@ -86,7 +91,10 @@ public enum SimulatedAPIView {
                 page.add("hasMore", start + pageSize < list.count)
                 page.add("bundleId", list.first?.bundleId)
                 page.add("environment", key[0])
-                let signed = list[start..<min(start + pageSize, list.count)].map { JSONValue.string(SimulatedV2Notification.jws($0.json, random: &random)) }
+                var signed: [JSONValue] = []
+                for t in list[start..<min(start + pageSize, list.count)] {
+                    signed.append(.string(try SimulatedV2Notification.jws(t.json, random: &random, signer: signer)))
+                }
                 var object = page.object
                 object.members.append(.init(key: "signedTransactions", value: .array(signed)))
                 out["history-\(key[0])", default: []].append(JSONWriter.bytes(.object(object)))
@@ -94,9 +102,9 @@ public enum SimulatedAPIView {
             guard let latest = list.last, latest.type == V2Builder.autoRenewableType, let renewal = derived.renewals[key] else { continue }
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
-            entry.add("status", V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
-            entry.add("signedTransactionInfo", SimulatedV2Notification.jws(latest.json, random: &random))
-            entry.add("signedRenewalInfo", SimulatedV2Notification.jws(renewal.json, random: &random))
+            entry.add("status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
+            entry.add("signedTransactionInfo", try SimulatedV2Notification.jws(latest.json, random: &random, signer: signer))
+            entry.add("signedRenewalInfo", try SimulatedV2Notification.jws(renewal.json, random: &random, signer: signer))
             var group = JSONObjectBuilder()
             group.add("subscriptionGroupIdentifier", latest.subscriptionGroupIdentifier)
             var groupObject = group.object

@@ -27,6 +27,8 @@ public enum SimulationReadme {
         lines.append("  records               \(records) events (each a V1/V2 twin, a V1 companion or a V2-only notification)")
         lines.append("  injected faults       " + (summary.faults.isEmpty ? "none" : summary.faults.keys.sorted().map { "\($0) \(summary.faults[$0] ?? 0)" }.joined(separator: ", "))
             + (injected > 0 ? " (\(injected) of \(records) records; records where the effect would be ambiguous are never perturbed)" : ""))
+        lines.append("  API view faults       " + (summary.apiFaults.isEmpty ? "none" : summary.apiFaults.keys.sorted().map { "\($0) \(summary.apiFaults[$0] ?? 0)" }.joined(separator: ", "))
+            + " (truth-api.csv rows)")
         lines.append("  event kinds           " + summary.eventKinds.keys.sorted().map { "\($0) \(summary.eventKinds[$0] ?? 0)" }.joined(separator: ", "))
         lines.append("")
         lines.append("Files")
@@ -37,7 +39,11 @@ public enum SimulationReadme {
         } else {
             lines.append("  v2/YYYY-MM.jsonl      raw V2 bodies {\"signedPayload\": JWS} by UTC month of signedDate; signatures are placeholders.")
         }
-        lines.append("  truth.csv             the differences reconcile must report, in differences.csv's columns and order.")
+        lines.append("  v2-api/               Apple's App Store Server API view: history-<environment>.jsonl (Get Transaction History pages,")
+        lines.append("                        <= 20 transactions, revision, hasMore) and statuses-<environment>.jsonl (Get All Subscription")
+        lines.append("                        Statuses, fetchedAt the end); " + (options.sign ? "every JWS is signed by the test CA." : "JWS signatures are placeholders."))
+        lines.append("  truth.csv             the differences reconcile --v1 v1 --v2 v2 must report, in differences.csv's columns and order.")
+        lines.append("  truth-api.csv         the differences reconcile --v1 v1 --v2 v2-api must report, in the same columns and order.")
         lines.append("  truth-rejects.csv     the malformed lines reconcile must reject (side, source, reason-kind).")
         lines.append("")
         lines.append("Checking reconcile")
@@ -53,7 +59,11 @@ public enum SimulationReadme {
         lines.append("  lie outside the data: nearer the edges reconcile reports an unpaired record as pending, not missing.")
         lines.append("  Field values in truth.csv are rendered as migrate --format csv does: dates ISO 8601 UTC with milliseconds,")
         lines.append("  booleans true/false, codes as digits. conflicting_duplicate_v2 rows carry the V2 record's identity only.")
-        lines.append("  The rules that choose and describe each fault are documented in Sources/ASNSimulation/FaultInjector.swift.")
+        lines.append("  Against v2-api: a transaction dropped from the history (transaction_missing_in_v2), a changed history field")
+        lines.append("  (transaction_field_mismatch), a changed status (state_mismatch); a lost V1 notification's transaction seen only in a")
+        lines.append("  later receipt (unannounced_in_v1, that record its v1_source) or never again (transaction_missing_in_v1).")
+        lines.append("  The rules that choose and describe each fault are documented in Sources/ASNSimulation/FaultInjector.swift")
+        lines.append("  and APIFaultInjector.swift.")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -2,8 +2,9 @@ import ASNMigrateKit
 import Foundation
 
 /// Runs a simulation: generates every subscriber (in parallel batches, each from its own PRNG stream, so the output
-/// is the same whatever the core count), injects faults, and streams the V1 and V2 files, `truth.csv`,
-/// `truth-rejects.csv` and `README.txt` into a directory that appears whole or not at all.
+/// is the same whatever the core count), injects faults, and streams the V1 and V2 files, Apple's API view
+/// (`v2-api/`), `truth.csv`, `truth-api.csv`, `truth-rejects.csv` and `README.txt` into a directory that appears whole
+/// or not at all.
 public enum Simulator {
     /// What a run wrote.
     public struct Summary: Sendable, Equatable {
@@ -21,6 +22,8 @@ public enum Simulator {
         public var eventKinds: [String: Int] = [:]
         /// Injected faults per kind (`missing_in_v1`, …, `malformed_v1`, `malformed_v2`).
         public var faults: [String: Int] = [:]
+        /// Rows of `truth-api.csv` per kind (`transaction_missing_in_v2`, …, `unannounced_in_v1`, `state_mismatch`).
+        public var apiFaults: [String: Int] = [:]
         /// Exact V1 retries written.
         public var v1Retries = 0
         /// Exact V2 retries written.
@@ -32,7 +35,7 @@ public enum Simulator {
     }
 
     /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
-    public static let ownEntries: Set<String> = ["v1", "v2", "README.txt", "test-root.der", "truth.csv", "truth-rejects.csv"]
+    public static let ownEntries: Set<String> = ["v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"]
 
     /// Subscribers generated per parallel batch (with at most `2 × workers + 2` batches alive, bounds memory).
     static let batchSize = 16
@@ -54,6 +57,7 @@ public enum Simulator {
         let files = SimulationFiles(root: staging.path, displayRoot: displayRoot, gzip: options.gzip)
         var summary = Summary()
         var rows: [TruthRow] = []
+        var apiRows: [TruthRow] = []
         var rejects: [TruthReject] = []
         let total = max(1, options.subscribers)
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
@@ -70,7 +74,7 @@ public enum Simulator {
             }
         }, consume: { (outputs: [Result<SubscriberOutput, ASNError>]) throws(ASNError) in
             for output in outputs {
-                try emit(output.get(), files: files, rows: &rows, rejects: &rejects, summary: &summary)
+                try emit(output.get(), files: files, rows: &rows, apiRows: &apiRows, rejects: &rejects, summary: &summary)
             }
         })
         try files.finish()
@@ -79,12 +83,16 @@ public enum Simulator {
         summary.v2Lines = files.linesWritten["v2"] ?? 0
         summary.v1Bytes = files.bytesWritten["v1"] ?? 0
         summary.v2Bytes = files.bytesWritten["v2"] ?? 0
-        summary.files = files.fileNames + ["README.txt"] + (options.sign ? ["test-root.der"] : []) + ["truth-rejects.csv", "truth.csv"]
+        summary.files = files.fileNames + ["README.txt"] + (options.sign ? ["test-root.der"] : []) + ["truth-api.csv", "truth-rejects.csv", "truth.csv"]
 
         rows.sort(by: TruthRow.precedes)
         var truth = CSVWriter(header: TruthRow.columns)
         for row in rows { try truth.appendRow(row.cells) }
         try staging.write(name: "truth.csv", bytes: truth.drain())
+        apiRows.sort(by: TruthRow.precedes)
+        var apiTruth = CSVWriter(header: TruthRow.columns)
+        for row in apiRows { try apiTruth.appendRow(row.cells) }
+        try staging.write(name: "truth-api.csv", bytes: apiTruth.drain())
         var rejected = CSVWriter(header: TruthReject.columns)
         for reject in rejects { try rejected.appendRow(reject.cells) }
         try staging.write(name: "truth-rejects.csv", bytes: rejected.drain())
@@ -109,6 +117,8 @@ public enum Simulator {
         var rowIndex: Int?
         /// The reject kind when this is a malformed line.
         var rejectKind: String?
+        /// The index of the record when this is its V1 line (not a retry): `truth-api.csv` rows take their source from it.
+        var record: Int?
     }
 
     /// A subscriber's lines and truth rows (rows still without `v1_source`), produced in parallel.
@@ -122,6 +132,8 @@ public enum Simulator {
         var late = 0
         /// `DIR/v2-api/` lines (file stem, line): Apple's API view of this subscriber (`SimulatedAPIView`).
         var apiLines: [(String, [UInt8])] = []
+        /// `truth-api.csv` rows, sources still to fill from the V1 lines.
+        var apiTruth: [APIFaultInjector.Truth] = []
     }
 
     /// Generates one subscriber, injects faults and renders every line.
@@ -130,17 +142,27 @@ public enum Simulator {
         var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
         var records = try generator.generate()
         var output = SubscriberOutput()
-        if options.injectRate == 0 {
-            var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
-            let view = SimulatedAPIView.derive(records.compactMap(\.v2))
-            for (name, lines) in SimulatedAPIView.files(view, random: &random, fetchedAt: options.end) {
-                output.apiLines += lines.map { (name, $0) }
-            }
-        }
+        // Apple's view holds the lifecycle as it happened: derived before faults touch the notifications.
+        var view = SimulatedAPIView.derive(records.compactMap(\.v2))
         var faults: [Int: FaultInjector.Fault] = [:]
         if index > 0, options.injectRate > 0 {
+            let archive = SimulatedV1Archive(records: records)
+            let span = options.start...options.end
             var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 1)
-            faults = FaultInjector.inject(&records, rate: options.injectRate, edges: options.start...options.end, random: &random)
+            faults = FaultInjector.inject(&records, rate: options.injectRate, edges: span, random: &random) { dropped in
+                APIFaultInjector.dropIsClean(archive, dropped: dropped, view: view, instant: options.end)
+            }
+            let dropped = Set(faults.compactMap { $0.value == .dropV1 ? $0.key : nil })
+            if dropped.isEmpty {
+                var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 4)
+                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: span, random: &apiRandom)
+            } else {
+                output.apiTruth = APIFaultInjector.lostNotificationRows(archive, dropped: dropped, view: view)
+            }
+        }
+        var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
+        for (name, lines) in try SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.end, signer: signer) {
+            output.apiLines += lines.map { (name, $0) }
         }
         for (position, record) in records.enumerated() {
             output.labels[record.label, default: 0] += 1
@@ -155,7 +177,7 @@ public enum Simulator {
             if let line = record.v1Line, fault != .dropV1 {
                 let month = SimulationCalendar.monthKey(record.v1DeliveryTime)
                 let needsSource = rowIndex.flatMap { output.rows[$0].kind == "missing_in_v1" || output.rows[$0].kind == "conflicting_duplicate_v2" ? nil : $0 }
-                output.lines.append(PendingLine(side: "v1", month: month, bytes: line, rowIndex: needsSource))
+                output.lines.append(PendingLine(side: "v1", month: month, bytes: line, rowIndex: needsSource, record: position))
                 for _ in 0..<record.v1Retries {
                     output.lines.append(PendingLine(side: "v1", month: month, bytes: line))
                     output.v1Retries += 1
@@ -191,15 +213,23 @@ public enum Simulator {
     }
 
     /// Writes a subscriber's lines in order, completing its truth rows with sources.
-    private static func emit(_ output: SubscriberOutput, files: SimulationFiles, rows: inout [TruthRow], rejects: inout [TruthReject],
-                             summary: inout Summary) throws(ASNError) {
+    private static func emit(_ output: SubscriberOutput, files: SimulationFiles, rows: inout [TruthRow], apiRows: inout [TruthRow],
+                             rejects: inout [TruthReject], summary: inout Summary) throws(ASNError) {
         var own = output.rows
+        var recordSources: [Int: String] = [:]
         for line in output.lines {
             let source = try files.append(side: line.side, month: line.month, line: line.bytes)
             if let index = line.rowIndex { own[index].v1Source = source }
+            if let record = line.record { recordSources[record] = source }
             if let kind = line.rejectKind { rejects.append(TruthReject(side: line.side, source: source, reasonKind: kind)) }
         }
         rows.append(contentsOf: own)
+        for truth in output.apiTruth {
+            var row = truth.row
+            if let record = truth.sourceRecord { row.v1Source = recordSources[record] ?? "" }
+            apiRows.append(row)
+            summary.apiFaults[row.kind, default: 0] += 1
+        }
         for (name, line) in output.apiLines { try files.append(side: "v2-api", month: name, line: line) }
         summary.eventKinds.merge(output.labels, uniquingKeysWith: +)
         summary.faults.merge(output.faults, uniquingKeysWith: +)

@@ -1,11 +1,11 @@
-/// `asn-migrate mappings [--mappings DIR]`: prints the effective mapping table.
+/// `asn-migrate mappings [--mappings DIR]`: prints the effective mapping table and the V2-only transaction rules.
 public enum MappingsCommand {
     /// The command's spec.
     public static let spec = CommandSpec(
         name: "mappings",
-        abstract: "Print the effective V1 to V2 mapping table (built in, or from --mappings DIR).",
+        abstract: "Print the effective V1 to V2 mapping table and V2-only transaction rules (built in, or from --mappings DIR).",
         options: [
-            .single("--mappings", valueName: "DIR", help: "Validate and print DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in table."),
+            .single("--mappings", valueName: "DIR", help: "Validate and print DIR/v1-to-v2.rules, DIR/v2-only.rules and DIR/v2-only-transactions.rules (built-in when absent) instead of the built-in table."),
         ]
     )
 
@@ -13,7 +13,8 @@ public enum MappingsCommand {
     public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         do {
             let table = try MappingLoader.load(arguments.value("--mappings"))
-            try console.output(Array(render(table).utf8))
+            let transactionRules = try V2OnlyTransactionRules.load(directory: arguments.value("--mappings"))
+            try console.output(Array(render(table, transactionRules: transactionRules).utf8))
             return .success
         } catch {
             console.diagnostic("asn-migrate mappings: \(MigrateCommand.describe(error))")
@@ -21,8 +22,9 @@ public enum MappingsCommand {
         }
     }
 
-    /// The table as aligned text: settings, rules in order, then the V2-only lists.
-    public static func render(_ table: MappingTable) -> String {
+    /// The table as aligned text: settings, rules in order, the V2-only lists, then the V2-only transaction rules
+    /// `reconcile` applies against Apple's API view.
+    public static func render(_ table: MappingTable, transactionRules: V2OnlyTransactionRules = .builtIn) -> String {
         var lines: [String] = []
         let s = table.settings
         lines.append("settings")
@@ -48,6 +50,12 @@ public enum MappingsCommand {
             return [entry.list.rawValue, entry.type, subtype]
         }
         lines.append(contentsOf: aligned([["list", "V2 notificationType", "subtype"]] + v2Rows).map { "  " + $0 })
+        lines.append("")
+        lines.append("transactions V1 had no reason to show (\(V2OnlyTransactionRules.fileName); reconcile against Apple's API view)")
+        let transactionRows = transactionRules.rules.map { rule -> [String] in
+            [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*"]
+        }
+        lines.append(contentsOf: aligned([["V2 type", "inAppOwnershipType", "revoked"]] + transactionRows).map { "  " + $0 })
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -38,6 +38,9 @@ public enum ComparedField: String, Sendable, CaseIterable, Equatable {
     case offerIdentifier
     /// `transactionId`: compared only with `--compare transactionId` (it changes on restore).
     case transactionId
+    /// `quantity`: compared between transactions only (against Apple's API view), when V1 states it; notifications
+    /// do not hold it for comparison (`FieldValues` never has it).
+    case quantity
 
     /// The fields compared unless told otherwise.
     public static let defaultFields: [ComparedField] = allCases.filter { $0 != .transactionId }
@@ -132,6 +135,7 @@ public struct FieldValues: Sendable, Equatable {
         case .autoRenewProductId: return pool.text(autoRenewProductId)
         case .offerIdentifier: return pool.text(offerIdentifier)
         case .transactionId: return pool.text(transactionId)
+        case .quantity: return nil
         case .purchaseDate: return Self.date(purchaseDate)
         case .expiresDate: return Self.date(expiresDate)
         case .originalPurchaseDate: return Self.date(originalPurchaseDate)
@@ -157,6 +161,7 @@ public struct FieldValues: Sendable, Equatable {
         case .autoRenewProductId: return autoRenewProductId != 0
         case .offerIdentifier: return offerIdentifier != 0
         case .transactionId: return transactionId != 0
+        case .quantity: return false
         case .purchaseDate: return purchaseDate != Self.noDate
         case .expiresDate: return expiresDate != Self.noDate
         case .originalPurchaseDate: return originalPurchaseDate != Self.noDate
@@ -182,6 +187,7 @@ public struct FieldValues: Sendable, Equatable {
         case .autoRenewProductId: return autoRenewProductId == other.autoRenewProductId
         case .offerIdentifier: return offerIdentifier == other.offerIdentifier
         case .transactionId: return transactionId == other.transactionId
+        case .quantity: return true
         case .purchaseDate: return purchaseDate == other.purchaseDate
         case .expiresDate: return expiresDate == other.expiresDate
         case .originalPurchaseDate: return originalPurchaseDate == other.originalPurchaseDate

@@ -4,7 +4,10 @@
 /// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared:
 /// its transactions merged as they grow (a revocation stands, the newest expiry wins), the latest by purchase date
 /// deciding `expiresDate`; renewal facts (autoRenewStatus, autoRenewProductId, gracePeriodExpiresDate,
-/// isInBillingRetryPeriod) from the latest record that states each. The instant is the fetch time, or the V1
+/// isInBillingRetryPeriod) from the record with the newest knowledge that states each: the one whose own transaction
+/// is the newest, then the later event time (as `SubscriptionStateDerivation` does for notifications), so a stale
+/// snapshot delivered after a newer record, such as V1's companion DID_CHANGE_RENEWAL_STATUS sent seconds after an
+/// upgrade, does not override it. The instant is the fetch time, or the V1
 /// archive's last event time when the archive ends before it (then the comparison is as of the archive's end, counted
 /// in `statuses_as_of_v1_end`). Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
 /// retry, else 2 expired, as `V2Builder.status` derives it for migrated notifications.
@@ -36,7 +39,8 @@ public struct SubscriptionStatusComparison: Sendable {
     /// V1's state of one subscription as of `instant`, from `records` (input order); nil when no record tells it.
     public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64) -> V1State? {
         var merged: [String: V1Transaction] = [:]
-        var renewalTime: [Int64] = [Int64.min, Int64.min, Int64.min, Int64.min]
+        let none = (Int64.min, Int64.min)
+        var renewalKnowledge = [none, none, none, none]
         var state = V1State(status: 2)
         for facts in records {
             guard let time = facts.eventTime, time <= instant else { continue }
@@ -50,22 +54,24 @@ public struct SubscriptionStatusComparison: Sendable {
                 }
             }
             guard facts.subscriptionId == subscription else { continue }
-            // Renewal facts: from the record with the newest knowledge (latest event time; input order breaks ties).
-            if let value = facts.autoRenewStatus, time >= renewalTime[0] {
+            // Renewal facts: from the record with the newest knowledge (its own transaction's purchase date, then the
+            // event time; input order breaks ties).
+            let knowledge = (Self.ownPurchase(facts, subscription: subscription) ?? Int64.min, time)
+            if let value = facts.autoRenewStatus, knowledge >= renewalKnowledge[0] {
                 state.autoRenewStatus = value ? 1 : 0
-                renewalTime[0] = time
+                renewalKnowledge[0] = knowledge
             }
-            if let value = facts.autoRenewProductId, time >= renewalTime[1] {
+            if let value = facts.autoRenewProductId, knowledge >= renewalKnowledge[1] {
                 state.autoRenewProductId = value
-                renewalTime[1] = time
+                renewalKnowledge[1] = knowledge
             }
-            if time >= renewalTime[2], facts.gracePeriodExpiresDate != nil || facts.autoRenewStatus != nil {
+            if knowledge >= renewalKnowledge[2], facts.gracePeriodExpiresDate != nil || facts.autoRenewStatus != nil {
                 state.gracePeriodExpiresDate = facts.gracePeriodExpiresDate
-                renewalTime[2] = time
+                renewalKnowledge[2] = knowledge
             }
-            if let value = facts.isInBillingRetryPeriod, time >= renewalTime[3] {
+            if let value = facts.isInBillingRetryPeriod, knowledge >= renewalKnowledge[3] {
                 state.isInBillingRetryPeriod = value
-                renewalTime[3] = time
+                renewalKnowledge[3] = knowledge
             }
         }
         let ordered = merged.values.map(\.info).sorted(by: MappingContext.precedes)
@@ -83,6 +89,13 @@ public struct SubscriptionStatusComparison: Sendable {
             state.status = 2
         }
         return state
+    }
+
+    /// The purchase date of the transaction a record is about (its relevant transaction), else of the newest
+    /// transaction of `subscription` it shows.
+    static func ownPurchase(_ facts: V1RecordFacts, subscription: String) -> Int64? {
+        if let id = facts.relevantTransactionId, let own = facts.transactions.first(where: { $0.transactionId == id })?.purchaseDate { return own }
+        return facts.transactions.filter { ($0.originalTransactionId ?? facts.subscriptionId) == subscription }.compactMap(\.purchaseDate).max()
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.

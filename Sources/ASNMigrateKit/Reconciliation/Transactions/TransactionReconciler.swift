@@ -266,7 +266,7 @@ public struct TransactionReconciler: Sendable {
             ("offerType", .offerType, int(mine.offerType), int(theirs.offerType), false),
             ("offerIdentifier", .offerIdentifier, mine.offerIdentifier ?? "", theirs.offerIdentifier ?? "", false),
             ("webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "", theirs.webOrderLineItemId ?? "", false),
-            ("quantity", nil, int(mine.quantity), int(theirs.quantity), true),
+            ("quantity", .quantity, int(mine.quantity), int(theirs.quantity), true),
         ]
         var rows: [Discrepancy] = []
         for (field, gate, left, right, onlyKnown) in items where left != right {

@@ -13,6 +13,16 @@ public struct V1Transaction: Sendable, Equatable {
     /// The `notification_type` of that record.
     public var sourceType: String
 
+    /// Creates a transaction as first seen.
+    public init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String) {
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+        self.info = info
+        self.announced = announced
+        self.source = source
+        self.sourceType = sourceType
+    }
+
     /// Merges another copy of the same transaction: gaps are filled, a revocation once shown stands, the newest expiry
     /// wins, an upgrade once shown stands.
     public mutating func merge(_ other: LatestReceiptInfo) {

@@ -78,4 +78,24 @@ import Testing
         #expect(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-01-10T00:00:00Z")) == nil,
                 "a record after the instant is not yet known")
     }
+
+    @Test func aStaleSnapshotDeliveredAfterAnUpgradeDoesNotOverrideTheUpgradesRenewalFacts() throws {
+        // Found by the simulator's truth test (seed 12): V1's companion DID_CHANGE_RENEWAL_STATUS, received 5 s after the
+        // upgrade's INTERACTIVE_RENEWAL, still shows the old transaction and the old product as the next renewal.
+        let basic = S.tx("104", product: "basic.monthly", purchase: "2023-06-19T18:58:00Z", expires: "2023-07-19T18:58:00Z")
+        let pro = S.tx("105", product: "pro.monthly", purchase: "2023-06-22T15:21:14Z", expires: "2023-07-22T15:21:14Z")
+        let records = [
+            try S.facts("DID_RENEW", at: "2023-06-19T18:58:05Z", line: 1, [basic], pending: [V1Fixture.pending(product: "basic.monthly", autoRenewProduct: "basic.monthly")]),
+            try S.facts("INTERACTIVE_RENEWAL", at: "2023-06-22T15:21:14Z", line: 2, [basic, pro], pending: [V1Fixture.pending(product: "pro.monthly", autoRenewProduct: "pro.monthly")]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-22T15:21:19Z", line: 3, [basic], pending: [V1Fixture.pending(product: "basic.monthly", autoRenewProduct: "basic.monthly")]),
+        ]
+        let state = try #require(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-07-01T00:00:00Z")))
+        #expect(state.autoRenewProductId == "pro.monthly")
+        #expect(state.expiresDate == V1Fixture.ms("2023-07-22T15:21:14Z"))
+        #expect(state.status == 1)
+        // A newer record about the same transaction still wins by time: auto-renew turned off after the upgrade.
+        let off = try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-25T00:00:00Z", line: 4, [basic, pro], autoRenewStatus: "false")
+        let later = try #require(SubscriptionStatusComparison.state(of: "1000000001", records: records + [off], at: V1Fixture.ms("2023-07-01T00:00:00Z")))
+        #expect(later.autoRenewStatus == 0)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+@testable import ASNSimulation
 
 /// The transaction comparison engine: each kind and each fate on one small archive against Apple's history.
 @Suite struct TransactionReconcilerTests {
@@ -83,6 +84,30 @@ import Testing
         options.fields.removeAll { $0 == .productId }
         let rows = S.rows(S.compare(try Self.archive(), Self.history(), options: options))
         #expect(!rows.contains { $0.hasPrefix("transaction_field_mismatch") })
+    }
+
+    @Test func quantityIsComparedAndIgnoreFieldQuantityDropsItsRows() throws {
+        // Apple's copy of D (105) says quantity 3; V1's receipts say 1.
+        let history = Self.history().map { record -> V2APIRecord in
+            guard case .transaction(var t) = record, t.payload.transactionId == "105" else { return record }
+            t.payload.quantity = 3
+            return .transaction(t)
+        }
+        let rows = S.rows(S.compare(try Self.archive(), history))
+        #expect(rows.contains("transaction_field_mismatch 1000000001 quantity 1 3"))
+        var options = ReconcileOptions()
+        options.fields.removeAll { $0 == .quantity }
+        let ignored = S.rows(S.compare(try Self.archive(), history, options: options))
+        #expect(!ignored.contains { $0.contains(" quantity ") })
+        #expect(ignored.contains("transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly"), "only quantity is ignored")
+    }
+
+    @Test func everyTransactionFieldOfTheIssueCanBeIgnored() throws {
+        // Issue 11's transaction_field_mismatch fields: each has a ComparedField, so --ignore-field accepts it.
+        let fields = ["productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason", "isUpgraded",
+                      "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity"]
+        for field in fields { #expect(ComparedField(rawValue: field) != nil, "\(field)") }
+        #expect(Set(APIFaultInjector.changeableFields) == Set(fields))
     }
 
     @Test func explicitPeriodJudgesWhatTheDefaultLeavesOut() throws {

@@ -1,0 +1,217 @@
+import ASNMigrateKit
+
+/// Perturbs one subscriber's App Store Server API view (`SimulatedAPIView`), and says which difference each
+/// perturbation makes `reconcile --v1 DIR/v1 --v2 DIR/v2-api` report (`truth-api.csv`).
+///
+/// Faults on the view itself (at most one per subscriber, never on a subscriber whose V1 archive lost a notification,
+/// never on the anchor):
+/// - a transaction dropped from Apple's history → one `transaction_missing_in_v2` row (the V1 transaction's identity:
+///   its first V1 record in reading order as `v1_source`, `field` transactionId);
+/// - a changed field of a history transaction (one of `changeableFields`) → one `transaction_field_mismatch` row with
+///   both values, rendered as `reconcile` renders them (dates ISO 8601, booleans true/false, codes as digits);
+/// - a changed `status` in the subscription's statuses response → one `state_mismatch` row (`event_date` the fetch time).
+/// Only transactions of an auto-renewable subscription bought by the customer (`PURCHASED`) that a V1 notification
+/// announced are touched, never the subscription's latest (the statuses response carries it), never the only one of a
+/// customer (a customer without transactions was not fetched), and only when the V1 value of the changed field equals
+/// Apple's (so the change is the only difference). All lie more than 4 days inside the simulated span, so a date moved
+/// up to 72 hours earlier stays in the period, and the pending rule (window 48 h) applies to none.
+///
+/// A V1 notification lost (`FaultInjector`'s `dropV1`) changes the V1 side too: its transaction, when no other V1
+/// record announces it, is `unannounced_in_v1` if a later receipt still shows it (that record is the `v1_source`),
+/// else `transaction_missing_in_v1` (Apple's identity, `v2_value` the transactionId). `dropIsClean` admits a drop only
+/// when that is all it changes: every transaction still shown keeps its merged facts, the subscription's V1 state at
+/// the fetch time is unchanged, and a transaction it hides is a `PURCHASED` auto-renewable one.
+public enum APIFaultInjector {
+    /// A truth row, and the record whose V1 line is its `v1_source` (nil when the row has none).
+    public struct Truth: Sendable, Equatable {
+        /// The row, `v1_source` still empty.
+        public var row: TruthRow
+        /// The index of the record whose first written V1 line is the source.
+        public var sourceRecord: Int?
+    }
+
+    /// The fields of a history transaction that may be changed: issue 11's `transaction_field_mismatch` list.
+    public static let changeableFields = [
+        "productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason",
+        "isUpgraded", "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity",
+    ]
+
+    /// Fields `reconcile` compares only when the V1 side knows a value.
+    static let comparedOnlyWhenKnown: Set<String> = ["inAppOwnershipType", "quantity"]
+
+    /// How far inside the simulated span a touched transaction's purchase lies.
+    static let margin = 4 * SimulationCalendar.day
+
+    // MARK: - Faults on the view
+
+    /// Picks at most one fault for the subscriber and applies it to `view`; `span` is the simulated span (statuses are
+    /// fetched at its end). Each candidate (every transaction but the latest, then the status) is picked with
+    /// probability `rate`; the first picked that can be perturbed unambiguously is.
+    public static func inject(_ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
+                              span: ClosedRange<Int64>, random: inout SimulationRandom) -> [Truth] {
+        guard rate > 0 else { return [] }
+        let seen = archive.transactions(dropping: [])
+        let keys = view.history.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }
+        for key in keys {
+            let list = view.history[key] ?? []
+            guard list.count >= 2, list.last?.type == V2Builder.autoRenewableType else { continue }
+            for position in list.indices.dropLast() {
+                guard random.chance(rate) else { continue }
+                let apple = list[position]
+                guard let id = apple.transactionId, let mine = seen[id], mine.transaction.announced, apple.type == V2Builder.autoRenewableType,
+                      apple.inAppOwnershipType == "PURCHASED", let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
+                      purchase - margin > span.lowerBound, purchase + margin < span.upperBound, v1Purchase == purchase else { continue }
+                if random.weighted([1, 1.5]) == 0 {
+                    view.history[key]?.remove(at: position)
+                    var row = self.row("transaction_missing_in_v2", mine.transaction)
+                    row.field = "transactionId"
+                    row.v1Value = id
+                    return [Truth(row: row, sourceRecord: mine.firstRecord)]
+                }
+                let shape = mine.transaction.v2Shape
+                let fields = changeableFields.filter { field in
+                    let v1 = value(of: field, in: shape)
+                    return v1 == value(of: field, in: apple) && (!v1.isEmpty || !comparedOnlyWhenKnown.contains(field)) && canChange(field, apple)
+                }
+                guard !fields.isEmpty else { continue }
+                let field = random.pick(fields)
+                var changed = apple
+                perturb(field, &changed, random: &random)
+                let before = value(of: field, in: shape), after = value(of: field, in: changed)
+                guard before != after else { continue }
+                view.history[key]?[position] = changed
+                var row = self.row("transaction_field_mismatch", mine.transaction)
+                row.field = field
+                row.v1Value = before
+                row.v2Value = after
+                return [Truth(row: row, sourceRecord: mine.firstRecord)]
+            }
+            guard random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
+                  let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
+                  archive.state(of: key[1], dropping: [], at: span.upperBound)?.status == status else { continue }
+            let replacement = random.pick([1, 2, 3, 4, 5].filter { $0 != status })
+            view.statusOverrides[key] = replacement
+            var row = TruthRow(kind: "state_mismatch", environment: key[0], originalTransactionId: key[1], webOrderLineItemId: "", eventDate: span.upperBound)
+            row.field = "status"
+            row.v1Value = String(status)
+            row.v2Value = String(replacement)
+            return [Truth(row: row)]
+        }
+        return []
+    }
+
+    // MARK: - Lost V1 notifications
+
+    /// Whether losing the V1 lines of the records in `dropped` has only the effects `lostNotificationRows` describes
+    /// (see the type's notes); `instant` is the statuses' fetch time.
+    public static func dropIsClean(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived, instant: Int64) -> Bool {
+        let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
+        let apple = appleTransactions(view)
+        for (id, was) in before {
+            if let now = after[id] {
+                guard now.transaction.info == was.transaction.info, now.transaction.environment == was.transaction.environment,
+                      now.transaction.originalTransactionId == was.transaction.originalTransactionId else { return false }
+                if now.transaction.announced == was.transaction.announced { continue }
+            }
+            guard let t = apple[id], t.type == V2Builder.autoRenewableType, t.inAppOwnershipType == "PURCHASED", t.purchaseDate != nil,
+                  t.environment == was.transaction.environment, t.originalTransactionId == was.transaction.originalTransactionId else { return false }
+        }
+        for key in view.renewals.keys {
+            guard archive.state(of: key[1], dropping: dropped, at: instant) == archive.state(of: key[1], dropping: [], at: instant) else { return false }
+        }
+        return true
+    }
+
+    /// The rows that losing the V1 lines of the records in `dropped` causes (admitted by `dropIsClean`).
+    public static func lostNotificationRows(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived) -> [Truth] {
+        guard !dropped.isEmpty else { return [] }
+        let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
+        let apple = appleTransactions(view)
+        var truths: [Truth] = []
+        for id in before.keys.sorted(by: IdentifierOrder.less) {
+            guard let was = before[id] else { continue }
+            if let now = after[id] {
+                guard was.transaction.announced, !now.transaction.announced else { continue }
+                var row = self.row("unannounced_in_v1", now.transaction)
+                row.field = "transactionId"
+                row.v1Value = id
+                truths.append(Truth(row: row, sourceRecord: now.firstRecord))
+            } else if let t = apple[id], let purchase = t.purchaseDate {
+                var row = TruthRow(kind: "transaction_missing_in_v1", environment: t.environment ?? "", originalTransactionId: t.originalTransactionId ?? "",
+                                   webOrderLineItemId: t.webOrderLineItemId ?? "", eventDate: purchase)
+                row.field = "transactionId"
+                row.v2Value = id
+                truths.append(Truth(row: row))
+            }
+        }
+        return truths
+    }
+
+    // MARK: - Helpers
+
+    /// Apple's transactions of the view by transactionId (one subscriber's view holds one environment).
+    private static func appleTransactions(_ view: SimulatedAPIView.Derived) -> [String: JWSTransactionDecodedPayload] {
+        var byId: [String: JWSTransactionDecodedPayload] = [:]
+        for list in view.history.values {
+            for t in list { if let id = t.transactionId { byId[id] = t } }
+        }
+        return byId
+    }
+
+    /// A row about a V1 transaction, as `reconcile` identifies it: the V1 side's identity and purchase date.
+    private static func row(_ kind: String, _ t: V1Transaction) -> TruthRow {
+        var row = TruthRow(kind: kind, environment: t.environment, originalTransactionId: t.originalTransactionId,
+                           webOrderLineItemId: t.info.webOrderLineItemId ?? "", eventDate: t.info.purchaseDate ?? 0)
+        row.v1NotificationType = t.sourceType
+        return row
+    }
+
+    /// A compared field of a transaction as `reconcile` renders it ("" when absent; isUpgraded absent is false).
+    static func value(of field: String, in t: JWSTransactionDecodedPayload) -> String {
+        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
+        let int = { (value: Int?) in value.map(String.init) ?? "" }
+        switch field {
+        case "productId": return t.productId ?? ""
+        case "purchaseDate": return date(t.purchaseDate)
+        case "originalPurchaseDate": return date(t.originalPurchaseDate)
+        case "expiresDate": return date(t.expiresDate)
+        case "revocationDate": return date(t.revocationDate)
+        case "revocationReason": return int(t.revocationReason)
+        case "isUpgraded": return String(t.isUpgraded == true)
+        case "inAppOwnershipType": return t.inAppOwnershipType ?? ""
+        case "offerType": return int(t.offerType)
+        case "offerIdentifier": return t.offerIdentifier ?? ""
+        case "webOrderLineItemId": return t.webOrderLineItemId ?? ""
+        case "quantity": return int(t.quantity)
+        default: return ""
+        }
+    }
+
+    /// Whether `perturb` can change the field (it changes only values that are present, but flips isUpgraded always).
+    private static func canChange(_ field: String, _ t: JWSTransactionDecodedPayload) -> Bool {
+        field == "isUpgraded" || !value(of: field, in: t).isEmpty
+    }
+
+    /// Changes one field: a product to another subscription, dates 1 to 72 hours earlier, codes, flags and the
+    /// ownership to another value, the offer identifier and webOrderLineItemId extended, quantity by one.
+    static func perturb(_ field: String, _ t: inout JWSTransactionDecodedPayload, random: inout SimulationRandom) {
+        let earlier = random.int(in: 1...(72 * 3_600)) * 1_000
+        switch field {
+        case "productId":
+            let subscriptions = SimulatedProduct.all.filter { $0.kind != .consumable }.map(\.id)
+            t.productId = random.pick(subscriptions.filter { $0 != t.productId })
+        case "purchaseDate": t.purchaseDate = t.purchaseDate.map { $0 - earlier }
+        case "originalPurchaseDate": t.originalPurchaseDate = t.originalPurchaseDate.map { $0 - earlier }
+        case "expiresDate": t.expiresDate = t.expiresDate.map { $0 - earlier }
+        case "revocationDate": t.revocationDate = t.revocationDate.map { $0 - earlier }
+        case "revocationReason": t.revocationReason = t.revocationReason.map { $0 == 0 ? 1 : 0 }
+        case "isUpgraded": t.isUpgraded = t.isUpgraded != true
+        case "inAppOwnershipType": t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
+        case "offerType": t.offerType = t.offerType.map { $0 % 3 + 1 }
+        case "offerIdentifier": t.offerIdentifier = t.offerIdentifier.map { $0 + "X" }
+        case "webOrderLineItemId": t.webOrderLineItemId = t.webOrderLineItemId.map { $0 + "7" }
+        case "quantity": t.quantity = t.quantity.map { $0 + 1 }
+        default: break
+        }
+    }
+}
