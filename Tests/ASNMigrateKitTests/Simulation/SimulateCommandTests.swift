@@ -38,6 +38,8 @@ import Testing
         (["simulate", "--subscribers", "5", "--seed", "1", "--inject", "1.5", "--out", "x"], "--inject"),
         (["simulate", "--subscribers", "5", "--seed", "1", "--start", "yesterday", "--out", "x"], "--start"),
         (["simulate", "--subscribers", "0", "--seed", "1", "--out", "x"], "--subscribers"),
+        // An upgrade's V1 body must show the transaction it replaces, so one receipt entry cannot simulate it.
+        (["simulate", "--subscribers", "5", "--seed", "1", "--receipt-history", "1", "--out", "x"], "--receipt-history"),
     ])
     func usageErrors(arguments: [String], option: String) {
         let result = run(arguments)
