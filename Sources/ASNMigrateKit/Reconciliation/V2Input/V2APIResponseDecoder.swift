@@ -6,7 +6,8 @@
 /// - a Get All Subscription Statuses response `{"environment", "bundleId", "appAppleId", "data":
 ///   [{"subscriptionGroupIdentifier", "lastTransactions": [{"originalTransactionId", "status", "signedTransactionInfo",
 ///   "signedRenewalInfo"}]}]}`: one outcome per `lastTransactions` entry, numbered across the whole response. Its fetch
-///   time is an envelope member `fetchedAt` or `receivedAt` (epoch ms or ISO 8601), else the newest `signedDate` in it;
+///   time is a member named in `V2Envelope.fetchTimeKeys` (`fetchedAt`, `receivedAt`, …: epoch seconds or ms, or ISO 8601), on
+///   the response or on its envelope, else the newest `signedDate` in it;
 /// - a decoded `JWSTransactionDecodedPayload` (it has `transactionId`), or one inside a compact JWS.
 ///
 /// A placeholder or malformed JWS (Apple's library examples hold `"signed_transaction_value"`) is a `.malformedJWS`
@@ -68,7 +69,7 @@ public struct V2APIResponseDecoder: Sendable {
         guard case .array(let groups)? = response["data"] else { return [] }
         let reader = V2FieldReader(response)
         let environment = reader.string("environment")
-        let envelopeTime = Self.time(response["fetchedAt"]) ?? Self.time(response["receivedAt"])
+        let envelopeTime = V2Envelope.fetchTime(of: response)?.ms
         // First pass: decode every entry (a bad one is its own reject), then date the good ones.
         var decoded: [(SourceLocation, Result<V2SubscriptionStatus, ASNError>)] = []
         var index = 0
@@ -170,14 +171,5 @@ public struct V2APIResponseDecoder: Sendable {
             try signatures.verifier.verify(jws, signedDate: V2FieldReader(object).int64("signedDate"), what: what, at: at)
         }
         return object
-    }
-
-    /// An envelope time: epoch ms as a number or digit string, or ISO 8601 text.
-    private static func time(_ value: JSONValue?) -> Int64? {
-        guard let value else { return nil }
-        let object = JSONObject([JSONObject.Member(key: "t", value: value)])
-        if let ms = V2FieldReader(object).int64("t") { return ms }
-        if case .string(let text) = value { return Timestamp.parseAny(text) }
-        return nil
     }
 }

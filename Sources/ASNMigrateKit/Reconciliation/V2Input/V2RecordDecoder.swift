@@ -13,6 +13,8 @@
 ///   located at the page's path and line with `index` the entry's position.
 /// - App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses responses) and lone
 ///   transactions, decoded or as a JWS: `.api` outcomes from `V2APIResponseDecoder`.
+/// - any of these inside a team's envelope (`{"received_at": …, "body": …}`, `{"fetchedAt": …, "response": …}`; see
+///   `V2Envelope`), whose time becomes a statuses response's fetch time.
 ///
 /// Unknown notification types and subtypes are kept raw. Anything else is rejected with a message that says what is
 /// wrong and what to do: `.malformedJSON`, `.notAnObject`, `.malformedJWS` (not three parts, bad base64url, payload
@@ -46,6 +48,11 @@ public struct V2RecordDecoder: Sendable {
 
     /// Decodes one parsed record found at `location`.
     public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
+        decode(value, at: location, envelopes: 0)
+    }
+
+    /// Decodes one parsed record found inside `envelopes` envelopes (see `V2Envelope`).
+    private func decode(_ value: JSONValue, at location: SourceLocation, envelopes: Int) -> [V2ReadOutcome] {
         switch value {
         case .string(let jws):
             return [topLevelJWS(jws, at: location)]
@@ -64,6 +71,12 @@ public struct V2RecordDecoder: Sendable {
             if V2APIResponseDecoder.isHistoryPage(object) { return api.historyPage(object, at: location) }
             if V2APIResponseDecoder.isStatusesResponse(object) { return api.statusesResponse(object, at: location) }
             if V2APIResponseDecoder.isTransaction(object) { return [api.loneTransaction(object, at: location)] }
+            if envelopes < V2Envelope.maximumDepth, let body = V2Envelope.body(of: object, parser: parser) {
+                let inner = decode(V2Envelope.carryingFetchTime(body.value, from: object, parser: parser), at: location, envelopes: envelopes + 1)
+                // A body that is no V2 record either: the object was not an envelope; say what the object is.
+                let notARecord = inner.count == 1 && inner[0].error?.code == .missingNotificationType
+                if !notARecord { return inner }
+            }
             return [.rejected(Self.notANotification(object, at: location))]
         default:
             return [.rejected(ASNError(
