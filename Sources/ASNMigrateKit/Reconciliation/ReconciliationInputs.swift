@@ -18,10 +18,10 @@ struct ReconciliationInputs: Sendable {
 
     /// The interned texts of every record.
     var pool = StringPool()
-    /// V1 records, first copy of each notificationUUID, in input order.
-    var v1Records: [ReconRecord] = []
+    /// V1 records, first copy of each notificationUUID, in input order (chunked: a million records grow without copies).
+    var v1Records = ChunkedArray<ReconRecord>()
     /// V2 records, first copy of each notificationUUID, in input order.
-    var v2Records: [ReconRecord] = []
+    var v2Records = ChunkedArray<ReconRecord>()
     /// Rejected records of both sides, in the order they were fed.
     var rejects: [ReconciliationResult.Reject] = []
     /// The rejects grouped by side and cause.
@@ -124,6 +124,13 @@ struct ReconciliationInputs: Sendable {
         record.line = Int32(clamping: location.line ?? -1)
         record.index = Int32(clamping: location.index ?? -1)
         v2Records.append(record)
+    }
+
+    /// Frees the tables that find repeated notificationUUIDs (about 60 bytes a record, more than 100 MB for a million
+    /// records each side) once no record will be added: pairing does not need them.
+    mutating func dropDuplicateIndex() {
+        v1Seen = []
+        v2Seen = [:]
     }
 
     /// Counts one V2 record that could not be read.

@@ -16,7 +16,7 @@ struct SubscriptionGroup: Sendable {
     var v2: [Int32] = []
 
     /// Every group of the records; unmapped V1 records take no part.
-    static func all(v1: [ReconRecord], v2: [ReconRecord]) -> [Key: SubscriptionGroup] {
+    static func all(v1: ChunkedArray<ReconRecord>, v2: ChunkedArray<ReconRecord>) -> [Key: SubscriptionGroup] {
         var groups: [Key: SubscriptionGroup] = [:]
         for i in v1.indices where !v1[i].unmapped {
             groups[Key(environment: v1[i].environment, originalTransactionId: v1[i].key), default: SubscriptionGroup()].v1.append(Int32(i))

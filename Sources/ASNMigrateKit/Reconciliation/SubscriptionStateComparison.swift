@@ -42,7 +42,7 @@ struct SubscriptionStateComparison: Sendable {
     }
 
     /// One side's state at `instant`, from the records judged (pending, out-of-period and unmapped ones left out).
-    private static func state(_ ids: [Int32], of records: [ReconRecord], fates: [RecordFate], at instant: Int64, pool: StringPool) -> SubscriptionState? {
+    private static func state(_ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], at instant: Int64, pool: StringPool) -> SubscriptionState? {
         let judged = ids.compactMap { id -> ReconRecord? in
             let r = records[Int(id)]
             switch fates[Int(id)] {
