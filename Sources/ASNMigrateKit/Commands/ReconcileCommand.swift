@@ -130,6 +130,8 @@ public enum ReconcileCommand {
         }
 
         var result = reconciler.finish()
+        // Drops the engine's records (hundreds of MB on a large run) before the reports are rendered.
+        reconciler = Reconciler(table: table, options: options)
         if transactions.holdsRecords {
             result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
         }

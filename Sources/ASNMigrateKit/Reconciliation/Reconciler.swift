@@ -40,7 +40,11 @@ public struct Reconciler: Sendable {
     // MARK: - Reconciliation
 
     /// Pairs the records, classifies every one, and returns the result.
-    public func finish() -> ReconciliationResult {
+    ///
+    /// Consuming: the engine's duplicate tables are freed before pairing allocates its own (that lowers the peak memory
+    /// of a large run when the caller does not use the engine afterwards).
+    public consuming func finish() -> ReconciliationResult {
+        inputs.dropDuplicateIndex()
         let v1 = inputs.v1Records, v2 = inputs.v2Records
         let period = ReconciliationPeriod(v1Span: options.v1Span ?? ReconciliationPeriod.span(of: v1.lazy.filter { !$0.inferred }.map(\.time)),
                                           v2Span: options.v2Span ?? ReconciliationPeriod.span(of: v2.lazy.map(\.time)),

@@ -12,13 +12,13 @@ public enum ReconciliationReport {
     /// Every report file: name and bytes.
     public static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
         [
-            ("differences.csv", render(Discrepancy.columns, result.differences.map(\.cells))),
-            ("pending.csv", render(Discrepancy.columns, result.pending.map(\.cells))),
-            ("summary.csv", render(["metric", "value"], summaryRows(result.summary).map { [$0.name, $0.value] })),
-            ("rejected.csv", render(RejectRow.columns, result.rejects.map(\.cells))),
+            ("differences.csv", render(Discrepancy.columns, result.differences.lazy.map(\.cells))),
+            ("pending.csv", render(Discrepancy.columns, result.pending.lazy.map(\.cells))),
+            ("summary.csv", render(["metric", "value"], summaryRows(result.summary).lazy.map { [$0.name, $0.value] })),
+            ("rejected.csv", render(RejectRow.columns, result.rejects.lazy.map(\.cells))),
             ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
-                                            result.coverage.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
-            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.map(subscriptionCells))),
+                                            result.coverage.lazy.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
+            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.lazy.map(subscriptionCells))),
         ]
     }
 
@@ -165,8 +165,9 @@ public enum ReconciliationReport {
 
     // MARK: - Private
 
-    private static func render(_ header: [String], _ rows: [[String]]) -> [UInt8] {
-        Array(CSVWriter.render(header: header, rows: rows).utf8)
+    /// A report file's bytes; rows are rendered one at a time (no list of every row's cells, no string copy).
+    private static func render(_ header: [String], _ rows: some Sequence<[String]>) -> [UInt8] {
+        CSVWriter.renderBytes(header: header, rows: rows)
     }
 
     private static func subscriptionCells(_ row: ReconciliationResult.SubscriptionRow) -> [String] {
