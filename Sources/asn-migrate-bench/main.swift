@@ -113,7 +113,6 @@ func runBenchmark() throws {
     let data = BenchData(binary: settings.binary, folder: settings.data)
     if settings.only == "reconcile" {
         let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
-        say("load average at start (/proc/loadavg): \(loadAverage())")
         let figures = try ReconcileBench.run(binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
         say("load average at end (/proc/loadavg): \(loadAverage())")
         say(ReconcileBench.targetLine(figures))
