@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `reconcile` measurement: the real command on a simulated ~1M × ~1M data set, and issue 12's targets
-/// (≤ 20 s wall, ≤ 700 MB peak RSS, release build, both cores).
+/// (≤ 20 s wall, ≤ 700 MB peak RSS, release build, both cores). Part of the full run; `--only reconcile` runs only this.
 enum ReconcileBench {
     /// Wall-clock target, seconds.
     static let secondsTarget = 20.0

@@ -3,7 +3,6 @@
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
 //        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
-//        [--only reconcile] (only the reconcile measurement and its targets)
 import Foundation
 
 /// Command-line settings.
@@ -49,7 +48,7 @@ struct BenchSettings {
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|reconcile, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
             }
         }
     }
