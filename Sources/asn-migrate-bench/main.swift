@@ -110,6 +110,13 @@ func runBenchmark() throws {
         return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     }
     let data = BenchData(binary: settings.binary, folder: settings.data)
+    if settings.only == "reconcile" {
+        let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        let figures = try ReconcileBench.run(binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
+        say("load average at end (/proc/loadavg): \(loadAverage())")
+        say(ReconcileBench.targetLine(figures))
+        return
+    }
     if settings.only == "history-pages" {
         let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
         try HistoryPageBench.report(v2Files: set.v2, folder: settings.data, runs: settings.runs)
@@ -160,21 +167,7 @@ func runBenchmark() throws {
     say("migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)")
 
     // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
-    let v1Records = try countLines(reconcileSet.v1), v2Records = try countLines(reconcileSet.v2)
-    say("reconcile data: \(reconcileSet.directory): V1 \(v1Records) records (\(fixed(Double(reconcileSet.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(reconcileSet.v2Bytes) / 1e9)) GB)")
-    _ = try Baselines.read(reconcileSet.v1 + reconcileSet.v2)
-    let report = "\(settings.data)/reconcile-report"
-    var bestReconcile = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
-    var worstRSS = 0
-    for _ in 0..<settings.reconcileRuns {
-        let result = try ChildProcess.run(settings.binary, ["reconcile", "--v1", "\(reconcileSet.directory)/v1", "--v2", "\(reconcileSet.directory)/v2",
-                                                            "--out", report, "--run-date", "2024-01-01"])
-        guard result.status == 0 || result.status == 1 else { throw BenchError("reconcile exited with \(result.status)") }
-        if result.seconds < bestReconcile.seconds { bestReconcile = result }
-        worstRSS = max(worstRSS, result.maxRSS)
-    }
-    let reconcileRecords = v1Records + v2Records
-    say("reconcile \(v1Records) x \(v2Records): \(fixed(bestReconcile.seconds, 2)) s wall, \(Int(Double(reconcileRecords) / bestReconcile.seconds)) records/s (V1 + V2), CPU \(fixed(bestReconcile.cpuSeconds, 2)) s (\(fixed(bestReconcile.cpuSeconds / bestReconcile.seconds, 2)) cores), max RSS \(megabytes(worstRSS)) MB (highest of \(settings.reconcileRuns) run(s); best wall)")
+    let reconcile = try ReconcileBench.run(binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns)
 
     // Reading Get Transaction History pages against reading V2 notifications, per byte.
     try HistoryPageBench.report(v2Files: reconcileSet.v2, folder: settings.data, runs: settings.runs)
@@ -187,7 +180,7 @@ func runBenchmark() throws {
     say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met") (\(fixed(migrateRate)) GB/s); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
     try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
-    say("targets: reconcile 1M x 1M < 60 s: \(bestReconcile.seconds < 60 ? "met" : "NOT met") (\(fixed(bestReconcile.seconds, 1)) s); < 1 GB max RSS: \(worstRSS < 1 << 30 ? "met" : "NOT met") (\(megabytes(worstRSS)) MB)")
+    say(ReconcileBench.targetLine(reconcile))
 }
 
 /// The number of newline-terminated lines in `files`.

@@ -130,6 +130,8 @@ public enum ReconcileCommand {
         }
 
         var result = reconciler.finish()
+        // Drops the engine's records (hundreds of MB on a large run) before the reports are rendered.
+        reconciler = Reconciler(table: table, options: options)
         if transactions.holdsRecords {
             result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
         }
@@ -152,11 +154,12 @@ public enum ReconcileCommand {
         for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }
-        for line in result.transactionConsoleLines { console.diagnostic(line) }
+        for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
         // API records (transactions, statuses) are V2 records read too; their rejects are already in v2_rejected.
-        let v2Read = result.count("v2_records_read") + result.count("v2_transactions_read") + result.count("statuses_read")
-        let sides = [SanityCheck.Side(name: "V1", read: result.count("v1_records_read"), rejected: result.count("v1_rejected")),
-                     SanityCheck.Side(name: "V2", read: v2Read, rejected: result.count("v2_rejected"))]
+        let summary = result.summary, apiView = summary.transactions?.comparison
+        let v2Read = summary.v2RecordsRead + (apiView?.v2TransactionsRead ?? 0) + (apiView?.statuses.statusesRead ?? 0)
+        let sides = [SanityCheck.Side(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
+                     SanityCheck.Side(name: "V2", read: v2Read, rejected: summary.v2Rejected)]
         if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {
             console.diagnostic("\(name): \(failed) (exit 3)")
             return .sanityCheckFailed

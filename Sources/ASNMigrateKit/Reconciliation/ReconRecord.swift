@@ -1,4 +1,6 @@
 /// One V1 or V2 record as `reconcile` keeps it: compact, interned, everything matching and reporting need.
+///
+/// 216 bytes: the flags follow `uuid` so they fill its padding (a million records each side make every 8 bytes 16 MB).
 struct ReconRecord: Sendable {
     /// "Production" / "Sandbox" (token).
     var environment: StringPool.Token = 0
@@ -14,14 +16,6 @@ struct ReconRecord: Sendable {
     var rule: StringPool.Token = 0
     /// Event time (V1) or signedDate (V2), ms; `FieldValues.noDate` when unknown.
     var time: Int64 = FieldValues.noDate
-    /// V1: the event time is only inferred.
-    var inferred = false
-    /// V1: no rule maps the record.
-    var unmapped = false
-    /// The transaction is FAMILY_SHARED.
-    var familyShared = false
-    /// The record carries renewal info with an autoRenewStatus.
-    var hasAutoRenewStatus = false
     /// Input file (token).
     var source: StringPool.Token = 0
     /// 1-based line of the record, -1 when unknown.
@@ -30,6 +24,14 @@ struct ReconRecord: Sendable {
     var index: Int32 = -1
     /// notificationUUID (token).
     var uuid: PackedUUID = .none
+    /// V1: the event time is only inferred.
+    var inferred = false
+    /// V1: no rule maps the record.
+    var unmapped = false
+    /// The transaction is FAMILY_SHARED.
+    var familyShared = false
+    /// The record carries renewal info with an autoRenewStatus.
+    var hasAutoRenewStatus = false
     /// The compared values.
     var fields: FieldValues
 

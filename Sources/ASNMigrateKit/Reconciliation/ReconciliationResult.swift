@@ -63,8 +63,8 @@ public struct ReconciliationResult: Sendable {
         public var mismatches: [String]
     }
 
-    /// The summary metrics, in `summary.csv` order.
-    public var metrics: [(String, String)]
+    /// The figures (`summary.csv`, `--summary-json`, the console summary), as numbers.
+    public var summary: ReconciliationSummary
     /// The differences, in report order.
     public var differences: [Discrepancy]
     /// The pending records (`pending_in_v1` / `pending_in_v2`): not differences, their partner could lie outside the
@@ -76,17 +76,16 @@ public struct ReconciliationResult: Sendable {
     public var coverage: [Coverage]
     /// Subscription states, sorted by environment and originalTransactionId.
     public var subscriptions: [SubscriptionRow]
-    /// The rejects grouped by side and cause, in order of first appearance (also `rejects_by_cause` metric rows).
-    public var rejectCauses: [RejectCauses.Cause] = []
 
-    /// The value of one metric.
-    public func metric(_ name: String) -> String? {
-        metrics.first { $0.0 == name }?.1
-    }
-
-    /// The integer value of one metric (0 when absent).
-    public func count(_ name: String) -> Int {
-        metric(name).flatMap { Int($0) } ?? 0
+    /// Creates a result.
+    public init(summary: ReconciliationSummary, differences: [Discrepancy], pending: [Discrepancy], rejects: [Reject],
+                coverage: [Coverage], subscriptions: [SubscriptionRow]) {
+        self.summary = summary
+        self.differences = differences
+        self.pending = pending
+        self.rejects = rejects
+        self.coverage = coverage
+        self.subscriptions = subscriptions
     }
 
     /// True when there is nothing to report: no differences and no rejects (pending records are not findings).

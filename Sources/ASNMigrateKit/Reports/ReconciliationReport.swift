@@ -12,32 +12,71 @@ public enum ReconciliationReport {
     /// Every report file: name and bytes.
     public static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
         [
-            ("differences.csv", render(Discrepancy.columns, result.differences.map(\.cells))),
-            ("pending.csv", render(Discrepancy.columns, result.pending.map(\.cells))),
-            ("summary.csv", render(["metric", "value"], result.metrics.map { [$0.0, $0.1] })),
-            ("rejected.csv", render(RejectRow.columns, result.rejects.map(\.cells))),
+            ("differences.csv", render(Discrepancy.columns, result.differences.lazy.map(\.cells))),
+            ("pending.csv", render(Discrepancy.columns, result.pending.lazy.map(\.cells))),
+            ("summary.csv", render(["metric", "value"], summaryRows(result.summary).lazy.map { [$0.name, $0.value] })),
+            ("rejected.csv", render(RejectRow.columns, result.rejects.lazy.map(\.cells))),
             ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
-                                            result.coverage.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
-            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.map(subscriptionCells))),
+                                            result.coverage.lazy.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
+            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.lazy.map(subscriptionCells))),
         ]
+    }
+
+    /// The `summary.csv` rows (metric name and value), in order: the notification figures, the transaction figures
+    /// when transactions were compared, the run's facts, then one `rejects_by_cause` row per cause. Counts are
+    /// decimal, dates UTC ISO 8601 with milliseconds ("" when open), yes/no for what was compared.
+    public static func summaryRows(_ s: ReconciliationSummary) -> [(name: String, value: String)] {
+        var rows: [(name: String, value: String)] = [
+            ("v1_records_read", String(s.v1RecordsRead)),
+            ("v1_rejected", String(s.v1Rejected)),
+            ("v1_duplicates", String(s.v1Duplicates)),
+            ("v1_out_of_period", String(s.v1OutOfPeriod)),
+            ("v1_unmapped", String(s.v1Unmapped)),
+            ("v1_companion", String(s.v1Companion)),
+            ("v2_records_read", String(s.v2RecordsRead)),
+            ("v2_rejected", String(s.v2Rejected)),
+        ]
+        if let unverified = s.v2Unverified { rows.append(("v2_unverified", String(unverified))) }
+        rows += [
+            ("v2_duplicates", String(s.v2Duplicates)),
+            ("v2_out_of_period", String(s.v2OutOfPeriod)),
+            ("v2_only_expected", String(s.v2OnlyExpected)),
+            ("matched", String(s.matched)),
+            ("type_mismatch", String(s.typeMismatch)),
+            ("missing_in_v2", String(s.missingInV2)),
+            ("missing_in_v1", String(s.missingInV1)),
+            ("v1_pending", String(s.v1Pending)),
+            ("v2_pending", String(s.v2Pending)),
+            ("field_mismatch", String(s.fieldMismatch)),
+            ("state_mismatch", String(s.stateMismatch)),
+            ("conflicting_duplicate_v2", String(s.conflictingDuplicateV2)),
+            ("subscriptions_compared", String(s.subscriptionsCompared)),
+            ("period_start", date(s.periodStart)),
+            ("period_end", date(s.periodEnd)),
+            ("window_ms", String(s.windowMs)),
+        ]
+        if let t = s.transactions { rows += transactionRows(t) }
+        rows += s.run.metrics.map { (name: $0.0, value: $0.1) }
+        rows += s.rejectCauses.map { (name: SummaryJSON.causeMetric, value: $0.line) }
+        return rows
     }
 
     /// The one-screen summary for standard error.
     public static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
-        let m = { (name: String) in result.metric(name) ?? "" }
+        let s = result.summary
+        let start = date(s.periodStart), end = date(s.periodEnd)
         var lines = [
-            "asn-migrate reconcile: period \(m("period_start")) .. \(m("period_end"))",
-            "  V1 read \(m("v1_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v2 \(m("missing_in_v2")), "
-                + "pending \(m("v1_pending")), companion \(m("v1_companion")), unmapped \(m("v1_unmapped")), out_of_period \(m("v1_out_of_period")), duplicates \(m("v1_duplicates")), rejected \(m("v1_rejected"))",
-            "  V2 read \(m("v2_records_read")): matched \(m("matched")), type_mismatch \(m("type_mismatch")), missing_in_v1 \(m("missing_in_v1")), "
-                + "pending \(m("v2_pending")), v2_only_expected \(m("v2_only_expected")), out_of_period \(m("v2_out_of_period")), duplicates \(m("v2_duplicates")), rejected \(m("v2_rejected"))",
-            "  field_mismatch \(m("field_mismatch")), state_mismatch \(m("state_mismatch")) of \(m("subscriptions_compared")) subscriptions, conflicting_duplicate_v2 \(m("conflicting_duplicate_v2"))",
+            "asn-migrate reconcile: period \(start) .. \(end)",
+            "  V1 read \(s.v1RecordsRead): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v2 \(s.missingInV2), "
+                + "pending \(s.v1Pending), companion \(s.v1Companion), unmapped \(s.v1Unmapped), out_of_period \(s.v1OutOfPeriod), duplicates \(s.v1Duplicates), rejected \(s.v1Rejected)",
+            "  V2 read \(s.v2RecordsRead): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v1 \(s.missingInV1), "
+                + "pending \(s.v2Pending), v2_only_expected \(s.v2OnlyExpected), out_of_period \(s.v2OutOfPeriod), duplicates \(s.v2Duplicates), rejected \(s.v2Rejected)",
+            "  field_mismatch \(s.fieldMismatch), state_mismatch \(s.stateMismatch) of \(s.subscriptionsCompared) subscriptions, conflicting_duplicate_v2 \(s.conflictingDuplicateV2)",
         ]
-        if let unverified = result.metric("v2_unverified") {
+        if let unverified = s.v2Unverified {
             lines.append("  signatures verified; v2_unverified \(unverified) (records given decoded, whose signatures could not be checked; --require-signatures rejects them)")
         }
-        let start = m("period_start"), end = m("period_end")
-        if !start.isEmpty, !end.isEmpty, end.utf8.lexicographicallyPrecedes(start.utf8) {
+        if let first = s.periodStart, let last = s.periodEnd, last < first {
             lines.append("  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data")
         }
         var byKind: [Discrepancy.Kind: Int] = [:]
@@ -47,9 +86,27 @@ public enum ReconciliationReport {
         if !result.pending.isEmpty {
             lines.append("  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)")
         }
-        lines += RejectCauses.consoleLines(result.rejectCauses)
+        lines += RejectCauses.consoleLines(s.rejectCauses)
         lines.append("  report: \(directory)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The console lines about the transaction comparison (empty when transactions were not compared).
+    public static func transactionConsoleLines(_ result: ReconciliationResult) -> [String] {
+        guard let figures = result.summary.transactions else { return [] }
+        let t = figures.comparison, st = t.statuses
+        var lines = [
+            "  transactions compared with Apple's App Store Server API view\(figures.notificationsCompared ? "" : " (no V2 notifications: notifications not compared)"): period \(date(t.periodStart)) .. \(date(t.periodEnd))",
+            "  V1 transactions \(t.v1Transactions): matched \(t.matchedTransactions), transaction_missing_in_v2 \(t.transactionMissingInV2), not_fetched \(t.notFetched), "
+                + "out_of_period \(t.v1TransactionsOutOfPeriod), pending \(t.v1TransactionsPending); unannounced_in_v1 \(t.unannouncedInV1)",
+            "  V2 transactions \(t.v2Transactions): matched \(t.matchedTransactions), transaction_missing_in_v1 \(t.transactionMissingInV1), "
+                + "v2_only_expected \(t.v2OnlyExpectedTransactions), out_of_period \(t.v2TransactionsOutOfPeriod), pending \(t.v2TransactionsPending), duplicates \(t.v2TransactionDuplicates)",
+            "  transaction_field_mismatch \(t.transactionFieldMismatch); statuses compared \(st.statusesCompared) of \(st.statusesRead), state_mismatch in \(st.statusStateMismatch)",
+        ]
+        if st.statusesAsOfV1End > 0 {
+            lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAsOfV1End) status(es) compared as of the archive's end")
+        }
+        return lines
     }
 
     /// The `--summary-json` object: every `summary.csv` metric under its name (counts as JSON numbers, dates, IDs and
@@ -59,13 +116,58 @@ public enum ReconciliationReport {
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = JSONObject(Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { .init(key: k.rawValue, value: .number(String($0))) } })
-        return SummaryJSON.render(metrics: result.metrics, causes: result.rejectCauses, extra: [.init(key: "differences_by_kind", value: .object(kinds))])
+        return SummaryJSON.render(metrics: summaryRows(result.summary).map { ($0.name, $0.value) }, causes: result.summary.rejectCauses,
+                                  extra: [.init(key: "differences_by_kind", value: .object(kinds))])
+    }
+
+    /// The rows a transaction comparison adds, before the run's facts.
+    private static func transactionRows(_ figures: ReconciliationSummary.TransactionFigures) -> [(name: String, value: String)] {
+        let t = figures.comparison, st = t.statuses
+        var rows: [(name: String, value: String)] = []
+        if let notCompared = figures.v1NotificationsNotCompared { rows.append(("v1_notifications_not_compared", String(notCompared))) }
+        rows += [
+            ("notifications_compared", figures.notificationsCompared ? "yes" : "no"),
+            ("transactions_compared", "yes"),
+            ("v1_transactions", String(t.v1Transactions)),
+            ("matched_transactions", String(t.matchedTransactions)),
+            ("transaction_missing_in_v2", String(t.transactionMissingInV2)),
+            ("not_fetched", String(t.notFetched)),
+            ("v1_transactions_out_of_period", String(t.v1TransactionsOutOfPeriod)),
+            ("v1_transactions_pending", String(t.v1TransactionsPending)),
+            ("v1_receipt_entries_without_transaction_id", String(t.v1ReceiptEntriesWithoutTransactionId)),
+            ("v2_transactions_read", String(t.v2TransactionsRead)),
+            ("v2_transaction_duplicates", String(t.v2TransactionDuplicates)),
+            ("v2_transactions", String(t.v2Transactions)),
+            ("transaction_missing_in_v1", String(t.transactionMissingInV1)),
+            ("v2_only_expected_transactions", String(t.v2OnlyExpectedTransactions)),
+            ("v2_transactions_out_of_period", String(t.v2TransactionsOutOfPeriod)),
+            ("v2_transactions_pending", String(t.v2TransactionsPending)),
+            ("restored_copies", String(t.restoredCopies)),
+            ("transaction_field_mismatch", String(t.transactionFieldMismatch)),
+            ("unannounced_in_v1", String(t.unannouncedInV1)),
+            ("transaction_period_start", date(t.periodStart)),
+            ("transaction_period_end", date(t.periodEnd)),
+            ("statuses_read", String(st.statusesRead)),
+            ("statuses_compared", String(st.statusesCompared)),
+            ("statuses_without_v1", String(st.statusesWithoutV1)),
+            ("statuses_without_fetch_time", String(st.statusesWithoutFetchTime)),
+            ("statuses_as_of_v1_end", String(st.statusesAsOfV1End)),
+            ("status_state_mismatch", String(st.statusStateMismatch)),
+            ("v1_archive_end", date(st.v1ArchiveEnd)),
+        ]
+        return rows
+    }
+
+    /// A report date: UTC ISO 8601 with milliseconds, "" when absent.
+    private static func date(_ ms: Int64?) -> String {
+        ms.map(Timestamp.iso8601(ms:)) ?? ""
     }
 
     // MARK: - Private
 
-    private static func render(_ header: [String], _ rows: [[String]]) -> [UInt8] {
-        Array(CSVWriter.render(header: header, rows: rows).utf8)
+    /// A report file's bytes; rows are rendered one at a time (no list of every row's cells, no string copy).
+    private static func render(_ header: [String], _ rows: some Sequence<[String]>) -> [UInt8] {
+        CSVWriter.renderBytes(header: header, rows: rows)
     }
 
     private static func subscriptionCells(_ row: ReconciliationResult.SubscriptionRow) -> [String] {

@@ -29,25 +29,37 @@ public enum Base64 {
         if padding > 0 && buffer.count % 4 != 0 { return nil }
         if count % 4 == 1 { return nil }
         if padding > 0 && (count + padding) % 4 != 0 { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(count / 4 * 3 + 2)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        // The table is fetched once: reading the static inside the loop paid its lazy-initialisation check per byte.
-        let valid = decodeTable.withUnsafeBufferPointer { table -> Bool in
-            for index in 0..<count {
-                let value = table[Int(buffer[index])]
-                if value == 0xFF { return false }
-                accumulator = accumulator << 6 | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        // Whole quartets give 3 bytes each; a last partial one of 2 or 3 characters gives 1 or 2 (its unused low bits
+        // are ignored). Every value is looked up first and checked once at the end: valid values are below 64, the
+        // table's 0xFF marks anything else, so OR-ing them shows an invalid character in the top bits.
+        let quartets = count / 4, rest = count % 4
+        let outCount = quartets * 3 + (rest == 0 ? 0 : rest - 1)
+        var seen: UInt8 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: outCount) { output, initialized in
+            decodeTable.withUnsafeBufferPointer { table in
+                var i = 0, o = 0
+                for _ in 0..<quartets {
+                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])], c = table[Int(buffer[i + 2])], d = table[Int(buffer[i + 3])]
+                    seen |= a | b | c | d
+                    let bits = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[o] = UInt8(truncatingIfNeeded: bits >> 16)
+                    output[o + 1] = UInt8(truncatingIfNeeded: bits >> 8)
+                    output[o + 2] = UInt8(truncatingIfNeeded: bits)
+                    i += 4
+                    o += 3
+                }
+                if rest >= 2 {
+                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
+                    let c = rest == 3 ? table[Int(buffer[i + 2])] : 0
+                    seen |= a | b | c
+                    let bits = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    output[o] = UInt8(truncatingIfNeeded: bits >> 16)
+                    if rest == 3 { output[o + 1] = UInt8(truncatingIfNeeded: bits >> 8) }
                 }
             }
-            return true
+            initialized = outCount
         }
-        return valid ? out : nil
+        return seen & 0xC0 == 0 ? out : nil
     }
 
     // MARK: - Encoding

@@ -46,3 +46,51 @@ import Testing
         #expect(Base64.decode(encoded) == nil)
     }
 }
+
+/// The quartet decoder against a plain bit-by-bit reference, on random valid and damaged inputs.
+@Suite struct Base64DifferentialTests {
+    /// The reference: six bits per character into an accumulator, a byte out whenever eight are there.
+    static func reference(_ encoded: [UInt8]) -> [UInt8]? {
+        var count = encoded.count, padding = 0
+        while count > 0 && padding < 2 && encoded[count - 1] == UInt8(ascii: "=") {
+            count -= 1
+            padding += 1
+        }
+        if padding > 0 && (encoded.count % 4 != 0 || (count + padding) % 4 != 0) { return nil }
+        if count % 4 == 1 { return nil }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = [], accumulator: UInt32 = 0, bits = 0
+        for byte in encoded[..<count] {
+            let value: Int
+            if byte == UInt8(ascii: "-") { value = 62 } else if byte == UInt8(ascii: "_") { value = 63 } else {
+                guard let found = alphabet.firstIndex(of: byte) else { return nil }
+                value = found
+            }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return out
+    }
+
+    @Test func agreesWithTheReferenceOnRandomInput() {
+        var random = SplitMix64(seed: 12)
+        let characters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_".utf8)
+        var damaged = 0
+        for round in 0..<3_000 {
+            let length = Int(random.next() % 40)
+            var encoded = (0..<length).map { _ in characters[Int(random.next() % UInt64(characters.count))] }
+            if round % 3 == 0, !encoded.isEmpty {
+                encoded[Int(random.next() % UInt64(encoded.count))] = [UInt8(ascii: "="), UInt8(ascii: "."), 0x20, 0xC3, 0][Int(random.next() % 5)]
+            }
+            if round % 5 == 0 { encoded += Array(repeating: UInt8(ascii: "="), count: Int(random.next() % 3)) }
+            let expected = Self.reference(encoded)
+            if expected == nil { damaged += 1 }
+            #expect(Base64.decode(encoded) == expected, "\(String(decoding: encoded, as: UTF8.self))")
+        }
+        #expect(damaged > 300 && damaged < 2_700, "both valid and invalid inputs are exercised")
+    }
+}

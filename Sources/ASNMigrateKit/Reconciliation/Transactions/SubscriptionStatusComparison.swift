@@ -99,7 +99,7 @@ public struct SubscriptionStatusComparison: Sendable {
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
-    public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], metrics: [(String, String)]) {
+    public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
         var compared = 0, withoutV1 = 0, withoutTime = 0, asOfEnd = 0, mismatched = 0
         let archiveEnd = v1.eventRange?.upperBound
@@ -149,15 +149,14 @@ public struct SubscriptionStatusComparison: Sendable {
             }
             if any { mismatched += 1 }
         }
-        let metrics: [(String, String)] = [
-            ("statuses_read", String(statuses.count)),
-            ("statuses_compared", String(compared)),
-            ("statuses_without_v1", String(withoutV1)),
-            ("statuses_without_fetch_time", String(withoutTime)),
-            ("statuses_as_of_v1_end", String(asOfEnd)),
-            ("status_state_mismatch", String(mismatched)),
-            ("v1_archive_end", archiveEnd.map(Timestamp.iso8601(ms:)) ?? ""),
-        ]
-        return (differences, metrics)
+        var summary = TransactionSummary.StatusSummary()
+        summary.statusesRead = statuses.count
+        summary.statusesCompared = compared
+        summary.statusesWithoutV1 = withoutV1
+        summary.statusesWithoutFetchTime = withoutTime
+        summary.statusesAsOfV1End = asOfEnd
+        summary.statusStateMismatch = mismatched
+        summary.v1ArchiveEnd = archiveEnd
+        return (differences, summary)
     }
 }

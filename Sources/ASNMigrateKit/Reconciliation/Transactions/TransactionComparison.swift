@@ -2,17 +2,12 @@
 public struct TransactionComparison: Sendable {
     /// `transaction_*`, `unannounced_in_v1` and status `state_mismatch` rows, unsorted.
     public var differences: [Discrepancy]
-    /// The summary rows appended to `summary.csv`, in order.
-    public var metrics: [(String, String)]
+    /// The figures appended to `summary.csv` (named and formatted by `ReconciliationReport`).
+    public var summary: TransactionSummary
 
     /// Creates a comparison result.
-    public init(differences: [Discrepancy], metrics: [(String, String)]) {
+    public init(differences: [Discrepancy], summary: TransactionSummary) {
         self.differences = differences
-        self.metrics = metrics
-    }
-
-    /// The integer value of one metric (0 when absent).
-    public func count(_ name: String) -> Int {
-        metrics.first { $0.0 == name }.flatMap { Int($0.1) } ?? 0
+        self.summary = summary
     }
 }

@@ -206,31 +206,29 @@ public struct TransactionReconciler: Sendable {
         let status = SubscriptionStatusComparison(options: options).compare(statuses, v1: collector)
         differences += status.differences
 
-        func count(_ fates: [Fate], _ fate: Fate) -> String { String(fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) }) }
-        let hasPeriod = start != Int64.min || end != Int64.max
-        var metrics: [(String, String)] = [
-            ("v1_transactions", String(v1.count)),
-            ("matched_transactions", count(fate1, .matched)),
-            ("transaction_missing_in_v2", count(fate1, .missing)),
-            ("not_fetched", count(fate1, .notFetched)),
-            ("v1_transactions_out_of_period", count(fate1, .outOfPeriod)),
-            ("v1_transactions_pending", count(fate1, .pending)),
-            ("v1_receipt_entries_without_transaction_id", String(collector.withoutId)),
-            ("v2_transactions_read", String(transactionsRead)),
-            ("v2_transaction_duplicates", String(transactionsRead - v2.count)),
-            ("v2_transactions", String(v2.count)),
-            ("transaction_missing_in_v1", count(fate2, .missing)),
-            ("v2_only_expected_transactions", count(fate2, .v2OnlyExpected)),
-            ("v2_transactions_out_of_period", count(fate2, .outOfPeriod)),
-            ("v2_transactions_pending", count(fate2, .pending)),
-            ("restored_copies", String(restored)),
-            ("transaction_field_mismatch", String(fieldMismatches)),
-            ("unannounced_in_v1", String(unannounced)),
-            ("transaction_period_start", hasPeriod && start != Int64.min ? Timestamp.iso8601(ms: start) : ""),
-            ("transaction_period_end", hasPeriod && end != Int64.max ? Timestamp.iso8601(ms: end) : ""),
-        ]
-        metrics += status.metrics
-        return TransactionComparison(differences: differences, metrics: metrics)
+        func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
+        var summary = TransactionSummary()
+        summary.v1Transactions = v1.count
+        summary.matchedTransactions = count(fate1, .matched)
+        summary.transactionMissingInV2 = count(fate1, .missing)
+        summary.notFetched = count(fate1, .notFetched)
+        summary.v1TransactionsOutOfPeriod = count(fate1, .outOfPeriod)
+        summary.v1TransactionsPending = count(fate1, .pending)
+        summary.v1ReceiptEntriesWithoutTransactionId = collector.withoutId
+        summary.v2TransactionsRead = transactionsRead
+        summary.v2TransactionDuplicates = transactionsRead - v2.count
+        summary.v2Transactions = v2.count
+        summary.transactionMissingInV1 = count(fate2, .missing)
+        summary.v2OnlyExpectedTransactions = count(fate2, .v2OnlyExpected)
+        summary.v2TransactionsOutOfPeriod = count(fate2, .outOfPeriod)
+        summary.v2TransactionsPending = count(fate2, .pending)
+        summary.restoredCopies = restored
+        summary.transactionFieldMismatch = fieldMismatches
+        summary.unannouncedInV1 = unannounced
+        summary.periodStart = start != Int64.min ? start : nil
+        summary.periodEnd = end != Int64.max ? end : nil
+        summary.statuses = status.summary
+        return TransactionComparison(differences: differences, summary: summary)
     }
 
     // MARK: - Rows

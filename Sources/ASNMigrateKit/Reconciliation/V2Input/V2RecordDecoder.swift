@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes one V2 record, in any form a team may hold it, into zero or more `V2ReadOutcome`s.
 ///
 /// Accepted per record:
@@ -241,13 +243,12 @@ public struct V2RecordDecoder: Sendable {
         // The dots are found on the contiguous UTF-8 directly: splitting the string cost more than the decoding.
         var text = jws
         let (partCount, decodedPayload) = text.withUTF8 { utf8 -> (Int, [UInt8]?) in
-            var dots = 0, first = -1, second = -1
-            for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: ".") {
-                if dots == 0 { first = index } else if dots == 1 { second = index }
-                dots += 1
+            let bytes = UnsafeRawBufferPointer(utf8)
+            guard let first = Self.dot(in: bytes, from: 0), let second = Self.dot(in: bytes, from: first + 1),
+                  Self.dot(in: bytes, from: second + 1) == nil else {
+                return (bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }, nil)
             }
-            guard dots == 2 else { return (dots + 1, nil) }
-            return (3, Base64.decode(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[(first + 1)..<second])))
+            return (3, Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[(first + 1)..<second])))
         }
         guard partCount == 3 else {
             throw ASNError(.malformedJWS, "\(what) is not a compact JWS: it has \(partCount) dot-separated part\(partCount == 1 ? "" : "s"), not 3 (header.payload.signature); keep the signed value exactly as Apple sent it, untruncated", at: location)
@@ -260,6 +261,13 @@ public struct V2RecordDecoder: Sendable {
         } catch {
             throw ASNError(.malformedJWS, "the payload segment of \(what) is not JSON; keep the signed value exactly as Apple sent it", at: location, cause: error.message)
         }
+    }
+
+    /// The position of the first `.` in `bytes` at or after `start` (memchr: a JWS is kilobytes long).
+    private static func dot(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// The text of `bytes` when they look like a bare compact JWS: base64url characters and at least one dot,

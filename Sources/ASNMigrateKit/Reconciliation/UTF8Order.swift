@@ -1,0 +1,10 @@
+/// Byte-wise (UTF-8) ordering of report keys, so sorted rows do not depend on Unicode collation.
+enum UTF8Order {
+    /// True when the string lists compare byte-wise in ascending order, the first differing element deciding.
+    static func precedes(_ a: [String], _ b: [String]) -> Bool {
+        for (x, y) in zip(a, b) where x != y {
+            return x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+        return a.count < b.count
+    }
+}
