@@ -1,10 +1,5 @@
 /// The pure per-record stage of `migrate`: raw record bytes → parse → unwrap → decode → map.
 public struct V1RecordMapper: Sendable {
-    /// The old nested name of `V1RecordOutcome`, kept only until `Reconciler.swift` (being split on branch `recon`)
-    /// says `V1RecordOutcome`; then delete it.
-    @available(*, deprecated, renamed: "V1RecordOutcome")
-    public typealias Outcome = V1RecordOutcome
-
     /// The namespace of the deterministic notificationUUIDs (UUID version 5 over the canonical body).
     public static let uuidNamespace: [UInt8] = [0x6a, 0x5f, 0x3c, 0x1e, 0x0b, 0x7d, 0x4e, 0x52, 0x9a, 0x61, 0x2f, 0xd8, 0x43, 0x15, 0xc7, 0x90]
 

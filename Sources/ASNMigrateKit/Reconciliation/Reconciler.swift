@@ -23,7 +23,7 @@ public struct Reconciler: Sendable {
     // MARK: - Input
 
     /// Takes one V1 outcome from `V1RecordMapper`.
-    public mutating func addV1(_ outcome: V1RecordMapper.Outcome) {
+    public mutating func addV1(_ outcome: V1RecordOutcome) {
         inputs.addV1(outcome)
     }
 

@@ -56,7 +56,7 @@ struct ReconciliationInputs: Sendable {
     }
 
     /// Takes one V1 outcome: a reject is counted, a repeated notificationUUID is a duplicate, anything else a record.
-    mutating func addV1(_ outcome: V1RecordMapper.Outcome) {
+    mutating func addV1(_ outcome: V1RecordOutcome) {
         v1Read += 1
         switch outcome {
         case .rejected(let error):
