@@ -61,11 +61,14 @@ struct JSONTape {
     }
 
     /// Whether the string token at `index` has exactly the bytes of `key` (no escapes).
-    func stringEquals(_ index: Int, _ key: StaticString) -> Bool {
+    func stringEquals(_ index: Int, _ key: [UInt8]) -> Bool {
         let token = tokens[index]
-        let length = key.utf8CodeUnitCount
+        let length = key.count
         guard token.kind == .string, token.end - token.start == length else { return false }
-        return memcmp(base + token.start, key.utf8Start, length) == 0
+        return key.withUnsafeBufferPointer { b in
+            guard let p = b.baseAddress else { return true }
+            return memcmp(base + token.start, p, length) == 0
+        }
     }
 
     /// The index of the token after the value at `index` (the value's descendants skipped).
