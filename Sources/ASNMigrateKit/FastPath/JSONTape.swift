@@ -239,8 +239,7 @@ private struct TapeScanner {
     @inline(__always)
     private mutating func skipWhitespace() {
         while i < end {
-            let byte = base[i]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            guard ByteTables.isJSONSpace(base[i]) else { return }
             i += 1
         }
     }
@@ -280,7 +279,7 @@ private struct TapeScanner {
         while true {
             while i &+ 8 <= end {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let mask = specialBytes(word)
+                let mask = ByteTables.specialStringBytes(word)
                 if mask != 0 {
                     i &+= mask.trailingZeroBitCount &>> 3
                     break
@@ -331,8 +330,8 @@ private struct TapeScanner {
         guard offset + 4 <= end else { return nil }
         var value: UInt32 = 0
         for k in offset..<(offset + 4) {
-            guard let digit = TapeBytes.hexValue(base[k]) else { return nil }
-            value = value << 4 | digit
+            guard let digit = ByteTables.hexValue(base[k]) else { return nil }
+            value = value << 4 | UInt32(digit)
         }
         return value
     }
@@ -369,20 +368,7 @@ private struct TapeScanner {
 /// Whether `byte` is an ASCII digit.
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- 0x30 < 10
-}
-
-/// The high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80 (only the lowest set bit is meaningful).
-@inline(__always)
-private func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* 0x22)
-    let backslashes = word ^ (ones &* 0x5C)
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl | word) & highs
+    ByteTables.isDigit(byte)
 }
 
 /// `Envelope.secretKeys` as raw bytes, for comparing against key bytes in the tape without making Strings.
