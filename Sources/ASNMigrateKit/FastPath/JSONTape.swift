@@ -40,6 +40,8 @@ struct JSONTape {
 
     /// The tokens in document order; empty after a failed build.
     private(set) var tokens: [Token] = []
+    /// How many object tokens the tape holds.
+    private(set) var objectCount = 0
     /// The bytes the tokens point into.
     let base: UnsafePointer<UInt8>
     /// The number of bytes.
@@ -57,6 +59,7 @@ struct JSONTape {
         var scanner = TapeScanner(base: base, end: count)
         let ok = scanner.document(into: &tokens)
         if !ok { tokens.removeAll() }
+        objectCount = ok ? scanner.objects : 0
         return ok
     }
 
@@ -94,6 +97,8 @@ private struct TapeScanner {
     var i = 0
     /// Current nesting depth.
     var depth = 0
+    /// Objects scanned.
+    var objects = 0
 
     /// Creates a scanner at the start.
     init(base: UnsafePointer<UInt8>, end: Int) {
@@ -149,6 +154,7 @@ private struct TapeScanner {
         depth += 1
         guard depth <= JSONParser.maximumDepth else { return false }
         let me = tokens.count
+        objects += 1
         tokens.append(JSONTape.Token(kind: .object, start: i, end: 0))
         i += 1
         skipWhitespace()

@@ -70,7 +70,7 @@ struct TapeCanonicalWriter {
     /// Appends `count` bytes.
     @inline(__always)
     private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
-        out.update(from: source, count: count)
+        ByteTables.copy(source, to: out, count)
         out += count
     }
 
@@ -108,7 +108,7 @@ struct TapeCanonicalWriter {
             let a = tape.tokens[memberStack[first + k]]
             let b = tape.tokens[cachedKeys[k]]
             let length = a.end - a.start
-            guard length == b.end - b.start, memcmp(tape.base + a.start, tape.base + b.start, length) == 0 else { return false }
+            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else { return false }
         }
         return true
     }
@@ -141,10 +141,6 @@ struct TapeCanonicalWriter {
     private func compareKeys(_ tape: JSONTape, _ a: Int, _ b: Int) -> Int {
         let x = tape.tokens[a]
         let y = tape.tokens[b]
-        let lx = x.end - x.start
-        let ly = y.end - y.start
-        let common = memcmp(tape.base + x.start, tape.base + y.start, min(lx, ly))
-        if common != 0 { return Int(common) }
-        return lx - ly
+        return ByteTables.compare(tape.base + x.start, x.end - x.start, tape.base + y.start, y.end - y.start)
     }
 }

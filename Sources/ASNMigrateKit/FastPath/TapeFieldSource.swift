@@ -1,28 +1,42 @@
 import Foundation
 
 /// The slots of the objects read from one tape: for each object, the value index of the last member of every
-/// `V1Key` (and its `_ms` form), or -1. Shared by the `TapeFieldSource`s of one record.
+/// `V1Key` (and its `_ms` form), or -1. Shared by the `TapeFieldSource`s of one record; one allocation, room for
+/// every object of the tape, so reading a slot is a plain load.
 final class TapeSlots {
     /// The tape being read.
     let tape: JSONTape
-    /// `V1Keys.slotCount` slots per object filled so far.
-    private(set) var slots: [Int32] = []
+    /// `V1Keys.slotCount` slots for each object of the tape.
+    let slots: UnsafeMutablePointer<Int32>
+    /// How many objects the slots have room for.
+    private let capacity: Int
+    /// Objects filled so far.
+    private var filled = 0
 
     /// Slots over a built tape.
     init(tape: JSONTape) {
         self.tape = tape
-        slots.reserveCapacity(V1Keys.slotCount * 8)
+        capacity = max(1, tape.objectCount)
+        slots = .allocate(capacity: capacity * V1Keys.slotCount)
     }
 
-    /// Fills the slots of the object at `object`; returns where they start.
-    func fill(_ object: Int) -> Int {
-        let base = slots.count
-        slots.append(contentsOf: repeatElement(-1, count: V1Keys.slotCount))
+    deinit {
+        slots.deallocate()
+    }
+
+    /// Fills the slots of the object at `object`; returns where they start (nil when each object was filled already,
+    /// which the decoding never does).
+    func fill(_ object: Int) -> Int? {
+        guard filled < capacity else { return nil }
+        let base = filled * V1Keys.slotCount
+        filled += 1
+        let mine = slots + base
+        mine.initialize(repeating: -1, count: V1Keys.slotCount)
         let end = tape.tokens[object].end
         var k = object + 1
         while k < end {
             let key = tape.tokens[k]
-            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) { slots[base + slot] = Int32(k + 1) }
+            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) { mine[slot] = Int32(truncatingIfNeeded: k + 1) }
             k = tape.next(after: k + 1)
         }
         return base
@@ -38,10 +52,11 @@ struct TapeFieldSource: V1FieldSource {
     /// Where this object's slots start.
     let base: Int
 
-    /// The object at `object` of `record`.
-    init(_ record: TapeSlots, object: Int) {
+    /// The object at `object` of `record`; declines if the record has no room left (never in practice).
+    init(_ record: TapeSlots, object: Int) throws(FastPathDeclined) {
+        guard let base = record.fill(object) else { throw FastPathDeclined() }
         self.record = record
-        base = record.fill(object)
+        self.base = base
     }
 
     /// The tape.
@@ -134,7 +149,7 @@ struct TapeFieldSource: V1FieldSource {
     func nested(_ key: V1Key) throws(FastPathDeclined) -> TapeFieldSource? {
         guard let index = present(valueIndex(V1Keys.slot(key))) else { return nil }
         guard tape.tokens[index].kind == .object else { throw FastPathDeclined() }
-        return TapeFieldSource(record, object: index)
+        return try TapeFieldSource(record, object: index)
     }
 
     /// `V1FieldReader.objectList`: the entries of a list, or a single object.
@@ -142,13 +157,13 @@ struct TapeFieldSource: V1FieldSource {
         guard let index = present(valueIndex(V1Keys.slot(key))) else { return [] }
         let token = tape.tokens[index]
         switch token.kind {
-        case .object: return [TapeFieldSource(record, object: index)]
+        case .object: return [try TapeFieldSource(record, object: index)]
         case .array:
             var objects: [TapeFieldSource] = []
             var k = index + 1
             while k < token.end {
                 guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
-                objects.append(TapeFieldSource(record, object: k))
+                objects.append(try TapeFieldSource(record, object: k))
                 k = tape.next(after: k)
             }
             return objects
@@ -161,7 +176,7 @@ struct TapeFieldSource: V1FieldSource {
     /// The value index in `slot` of this object, or -1.
     @inline(__always)
     private func valueIndex(_ slot: Int) -> Int {
-        Int(record.slots[base + slot])
+        Int(record.slots[base &+ slot])
     }
 
     /// The value index unless absent, null or "".

@@ -140,10 +140,18 @@ public struct MappingContext: Sendable {
         return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
     }
 
+    /// The transactions oldest first; equal ones keep their order. Sorts indices, so whole transactions are moved once.
     static func oldestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
-        items.sorted(by: precedes)
+        guard items.count > 1 else { return items }
+        let order = items.indices.sorted { a, b in
+            if precedes(items[a], items[b]) { return true }
+            if precedes(items[b], items[a]) { return false }
+            return a < b
+        }
+        return order.map { items[$0] }
     }
 
+    /// The transactions newest first; equal ones keep their order.
     static func newestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
         items.sorted { precedes($1, $0) }
     }

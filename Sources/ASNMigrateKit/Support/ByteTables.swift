@@ -77,6 +77,63 @@ public enum ByteTables {
         return (matches(word, 0x22) | matches(word, 0x5C) | control | word) & highs
     }
 
+    /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time inline (short keys would spend more
+    /// on calling `memcmp` than on comparing).
+    @inline(__always)
+    public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var k = 0
+        while k &+ 8 <= count {
+            if ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            k &+= 8
+        }
+        while k < count {
+            if a[k] != b[k] { return false }
+            k &+= 1
+        }
+        return true
+    }
+
+    /// Copies `count` bytes from `source` to `target` (which must not overlap): short runs with two overlapping
+    /// word moves inline, long ones through `memmove`. Reads and writes only inside the two ranges.
+    @inline(__always)
+    public static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, _ count: Int) {
+        let s = UnsafeRawPointer(source), t = UnsafeMutableRawPointer(target)
+        if count >= 8 && count <= 16 {
+            let head = s.loadUnaligned(as: UInt64.self), tail = s.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            t.storeBytes(of: head, as: UInt64.self)
+            t.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = s.loadUnaligned(as: UInt32.self), tail = s.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            t.storeBytes(of: head, as: UInt32.self)
+            t.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count < 4 {
+            for k in 0..<count { target[k] = source[k] }
+        } else {
+            target.update(from: source, count: count)
+        }
+    }
+
+    /// Compares `la` bytes at `a` with `lb` bytes at `b` as unsigned bytes, shorter prefix first (as `memcmp` then
+    /// length): negative, zero or positive. Eight bytes at a time inline.
+    @inline(__always)
+    public static func compare(_ a: UnsafePointer<UInt8>, _ la: Int, _ b: UnsafePointer<UInt8>, _ lb: Int) -> Int {
+        let common = min(la, lb)
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var k = 0
+        while k &+ 8 <= common {
+            let x = UInt64(bigEndian: ra.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            let y = UInt64(bigEndian: rb.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            if x != y { return x < y ? -1 : 1 }
+            k &+= 8
+        }
+        while k < common {
+            if a[k] != b[k] { return a[k] < b[k] ? -1 : 1 }
+            k &+= 1
+        }
+        return la &- lb
+    }
+
     // MARK: - UTF-8
 
     /// Writes `scalar` as UTF-8 at `out`; returns how many bytes (1 to 4).
