@@ -3,6 +3,7 @@
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
 //        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
+//        [--only migrate] (only the migrate figures and their targets)
 import Foundation
 
 /// Command-line settings.
@@ -19,7 +20,7 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
-    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading; nil runs everything.
+    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading, `migrate` only the migrate figures; nil runs everything.
     var only: String?
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
@@ -48,7 +49,7 @@ struct BenchSettings {
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
             }
         }
     }
@@ -116,7 +117,6 @@ func runBenchmark() throws {
         return
     }
     let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
-    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
     let parts = migrateSet.v1
     let size = migrateSet.v1Bytes
     let records = try countLines(parts)
@@ -182,6 +182,12 @@ func runBenchmark() throws {
     let large = try ChildProcess.run(settings.binary, ["migrate"] + parts + parts)
     say("migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)")
 
+    let cpuPerGB = best.cpuSeconds / (Double(size) / 1e9)
+    let pythonTimes = pythonResult.map { $0.seconds / best.seconds }
+    say("targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 16 KB records >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.0 CPU-s/GB (stretch): \(cpuPerGB <= 1 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 4x Python + orjson: \(pythonTimes.map { $0 >= 4 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
+    if settings.only == "migrate" { return }
+    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+
     // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
     let v1Records = try countLines(reconcileSet.v1), v2Records = try countLines(reconcileSet.v2)
     say("reconcile data: \(reconcileSet.directory): V1 \(v1Records) records (\(fixed(Double(reconcileSet.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(reconcileSet.v2Bytes) / 1e9)) GB)")
@@ -207,9 +213,6 @@ func runBenchmark() throws {
     let busy = (Double(loadBefore.split(separator: " ").first ?? "") ?? 0) >= 0.5 || loadOne() >= Double(cores) + 0.5
     say("other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")")
 
-    let cpuPerGB = best.cpuSeconds / (Double(size) / 1e9)
-    let pythonTimes = pythonResult.map { $0.seconds / best.seconds }
-    say("targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 16 KB records >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.0 CPU-s/GB (stretch): \(cpuPerGB <= 1 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 4x Python + orjson: \(pythonTimes.map { $0 >= 4 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
     try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
     say("targets: reconcile 1M x 1M < 60 s: \(bestReconcile.seconds < 60 ? "met" : "NOT met") (\(fixed(bestReconcile.seconds, 1)) s); < 1 GB max RSS: \(worstRSS < 1 << 30 ? "met" : "NOT met") (\(megabytes(worstRSS)) MB)")
