@@ -13,7 +13,9 @@ TYPES = {"INITIAL_BUY": ("SUBSCRIBED", "INITIAL_BUY"), "DID_RENEW": ("DID_RENEW"
          "INTERACTIVE_RENEWAL": ("SUBSCRIBED", "RESUBSCRIBE"), "DID_RECOVER": ("DID_RENEW", "BILLING_RECOVERY"),
          "DID_FAIL_TO_RENEW": ("DID_FAIL_TO_RENEW", None), "CANCEL": ("REFUND", None),
          "DID_CHANGE_RENEWAL_STATUS": ("DID_CHANGE_RENEWAL_STATUS", None),
-         "DID_CHANGE_RENEWAL_PREF": ("DID_CHANGE_RENEWAL_PREF", None), "REFUND": ("REFUND", None)}
+         "DID_CHANGE_RENEWAL_PREF": ("DID_CHANGE_RENEWAL_PREF", None), "REFUND": ("REFUND", None),
+         "REVOKE": ("REVOKE", None), "PRICE_INCREASE_CONSENT": ("PRICE_INCREASE", "ACCEPTED"),
+         "CONSUMPTION_REQUEST": ("CONSUMPTION_REQUEST", None), "RENEWAL": ("DID_RENEW", "BILLING_RECOVERY")}
 def strip(value):
     if isinstance(value, dict):
         return {k: strip(v) for k, v in value.items() if k not in SECRETS}

@@ -20,6 +20,7 @@ final class TapeSlots {
         slots = .allocate(capacity: capacity * V1Keys.slotCount)
     }
 
+    /// Frees the slots.
     deinit {
         slots.deallocate()
     }
