@@ -3,6 +3,7 @@
 // Usage: swift build -c release && .build/release/asn-migrate-bench [--data DIR] [--gb N] [--runs N] [--reconcile-runs N] [--reconcile-subscribers N]
 //        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
+//        [--only migrate] (only the migrate figures and their targets)
 import Foundation
 
 /// Command-line settings.
@@ -19,7 +20,7 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
-    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading; nil runs everything.
+    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading, `migrate` only the migrate figures; nil runs everything.
     var only: String?
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
@@ -48,7 +49,7 @@ struct BenchSettings {
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
             }
         }
     }
@@ -123,7 +124,6 @@ func runBenchmark() throws {
         return
     }
     let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
-    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
     let parts = migrateSet.v1
     let size = migrateSet.v1Bytes
     let records = try countLines(parts)
@@ -155,6 +155,29 @@ func runBenchmark() throws {
     say("baseline JSONDecoder (1 thread, \(parts[0])): \(fixed(Double(fileSize(parts[0])) / single.seconds / 1e9, 3)) GB/s")
     say("ratios: migrate = \(fixed(migrateRate / decoderRate, 1))x JSONDecoder (\(cores) threads); migrate time = \(fixed(best.seconds / readSeconds, 1))x the read time (\(fixed(migrateRate / readRate * 100, 1))% of cat speed)")
 
+    // Python + orjson, one process, the same job on the same bytes.
+    var pythonResult: ChildProcess.Result?
+    if PythonBaseline.available() {
+        let python = try PythonBaseline.run(parts, folder: settings.data)
+        pythonResult = python
+        say("baseline Python + orjson (1 process, parse, drop secrets, canonical JSON -> UUIDv5, newest transaction, map, write V2 JSON Lines): \(fixed(Double(size) / python.seconds / 1e9, 3)) GB/s (\(fixed(python.seconds, 2)) s wall, \(fixed(python.cpuSeconds, 2)) CPU-s = \(fixed(python.cpuSeconds / (Double(size) / 1e9), 2)) CPU-s/GB); migrate = \(fixed(python.seconds / best.seconds, 1))x its wall-clock speed, \(fixed(python.cpuSeconds / best.cpuSeconds, 1))x its CPU efficiency")
+    } else {
+        say("baseline Python + orjson: skipped (python3 or its orjson module not found)")
+    }
+
+    // Records with 5 receipt entries (simulate --receipt-history 5; about 5 KB each with simulate's receipt blobs).
+    let sixteenSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 25_000)), seed: 3, receiptHistory: 5)
+    let sixteenRecords = try countLines(sixteenSet.v1)
+    _ = try Baselines.read(sixteenSet.v1)
+    var bestSixteen = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
+    for _ in 0..<settings.runs {
+        let result = try ChildProcess.run(settings.binary, ["migrate"] + sixteenSet.v1)
+        guard result.status == 0 || result.status == 1 else { throw BenchError("migrate exited with \(result.status)") }
+        if result.seconds < bestSixteen.seconds { bestSixteen = result }
+    }
+    let sixteenRate = Double(sixteenSet.v1Bytes) / bestSixteen.seconds / 1e9
+    say("migrate \(fixed(Double(sixteenSet.v1Bytes) / 1e9)) GB of \(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB records (5 receipt entries): \(fixed(bestSixteen.seconds, 3)) s, \(fixed(sixteenRate)) GB/s, CPU \(fixed(bestSixteen.cpuSeconds / (Double(sixteenSet.v1Bytes) / 1e9), 2)) CPU-s/GB (best of \(settings.runs))")
+
     // Peak memory: about 1 GB (the first months up to half the set) and about 4 GB (the set twice) of input.
     var smallParts: [String] = []
     var smallBytes = 0
@@ -165,6 +188,12 @@ func runBenchmark() throws {
     let small = try ChildProcess.run(settings.binary, ["migrate"] + smallParts)
     let large = try ChildProcess.run(settings.binary, ["migrate"] + parts + parts)
     say("migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)")
+
+    let cpuPerGB = best.cpuSeconds / (Double(size) / 1e9)
+    let pythonTimes = pythonResult.map { $0.seconds / best.seconds }
+    say("targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 5-entry records (\(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB) >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.0 CPU-s/GB (stretch): \(cpuPerGB <= 1 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 4x Python + orjson: \(pythonTimes.map { $0 >= 4 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
+    if settings.only == "migrate" { return }
+    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
 
     // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
     let reconcile = try ReconcileBench.run(binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns)
@@ -177,7 +206,6 @@ func runBenchmark() throws {
     let busy = (Double(loadBefore.split(separator: " ").first ?? "") ?? 0) >= 0.5 || loadOne() >= Double(cores) + 0.5
     say("other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")")
 
-    say("targets: migrate >= 1 GB/s: \(migrateRate >= 1 ? "met" : "NOT met") (\(fixed(migrateRate)) GB/s); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "NOT met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "NOT met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
     try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
     try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
     say(ReconcileBench.targetLine(reconcile))

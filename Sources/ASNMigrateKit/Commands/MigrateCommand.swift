@@ -5,7 +5,7 @@ public enum MigrateCommand {
     /// The command's spec (options, help).
     public static let spec = CommandSpec(
         name: "migrate",
-        abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification.",
+        abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
             .single("--out", short: "-o", valueName: "FILE", help: "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output; never one of the inputs."),
             .single("--format", valueName: "FORMAT", help: "jsonl (one decoded V2 payload per line) or csv (the same as flat columns).",
@@ -138,7 +138,12 @@ public enum MigrateCommand {
             // Records are split, mapped and rendered on every core; batches come back in input order, so output,
             // rejects and counts are those of a sequential run.
             let pipeline = MigrationPipeline(mapper: mapper, workers: workers)
+            var progress = ProgressLine.standardError(files: files)
+            var progressBytes = 0
+            defer { progress.finish() }
             try pipeline.run(files: files, renderJSONLines: format == .jsonl) { batch in
+                progressBytes += batch.inputBytes
+                progress.update(bytes: progressBytes, records: summary.read + batch.outcomes.count)
                 for outcome in batch.outcomes { try handle(outcome) }
                 buffer.append(contentsOf: batch.jsonLines)
                 if buffer.count >= 1 << 20 {

@@ -25,7 +25,7 @@ public struct FastRecordMapper: RecordMapping {
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
             var tape = JSONTape(base: base, count: buffer.count)
             guard tape.build() else { return nil }
-            var decoder = TapeV1Decoder(tape: tape)
+            let decoder = TapeV1Decoder(tape: tape)
             guard let decoded = try? decoder.decode() else { return nil }
             // UUID v5: SHA-1 over the namespace followed by the canonical body, so both go in one buffer.
             let namespace = V1RecordMapper.uuidNamespace

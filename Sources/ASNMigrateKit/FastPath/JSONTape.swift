@@ -40,6 +40,8 @@ struct JSONTape {
 
     /// The tokens in document order; empty after a failed build.
     private(set) var tokens: [Token] = []
+    /// How many object tokens the tape holds.
+    private(set) var objectCount = 0
     /// The bytes the tokens point into.
     let base: UnsafePointer<UInt8>
     /// The number of bytes.
@@ -57,15 +59,19 @@ struct JSONTape {
         var scanner = TapeScanner(base: base, end: count)
         let ok = scanner.document(into: &tokens)
         if !ok { tokens.removeAll() }
+        objectCount = ok ? scanner.objects : 0
         return ok
     }
 
     /// Whether the string token at `index` has exactly the bytes of `key` (no escapes).
-    func stringEquals(_ index: Int, _ key: StaticString) -> Bool {
+    func stringEquals(_ index: Int, _ key: [UInt8]) -> Bool {
         let token = tokens[index]
-        let length = key.utf8CodeUnitCount
+        let length = key.count
         guard token.kind == .string, token.end - token.start == length else { return false }
-        return memcmp(base + token.start, key.utf8Start, length) == 0
+        return key.withUnsafeBufferPointer { b in
+            guard let p = b.baseAddress else { return true }
+            return memcmp(base + token.start, p, length) == 0
+        }
     }
 
     /// The index of the token after the value at `index` (the value's descendants skipped).
@@ -91,6 +97,8 @@ private struct TapeScanner {
     var i = 0
     /// Current nesting depth.
     var depth = 0
+    /// Objects scanned.
+    var objects = 0
 
     /// Creates a scanner at the start.
     init(base: UnsafePointer<UInt8>, end: Int) {
@@ -146,6 +154,7 @@ private struct TapeScanner {
         depth += 1
         guard depth <= JSONParser.maximumDepth else { return false }
         let me = tokens.count
+        objects += 1
         tokens.append(JSONTape.Token(kind: .object, start: i, end: 0))
         i += 1
         skipWhitespace()
@@ -236,8 +245,7 @@ private struct TapeScanner {
     @inline(__always)
     private mutating func skipWhitespace() {
         while i < end {
-            let byte = base[i]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            guard ByteTables.isJSONSpace(base[i]) else { return }
             i += 1
         }
     }
@@ -277,7 +285,7 @@ private struct TapeScanner {
         while true {
             while i &+ 8 <= end {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let mask = specialBytes(word)
+                let mask = ByteTables.specialStringBytes(word)
                 if mask != 0 {
                     i &+= mask.trailingZeroBitCount &>> 3
                     break
@@ -328,8 +336,8 @@ private struct TapeScanner {
         guard offset + 4 <= end else { return nil }
         var value: UInt32 = 0
         for k in offset..<(offset + 4) {
-            guard let digit = TapeBytes.hexValue(base[k]) else { return nil }
-            value = value << 4 | digit
+            guard let digit = ByteTables.hexValue(base[k]) else { return nil }
+            value = value << 4 | UInt32(digit)
         }
         return value
     }
@@ -366,20 +374,7 @@ private struct TapeScanner {
 /// Whether `byte` is an ASCII digit.
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- 0x30 < 10
-}
-
-/// The high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80 (only the lowest set bit is meaningful).
-@inline(__always)
-private func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* 0x22)
-    let backslashes = word ^ (ones &* 0x5C)
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl | word) & highs
+    ByteTables.isDigit(byte)
 }
 
 /// `Envelope.secretKeys` as raw bytes, for comparing against key bytes in the tape without making Strings.

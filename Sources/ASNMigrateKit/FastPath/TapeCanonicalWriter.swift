@@ -14,6 +14,8 @@ struct TapeCanonicalWriter {
     private var cachedKeys: [Int] = []
     /// The members of the last object sorted to write, as ordinals in document order, in output order.
     private var cachedOrder: [Int] = []
+    /// The key prefixes of the object being sorted, by ordinal.
+    private var prefixes: [UInt64] = []
     /// The output cursor.
     private var out: UnsafeMutablePointer<UInt8>
     /// Where the output began.
@@ -70,7 +72,7 @@ struct TapeCanonicalWriter {
     /// Appends `count` bytes.
     @inline(__always)
     private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
-        out.update(from: source, count: count)
+        ByteTables.copy(source, to: out, count)
         out += count
     }
 
@@ -108,20 +110,23 @@ struct TapeCanonicalWriter {
             let a = tape.tokens[memberStack[first + k]]
             let b = tape.tokens[cachedKeys[k]]
             let length = a.end - a.start
-            guard length == b.end - b.start, memcmp(tape.base + a.start, tape.base + b.start, length) == 0 else { return false }
+            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else { return false }
         }
         return true
     }
 
     /// Sorts the object's members and records their output order (last of equal keys kept) and keys in the cache.
     private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) {
+        // Each key's first eight bytes as a big-endian number order keys as their bytes do, up to ties.
+        prefixes.removeAll(keepingCapacity: true)
+        for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
         var ordinals = Array(0..<count)
         // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
         var k = 1
         while k < count {
             let moving = ordinals[k]
             var j = k
-            while j > 0 && compareKeys(tape, memberStack[first + ordinals[j - 1]], memberStack[first + moving]) > 0 {
+            while j > 0 && keyOrder(tape, first, ordinals[j - 1], moving) > 0 {
                 ordinals[j] = ordinals[j - 1]
                 j -= 1
             }
@@ -130,10 +135,30 @@ struct TapeCanonicalWriter {
         }
         cachedOrder.removeAll(keepingCapacity: true)
         for (n, ordinal) in ordinals.enumerated() {
-            if n + 1 < count && compareKeys(tape, memberStack[first + ordinal], memberStack[first + ordinals[n + 1]]) == 0 { continue }
+            if n + 1 < count && keyOrder(tape, first, ordinal, ordinals[n + 1]) == 0 { continue }
             cachedOrder.append(ordinal)
         }
         cachedKeys = Array(memberStack[first..<(first + count)])
+    }
+
+    /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
+    @inline(__always)
+    private func keyOrder(_ tape: JSONTape, _ first: Int, _ a: Int, _ b: Int) -> Int {
+        let pa = prefixes[a], pb = prefixes[b]
+        if pa != pb { return pa < pb ? -1 : 1 }
+        return compareKeys(tape, memberStack[first + a], memberStack[first + b])
+    }
+
+    /// The first eight bytes of a key token, big-endian, zero-padded (reads only the key's own bytes).
+    @inline(__always)
+    private func prefix(_ tape: JSONTape, _ key: Int) -> UInt64 {
+        let token = tape.tokens[key]
+        let length = token.end - token.start
+        let p = tape.base + token.start
+        if length >= 8 { return UInt64(bigEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        var value: UInt64 = 0
+        for k in 0..<length { value |= UInt64(p[k]) << UInt64(56 - 8 * k) }
+        return value
     }
 
     /// Compares the raw bytes of two key tokens (keys never have escapes on a tape): negative, zero or positive.
@@ -141,10 +166,6 @@ struct TapeCanonicalWriter {
     private func compareKeys(_ tape: JSONTape, _ a: Int, _ b: Int) -> Int {
         let x = tape.tokens[a]
         let y = tape.tokens[b]
-        let lx = x.end - x.start
-        let ly = y.end - y.start
-        let common = memcmp(tape.base + x.start, tape.base + y.start, min(lx, ly))
-        if common != 0 { return Int(common) }
-        return lx - ly
+        return ByteTables.compare(tape.base + x.start, x.end - x.start, tape.base + y.start, y.end - y.start)
     }
 }

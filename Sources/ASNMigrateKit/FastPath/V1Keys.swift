@@ -1,94 +1,76 @@
 import Foundation
 
-/// The V1 keys the mapping reads, as field ids, with per-object lookup tables over raw key bytes.
+/// The fast path's lookup of raw key bytes, built from `V1Key.allCases` (the one list of V1 keys): each key has two
+/// slots, its base name and its `_ms` form, so a key added to `V1Key` is found here without another change.
 enum V1Keys {
-    /// Key bytes → field id, for the keys of one kind of object; looked up by length first.
+    /// Key bytes → slot: the keys' bytes in one buffer, grouped by length, checked by first and last byte before
+    /// an inline comparison.
     struct Table: Sendable {
-        /// Candidates by key length.
-        private var byLength: [[(bytes: [UInt8], id: Int)]] = Array(repeating: [], count: 40)
-
-        /// A table of `keys`.
-        init(_ keys: [(String, Int)]) {
-            for (key, id) in keys { byLength[key.utf8.count].append((Array(key.utf8), id)) }
+        /// One known key.
+        private struct Entry: Sendable {
+            /// Where its bytes start in `bytes`.
+            var offset: Int
+            /// Its first byte.
+            var first: UInt8
+            /// Its last byte.
+            var last: UInt8
+            /// Its slot.
+            var slot: Int
         }
 
-        /// The field id of the `length` key bytes at `start`, if known.
+        /// Every key's bytes, one after another.
+        private let bytes: [UInt8]
+        /// The entries, sorted by key length.
+        private let entries: [Entry]
+        /// For each length, the range of `entries` of that length (`starts[n]..<starts[n + 1]`).
+        private let starts: [Int]
+
+        /// A table of `keys` (name, slot).
+        init(_ keys: [(String, Int)]) {
+            let sorted = keys.enumerated().sorted { ($0.element.0.utf8.count, $0.offset) < ($1.element.0.utf8.count, $1.offset) }.map(\.element)
+            let longest = sorted.last.map { $0.0.utf8.count } ?? 0
+            var bytes: [UInt8] = []
+            var entries: [Entry] = []
+            var starts = Array(repeating: 0, count: longest + 2)
+            for (key, slot) in sorted {
+                let utf8 = Array(key.utf8)
+                entries.append(Entry(offset: bytes.count, first: utf8.first ?? 0, last: utf8.last ?? 0, slot: slot))
+                bytes += utf8
+                starts[utf8.count + 1] = entries.count
+            }
+            for n in 1..<starts.count where starts[n] < starts[n - 1] { starts[n] = starts[n - 1] }
+            self.bytes = bytes
+            self.entries = entries
+            self.starts = starts
+        }
+
+        /// The slot of the `length` key bytes at `start`, if known.
         @inline(__always)
         func lookup(_ start: UnsafePointer<UInt8>, _ length: Int) -> Int? {
-            guard length < byLength.count else { return nil }
-            for candidate in byLength[length] {
-                let same = candidate.bytes.withUnsafeBufferPointer { b in
-                    guard let p = b.baseAddress else { return false }
-                    return memcmp(p, start, length) == 0
+            guard length > 0, length &+ 1 < starts.count else { return nil }
+            let first = start[0], last = start[length &- 1]
+            return bytes.withUnsafeBufferPointer { buffer -> Int? in
+                guard let base = buffer.baseAddress else { return nil }
+                for k in starts[length]..<starts[length &+ 1] {
+                    let entry = entries[k]
+                    if entry.first == first, entry.last == last, ByteTables.equal(base + entry.offset, start, length) { return entry.slot }
                 }
-                if same { return candidate.id }
+                return nil
             }
-            return nil
         }
     }
 
-    // MARK: - Field ids (one per key name; each table uses its own subset)
+    /// Slots per object: two per key.
+    static let slotCount = V1Key.allCases.count * 2
 
-    /// Field ids of the keys named like these properties.
-    static let notificationType = 0, unifiedReceipt = 1, environment = 2, autoRenewStatus = 3, autoRenewProductId = 4
-    /// Field ids of the keys named like these properties.
-    static let autoRenewStatusChangeDateMs = 5, autoRenewStatusChangeDate = 6, bid = 7, bvrs = 8, originalTransactionId = 9
-    /// Field ids of the keys named like these properties.
-    static let cancellationDateMs = 10, cancellationDate = 11, webOrderLineItemId = 12, expirationIntent = 13
-    /// Field ids of the keys named like these properties.
-    static let isInBillingRetryPeriod = 14, latestReceiptInfo = 15, latestExpiredReceiptInfo = 16, pendingRenewalInfo = 17
-    /// Field ids of the keys named like these properties.
-    static let transactionId = 18, productId = 19, subscriptionGroupIdentifier = 20, purchaseDateMs = 21, purchaseDate = 22
-    /// Field ids of the keys named like these properties.
-    static let originalPurchaseDateMs = 23, originalPurchaseDate = 24, expiresDateMs = 25, expiresDate = 26
-    /// Field ids of the keys named like these properties.
-    static let cancellationReason = 27, quantity = 28, isTrialPeriod = 29, isInIntroOfferPeriod = 30, isUpgraded = 31
-    /// Field ids of the keys named like these properties.
-    static let offerCodeRefName = 32, promotionalOfferId = 33, inAppOwnershipType = 34, appAccountToken = 35
-    /// Field ids of the keys named like these properties.
-    static let gracePeriodExpiresDateMs = 36, gracePeriodExpiresDate = 37, priceConsentStatus = 38
-    /// How many field ids there are.
-    static let count = 39
+    /// The slot of a key's base name.
+    @inline(__always)
+    static func slot(_ key: V1Key) -> Int { key.rawValue &* 2 }
 
-    // MARK: - Tables
+    /// The slot of a key's `_ms` form.
+    @inline(__always)
+    static func millisecondsSlot(_ key: V1Key) -> Int { key.rawValue &* 2 &+ 1 }
 
-    /// Keys of a body.
-    static let top = Table([
-        ("notification_type", notificationType), ("unified_receipt", unifiedReceipt), ("environment", environment),
-        ("auto_renew_status", autoRenewStatus), ("auto_renew_product_id", autoRenewProductId),
-        ("auto_renew_status_change_date_ms", autoRenewStatusChangeDateMs), ("auto_renew_status_change_date", autoRenewStatusChangeDate),
-        ("bid", bid), ("bvrs", bvrs), ("original_transaction_id", originalTransactionId),
-        ("cancellation_date_ms", cancellationDateMs), ("cancellation_date", cancellationDate),
-        ("web_order_line_item_id", webOrderLineItemId), ("expiration_intent", expirationIntent),
-        ("is_in_billing_retry_period", isInBillingRetryPeriod), ("latest_receipt_info", latestReceiptInfo),
-        ("latest_expired_receipt_info", latestExpiredReceiptInfo), ("pending_renewal_info", pendingRenewalInfo),
-    ])
-
-    /// Keys of `unified_receipt`.
-    static let unified = Table([
-        ("environment", environment), ("latest_receipt_info", latestReceiptInfo), ("pending_renewal_info", pendingRenewalInfo),
-    ])
-
-    /// Keys of a `latest_receipt_info` entry.
-    static let transaction = Table([
-        ("transaction_id", transactionId), ("original_transaction_id", originalTransactionId),
-        ("web_order_line_item_id", webOrderLineItemId), ("product_id", productId),
-        ("subscription_group_identifier", subscriptionGroupIdentifier), ("purchase_date_ms", purchaseDateMs),
-        ("purchase_date", purchaseDate), ("original_purchase_date_ms", originalPurchaseDateMs),
-        ("original_purchase_date", originalPurchaseDate), ("expires_date_ms", expiresDateMs), ("expires_date", expiresDate),
-        ("cancellation_date_ms", cancellationDateMs), ("cancellation_date", cancellationDate),
-        ("cancellation_reason", cancellationReason), ("quantity", quantity), ("is_trial_period", isTrialPeriod),
-        ("is_in_intro_offer_period", isInIntroOfferPeriod), ("is_upgraded", isUpgraded),
-        ("offer_code_ref_name", offerCodeRefName), ("promotional_offer_id", promotionalOfferId),
-        ("in_app_ownership_type", inAppOwnershipType), ("app_account_token", appAccountToken), ("bid", bid), ("bvrs", bvrs),
-    ])
-
-    /// Keys of a `pending_renewal_info` entry.
-    static let pending = Table([
-        ("auto_renew_product_id", autoRenewProductId), ("auto_renew_status", autoRenewStatus),
-        ("original_transaction_id", originalTransactionId), ("product_id", productId), ("expiration_intent", expirationIntent),
-        ("grace_period_expires_date_ms", gracePeriodExpiresDateMs), ("grace_period_expires_date", gracePeriodExpiresDate),
-        ("is_in_billing_retry_period", isInBillingRetryPeriod), ("price_consent_status", priceConsentStatus),
-        ("offer_code_ref_name", offerCodeRefName), ("promotional_offer_id", promotionalOfferId),
-    ])
+    /// Every key's base name and `_ms` form.
+    static let table = Table(V1Key.allCases.flatMap { key in [(key.name, slot(key)), (key.millisecondsName, millisecondsSlot(key))] })
 }

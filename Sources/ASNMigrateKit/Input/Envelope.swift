@@ -29,7 +29,7 @@ public enum Envelope {
     // MARK: - Private
 
     private static func unwrap(_ object: JSONObject, parser: JSONParser, location: SourceLocation, depth: Int, receivedAt outer: Int64?) throws(ASNError) -> Unwrapped {
-        if object["notification_type"] != nil {
+        if object[V1Key.notificationType.name] != nil {
             return Unwrapped(body: object, receivedAt: outer)
         }
         var receivedAt = outer
@@ -58,8 +58,8 @@ public enum Envelope {
         }
         throw ASNError(
             .missingNotificationType,
-            "no 'notification_type' at the top of the record nor under \(bodyKeys.map { "'\($0)'" }.joined(separator: ", ")); is this a V1 notification archive?",
-            at: location.with(key: "notification_type")
+            "no '\(V1Key.notificationType.name)' at the top of the record nor under \(bodyKeys.map { "'\($0)'" }.joined(separator: ", ")); is this a V1 notification archive?",
+            at: location.with(key: V1Key.notificationType.name)
         )
     }
 

@@ -686,7 +686,7 @@ private enum Bytes {
 
     /// JSON whitespace: space, tab, carriage return, and line feed.
     @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        ByteTables.isJSONSpace(byte)
     }
 
     /// A blank that indents a line: space, tab or carriage return.
@@ -696,12 +696,7 @@ private enum Bytes {
 
     /// Whether any of the 8 bytes in `word` is `"`, `\\` or `\n` (the bytes that matter inside a string).
     @inline(__always) static func mayStopString(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
-        return hasZeroByte(word ^ (ones &* UInt64(quote)))
-            || hasZeroByte(word ^ (ones &* UInt64(backslash)))
-            || hasZeroByte(word ^ (ones &* UInt64(newline)))
+        (ByteTables.matches(word, quote) | ByteTables.matches(word, backslash) | ByteTables.matches(word, newline)) != 0
     }
 
     /// Whether `byte` ends a bare scalar: whitespace or a structural byte.

@@ -473,7 +473,7 @@ private struct JSONByteReader: ~Copyable {
             // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
             while i &+ 8 <= end {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let mask = specialBytes(word)
+                let mask = ByteTables.specialStringBytes(word)
                 if mask != 0 {
                     i &+= mask.trailingZeroBitCount &>> 3
                     break
@@ -730,57 +730,20 @@ private struct ScratchStack<Element>: ~Copyable {
 /// Whether `byte` is an ASCII digit.
 @inline(__always)
 private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- Byte.zero < 10
-}
-
-/// A mask with the high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80 (zero if none).
-///
-/// Bits above the first such byte may be spurious (borrows), so only the lowest set bit is meaningful.
-@inline(__always)
-private func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* 0x22)
-    let backslashes = word ^ (ones &* 0x5C)
-    let hasQuote = (quotes &- ones) & ~quotes
-    let hasBackslash = (backslashes &- ones) & ~backslashes
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl | word) & highs
+    ByteTables.isDigit(byte)
 }
 
 /// The value of an ASCII hex digit, or nil.
 @inline(__always)
 private func hexDigitValue(_ byte: UInt8) -> UInt32? {
-    switch byte {
-    case Byte.zero...Byte.nine: return UInt32(byte - Byte.zero)
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-    default: return nil
-    }
+    ByteTables.hexValue(byte).map(UInt32.init)
 }
 
 /// Writes `scalar` as UTF-8 into `out` at `index`; returns the index after it.
 @inline(__always)
 private func writeUTF8(_ scalar: UInt32, to out: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
-    if scalar < 0x80 {
-        out[index] = UInt8(truncatingIfNeeded: scalar)
-        return index + 1
-    } else if scalar < 0x800 {
-        out[index] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
-        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-        return index + 2
-    } else if scalar < 0x10000 {
-        out[index] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
-        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-        out[index + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-        return index + 3
-    } else {
-        out[index] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
-        out[index + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
-        out[index + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-        out[index + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-        return index + 4
-    }
+    guard let base = out.baseAddress else { return index }
+    return index + ByteTables.writeUTF8(scalar, to: base + index)
 }
 
 /// A byte as an error message shows it: `'x'` for printable ASCII, `byte 0xNN` otherwise.

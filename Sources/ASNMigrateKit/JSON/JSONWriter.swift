@@ -100,36 +100,9 @@ public enum JSONWriter {
         text.withUTF8 { appendEscaped($0, to: &out) }
     }
 
-    /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string literal.
+    /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string literal (`ByteTables`' one escaping).
     private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            default:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            }
-            index += 1
-            runStart = index
-        }
-        if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-        out.append(UInt8(ascii: "\""))
+        ByteTables.appendEscapedJSONString(utf8, to: &out)
     }
 
     /// Appends the UTF-8 of `text` unchanged (number literals).
@@ -146,6 +119,4 @@ public enum JSONWriter {
     private static let trueBytes = Array("true".utf8)
     /// `false`.
     private static let falseBytes = Array("false".utf8)
-    /// Lowercase hex digits for `\u00XX`.
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -58,8 +58,10 @@ public struct MappingContext: Sendable {
         }
         pending = pendingEntry
 
-        let mine = subscription.map { id in all.filter { $0.originalTransactionId == id } } ?? all
-        let ordered = Self.oldestFirst(mine.isEmpty ? all : mine)
+        // The subscription's transactions (all of them when none match), picked and sorted as indices: copied once.
+        var mine = subscription.map { id in all.indices.filter { all[$0].originalTransactionId == id } } ?? Array(all.indices)
+        if mine.isEmpty { mine = Array(all.indices) }
+        let ordered = Self.oldestFirst(all, mine)
         history = ordered
         newest = ordered.last
 
@@ -140,10 +142,19 @@ public struct MappingContext: Sendable {
         return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
     }
 
-    static func oldestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
-        items.sorted(by: precedes)
+    /// The transactions at `picked` (in their order), oldest first; equal ones keep their order. Sorts indices, so
+    /// whole transactions are copied once, not moved at every step of the sort.
+    static func oldestFirst(_ items: [LatestReceiptInfo], _ picked: [Int]) -> [LatestReceiptInfo] {
+        guard picked.count > 1 else { return picked.map { items[$0] } }
+        let order = picked.sorted { a, b in
+            if precedes(items[a], items[b]) { return true }
+            if precedes(items[b], items[a]) { return false }
+            return a < b
+        }
+        return order.map { items[$0] }
     }
 
+    /// The transactions newest first; equal ones keep their order.
     static func newestFirst(_ items: [LatestReceiptInfo]) -> [LatestReceiptInfo] {
         items.sorted { precedes($1, $0) }
     }

@@ -4,6 +4,8 @@ public struct MigrationBatch: Sendable {
     public var outcomes: [V1RecordOutcome] = []
     /// The JSON Lines of the migrated outcomes, in order, when the pipeline renders them.
     public var jsonLines: [UInt8] = []
+    /// Bytes of input these records came from (each record's bytes and its line break), for the progress line.
+    public var inputBytes = 0
     /// An error that ends the run here (a file that cannot be read for a reason other than its content).
     public var failure: (any Error)?
 

@@ -45,7 +45,9 @@ public struct MigrationPipeline: Sendable {
         for item in items {
             let outcome: V1RecordOutcome
             switch item {
-            case .item(.record(let record)): outcome = mapper.map(record)
+            case .item(.record(let record)):
+                batch.inputBytes += record.bytes.count + 1
+                outcome = mapper.map(record)
             case .item(.broken(let error)): outcome = .rejected(error)
             case .failure(let error):
                 batch.failure = error

@@ -35,14 +35,13 @@ struct PackedUUID: Sendable, Hashable {
     /// The UUID as lowercase 8-4-4-4-12 text (or the original text).
     func text(_ pool: StringPool) -> String {
         if isText { return pool.string(lo) }
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(36)
         for i in 0..<32 {
             if i == 8 || i == 12 || i == 16 || i == 20 { out.append(0x2D) }
             let word = i < 16 ? hi : lo
             let shift = UInt64(60 - 4 * (i % 16))
-            out.append(digits[Int((word >> shift) & 0xF)])
+            out.append(ByteTables.lowerHexDigits[Int((word >> shift) & 0xF)])
         }
         return String(decoding: out, as: UTF8.self)
     }

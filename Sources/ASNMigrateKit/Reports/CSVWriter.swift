@@ -59,7 +59,7 @@ public struct CSVWriter: Sendable {
     public static func encode(cell: String, guardsFormulas: Bool = true) -> String {
         var text = cell
         if guardsFormulas { text = CSVFormulaGuard.guarded(cell) }
-        guard text.utf8.contains(where: { specialBytes.contains($0) }) else { return text }
+        guard text.utf8.contains(where: ByteTables.isCSVSpecial) else { return text }
         return "\"" + text.replacingQuotes() + "\""
     }
 
@@ -82,8 +82,6 @@ public struct CSVWriter: Sendable {
 
 // MARK: - Private helpers
 
-/// Bytes that force a cell to be quoted.
-private let specialBytes: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "\""), 0x0D, 0x0A]
 
 private extension String {
     /// The text with each `"` doubled.

@@ -48,10 +48,7 @@ public struct SHA1: Sendable {
 
     /// A digest (or any bytes) as lowercase hex digits, two per byte.
     public static func hex(_ digest: some Sequence<UInt8>) -> String {
-        digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        ByteTables.hexString(digest)
     }
 
     // MARK: - Streaming

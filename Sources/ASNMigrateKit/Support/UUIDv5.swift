@@ -46,7 +46,7 @@ public enum UUIDv5 {
                 index += 1
                 continue
             }
-            guard let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else { return nil }
+            guard let high = ByteTables.hexValue(utf8[index]), let low = ByteTables.hexValue(utf8[index + 1]) else { return nil }
             out.append(high << 4 | low)
             index += 2
         }
@@ -55,26 +55,12 @@ public enum UUIDv5 {
 
     /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
     public static func format(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            ByteTables.appendHex(byte, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
-    }
-}
-
-// MARK: - Helpers
-
-/// The value of one hex digit, or nil.
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
     }
 }

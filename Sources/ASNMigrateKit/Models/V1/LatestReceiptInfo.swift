@@ -44,28 +44,28 @@ public struct LatestReceiptInfo: Sendable, Equatable {
     /// Creates an empty transaction.
     public init() {}
 
-    /// Decodes a transaction, failing with the key path when a field the mapping needs is of the wrong type.
-    public init(_ r: V1FieldReader) throws(ASNError) {
-        transactionId = try r.identifier("transaction_id")
-        originalTransactionId = try r.identifier("original_transaction_id")
-        webOrderLineItemId = try r.identifier("web_order_line_item_id")
-        productId = try r.string("product_id")
-        subscriptionGroupIdentifier = try r.string("subscription_group_identifier")
-        purchaseDate = try r.date("purchase_date")
-        originalPurchaseDate = try r.date("original_purchase_date")
-        expiresDate = try r.date("expires_date")
-        cancellationDate = try r.date("cancellation_date")
-        cancellationReason = try r.code("cancellation_reason")
-        quantity = try r.code("quantity")
-        isTrialPeriod = try r.bool("is_trial_period")
-        isInIntroOfferPeriod = try r.bool("is_in_intro_offer_period")
-        isUpgraded = try r.bool("is_upgraded")
-        offerCodeRefName = try r.string("offer_code_ref_name")
-        promotionalOfferId = try r.string("promotional_offer_id")
-        inAppOwnershipType = try r.string("in_app_ownership_type")
-        appAccountToken = try r.string("app_account_token")
-        bid = try r.string("bid")
-        bvrs = try r.string("bvrs")
+    /// Decodes a transaction from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`.
+    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+        transactionId = try r.identifier(.transactionId)
+        originalTransactionId = try r.identifier(.originalTransactionId)
+        webOrderLineItemId = try r.identifier(.webOrderLineItemId)
+        productId = try r.string(.productId)
+        subscriptionGroupIdentifier = try r.string(.subscriptionGroupIdentifier)
+        purchaseDate = try r.date(.purchaseDate)
+        originalPurchaseDate = try r.date(.originalPurchaseDate)
+        expiresDate = try r.date(.expiresDate)
+        cancellationDate = try r.date(.cancellationDate)
+        cancellationReason = try r.code(.cancellationReason)
+        quantity = try r.code(.quantity)
+        isTrialPeriod = try r.bool(.isTrialPeriod)
+        isInIntroOfferPeriod = try r.bool(.isInIntroOfferPeriod)
+        isUpgraded = try r.bool(.isUpgraded)
+        offerCodeRefName = try r.string(.offerCodeRefName)
+        promotionalOfferId = try r.string(.promotionalOfferId)
+        inAppOwnershipType = try r.string(.inAppOwnershipType)
+        appAccountToken = try r.string(.appAccountToken)
+        bid = try r.string(.bid)
+        bvrs = try r.string(.bvrs)
     }
 
     /// Fills fields this transaction lacks from another copy of the same transaction.

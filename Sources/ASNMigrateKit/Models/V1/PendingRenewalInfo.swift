@@ -24,17 +24,17 @@ public struct PendingRenewalInfo: Sendable, Equatable {
     /// Creates an empty entry.
     public init() {}
 
-    /// Decodes an entry, failing with the key path when a field the mapping needs is of the wrong type.
-    public init(_ r: V1FieldReader) throws(ASNError) {
-        autoRenewProductId = try r.string("auto_renew_product_id")
-        autoRenewStatus = try r.bool("auto_renew_status")
-        originalTransactionId = try r.identifier("original_transaction_id")
-        productId = try r.string("product_id")
-        expirationIntent = try r.code("expiration_intent")
-        gracePeriodExpiresDate = try r.date("grace_period_expires_date")
-        isInBillingRetryPeriod = try r.bool("is_in_billing_retry_period")
-        priceConsentStatus = try r.code("price_consent_status")
-        offerCodeRefName = try r.string("offer_code_ref_name")
-        promotionalOfferId = try r.string("promotional_offer_id")
+    /// Decodes an entry from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`.
+    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+        autoRenewProductId = try r.string(.autoRenewProductId)
+        autoRenewStatus = try r.bool(.autoRenewStatus)
+        originalTransactionId = try r.identifier(.originalTransactionId)
+        productId = try r.string(.productId)
+        expirationIntent = try r.code(.expirationIntent)
+        gracePeriodExpiresDate = try r.date(.gracePeriodExpiresDate)
+        isInBillingRetryPeriod = try r.bool(.isInBillingRetryPeriod)
+        priceConsentStatus = try r.code(.priceConsentStatus)
+        offerCodeRefName = try r.string(.offerCodeRefName)
+        promotionalOfferId = try r.string(.promotionalOfferId)
     }
 }

@@ -38,37 +38,33 @@ public struct ResponseBodyV1: Sendable, Equatable {
 
     /// Decodes a body; `notification_type` must be a string, and fields the mapping reads must have readable values.
     public init(_ object: JSONObject, location: SourceLocation) throws(ASNError) {
-        let r = V1FieldReader(object, location: location)
-        guard let typeValue = object["notification_type"] else {
-            throw ASNError(
-                .missingNotificationType,
-                "no 'notification_type': this is not a V1 notification body (or its envelope key is not one of body, payload, notification, data)",
-                at: location.with(key: "notification_type")
-            )
-        }
-        guard case .string(let type) = typeValue, !type.isEmpty else {
-            throw r.wrongType("notification_type", expected: "a non-empty string", found: typeValue)
-        }
-        notificationType = type
-        let unified = try r.nested("unified_receipt")
-        environmentRaw = try r.string("environment")
-        if environmentRaw == nil, let unified { environmentRaw = try unified.string("environment") }
-        autoRenewStatus = try r.bool("auto_renew_status")
-        autoRenewProductId = try r.string("auto_renew_product_id")
-        autoRenewStatusChangeDate = try r.date("auto_renew_status_change_date")
-        bid = try r.string("bid")
-        bvrs = try r.string("bvrs")
-        originalTransactionId = try r.identifier("original_transaction_id")
-        cancellationDate = try r.date("cancellation_date")
-        webOrderLineItemId = try r.identifier("web_order_line_item_id")
-        expirationIntent = try r.code("expiration_intent")
-        isInBillingRetryPeriod = try r.bool("is_in_billing_retry_period")
+        try self.init(V1FieldReader(object, location: location))
+    }
+
+    /// Decodes a body from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`: the one
+    /// place that says which keys a body reads, by which rule, and how its receipt lists merge.
+    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+        notificationType = try r.requiredString(.notificationType)
+        let unified = try r.nested(.unifiedReceipt)
+        environmentRaw = try r.string(.environment)
+        if environmentRaw == nil, let unified { environmentRaw = try unified.string(.environment) }
+        autoRenewStatus = try r.bool(.autoRenewStatus)
+        autoRenewProductId = try r.string(.autoRenewProductId)
+        autoRenewStatusChangeDate = try r.date(.autoRenewStatusChangeDate)
+        bid = try r.string(.bid)
+        bvrs = try r.string(.bvrs)
+        originalTransactionId = try r.identifier(.originalTransactionId)
+        cancellationDate = try r.date(.cancellationDate)
+        webOrderLineItemId = try r.identifier(.webOrderLineItemId)
+        expirationIntent = try r.code(.expirationIntent)
+        isInBillingRetryPeriod = try r.bool(.isInBillingRetryPeriod)
 
         var merged: [LatestReceiptInfo] = []
         var indexById: [String: Int] = [:]
-        func add(_ readers: [V1FieldReader]) throws(ASNError) {
-            for reader in readers {
-                let info = try LatestReceiptInfo(reader)
+        func add(_ sources: [Source]) throws(Source.Failure) {
+            merged.reserveCapacity(merged.count + sources.count)
+            for source in sources {
+                let info = try LatestReceiptInfo(source)
                 if let id = info.transactionId, let at = indexById[id] {
                     merged[at].fillGaps(from: info)
                 } else {
@@ -77,16 +73,16 @@ public struct ResponseBodyV1: Sendable, Equatable {
                 }
             }
         }
-        if let unified { try add(unified.objectList("latest_receipt_info")) }
-        try add(r.objectList("latest_receipt_info"))
-        try add(r.objectList("latest_expired_receipt_info"))
+        if let unified { try add(unified.objectList(.latestReceiptInfo)) }
+        try add(r.objectList(.latestReceiptInfo))
+        try add(r.objectList(.latestExpiredReceiptInfo))
         transactions = merged
 
         var pending: [PendingRenewalInfo] = []
         if let unified {
-            for reader in try unified.objectList("pending_renewal_info") { pending.append(try PendingRenewalInfo(reader)) }
+            for source in try unified.objectList(.pendingRenewalInfo) { pending.append(try PendingRenewalInfo(source)) }
         }
-        for reader in try r.objectList("pending_renewal_info") { pending.append(try PendingRenewalInfo(reader)) }
+        for source in try r.objectList(.pendingRenewalInfo) { pending.append(try PendingRenewalInfo(source)) }
         pendingRenewalInfo = pending
     }
 }

@@ -1,0 +1,207 @@
+/// The byte helpers every scanner and writer shares, declared once: ASCII classes, hex digits, the eight-bytes-at-a-time
+/// (SWAR) searches for special string bytes, UTF-8 writing and JSON string escaping.
+///
+/// The JSON parser, the fast path's tape scanner and canonical writer, the record splitter, the CSV writer and the
+/// UUID and digest formatting all take them from here.
+public enum ByteTables {
+    // MARK: - ASCII classes
+
+    /// Whether `byte` is an ASCII digit.
+    @inline(__always)
+    public static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- 0x30 < 10
+    }
+
+    /// JSON whitespace: space, tab, carriage return, line feed.
+    @inline(__always)
+    public static func isJSONSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Bytes that force a CSV cell to be quoted: `,`, `"`, CR and LF.
+    @inline(__always)
+    public static func isCSVSpecial(_ byte: UInt8) -> Bool {
+        byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A
+    }
+
+    // MARK: - Hex
+
+    /// Lowercase hex digits, as UUIDs, digests and `\u00XX` escapes are written.
+    public static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The value of an ASCII hex digit (either case), or nil.
+    @inline(__always)
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte &- 0x30
+        case 0x61...0x66: return byte &- 0x61 &+ 10
+        case 0x41...0x46: return byte &- 0x41 &+ 10
+        default: return nil
+        }
+    }
+
+    /// Appends the two lowercase hex digits of `byte`.
+    @inline(__always)
+    public static func appendHex(_ byte: UInt8, to out: inout [UInt8]) {
+        out.append(lowerHexDigits[Int(byte >> 4)])
+        out.append(lowerHexDigits[Int(byte & 0x0F)])
+    }
+
+    /// Bytes as lowercase hex text, two digits per byte.
+    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        for byte in bytes { appendHex(byte, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Eight bytes at a time (SWAR)
+
+    /// `0x01` in every byte of a word.
+    public static let ones: UInt64 = 0x0101_0101_0101_0101
+    /// `0x80` in every byte of a word.
+    public static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit set in (at least) the lowest byte of `word` equal to `byte`; zero if none. Bits above the first
+    /// match may be spurious (borrows), so only the lowest set bit is meaningful.
+    @inline(__always)
+    public static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & highs
+    }
+
+    /// The high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80, the bytes that end the fast
+    /// scan of a JSON string; zero if none (only the lowest set bit is meaningful).
+    @inline(__always)
+    public static func specialStringBytes(_ word: UInt64) -> UInt64 {
+        let control = (word &- ones &* 0x20) & ~word
+        return (matches(word, 0x22) | matches(word, 0x5C) | control | word) & highs
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time inline (short keys would spend more
+    /// on calling `memcmp` than on comparing).
+    @inline(__always)
+    public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var k = 0
+        while k &+ 8 <= count {
+            if ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            k &+= 8
+        }
+        while k < count {
+            if a[k] != b[k] { return false }
+            k &+= 1
+        }
+        return true
+    }
+
+    /// Copies `count` bytes from `source` to `target` (which must not overlap): short runs with two overlapping
+    /// word moves inline, long ones through `memmove`. Reads and writes only inside the two ranges.
+    @inline(__always)
+    public static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, _ count: Int) {
+        let s = UnsafeRawPointer(source), t = UnsafeMutableRawPointer(target)
+        if count >= 8 && count <= 16 {
+            let head = s.loadUnaligned(as: UInt64.self), tail = s.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            t.storeBytes(of: head, as: UInt64.self)
+            t.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = s.loadUnaligned(as: UInt32.self), tail = s.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            t.storeBytes(of: head, as: UInt32.self)
+            t.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count < 4 {
+            for k in 0..<count { target[k] = source[k] }
+        } else {
+            target.update(from: source, count: count)
+        }
+    }
+
+    /// Compares `la` bytes at `a` with `lb` bytes at `b` as unsigned bytes, shorter prefix first (as `memcmp` then
+    /// length): negative, zero or positive. Eight bytes at a time inline.
+    @inline(__always)
+    public static func compare(_ a: UnsafePointer<UInt8>, _ la: Int, _ b: UnsafePointer<UInt8>, _ lb: Int) -> Int {
+        let common = min(la, lb)
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var k = 0
+        while k &+ 8 <= common {
+            let x = UInt64(bigEndian: ra.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            let y = UInt64(bigEndian: rb.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            if x != y { return x < y ? -1 : 1 }
+            k &+= 8
+        }
+        while k < common {
+            if a[k] != b[k] { return a[k] < b[k] ? -1 : 1 }
+            k &+= 1
+        }
+        return la &- lb
+    }
+
+    // MARK: - UTF-8
+
+    /// Writes `scalar` as UTF-8 at `out`; returns how many bytes (1 to 4).
+    @inline(__always)
+    public static func writeUTF8(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if scalar < 0x80 {
+            out[0] = UInt8(truncatingIfNeeded: scalar)
+            return 1
+        } else if scalar < 0x800 {
+            out[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+            out[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 2
+        } else if scalar < 0x10000 {
+            out[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+            out[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            out[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 3
+        } else {
+            out[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+            out[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+            out[2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            out[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 4
+        }
+    }
+
+    /// Appends `scalar` as UTF-8.
+    @inline(__always)
+    public static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            guard let p = buffer.baseAddress else { return }
+            let count = writeUTF8(scalar, to: p)
+            out.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
+        }
+    }
+
+    // MARK: - JSON string escaping
+
+    /// Appends the UTF-8 bytes `utf8` as a quoted JSON string, escaped minimally: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
+    /// `\t`, other control characters as `\u00XX` (lowercase hex); `/` and non-ASCII as is.
+    public static func appendEscapedJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(0x22)
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                index += 1
+                continue
+            }
+            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            out.append(0x5C)
+            switch byte {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x08: out.append(0x62)
+            case 0x0C: out.append(0x66)
+            case 0x0A: out.append(0x6E)
+            case 0x0D: out.append(0x72)
+            case 0x09: out.append(0x74)
+            default:
+                out.append(contentsOf: [0x75, 0x30, 0x30])
+                appendHex(byte, to: &out)
+            }
+            index += 1
+            runStart = index
+        }
+        if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+        out.append(0x22)
+    }
+}
