@@ -149,7 +149,7 @@ public struct CSVReader: Sendable {
                 state = .quoted
                 quoteLine = line
             case comma:
-                try endField()
+                endField()
             case lf, cr:
                 try endLine(byte, into: &records)
             default:
@@ -159,7 +159,7 @@ public struct CSVReader: Sendable {
         case .unquoted:
             switch byte {
             case comma:
-                try endField()
+                endField()
                 state = .fieldStart
             case lf, cr:
                 try endLine(byte, into: &records)
@@ -180,7 +180,7 @@ public struct CSVReader: Sendable {
                 field.append(quote)
                 state = .quoted
             case comma:
-                try endField()
+                endField()
                 state = .fieldStart
             case lf, cr:
                 try endLine(byte, into: &records)

@@ -313,7 +313,7 @@ struct OutputSafetyEndToEndTests {
         #expect(readEnd >= 0)
         let writeHandle = try #require(FileHandle(forWritingAtPath: fifo))
         let errPath = tmp.path + "/stderr"
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         process.executableURL = BinaryRun.executable
         process.arguments = ["migrate", input]

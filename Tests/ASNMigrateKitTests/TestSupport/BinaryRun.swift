@@ -36,8 +36,8 @@ struct BinaryRun {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         guard let outHandle = FileHandle(forWritingAtPath: outPath), let errHandle = FileHandle(forWritingAtPath: errPath) else {
             throw CocoaError(.fileWriteUnknown)
         }
