@@ -7,9 +7,9 @@
 /// isInBillingRetryPeriod) from the record with the newest knowledge that states each: the one whose own transaction
 /// is the newest, then the later event time (as `SubscriptionStateDerivation` does for notifications), so a stale
 /// snapshot delivered after a newer record, such as V1's companion DID_CHANGE_RENEWAL_STATUS sent seconds after an
-/// upgrade, does not override it. The instant is the fetch time, or the V1
-/// archive's last event time when the archive ends before it (then the comparison is as of the archive's end, counted
-/// in `statuses_as_of_v1_end`). Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
+/// upgrade, does not override it. The instant is the fetch time. A status fetched more than the window after the V1
+/// archive's last event is not compared (counted in `statuses_after_v1_end`): after the archive ends, renewals,
+/// refunds, auto-renew changes and expiries reach Apple but not V1, so any difference would be invented. Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
 /// retry, else 2 expired, as `V2Builder.status` derives it for migrated notifications.
 public struct SubscriptionStatusComparison: Sendable {
     /// The run's options (compared fields).
@@ -101,7 +101,7 @@ public struct SubscriptionStatusComparison: Sendable {
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
     public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
-        var compared = 0, withoutV1 = 0, withoutTime = 0, asOfEnd = 0, mismatched = 0
+        var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0
         let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
             let key = V1TransactionCollector.SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
@@ -109,11 +109,11 @@ public struct SubscriptionStatusComparison: Sendable {
                 withoutTime += 1
                 continue
             }
-            var instant = fetchedAt
             if let archiveEnd, archiveEnd < fetchedAt - options.window {
-                instant = archiveEnd
-                asOfEnd += 1
+                afterEnd += 1
+                continue
             }
+            let instant = fetchedAt
             guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant) else {
                 withoutV1 += 1
                 continue
@@ -154,7 +154,7 @@ public struct SubscriptionStatusComparison: Sendable {
         summary.statusesCompared = compared
         summary.statusesWithoutV1 = withoutV1
         summary.statusesWithoutFetchTime = withoutTime
-        summary.statusesAsOfV1End = asOfEnd
+        summary.statusesAfterV1End = afterEnd
         summary.statusStateMismatch = mismatched
         summary.v1ArchiveEnd = archiveEnd
         return (differences, summary)
