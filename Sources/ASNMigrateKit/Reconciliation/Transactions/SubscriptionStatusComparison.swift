@@ -1,7 +1,8 @@
 /// Compares each subscription's status from Get All Subscription Statuses with the state the V1 archive implies at
 /// the time the statuses were fetched; pure.
 ///
-/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared:
+/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared (and,
+/// for transactions purchased by the instant, records received up to `--window` after it, as V1 notifications lag):
 /// its transactions merged as they grow (a revocation stands, the newest expiry wins), the latest by purchase date
 /// deciding `expiresDate`; renewal facts (autoRenewStatus, autoRenewProductId, gracePeriodExpiresDate,
 /// isInBillingRetryPeriod) from the record with the newest knowledge that states each: the one whose own transaction
@@ -37,15 +38,25 @@ public struct SubscriptionStatusComparison: Sendable {
     }
 
     /// V1's state of one subscription as of `instant`, from `records` (input order); nil when no record tells it.
-    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64) -> V1State? {
+    ///
+    /// V1 notifications reach the archive seconds to minutes after Apple's event, so a record received up to `lag`
+    /// after the instant still contributes the transactions it shows that were purchased by the instant (a renewal
+    /// just before the fetch whose DID_RENEW arrived just after), without refunds dated after the instant; its renewal
+    /// facts, which may be newer than the instant, are left out.
+    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> V1State? {
         var merged: [String: V1Transaction] = [:]
         let none = (Int64.min, Int64.min)
         var renewalKnowledge = [none, none, none, none]
         var state = V1State(status: 2)
         for facts in records {
-            guard let time = facts.eventTime, time <= instant else { continue }
-            for entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
+            guard let time = facts.eventTime, time <= instant.addingReportingOverflow(lag).partialValue else { continue }
+            let late = time > instant
+            for var entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
                 guard let id = entry.transactionId else { continue }
+                if late {
+                    guard let purchase = entry.purchaseDate, purchase <= instant else { continue }
+                    if let revoked = entry.cancellationDate, revoked > instant { entry.cancellationDate = nil }
+                }
                 if merged[id] != nil {
                     merged[id]?.merge(entry)
                 } else {
@@ -53,7 +64,7 @@ public struct SubscriptionStatusComparison: Sendable {
                                                announced: false, source: facts.source, sourceType: facts.notificationType)
                 }
             }
-            guard facts.subscriptionId == subscription else { continue }
+            guard !late, facts.subscriptionId == subscription else { continue }
             // Renewal facts: from the record with the newest knowledge (its own transaction's purchase date, then the
             // event time; input order breaks ties).
             let knowledge = (Self.ownPurchase(facts, subscription: subscription) ?? Int64.min, time)
@@ -114,7 +125,7 @@ public struct SubscriptionStatusComparison: Sendable {
                 continue
             }
             let instant = fetchedAt
-            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant) else {
+            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant, lag: options.window) else {
                 withoutV1 += 1
                 continue
             }

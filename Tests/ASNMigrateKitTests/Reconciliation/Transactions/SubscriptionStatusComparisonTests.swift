@@ -51,6 +51,19 @@ import Testing
         #expect(result.count("statuses_after_v1_end") == 0)
     }
 
+    @Test func renewalJustBeforeTheFetchCountsThoughItsNotificationArrivedJustAfter() throws {
+        // D (105) renews at 04-01T00:00:00, its DID_RENEW reaches the archive at 00:01:00; Apple's status is fetched
+        // in between, at 00:00:30, and already shows D: V1 agrees once it counts D.
+        let between = S.compare(try TransactionReconcilerTests.archive(),
+                                [Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: "2023-04-01T00:00:30Z")])
+        #expect(between.count("statuses_compared") == 1)
+        #expect(between.differences.filter { $0.kind == .stateMismatch }.isEmpty, "\(between.differences.map { "\($0.field) \($0.v1Value) \($0.v2Value)" })")
+        // Fetched a minute before D's purchase: D is not yet Apple's, and the late record does not add it to V1's state.
+        let before = S.compare(try TransactionReconcilerTests.archive(),
+                               [Self.status(1, autoRenew: 1, expires: "2023-04-20T00:00:00Z", fetched: "2023-03-31T23:59:00Z")])
+        #expect(before.differences.filter { $0.kind == .stateMismatch }.isEmpty, "\(before.differences.map { "\($0.field) \($0.v1Value) \($0.v2Value)" })")
+    }
+
     @Test func statusFetchedLongAfterTheArchiveEndsIsCountedNotCompared() throws {
         // The archive ends 06-01; Apple's status of 2024-01-01 shows a renewal V1 never saw (active, auto-renew on):
         // not a difference, V1 cannot know the state then.
