@@ -107,8 +107,8 @@ public enum ReconciliationReport {
             lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAfterV1End) status(es) not compared "
                 + "(V1 cannot know the state then: fetch statuses while the V1 pipeline still runs)")
         }
-        if t.transactionFieldsAfterV1End > 0 {
-            lines.append("  note: \(t.transactionFieldsAfterV1End) transaction field(s) Apple learnt after the V1 archive ends (a later refund, upgrade or renewal extension) not reported")
+        if t.transactionFieldsAfterDataEnd > 0 {
+            lines.append("  note: \(t.transactionFieldsAfterDataEnd) transaction field(s) one side learnt after the other side's data ends (a later refund, upgrade or renewal extension) not reported")
         }
         return lines
     }
@@ -158,7 +158,7 @@ public enum ReconciliationReport {
             ("statuses_after_v1_end", String(st.statusesAfterV1End)),
             ("status_state_mismatch", String(st.statusStateMismatch)),
             ("v1_archive_end", date(st.v1ArchiveEnd)),
-            ("transaction_fields_after_v1_end", String(t.transactionFieldsAfterV1End)),
+            ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd)),
         ]
         return rows
     }

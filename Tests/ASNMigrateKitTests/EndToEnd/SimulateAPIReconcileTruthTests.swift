@@ -97,7 +97,7 @@ import Testing
             .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
         #expect(Int(metrics["statuses_read"] ?? "") ?? 0 > 0)
         #expect(metrics["statuses_after_v1_end"] == metrics["statuses_read"], "every status was fetched after the archive ended")
-        #expect(Int(metrics["transaction_fields_after_v1_end"] ?? "") ?? 0 > 0, "later refunds/upgrades/extensions occurred and were left out")
+        #expect(Int(metrics["transaction_fields_after_data_end"] ?? "") ?? 0 > 0, "later refunds/upgrades/extensions occurred and were left out")
         #expect(Int(metrics["matched_transactions"] ?? "") ?? 0 > 0)
     }
 }

@@ -33,9 +33,9 @@ public struct TransactionSummary: Sendable, Equatable {
     public var restoredCopies = 0
     /// `transaction_field_mismatch` rows (`transaction_field_mismatch`).
     public var transactionFieldMismatch = 0
-    /// Differing items of paired transactions that Apple learnt after the V1 archive's last event (a later refund,
-    /// upgrade or renewal extension), not reported (`transaction_fields_after_v1_end`).
-    public var transactionFieldsAfterV1End = 0
+    /// Differing items of paired transactions that one side learnt after the other side's data ends (a later refund,
+    /// upgrade or renewal extension), not reported (`transaction_fields_after_data_end`).
+    public var transactionFieldsAfterDataEnd = 0
     /// `unannounced_in_v1` rows (`unannounced_in_v1`).
     public var unannouncedInV1 = 0
     /// The transaction period's first instant, epoch ms; nil when open (`transaction_period_start`).
