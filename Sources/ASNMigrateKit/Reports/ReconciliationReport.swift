@@ -103,8 +103,12 @@ public enum ReconciliationReport {
                 + "v2_only_expected \(t.v2OnlyExpectedTransactions), out_of_period \(t.v2TransactionsOutOfPeriod), pending \(t.v2TransactionsPending), duplicates \(t.v2TransactionDuplicates)",
             "  transaction_field_mismatch \(t.transactionFieldMismatch); statuses compared \(st.statusesCompared) of \(st.statusesRead), state_mismatch in \(st.statusStateMismatch)",
         ]
-        if st.statusesAsOfV1End > 0 {
-            lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAsOfV1End) status(es) compared as of the archive's end")
+        if st.statusesAfterV1End > 0 {
+            lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAfterV1End) status(es) not compared "
+                + "(V1 cannot know the state then: fetch statuses while the V1 pipeline still runs)")
+        }
+        if t.transactionFieldsAfterDataEnd > 0 {
+            lines.append("  note: \(t.transactionFieldsAfterDataEnd) transaction field(s) one side learnt after the other side's data ends (a later refund, upgrade or renewal extension) not reported")
         }
         return lines
     }
@@ -151,9 +155,10 @@ public enum ReconciliationReport {
             ("statuses_compared", String(st.statusesCompared)),
             ("statuses_without_v1", String(st.statusesWithoutV1)),
             ("statuses_without_fetch_time", String(st.statusesWithoutFetchTime)),
-            ("statuses_as_of_v1_end", String(st.statusesAsOfV1End)),
+            ("statuses_after_v1_end", String(st.statusesAfterV1End)),
             ("status_state_mismatch", String(st.statusStateMismatch)),
             ("v1_archive_end", date(st.v1ArchiveEnd)),
+            ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd)),
         ]
         return rows
     }

@@ -74,4 +74,30 @@ import Testing
         let rejected = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/apple/rejected.csv"))), path: "rejected.csv").records
         #expect(!rejected.isEmpty && rejected.allSatisfy { $0.fields[0] == "v2" && $0.fields.joined(separator: ",").contains("signature: root") })
     }
+
+    /// The usual case: the V1 archive stops at the switch to V2 (here after three of six months) and Apple's view is
+    /// fetched later. Refunds, upgrades, renewal extensions and status changes after the switch reach Apple only: a
+    /// clean simulation gives no difference row, and the summary counts what was left out.
+    @Test func archiveEndingBeforeTheAPIFetchInventsNoDifference() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let data = tmp.path + "/sim", archive = tmp.path + "/archive"
+        let simulate = try BinaryRun.run(["simulate", "--subscribers", "200", "--seed", "7", "--months", "6", "--out", data])
+        #expect(simulate.status == 0, "\(simulate.stderr)")
+        try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
+        for month in ["2021-01", "2021-02", "2021-03"] {
+            try FileManager.default.copyItem(atPath: "\(data)/v1/\(month).jsonl", toPath: "\(archive)/\(month).jsonl")
+        }
+        let reconcile = try BinaryRun.run(["reconcile", "--v1", archive, "--v2", data + "/v2-api", "--out", tmp.path + "/report"])
+        #expect(reconcile.status == 0, "\(reconcile.stderr)")
+        let differences = try String(contentsOfFile: tmp.path + "/report/differences.csv", encoding: .utf8)
+        #expect(differences.split(separator: "\n").count == 1, "header only: \(differences.prefix(2000))")
+        let summary = try String(contentsOfFile: tmp.path + "/report/summary.csv", encoding: .utf8)
+        let metrics = Dictionary(summary.split(separator: "\n").map { $0.split(separator: ",", maxSplits: 1).map(String.init) }
+            .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
+        #expect(Int(metrics["statuses_read"] ?? "") ?? 0 > 0)
+        #expect(metrics["statuses_after_v1_end"] == metrics["statuses_read"], "every status was fetched after the archive ended")
+        #expect(Int(metrics["transaction_fields_after_data_end"] ?? "") ?? 0 > 0, "later refunds/upgrades/extensions occurred and were left out")
+        #expect(Int(metrics["matched_transactions"] ?? "") ?? 0 > 0)
+    }
 }

@@ -1,15 +1,16 @@
 /// Compares each subscription's status from Get All Subscription Statuses with the state the V1 archive implies at
 /// the time the statuses were fetched; pure.
 ///
-/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared:
+/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared (and,
+/// for transactions purchased by the instant, records received up to `--window` after it, as V1 notifications lag):
 /// its transactions merged as they grow (a revocation stands, the newest expiry wins), the latest by purchase date
 /// deciding `expiresDate`; renewal facts (autoRenewStatus, autoRenewProductId, gracePeriodExpiresDate,
 /// isInBillingRetryPeriod) from the record with the newest knowledge that states each: the one whose own transaction
 /// is the newest, then the later event time (as `SubscriptionStateDerivation` does for notifications), so a stale
 /// snapshot delivered after a newer record, such as V1's companion DID_CHANGE_RENEWAL_STATUS sent seconds after an
-/// upgrade, does not override it. The instant is the fetch time, or the V1
-/// archive's last event time when the archive ends before it (then the comparison is as of the archive's end, counted
-/// in `statuses_as_of_v1_end`). Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
+/// upgrade, does not override it. The instant is the fetch time. A status fetched more than the window after the V1
+/// archive's last event is not compared (counted in `statuses_after_v1_end`): after the archive ends, renewals,
+/// refunds, auto-renew changes and expiries reach Apple but not V1, so any difference would be invented. Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
 /// retry, else 2 expired, as `V2Builder.status` derives it for migrated notifications.
 public struct SubscriptionStatusComparison: Sendable {
     /// The run's options (compared fields).
@@ -37,15 +38,25 @@ public struct SubscriptionStatusComparison: Sendable {
     }
 
     /// V1's state of one subscription as of `instant`, from `records` (input order); nil when no record tells it.
-    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64) -> V1State? {
+    ///
+    /// V1 notifications reach the archive seconds to minutes after Apple's event, so a record received up to `lag`
+    /// after the instant still contributes the transactions it shows that were purchased by the instant (a renewal
+    /// just before the fetch whose DID_RENEW arrived just after), without refunds dated after the instant; its renewal
+    /// facts, which may be newer than the instant, are left out.
+    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> V1State? {
         var merged: [String: V1Transaction] = [:]
         let none = (Int64.min, Int64.min)
         var renewalKnowledge = [none, none, none, none]
         var state = V1State(status: 2)
         for facts in records {
-            guard let time = facts.eventTime, time <= instant else { continue }
-            for entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
+            guard let time = facts.eventTime, time <= instant.addingReportingOverflow(lag).partialValue else { continue }
+            let late = time > instant
+            for var entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
                 guard let id = entry.transactionId else { continue }
+                if late {
+                    guard let purchase = entry.purchaseDate, purchase <= instant else { continue }
+                    if let revoked = entry.cancellationDate, revoked > instant { entry.cancellationDate = nil }
+                }
                 if merged[id] != nil {
                     merged[id]?.merge(entry)
                 } else {
@@ -53,7 +64,7 @@ public struct SubscriptionStatusComparison: Sendable {
                                                announced: false, source: facts.source, sourceType: facts.notificationType)
                 }
             }
-            guard facts.subscriptionId == subscription else { continue }
+            guard !late, facts.subscriptionId == subscription else { continue }
             // Renewal facts: from the record with the newest knowledge (its own transaction's purchase date, then the
             // event time; input order breaks ties).
             let knowledge = (Self.ownPurchase(facts, subscription: subscription) ?? Int64.min, time)
@@ -101,7 +112,7 @@ public struct SubscriptionStatusComparison: Sendable {
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
     public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
-        var compared = 0, withoutV1 = 0, withoutTime = 0, asOfEnd = 0, mismatched = 0
+        var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0
         let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
             let key = V1TransactionCollector.SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
@@ -109,12 +120,12 @@ public struct SubscriptionStatusComparison: Sendable {
                 withoutTime += 1
                 continue
             }
-            var instant = fetchedAt
             if let archiveEnd, archiveEnd < fetchedAt - options.window {
-                instant = archiveEnd
-                asOfEnd += 1
+                afterEnd += 1
+                continue
             }
-            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant) else {
+            let instant = fetchedAt
+            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant, lag: options.window) else {
                 withoutV1 += 1
                 continue
             }
@@ -154,7 +165,7 @@ public struct SubscriptionStatusComparison: Sendable {
         summary.statusesCompared = compared
         summary.statusesWithoutV1 = withoutV1
         summary.statusesWithoutFetchTime = withoutTime
-        summary.statusesAsOfV1End = asOfEnd
+        summary.statusesAfterV1End = afterEnd
         summary.statusStateMismatch = mismatched
         summary.v1ArchiveEnd = archiveEnd
         return (differences, summary)

@@ -147,6 +147,7 @@ public struct TransactionReconciler: Sendable {
         var differences: [Discrepancy] = []
         var unannounced = 0
         var fieldMismatches = 0
+        var fieldsAfterDataEnd = 0
         for (i, t) in v1.enumerated() where fate1[i] != .notFetched {
             let shape = t.v2Shape
             if partner1[i] >= 0 {
@@ -154,9 +155,10 @@ public struct TransactionReconciler: Sendable {
                 if inPeriod(t.info.purchaseDate) || inPeriod(other.payload.purchaseDate) {
                     fate1[i] = .matched
                     fate2[partner1[i]] = .matched
-                    let rows = fieldDifferences(t, shape, other)
-                    fieldMismatches += rows.count
-                    differences += rows
+                    let compared = fieldDifferences(t, shape, other, v1End: v1Range?.upperBound, v2End: v2Range?.upperBound)
+                    fieldMismatches += compared.rows.count
+                    fieldsAfterDataEnd += compared.afterDataEnd
+                    differences += compared.rows
                 } else {
                     fate1[i] = .outOfPeriod
                     fate2[partner1[i]] = .outOfPeriod
@@ -224,6 +226,7 @@ public struct TransactionReconciler: Sendable {
         summary.v2TransactionsPending = count(fate2, .pending)
         summary.restoredCopies = restored
         summary.transactionFieldMismatch = fieldMismatches
+        summary.transactionFieldsAfterDataEnd = fieldsAfterDataEnd
         summary.unannouncedInV1 = unannounced
         summary.periodStart = start != Int64.min ? start : nil
         summary.periodEnd = end != Int64.max ? end : nil
@@ -245,8 +248,13 @@ public struct TransactionReconciler: Sendable {
         return d
     }
 
-    /// The `transaction_field_mismatch` rows of a pair.
-    private func fieldDifferences(_ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction) -> [Discrepancy] {
+    /// The `transaction_field_mismatch` rows of a pair, and how many differing items are facts one side learnt after the
+    /// other side's data ends (`v1End`: the V1 archive's last event; `v2End`: the last V2 purchase date) and so are not
+    /// differences: a refund dated after it (revocationDate and revocationReason), either way, or, for a transaction
+    /// still running at the V1 archive's end, Apple's later upgrade (isUpgraded true) or renewal-date extension (a later
+    /// expiresDate).
+    private func fieldDifferences(_ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction,
+                                  v1End: Int64?, v2End: Int64?) -> (rows: [Discrepancy], afterDataEnd: Int) {
         let theirs = other.payload
         let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
         let int = { (value: Int?) in value.map(String.init) ?? "" }
@@ -266,16 +274,37 @@ public struct TransactionReconciler: Sendable {
             ("webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "", theirs.webOrderLineItemId ?? "", false),
             ("quantity", .quantity, int(mine.quantity), int(theirs.quantity), true),
         ]
+        // Facts one side learnt after the other side's data ends: not differences. Apple's refund dated after the V1
+        // archive's last event, or, for a transaction still running then, Apple's later upgrade or renewal extension;
+        // V1's refund dated after the last V2 purchase date (history fetched before the archive ends).
+        var late: Set<String> = []
+        if let v1End {
+            if mine.revocationDate == nil, let revoked = theirs.revocationDate, revoked > v1End {
+                late.formUnion(["revocationDate", "revocationReason"])
+            }
+            if let running = mine.expiresDate, running > v1End {
+                if mine.isUpgraded != true, theirs.isUpgraded == true { late.insert("isUpgraded") }
+                if let extended = theirs.expiresDate, extended > running { late.insert("expiresDate") }
+            }
+        }
+        if let v2End, theirs.revocationDate == nil, let revoked = mine.revocationDate, revoked > v2End {
+            late.formUnion(["revocationDate", "revocationReason"])
+        }
         var rows: [Discrepancy] = []
+        var afterDataEnd = 0
         for (field, gate, left, right, onlyKnown) in items where left != right {
             if let gate, !options.fields.contains(gate) { continue }
             if onlyKnown && left.isEmpty { continue }
+            if late.contains(field) {
+                afterDataEnd += 1
+                continue
+            }
             var d = row(.transactionFieldMismatch, t)
             d.field = field
             d.v1Value = left
             d.v2Value = right
             rows.append(d)
         }
-        return rows
+        return (rows, afterDataEnd)
     }
 }

@@ -33,6 +33,9 @@ public struct TransactionSummary: Sendable, Equatable {
     public var restoredCopies = 0
     /// `transaction_field_mismatch` rows (`transaction_field_mismatch`).
     public var transactionFieldMismatch = 0
+    /// Differing items of paired transactions that one side learnt after the other side's data ends (a later refund,
+    /// upgrade or renewal extension), not reported (`transaction_fields_after_data_end`).
+    public var transactionFieldsAfterDataEnd = 0
     /// `unannounced_in_v1` rows (`unannounced_in_v1`).
     public var unannouncedInV1 = 0
     /// The transaction period's first instant, epoch ms; nil when open (`transaction_period_start`).
@@ -55,8 +58,9 @@ public struct TransactionSummary: Sendable, Equatable {
         public var statusesWithoutV1 = 0
         /// Statuses without a fetch time (`statuses_without_fetch_time`).
         public var statusesWithoutFetchTime = 0
-        /// Statuses compared as of the V1 archive's end (`statuses_as_of_v1_end`).
-        public var statusesAsOfV1End = 0
+        /// Statuses fetched more than the window after the V1 archive's last event, not compared: V1 cannot know the
+        /// state then (`statuses_after_v1_end`).
+        public var statusesAfterV1End = 0
         /// Statuses whose state differs (`status_state_mismatch`).
         public var statusStateMismatch = 0
         /// The last V1 event time, epoch ms (`v1_archive_end`).

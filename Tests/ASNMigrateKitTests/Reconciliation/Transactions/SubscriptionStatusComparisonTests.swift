@@ -48,16 +48,37 @@ import Testing
         let result = S.compare(try TransactionReconcilerTests.archive(),
                                [Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: "2023-04-15T00:00:00Z")])
         #expect(result.differences.filter { $0.kind == .stateMismatch }.isEmpty)
-        #expect(result.count("statuses_as_of_v1_end") == 0)
+        #expect(result.count("statuses_after_v1_end") == 0)
     }
 
-    @Test func archiveEndingLongBeforeTheFetchComparesAsOfItsEndAndSaysSo() throws {
+    @Test func renewalJustBeforeTheFetchCountsThoughItsNotificationArrivedJustAfter() throws {
+        // D (105) renews at 04-01T00:00:00, its DID_RENEW reaches the archive at 00:01:00; Apple's status is fetched
+        // in between, at 00:00:30, and already shows D: V1 agrees once it counts D.
+        let between = S.compare(try TransactionReconcilerTests.archive(),
+                                [Self.status(1, autoRenew: 1, expires: "2023-05-01T00:00:00Z", fetched: "2023-04-01T00:00:30Z")])
+        #expect(between.count("statuses_compared") == 1)
+        #expect(between.differences.filter { $0.kind == .stateMismatch }.isEmpty, "\(between.differences.map { "\($0.field) \($0.v1Value) \($0.v2Value)" })")
+        // Fetched a minute before D's purchase: D is not yet Apple's, and the late record does not add it to V1's state.
+        let before = S.compare(try TransactionReconcilerTests.archive(),
+                               [Self.status(1, autoRenew: 1, expires: "2023-04-20T00:00:00Z", fetched: "2023-03-31T23:59:00Z")])
+        #expect(before.differences.filter { $0.kind == .stateMismatch }.isEmpty, "\(before.differences.map { "\($0.field) \($0.v1Value) \($0.v2Value)" })")
+    }
+
+    @Test func statusFetchedLongAfterTheArchiveEndsIsCountedNotCompared() throws {
+        // The archive ends 06-01; Apple's status of 2024-01-01 shows a renewal V1 never saw (active, auto-renew on):
+        // not a difference, V1 cannot know the state then.
         let result = S.compare(try TransactionReconcilerTests.archive(),
-                               [Self.status(2, autoRenew: 0, expires: "2023-05-01T00:00:00Z", fetched: "2024-01-01T00:00:00Z")])
-        #expect(result.count("statuses_as_of_v1_end") == 1)
+                               [Self.status(1, autoRenew: 1, expires: "2024-02-01T00:00:00Z", fetched: "2024-01-01T00:00:00Z")])
+        #expect(result.count("statuses_after_v1_end") == 1)
+        #expect(result.count("statuses_compared") == 0)
         #expect(result.metrics.first { $0.0 == "v1_archive_end" }?.1 == "2023-06-01T00:00:00.000Z")
         #expect(result.differences.filter { $0.kind == .stateMismatch }.isEmpty)
-        #expect(result.differences.allSatisfy { $0.kind != .stateMismatch || $0.eventDate == V1Fixture.ms("2023-06-01T00:00:00Z") })
+        // Within the window of the archive's end it is still compared.
+        let near = S.compare(try TransactionReconcilerTests.archive(),
+                             [Self.status(1, autoRenew: 1, expires: "2024-02-01T00:00:00Z", fetched: "2023-06-02T00:00:00Z")])
+        #expect(near.count("statuses_compared") == 1)
+        #expect(near.count("statuses_after_v1_end") == 0)
+        #expect(!near.differences.filter { $0.kind == .stateMismatch }.isEmpty)
     }
 
     @Test func statusWithoutV1RecordsOrFetchTimeIsCountedNotCompared() throws {

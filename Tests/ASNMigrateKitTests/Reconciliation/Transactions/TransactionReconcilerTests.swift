@@ -72,6 +72,72 @@ import Testing
         #expect(unannounced.webOrderLineItemId == "5103")
     }
 
+    /// An archive that stops on 06-10 (the switch to V2) while transaction 302 runs until 07-01, and Apple's history
+    /// fetched later: facts Apple learnt after the archive ended are not differences; the same facts dated before it are.
+    @Test func factsAppleLearntAfterTheArchiveEndedAreNotDifferences() throws {
+        let first = S.tx("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z")
+        let running = S.tx("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")
+        let archive = [
+            try S.facts("INITIAL_BUY", at: "2023-05-01T00:00:00Z", line: 1, [first]),
+            try S.facts("DID_RENEW", at: "2023-06-01T00:01:00Z", line: 2, [first, running]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [first, running]),
+        ]
+        func history(refunded301: String?, refunded302: String?, extended: String, upgraded: Bool) -> [V2APIRecord] {
+            var a = S.apple("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z")
+            a.revocationDate = refunded301.map(V1Fixture.ms)
+            a.revocationReason = refunded301 == nil ? nil : 0
+            var b = S.apple("302", purchase: "2023-06-01T00:00:00Z", expires: extended)
+            b.revocationDate = refunded302.map(V1Fixture.ms)
+            b.revocationReason = refunded302 == nil ? nil : 0
+            b.isUpgraded = upgraded
+            return [a, b].enumerated().map { S.history($1, index: $0) }
+        }
+        // After the archive's end (06-10): a refund of 301 on 06-20, 302 upgraded and extended a week.
+        let after = S.compare(archive, history(refunded301: "2023-06-20T00:00:00Z", refunded302: nil, extended: "2023-07-08T00:00:00Z", upgraded: true))
+        #expect(S.rows(after) == [])
+        #expect(after.count("matched_transactions") == 2)
+        #expect(after.count("transaction_field_mismatch") == 0)
+        #expect(after.count("transaction_fields_after_data_end") == 4)
+        // Before the archive's end: a refund on 06-05 that V1 never showed is a difference.
+        let before = S.compare(archive, history(refunded301: "2023-06-05T00:00:00Z", refunded302: nil, extended: "2023-07-01T00:00:00Z", upgraded: false))
+        #expect(S.rows(before) == [
+            "transaction_field_mismatch 1000000001 revocationDate  2023-06-05T00:00:00.000Z",
+            "transaction_field_mismatch 1000000001 revocationReason  0",
+        ])
+        #expect(before.count("transaction_fields_after_data_end") == 0)
+        // An earlier expiry than V1 showed is never excused, wherever the archive ends.
+        let shorter = S.compare(archive, history(refunded301: nil, refunded302: nil, extended: "2023-06-25T00:00:00Z", upgraded: false))
+        #expect(S.rows(shorter) == ["transaction_field_mismatch 1000000001 expiresDate 2023-07-01T00:00:00.000Z 2023-06-25T00:00:00.000Z"])
+    }
+
+    /// The mirror case: Apple's history was fetched before the V1 archive ends (its last purchase 06-01), and V1 shows a
+    /// refund of 301 dated 06-05: the history could not show it, so it is not a difference; a refund V1 dates before the
+    /// history's last purchase, which Apple lacks, is one.
+    @Test func factsV1LearntAfterTheHistoryWasFetchedAreNotDifferences() throws {
+        func archive(refunded: String) throws -> [V1RecordFacts] {
+            let first = S.tx("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z")
+            let refund = V1Fixture.tx(id: "301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z",
+                                      extra: ["cancellation_date_ms": String(V1Fixture.ms(refunded)), "cancellation_reason": "0"])
+            let running = S.tx("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")
+            return [
+                try S.facts("INITIAL_BUY", at: "2023-05-01T00:00:00Z", line: 1, [first]),
+                try S.facts("DID_RENEW", at: "2023-06-01T00:01:00Z", line: 2, [first, running]),
+                try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [refund, running]),
+            ]
+        }
+        let history = [S.apple("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z"),
+                       S.apple("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")].enumerated().map { S.history($1, index: $0) }
+        let later = S.compare(try archive(refunded: "2023-06-05T00:00:00Z"), history)
+        #expect(S.rows(later) == [])
+        #expect(later.count("matched_transactions") == 2)
+        #expect(later.count("transaction_fields_after_data_end") == 2)
+        let earlier = S.compare(try archive(refunded: "2023-05-20T00:00:00Z"), history)
+        #expect(S.rows(earlier) == [
+            "transaction_field_mismatch 1000000001 revocationDate 2023-05-20T00:00:00.000Z ",
+            "transaction_field_mismatch 1000000001 revocationReason 0 ",
+        ])
+    }
+
     @Test func restoredCopyIsReportedOnlyWithCompareTransactionId() throws {
         var options = ReconcileOptions()
         options.fields.append(.transactionId)
