@@ -19,6 +19,8 @@ import Testing
         let producerEnded = Mutex(false)
         /// Signalled when the consumer has taken batch 0.
         let consumedFirst = DispatchSemaphore(value: 0)
+        /// Signalled when a worker has begun batch 1.
+        let secondStarted = DispatchSemaphore(value: 0)
     }
 
     @Test func resultsArriveInProductionOrderWhateverTheWorkOrder() {
@@ -44,6 +46,7 @@ import Testing
                 log.started.withLock { $0 += 1 }
                 if index == 1 {
                     // Batch 1 is still being worked on when the consumer fails on batch 0.
+                    log.secondStarted.signal()
                     _ = log.consumedFirst.wait(timeout: .now() + 5)
                     usleep(50_000)
                 }
@@ -51,6 +54,8 @@ import Testing
                 return index
             }, consume: { (index: Int) throws(Stop) in
                 if index == 0 {
+                    // Fail only once batch 1 is in a worker's hands, however the threads were scheduled.
+                    _ = log.secondStarted.wait(timeout: .now() + 5)
                     log.consumedFirst.signal()
                     throw Stop()
                 }
