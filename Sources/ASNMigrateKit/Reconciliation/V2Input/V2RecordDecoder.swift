@@ -43,7 +43,7 @@ public struct V2RecordDecoder: Sendable {
         do {
             value = try parser.parse(record.bytes)
         } catch {
-            return [.rejected(ASNError(.malformedJSON, error.message + "; each record must be one V2 notification in JSON, or a compact JWS", at: record.location, cause: error.cause))]
+            return [.rejected(ASNError(.malformedJSON, error.message + "; each record must be " + Self.acceptedForms, at: record.location, cause: error.cause))]
         }
         return decode(value, at: record.location)
     }
@@ -83,7 +83,7 @@ public struct V2RecordDecoder: Sendable {
         default:
             return [.rejected(ASNError(
                 .notAnObject,
-                "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be one V2 notification: {\"signedPayload\": …}, a decoded payload with notificationType, or a notificationHistory page",
+                "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be " + Self.acceptedForms,
                 at: location))]
         }
     }
@@ -297,6 +297,11 @@ public struct V2RecordDecoder: Sendable {
         }
     }
 
+    /// What a V2 record may be, for reject messages: every form this decoder reads.
+    static let acceptedForms = "a V2 notification ({\"signedPayload\": …}, a decoded payload with notificationType, a compact JWS, or a notificationHistory page), "
+        + "an App Store Server API response (a transaction history page with signedTransactions, a subscription statuses response with data), "
+        + "or a transaction (JWS or decoded), optionally inside an envelope such as {\"received_at\": …, \"body\": …}"
+
     /// The reject for an object that has none of the keys of a V2 notification, with a hint when it is a known non-notification.
     private static func notANotification(_ object: JSONObject, at location: SourceLocation, inside what: String? = nil) -> ASNError {
         let subject = what.map { "the payload of \($0)" } ?? "record"
@@ -309,7 +314,7 @@ public struct V2RecordDecoder: Sendable {
             let keys = object.keys.prefix(6).joined(separator: ", ")
             hint = object.keys.isEmpty ? "it is an empty object" : "its keys are \(keys)\(object.keys.count > 6 ? ", …" : "")"
         }
-        let accepted = what == nil ? "; each record must be {\"signedPayload\": …}, a decoded payload with notificationType, or a notificationHistory page" : ""
+        let accepted = what == nil ? "; each record must be " + acceptedForms : ""
         return ASNError(.missingNotificationType, "\(subject) has no notificationType (\(hint))\(accepted)", at: location.with(key: "notificationType"))
     }
 }

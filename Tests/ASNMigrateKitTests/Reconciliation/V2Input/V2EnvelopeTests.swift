@@ -67,6 +67,7 @@ import Testing
         let notRecord = try #require(outcomes[1].error)
         #expect(notRecord.code == .missingNotificationType)
         #expect(notRecord.message.contains("received_at, body"), "names the outer object's keys: \(notRecord.message)")
+        #expect(notRecord.message.contains("App Store Server API response"), "lists every accepted form: \(notRecord.message)")
         // Four envelopes deep is beyond V2Envelope.maximumDepth: one reject, not a record.
         #expect(outcomes[2].error?.code == .missingNotificationType)
         #expect(outcomes[2].error?.location?.line == 3)
