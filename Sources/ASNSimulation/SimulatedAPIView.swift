@@ -93,7 +93,7 @@ public enum SimulatedAPIView {
                 page.add("environment", key[0])
                 var signed: [JSONValue] = []
                 for t in list[start..<min(start + pageSize, list.count)] {
-                    signed.append(.string(try SimulatedV2Notification.jws(t.json, random: &random, signer: signer)))
+                    signed.append(.string(try SimulatedV2Notification.jws(signedAt(t, fetchedAt).json, random: &random, signer: signer)))
                 }
                 var object = page.object
                 object.members.append(.init(key: "signedTransactions", value: .array(signed)))
@@ -103,8 +103,10 @@ public enum SimulatedAPIView {
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
             entry.add("status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
-            entry.add("signedTransactionInfo", try SimulatedV2Notification.jws(latest.json, random: &random, signer: signer))
-            entry.add("signedRenewalInfo", try SimulatedV2Notification.jws(renewal.json, random: &random, signer: signer))
+            var signedRenewal = renewal
+            signedRenewal.signedDate = fetchedAt
+            entry.add("signedTransactionInfo", try SimulatedV2Notification.jws(signedAt(latest, fetchedAt).json, random: &random, signer: signer))
+            entry.add("signedRenewalInfo", try SimulatedV2Notification.jws(signedRenewal.json, random: &random, signer: signer))
             var group = JSONObjectBuilder()
             group.add("subscriptionGroupIdentifier", latest.subscriptionGroupIdentifier)
             var groupObject = group.object
@@ -118,6 +120,14 @@ public enum SimulatedAPIView {
             out["statuses-\(key[0])", default: []].append(JSONWriter.bytes(.object(responseObject)))
         }
         return out.keys.sorted().map { ($0, out[$0] ?? []) }
+    }
+
+    /// `transaction` as the API returns it at `time`: Apple signs each response when it is made, so `signedDate` is
+    /// the fetch time (a statuses response without `fetchedAt` is then dated right, from its newest `signedDate`).
+    private static func signedAt(_ transaction: JWSTransactionDecodedPayload, _ time: Int64) -> JWSTransactionDecodedPayload {
+        var copy = transaction
+        copy.signedDate = time
+        return copy
     }
 
     /// Transactions per history page.

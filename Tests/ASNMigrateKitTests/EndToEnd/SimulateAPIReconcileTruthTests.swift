@@ -32,6 +32,21 @@ import Testing
             let truth = try String(contentsOfFile: data + "/truth-api.csv", encoding: .utf8)
             let differences = try String(contentsOfFile: report + "/differences.csv", encoding: .utf8)
             #expect(differences == truth, "differences.csv must equal truth-api.csv byte for byte (seed \(run.seed))")
+            if !run.gzip {
+                // Statuses saved without a fetch time are dated by their newest signedDate, which Apple (and the
+                // simulator) sets to the moment of the request: the same truth.
+                let undated = tmp.path + "/undated", undatedReport = tmp.path + "/undated-report"
+                try FileManager.default.createDirectory(atPath: undated, withIntermediateDirectories: true)
+                for name in try FileManager.default.contentsOfDirectory(atPath: data + "/v2-api") {
+                    let text = try String(contentsOfFile: data + "/v2-api/" + name, encoding: .utf8)
+                    let stripped = text.replacingOccurrences(of: #"\{"fetchedAt":"[^"]*","#, with: "{", options: .regularExpression)
+                    #expect(name.hasPrefix("history") || stripped != text, "\(name) had a fetchedAt to remove")
+                    try stripped.write(toFile: undated + "/" + name, atomically: true, encoding: .utf8)
+                }
+                _ = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", undated, "--out", undatedReport])
+                let undatedDifferences = try String(contentsOfFile: undatedReport + "/differences.csv", encoding: .utf8)
+                #expect(undatedDifferences == truth, "without fetchedAt (seed \(run.seed))")
+            }
             let rows = try CSVReader.read(Array(truth.utf8), path: "truth-api.csv").records
             #expect(rows.count >= 5, "seed \(run.seed) injected a meaningful number of faults")
             for row in rows { kinds[row.fields[0], default: 0] += 1 }
