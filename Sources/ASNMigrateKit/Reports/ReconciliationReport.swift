@@ -103,6 +103,10 @@ public enum ReconciliationReport {
                 + "v2_only_expected \(t.v2OnlyExpectedTransactions), out_of_period \(t.v2TransactionsOutOfPeriod), pending \(t.v2TransactionsPending), duplicates \(t.v2TransactionDuplicates)",
             "  transaction_field_mismatch \(t.transactionFieldMismatch); statuses compared \(st.statusesCompared) of \(st.statusesRead), state_mismatch in \(st.statusStateMismatch)",
         ]
+        if let first = t.periodStart, let last = t.periodEnd, last < first {
+            lines.append("  warning: the transaction period \(date(t.periodStart)) .. \(date(t.periodEnd)) is empty (it ends before it starts: the V1 archive's "
+                + "events and Apple's purchase dates do not overlap, or --from/--to lie outside them), so no transaction was judged; set --from/--to within the data")
+        }
         if st.statusesAfterV1End > 0 {
             lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAfterV1End) status(es) not compared "
                 + "(V1 cannot know the state then: fetch statuses while the V1 pipeline still runs)")

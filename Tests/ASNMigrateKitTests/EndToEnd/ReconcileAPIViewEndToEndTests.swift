@@ -87,6 +87,18 @@ import Testing
         }
     }
 
+    @Test func sidesThatDoNotOverlapGetAWarningNotASilentlyEmptyPeriod() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (_, v2) = try Self.writeScenario(tmp)
+        // An archive whose only event lies years before Apple's first purchase (2022-06-01 in the scenario): the default transaction period ends
+        // before it starts.
+        let old = S.tx("90", original: "2000000009", purchase: "2019-01-01T00:00:00Z", expires: "2019-02-01T00:00:00Z")
+        let v1 = try tmp.write("old/archive.jsonl", #"{"received_at":\#(V1Fixture.ms("2019-01-01T00:01:00Z")),"body":\#(V1Fixture.body(type: "INITIAL_BUY", transactions: [old], autoRenewStatus: "true"))}"# + "\n")
+        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", v2, "--out", tmp.path + "/report", "--max-reject-rate", "20%"])
+        #expect(run.stderr.contains("warning: the transaction period 2022-06-01T00:00:00.000Z .. 2019-01-01T00:01:00.000Z is empty"), "\(run.stderr)")
+    }
+
     @Test func aV2SideHoldingNotificationsAndAPIResponsesGetsBothComparisons() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
