@@ -1,6 +1,6 @@
 import Foundation
 
-/// The progress line of a long `migrate` run on a terminal: bytes and records per second and an ETA from the input
+/// The progress line of a long `migrate` or `reconcile` run on a terminal: bytes and records per second and an ETA from the input
 /// files' sizes, rewritten in place (`\r`) at most a few times a second and cleared at the end; silent when standard
 /// error is not a terminal. The terminal decision, the clock and the writer are injected, so it is tested without one.
 public struct ProgressLine {
@@ -8,6 +8,8 @@ public struct ProgressLine {
     public let enabled: Bool
     /// Bytes of all input files (0 when unknown, e.g. gzip inputs, which decompress to more: then no ETA).
     public let totalBytes: Int
+    /// The command the line speaks for (`migrate`, `reconcile`).
+    public let label: String
     /// Nanoseconds of a monotonic clock.
     private let now: () -> UInt64
     /// Writes text to the terminal as is.
@@ -22,9 +24,11 @@ public struct ProgressLine {
     private var shownWidth = 0
 
     /// A progress line; `interval` is the least time between updates (a quarter second by default).
-    public init(enabled: Bool, totalBytes: Int, interval: Double = 0.25, now: @escaping () -> UInt64, write: @escaping (String) -> Void) {
+    public init(enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
+                write: @escaping (String) -> Void) {
         self.enabled = enabled
         self.totalBytes = totalBytes
+        self.label = label
         self.now = now
         self.write = write
         self.interval = UInt64(max(0, interval) * 1e9)
@@ -32,14 +36,14 @@ public struct ProgressLine {
     }
 
     /// The line for standard error: shown only when it is a terminal; ETA from the sizes of `files` unless one is gzip.
-    public static func standardError(files: [InputFile]) -> ProgressLine {
+    public static func standardError(files: [InputFile], label: String = "migrate") -> ProgressLine {
         var total = 0
         for file in files {
             guard !file.isDescriptor, !file.path.hasSuffix(".gz"),
                   let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else { total = 0; break }
             total += size
         }
-        return ProgressLine(enabled: isatty(2) == 1, totalBytes: total, now: { DispatchTime.now().uptimeNanoseconds }) { text in
+        return ProgressLine(enabled: isatty(2) == 1, totalBytes: total, label: label, now: { DispatchTime.now().uptimeNanoseconds }) { text in
             _ = FileDescriptorSink.writeAll(Array(text.utf8), to: 2)
         }
     }
@@ -51,7 +55,7 @@ public struct ProgressLine {
         if let lastShown, time &- lastShown < interval { return }
         if lastShown == nil, time &- start < interval { return }
         lastShown = time
-        let text = Self.render(bytes: bytes, records: records, seconds: Double(time &- start) / 1e9, totalBytes: totalBytes)
+        let text = Self.render(bytes: bytes, records: records, seconds: Double(time &- start) / 1e9, totalBytes: totalBytes, label: label)
         let padding = max(0, shownWidth - text.count)
         write("\r" + text + String(repeating: " ", count: padding))
         shownWidth = text.count
@@ -65,10 +69,10 @@ public struct ProgressLine {
     }
 
     /// The text of the line: `migrate: 1.20 GB of 4.00 GB (30%), 512.0 MB/s, 10400 records/s, ETA 0:05`.
-    public static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int) -> String {
+    public static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int, label: String = "migrate") -> String {
         let elapsed = max(seconds, 1e-3)
         let rate = Double(bytes) / elapsed
-        var text = "migrate: \(gigabytes(bytes)) GB"
+        var text = "\(label): \(gigabytes(bytes)) GB"
         if totalBytes > 0 {
             text += " of \(gigabytes(totalBytes)) GB (\(min(100, bytes * 100 / totalBytes))%)"
         }

@@ -5,7 +5,7 @@ public enum ReconcileCommand {
     /// The command's spec.
     public static let spec = CommandSpec(
         name: "reconcile",
-        abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports.",
+        abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
             .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
             .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable)."),
@@ -96,11 +96,18 @@ public enum ReconcileCommand {
         var transactions = TransactionReconciler(rules: transactionRules, options: options)
         var collector = V1TransactionCollector()
         var v2Notifications = 0
+        // Both sides are read one after the other: one line over all their bytes, shown only on a terminal.
+        var progress = ProgressLine.standardError(files: v2Files + v1Files, label: "reconcile")
+        var progressBytes = 0, progressRecords = 0
         do {
             // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
             // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
             var v2Rejects: [ASNError] = []
-            try v2Reader.read(v2Files) { outcome in
+            try v2Reader.read(v2Files, progress: { bytes in
+                progressBytes += bytes
+                progress.update(bytes: progressBytes, records: progressRecords)
+            }) { outcome in
+                progressRecords += 1
                 switch outcome {
                 case .record(let r):
                     v2Notifications += 1
@@ -114,17 +121,25 @@ public enum ReconcileCommand {
                 // Apple's API view: the same parallel pass also reads every record's transactions.
                 collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
                 try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
+                    progressBytes += batch.inputBytes
+                    progressRecords += batch.outcomes.count
+                    progress.update(bytes: progressBytes, records: progressRecords)
                     for outcome in batch.outcomes { reconciler.addV1(outcome) }
                     for facts in batch.facts { collector.add(facts) }
                 }
             } else {
                 // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
                 try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
+                    progressBytes += batch.inputBytes
+                    progressRecords += batch.outcomes.count
+                    progress.update(bytes: progressBytes, records: progressRecords)
                     for outcome in batch.outcomes { reconciler.addV1(outcome) }
                 }
             }
             for error in v2Rejects { reconciler.addV2Reject(error) }
+            progress.finish()
         } catch {
+            progress.finish()
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
             return .failure
         }

@@ -20,6 +20,8 @@ public struct TransactionFactsPipeline: Sendable {
         public var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
         public var facts: [V1RecordFacts] = []
+        /// Input bytes of the batch's records, each with its line break (for the progress line).
+        public var inputBytes = 0
         /// An error that ends the run here.
         fileprivate var failure: (any Error)?
     }
@@ -43,6 +45,7 @@ public struct TransactionFactsPipeline: Sendable {
         for item in items {
             switch item {
             case .item(.record(let record)):
+                batch.inputBytes += record.bytes.count + 1
                 let outcome = mapper.map(record)
                 batch.outcomes.append(outcome)
                 if case .rejected = outcome { continue }

@@ -22,6 +22,7 @@ import Testing
         #expect(text == "migrate: 1.00 GB of 4.00 GB (25%), 500.0 MB/s, 25000 records/s, ETA 0:06")
         #expect(ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0) == "migrate: 0.50 GB, 500.0 MB/s, 10 records/s")
         #expect(ProgressLine.render(bytes: 1_000_000, records: 1, seconds: 1, totalBytes: 100_000_000).hasSuffix("ETA 1:39"))
+        #expect(ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0, label: "reconcile") == "reconcile: 0.50 GB, 500.0 MB/s, 10 records/s")
     }
 
     @Test func writesAtMostEveryIntervalAndClearsAtTheEnd() {

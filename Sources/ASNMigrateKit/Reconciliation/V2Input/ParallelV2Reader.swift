@@ -21,20 +21,21 @@ public struct ParallelV2Reader: Sendable {
         self.batchBytes = max(1, batchBytes)
     }
 
-    /// Calls `body` with the outcome of every record of `files`, in order, as `V2RecordReader.read` does.
+    /// Calls `body` with the outcome of every record of `files`, in order, as `V2RecordReader.read` does, and
+    /// `progress` with the input bytes (records and line breaks) of each batch of JSON input after its outcomes.
     /// Errors thrown by `body`, and reading failures other than an unreadable file, stop the run and are rethrown.
-    public func read(_ files: [InputFile], _ body: (V2ReadOutcome) throws -> Void) throws {
+    public func read(_ files: [InputFile], progress: (Int) -> Void = { _ in }, _ body: (V2ReadOutcome) throws -> Void) throws {
         var run: [InputFile] = []
         for file in files {
             if V2RecordReader.isCSV(file.path) {
-                try readParallel(run, body)
+                try readParallel(run, progress, body)
                 run = []
                 try reader.read(file, body)
             } else {
                 run.append(file)
             }
         }
-        try readParallel(run, body)
+        try readParallel(run, progress, body)
     }
 
     // MARK: - Private
@@ -43,17 +44,20 @@ public struct ParallelV2Reader: Sendable {
     private struct Decoded: Sendable {
         /// Outcomes in input order.
         var outcomes: [V2ReadOutcome] = []
+        /// Input bytes of the batch's records, each with its line break.
+        var inputBytes = 0
         /// The failure after them.
         var failure: (any Error)?
     }
 
     /// Reads non-CSV `files` through the threads.
-    private func readParallel(_ files: [InputFile], _ body: (V2ReadOutcome) throws -> Void) throws {
+    private func readParallel(_ files: [InputFile], _ progress: (Int) -> Void, _ body: (V2ReadOutcome) throws -> Void) throws {
         guard !files.isEmpty else { return }
         let decoder = reader.decoder
         try OrderedBatchRun.run(files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
                                 process: { Self.decode($0, decoder) }) { batch in
             for outcome in batch.outcomes { try body(outcome) }
+            progress(batch.inputBytes)
             if let failure = batch.failure { throw failure }
         }
     }
@@ -64,7 +68,9 @@ public struct ParallelV2Reader: Sendable {
         decoded.outcomes.reserveCapacity(items.count)
         for item in items {
             switch item {
-            case .item(.record(let record)): decoded.outcomes.append(contentsOf: decoder.decode(record))
+            case .item(.record(let record)):
+                decoded.inputBytes += record.bytes.count + 1
+                decoded.outcomes.append(contentsOf: decoder.decode(record))
             case .item(.broken(let error)): decoded.outcomes.append(.rejected(error))
             case .failure(let error):
                 decoded.failure = error
