@@ -43,7 +43,7 @@ public struct V2RecordDecoder: Sendable {
         do {
             value = try parser.parse(record.bytes)
         } catch {
-            return [.rejected(ASNError(.malformedJSON, error.message + "; each record must be " + Self.acceptedForms, at: record.location, cause: error.cause))]
+            return [.rejected(ASNError(.malformedJSON, error.message + "; each record must be one V2 record in JSON (a notification or an App Store Server API response), or a compact JWS", at: record.location, cause: error.cause))]
         }
         return decode(value, at: record.location)
     }
