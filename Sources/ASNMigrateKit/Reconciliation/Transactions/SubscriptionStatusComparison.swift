@@ -10,8 +10,9 @@
 /// snapshot delivered after a newer record, such as V1's companion DID_CHANGE_RENEWAL_STATUS sent seconds after an
 /// upgrade, does not override it. The instant is the fetch time. A status fetched more than the window after the V1
 /// archive's last event is not compared (counted in `statuses_after_v1_end`): after the archive ends, renewals,
-/// refunds, auto-renew changes and expiries reach Apple but not V1, so any difference would be invented. Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing
-/// retry, else 2 expired, as `V2Builder.status` derives it for migrated notifications.
+/// refunds, auto-renew changes and expiries reach Apple but not V1, so any difference would be invented.
+/// Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing retry, else 2 expired, as
+/// `V2Builder.status` derives it for migrated notifications.
 public struct SubscriptionStatusComparison: Sendable {
     /// The run's options (compared fields).
     public let options: ReconcileOptions
