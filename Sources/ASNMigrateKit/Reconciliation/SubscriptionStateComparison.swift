@@ -41,12 +41,14 @@ struct SubscriptionStateComparison: Sendable {
         rows.sort { UTF8Order.precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId]) }
     }
 
-    /// One side's state at `instant`, from the records judged (pending, out-of-period and unmapped ones left out).
+    /// One side's state at `instant`, from the records judged (pending, out-of-period and unmapped ones left out) that
+    /// both sides could have: a V2-only notification (`v2OnlyExpected`: a renewal-date extension, an expiry, a refund
+    /// reversal) tells what V1 by design never hears of until a later notification, so its facts are not compared.
     private static func state(_ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], at instant: Int64, pool: StringPool) -> SubscriptionState? {
         let judged = ids.compactMap { id -> ReconRecord? in
             let r = records[Int(id)]
             switch fates[Int(id)] {
-            case .outOfPeriod, .pending, .unmapped, .open: return nil
+            case .outOfPeriod, .pending, .unmapped, .open, .v2OnlyExpected: return nil
             default: return r.unmapped ? nil : r
             }
         }
