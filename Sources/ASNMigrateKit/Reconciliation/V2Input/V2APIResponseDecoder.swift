@@ -64,12 +64,13 @@ public struct V2APIResponseDecoder: Sendable {
         }
     }
 
-    /// The `lastTransactions` entries of a Get All Subscription Statuses response.
-    public func statusesResponse(_ response: JSONObject, at location: SourceLocation) -> [V2ReadOutcome] {
+    /// The `lastTransactions` entries of a Get All Subscription Statuses response; `envelopeTime` is the time of the
+    /// envelope it came in, its fetch time unless it names one itself.
+    public func statusesResponse(_ response: JSONObject, at location: SourceLocation, envelopeTime: Int64? = nil) -> [V2ReadOutcome] {
         guard case .array(let groups)? = response["data"] else { return [] }
         let reader = V2FieldReader(response)
         let environment = reader.string("environment")
-        let envelopeTime = V2Envelope.fetchTime(of: response)?.ms
+        let namedTime = V2Envelope.fetchTime(of: response)?.ms ?? envelopeTime
         // First pass: decode every entry (a bad one is its own reject), then date the good ones.
         var decoded: [(SourceLocation, Result<V2SubscriptionStatus, ASNError>)] = []
         var index = 0
@@ -99,7 +100,7 @@ public struct V2APIResponseDecoder: Sendable {
             guard case .success(let s) = entry.1 else { return nil }
             return [s.transaction?.signedDate, s.renewal?.signedDate].compactMap { $0 }.max()
         }.max()
-        let fetchedAt = envelopeTime ?? newestSigned
+        let fetchedAt = namedTime ?? newestSigned
         return decoded.map { _, result in
             switch result {
             case .success(var status):

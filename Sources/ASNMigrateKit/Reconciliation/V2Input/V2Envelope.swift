@@ -45,16 +45,4 @@ public enum V2Envelope {
         }
         return nil
     }
-
-    /// `inner` with the envelope's fetch time added as `fetchedAt` when it has none of its own and is a statuses
-    /// response or another envelope (so the time reaches a response nested deeper); other records stay untouched, so
-    /// their content digests do not change.
-    static func carryingFetchTime(_ inner: JSONValue, from envelope: JSONObject, parser: JSONParser) -> JSONValue {
-        guard case .object(var object) = inner, fetchTime(of: object) == nil, let time = fetchTime(of: envelope) else { return inner }
-        let isRecord = object["notificationType"] != nil || object["signedPayload"] != nil || object["notificationHistory"] != nil
-            || V2APIResponseDecoder.isHistoryPage(object) || V2APIResponseDecoder.isTransaction(object)
-        guard V2APIResponseDecoder.isStatusesResponse(object) || (!isRecord && body(of: object, parser: parser) != nil) else { return inner }
-        object.members.append(JSONObject.Member(key: "fetchedAt", value: .number(String(time.ms))))
-        return .object(object)
-    }
 }

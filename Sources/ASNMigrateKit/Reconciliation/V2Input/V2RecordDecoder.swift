@@ -50,11 +50,12 @@ public struct V2RecordDecoder: Sendable {
 
     /// Decodes one parsed record found at `location`.
     public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
-        decode(value, at: location, envelopes: 0)
+        decode(value, at: location, envelopes: 0, envelopeTime: nil)
     }
 
-    /// Decodes one parsed record found inside `envelopes` envelopes (see `V2Envelope`).
-    private func decode(_ value: JSONValue, at location: SourceLocation, envelopes: Int) -> [V2ReadOutcome] {
+    /// Decodes one parsed record found inside `envelopes` envelopes (see `V2Envelope`), the nearest of them dated
+    /// `envelopeTime` (the fetch time of a statuses response that names none of its own).
+    private func decode(_ value: JSONValue, at location: SourceLocation, envelopes: Int, envelopeTime: Int64?) -> [V2ReadOutcome] {
         switch value {
         case .string(let jws):
             return [topLevelJWS(jws, at: location)]
@@ -71,10 +72,11 @@ public struct V2RecordDecoder: Sendable {
             // App Store Server API responses and lone transactions: see `V2APIResponseDecoder`.
             let api = V2APIResponseDecoder(decoder: self)
             if V2APIResponseDecoder.isHistoryPage(object) { return api.historyPage(object, at: location) }
-            if V2APIResponseDecoder.isStatusesResponse(object) { return api.statusesResponse(object, at: location) }
+            if V2APIResponseDecoder.isStatusesResponse(object) { return api.statusesResponse(object, at: location, envelopeTime: envelopeTime) }
             if V2APIResponseDecoder.isTransaction(object) { return [api.loneTransaction(object, at: location)] }
             if envelopes < V2Envelope.maximumDepth, let body = V2Envelope.body(of: object, parser: parser) {
-                let inner = decode(V2Envelope.carryingFetchTime(body.value, from: object, parser: parser), at: location, envelopes: envelopes + 1)
+                let inner = decode(body.value, at: location, envelopes: envelopes + 1,
+                                   envelopeTime: V2Envelope.fetchTime(of: object)?.ms ?? envelopeTime)
                 // A body that is no V2 record either: the object was not an envelope; say what the object is.
                 let notARecord = inner.count == 1 && inner[0].error?.code == .missingNotificationType
                 if !notARecord { return inner }
