@@ -163,17 +163,11 @@ public struct FaultInjector {
         case .dropV1:
             row = TruthRow(kind: "missing_in_v1", environment: environment, originalTransactionId: key,
                            webOrderLineItemId: v2.transaction?.webOrderLineItemId ?? "", eventDate: v2.signedDate)
-            row.v2NotificationType = v2.notificationType
-            row.v2Subtype = v2.subtype ?? ""
-            row.v2NotificationUUID = v2.notificationUUID
             fillV2(&row, v2)
             return row
         case .conflictingDuplicate(let duplicate):
             row = TruthRow(kind: "conflicting_duplicate_v2", environment: environment, originalTransactionId: key,
                            webOrderLineItemId: duplicate.transaction?.webOrderLineItemId ?? "", eventDate: duplicate.signedDate)
-            row.v2NotificationType = duplicate.notificationType
-            row.v2Subtype = duplicate.subtype ?? ""
-            row.v2NotificationUUID = duplicate.notificationUUID
             fillV2(&row, duplicate)
             return row
         case .malformedV1, .malformedV2:
@@ -199,16 +193,17 @@ public struct FaultInjector {
         row.bundleId = mapped.data.transactionInfo?.bundleId ?? mapped.data.bundleId ?? ""
         row.v1EventTimeInferred = record.inferredTime
         if fault != .dropV2 {
-            row.v2NotificationType = v2.notificationType
-            row.v2Subtype = v2.subtype ?? ""
-            row.v2NotificationUUID = v2.notificationUUID
             fillV2(&row, v2)
         }
         return row
     }
 
-    /// Completes a truth row from its V2 record: signedDate, and product and bundle where the V1 side left them empty.
+    /// Completes a truth row from its V2 record: type, subtype, UUID, signedDate, and product and bundle where the V1
+    /// side left them empty.
     private static func fillV2(_ row: inout TruthRow, _ v2: SimulatedV2Notification) {
+        row.v2NotificationType = v2.notificationType
+        row.v2Subtype = v2.subtype ?? ""
+        row.v2NotificationUUID = v2.notificationUUID
         if row.productId.isEmpty { row.productId = v2.transaction?.productId ?? "" }
         if row.bundleId.isEmpty { row.bundleId = v2.transaction?.bundleId ?? SimulatedProduct.bundleId }
         row.v2SignedDate = v2.signedDate
