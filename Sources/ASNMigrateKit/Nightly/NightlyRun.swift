@@ -268,61 +268,49 @@ public struct NightlyRun {
     }
 
     private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
-        var failure: ASNError?
         var result = outcome
         do {
             try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) { batch in
                 for item in batch.outcomes {
                     result.counts.read += 1
-                    do {
-                        switch item {
-                        case .rejected(let error):
-                            try Self.reject(error, side: "v1", file: file, fileId: fileId, store: store, into: &result)
-                        case .migrated(let payload):
-                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
-                        case .unmapped(let u):
-                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
-                        }
-                    } catch {
-                        failure = error as? ASNError
-                        throw error
+                    switch item {
+                    case .rejected(let error):
+                        try Self.reject(error, side: "v1", file: file, fileId: fileId, store: store, into: &result)
+                    case .migrated(let payload):
+                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
+                    case .unmapped(let u):
+                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
                     }
                 }
             }
         } catch {
-            throw failure ?? Self.readFailure(file, error)
+            throw Self.readFailure(file, error)
         }
         outcome = result
     }
 
     private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
-        var failure: ASNError?
         var result = outcome
         do {
             var reader = ParallelV2Reader(columnMap: columnMap)
             reader.reader.decoder.signatures = signatures
             try reader.read([file]) { item in
                 result.counts.read += 1
-                do {
-                    switch item {
-                    case .rejected(let error):
-                        try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
-                    case .record(let record):
-                        if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
-                    case .api(let record):
-                        // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
-                        let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
-                                             at: record.location)
-                        try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
-                    }
-                } catch {
-                    failure = error as? ASNError
-                    throw error
+                switch item {
+                case .rejected(let error):
+                    try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
+                case .record(let record):
+                    if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
+                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
+                case .api(let record):
+                    // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
+                    let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
+                                         at: record.location)
+                    try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
                 }
             }
         } catch {
-            throw failure ?? Self.readFailure(file, error)
+            throw Self.readFailure(file, error)
         }
         outcome = result
     }
