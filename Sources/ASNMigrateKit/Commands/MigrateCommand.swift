@@ -139,11 +139,9 @@ public enum MigrateCommand {
             // rejects and counts are those of a sequential run.
             let pipeline = MigrationPipeline(mapper: mapper, workers: workers)
             var progress = ProgressLine.standardError(files: files)
-            var progressBytes = 0
             defer { progress.finish() }
             try pipeline.run(files: files, renderJSONLines: format == .jsonl) { batch in
-                progressBytes += batch.inputBytes
-                progress.update(bytes: progressBytes, records: summary.read + batch.outcomes.count)
+                progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                 for outcome in batch.outcomes { try handle(outcome) }
                 buffer.append(contentsOf: batch.jsonLines)
                 if buffer.count >= 1 << 20 {

@@ -22,6 +22,8 @@ public struct ProgressLine {
     private var lastShown: UInt64?
     /// The width of the last line written, to blank it out.
     private var shownWidth = 0
+    /// Bytes and records reported through `advance` so far.
+    private var totals = (bytes: 0, records: 0)
 
     /// A progress line; `interval` is the least time between updates (a quarter second by default).
     public init(enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
@@ -59,6 +61,13 @@ public struct ProgressLine {
         let padding = max(0, shownWidth - text.count)
         write("\r" + text + String(repeating: " ", count: padding))
         shownWidth = text.count
+    }
+
+    /// Adds a batch's bytes and records to the totals so far and reports them as `update` does.
+    public mutating func advance(bytes: Int, records: Int) {
+        totals.bytes += bytes
+        totals.records += records
+        update(bytes: totals.bytes, records: totals.records)
     }
 
     /// Clears the line, if one was written.

@@ -98,16 +98,11 @@ public enum ReconcileCommand {
         var v2Notifications = 0
         // Both sides are read one after the other: one line over all their bytes, shown only on a terminal.
         var progress = ProgressLine.standardError(files: v2Files + v1Files, label: "reconcile")
-        var progressBytes = 0, progressRecords = 0
         do {
             // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
             // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
             var v2Rejects: [ASNError] = []
-            try v2Reader.read(v2Files, progress: { bytes in
-                progressBytes += bytes
-                progress.update(bytes: progressBytes, records: progressRecords)
-            }) { outcome in
-                progressRecords += 1
+            try v2Reader.read(v2Files, progress: { progress.advance(bytes: $0, records: $1) }) { outcome in
                 switch outcome {
                 case .record(let r):
                     v2Notifications += 1
@@ -121,18 +116,14 @@ public enum ReconcileCommand {
                 // Apple's API view: the same parallel pass also reads every record's transactions.
                 collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
                 try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
-                    progressBytes += batch.inputBytes
-                    progressRecords += batch.outcomes.count
-                    progress.update(bytes: progressBytes, records: progressRecords)
+                    progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                     for outcome in batch.outcomes { reconciler.addV1(outcome) }
                     for facts in batch.facts { collector.add(facts) }
                 }
             } else {
                 // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
                 try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
-                    progressBytes += batch.inputBytes
-                    progressRecords += batch.outcomes.count
-                    progress.update(bytes: progressBytes, records: progressRecords)
+                    progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                     for outcome in batch.outcomes { reconciler.addV1(outcome) }
                 }
             }

@@ -25,6 +25,16 @@ import Testing
         #expect(ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0, label: "reconcile") == "reconcile: 0.50 GB, 500.0 MB/s, 10 records/s")
     }
 
+    @Test func advanceReportsTheRunningTotals() {
+        let harness = Harness()
+        var line = Self.line(harness, total: 0)
+        harness.time = 1_000_000_000
+        line.advance(bytes: 300_000_000, records: 10)
+        harness.time = 2_000_000_000
+        line.advance(bytes: 200_000_000, records: 30)
+        #expect(harness.written.last?.hasPrefix("\rmigrate: 0.50 GB, 500.0 MB/s, 40 records/s") == true, "\(harness.written)")
+    }
+
     @Test func writesAtMostEveryIntervalAndClearsAtTheEnd() {
         let harness = Harness()
         var line = Self.line(harness)
