@@ -88,11 +88,13 @@ public enum APIFaultInjector {
             }
             guard random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
                   let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
-                  archive.state(of: key[1], dropping: [], at: span.upperBound)?.status == status else { continue }
+                  archive.state(of: key[1], dropping: [], at: span.upperBound)?.status.rawValue == status else { continue }
             let replacement = random.pick([1, 2, 3, 4, 5].filter { $0 != status })
             view.statusOverrides[key] = replacement
             var row = TruthRow(kind: "state_mismatch", environment: key[0], originalTransactionId: key[1], webOrderLineItemId: "", eventDate: span.upperBound)
             row.field = "status"
+            row.productId = latest.productId ?? ""
+            row.bundleId = latest.bundleId ?? ""
             row.v1Value = String(status)
             row.v2Value = String(replacement)
             return [Truth(row: row)]
@@ -141,6 +143,8 @@ public enum APIFaultInjector {
                                    webOrderLineItemId: t.webOrderLineItemId ?? "", eventDate: purchase)
                 row.field = "transactionId"
                 row.v2Value = id
+                row.productId = t.productId ?? ""
+                row.bundleId = t.bundleId ?? ""
                 truths.append(Truth(row: row))
             }
         }
@@ -163,6 +167,8 @@ public enum APIFaultInjector {
         var row = TruthRow(kind: kind, environment: t.environment, originalTransactionId: t.originalTransactionId,
                            webOrderLineItemId: t.info.webOrderLineItemId ?? "", eventDate: t.info.purchaseDate ?? 0)
         row.v1NotificationType = t.sourceType
+        row.productId = t.info.productId ?? ""
+        row.bundleId = t.bundleId ?? ""
         return row
     }
 

@@ -45,7 +45,7 @@ public struct SimulatedV1Archive: Sendable {
                     if announces { seen[id]?.transaction.announced = true }
                 } else {
                     let transaction = V1Transaction(environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                                                    info: entry, announced: announces, source: "", sourceType: facts.notificationType)
+                                                    info: entry, announced: announces, source: "", sourceType: facts.notificationType, bundleId: facts.bundleId)
                     seen[id] = Seen(transaction: transaction, firstRecord: index)
                 }
             }
@@ -55,7 +55,7 @@ public struct SimulatedV1Archive: Sendable {
 
     /// V1's state of subscription `originalTransactionId` at `instant` when the records in `dropped` are not written
     /// (`SubscriptionStatusComparison.state`, over the records in reading order).
-    public func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64) -> SubscriptionStatusComparison.V1State? {
+    public func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64) -> SubscriptionState? {
         let kept = readingOrder.filter { !dropped.contains($0) }.compactMap { facts[$0] }
         return SubscriptionStatusComparison.state(of: originalTransactionId, records: kept, at: instant)
     }

@@ -15,7 +15,8 @@ public enum ReconcileCommand {
             .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events. A pair is judged when either record is in the period."),
             .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
             .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
-            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable)."),
+            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable): field_mismatch, transaction_field_mismatch and state_mismatch rows alike."),
+            .single("--time-tolerance", valueName: "DURATION", help: "Two times that differ by less compare equal (for a side stored with whole seconds, 1s).", defaultValue: "0", valueKind: .duration),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."),
         ] + signatureOptions(configKeys: false) + [
@@ -192,6 +193,7 @@ public enum ReconcileCommand {
         }
         var options = ReconcileOptions()
         if let window = try arguments.durationMilliseconds("--window") { options.window = window }
+        if let tolerance = try arguments.durationMilliseconds("--time-tolerance") { options.timeTolerance = tolerance }
         if let from = arguments.value("--from") {
             guard let parsed = Timestamp.parseUTCDayOrInstant(from) else {
                 throw ASNError(.usage, "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(from)'")

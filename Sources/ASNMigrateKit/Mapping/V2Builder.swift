@@ -116,15 +116,13 @@ public enum V2Builder {
         return r
     }
 
-    /// The V2 `status` at the event: 5 revoked, 1 active, 4 grace period, 3 billing retry, else 2 expired.
+    /// The V2 `status` at the event (`SubscriptionStatus.at`, the one status rule); without an event time, 5 for a
+    /// revoked transaction, else nil.
     public static func status(_ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?) -> Int? {
-        guard let expires = t.expiresDate else { return nil }
-        if let revoked = t.revocationDate, event.map({ revoked <= $0 }) ?? true { return 5 }
-        guard let event else { return nil }
-        if expires > event { return 1 }
-        if let grace = renewal?.gracePeriodExpiresDate, grace > event { return 4 }
-        if renewal?.isInBillingRetryPeriod == true { return 3 }
-        return 2
+        guard t.expiresDate != nil else { return nil }
+        guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
+        return SubscriptionStatus.at(event, expires: t.expiresDate, revoked: t.revocationDate,
+                                     gracePeriodExpires: renewal?.gracePeriodExpiresDate, billingRetry: renewal?.isInBillingRetryPeriod)?.rawValue
     }
 
     // MARK: - Private

@@ -210,6 +210,20 @@ public struct FieldValues: Sendable, Equatable {
         return narrow
     }
 
+    /// The value of a date field, ms (nil for other fields or when absent).
+    func date(_ field: ComparedField) -> Int64? {
+        let ms: Int64
+        switch field {
+        case .purchaseDate: ms = purchaseDate
+        case .expiresDate: ms = expiresDate
+        case .originalPurchaseDate: ms = originalPurchaseDate
+        case .revocationDate: ms = revocationDate
+        case .gracePeriodExpiresDate: ms = gracePeriodExpiresDate
+        default: return nil
+        }
+        return ms == Self.noDate ? nil : ms
+    }
+
     private static func date(_ ms: Int64) -> String? {
         ms == noDate ? nil : Timestamp.iso8601(ms: ms)
     }

@@ -14,6 +14,8 @@ public struct ReconcileOptions: Sendable, Equatable {
     public var v2Span: ClosedRange<Int64>?
     /// The fields compared between paired records.
     public var fields: [ComparedField] = ComparedField.defaultFields
+    /// Two times that differ by less than this (ms) compare equal (`--time-tolerance`; 0: exactly).
+    public var timeTolerance: Int64 = 0
     /// The run date, tool version and input roots, reported after the counts in `summary.csv`.
     public var run = RunInfo()
 

@@ -55,8 +55,8 @@ public struct Reconciler: Sendable {
         for group in groups.values { pairing.pair(group) }
         pairing.judge(in: period)
 
-        let records = RecordDifferences(pairing, fields: options.fields)
-        let states = SubscriptionStateComparison(pairing, groups: groups, period: period)
+        let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)
+        let states = SubscriptionStateComparison(pairing, groups: groups, period: period, fields: options.fields, timeTolerance: options.timeTolerance)
         var differences = records.differences + states.differences + inputs.conflicts
         differences.sort(by: Discrepancy.reportOrder)
         let pending = records.pending.sorted(by: Discrepancy.reportOrder)

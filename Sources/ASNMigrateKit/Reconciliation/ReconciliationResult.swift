@@ -92,22 +92,3 @@ public struct ReconciliationResult: Sendable {
     public var isClean: Bool { differences.isEmpty && rejects.isEmpty }
 }
 
-/// A subscription's state at an instant as one side's records imply it.
-public struct SubscriptionState: Sendable, Equatable {
-    /// The latest transaction's productId.
-    public var productId: String?
-    /// The latest transaction's expiresDate.
-    public var expiresDate: Int64?
-    /// The last known autoRenewStatus.
-    public var autoRenewStatus: Int?
-    /// Whether the subscription is active at the instant.
-    public var active: Bool
-
-    /// Creates a state.
-    public init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, active: Bool) {
-        self.productId = productId
-        self.expiresDate = expiresDate
-        self.autoRenewStatus = autoRenewStatus
-        self.active = active
-    }
-}

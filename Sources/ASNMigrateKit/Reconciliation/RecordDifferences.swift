@@ -10,7 +10,7 @@ struct RecordDifferences: Sendable {
     var pending: [Discrepancy] = []
 
     /// The rows of `pairing`'s fates, comparing `fields` in matched pairs.
-    init(_ pairing: RecordPairing, fields: [ComparedField]) {
+    init(_ pairing: RecordPairing, fields: [ComparedField], timeTolerance: Int64 = 0) {
         let v1 = pairing.inputs.v1Records, v2 = pairing.inputs.v2Records
         let rows = RowBuilder(pool: pairing.inputs.pool)
         for i in v1.indices {
@@ -30,6 +30,7 @@ struct RecordDifferences: Sendable {
                 guard pairing.v2Fates[j] == .matched else { break }
                 let b = v2[j]
                 for field in fields where a.fields.has(field) && b.fields.has(field) && !a.fields.same(field, as: b.fields) {
+                    if field.isDate, TimeTolerance.equal(a.fields.date(field), b.fields.date(field), tolerance: timeTolerance) { continue }
                     var d = rows.withV2(rows.withV1(rows.base(a, .fieldMismatch), a), b)
                     d.field = field.rawValue
                     d.v1Value = a.fields.text(field, pool: pairing.inputs.pool) ?? ""

@@ -1,6 +1,6 @@
 /// Compares each subscription's state at the period end as the V1 and as the V2 records imply it
-/// (`SubscriptionStateDerivation`): the rows of `subscriptions.csv` and one `state_mismatch` difference per differing
-/// item (productId, expiresDate, autoRenewStatus, active).
+/// (`SubscriptionStateRules`, `KnowledgeRule`): the rows of `subscriptions.csv` and one `state_mismatch` difference per
+/// differing item (productId, expiresDate, autoRenewStatus, active), less the fields `--ignore-field` drops.
 struct SubscriptionStateComparison: Sendable {
     /// One row per subscription whose state both sides give, sorted by environment and originalTransactionId (bytes).
     var rows: [ReconciliationResult.SubscriptionRow] = []
@@ -8,22 +8,31 @@ struct SubscriptionStateComparison: Sendable {
     var differences: [Discrepancy] = []
 
     /// Compares every group of `pairing`; nothing when the period has no end (no instant to compare at).
-    init(_ pairing: RecordPairing, groups: [SubscriptionGroup.Key: SubscriptionGroup], period: ReconciliationPeriod) {
+    init(_ pairing: RecordPairing, groups: [SubscriptionGroup.Key: SubscriptionGroup], period: ReconciliationPeriod,
+         fields: [ComparedField] = ComparedField.defaultFields, timeTolerance: Int64 = 0) {
         guard period.isSet, period.end != Int64.max else { return }
         let pool = pairing.inputs.pool
+        let compared = Set(fields.map(\.rawValue))
         for (key, group) in groups {
-            guard let s1 = Self.state(group.v1, of: pairing.inputs.v1Records, fates: pairing.v1Fates, at: period.end, pool: pool),
-                  let s2 = Self.state(group.v2, of: pairing.inputs.v2Records, fates: pairing.v2Fates, at: period.end, pool: pool)
+            let v1Facts = Self.facts(group.v1, of: pairing.inputs.v1Records, fates: pairing.v1Fates, pool: pool)
+            let v2Facts = Self.facts(group.v2, of: pairing.inputs.v2Records, fates: pairing.v2Fates, pool: pool)
+            guard let s1 = SubscriptionStateRules.derive(v1Facts, at: period.end),
+                  let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end)
             else { continue }
+            let ordinary = v2Facts.filter { !$0.v2Only }
+            let unknowable = KnowledgeRule.unknowable(
+                v2All: s2, v2Ordinary: SubscriptionStateRules.derive(ordinary, at: period.end),
+                v2OnlyNewest: v2Facts.lazy.filter(\.v2Only).map(\.time).max(), v1Newest: v1Facts.lazy.map(\.time).max())
             var items: [(field: String, v1: String, v2: String)] = []
             if s1.productId != s2.productId { items.append(("productId", s1.productId ?? "", s2.productId ?? "")) }
-            if s1.expiresDate != s2.expiresDate {
+            if !TimeTolerance.equal(s1.expiresDate, s2.expiresDate, tolerance: timeTolerance) {
                 items.append(("expiresDate", s1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", s2.expiresDate.map(Timestamp.iso8601(ms:)) ?? ""))
             }
             if s1.autoRenewStatus != s2.autoRenewStatus {
                 items.append(("autoRenewStatus", s1.autoRenewStatus.map(String.init) ?? "", s2.autoRenewStatus.map(String.init) ?? ""))
             }
             if s1.active != s2.active { items.append(("active", String(s1.active), String(s2.active))) }
+            items.removeAll { unknowable.contains($0.field) || (ComparedField(rawValue: $0.field).map { !compared.contains($0.rawValue) } ?? false) }
             let environment = pool.string(key.environment), id = pool.string(key.originalTransactionId)
             for item in items {
                 var d = Discrepancy(kind: .stateMismatch)
@@ -41,17 +50,35 @@ struct SubscriptionStateComparison: Sendable {
         rows.sort { UTF8Order.precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId]) }
     }
 
-    /// One side's state at `instant`, from the records judged (pending, out-of-period and unmapped ones left out) that
-    /// both sides could have: a V2-only notification (`v2OnlyExpected`: a renewal-date extension, an expiry, a refund
-    /// reversal) tells what V1 by design never hears of until a later notification, so its facts are not compared.
-    private static func state(_ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], at instant: Int64, pool: StringPool) -> SubscriptionState? {
-        let judged = ids.compactMap { id -> ReconRecord? in
+    /// The state facts of the records judged (pending, out-of-period and unmapped ones left out); a V2-only record
+    /// (`v2OnlyExpected`) is kept and marked, for `KnowledgeRule`.
+    private static func facts(_ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], pool: StringPool) -> [StateFact] {
+        ids.compactMap { id -> StateFact? in
             let r = records[Int(id)]
-            switch fates[Int(id)] {
-            case .outOfPeriod, .pending, .unmapped, .open, .v2OnlyExpected: return nil
-            default: return r.unmapped ? nil : r
+            let fate = fates[Int(id)]
+            switch fate {
+            case .outOfPeriod, .pending, .unmapped, .open: return nil
+            default: return r.unmapped ? nil : r.stateFact(pool, v2Only: fate == .v2OnlyExpected)
             }
         }
-        return SubscriptionStateDerivation.state(judged, at: instant, pool: pool)
+    }
+}
+
+extension ReconRecord {
+    /// The record's facts for the state rules: its one transaction and, when it carries any, its renewal info.
+    func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact {
+        let f = fields, noDate = FieldValues.noDate
+        var transactions: [StateFact.Transaction] = []
+        if f.purchaseDate != noDate {
+            transactions.append(.init(transactionId: pool.text(f.transactionId), purchaseDate: f.purchaseDate,
+                                      expiresDate: f.expiresDate == noDate ? nil : f.expiresDate,
+                                      revocationDate: f.revocationDate == noDate ? nil : f.revocationDate, productId: pool.text(f.productId)))
+        }
+        let renewal = hasAutoRenewStatus ? StateFact.Renewal(
+            autoRenewStatus: f.autoRenewStatus == FieldValues.noNumber ? nil : Int(f.autoRenewStatus),
+            autoRenewProductId: pool.text(f.autoRenewProductId),
+            gracePeriodExpiresDate: f.gracePeriodExpiresDate == noDate ? nil : f.gracePeriodExpiresDate,
+            isInBillingRetryPeriod: f.isInBillingRetryPeriod < 0 ? nil : f.isInBillingRetryPeriod == 1) : nil
+        return StateFact(time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0, renewal: renewal, v2Only: v2Only)
     }
 }

@@ -13,8 +13,10 @@ public enum DurationText {
         case tooLong
     }
 
-    /// Reads `text` as one or more number-unit pairs (ASCII digits, then a unit among `ms`, `s`, `m`, `h`, `d`).
+    /// Reads `text` as one or more number-unit pairs (ASCII digits, then a unit among `ms`, `s`, `m`, `h`, `d`), or a
+    /// bare `0` (zero needs no unit).
     public static func read(_ text: String) -> Reading {
+        if text == "0" { return .milliseconds(0) }
         var total: Int64 = 0
         var rest = Substring(text)
         guard !rest.isEmpty else { return .malformed }

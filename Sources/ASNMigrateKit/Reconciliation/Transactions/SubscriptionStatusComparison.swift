@@ -22,92 +22,14 @@ public struct SubscriptionStatusComparison: Sendable {
         self.options = options
     }
 
-    /// One subscription's state as V1 implies it.
-    public struct V1State: Sendable, Equatable {
-        /// Apple's status code (1, 2, 3, 4 or 5).
-        public var status: Int
-        /// The latest transaction's expiry.
-        public var expiresDate: Int64?
-        /// The last stated auto-renew status (1 on, 0 off).
-        public var autoRenewStatus: Int?
-        /// The last stated next product.
-        public var autoRenewProductId: String?
-        /// The last stated grace period end.
-        public var gracePeriodExpiresDate: Int64?
-        /// The last stated billing retry flag.
-        public var isInBillingRetryPeriod: Bool?
-    }
-
     /// V1's state of one subscription as of `instant`, from `records` (input order); nil when no record tells it.
     ///
     /// V1 notifications reach the archive seconds to minutes after Apple's event, so a record received up to `lag`
     /// after the instant still contributes the transactions it shows that were purchased by the instant (a renewal
     /// just before the fetch whose DID_RENEW arrived just after), without refunds dated after the instant; its renewal
-    /// facts, which may be newer than the instant, are left out.
-    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> V1State? {
-        var merged: [String: V1Transaction] = [:]
-        let none = (Int64.min, Int64.min)
-        var renewalKnowledge = [none, none, none, none]
-        var state = V1State(status: 2)
-        for facts in records {
-            guard let time = facts.eventTime, time <= instant.addingReportingOverflow(lag).partialValue else { continue }
-            let late = time > instant
-            for var entry in facts.transactions where (entry.originalTransactionId ?? facts.subscriptionId) == subscription {
-                guard let id = entry.transactionId else { continue }
-                if late {
-                    guard let purchase = entry.purchaseDate, purchase <= instant else { continue }
-                    if let revoked = entry.cancellationDate, revoked > instant { entry.cancellationDate = nil }
-                }
-                if merged[id] != nil {
-                    merged[id]?.merge(entry)
-                } else {
-                    merged[id] = V1Transaction(environment: facts.environment, originalTransactionId: subscription, info: entry,
-                                               announced: false, source: facts.source, sourceType: facts.notificationType)
-                }
-            }
-            guard !late, facts.subscriptionId == subscription else { continue }
-            // Renewal facts: from the record with the newest knowledge (its own transaction's purchase date, then the
-            // event time; input order breaks ties).
-            let knowledge = (Self.ownPurchase(facts, subscription: subscription) ?? Int64.min, time)
-            if let value = facts.autoRenewStatus, knowledge >= renewalKnowledge[0] {
-                state.autoRenewStatus = value ? 1 : 0
-                renewalKnowledge[0] = knowledge
-            }
-            if let value = facts.autoRenewProductId, knowledge >= renewalKnowledge[1] {
-                state.autoRenewProductId = value
-                renewalKnowledge[1] = knowledge
-            }
-            if knowledge >= renewalKnowledge[2], facts.gracePeriodExpiresDate != nil || facts.autoRenewStatus != nil {
-                state.gracePeriodExpiresDate = facts.gracePeriodExpiresDate
-                renewalKnowledge[2] = knowledge
-            }
-            if let value = facts.isInBillingRetryPeriod, knowledge >= renewalKnowledge[3] {
-                state.isInBillingRetryPeriod = value
-                renewalKnowledge[3] = knowledge
-            }
-        }
-        let ordered = merged.values.map(\.info).sorted(by: MappingContext.precedes)
-        guard let latest = ordered.last else { return nil }
-        state.expiresDate = latest.expiresDate
-        if let revoked = latest.cancellationDate, revoked <= instant {
-            state.status = 5
-        } else if let expires = latest.expiresDate, expires > instant {
-            state.status = 1
-        } else if let grace = state.gracePeriodExpiresDate, grace > instant {
-            state.status = 4
-        } else if state.isInBillingRetryPeriod == true {
-            state.status = 3
-        } else {
-            state.status = 2
-        }
-        return state
-    }
-
-    /// The purchase date of the transaction a record is about (its relevant transaction), else of the newest
-    /// transaction of `subscription` it shows.
-    static func ownPurchase(_ facts: V1RecordFacts, subscription: String) -> Int64? {
-        if let id = facts.relevantTransactionId, let own = facts.transactions.first(where: { $0.transactionId == id })?.purchaseDate { return own }
-        return facts.transactions.filter { ($0.originalTransactionId ?? facts.subscriptionId) == subscription }.compactMap(\.purchaseDate).max()
+    /// facts, which may be newer than the instant, are left out (`SubscriptionStateRules.Knowledge.asOf`).
+    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> SubscriptionState? {
+        SubscriptionStateRules.derive(records.compactMap { $0.stateFact(of: subscription) }, at: instant, knowledge: .asOf(lag: lag))
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
@@ -133,10 +55,12 @@ public struct SubscriptionStatusComparison: Sendable {
             compared += 1
             let renewal = status.renewal
             let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
+            let tolerance = options.timeTolerance
+            let appleDate = { (mine: Int64?, apple: Int64?) in TimeTolerance.equal(mine, apple, tolerance: tolerance) ? date(mine) : date(apple) }
             var items: [(String, ComparedField?, String, String)] = [
-                ("status", nil, String(mine.status), status.status.map(String.init) ?? ""),
-                ("expiresDate", .expiresDate, date(mine.expiresDate), date(status.transaction?.expiresDate)),
-                ("gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate), date(renewal?.gracePeriodExpiresDate)),
+                ("status", nil, String(mine.status.rawValue), status.status.map(String.init) ?? ""),
+                ("expiresDate", .expiresDate, date(mine.expiresDate), appleDate(mine.expiresDate, status.transaction?.expiresDate)),
+                ("gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate), appleDate(mine.gracePeriodExpiresDate, renewal?.gracePeriodExpiresDate)),
                 ("isInBillingRetryPeriod", .isInBillingRetryPeriod, String(mine.isInBillingRetryPeriod == true), String(renewal?.isInBillingRetryPeriod == true)),
             ]
             // Renewal intent is compared when V1 ever stated it.
@@ -154,6 +78,8 @@ public struct SubscriptionStatusComparison: Sendable {
                 d.environment = status.environment
                 d.originalTransactionId = status.originalTransactionId
                 d.eventDate = instant
+                d.productId = status.transaction?.productId ?? mine.productId ?? ""
+                d.bundleId = status.transaction?.bundleId ?? ""
                 d.field = field
                 d.v1Value = left
                 d.v2Value = right

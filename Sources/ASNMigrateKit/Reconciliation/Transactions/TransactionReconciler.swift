@@ -199,6 +199,8 @@ public struct TransactionReconciler: Sendable {
                 d.originalTransactionId = t.payload.originalTransactionId ?? ""
                 d.webOrderLineItemId = t.payload.webOrderLineItemId ?? ""
                 d.eventDate = t.payload.purchaseDate
+                d.productId = t.payload.productId ?? ""
+                d.bundleId = t.payload.bundleId ?? ""
                 d.field = "transactionId"
                 d.v2Value = t.payload.transactionId ?? ""
                 differences.append(d)
@@ -243,6 +245,8 @@ public struct TransactionReconciler: Sendable {
         d.originalTransactionId = t.originalTransactionId
         d.webOrderLineItemId = t.info.webOrderLineItemId ?? ""
         d.eventDate = t.info.purchaseDate
+        d.productId = t.info.productId ?? ""
+        d.bundleId = t.bundleId ?? ""
         d.v1NotificationType = t.sourceType
         d.v1Source = t.source
         return d
@@ -258,14 +262,17 @@ public struct TransactionReconciler: Sendable {
         let theirs = other.payload
         let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
         let int = { (value: Int?) in value.map(String.init) ?? "" }
+        // Dates within --time-tolerance render alike, so they compare equal.
+        let tolerance = options.timeTolerance
+        let theirDate = { (a: Int64?, b: Int64?) in TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b) }
         // (field, option gate, V1 text, V2 text, compared only when V1 knows the value)
         let items: [(String, ComparedField?, String, String, Bool)] = [
             ("transactionId", .transactionId, mine.transactionId ?? "", theirs.transactionId ?? "", false),
             ("productId", .productId, mine.productId ?? "", theirs.productId ?? "", false),
-            ("purchaseDate", .purchaseDate, date(mine.purchaseDate), date(theirs.purchaseDate), false),
-            ("originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate), date(theirs.originalPurchaseDate), false),
-            ("expiresDate", .expiresDate, date(mine.expiresDate), date(theirs.expiresDate), false),
-            ("revocationDate", .revocationDate, date(mine.revocationDate), date(theirs.revocationDate), false),
+            ("purchaseDate", .purchaseDate, date(mine.purchaseDate), theirDate(mine.purchaseDate, theirs.purchaseDate), false),
+            ("originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate), theirDate(mine.originalPurchaseDate, theirs.originalPurchaseDate), false),
+            ("expiresDate", .expiresDate, date(mine.expiresDate), theirDate(mine.expiresDate, theirs.expiresDate), false),
+            ("revocationDate", .revocationDate, date(mine.revocationDate), theirDate(mine.revocationDate, theirs.revocationDate), false),
             ("revocationReason", .revocationReason, int(mine.revocationReason), int(theirs.revocationReason), false),
             ("isUpgraded", .isUpgraded, String(mine.isUpgraded == true), String(theirs.isUpgraded == true), false),
             ("inAppOwnershipType", .inAppOwnershipType, mine.inAppOwnershipType ?? "", theirs.inAppOwnershipType ?? "", true),

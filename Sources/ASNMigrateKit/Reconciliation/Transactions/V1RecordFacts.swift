@@ -24,6 +24,8 @@ public struct V1RecordFacts: Sendable, Equatable {
     public var isInBillingRetryPeriod: Bool?
     /// `path:line` (or `path[index]`) of the record.
     public var source: String
+    /// The app's bundle identifier (`bid`).
+    public var bundleId: String?
 
     /// Derives the facts of a decoded body through `MappingContext`, the same reading `migrate` uses.
     public init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
@@ -40,5 +42,28 @@ public struct V1RecordFacts: Sendable, Equatable {
         gracePeriodExpiresDate = context.pending?.gracePeriodExpiresDate
         isInBillingRetryPeriod = context.isInBillingRetryPeriod
         source = location.source
+        bundleId = body.bid
+    }
+}
+
+extension V1RecordFacts {
+    /// The record's facts for the state rules about `subscription`: the transactions it shows of that subscription
+    /// (an upgraded transaction's `cancellation_date` is the upgrade, not a revocation), the one it is about, and its
+    /// renewal info when the record is the subscription's own; nil without an event time.
+    public func stateFact(of subscription: String) -> StateFact? {
+        guard let time = eventTime else { return nil }
+        var own: Int?
+        var shown: [StateFact.Transaction] = []
+        for entry in transactions where (entry.originalTransactionId ?? subscriptionId) == subscription {
+            if entry.transactionId != nil, entry.transactionId == relevantTransactionId { own = shown.count }
+            shown.append(.init(transactionId: entry.transactionId, purchaseDate: entry.purchaseDate ?? Int64.min, expiresDate: entry.expiresDate,
+                               revocationDate: entry.isUpgraded == true ? nil : entry.cancellationDate, productId: entry.productId))
+        }
+        var renewal: StateFact.Renewal?
+        if subscriptionId == subscription, autoRenewStatus != nil || autoRenewProductId != nil || gracePeriodExpiresDate != nil || isInBillingRetryPeriod != nil {
+            renewal = .init(autoRenewStatus: autoRenewStatus.map { $0 ? 1 : 0 }, autoRenewProductId: autoRenewProductId,
+                            gracePeriodExpiresDate: gracePeriodExpiresDate, isInBillingRetryPeriod: isInBillingRetryPeriod)
+        }
+        return StateFact(time: time, transactions: shown, own: own, renewal: renewal)
     }
 }

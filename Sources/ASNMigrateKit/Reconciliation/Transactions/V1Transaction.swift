@@ -12,9 +12,13 @@ public struct V1Transaction: Sendable, Equatable {
     public var source: String
     /// The `notification_type` of that record.
     public var sourceType: String
+    /// The app's bundle identifier (`bid`) of the first record that showed it.
+    public var bundleId: String?
 
     /// Creates a transaction as first seen.
-    public init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String) {
+    public init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String,
+                bundleId: String? = nil) {
+        self.bundleId = bundleId
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.info = info

@@ -71,7 +71,7 @@ public struct V1TransactionCollector: Sendable {
                 index[key] = transactions.count
                 transactions.append(V1Transaction(
                     environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType))
+                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType, bundleId: facts.bundleId))
             }
         }
         if !statusSubscriptions.isEmpty {

@@ -1,0 +1,29 @@
+/// A subscription's state at an instant as one side's records imply it (`SubscriptionStateRules.derive`), or as
+/// Apple's Get All Subscription Statuses states it.
+public struct SubscriptionState: Sendable, Equatable {
+    /// The latest transaction's productId.
+    public var productId: String?
+    /// The latest transaction's expiresDate.
+    public var expiresDate: Int64?
+    /// The newest stated autoRenewStatus (1 on, 0 off).
+    public var autoRenewStatus: Int?
+    /// The newest stated autoRenewProductId.
+    public var autoRenewProductId: String?
+    /// The grace period's end, while the newest renewal info states one.
+    public var gracePeriodExpiresDate: Int64?
+    /// Whether Apple retries billing at the instant (nil: no renewal info ever said).
+    public var isInBillingRetryPeriod: Bool?
+    /// Apple's status at the instant.
+    public var status: SubscriptionStatus
+
+    /// Creates a state.
+    public init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, status: SubscriptionStatus) {
+        self.productId = productId
+        self.expiresDate = expiresDate
+        self.autoRenewStatus = autoRenewStatus
+        self.status = status
+    }
+
+    /// Whether the customer has service at the instant (active or in a billing grace period).
+    public var active: Bool { status.providesService }
+}

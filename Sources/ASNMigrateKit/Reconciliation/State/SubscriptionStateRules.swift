@@ -1,0 +1,87 @@
+/// The one place that derives a subscription's state at an instant from its records' facts (`StateFact`): notification
+/// pairing, the API-view comparison, `subscriptions.csv`, nightly and the simulator's truth all call it.
+///
+/// The rules (each cites Apple's documentation in `../shared/spec`, and has a test in `SubscriptionStateRulesTests`):
+/// - Facts about one transaction only grow, whatever order the records came in: copies merge on `transactionId`; the
+///   newest expiry wins (a renewal-date extension only moves it forward); a revocation stands once shown
+///   (V1 *cancellation_date*: "the time … Apple customer support refunded a transaction", REVOKE for family members).
+/// - The latest transaction is the one with the greatest purchase date (then expiry, then id); its product and expiry
+///   are the subscription's (Apple, *latest_receipt_info*: "the latest renewal … expires_date").
+/// - Renewal facts describe the moment of the record that carries them, so they come from the record with the newest
+///   knowledge (`StateFact.knowsLess`). `gracePeriodExpiresDate` and `isInBillingRetryPeriod` are present only while
+///   they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is in
+///   the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
+/// - The status is `SubscriptionStatus.at`: billing retry ends at most 60 days after the expiry.
+public enum SubscriptionStateRules {
+    /// Which records a side knows at the instant.
+    public enum Knowledge: Sendable, Equatable {
+        /// Every record given: the caller already chose them (notification pairing judges which lie in the period).
+        case all
+        /// Records whose time is at or before the instant; and, as notifications lag the event, records up to `lag`
+        /// after it for the transactions they show purchased by the instant (without later revocations), never their
+        /// renewal facts, which may already describe a later moment.
+        case asOf(lag: Int64)
+    }
+
+    /// The state at `instant` from `facts` (input order: among equal knowledge the later record wins), or nil when no
+    /// record shows a transaction with an expiry (no subscription to speak of).
+    public static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all) -> SubscriptionState? {
+        var merged: [String: StateFact.Transaction] = [:]
+        var autoRenew: (fact: StateFact, value: Int)?
+        var autoRenewProduct: (fact: StateFact, value: String)?
+        var renewal: (fact: StateFact, value: StateFact.Renewal)?
+        for fact in facts {
+            var late = false
+            if case .asOf(let lag) = knowledge {
+                guard fact.time <= instant.addingReportingOverflow(lag).partialValue else { continue }
+                late = fact.time > instant
+            }
+            for var t in fact.transactions {
+                if late {
+                    guard t.purchaseDate <= instant else { continue }
+                    if let revoked = t.revocationDate, revoked > instant { t.revocationDate = nil }
+                }
+                let key = t.transactionId ?? "#\(t.purchaseDate)"
+                if let known = merged[key] {
+                    merged[key] = Self.merged(known, t)
+                } else {
+                    merged[key] = t
+                }
+            }
+            guard !late, let r = fact.renewal else { continue }
+            if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true { autoRenew = (fact, value) }
+            if let value = r.autoRenewProductId, autoRenewProduct.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
+                autoRenewProduct = (fact, value)
+            }
+            if renewal.map({ !fact.knowsLess(than: $0.fact) }) ?? true { renewal = (fact, r) }
+        }
+        guard let latest = merged.values.max(by: precedes), let expires = latest.expiresDate else { return nil }
+        let grace = renewal?.value.gracePeriodExpiresDate
+        let retryFlag = renewal?.value.isInBillingRetryPeriod
+        let status = SubscriptionStatus.at(instant, expires: expires, revoked: latest.revocationDate, gracePeriodExpires: grace,
+                                           billingRetry: retryFlag) ?? .expired
+        var state = SubscriptionState(productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
+        state.autoRenewProductId = autoRenewProduct?.value
+        state.gracePeriodExpiresDate = grace
+        // Retry ends with Apple's 60-day limit too: a flag still set after it no longer holds.
+        state.isInBillingRetryPeriod = retryFlag.map { $0 && instant < expires &+ SubscriptionStatus.billingRetryLimit }
+        return state
+    }
+
+    /// Two copies of one transaction: the newest expiry, a revocation that stands, gaps filled.
+    static func merged(_ a: StateFact.Transaction, _ b: StateFact.Transaction) -> StateFact.Transaction {
+        var t = a
+        t.expiresDate = [a.expiresDate, b.expiresDate].compactMap { $0 }.max()
+        t.revocationDate = a.revocationDate ?? b.revocationDate
+        t.productId = a.productId ?? b.productId
+        return t
+    }
+
+    /// Orders transactions oldest first: purchase date, then expiry, then id (as `MappingContext.precedes`).
+    static func precedes(_ a: StateFact.Transaction, _ b: StateFact.Transaction) -> Bool {
+        if a.purchaseDate != b.purchaseDate { return a.purchaseDate < b.purchaseDate }
+        let ea = a.expiresDate ?? Int64.min, eb = b.expiresDate ?? Int64.min
+        if ea != eb { return ea < eb }
+        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+    }
+}
