@@ -10,7 +10,8 @@ import ASNMigrateKit
 /// - a changed field of a history transaction (one of `changeableFields`) → one `transaction_field_mismatch` row with
 ///   both values, rendered as `reconcile` renders them (dates ISO 8601, booleans true/false, codes as digits);
 /// - a changed `status` in the subscription's statuses response → one `state_mismatch` row (`event_date` the fetch time).
-/// Only transactions of an auto-renewable subscription bought by the customer (`PURCHASED`) that a V1 notification
+/// Only transactions of an auto-renewable subscription bought by the customer (`PURCHASED`, or a family member's
+/// renewal, which V1 is sent too) that a V1 notification
 /// announced are touched, never the subscription's latest (the statuses response carries it), never the only one of a
 /// customer (a customer without transactions was not fetched), and only when the V1 value of the changed field equals
 /// Apple's (so the change is the only difference). All lie more than 4 days inside the simulated span, so a date moved
@@ -20,7 +21,8 @@ import ASNMigrateKit
 /// record announces it, is `unannounced_in_v1` if a later receipt still shows it (that record is the `v1_source`),
 /// else `transaction_missing_in_v1` (Apple's identity, `v2_value` the transactionId). `dropIsClean` admits a drop only
 /// when that is all it changes: every transaction still shown keeps its merged facts, the subscription's V1 state at
-/// the fetch time is unchanged, and a transaction it hides is a `PURCHASED` auto-renewable one.
+/// the fetch time is unchanged, and a transaction it hides is an auto-renewable one V1 was sent a notification for by
+/// Apple's table: the purchaser's (`PURCHASED`), or a family member's renewal (`FAMILY_SHARED`, not the first purchase).
 public enum APIFaultInjector {
     /// A truth row, and the record whose V1 line is its `v1_source` (nil when the row has none).
     public struct Truth: Sendable, Equatable {
@@ -59,7 +61,8 @@ public enum APIFaultInjector {
                 guard random.chance(rate) else { continue }
                 let apple = list[position]
                 guard let id = apple.transactionId, let mine = seen[id], mine.transaction.announced, apple.type == V2Builder.autoRenewableType,
-                      apple.inAppOwnershipType == "PURCHASED", let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
+                      apple.inAppOwnershipType == "PURCHASED" || (apple.inAppOwnershipType == "FAMILY_SHARED" && id != apple.originalTransactionId),
+                      let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
                       purchase - margin > span.lowerBound, purchase + margin < span.upperBound, v1Purchase == purchase else { continue }
                 if random.weighted([1, 1.5]) == 0 {
                     view.history[key]?.remove(at: position)
@@ -115,7 +118,10 @@ public enum APIFaultInjector {
                       now.transaction.originalTransactionId == was.transaction.originalTransactionId else { return false }
                 if now.transaction.announced == was.transaction.announced { continue }
             }
-            guard let t = apple[id], t.type == V2Builder.autoRenewableType, t.inAppOwnershipType == "PURCHASED", t.purchaseDate != nil,
+            // A lost notification hides a purchaser's transaction, or a family member's renewal (Apple's table: family
+            // members receive DID_RENEW, DID_RECOVER and INTERACTIVE_RENEWAL, not INITIAL_BUY).
+            guard let t = apple[id], t.type == V2Builder.autoRenewableType, t.purchaseDate != nil,
+                  t.inAppOwnershipType == "PURCHASED" || (t.inAppOwnershipType == "FAMILY_SHARED" && t.transactionId != t.originalTransactionId),
                   t.environment == was.transaction.environment, t.originalTransactionId == was.transaction.originalTransactionId else { return false }
         }
         for key in view.renewals.keys {

@@ -6,7 +6,7 @@ public enum SimulateCommand {
     public static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] [--sign] --out DIR",
+        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
         options: [
             .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
                     valueKind: .integer(1...100_000_000)),
@@ -17,6 +17,7 @@ public enum SimulateCommand {
                     defaultValue: "0"),
             .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest); at least 2, because an upgrade's body must show the transaction it replaces.",
                     defaultValue: "50", valueKind: .integer(2...10_000)),
+            .single("--fetch-at", valueName: "DATE", help: "When Apple's API view (v2-api) is fetched: a UTC day or ISO 8601 instant, inside the span (statuses fetched while the archive still runs) or after it (default: the span's end)."),
             .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
             .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
@@ -76,6 +77,12 @@ public enum SimulateCommand {
                                         receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50,
                                         realisticEdges: arguments.flag("--realistic-edges"))
         options.sign = arguments.flag("--sign")
+        if let text = arguments.value("--fetch-at") {
+            guard let at = Timestamp.parseUTCDayOrInstant(text)?.ms, at > options.start else {
+                throw ASNError(.usage, "option '--fetch-at' needs a UTC day or ISO 8601 instant after --start (got '\(text)')")
+            }
+            options.fetchAt = at
+        }
         return (options, directory)
     }
 }

@@ -21,6 +21,12 @@ public struct SimulationOptions: Sendable, Equatable {
     public var realisticEdges: Bool
     /// Whether V2 JWS are really signed by a test CA made from the seed (`--sign`), rather than given placeholder signatures.
     public var sign = false
+    /// When Apple's API view is fetched (`--fetch-at`), epoch ms; nil: at `end`. Apple's history and statuses then hold
+    /// what Apple knew at that instant, while the V1 and V2 archives go on to `end`.
+    public var fetchAt: Int64?
+
+    /// The instant the API view is fetched: `fetchAt`, else `end`.
+    public var apiFetchTime: Int64 { fetchAt ?? end }
 
     /// Creates options; `start` defaults to 2021-01-01T00:00:00Z.
     public init(subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,

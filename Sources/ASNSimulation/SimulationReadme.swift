@@ -17,7 +17,8 @@ public enum SimulationReadme {
         lines.append("  gzip                  \(options.gzip)")
         lines.append("  receipt history cap   \(options.receiptHistoryCap)")
         lines.append("  realistic edges       \(options.realisticEdges)")
-        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.realisticEdges ? " --realistic-edges" : "")\(options.gzip ? " --gzip" : "")\(options.sign ? " --sign" : "") --out \(displayRoot)")
+        if let fetchAt = options.fetchAt { lines.append("  API view fetched at   \(Timestamp.iso8601(ms: fetchAt))") }
+        lines.append("  command               asn-migrate simulate --subscribers \(options.subscribers) --seed \(options.seed) --start \(Timestamp.day(ms: options.start)) --months \(options.months) --inject \(options.injectRate)\(options.receiptHistoryCap == 50 ? "" : " --receipt-history \(options.receiptHistoryCap)")\(options.realisticEdges ? " --realistic-edges" : "")\(options.fetchAt.map { " --fetch-at \(Timestamp.iso8601(ms: $0))" } ?? "")\(options.gzip ? " --gzip" : "")\(options.sign ? " --sign" : "") --out \(displayRoot)")
         lines.append("")
         lines.append("Output")
         lines.append("  v1 lines              \(summary.v1Lines) (\(summary.v1Bytes) bytes uncompressed; \(summary.v1Retries) exact retries; \(summary.lateDeliveries) late envelopes)")

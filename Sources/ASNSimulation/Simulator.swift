@@ -143,25 +143,27 @@ public enum Simulator {
         var records = try generator.generate()
         var output = SubscriberOutput()
         // Apple's view holds the lifecycle as it happened: derived before faults touch the notifications.
-        var view = SimulatedAPIView.derive(records.compactMap(\.v2))
+        // As fetched at the fetch time: only what Apple had signed by then.
+        var view = SimulatedAPIView.derive(records.compactMap(\.v2).filter { $0.signedDate <= options.apiFetchTime })
         var faults: [Int: FaultInjector.Fault] = [:]
         if index > 0, options.injectRate > 0 {
             let archive = SimulatedV1Archive(records: records)
             let span = options.start...options.end
+            let apiSpan = options.start...min(options.end, options.apiFetchTime)
             var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 1)
             faults = FaultInjector.inject(&records, rate: options.injectRate, edges: span, random: &random) { dropped in
-                APIFaultInjector.dropIsClean(archive, dropped: dropped, view: view, instant: options.end)
+                APIFaultInjector.dropIsClean(archive, dropped: dropped, view: view, instant: options.apiFetchTime)
             }
             let dropped = Set(faults.compactMap { $0.value == .dropV1 ? $0.key : nil })
             if dropped.isEmpty {
                 var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 4)
-                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: span, random: &apiRandom)
+                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: apiSpan, random: &apiRandom)
             } else {
                 output.apiTruth = APIFaultInjector.lostNotificationRows(archive, dropped: dropped, view: view)
             }
         }
         var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
-        for (name, lines) in try SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.end, signer: signer) {
+        for (name, lines) in try SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.apiFetchTime, signer: signer) {
             output.apiLines += lines.map { (name, $0) }
         }
         for (position, record) in records.enumerated() {

@@ -53,9 +53,9 @@ public enum MappingsCommand {
         lines.append("")
         lines.append("transactions V1 had no reason to show (\(V2OnlyTransactionRules.fileName); reconcile against Apple's API view)")
         let transactionRows = transactionRules.rules.map { rule -> [String] in
-            [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*"]
+            [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*", rule.first.map { $0 ? "first" : "later" } ?? "*"]
         }
-        lines.append(contentsOf: aligned([["V2 type", "inAppOwnershipType", "revoked"]] + transactionRows).map { "  " + $0 })
+        lines.append(contentsOf: aligned([["V2 type", "inAppOwnershipType", "revoked", "transaction"]] + transactionRows).map { "  " + $0 })
         return lines.joined(separator: "\n") + "\n"
     }
 

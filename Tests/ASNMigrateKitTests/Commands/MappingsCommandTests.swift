@@ -9,9 +9,9 @@ import Testing
         #expect(ASNMigrateCLI.run(["mappings"], console: captured.console) == .success)
         let out = captured.stdout
         #expect(out.contains("transactions V1 had no reason to show (v2-only-transactions.rules"))
-        // Every built-in rule, as a row: type, ownership, revoked.
+        // Every built-in rule, as a row: type, ownership, revoked, transaction.
         for rule in V2OnlyTransactionRules.builtIn.rules {
-            let cells = [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*"]
+            let cells = [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*", rule.first.map { $0 ? "first" : "later" } ?? "*"]
             #expect(out.split(separator: "\n").contains { line in
                 line.split(separator: " ", omittingEmptySubsequences: true).map(String.init) == cells.flatMap { $0.split(separator: " ").map(String.init) }
             }, "\(cells)")
@@ -30,7 +30,7 @@ import Testing
         #expect(ASNMigrateCLI.run(["mappings", "--mappings", directory], console: captured.console) == .success)
         let section = try #require(captured.stdout.components(separatedBy: "transactions V1 had no reason to show").last)
         let rows = section.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ").joined(separator: " ") }
-        #expect(rows == ["Non-Consumable FAMILY_SHARED yes"], "only the directory's rule: \(section)")
+        #expect(rows == ["Non-Consumable FAMILY_SHARED yes *"], "only the directory's rule: \(section)")
     }
 
     @Test func aBadTransactionRulesFileFailsNamingItsLine() throws {

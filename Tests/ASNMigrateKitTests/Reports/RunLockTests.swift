@@ -51,7 +51,9 @@ import Testing
         try child.run()
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         var held = false
-        for _ in 0..<200 where !held {
+        // Poll until the child holds it: up to 10 s, as a loaded machine may start the child slowly.
+        let deadline = Date().addingTimeInterval(10)
+        while !held, Date() < deadline {
             do {
                 let probe = try RunLock.acquire(path)
                 probe.release()

@@ -2,7 +2,8 @@
 /// pairing, the API-view comparison, `subscriptions.csv`, nightly and the simulator's truth all call it.
 ///
 /// The rules (each cites Apple's documentation in `../shared/spec`, and has a test in `SubscriptionStateRulesTests`):
-/// - Facts about one transaction only grow, whatever order the records came in: copies merge on `transactionId`; the
+/// - Facts about one transaction only grow, whatever order the records came in: copies merge on `transactionId` and
+///   `purchaseDate`; the
 ///   newest expiry wins (a renewal-date extension only moves it forward); a revocation stands once shown
 ///   (V1 *cancellation_date*: "the time … Apple customer support refunded a transaction", REVOKE for family members).
 /// - The latest transaction is the one with the greatest purchase date (then expiry, then id); its product and expiry
@@ -41,7 +42,8 @@ public enum SubscriptionStateRules {
                     guard t.purchaseDate <= instant else { continue }
                     if let revoked = t.revocationDate, revoked > instant { t.revocationDate = nil }
                 }
-                let key = t.transactionId ?? "#\(t.purchaseDate)"
+                // One transaction has one purchase date; keying on both keeps apart records that share an id by mistake.
+                let key = "\(t.transactionId ?? "")#\(t.purchaseDate)"
                 if let known = merged[key] {
                     merged[key] = Self.merged(known, t)
                 } else {

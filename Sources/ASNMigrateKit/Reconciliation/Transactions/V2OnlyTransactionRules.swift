@@ -3,10 +3,14 @@ import Foundation
 /// The transactions a V1 archive has no reason to show (`Mappings/v2-only-transactions.rules`): versioned data,
 /// validated when loaded, with file and line in every error.
 ///
-/// A line is `V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED`, `*` meaning any and REVOKED `yes`, `no` or `*`. A transaction
-/// matching any line is expected only on the V2 side: consumable, non-consumable and non-renewing purchases without a
-/// refund (V1 sent no notification for them and receipts list only subscriptions in `latest_receipt_info`), and
-/// family-shared transactions (V1 notified the purchaser only).
+/// A line is `V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION` (format 2), `*` meaning any, REVOKED `yes`, `no`
+/// or `*`, TRANSACTION `first` (the subscription's first purchase: `transactionId` equals `originalTransactionId`),
+/// `later` (any other) or `*`; format 1 files have no TRANSACTION column (any) and keep loading. A transaction matching
+/// any line is expected only on the V2 side: consumable, non-consumable and non-renewing purchases without a refund
+/// (V1 sent no notification for them and receipts list only subscriptions in `latest_receipt_info`), and a family
+/// member's first transaction that was not revoked (Apple's table "Receive notifications for the purchaser and family
+/// members": INITIAL_BUY is not sent for family members, while DID_RENEW, DID_RECOVER, INTERACTIVE_RENEWAL and REVOKE
+/// are).
 public struct V2OnlyTransactionRules: Sendable, Equatable {
     /// One line of the file.
     public struct Rule: Sendable, Equatable {
@@ -16,6 +20,8 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
         public var ownership: String?
         /// Whether the transaction is revoked, nil for either.
         public var revoked: Bool?
+        /// Whether the transaction is the subscription's first purchase, nil for either.
+        public var first: Bool?
         /// The line it was read from.
         public var line: Int
 
@@ -24,6 +30,7 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
             if let type, transaction.type != type { return false }
             if let ownership, transaction.inAppOwnershipType != ownership { return false }
             if let revoked, (transaction.revocationDate != nil) != revoked { return false }
+            if let first, (transaction.transactionId != nil && transaction.transactionId == transaction.originalTransactionId) != first { return false }
             return true
         }
     }
@@ -31,7 +38,7 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     /// The file name inside a `--mappings` folder.
     public static let fileName = "v2-only-transactions.rules"
     /// The newest format this build reads.
-    public static let supportedFormat = 1
+    public static let supportedFormat = 2
 
     /// The rules, in file order.
     public var rules: [Rule]
@@ -67,12 +74,12 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     /// Parses the file's text; errors name `path` and the line.
     public static func parse(_ text: String, path: String) throws(ASNError) -> V2OnlyTransactionRules {
         var rules: [Rule] = []
-        var sawFormat = false
+        var format: Int?
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             let at = SourceLocation(path: path, line: offset + 1)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if !sawFormat {
+            guard let format else {
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard parts.count == 2, parts[0] == "format", let version = Int(parts[1]), version >= 1 else {
                     throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
@@ -80,12 +87,14 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
                 guard version <= supportedFormat else {
                     throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
                 }
-                sawFormat = true
+                format = version
                 continue
             }
             let fields = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 3 else {
-                throw ASNError(.badMapping, "expected 'V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED' (3 fields), found \(fields.count)", at: at)
+            let columns = format >= 2 ? "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION" : "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED"
+            let expected = format >= 2 ? 4 : 3
+            guard fields.count == expected else {
+                throw ASNError(.badMapping, "expected '\(columns)' (\(expected) fields, format \(format)), found \(fields.count)", at: at)
             }
             guard !fields.contains(where: \.isEmpty) else {
                 throw ASNError(.badMapping, "empty field; write * for any", at: at)
@@ -97,13 +106,22 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
             case "*": revoked = nil
             default: throw ASNError(.badMapping, "REVOKED must be yes, no or *, not '\(fields[2])'", at: at)
             }
+            var first: Bool?
+            if format >= 2 {
+                switch fields[3] {
+                case "first": first = true
+                case "later": first = false
+                case "*": first = nil
+                default: throw ASNError(.badMapping, "TRANSACTION must be first, later or *, not '\(fields[3])'", at: at)
+                }
+            }
             let type = fields[0] == "*" ? nil : fields[0]
             if let type, !knownTypes.contains(type) {
                 throw ASNError(.badMapping, "unknown V2 transaction type '\(type)'; Apple's types are \(knownTypes.sorted().joined(separator: ", "))", at: at)
             }
-            rules.append(Rule(type: type, ownership: fields[1] == "*" ? nil : fields[1], revoked: revoked, line: offset + 1))
+            rules.append(Rule(type: type, ownership: fields[1] == "*" ? nil : fields[1], revoked: revoked, first: first, line: offset + 1))
         }
-        guard sawFormat else {
+        guard format != nil else {
             throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate rules file?", at: SourceLocation(path: path))
         }
         return V2OnlyTransactionRules(rules: rules)
@@ -120,13 +138,15 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     # Sources: Mappings/README.md, "Transactions V1 never had reason to show".
     #
     # Lines:  format N
-    #         V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED      (* = any; REVOKED is yes, no or *)
-    format 1
+    #         V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION
+    #         (* = any; REVOKED is yes, no or *; TRANSACTION is first, later or *: first = the subscription's first
+    #         purchase, transactionId = originalTransactionId)
+    format 2
 
-    Consumable                | *             | no
-    Non-Consumable            | *             | no
-    Non-Renewing Subscription | *             | no
-    *                         | FAMILY_SHARED | *
+    Consumable                | *             | no | *
+    Non-Consumable            | *             | no | *
+    Non-Renewing Subscription | *             | no | *
+    *                         | FAMILY_SHARED | no | first
 
     """#
 }

@@ -95,7 +95,7 @@ import Testing
                                     extra: ["cancellation_date_ms": String(V1Fixture.ms("2023-01-10T00:00:00Z")), "cancellation_reason": "1"])
         let records = [try S.facts("CANCEL", at: "2023-01-10T00:01:00Z", line: 1, [refunded])]
         let state = SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-01-11T00:00:00Z"))
-        #expect(state?.status == 5)
+        #expect(state?.status == .revoked)
         #expect(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-01-10T00:00:00Z")) == nil,
                 "a record after the instant is not yet known")
     }
@@ -113,7 +113,7 @@ import Testing
         let state = try #require(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-07-01T00:00:00Z")))
         #expect(state.autoRenewProductId == "pro.monthly")
         #expect(state.expiresDate == V1Fixture.ms("2023-07-22T15:21:14Z"))
-        #expect(state.status == 1)
+        #expect(state.status == .active)
         // A newer record about the same transaction still wins by time: auto-renew turned off after the upgrade.
         let off = try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-25T00:00:00Z", line: 4, [basic, pro], autoRenewStatus: "false")
         let later = try #require(SubscriptionStatusComparison.state(of: "1000000001", records: records + [off], at: V1Fixture.ms("2023-07-01T00:00:00Z")))

@@ -9,32 +9,51 @@ import Testing
         #expect(file == V2OnlyTransactionRules.defaultText, "paste Mappings/v2-only-transactions.rules into V2OnlyTransactionRules.defaultText")
     }
 
+    /// Each built-in line, and Apple's table "Receive notifications for the purchaser and family members": a family
+    /// member gets no INITIAL_BUY (its first transaction is V2-only), but DID_RENEW and REVOKE (its renewals and
+    /// revocations are not).
     @Test(arguments: [
-        ("Consumable", "PURCHASED", false, true),
-        ("Consumable", "PURCHASED", true, false),
-        ("Non-Consumable", "PURCHASED", false, true),
-        ("Non-Renewing Subscription", "PURCHASED", false, true),
-        ("Auto-Renewable Subscription", "PURCHASED", false, false),
-        ("Auto-Renewable Subscription", "FAMILY_SHARED", false, true),
-        ("Auto-Renewable Subscription", "FAMILY_SHARED", true, true),
-    ] as [(String, String, Bool, Bool)])
-    func builtInRules(type: String, ownership: String, revoked: Bool, expected: Bool) {
+        ("Consumable", "PURCHASED", false, false, true),
+        ("Consumable", "PURCHASED", true, false, false),
+        ("Non-Consumable", "PURCHASED", false, false, true),
+        ("Non-Renewing Subscription", "PURCHASED", false, false, true),
+        ("Auto-Renewable Subscription", "PURCHASED", false, true, false),
+        ("Auto-Renewable Subscription", "FAMILY_SHARED", false, true, true),
+        ("Auto-Renewable Subscription", "FAMILY_SHARED", false, false, false),
+        ("Auto-Renewable Subscription", "FAMILY_SHARED", true, true, false),
+        ("Auto-Renewable Subscription", "FAMILY_SHARED", true, false, false),
+    ] as [(String, String, Bool, Bool, Bool)])
+    func builtInRules(type: String, ownership: String, revoked: Bool, first: Bool, expected: Bool) {
         var t = JWSTransactionDecodedPayload()
         t.type = type
         t.inAppOwnershipType = ownership
+        t.originalTransactionId = "2000"
+        t.transactionId = first ? "2000" : "2001"
         if revoked { t.revocationDate = 1 }
         #expect(V2OnlyTransactionRules.builtIn.isV2OnlyExpected(t) == expected)
     }
 
+    @Test func formatOneFilesStillLoadWithAnyTransaction() throws {
+        let rules = try V2OnlyTransactionRules.parse("format 1\n* | FAMILY_SHARED | *\n", path: "old.rules")
+        #expect(rules.rules.map(\.first) == [nil])
+        var renewal = JWSTransactionDecodedPayload()
+        renewal.inAppOwnershipType = "FAMILY_SHARED"
+        renewal.originalTransactionId = "2000"
+        renewal.transactionId = "2001"
+        #expect(rules.isV2OnlyExpected(renewal))
+    }
+
     @Test(arguments: [
-        ("Consumable | *\n", "expected 'V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED' (3 fields), found 2", 2),
-        ("Consumable | * | maybe\n", "REVOKED must be yes, no or *", 2),
-        ("Consumables | * | no\n", "unknown V2 transaction type 'Consumables'", 2),
-        ("\n| * | no\n", "empty field", 3),
+        ("format 1\nConsumable | *\n", "expected 'V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED' (3 fields, format 1), found 2", 2),
+        ("format 2\nConsumable | * | no\n", "expected 'V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION' (4 fields, format 2), found 3", 2),
+        ("format 2\nConsumable | * | no | renewal\n", "TRANSACTION must be first, later or *", 2),
+        ("format 1\nConsumable | * | maybe\n", "REVOKED must be yes, no or *", 2),
+        ("format 1\nConsumables | * | no\n", "unknown V2 transaction type 'Consumables'", 2),
+        ("format 1\n\n| * | no\n", "empty field", 3),
     ] as [(String, String, Int)])
     func loadErrorsNameFileAndLine(body: String, message: String, line: Int) {
         do {
-            _ = try V2OnlyTransactionRules.parse("format 1\n" + body, path: "custom/v2-only-transactions.rules")
+            _ = try V2OnlyTransactionRules.parse(body, path: "custom/v2-only-transactions.rules")
             Issue.record("loaded")
         } catch {
             #expect(error.code == .badMapping)
@@ -45,7 +64,7 @@ import Testing
     }
 
     @Test func newerFormatIsRefused() {
-        #expect(throws: ASNError.self) { try V2OnlyTransactionRules.parse("format 2\n", path: "r") }
+        #expect(throws: ASNError.self) { try V2OnlyTransactionRules.parse("format 3\n", path: "r") }
     }
 
     @Test func mappingsDirectoryWithoutTheFileUsesTheBuiltInRules() throws {
