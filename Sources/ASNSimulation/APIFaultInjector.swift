@@ -49,8 +49,10 @@ public enum APIFaultInjector {
     /// Picks at most one fault for the subscriber and applies it to `view`; `span` is the simulated span (statuses are
     /// fetched at its end). Each candidate (every transaction but the latest, then the status) is picked with
     /// probability `rate`; the first picked that can be perturbed unambiguously is.
+    /// `statusesCompared` is false when the statuses are fetched more than `reconcile`'s default window after the V1
+    /// archive ends: `reconcile` counts them (`statuses_after_v1_end`) instead of comparing them, so no status is changed.
     public static func inject(_ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
-                              span: ClosedRange<Int64>, random: inout SimulationRandom) -> [Truth] {
+                              span: ClosedRange<Int64>, statusesCompared: Bool = true, random: inout SimulationRandom) -> [Truth] {
         guard rate > 0 else { return [] }
         let seen = archive.transactions(dropping: [])
         let keys = view.history.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }
@@ -89,7 +91,7 @@ public enum APIFaultInjector {
                 row.v2Value = after
                 return [Truth(row: row, sourceRecord: mine.firstRecord)]
             }
-            guard random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
+            guard statusesCompared, random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
                   let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
                   archive.state(of: key[1], dropping: [], at: span.upperBound)?.status.rawValue == status else { continue }
             let replacement = random.pick([1, 2, 3, 4, 5].filter { $0 != status })

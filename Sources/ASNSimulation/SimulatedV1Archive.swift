@@ -41,11 +41,11 @@ public struct SimulatedV1Archive: Sendable {
                 guard let id = entry.transactionId else { continue }
                 let announces = id == facts.relevantTransactionId
                 if seen[id] != nil {
-                    seen[id]?.transaction.merge(entry)
+                    seen[id]?.transaction.merge(entry, at: facts.eventTime)
                     if announces { seen[id]?.transaction.announced = true }
                 } else {
                     let transaction = V1Transaction(environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                                                    info: entry, announced: announces, source: "", sourceType: facts.notificationType, bundleId: facts.bundleId)
+                                                    info: entry, announced: announces, source: "", sourceType: facts.notificationType, bundleId: facts.bundleId, learntAt: facts.eventTime)
                     seen[id] = Seen(transaction: transaction, firstRecord: index)
                 }
             }

@@ -144,7 +144,8 @@ public enum Simulator {
         var output = SubscriberOutput()
         // Apple's view holds the lifecycle as it happened: derived before faults touch the notifications.
         // As fetched at the fetch time: only what Apple had signed by then.
-        var view = SimulatedAPIView.derive(records.compactMap(\.v2).filter { $0.signedDate <= options.apiFetchTime })
+        let fetchAt = options.fetchAt ?? Int64.max
+        var view = SimulatedAPIView.derive(records.compactMap(\.v2).filter { $0.signedDate <= fetchAt })
         var faults: [Int: FaultInjector.Fault] = [:]
         if index > 0, options.injectRate > 0 {
             let archive = SimulatedV1Archive(records: records)
@@ -157,7 +158,9 @@ public enum Simulator {
             let dropped = Set(faults.compactMap { $0.value == .dropV1 ? $0.key : nil })
             if dropped.isEmpty {
                 var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 4)
-                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: apiSpan, random: &apiRandom)
+                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: apiSpan,
+                                                         statusesCompared: options.apiFetchTime <= options.end + ReconcileOptions().window,
+                                                         random: &apiRandom)
             } else {
                 output.apiTruth = APIFaultInjector.lostNotificationRows(archive, dropped: dropped, view: view)
             }

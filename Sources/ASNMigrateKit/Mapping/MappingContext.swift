@@ -18,6 +18,8 @@ public struct MappingContext: Sendable {
     public let eventTime: Int64?
     /// True when the event time is only inferred (PRICE_INCREASE_CONSENT or CONSUMPTION_REQUEST without a receive time).
     public let eventTimeInferred: Bool
+    /// The time the body dates the event by (the received time aside): the moment its facts describe.
+    public let bodyEventTime: Int64?
 
     /// V1 types whose relevant transaction is the most recently cancelled one.
     static let cancellationTypes: Set<String> = ["CANCEL", "REFUND", "REVOKE"]
@@ -79,28 +81,27 @@ public struct MappingContext: Sendable {
             previous = nil
         }
 
-        // Event time.
-        var inferred = false
-        var time: Int64?
-        if let receivedAt {
-            time = receivedAt
-        } else {
-            switch type {
-            case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF":
-                time = body.autoRenewStatusChangeDate ?? chosen?.purchaseDate
-            case "CANCEL", "REFUND", "REVOKE":
-                time = body.cancellationDate ?? chosen?.cancellationDate ?? chosen?.purchaseDate
-            case "DID_FAIL_TO_RENEW":
-                time = chosen?.expiresDate ?? chosen?.purchaseDate
-            case "PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST":
-                time = chosen?.purchaseDate
-                inferred = time != nil
-            default:
-                time = chosen?.purchaseDate
-            }
+        // Event time: when the record was received, else the time its body dates the event by.
+        let dated = Self.bodyTime(type: type, body: body, chosen: chosen)
+        bodyEventTime = dated.time
+        eventTime = receivedAt ?? dated.time
+        eventTimeInferred = receivedAt == nil && dated.inferred
+    }
+
+    /// The time the body itself dates the event by (whatever the envelope says), and whether that is only inferred.
+    private static func bodyTime(type: String, body: ResponseBodyV1, chosen: LatestReceiptInfo?) -> (time: Int64?, inferred: Bool) {
+        switch type {
+        case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF":
+            return (body.autoRenewStatusChangeDate ?? chosen?.purchaseDate, false)
+        case "CANCEL", "REFUND", "REVOKE":
+            return (body.cancellationDate ?? chosen?.cancellationDate ?? chosen?.purchaseDate, false)
+        case "DID_FAIL_TO_RENEW":
+            return (chosen?.expiresDate ?? chosen?.purchaseDate, false)
+        case "PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST":
+            return (chosen?.purchaseDate, chosen?.purchaseDate != nil)
+        default:
+            return (chosen?.purchaseDate, false)
         }
-        eventTime = time
-        eventTimeInferred = inferred
     }
 
     // MARK: - Derived values

@@ -19,4 +19,22 @@ public enum KnowledgeRule {
         if all.active != v2Ordinary?.active { fields.insert("active") }
         return fields
     }
+
+    /// The state items of Apple's status that V1 could not yet know at `instant`: Apple's latest transaction is the one
+    /// V1 also knows as the latest, with a later expiry, and V1's newest record is from before the expiry it knows. That
+    /// is a renewal-date extension (V2-only RENEWAL_EXTENDED, made before the transaction expires), which V1 hears of
+    /// only with its next notification, so `expiresDate` is not compared, nor `status` when V1's status with Apple's
+    /// expiry would equal Apple's. A V1 record from after the known expiry would have shown the extension.
+    public static func unknowableInStatus(v1 mine: SubscriptionState, appleTransactionId: String?, appleExpires: Int64?, appleStatus: Int?,
+                                          at instant: Int64) -> Set<String> {
+        guard let id = appleTransactionId, id == mine.transactionId, let extended = appleExpires, let known = mine.expiresDate, extended > known,
+              let newest = mine.newestRecordTime, newest < known
+        else { return [] }
+        var fields: Set<String> = ["expiresDate"]
+        let withExtension = mine.status == .revoked ? SubscriptionStatus.revoked
+            : SubscriptionStatus.at(instant, expires: extended, revoked: nil, gracePeriodExpires: mine.gracePeriodExpiresDate,
+                                    billingRetry: mine.isInBillingRetryPeriod) ?? mine.status
+        if withExtension.rawValue == appleStatus { fields.insert("status") }
+        return fields
+    }
 }

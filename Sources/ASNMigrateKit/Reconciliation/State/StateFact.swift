@@ -55,10 +55,14 @@ public struct StateFact: Sendable, Equatable {
     public var renewal: Renewal?
     /// A record only V2 sends (`Mappings/v2-only.rules`): V1 hears of what it says only through a later notification.
     public var v2Only: Bool
+    /// The moment the record's facts describe, when the record itself dates it (a V1 body's own event time, for a
+    /// record delivered late in an envelope); nil: `time`.
+    public var moment: Int64?
 
     /// Creates a record's facts.
-    public init(time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false) {
+    public init(time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false, moment: Int64? = nil) {
         self.time = time
+        self.moment = moment
         self.transactions = transactions
         self.own = own
         self.renewal = renewal

@@ -1,6 +1,8 @@
 /// A subscription's state at an instant as one side's records imply it (`SubscriptionStateRules.derive`), or as
 /// Apple's Get All Subscription Statuses states it.
 public struct SubscriptionState: Sendable, Equatable {
+    /// The latest transaction's transactionId.
+    public var transactionId: String?
     /// The latest transaction's productId.
     public var productId: String?
     /// The latest transaction's expiresDate.
@@ -15,6 +17,8 @@ public struct SubscriptionState: Sendable, Equatable {
     public var isInBillingRetryPeriod: Bool?
     /// Apple's status at the instant.
     public var status: SubscriptionStatus
+    /// The newest record the state was derived from (its event time), when the state is a side's derivation.
+    public var newestRecordTime: Int64?
 
     /// Creates a state.
     public init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, status: SubscriptionStatus) {
@@ -22,6 +26,13 @@ public struct SubscriptionState: Sendable, Equatable {
         self.expiresDate = expiresDate
         self.autoRenewStatus = autoRenewStatus
         self.status = status
+    }
+
+    /// Equal states: every item but `newestRecordTime`, which tells where a state came from, not what it is.
+    public static func == (a: SubscriptionState, b: SubscriptionState) -> Bool {
+        a.transactionId == b.transactionId && a.productId == b.productId && a.expiresDate == b.expiresDate
+            && a.autoRenewStatus == b.autoRenewStatus && a.autoRenewProductId == b.autoRenewProductId
+            && a.gracePeriodExpiresDate == b.gracePeriodExpiresDate && a.isInBillingRetryPeriod == b.isInBillingRetryPeriod && a.status == b.status
     }
 
     /// Whether the customer has service at the instant (active or in a billing grace period).

@@ -19,8 +19,9 @@ public enum SubscriptionStateRules {
         /// Every record given: the caller already chose them (notification pairing judges which lie in the period).
         case all
         /// Records whose time is at or before the instant; and, as notifications lag the event, records up to `lag`
-        /// after it for the transactions they show purchased by the instant (without later revocations), never their
-        /// renewal facts, which may already describe a later moment.
+        /// after it for the transactions they show purchased by the instant (without later revocations), and for their
+        /// renewal facts only when the record dates them at or before the instant (`StateFact.moment`: a billing
+        /// failure delivered late still tells of the failure), as they may otherwise describe a later moment.
         case asOf(lag: Int64)
     }
 
@@ -31,6 +32,7 @@ public enum SubscriptionStateRules {
         var autoRenew: (fact: StateFact, value: Int)?
         var autoRenewProduct: (fact: StateFact, value: String)?
         var renewal: (fact: StateFact, value: StateFact.Renewal)?
+        var newest: Int64?
         for fact in facts {
             var late = false
             if case .asOf(let lag) = knowledge {
@@ -50,7 +52,9 @@ public enum SubscriptionStateRules {
                     merged[key] = t
                 }
             }
-            guard !late, let r = fact.renewal else { continue }
+            if late, (fact.moment ?? fact.time) > instant { continue }
+            if !late { newest = max(newest ?? fact.time, fact.time) }
+            guard let r = fact.renewal else { continue }
             if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true { autoRenew = (fact, value) }
             if let value = r.autoRenewProductId, autoRenewProduct.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
                 autoRenewProduct = (fact, value)
@@ -59,10 +63,13 @@ public enum SubscriptionStateRules {
         }
         guard let latest = merged.values.max(by: precedes), let expires = latest.expiresDate else { return nil }
         let grace = renewal?.value.gracePeriodExpiresDate
-        let retryFlag = renewal?.value.isInBillingRetryPeriod
+        // Present only while retrying: a renewal info without the flag says "not retrying".
+        let retryFlag = renewal.map { $0.value.isInBillingRetryPeriod ?? false }
         let status = SubscriptionStatus.at(instant, expires: expires, revoked: latest.revocationDate, gracePeriodExpires: grace,
                                            billingRetry: retryFlag) ?? .expired
         var state = SubscriptionState(productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
+        state.transactionId = latest.transactionId
+        state.newestRecordTime = newest
         state.autoRenewProductId = autoRenewProduct?.value
         state.gracePeriodExpiresDate = grace
         // Retry ends with Apple's 60-day limit too: a flag still set after it no longer holds.

@@ -70,9 +70,12 @@ public struct SubscriptionStatusComparison: Sendable {
             if let value = mine.autoRenewProductId {
                 items.insert(("autoRenewProductId", .autoRenewProductId, value, renewal?.autoRenewProductId ?? ""), at: 1)
             }
+            let unknowable = KnowledgeRule.unknowableInStatus(v1: mine, appleTransactionId: status.transaction?.transactionId,
+                                                              appleExpires: status.transaction?.expiresDate, appleStatus: status.status, at: instant)
             var any = false
             for (field, gate, left, right) in items where left != right {
                 if let gate, !options.fields.contains(gate) { continue }
+                if unknowable.contains(field) { continue }
                 any = true
                 var d = Discrepancy(kind: .stateMismatch)
                 d.environment = status.environment

@@ -297,6 +297,14 @@ public struct TransactionReconciler: Sendable {
         if let v2End, theirs.revocationDate == nil, let revoked = mine.revocationDate, revoked > v2End {
             late.formUnion(["revocationDate", "revocationReason"])
         }
+        // The mirror, for history fetched while the archive still runs: an upgrade or a later expiry (a renewal-date
+        // extension) V1 learnt after Apple made the response (its signedDate) is not a difference either.
+        if let fetched = theirs.signedDate {
+            if mine.isUpgraded == true, theirs.isUpgraded != true, let learnt = t.upgradeLearntAt, learnt > fetched { late.insert("isUpgraded") }
+            if let v1Expiry = mine.expiresDate, v1Expiry > (theirs.expiresDate ?? Int64.max), let learnt = t.expiresLearntAt, learnt > fetched {
+                late.insert("expiresDate")
+            }
+        }
         var rows: [Discrepancy] = []
         var afterDataEnd = 0
         for (field, gate, left, right, onlyKnown) in items where left != right {

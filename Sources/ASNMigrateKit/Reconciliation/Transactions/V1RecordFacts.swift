@@ -8,6 +8,8 @@ public struct V1RecordFacts: Sendable, Equatable {
     public var eventTime: Int64?
     /// True when the event time is only inferred.
     public var eventTimeInferred: Bool
+    /// The moment the body dates its facts by (a late delivery's envelope time aside).
+    public var bodyEventTime: Int64?
     /// The V1 `notification_type`.
     public var notificationType: String
     /// The transaction the notification is about (`MappingContext.relevant`).
@@ -34,6 +36,7 @@ public struct V1RecordFacts: Sendable, Equatable {
         subscriptionId = context.subscriptionId
         eventTime = context.eventTime
         eventTimeInferred = context.eventTimeInferred
+        bodyEventTime = context.bodyEventTime
         notificationType = body.notificationType
         relevantTransactionId = context.relevant?.transactionId
         transactions = body.transactions
@@ -64,6 +67,6 @@ extension V1RecordFacts {
             renewal = .init(autoRenewStatus: autoRenewStatus.map { $0 ? 1 : 0 }, autoRenewProductId: autoRenewProductId,
                             gracePeriodExpiresDate: gracePeriodExpiresDate, isInBillingRetryPeriod: isInBillingRetryPeriod)
         }
-        return StateFact(time: time, transactions: shown, own: own, renewal: renewal)
+        return StateFact(time: time, transactions: shown, own: own, renewal: renewal, moment: bodyEventTime)
     }
 }

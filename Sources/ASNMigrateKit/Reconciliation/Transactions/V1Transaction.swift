@@ -14,11 +14,17 @@ public struct V1Transaction: Sendable, Equatable {
     public var sourceType: String
     /// The app's bundle identifier (`bid`) of the first record that showed it.
     public var bundleId: String?
+    /// The event time of the record that first showed the current `expiresDate` (V1 learnt an extension then).
+    public var expiresLearntAt: Int64?
+    /// The event time of the record that first showed the transaction upgraded.
+    public var upgradeLearntAt: Int64?
 
     /// Creates a transaction as first seen.
     public init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String,
-                bundleId: String? = nil) {
+                bundleId: String? = nil, learntAt: Int64? = nil) {
         self.bundleId = bundleId
+        self.expiresLearntAt = learntAt
+        self.upgradeLearntAt = info.isUpgraded == true ? learntAt : nil
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.info = info
@@ -27,11 +33,14 @@ public struct V1Transaction: Sendable, Equatable {
         self.sourceType = sourceType
     }
 
-    /// Merges another copy of the same transaction: gaps are filled, a revocation once shown stands, the newest expiry
-    /// wins, an upgrade once shown stands.
-    public mutating func merge(_ other: LatestReceiptInfo) {
+    /// Merges another copy of the same transaction, shown by a record of event time `time`: gaps are filled, a
+    /// revocation once shown stands, the newest expiry wins, an upgrade once shown stands; when the copy shows a later
+    /// expiry or the upgrade first, `time` is when V1 learnt it.
+    public mutating func merge(_ other: LatestReceiptInfo, at time: Int64? = nil) {
         let newestExpiry = [info.expiresDate, other.expiresDate].compactMap { $0 }.max()
         let upgraded = info.isUpgraded == true || other.isUpgraded == true
+        if let later = other.expiresDate, later > (info.expiresDate ?? Int64.min) { expiresLearntAt = time }
+        if upgraded, info.isUpgraded != true { upgradeLearntAt = time }
         info.fillGaps(from: other)
         info.expiresDate = newestExpiry
         if upgraded { info.isUpgraded = true }

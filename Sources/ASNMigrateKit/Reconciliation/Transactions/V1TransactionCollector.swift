@@ -65,13 +65,14 @@ public struct V1TransactionCollector: Sendable {
             let key = Key(environment: facts.environment, transactionId: id)
             let announces = id == facts.relevantTransactionId
             if let at = index[key] {
-                transactions[at].merge(entry)
+                transactions[at].merge(entry, at: facts.eventTime)
                 if announces { transactions[at].announced = true }
             } else {
                 index[key] = transactions.count
                 transactions.append(V1Transaction(
                     environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType, bundleId: facts.bundleId))
+                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType, bundleId: facts.bundleId,
+                    learntAt: facts.eventTime))
             }
         }
         if !statusSubscriptions.isEmpty {
