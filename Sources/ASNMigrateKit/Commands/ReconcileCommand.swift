@@ -142,6 +142,7 @@ public enum ReconcileCommand {
         if transactions.holdsRecords {
             result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
         }
+        result.countTimePrecision()
         do {
             try AtomicOutput.writeDirectoryAtomically(path: destination, files: ReconciliationReport.files(result))
         } catch {
@@ -162,6 +163,7 @@ public enum ReconcileCommand {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }
         for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
+        if let line = ReconciliationReport.timePrecisionWarning(result.summary) { console.diagnostic("\(name): \(line)") }
         // API records (transactions, statuses) are V2 records read too; their rejects are already in v2_rejected.
         let summary = result.summary, apiView = summary.transactions?.comparison
         let v2Read = summary.v2RecordsRead + (apiView?.v2TransactionsRead ?? 0) + (apiView?.statuses.statusesRead ?? 0)

@@ -103,6 +103,7 @@ public struct Reconciler: Sendable {
         s.periodStart = period.start != Int64.min ? period.start : nil
         s.periodEnd = period.end != Int64.max ? period.end : nil
         s.windowMs = options.window
+        s.timeToleranceMs = options.timeTolerance
         s.run = options.run
         s.rejectCauses = inputs.causes.causes
         return s

@@ -55,6 +55,12 @@ public struct ReconciliationSummary: Sendable, Equatable {
     public var periodEnd: Int64?
     /// The pairing window, ms (`window_ms`).
     public var windowMs: Int64 = 0
+    /// `--time-tolerance`, ms (`time_tolerance_ms`).
+    public var timeToleranceMs: Int64 = 0
+    /// Date difference rows the precision of one side's clock alone accounts for (`time_precision_rows`).
+    public var timePrecisionRows = 0
+    /// The side whose differing dates all have whole seconds while the other's do not, when one does.
+    public var wholeSecondSide: String?
     /// The transaction comparison's figures, when the V2 side held App Store Server API records.
     public var transactions: TransactionFigures?
     /// Run date, tool version and input roots.

@@ -21,3 +21,22 @@ public enum TimeTolerance {
         return r < 0 ? ms - r - 1000 : ms - r
     }
 }
+
+extension ReconciliationResult {
+    /// Counts the date difference rows that differ only below the second (`time_precision_rows`), and notes the side
+    /// whose differing dates all have whole seconds while the other side's do not (a `timestamp(0)` export).
+    public mutating func countTimePrecision() {
+        let dateFields = Set(ComparedField.allCases.filter(\.isDate).map(\.rawValue))
+        var rows = 0
+        var wholeV1 = true, wholeV2 = true
+        for d in differences where dateFields.contains(d.field) {
+            guard let a = Timestamp.parseISO8601(d.v1Value), let b = Timestamp.parseISO8601(d.v2Value) else { continue }
+            guard TimeTolerance.differsOnlyInPrecision(a, b) else { continue }
+            rows += 1
+            if a % 1000 != 0 { wholeV1 = false }
+            if b % 1000 != 0 { wholeV2 = false }
+        }
+        summary.timePrecisionRows = rows
+        summary.wholeSecondSide = rows == 0 || wholeV1 == wholeV2 ? nil : (wholeV1 ? "V1" : "V2")
+    }
+}

@@ -54,11 +54,21 @@ public enum ReconciliationReport {
             ("period_start", date(s.periodStart)),
             ("period_end", date(s.periodEnd)),
             ("window_ms", String(s.windowMs)),
+            ("time_tolerance_ms", String(s.timeToleranceMs)),
+            ("time_precision_rows", String(s.timePrecisionRows)),
         ]
         if let t = s.transactions { rows += transactionRows(t) }
         rows += s.run.metrics.map { (name: $0.0, value: $0.1) }
         rows += s.rejectCauses.map { (name: SummaryJSON.causeMetric, value: $0.line) }
         return rows
+    }
+
+    /// The warning for a side whose clock keeps whole seconds only, when its precision alone accounts for rows.
+    public static func timePrecisionWarning(_ s: ReconciliationSummary) -> String? {
+        guard s.timePrecisionRows > 0, let side = s.wholeSecondSide, s.timeToleranceMs < 1000 else { return nil }
+        return "warning: \(side)'s dates have whole seconds only and the other side's do not; \(s.timePrecisionRows) date difference"
+            + " row\(s.timePrecisionRows == 1 ? "" : "s") differ only below the second (time_precision_rows); if \(side) was stored"
+            + " without milliseconds (a timestamp(0) column), run again with --time-tolerance 1s"
     }
 
     /// The one-screen summary for standard error.

@@ -130,6 +130,6 @@ import Testing
         _ = try BinaryRun.run(["reconcile", "--v1", sample, "--v2", migrated, "--out", report])
         let summary = try read(report + "/summary.csv")
         #expect(!summary.contains("transactions_compared"))
-        #expect(summary.contains("\nwindow_ms,172800000\nrun_date,"), "notification-only runs keep their rows, then the run's facts")
+        #expect(summary.contains("\nwindow_ms,172800000\ntime_tolerance_ms,0\ntime_precision_rows,0\nrun_date,"), "notification-only runs keep their rows, then the run's facts")
     }
 }

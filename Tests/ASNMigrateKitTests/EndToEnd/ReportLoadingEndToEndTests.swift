@@ -36,7 +36,7 @@ import Testing
         // Existing rows first and unchanged in order; the new ones appended.
         #expect(Array(names.prefix(3)) == ["v1_records_read", "v1_rejected", "v1_duplicates"])
         let windowAt = try #require(names.firstIndex(of: "window_ms"))
-        #expect(Array(names[(windowAt + 1)...(windowAt + 4)]) == ["run_date", "tool_version", "v1_input", "v2_input"])
+        #expect(Array(names[(windowAt + 1)...(windowAt + 6)]) == ["time_tolerance_ms", "time_precision_rows", "run_date", "tool_version", "v1_input", "v2_input"])
         let value = { (name: String) in rows.first { $0.0 == name }?.1 }
         #expect(value("run_date") == "2021-06-01")
         #expect(value("tool_version") == ASNMigrateCLI.versionNumber)

@@ -53,7 +53,8 @@ import Testing
         #expect(value("window_ms") == "172800000")
         #expect(value("v2_unverified") == nil, "no row when signatures were not checked")
         #expect(rows.first?.name == "v1_records_read" && rows.last?.name == "rejects_by_cause")
-        #expect(rows.map(\.name).firstIndex(of: "run_date") == rows.map(\.name).firstIndex(of: "window_ms").map { $0 + 1 })
+        #expect(rows.map(\.name).firstIndex(of: "run_date") == rows.map(\.name).firstIndex(of: "window_ms").map { $0 + 3 })
+        #expect(value("time_tolerance_ms") == "0" && value("time_precision_rows") == "0")
     }
 
     @Test func transactionFiguresComeBeforeTheRunFactsAndZeroTheNotificationFigures() throws {
@@ -66,7 +67,7 @@ import Testing
         #expect(s.transactions?.v1NotificationsNotCompared == 1 + 1 + 1 + 2, "matched, type mismatch, missing in V2, two bookends out of period")
         let names = ReconciliationReport.summaryRows(s).map(\.name)
         let at = { (name: String) in names.firstIndex(of: name) ?? -1 }
-        #expect(at("window_ms") + 1 == at("v1_notifications_not_compared"))
+        #expect(at("window_ms") + 1 == at("time_tolerance_ms") && at("time_precision_rows") + 1 == at("v1_notifications_not_compared"))
         #expect(at("v1_archive_end") + 1 == at("transaction_fields_after_data_end"))
         #expect(at("transaction_fields_after_data_end") + 1 == at("run_date"))
         #expect(ReconciliationReport.summaryRows(s).first { $0.name == "v1_archive_end" }?.value == "2021-06-01T00:00:00.000Z")
