@@ -94,7 +94,8 @@ public enum FetchCommand {
         let client = APIClient(transport: URLSessionTransport(timeout: settings.timeout), baseURL: settings.baseURL,
                                tokens: APITokenSource(credentials: credentials),
                                limiter: RateLimiter(perSecond: settings.requestsPerSecond),
-                               maxRetries: settings.maxRetries, retryDelay: settings.retryDelay)
+                               maxRetries: settings.maxRetries, retryDelay: settings.retryDelay,
+                               userAgent: "asn-migrate/\(ASNMigrateCLI.versionNumber)")
         let progress = FetchProgress(enabled: isatty(2) == 1)
         let outcome: FetchRun.Outcome
         let notFound: [FetchOutput.NotFound]

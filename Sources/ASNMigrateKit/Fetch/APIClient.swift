@@ -17,6 +17,8 @@ public final class APIClient: @unchecked Sendable {
     private let maxRetries: Int
     /// The first backoff, in seconds; doubled each retry, with jitter.
     private let retryDelay: Double
+    /// The User-Agent header.
+    private let userAgent: String
     /// Guards the counters and the stop flag.
     private let lock = NSLock()
     /// Requests sent.
@@ -28,7 +30,7 @@ public final class APIClient: @unchecked Sendable {
 
     /// A client over `transport` for `baseURL`.
     public init(transport: any HTTPTransport, baseURL: String, tokens: APITokenSource, limiter: RateLimiter,
-                maxRetries: Int, retryDelay: Double) {
+                maxRetries: Int, retryDelay: Double, userAgent: String = "asn-migrate") {
         self.transport = transport
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -37,6 +39,7 @@ public final class APIClient: @unchecked Sendable {
         self.limiter = limiter
         self.maxRetries = maxRetries
         self.retryDelay = retryDelay
+        self.userAgent = userAgent
     }
 
     /// Requests sent and retries so far.
@@ -90,7 +93,7 @@ public final class APIClient: @unchecked Sendable {
             var signed = request
             signed.headers["Authorization"] = "Bearer " + (try tokens.token())
             signed.headers["Accept"] = "application/json"
-            signed.headers["User-Agent"] = "asn-migrate/\(ASNMigrateCLI.versionNumber)"
+            signed.headers["User-Agent"] = userAgent
             count(retry: attempt > 0)
             let answer: APIAnswer
             do {

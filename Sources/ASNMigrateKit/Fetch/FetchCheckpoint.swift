@@ -64,10 +64,25 @@ public final class FetchCheckpoint: @unchecked Sendable {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.failure("open the fetch checkpoint", path, errno) }
         descriptor = fd
-        let bytes = FileManager.default.contents(atPath: path).map { Array($0) } ?? []
-        let (entries, complete) = Self.parse(bytes)
-        self.entries = entries
-        if complete < bytes.count {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw FileSystem.failure("read the fetch checkpoint", path, errno)
+        }
+        // Mapped, not read: a large fetch's journal holds every answer, and only its header lines are parsed here.
+        let length = Int(info.st_size)
+        var parsed: (entries: [Entry], complete: Int) = ([], 0)
+        if length > 0 {
+            guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+                close(fd)
+                throw FileSystem.failure("read the fetch checkpoint", path, errno)
+            }
+            parsed = Self.parse(UnsafeRawBufferPointer(start: mapped, count: length))
+            munmap(mapped, length)
+        }
+        let complete = parsed.complete
+        self.entries = parsed.entries
+        if complete < length {
             guard ftruncate(fd, off_t(complete)) == 0 else {
                 close(fd)
                 throw FileSystem.failure("cut the torn end off the fetch checkpoint", path, errno)
@@ -137,13 +152,13 @@ public final class FetchCheckpoint: @unchecked Sendable {
     // MARK: - Reading
 
     /// The complete entries of `bytes` and the length of the complete part (anything after it is a torn append).
-    static func parse(_ bytes: [UInt8]) -> (entries: [Entry], complete: Int) {
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> (entries: [Entry], complete: Int) {
         var entries: [Entry] = []
         var offset = 0
         let parser = JSONParser()
         while offset < bytes.count {
             guard let end = bytes[offset...].firstIndex(of: 0x0A),
-                  let value = try? parser.parse(bytes[offset..<end]), case .object(let object) = value,
+                  let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])), case .object(let object) = value,
                   var entry = entry(object) else { break }
             var next = end + 1
             if case .number(let literal)? = object["bytes"], let length = Int(literal) {

@@ -99,13 +99,14 @@ public final class FetchRun: @unchecked Sendable {
         let started = RateLimiter.monotonic()
         let environment = plan.environment
         let entries = checkpoint.entries
-        let latest = entries.map(\.generation).max() ?? 0
+        // Generations count per environment: an --update of one environment does not disturb the other's resume.
+        let latest = entries.filter { $0.environment == environment }.map(\.generation).max() ?? 0
         var generation = latest
         if plan.update {
             let resuming = entries.contains { $0.kind == "run" && $0.generation == latest && $0.environment == environment }
                 && !entries.contains { $0.kind == "end" && $0.generation == latest && $0.environment == environment }
             if !resuming {
-                generation = entries.isEmpty ? 0 : latest + 1
+                generation = entries.contains { $0.environment == environment } ? latest + 1 : 0
                 try checkpoint.append(FetchCheckpoint.Entry(kind: "run", environment: environment, generation: generation))
             }
         }

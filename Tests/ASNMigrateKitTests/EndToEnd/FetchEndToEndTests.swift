@@ -187,7 +187,7 @@ import Glibc
         let setup = try Setup(subscribers: 60, seed: 7)
         defer { setup.tmp.remove() }
         var faults = LoopbackAPIServer.Faults()
-        faults.delay = 0.01
+        faults.delay = 0.02
         let server = try setup.server(faults: faults)
         defer { server.stop() }
         let whole = setup.tmp.path + "/whole", killed = setup.tmp.path + "/killed"
@@ -206,7 +206,7 @@ import Glibc
             process.standardError = FileHandle.nullDevice
             try process.run()
             if attempt < 4 {
-                Thread.sleep(forTimeInterval: Double.random(in: 0.15...0.6, using: &random))
+                Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.5, using: &random))
                 kill(process.processIdentifier, SIGKILL)
             }
             process.waitUntilExit()
@@ -248,6 +248,42 @@ import Glibc
         #expect(kept == pages.flatMap { $0 + [0x0A] })
         let posts = server.requests.filter { $0.method == "POST" }
         #expect(posts.map(\.query) == ["", "paginationToken=page-1", "paginationToken=page-2"])
+    }
+
+    @Test func idStillFailingAfterTheRetriesExits69AndTheNextRunFinishesIt() throws {
+        let setup = try Setup(subscribers: 10, seed: 6)
+        defer { setup.tmp.remove() }
+        let production = setup.answers.filter { $0.environment == "Production" }.map(\.originalTransactionId)
+        var faults = LoopbackAPIServer.Faults()
+        faults.serverErrors = [production[0]: 3]
+        let server = try setup.server(faults: faults)
+        defer { server.stop() }
+        let out = setup.tmp.path + "/fetched"
+        let idsFile = try setup.tmp.write("ids.txt", production.joined(separator: "\n") + "\n")
+        let first = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
+        #expect(first.status == ExitStatus.unavailable.rawValue, "\(first.stderr)")
+        #expect(first.stderr.contains("still failed after 1 retries") && first.stderr.contains("run the same command again"), "\(first.stderr)")
+        #expect(Self.finishedIds(out) == Set(production.dropFirst()), "every other id finished")
+        server.clearLog()
+        let second = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(Set(server.requests.map(\.id)) == [production[0]], "only the failed id is asked again")
+    }
+
+    @Test func defaultRateOfTenRequestsPerSecondIsKept() throws {
+        let setup = try Setup(subscribers: 12, seed: 9)
+        defer { setup.tmp.remove() }
+        let server = try setup.server()
+        defer { server.stop() }
+        let out = setup.tmp.path + "/fetched"
+        let arguments = setup.arguments(server, out: out, extra: ["--from-v1", setup.sim + "/v1"]).filter { $0 != "--max-requests-per-second" && $0 != "1000" }
+        let run = try BinaryRun.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let times = server.requests.map(\.time).sorted()
+        try #require(times.count >= 20)
+        let rate = Double(times.count - 1) / ((times.last ?? 0) - (times.first ?? 0))
+        #expect(rate <= 10.5 && rate >= 7, "\(times.count) requests at \(rate) per second")
+        print("fetch at the default rate: \(times.count) requests for \(Self.finishedIds(out).count) ids at \(String(format: "%.2f", rate)) requests/s")
     }
 
     /// Ids with a `done` or `notFound` entry in the checkpoint of `directory`.
