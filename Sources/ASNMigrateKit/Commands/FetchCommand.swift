@@ -146,18 +146,39 @@ public enum FetchCommand {
 
     /// The validated options.
     struct Settings {
-        var keyId = "", issuerId = "", bundleId = "", keyPath = "", out = ""
+        /// `--key-id`.
+        var keyId = ""
+        /// `--issuer-id`.
+        var issuerId = ""
+        /// `--bundle-id`.
+        var bundleId = ""
+        /// `--private-key`.
+        var keyPath = ""
+        /// `--out`.
+        var out = ""
+        /// `--from-v1` paths.
         var archive: [String] = []
+        /// `--ids`.
         var idsFile: String?
+        /// `Production` or `Sandbox`.
         var environment = "Production"
+        /// Apple's base URL for the environment, or `--base-url`.
         var baseURL = ""
+        /// `--update`.
         var update = false
+        /// `--notifications-since` in epoch ms.
         var notificationsSince: Int64?
+        /// `--concurrency`.
         var concurrency = 4
+        /// `--max-requests-per-second`.
         var requestsPerSecond = 10.0
+        /// `--max-retries`.
         var maxRetries = 5
+        /// `--retry-delay` in seconds.
         var retryDelay = 1.0
+        /// `--timeout` in seconds.
         var timeout = 30.0
+        /// `--summary-json`.
         var summaryJSON: String?
 
         /// Reads and checks `arguments`; usage errors name the option.
@@ -217,8 +238,9 @@ final class FetchProgress: @unchecked Sendable {
     private let enabled: Bool
     /// Guards the state.
     private let lock = NSLock()
-    /// When the run started and when the line was last drawn (monotonic seconds).
+    /// When the run started (monotonic seconds).
     private let started = RateLimiter.monotonic()
+    /// When the line was last drawn (monotonic seconds).
     private var drawn = 0.0
     /// Whether a line is on screen.
     private var showing = false

@@ -33,10 +33,14 @@ public final class FetchCheckpoint: @unchecked Sendable {
         public var hasMore: Bool?
         /// Apple's error code (`notFound`).
         public var errorCode: Int?
-        /// The notification history's period (epoch ms).
-        public var startDate: Int64?, endDate: Int64?
-        /// Where the answer body starts in the journal, and its length.
-        public var bodyOffset: Int = 0, bodyLength: Int = 0
+        /// The notification history's start (epoch ms).
+        public var startDate: Int64?
+        /// The notification history's end (epoch ms).
+        public var endDate: Int64?
+        /// Where the answer body starts in the journal.
+        public var bodyOffset: Int = 0
+        /// The answer body's length.
+        public var bodyLength: Int = 0
 
         /// Creates an entry.
         public init(kind: String, environment: String = "", id: String = "", generation: Int = 0) {

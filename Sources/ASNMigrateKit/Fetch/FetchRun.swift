@@ -325,12 +325,14 @@ private final class FailureBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: ASNError?
 
+    /// The first failure set, if any.
     var error: ASNError? {
         lock.lock()
         defer { lock.unlock() }
         return stored
     }
 
+    /// Keeps `error` unless one is kept already.
     func set(_ error: ASNError) {
         lock.lock()
         if stored == nil { stored = error }

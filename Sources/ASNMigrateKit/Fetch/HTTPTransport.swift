@@ -108,12 +108,14 @@ private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: (Data?, URLResponse?, (any Error)?) = (nil, nil, nil)
 
+    /// Stores the callback's result.
     func set(data: Data?, response: URLResponse?, error: (any Error)?) {
         lock.lock()
         value = (data, response, error)
         lock.unlock()
     }
 
+    /// The stored result.
     func get() -> (Data?, URLResponse?, (any Error)?) {
         lock.lock()
         defer { lock.unlock() }

@@ -10,12 +10,18 @@ import Glibc
 @Suite(.serialized) struct FetchEndToEndTests {
     /// A simulation, a key made at run time and its `.p8` file.
     struct Setup {
+        /// The test's folder.
         let tmp: TemporaryDirectory
+        /// The simulation's folder.
         let sim: String
+        /// The API key, made at run time.
         let key: ES256PrivateKey
+        /// Its `.p8` file (mode 600).
         let keyPath: String
+        /// What the loopback server answers.
         let answers: [SimulatedAPIView.Answers]
 
+        /// Simulates `subscribers` at `seed` and makes a key.
         init(subscribers: Int, seed: Int, inject: String = "0") throws {
             tmp = try TemporaryDirectory()
             sim = tmp.path + "/sim"
@@ -28,6 +34,7 @@ import Glibc
             answers = try SimulatedAPIView.answers(directory: sim + "/v2-api")
         }
 
+        /// A started loopback server for the simulation.
         func server(faults: LoopbackAPIServer.Faults = .init(), notificationPages: [[UInt8]] = []) throws -> LoopbackAPIServer {
             guard let publicKey = key.publicKey else { throw ASNError(.outputFailed, "no public key") }
             let server = LoopbackAPIServer(answers: answers, notificationPages: notificationPages, publicKey: publicKey, keyId: "KEY123",
@@ -36,6 +43,7 @@ import Glibc
             return server
         }
 
+        /// `fetch`'s arguments against `server`.
         func arguments(_ server: LoopbackAPIServer, environment: String = "production", out: String, extra: [String] = []) -> [String] {
             ["fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated", "--private-key", keyPath,
              "--environment", environment, "--base-url", server.baseURL(environment), "--out", out,

@@ -15,11 +15,17 @@ import Glibc
 final class LoopbackAPIServer: @unchecked Sendable {
     /// Faults to inject, per originalTransactionId, on its first history request (`serverErrors`: its first N).
     struct Faults {
+        /// Answered 429 with `Retry-After: 1`.
         var rateLimitWithRetryAfter: Set<String> = []
+        /// Answered 429 without Retry-After.
         var rateLimitWithoutRetryAfter: Set<String> = []
+        /// Answered 500 that many times.
         var serverErrors: [String: Int] = [:]
+        /// Every answer 0.3 s late.
         var slow: Set<String> = []
+        /// The connection closed without an answer.
         var dropConnection: Set<String> = []
+        /// Answered 500 GeneralInternalRetryableError (5000001).
         var retryableErrorCode: Set<String> = []
         /// Every request answered 401.
         var unauthorized = false
@@ -29,12 +35,19 @@ final class LoopbackAPIServer: @unchecked Sendable {
 
     /// One request as the server saw it.
     struct Logged: Sendable {
+        /// `GET` / `POST`.
         var method: String
+        /// `inApps/v2/history`, `inApps/v1/subscriptions`, `inApps/v1/notifications/history`.
         var endpoint: String
+        /// `production` / `sandbox` (the base URL's last segment).
         var environment: String
+        /// The id in the path (empty for notifications).
         var id: String
+        /// The query string.
         var query: String
+        /// The status answered (0: connection dropped).
         var status: Int
+        /// The Authorization header as sent.
         var authorization: String
         /// When it was answered (monotonic seconds).
         var time: Double
