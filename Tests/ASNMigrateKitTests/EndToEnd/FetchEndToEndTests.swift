@@ -134,6 +134,9 @@ import Glibc
         #expect(retries >= 7, "429 ×2, 500 ×3, a dropped connection, a retryable code: \(productionSummary)")
         let requests = server.requests
         #expect(requests.contains { $0.status == 429 } && requests.contains { $0.status == 500 })
+        // An unknown id is asked once per environment, never retried, never asked for statuses.
+        #expect(requests.filter { $0.id == "999000000000001" }.map { $0.environment + " " + $0.endpoint + " " + String($0.status) }.sorted()
+            == ["production inApps/v2/history 404", "sandbox inApps/v2/history 404"])
         // Retry-After: 1 is honoured: the retry comes a second later, not after the 20 ms backoff.
         let limited = requests.filter { $0.id == production[0] && $0.endpoint == "inApps/v2/history" }
         #expect(limited.count == 2 && limited[1].time - limited[0].time >= 0.95, "\(limited.map(\.time))")
