@@ -253,12 +253,15 @@ import Glibc
         defer { server.stop() }
         let out = setup.tmp.path + "/fetched"
         let idsFile = try setup.tmp.write("ids.txt", (setup.answers.first?.originalTransactionId ?? "1") + "\n")
-        let run = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", "2026-06-01"]))
+        let since = Timestamp.iso8601(ms: ReconcileCommand.currentTime() - 10 * 86_400_000)
+        let run = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", since]))
         #expect(run.status == 0, "\(run.stderr)")
         let kept = try Self.contents(out)["notifications/part-0001.jsonl.gz"]
         #expect(kept == pages.flatMap { $0 + [0x0A] })
         let posts = server.requests.filter { $0.method == "POST" }
         #expect(posts.map(\.query) == ["", "paginationToken=page-1", "paginationToken=page-2"])
+        let tooOld = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", "2020-01-01"]))
+        #expect(tooOld.status == ExitStatus.usage.rawValue && tooOld.stderr.contains("180 days"), "\(tooOld.stderr)")
     }
 
     @Test func idStillFailingAfterTheRetriesExits69AndTheNextRunFinishesIt() throws {
