@@ -88,8 +88,9 @@ public final class APIClient: @unchecked Sendable {
     public func send(_ request: HTTPRequest) throws(ASNError) -> APIResult {
         var attempt = 0
         while true {
-            guard !isStopped else { throw Self.unauthorizedError }
             limiter.acquire()
+            // Checked after the wait: a 401 another thread got meanwhile stops this request too.
+            guard !isStopped else { throw Self.unauthorizedError }
             var signed = request
             signed.headers["Authorization"] = "Bearer " + (try tokens.token())
             signed.headers["Accept"] = "application/json"

@@ -55,6 +55,9 @@ public struct FetchFigures: Sendable, Equatable {
 
 /// Runs a fetch: asks Apple for every id of the plan not finished yet, on `concurrency` threads, journaling each
 /// answer in the checkpoint as it comes.
+///
+/// `@unchecked Sendable`: its worker threads share the figures, the next index and the failures, all guarded by
+/// `lock`; the client and the checkpoint are thread-safe themselves; the threads are joined before `run` returns.
 public final class FetchRun: @unchecked Sendable {
     /// The API client.
     private let client: APIClient

@@ -70,6 +70,8 @@ import Testing
 }
 
 /// A settable clock for the token source.
+///
+/// `@unchecked Sendable`: set and read by the test's one thread only (the token source calls it synchronously).
 private final class Clock: @unchecked Sendable {
     var now: Int64 = 1_700_000_000
 }
