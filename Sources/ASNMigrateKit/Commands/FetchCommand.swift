@@ -119,7 +119,7 @@ public enum FetchCommand {
             return .failure
         }
         let f = outcome.figures
-        console.diagnostic("\(name): \(f.idsAsked) ids (\(f.idsFinishedBefore) finished before), \(f.idsAnswered) answered, \(f.idsNotFound) not found, \(f.idsFailed) failed; \(f.historyPages) history pages, \(f.statusResponses) statuses, \(f.notificationPages) notification pages; \(f.requests) requests, \(f.retries) retries in \(String(format: "%.1f", f.seconds)) s; written to \(settings.out)")
+        console.diagnostic("\(name): \(f.idsAsked) ids (\(f.idsFinishedBefore) finished before), \(f.idsAnswered) answered, \(f.idsNotFound) not found, \(f.idsFailed) failed, \(f.idsCovered) held by another id of the same customer; \(f.historyPages) history pages, \(f.statusResponses) statuses, \(f.notificationPages) notification pages; \(f.requests) requests, \(f.retries) retries in \(String(format: "%.1f", f.seconds)) s; written to \(settings.out)")
         for failure in outcome.failures { console.diagnostic("  \(failure.description)") }
         if outcome.unauthorized {
             console.diagnostic("\(name): \(APIClient.unauthorizedError.message) (exit 77)")
@@ -136,7 +136,7 @@ public enum FetchCommand {
     static func summaryMetrics(_ f: FetchFigures, environment: String, notFoundTotal: Int) -> [(String, String)] {
         [("environment", environment), ("ids_asked", String(f.idsAsked)), ("ids_finished_before", String(f.idsFinishedBefore)),
          ("ids_answered", String(f.idsAnswered)), ("ids_not_found", String(f.idsNotFound)), ("ids_failed", String(f.idsFailed)),
-         ("ids_not_reached", String(f.idsNotReached)), ("not_found_listed", String(notFoundTotal)),
+         ("ids_not_reached", String(f.idsNotReached)), ("ids_covered", String(f.idsCovered)), ("not_found_listed", String(notFoundTotal)),
          ("history_pages", String(f.historyPages)), ("statuses_responses", String(f.statusResponses)),
          ("notification_pages", String(f.notificationPages)), ("requests", String(f.requests)), ("retries", String(f.retries)),
          ("seconds", String(format: "%.3f", f.seconds)), ("tool_version", ASNMigrateCLI.versionNumber)]
@@ -265,7 +265,7 @@ final class FetchProgress: @unchecked Sendable {
         guard now - drawn >= 0.25 else { return }
         drawn = now
         let counts = client.counts
-        let done = figures.idsAnswered + figures.idsNotFound + figures.idsFailed
+        let done = figures.idsAnswered + figures.idsNotFound + figures.idsFailed + figures.idsCovered
         let text = Self.render(done: done, total: total, requests: counts.requests, retries: counts.retries, seconds: now - started)
         FileDescriptorSink.writeAll(Array(("\r\u{1B}[K" + text).utf8), to: 2)
         showing = true

@@ -17,7 +17,8 @@ public final class FetchCheckpoint: @unchecked Sendable {
     /// One journal entry.
     public struct Entry: Sendable, Equatable {
         /// `run` (an `--update` generation begins), `history`, `statuses`, `statusesNotFound`, `notFound`, `done`,
-        /// `notifications`, `notificationsDone`, `end` (a run finished every id).
+        /// `covered` (not asked: a smaller id's answers already hold it), `notifications`, `notificationsDone`, `end`
+        /// (a run finished every id).
         public var kind: String
         /// `Production` / `Sandbox`.
         public var environment: String = ""
@@ -33,6 +34,9 @@ public final class FetchCheckpoint: @unchecked Sendable {
         public var hasMore: Bool?
         /// Apple's error code (`notFound`).
         public var errorCode: Int?
+        /// The other originalTransactionIds the id's answers hold (`done`: the same customer's), or the id that
+        /// held this one (`covered`).
+        public var covers: [String] = []
         /// The notification history's start (epoch ms).
         public var startDate: Int64?
         /// The notification history's end (epoch ms).
@@ -114,6 +118,7 @@ public final class FetchCheckpoint: @unchecked Sendable {
         header.add("revision", entry.revision)
         header.add("hasMore", entry.hasMore)
         header.add("errorCode", entry.errorCode)
+        if !entry.covers.isEmpty { header.add("covers", json: .array(entry.covers.map { .string($0) })) }
         header.add("startDate", entry.startDate)
         header.add("endDate", entry.endDate)
         let line = body.map(Self.oneLine)
@@ -187,6 +192,7 @@ public final class FetchCheckpoint: @unchecked Sendable {
         entry.revision = reader.string("revision")
         if case .bool(let value)? = object["hasMore"] { entry.hasMore = value }
         entry.errorCode = reader.int("errorCode")
+        if case .array(let covers)? = object["covers"] { entry.covers = covers.compactMap(\.stringValue) }
         entry.startDate = reader.int64("startDate")
         entry.endDate = reader.int64("endDate")
         return entry

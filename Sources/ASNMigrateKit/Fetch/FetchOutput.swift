@@ -69,8 +69,10 @@ public enum FetchOutput {
         let entries = checkpoint.entries
         var byKey: [[String]: [FetchCheckpoint.Entry]] = [:]
         var notifications: [FetchCheckpoint.Entry] = []
+        var covers: [[String]: Set<String>] = [:]
         for entry in entries {
             if entry.kind == "notifications" { notifications.append(entry) }
+            if entry.kind == "done" { covers[[entry.environment, entry.id], default: []].formUnion(entry.covers) }
             guard !entry.id.isEmpty, ["history", "statuses", "notFound"].contains(entry.kind) else { continue }
             byKey[[entry.environment, entry.id], default: []].append(entry)
         }
@@ -78,7 +80,12 @@ public enum FetchOutput {
         var history: [FetchCheckpoint.Entry] = []
         var statuses: [FetchCheckpoint.Entry] = []
         var notFound: [NotFound] = []
+        // Apple answers per customer: an id the answers of a smaller id already hold is left out, whichever of the two
+        // was asked first (or both), so the output does not depend on the order answers came in.
+        var held: [String: Set<String>] = [:]
         for key in keys {
+            if held[key[0]]?.contains(key[1]) == true { continue }
+            held[key[0], default: []].formUnion(covers[key] ?? [])
             let list = byKey[key] ?? []
             let pages = unique(list.filter { $0.kind == "history" }).sorted { $0.generation < $1.generation }
             history += pages

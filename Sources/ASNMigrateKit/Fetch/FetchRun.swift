@@ -36,6 +36,9 @@ public struct FetchFigures: Sendable, Equatable {
     public var idsFailed = 0
     /// Ids not reached because the run stopped (a 401).
     public var idsNotReached = 0
+    /// Ids not asked: the answers for a smaller id of the same customer already held them (Apple answers history and
+    /// statuses per customer, whichever of the customer's ids is asked).
+    public var idsCovered = 0
     /// Get Transaction History pages kept.
     public var historyPages = 0
     /// Get All Subscription Statuses responses kept.
@@ -77,6 +80,8 @@ public final class FetchRun: @unchecked Sendable {
     private var unauthorized = false
     /// The index of the next id to ask for.
     private var nextIndex = 0
+    /// For each originalTransactionId held in a finished id's answers, the smallest such id.
+    private var coveredBy: [String: String] = [:]
 
     /// Creates a run.
     public init(client: APIClient, checkpoint: FetchCheckpoint, plan: FetchPlan,
@@ -118,10 +123,11 @@ public final class FetchRun: @unchecked Sendable {
         var mine: [String: [FetchCheckpoint.Entry]] = [:]
         for entry in entries where entry.environment == environment && !entry.id.isEmpty {
             let key = entry.id
-            if entry.kind == "done" || entry.kind == "notFound" {
+            if entry.kind == "done" || entry.kind == "notFound" || entry.kind == "covered" {
                 finishedAny.insert(key)
                 if entry.generation == generation { finishedNow.insert(key) }
             }
+            if entry.kind == "done" { noteCovered(entry.covers, by: key) }
             if entry.kind == "done", let revision = entry.revision { lastRevision[key] = revision }
             if entry.generation == generation { mine[key, default: []].append(entry) }
         }
@@ -158,9 +164,18 @@ public final class FetchRun: @unchecked Sendable {
                     }
                     let id = todo[nextIndex]
                     nextIndex += 1
+                    let heldBy = coveredBy[id].flatMap { IdentifierOrder.less($0, id) ? $0 : nil }
                     lock.unlock()
                     do throws(ASNError) {
-                        try fetch(id, generation: generationNow, previous: answered[id] ?? [], lastRevision: plan.update ? revisions[id] : nil)
+                        if let heldBy {
+                            // A smaller id of the same customer was answered: Apple would send the same again.
+                            var entry = FetchCheckpoint.Entry(kind: "covered", environment: plan.environment, id: id, generation: generationNow)
+                            entry.covers = [heldBy]
+                            try checkpoint.append(entry)
+                            count { $0.idsCovered += 1 }
+                        } else {
+                            try fetch(id, generation: generationNow, previous: answered[id] ?? [], lastRevision: plan.update ? revisions[id] : nil)
+                        }
                     } catch {
                         switch error.code {
                         case .unauthorized:
@@ -191,7 +206,7 @@ public final class FetchRun: @unchecked Sendable {
         figures.requests = counts.requests
         figures.retries = counts.retries
         figures.seconds = RateLimiter.monotonic() - started
-        let done = figures.idsAnswered + figures.idsNotFound + figures.idsFailed
+        let done = figures.idsAnswered + figures.idsNotFound + figures.idsFailed + figures.idsCovered
         figures.idsNotReached = max(0, todo.count - done)
         let outcome = Outcome(figures: figures, failures: failures, unauthorized: unauthorized)
         lock.unlock()
@@ -214,6 +229,10 @@ public final class FetchRun: @unchecked Sendable {
             if last.hasMore == true, let next = last.revision, next != last.after { after = next } else { historyDone = true }
         }
         var pages = 0
+        var held: Set<String> = []
+        for entry in previous where entry.kind == "history" || entry.kind == "statuses" {
+            held.formUnion(FetchAnswers.originalTransactionIds(in: try checkpoint.body(of: entry)))
+        }
         while !historyDone {
             switch try client.transactionHistory(id, revision: after) {
             case .body(let body):
@@ -223,6 +242,7 @@ public final class FetchRun: @unchecked Sendable {
                 entry.revision = next
                 entry.hasMore = hasMore
                 try checkpoint.append(entry, body: body)
+                held.formUnion(FetchAnswers.originalTransactionIds(in: body))
                 pages += 1
                 revision = next ?? revision
                 // Guard against a page that says more follow without moving on: never ask the same page forever.
@@ -240,6 +260,7 @@ public final class FetchRun: @unchecked Sendable {
             switch try client.subscriptionStatuses(id) {
             case .body(let body):
                 try checkpoint.append(FetchCheckpoint.Entry(kind: "statuses", environment: environment, id: id, generation: generation), body: body)
+                held.formUnion(FetchAnswers.originalTransactionIds(in: body))
                 statuses = 1
             case .notFound(let code), .refused(_, let code):
                 var entry = FetchCheckpoint.Entry(kind: "statusesNotFound", environment: environment, id: id, generation: generation)
@@ -249,7 +270,12 @@ public final class FetchRun: @unchecked Sendable {
         }
         var done = FetchCheckpoint.Entry(kind: "done", environment: environment, id: id, generation: generation)
         done.revision = revision
+        held.remove(id)
+        done.covers = FetchIds.sorted(held)
         try checkpoint.append(done)
+        lock.lock()
+        noteCovered(done.covers, by: id)
+        lock.unlock()
         count { $0.historyPages += pages; $0.statusResponses += statuses; $0.idsAnswered += 1 }
     }
 
@@ -303,6 +329,11 @@ public final class FetchRun: @unchecked Sendable {
         var hasMore = false
         if case .bool(let more)? = object["hasMore"] { hasMore = more }
         return (V2FieldReader(object).string(revisionKey), hasMore)
+    }
+
+    /// Records that `id`'s answers hold `others` (call under the lock, or before the threads start).
+    private func noteCovered(_ others: [String], by id: String) {
+        for other in others where coveredBy[other].map({ IdentifierOrder.less(id, $0) }) ?? true { coveredBy[other] = id }
     }
 
     /// Changes the figures under the lock.

@@ -284,6 +284,55 @@ import Glibc
         #expect(Set(server.requests.map(\.id)) == [production[0]], "only the failed id is asked again")
     }
 
+    /// Apple answers history and statuses for the whole customer, whichever of the customer's ids is asked: a page
+    /// holding transactions of `ids`.
+    static func customerAnswers(_ ids: [String], environment: String = "Production") -> (page: [UInt8], statuses: [UInt8]) {
+        let header = Base64.encodeURL(Array(#"{"alg":"ES256"}"#.utf8))
+        let signed = ids.enumerated().map { index, id in
+            "\"" + header + "." + Base64.encodeURL(Array(#"{"transactionId":"\#(id)\#(index)","originalTransactionId":"\#(id)","environment":"\#(environment)"}"#.utf8)) + ".c2ln\""
+        }
+        let page = #"{"revision":"\#(ids[0])-0","hasMore":false,"environment":"\#(environment)","signedTransactions":[\#(signed.joined(separator: ","))]}"#
+        let entries = ids.map { #"{"originalTransactionId":"\#($0)","status":1}"# }.joined(separator: ",")
+        let statuses = #"{"environment":"\#(environment)","data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[\#(entries)]}]}"#
+        return (Array(page.utf8), Array(statuses.utf8))
+    }
+
+    @Test func idsOfOneCustomerAreAskedOnceAndKeptOnceWhateverTheOrder() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let key = try #require(ES256PrivateKey.generate())
+        let keyPath = try tmp.write("AuthKey_KEY123.p8", try #require(key.pkcs8PEM()))
+        chmod(keyPath, 0o600)
+        let shared = Self.customerAnswers(["100", "200"]), alone = Self.customerAnswers(["300"])
+        let answers = [SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "100", pages: [shared.page], statuses: shared.statuses),
+                       SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "200", pages: [shared.page], statuses: shared.statuses),
+                       SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "300", pages: [alone.page], statuses: alone.statuses)]
+        let server = LoopbackAPIServer(answers: answers, publicKey: try #require(key.publicKey), keyId: "KEY123", issuerId: "issuer-1", bundleId: "com.example.simulated")
+        try server.start()
+        defer { server.stop() }
+        let idsFile = try tmp.write("ids.txt", "300\n200\n100\n")
+        func fetch(_ out: String, concurrency: String) throws -> BinaryRun {
+            try BinaryRun.run(["fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated", "--private-key", keyPath,
+                               "--base-url", server.baseURL("production"), "--ids", idsFile, "--out", out, "--concurrency", concurrency,
+                               "--max-requests-per-second", "1000"])
+        }
+        let sequential = try fetch(tmp.path + "/one", concurrency: "1")
+        #expect(sequential.status == 0, "\(sequential.stderr)")
+        #expect(!server.requests.contains { $0.id == "200" }, "200 is held in 100's answers: not asked")
+        #expect(try String(contentsOfFile: tmp.path + "/one/fetch-summary.csv", encoding: .utf8).contains("ids_covered,1\n"))
+        let one = try Self.responses(tmp.path + "/one")
+        #expect(one["history/part-0001.jsonl.gz"] == shared.page + [0x0A] + alone.page + [0x0A])
+        #expect(one["statuses/part-0001.jsonl.gz"] == shared.statuses + [0x0A] + alone.statuses + [0x0A])
+        // Asked in parallel, 200 is answered too (100 is not finished when it is taken); the output is the same.
+        server.clearLog()
+        for attempt in 0..<3 {
+            let parallel = try fetch(tmp.path + "/many\(attempt)", concurrency: "3")
+            #expect(parallel.status == 0)
+            #expect(try Self.responses(tmp.path + "/many\(attempt)") == one)
+        }
+        #expect(server.requests.contains { $0.id == "200" })
+    }
+
     @Test func defaultRateOfTenRequestsPerSecondIsKept() throws {
         let setup = try Setup(subscribers: 12, seed: 9)
         defer { setup.tmp.remove() }
