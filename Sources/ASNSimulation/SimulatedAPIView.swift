@@ -1,3 +1,4 @@
+import Foundation
 import ASNMigrateKit
 
 /// Apple's App Store Server API view of a simulation (`DIR/v2-api/`), derived from the V2 notifications it wrote: what
@@ -73,18 +74,88 @@ public enum SimulatedAPIView {
         return derived
     }
 
+    /// What App Store Server API answers for one originalTransactionId of one environment: its Get Transaction History
+    /// pages (oldest first, `revision` `<id>-<page>`) and its Get All Subscription Statuses response (nil when the
+    /// latest transaction is not an auto-renewable subscription), bodies as Apple sends them (no `fetchedAt`).
+    public struct Answers: Sendable {
+        /// `Production` / `Sandbox`.
+        public var environment: String
+        /// The originalTransactionId.
+        public var originalTransactionId: String
+        /// The history pages, one JSON object each.
+        public var pages: [[UInt8]]
+        /// The statuses response.
+        public var statuses: [UInt8]?
+    }
+
+    /// The answers for every history of the view, in environment then id order (what a loopback App Store Server API
+    /// serves); every JWS signed at `fetchedAt` (default one minute after the newest notification) by `signer`
+    /// (`simulate --sign`), else with a placeholder signature.
+    public static func answers(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+                               signer: TestCertificateAuthority? = nil) throws(ASNError) -> [Answers] {
+        try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer).answers
+    }
+
+    /// The answers held in a written view (`DIR/v2-api/`, as `files` wrote it): history pages grouped by their
+    /// `revision` (`<id>-<page>`), statuses bodies without the `fetchedAt` member; in environment then id order.
+    public static func answers(directory: String) throws(ASNError) -> [Answers] {
+        var byKey: [[String]: Answers] = [:]
+        let parser = JSONParser()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        for name in names where name.hasSuffix(".jsonl") {
+            guard let data = FileManager.default.contents(atPath: directory + "/" + name) else {
+                throw ASNError(.unreadableInput, "cannot read '\(directory)/\(name)'", at: SourceLocation(path: directory + "/" + name))
+            }
+            for line in Array(data).split(separator: 0x0A) where !line.isEmpty {
+                guard case .object(var object) = try parser.parse(line) else { continue }
+                let reader = V2FieldReader(object)
+                let environment = reader.string("environment") ?? ""
+                if name.hasPrefix("history-"), let revision = reader.string("revision"), let dash = revision.lastIndex(of: "-") {
+                    let id = String(revision[..<dash])
+                    byKey[[environment, id], default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)]
+                        .pages.append(Array(line))
+                } else if name.hasPrefix("statuses-"), case .array(let groups)? = object["data"],
+                          case .object(let group)? = groups.first, case .array(let entries)? = group["lastTransactions"],
+                          case .object(let entry)? = entries.first, let id = V2FieldReader(entry).string("originalTransactionId") {
+                    object.members.removeAll { $0.key == "fetchedAt" }
+                    byKey[[environment, id], default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)]
+                        .statuses = JSONWriter.bytes(.object(object))
+                }
+            }
+        }
+        return byKey.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }.compactMap { byKey[$0] }
+    }
+
     /// The history pages and statuses responses (fetched at `fetchedAt`, default one minute after the newest
     /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …); every JWS signed by `signer`
-    /// (`simulate --sign`), else with a placeholder signature.
+    /// (`simulate --sign`), else with a placeholder signature. Each statuses line is the `answers` body with a
+    /// leading `fetchedAt` member.
     public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
                              signer: TestCertificateAuthority? = nil) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
+        let (answers, time) = try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer)
         var out: [String: [[UInt8]]] = [:]
+        for answer in answers {
+            out["history-\(answer.environment)", default: []] += answer.pages
+            if let statuses = answer.statuses {
+                guard case .object(var object)? = try? JSONParser().parse(statuses) else { continue }
+                object.members.insert(.init(key: "fetchedAt", value: .string(Timestamp.iso8601(ms: time))), at: 0)
+                out["statuses-\(answer.environment)", default: []].append(JSONWriter.bytes(.object(object)))
+            }
+        }
+        return out.keys.sorted().map { ($0, out[$0] ?? []) }
+    }
+
+    /// `answers`, and the fetch time used.
+    private static func answersAndFetchTime(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64?,
+                                            signer: TestCertificateAuthority?) throws(ASNError) -> (answers: [Answers], fetchedAt: Int64) {
+        var answers: [Answers] = []
         let keys = derived.history.keys.sorted { a, b in
             a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1])
         }
         let fetchedAt = fetchedAt ?? (derived.newestSignedDate ?? 0) + 60_000
         for key in keys {
             let list = derived.history[key] ?? []
+            var answer = Answers(environment: key[0], originalTransactionId: key[1], pages: [], statuses: nil)
             for start in stride(from: 0, to: list.count, by: pageSize) {
                 var page = JSONObjectBuilder()
                 page.add("revision", "\(key[1])-\(start / pageSize)")
@@ -97,8 +168,9 @@ public enum SimulatedAPIView {
                 }
                 var object = page.object
                 object.members.append(.init(key: "signedTransactions", value: .array(signed)))
-                out["history-\(key[0])", default: []].append(JSONWriter.bytes(.object(object)))
+                answer.pages.append(JSONWriter.bytes(.object(object)))
             }
+            defer { answers.append(answer) }
             guard let latest = list.last, latest.type == V2Builder.autoRenewableType, let renewal = derived.renewals[key] else { continue }
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
@@ -112,14 +184,13 @@ public enum SimulatedAPIView {
             var groupObject = group.object
             groupObject.members.append(.init(key: "lastTransactions", value: .array([.object(entry.object)])))
             var response = JSONObjectBuilder()
-            response.add("fetchedAt", Timestamp.iso8601(ms: fetchedAt))
             response.add("environment", key[0])
             response.add("bundleId", latest.bundleId)
             var responseObject = response.object
             responseObject.members.append(.init(key: "data", value: .array([.object(groupObject)])))
-            out["statuses-\(key[0])", default: []].append(JSONWriter.bytes(.object(responseObject)))
+            answer.statuses = JSONWriter.bytes(.object(responseObject))
         }
-        return out.keys.sorted().map { ($0, out[$0] ?? []) }
+        return (answers, fetchedAt)
     }
 
     /// `transaction` as the API returns it at `time`: Apple signs each response when it is made, so `signedDate` is

@@ -13,6 +13,7 @@ public enum ASNMigrateCLI {
         CommandEntry(spec: ReconcileCommand.spec) { ReconcileCommand.run($0, console: $1) },
         CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
         CommandEntry(spec: MappingsCommand.spec) { MappingsCommand.run($0, console: $1) },
+        CommandEntry(spec: FetchCommand.spec) { FetchCommand.run($0, console: $1) },
     ]
 
     /// The program made of `commands`: every subcommand and its options.

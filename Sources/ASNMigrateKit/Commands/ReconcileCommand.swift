@@ -68,7 +68,8 @@ public enum ReconcileCommand {
             v1Selection = try InputPaths.select(arguments.values("--v1"))
             v2Selection = try InputPaths.select(arguments.values("--v2"))
             v1Files = v1Selection.files
-            v2Files = v2Selection.files
+            // A fetch folder's own files (its summary and not-found list) are not Apple's answers: never read as records.
+            v2Files = v2Selection.files.filter { !FetchOutput.isOwnFile($0.path) }
             columnMap = try arguments.value("--v2-columns").map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
         } catch {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")

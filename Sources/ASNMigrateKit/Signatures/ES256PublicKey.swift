@@ -19,6 +19,16 @@ public final class ES256PublicKey: @unchecked Sendable {
         key = ecKey
     }
 
+    /// The public half of an EC P-256 `EVP_PKEY` (an `ES256PrivateKey`'s); nil unless it is one.
+    init?(envelope: OpaquePointer) {
+        guard EVP_PKEY_get_base_id(envelope) == EVP_PKEY_EC, let ecKey = EVP_PKEY_get1_EC_KEY(envelope) else { return nil }
+        guard let group = EC_KEY_get0_group(ecKey), EC_GROUP_get_curve_name(group) == NID_X9_62_prime256v1 else {
+            EC_KEY_free(ecKey)
+            return nil
+        }
+        key = ecKey
+    }
+
     deinit {
         EC_KEY_free(key)
     }

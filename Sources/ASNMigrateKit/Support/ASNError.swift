@@ -70,6 +70,10 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case outputFailed = "output_failed"
         /// Another run holds the lock on the same output (exit 75).
         case locked
+        /// App Store Server API gave no usable answer (`fetch`): no connection, a timeout, or still failing after the retries.
+        case fetchFailed = "fetch_failed"
+        /// App Store Server API refused the token (`fetch`, HTTP 401, exit 77).
+        case unauthorized
         /// A signed payload that fails a signature check (`reconcile --verify-signatures`); the message starts with the check's name.
         case signature
     }

@@ -51,9 +51,9 @@ import Testing
         try child.run()
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         var held = false
-        // Poll until the child holds it: up to 10 s, as a loaded machine may start the child slowly.
+        // Up to 10 s for the child to take the lock: 2 s (200 probes) was not enough on a loaded 2-core machine.
         let deadline = Date().addingTimeInterval(10)
-        while !held, Date() < deadline {
+        while !held && Date() < deadline {
             do {
                 let probe = try RunLock.acquire(path)
                 probe.release()
