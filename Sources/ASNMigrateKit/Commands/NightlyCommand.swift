@@ -18,7 +18,7 @@ public enum NightlyCommand {
             .single("--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration),
             .single("--settle", valueName: "DURATION", help: "How long an unpaired record stays pending before it is a difference (default 72h).", valueKind: .duration),
-            .single("--horizon", valueName: "DURATION", help: "How long records of settled subscriptions are kept (default 90d).", valueKind: .duration),
+            .single("--horizon", valueName: "DURATION", help: "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (README, Forget)."),
             .single("--environment", valueName: "NAME", help: "Only records of this environment.", valueKind: .choice(["Production", "Sandbox"])),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
             .single("--retention-days", valueName: "N", help: "Remove report folders older than N days (default: keep all).", valueKind: .integer(1...36_500)),

@@ -69,7 +69,7 @@ extension NightlySettings {
         case "metrics-file": metricsFile = relative(value)
         case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
-        case "horizon": horizon = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
         case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
         case "bundle-id": bundleId = value

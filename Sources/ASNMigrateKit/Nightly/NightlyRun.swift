@@ -192,9 +192,8 @@ public struct NightlyRun {
             }
 
             // 5. Forget settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
-            let cutoff = now - settings.horizon
             let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
-            if cutoff > lastCutoff {
+            if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
                 counters["records_pruned"] = try store.prune(olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
                 try store.setMeta("prune_cutoff", cutoff)
             }

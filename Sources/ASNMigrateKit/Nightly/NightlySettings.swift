@@ -16,8 +16,9 @@ public struct NightlySettings: Sendable, Equatable {
     public var window: Int64 = 48 * 3_600_000
     /// How long an unpaired record stays pending, ms.
     public var settle: Int64 = 72 * 3_600_000
-    /// How long records of settled subscriptions are kept, ms.
-    public var horizon: Int64 = 90 * Timestamp.millisecondsPerDay
+    /// How long records of settled subscriptions are kept, ms; nil (the default, `none`): for ever, so no later answer
+    /// can differ from one `reconcile` over every file. A horizon trades that exactness for size (README, "Forget").
+    public var horizon: Int64?
     /// Only records of this environment ("Production" / "Sandbox"); nil = all.
     public var environment: String?
     /// Mappings folder.

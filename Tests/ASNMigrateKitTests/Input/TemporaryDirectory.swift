@@ -6,9 +6,10 @@ struct TemporaryDirectory {
     /// The directory's path, without a trailing slash.
     let path: String
 
-    /// Creates a new, empty directory named with a UUID.
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("asn-migrate-tests-\(UUID().uuidString)")
+    /// Creates a new, empty directory named with a UUID, under `parent` when given, else the system temporary directory.
+    init(under parent: String? = nil) throws {
+        let base = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let url = base.appendingPathComponent("asn-migrate-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         path = url.path
     }

@@ -157,7 +157,7 @@ import Testing
         try w.arrive("v2/a.jsonl", data.v2.map(\.text))
         _ = try w.run("2021-03-01")
         let before = try w.summary("2021-03-01")
-        #expect(before["records_pruned"] == "0", "inside the default 90-day horizon nothing is forgotten")
+        #expect(before["records_pruned"] == "0", "without a horizon (the default) nothing is forgotten")
         _ = try w.run("2021-09-01", ["--horizon", "30d"])
         let after = try w.summary("2021-09-01")
         let pruned = Int(after["records_pruned"] ?? "") ?? 0
