@@ -23,6 +23,17 @@ public struct MappingTable: Sendable, Equatable {
         self.v2Only = v2Only
     }
 
+    /// A digest of the table as parsed (settings, rules in order, V2-only lists; comments, spacing and line numbers aside), as a
+    /// 63-bit number: `nightly` keeps it in its state and re-maps its V1 files when the rules in force differ.
+    public var digest: Int64 {
+        var lines = ["settings|\(settings.resubscribeTolerance)|\(settings.companionTolerance)|\(settings.offerResubscribeCutoff)"]
+        lines += rules.map { "rule|\($0.id)|\($0.v1Types.joined(separator: ","))|\($0.conditionText)|\($0.v2Type)|\($0.v2Subtype ?? "-")" }
+        lines += v2Only.map { "v2-only|\($0.list)|\($0.type)|\(String(reflecting: $0.subtype))" }
+        let text = lines.joined(separator: "\n")
+        let bytes = SHA1.digest(Array(text.utf8))
+        return Int64(bitPattern: bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) & Int64.max
+    }
+
     // MARK: - Loading
 
     /// The table built into this binary (identical to the repository's `Mappings/` files; a test checks it).

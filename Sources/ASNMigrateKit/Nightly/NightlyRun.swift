@@ -64,6 +64,13 @@ public struct NightlyRun {
             // A first night pairs in memory while reading; later nights read the touched subscriptions back.
             let fresh = try store.isEmpty()
             let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
+            // 0. The mapping rules in force: when they differ from the last night's, every V1 file still under the
+            //    roots is mapped again before anything is compared (records of files no longer there keep theirs).
+            let digest = table.digest, lastDigest = try store.meta("rules_digest")
+            let remap = !fresh && lastDigest != nil && lastDigest != digest
+            var remapped: Set<SubscriptionKey> = []
+            if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
+            try store.setMeta("rules_digest", digest)
 
             // 1. Ingest what is new or changed.
             for side in ["v1", "v2"] {
@@ -79,11 +86,15 @@ public struct NightlyRun {
                 var listed: Set<String> = []
                 for file in files where !file.isDescriptor {
                     listed.insert(file.path)
-                    guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId, backfill: backfill) else { continue }
+                    let again = remap && side == "v1"
+                    guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId, backfill: backfill, force: again) else { continue }
                     figures.filesIngested += 1
                     counters["records_replaced", default: 0] += outcome.replaced
                     figures.v2Unverified += outcome.counts.unverified
-                    if outcome.reingested {
+                    if again, outcome.remapped {
+                        remapped.formUnion(outcome.previous)
+                        remapped.formUnion(outcome.touched)
+                    } else if outcome.reingested {
                         corrected.formUnion(outcome.previous)
                         corrected.formUnion(outcome.touched)
                     } else {
@@ -106,7 +117,7 @@ public struct NightlyRun {
             // 2. The period: reconcile's default (the overlap of both sides' event times) over everything stored.
             let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
             let period = Self.period(b1, b2)
-            var touched = late.union(corrected)
+            var touched = late.union(corrected).union(remapped)
             let oldFrom = try store.meta("period_from"), oldTo = try store.meta("period_to")
             if let period {
                 // Records whose fate moved with the period's edges, and subscriptions whose state at the end may have changed.
@@ -172,6 +183,7 @@ public struct NightlyRun {
                     }
                 }
                 for (identity, existing) in open where !seen.contains(identity) {
+                    // A change of the rules resolves as `rule`: the judgement changed, not the records.
                     let reason = corrected.contains(key) ? "corrected_record" : late.contains(key) ? "late_record" : "rule"
                     try store.resolveDifference(id: existing.id, date: date, by: reason)
                     figures.resolved += 1
@@ -233,18 +245,22 @@ public struct NightlyRun {
         var replaced = 0
         /// Whether the file was in the ledger with other content.
         var reingested = false
+        /// Whether the file was read again, unchanged, to map it under new rules.
+        var remapped = false
     }
 
-    /// Reads `file` when it is not in the ledger or its content changed; nil when it was skipped.
-    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, backfill: NightlyBackfill? = nil) throws(ASNError) -> FileOutcome? {
+    /// Reads `file` when it is not in the ledger or its content changed, or, with `force`, again whatever it holds (a
+    /// change of the mapping rules); nil when it was skipped.
+    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, backfill: NightlyBackfill? = nil,
+                        force: Bool = false) throws(ASNError) -> FileOutcome? {
         let status = try Self.fileStatus(file.path)
         let entry = try store.ledgerEntry(path: file.path)
-        if let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
+        if !force, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
             return nil
         }
         let sha1 = try Self.contentHash(file.path)
-        if let entry, entry.sha1 == sha1 {
+        if !force, let entry, entry.sha1 == sha1 {
             try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs)
             return nil
         }
@@ -254,7 +270,12 @@ public struct NightlyRun {
             outcome.previous = removed.keys
             outcome.replaced = removed.records
             outcome.reingested = true
-            log("\(file.path) changed: re-reading it (\(removed.records) stored record(s) replaced)")
+            if force, entry.sha1 == sha1 {
+                outcome.remapped = true
+                log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+            } else {
+                log("\(file.path) changed: re-reading it (\(removed.records) stored record(s) replaced)")
+            }
         }
         let fileId = try store.beginFile(path: file.path, side: side, size: status.size, mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
         if side == "v1" {

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// Issue 18, "a rules change re-derives": the state keeps the digest of the mapping rules in force; a night under other
+/// rules maps the V1 files again before comparing, says so, and its reports show what the change did.
+@Suite(.serialized) struct NightlyRulesChangeTests {
+    @Test func aNightUnderOtherRulesMapsTheArchiveAgainAndItsReportsShowTheChange() throws {
+        let sim = try TemporaryDirectory()
+        defer { sim.remove() }
+        _ = try BinaryRun.run(["simulate", "--subscribers", "12", "--seed", "3", "--months", "2", "--out", sim.path + "/sim"])
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        for side in ["v1", "v2"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side) where name.hasSuffix(".jsonl") {
+                try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
+            }
+        }
+        let first = try w.run("2021-04-01")
+        #expect(first.status == 0, "clean simulated data: \(first.stderr)")
+
+        // The same rules, written in another file with other comments and spacing: nothing is mapped again.
+        let same = try TemporaryDirectory()
+        defer { same.remove() }
+        let sameRules = try MappingTableTests.overrideDirectory(same) { "# reformatted\n\n" + $0 }
+        let unchanged = try w.run("2021-04-02", ["--mappings", sameRules])
+        #expect(!unchanged.stderr.contains("mapping the V1 files again"), "\(unchanged.stderr)")
+
+        // Renewals mapped to another V2 type: each paired renewal is now a type mismatch, new tonight.
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let changed = try MappingTableTests.overrideDirectory(scratch) { text in
+            text.replacingOccurrences(of: "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | -",
+                                      with: "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | BILLING_RECOVERY")
+        }
+        let remapped = try w.run("2021-04-03", ["--mappings", changed])
+        #expect(remapped.status == 1, "\(remapped.stderr)")
+        #expect(remapped.stderr.contains("the mapping rules differ from the last night's: mapping the V1 files again"), "\(remapped.stderr)")
+        let new = try w.rows("2021-04-03", "new.csv")
+        #expect(!new.isEmpty && new.allSatisfy { $0[0] == "type_mismatch" && $0[7] == "BILLING_RECOVERY" }, "\(new.prefix(3))")
+
+        // Back to the built-in rules: every one of them resolves, by rule.
+        let back = try w.run("2021-04-04")
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stderr.contains("mapping the V1 files again"))
+        let resolved = try w.rows("2021-04-04", "resolved.csv")
+        #expect(resolved.count == new.count && resolved.allSatisfy { $0.last == "rule" }, "\(resolved.prefix(3))")
+        #expect(try w.summary("2021-04-04")["differences_open"] == "0")
+    }
+}
