@@ -143,6 +143,11 @@ import Testing
         if open != expectedOpen {
             Issue.record("only nightly: \(Set(open).subtracting(expectedOpen))\nonly reconcile: \(Set(expectedOpen).subtracting(open))")
         }
+        // And the simulator's truth, its sources named in the nightly's folder: recall and precision 100%.
+        let truth = try String(contentsOfFile: sim.path + "/sim/truth.csv", encoding: .utf8).replacingOccurrences(of: sim.path + "/sim/", with: w.tmp.path + "/in/")
+        var truthReader = CSVReader(path: "truth.csv")
+        let truthRows = try (truthReader.feed(Array(truth.utf8)) + truthReader.finish()).map { $0.fields.joined(separator: "\u{1F}") }.sorted()
+        #expect(open == truthRows, "open after the last night = truth.csv (seed \(seed))")
         #expect(edge == expectedPending, "edge-pending after the last night = one reconcile's pending.csv")
         if edge != expectedPending {
             Issue.record("only nightly: \(Set(edge).subtracting(expectedPending))\nonly reconcile: \(Set(expectedPending).subtracting(edge))")
