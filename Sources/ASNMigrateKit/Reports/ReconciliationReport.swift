@@ -166,6 +166,7 @@ public enum ReconciliationReport {
             ("transaction_period_start", date(t.periodStart)),
             ("transaction_period_end", date(t.periodEnd)),
             ("statuses_read", String(st.statusesRead)),
+            ("statuses_duplicates", String(st.statusesDuplicates)),
             ("statuses_compared", String(st.statusesCompared)),
             ("statuses_without_v1", String(st.statusesWithoutV1)),
             ("statuses_without_fetch_time", String(st.statusesWithoutFetchTime)),

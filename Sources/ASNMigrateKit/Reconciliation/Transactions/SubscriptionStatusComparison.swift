@@ -35,12 +35,18 @@ public struct SubscriptionStatusComparison: Sendable {
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
     public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
-        var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0
+        var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0, duplicates = 0
+        var seen: Set<[String]> = []
         let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
             let key = V1TransactionCollector.SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
             guard let fetchedAt = status.fetchedAt else {
                 withoutTime += 1
+                continue
+            }
+            // A response saved twice is one answer of Apple's: compared once.
+            guard seen.insert([status.environment, status.originalTransactionId, String(fetchedAt)]).inserted else {
+                duplicates += 1
                 continue
             }
             if let archiveEnd, archiveEnd < fetchedAt - options.window {
@@ -92,6 +98,7 @@ public struct SubscriptionStatusComparison: Sendable {
         }
         var summary = TransactionSummary.StatusSummary()
         summary.statusesRead = statuses.count
+        summary.statusesDuplicates = duplicates
         summary.statusesCompared = compared
         summary.statusesWithoutV1 = withoutV1
         summary.statusesWithoutFetchTime = withoutTime

@@ -52,6 +52,8 @@ public struct TransactionSummary: Sendable, Equatable {
     public struct StatusSummary: Sendable, Equatable {
         /// Statuses read (`statuses_read`).
         public var statusesRead = 0
+        /// Statuses read again: the same subscription at the same fetch time (`statuses_duplicates`), compared once.
+        public var statusesDuplicates = 0
         /// Statuses compared (`statuses_compared`).
         public var statusesCompared = 0
         /// Statuses whose subscription has no V1 record (`statuses_without_v1`).

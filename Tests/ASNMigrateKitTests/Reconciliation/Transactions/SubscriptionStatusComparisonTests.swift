@@ -43,6 +43,19 @@ import Testing
         #expect(result.count("status_state_mismatch") == 1)
     }
 
+    @Test func aStatusesResponseSavedTwiceIsComparedOnce() throws {
+        // Found while building `fetch`: one statuses file copied twice gave two state_mismatch rows per difference.
+        let status = Self.status(4, autoRenew: 1, expires: "2023-06-01T00:00:00Z", fetched: "2023-06-01T01:00:00Z", grace: "2023-06-10T00:00:00Z")
+        let once = S.compare(try TransactionReconcilerTests.archive(), [status])
+        let twice = S.compare(try TransactionReconcilerTests.archive(), [status, status])
+        #expect(S.rows(twice) == S.rows(once) && !S.rows(once).isEmpty)
+        #expect(twice.count("statuses_read") == 2 && twice.count("statuses_duplicates") == 1 && twice.count("statuses_compared") == 1)
+        #expect(twice.count("status_state_mismatch") == 1)
+        // Fetched again later: another answer, compared too.
+        let later = Self.status(4, autoRenew: 1, expires: "2023-06-01T00:00:00Z", fetched: "2023-06-02T01:00:00Z", grace: "2023-06-10T00:00:00Z")
+        #expect(S.compare(try TransactionReconcilerTests.archive(), [status, later]).count("statuses_compared") == 2)
+    }
+
     @Test func stateIsBuiltFromRecordsUpToTheFetchTimeOnly() throws {
         // Fetched on 04-15: the auto-renew change of 06-01 is not yet known, D is active until 05-01.
         let result = S.compare(try TransactionReconcilerTests.archive(),
