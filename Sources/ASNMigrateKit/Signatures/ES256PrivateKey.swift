@@ -80,15 +80,7 @@ public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible
         }
         guard let signature else { return nil }
         defer { ECDSA_SIG_free(signature) }
-        var r: OpaquePointer?
-        var s: OpaquePointer?
-        ECDSA_SIG_get0(signature, &r, &s)
-        var out = [UInt8](repeating: 0, count: 64)
-        let ok = out.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return BN_bn2binpad(r, base, 32) == 32 && BN_bn2binpad(s, base + 32, 32) == 32
-        }
-        return ok ? out : nil
+        return JOSESignature.bytes(of: signature)
     }
 
     /// Says what the key is, never its bytes.

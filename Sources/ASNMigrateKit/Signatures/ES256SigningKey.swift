@@ -64,15 +64,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     public func signJOSE(_ message: some Collection<UInt8>) -> [UInt8]? {
         guard let signature = sign(digest: Self.sha256(message)) else { return nil }
         defer { ECDSA_SIG_free(signature) }
-        var r: OpaquePointer?
-        var s: OpaquePointer?
-        ECDSA_SIG_get0(signature, &r, &s)
-        var out = [UInt8](repeating: 0, count: 64)
-        let ok = out.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return BN_bn2binpad(r, base, 32) == 32 && BN_bn2binpad(s, base + 32, 32) == 32
-        }
-        return ok ? out : nil
+        return JOSESignature.bytes(of: signature)
     }
 
     /// The DER `ECDSA-Sig-Value` of a SHA-256 `digest`, as X.509 certificates hold it.
