@@ -1,18 +1,13 @@
 /// Compares each subscription's status from Get All Subscription Statuses with the state the V1 archive implies at
 /// the time the statuses were fetched; pure.
 ///
-/// V1's state is built from the subscription's V1 records whose event time is at or before the instant compared (and,
-/// for transactions purchased by the instant, records received up to `--window` after it, as V1 notifications lag):
-/// its transactions merged as they grow (a revocation stands, the newest expiry wins), the latest by purchase date
-/// deciding `expiresDate`; renewal facts (autoRenewStatus, autoRenewProductId, gracePeriodExpiresDate,
-/// isInBillingRetryPeriod) from the record with the newest knowledge that states each: the one whose own transaction
-/// is the newest, then the later event time (as `SubscriptionStateDerivation` does for notifications), so a stale
-/// snapshot delivered after a newer record, such as V1's companion DID_CHANGE_RENEWAL_STATUS sent seconds after an
-/// upgrade, does not override it. The instant is the fetch time. A status fetched more than the window after the V1
-/// archive's last event is not compared (counted in `statuses_after_v1_end`): after the archive ends, renewals,
-/// refunds, auto-renew changes and expiries reach Apple but not V1, so any difference would be invented.
-/// Status: 5 revoked, 1 active (expires after the instant), 4 grace period, 3 billing retry, else 2 expired, as
-/// `V2Builder.status` derives it for migrated notifications.
+/// V1's state comes from the one set of state rules (`SubscriptionStateRules`, knowledge `.asOf(lag: --window)`):
+/// records at or before the fetch time, and records received up to the window after it for what they date at or
+/// before it (V1 notifications lag). `KnowledgeRule.unknowableInStatus` leaves out a renewal-date extension V1 could
+/// not yet know. A status fetched more than the window after the V1 archive's last event is not compared (counted in
+/// `statuses_after_v1_end`): after the archive ends, renewals, refunds, auto-renew changes and expiries reach Apple but
+/// not V1, so any difference would be invented. A response saved twice (same subscription and fetch time) is compared
+/// once (`statuses_duplicates`).
 public struct SubscriptionStatusComparison: Sendable {
     /// The run's options (compared fields).
     public let options: ReconcileOptions
