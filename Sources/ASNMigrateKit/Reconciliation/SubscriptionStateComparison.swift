@@ -19,10 +19,11 @@ struct SubscriptionStateComparison: Sendable {
             guard let s1 = SubscriptionStateRules.derive(v1Facts, at: period.end),
                   let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end)
             else { continue }
-            let ordinary = v2Facts.filter { !$0.v2Only }
-            let unknowable = KnowledgeRule.unknowable(
-                v2All: s2, v2Ordinary: SubscriptionStateRules.derive(ordinary, at: period.end),
-                v2OnlyNewest: v2Facts.lazy.filter(\.v2Only).map(\.time).max(), v1Newest: v1Facts.lazy.map(\.time).max())
+            // V2's state without its V2-only records, only where there are any (the knowledge rule compares the two).
+            let v2OnlyNewest = v2Facts.lazy.filter(\.v2Only).map(\.time).max()
+            let unknowable = v2OnlyNewest == nil ? [] : KnowledgeRule.unknowable(
+                v2All: s2, v2Ordinary: SubscriptionStateRules.derive(v2Facts.filter { !$0.v2Only }, at: period.end),
+                v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())
             var items: [(field: String, v1: String, v2: String)] = []
             if s1.productId != s2.productId { items.append(("productId", s1.productId ?? "", s2.productId ?? "")) }
             if !TimeTolerance.equal(s1.expiresDate, s2.expiresDate, tolerance: timeTolerance) {
