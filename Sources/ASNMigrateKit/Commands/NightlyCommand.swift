@@ -25,6 +25,7 @@ public enum NightlyCommand {
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
             .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
+            .single("--state-backup", valueName: "DIR", help: "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."),
             .flag("--allow-future-run-date", help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
             .single("--min-file-age", valueName: "DURATION", help: "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).", valueKind: .duration),
             .single("--max-lag", valueName: "DURATION", help: "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."),
@@ -124,6 +125,9 @@ public enum NightlyCommand {
                     log("published the reports of \(latest.date), whose run was stopped after its commit")
                 }
             }
+            if let backups = settings.stateBackup {
+                log("state as before \(date) copied to \(try opened.backup(into: backups, name: "before-\(date).sqlite"))")
+            }
             log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
             var run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
             run.signatures = signatures
@@ -181,7 +185,7 @@ public enum NightlyCommand {
            day.ms > clock + Timestamp.millisecondsPerDay {
             return "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
         }
-        for (option, path) in [("--state", settings.state), ("--reports", settings.reports)] {
+        for (option, path) in [("--state", settings.state), ("--reports", settings.reports)] + (settings.stateBackup.map { [("--state-backup", $0)] } ?? []) {
             let resolved = FileIdentity.resolvedLocation(path)
             for root in settings.v1 + settings.v2 {
                 guard let real = FileIdentity.realPath(root) else { continue }
@@ -212,6 +216,14 @@ public enum NightlyCommand {
             guard FileSystem.fileType(path) == S_IFDIR else { continue }
             FileSystem.removeTree(path)
             log("removed the report folder \(path) (older than \(days) days)")
+        }
+        if let backups = settings.stateBackup {
+            for old in dates.sorted() where old < oldest {
+                let path = (backups.hasSuffix("/") ? backups : backups + "/") + "before-\(old).sqlite"
+                guard FileSystem.fileType(path) == S_IFREG else { continue }
+                unlink(path)
+                log("removed the state backup \(path) (older than \(days) days)")
+            }
         }
     }
 }

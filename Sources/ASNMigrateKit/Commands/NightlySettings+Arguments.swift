@@ -71,6 +71,7 @@ extension NightlySettings {
         case "reports": reports = relative(value)
         case "mappings": mappings = relative(value)
         case "metrics-file": metricsFile = relative(value)
+        case "state-backup": stateBackup = relative(value)
         case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = try ArgumentValue.durationMilliseconds(value, option: option)

@@ -17,7 +17,7 @@ public struct NightlyConfigFile: Sendable, Equatable {
     public static let keys: [String] = [
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
-        "min-file-age", "max-lag", "allow-future-run-date",
+        "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
     ]
 

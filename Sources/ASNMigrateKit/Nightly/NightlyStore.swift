@@ -52,6 +52,24 @@ public final class NightlyStore {
         }
     }
 
+    /// Copies the state, as committed, to `directory/name` (SQLite's `VACUUM INTO`, then a rename), unless that file
+    /// exists already (a re-run of the night keeps the copy made before its first run); returns the path.
+    @discardableResult
+    public func backup(into directory: String, name: String) throws(ASNError) -> String {
+        let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        try FileSystem.createDirectories(directory)
+        let partial = FileSystem.hiddenSibling(of: path, tag: "backup")
+        unlink(partial)
+        try database.prepare("VACUUM INTO ?").run([.text(partial)])
+        guard rename(partial, path) == 0 else {
+            let code = errno
+            unlink(partial)
+            throw FileSystem.failure("rename the state backup into", path, code)
+        }
+        return path
+    }
+
     /// Runs `body` in one transaction.
     public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
         try database.transaction(body)

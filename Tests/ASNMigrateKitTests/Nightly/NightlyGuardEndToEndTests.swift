@@ -95,4 +95,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: w.v1 + "/state") && !FileManager.default.fileExists(atPath: w.v2 + "/Reports"))
         #expect(!FileManager.default.fileExists(atPath: w.state), "nothing written")
     }
+
+    @Test func aNightIsRolledBackByRestoringTheStateBackupMadeBeforeIt() throws {
+        let (w, data) = try workspace()
+        defer { w.remove() }
+        let backups = w.tmp.path + "/backups"
+        let half = data.v2.count / 2
+        try w.arrive("v2/a.jsonl", data.v2.prefix(half).map(\.text))
+        #expect([0, 1].contains(try w.run("2021-03-01", ["--state-backup", backups]).status))
+        try w.arrive("v2/b.jsonl", data.v2.dropFirst(half).map(\.text))
+        let night2 = try w.run("2021-03-02", ["--state-backup", backups])
+        #expect([0, 1].contains(night2.status), "\(night2.stderr)")
+        #expect(night2.stderr.contains("copied to \(backups)/before-2021-03-02.sqlite"), "\(night2.stderr)")
+        let reports = try w.reportBytes("2021-03-02"), state = try w.stateDump()
+
+        // Roll night 2 back: the README's procedure (no run holds the lock): the copy replaces the state and its WAL.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: w.state + suffix) }
+        try FileManager.default.copyItem(atPath: backups + "/before-2021-03-02.sqlite", toPath: w.state)
+        #expect(try w.query("SELECT MAX(run_date) FROM runs") == "2021-03-01", "the state is as night 1 left it")
+        let again = try w.run("2021-03-02", ["--state-backup", backups])
+        #expect(again.status == night2.status, "\(again.stderr)")
+        #expect(try w.reportBytes("2021-03-02") == reports, "the night re-run from the restored state gives the same reports")
+        #expect(try w.stateDump() == state)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted() == ["before-2021-03-01.sqlite", "before-2021-03-02.sqlite"])
+    }
 }
