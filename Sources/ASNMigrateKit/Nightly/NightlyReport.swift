@@ -70,9 +70,11 @@ public struct NightlyReport: Sendable {
         ]
 
         // Freshness, as a data team's source checks: a side whose newest record (a side that sent none: its newest
-        // file) is older than max-lag at the end of the run date is stale.
+        // file) is older than max-lag is stale, judged at the end of the run date, or when the night's run started if
+        // that is earlier (a cron run for today); both are in the state, so publishing again gives the same answer.
         var stale: [String] = []
-        let end = (Timestamp.parseUTCDayOrInstant(date)?.ms ?? 0) + Timestamp.millisecondsPerDay - 1
+        let endOfDay = (Timestamp.parseUTCDayOrInstant(date)?.ms ?? 0) + Timestamp.millisecondsPerDay - 1
+        let end = Swift.min(endOfDay, try store.latestStart(date: date).flatMap(Timestamp.parseISO8601) ?? endOfDay)
         for (side, roots, bounds) in [("v1", settings.v1, b1), ("v2", settings.v2, b2)] {
             let lag = settings.maxLag[side] ?? 2 * Timestamp.millisecondsPerDay
             let newestFile = bounds == nil ? try store.newestFile(side: side) : nil
@@ -86,7 +88,7 @@ public struct NightlyReport: Sendable {
             ]
             guard isStale else { continue }
             let what = bounds != nil ? "its newest record is from" : newest != nil ? "it sent no record; its newest file was modified" : "nothing has arrived yet"
-            stale.append("stale: the \(side.uppercased()) side is late: \(what)\(newest.map { " " + Timestamp.iso8601(ms: $0) } ?? ""), more than max-lag \(Self.duration(lag)) before the end of \(date); check the exporter feeding it")
+            stale.append("stale: the \(side.uppercased()) side is late: \(what)\(newest.map { " " + Timestamp.iso8601(ms: $0) } ?? ""), more than max-lag \(Self.duration(lag)) before \(Timestamp.iso8601(ms: end)); check the exporter feeding it")
         }
 
         // reconcile's checks (SanityCheck): the reject rate over the records read on the date, and, over the whole

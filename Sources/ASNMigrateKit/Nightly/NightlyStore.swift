@@ -476,6 +476,13 @@ public final class NightlyStore {
         return totals
     }
 
+    /// When the latest run of `date` started (UTC ISO 8601), if there is one.
+    public func latestStart(date: String) throws(ASNError) -> String? {
+        var found: String?
+        try cached("SELECT started FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1").forEach([.text(date)]) { s in found = s.text(0) }
+        return found
+    }
+
     /// Run dates the tool has run for.
     public func runDates() throws(ASNError) -> Set<String> {
         var dates: Set<String> = []

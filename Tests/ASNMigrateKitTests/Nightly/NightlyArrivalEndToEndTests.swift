@@ -96,6 +96,7 @@ import Testing
         #expect(grown.status == 1, "a reject: exit 1. \(grown.stderr)")
         let s = try w.summary("2021-03-02")
         #expect(s["files_appended"] == "1" && s["v2_records_read"] == String(rest.count + 1), "only the new lines are read: \(s)")
+        #expect(!grown.stderr.contains("\r"), "no progress line when stderr is not a terminal")
         #expect(s["v2_records_stored"] == String(rest.count) && s["v2_duplicates"] == "0" && s["records_replaced"] == "0", "\(s)")
         #expect(s["v2_records_in_state"] == String(data.v2.count))
         let real = try #require(FileIdentity.realPath(w.v2 + "/a.jsonl"))
