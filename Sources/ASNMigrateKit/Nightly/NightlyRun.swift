@@ -341,13 +341,14 @@ public struct NightlyRun {
         case .readAll(let size, let sha1):
             var outcome = FileOutcome(action: .new)
             outcome.bytes = size
-            if let entry {
+            // A file read while empty that has content now is read as new; empty files are never each other's copies.
+            if let entry, entry.size > 0 {
                 outcome.action = .changed
                 let removed = try store.removeContent(ofFile: entry.id)
                 outcome.previous = removed.keys
                 outcome.replaced = removed.records
                 log("warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)")
-            } else if let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path) {
+            } else if entry == nil, size > 0, let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path) {
                 if !listed.contains(twin.path) {
                     try store.moveFile(id: twin.id, to: file.path, mtimeMs: status.mtimeMs)
                     log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")

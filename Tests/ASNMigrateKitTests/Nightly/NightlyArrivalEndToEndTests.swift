@@ -172,4 +172,23 @@ import Testing
         let s = try w.summary("2021-03-01")
         #expect(s["v2_records_stored"] == String(data.v2.count) && s["lines_deferred"] == "0", "the writer is done: \(s)")
     }
+
+    @Test func anEmptyFileThatFillsLaterIsReadAsNewNotAsAChange() throws {
+        let data = try SimulatedLines(Self.simulation)
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        let half = data.v2.count / 2
+        try w.arrive("v1/a.jsonl", data.v1.map(\.text))
+        try w.arrive("v2/a.jsonl", data.v2.prefix(half).map(\.text))
+        _ = try w.tmp.write("in/v2/b.jsonl", "")
+        _ = try w.tmp.write("in/v2/c.jsonl", "")
+        _ = try w.run("2021-03-01")
+        #expect(try w.summary("2021-03-01")["files_same_content"] == "0", "two empty files are not copies of each other")
+        try w.arrive("v2/b.jsonl", data.v2.dropFirst(half).map(\.text))
+        let run = try w.run("2021-03-02")
+        #expect(!run.stderr.contains("warning:"), "\(run.stderr)")
+        let s = try w.summary("2021-03-02")
+        #expect(s["files_changed"] == "0" && s["files_ingested"] == "1" && s["v2_records_read"] == String(data.v2.count - half), "\(s)")
+    }
 }
+
