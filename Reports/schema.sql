@@ -9,7 +9,7 @@
 --   psql:       \copy differences from 'differences.csv' with (format csv, header)
 --   sqlite3:    .import --csv --skip 1 differences.csv differences
 --
--- Files and tables: differences.csv -> differences, pending.csv -> pending, summary.csv -> summary,
+-- Files and tables (the nightly reports and state tables are at the end): differences.csv -> differences, pending.csv -> pending, summary.csv -> summary,
 -- rejected.csv (and migrate --rejects) -> rejected, mapping-coverage.csv -> mapping_coverage,
 -- subscriptions.csv -> subscriptions, migrate --format csv --csv-names snake -> migrate_csv.
 
@@ -148,4 +148,294 @@ CREATE TABLE migrate_csv (
     migration_v1_notification_type                      TEXT,
     migration_rule                                      TEXT,
     migration_event_time_inferred                       TEXT
+);
+
+-- Nightly reports (asn-migrate nightly, <reports>/<run date>/): new.csv -> nightly_new, open.csv -> nightly_open,
+-- resolved.csv -> nightly_resolved, pending.csv -> nightly_pending; its rejected.csv loads into rejected and its
+-- summary.csv into summary (above). first_seen, last_seen and resolved are run dates.
+
+-- new.csv: differences first confirmed on the run date, still open.
+CREATE TABLE nightly_new (
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TIMESTAMP,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TIMESTAMP,
+    v1_event_time_inferred  BOOLEAN,
+    first_seen              DATE,
+    last_seen               DATE
+);
+
+-- open.csv: every open difference (the backlog).
+CREATE TABLE nightly_open (
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TIMESTAMP,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TIMESTAMP,
+    v1_event_time_inferred  BOOLEAN,
+    first_seen              DATE,
+    last_seen               DATE
+);
+
+-- resolved.csv: differences closed on the run date; resolved_by is late_record, corrected_record or rule.
+CREATE TABLE nightly_resolved (
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TIMESTAMP,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TIMESTAMP,
+    v1_event_time_inferred  BOOLEAN,
+    first_seen              DATE,
+    last_seen               DATE,
+    resolved                DATE,
+    resolved_by             TEXT
+);
+
+-- pending.csv: items not yet settled; pending_reason is settle or edge.
+CREATE TABLE nightly_pending (
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TIMESTAMP,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TIMESTAMP,
+    v1_event_time_inferred  BOOLEAN,
+    first_seen              DATE,
+    settles_at              TIMESTAMP,
+    pending_reason          TEXT
+);
+
+
+-- The nightly state database's tables (an SQLite file; StateSchema.swift creates them there without the state_
+-- prefix), for copying into a warehouse: sqlite3 -readonly -csv -header state.sqlite 'SELECT * FROM files' > files.csv.
+-- Booleans are integers (0/1); times ending in _ms are epoch milliseconds; run dates are YYYY-MM-DD text.
+
+-- files: the ledger; path is the real path, size and sha1 those of the bytes read so far.
+CREATE TABLE state_files (
+    id                INTEGER,
+    path              TEXT,
+    side              TEXT,
+    size              INTEGER,
+    mtime_ms          INTEGER,
+    sha1              TEXT,
+    records_read      INTEGER,
+    records_stored    INTEGER,
+    duplicates        INTEGER,
+    other_environment INTEGER,
+    rejects           INTEGER,
+    first_ingested    TEXT,
+    ingested          TEXT,
+    ingest_run        INTEGER,
+    vanished          TEXT
+);
+
+-- records: stored records; inferred is 1 when a V1 event time was inferred.
+CREATE TABLE state_records (
+    id                      INTEGER,
+    file_id                 INTEGER,
+    side                    TEXT,
+    form                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    notification_uuid       TEXT,
+    event_ms                INTEGER,
+    inferred                INTEGER,
+    expires_ms              INTEGER,
+    source                  TEXT,
+    payload                 TEXT
+);
+
+-- seen_uuids: every notificationUUID stored, per side.
+CREATE TABLE state_seen_uuids (
+    side              TEXT,
+    notification_uuid TEXT,
+    digest            TEXT,
+    file_id           INTEGER
+);
+
+-- conflicts: V2 UUIDs seen again with other content (report cells as text).
+CREATE TABLE state_conflicts (
+    id                      INTEGER,
+    file_id                 INTEGER,
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TEXT,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TEXT,
+    v1_event_time_inferred  TEXT
+);
+
+-- differences: every difference ever confirmed; resolved is NULL while open.
+CREATE TABLE state_differences (
+    id                      INTEGER,
+    identity                TEXT,
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TEXT,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TEXT,
+    v1_event_time_inferred  TEXT,
+    first_seen              TEXT,
+    last_seen               TEXT,
+    resolved                TEXT,
+    resolved_by             TEXT
+);
+
+-- pending: items waiting to settle.
+CREATE TABLE state_pending (
+    id                      INTEGER,
+    identity                TEXT,
+    kind                    TEXT,
+    environment             TEXT,
+    original_transaction_id TEXT,
+    web_order_line_item_id  TEXT,
+    event_date              TEXT,
+    v1_notification_type    TEXT,
+    expected_type           TEXT,
+    expected_subtype        TEXT,
+    v2_notification_type    TEXT,
+    v2_subtype              TEXT,
+    field                   TEXT,
+    v1_value                TEXT,
+    v2_value                TEXT,
+    v1_source               TEXT,
+    v2_notification_uuid    TEXT,
+    product_id              TEXT,
+    bundle_id               TEXT,
+    v2_signed_date          TEXT,
+    v1_event_time_inferred  TEXT,
+    settles_at              TEXT,
+    pending_reason          TEXT,
+    first_seen              TEXT
+);
+
+-- rejects: records that could not be read; ingested is the run date they were read.
+CREATE TABLE state_rejects (
+    id       INTEGER,
+    file_id  INTEGER,
+    side     TEXT,
+    source   TEXT,
+    line     INTEGER,
+    reason   TEXT,
+    cause    TEXT,
+    ingested TEXT
+);
+
+-- runs: one row per committed run (the run log); published is 1 once its reports are written.
+CREATE TABLE state_runs (
+    id                     INTEGER,
+    run_date               TEXT,
+    started                TEXT,
+    finished               TEXT,
+    exit_status            INTEGER,
+    files_ingested         INTEGER,
+    files_vanished         INTEGER,
+    v1_records_read        INTEGER,
+    v1_records_stored      INTEGER,
+    v1_duplicates          INTEGER,
+    v1_other_environment   INTEGER,
+    v1_rejected            INTEGER,
+    v2_records_read        INTEGER,
+    v2_records_stored      INTEGER,
+    v2_duplicates          INTEGER,
+    v2_other_environment   INTEGER,
+    v2_rejected            INTEGER,
+    records_replaced       INTEGER,
+    records_pruned         INTEGER,
+    subscriptions_repaired INTEGER,
+    differences_new        INTEGER,
+    differences_resolved   INTEGER,
+    differences_open       INTEGER,
+    pending                INTEGER,
+    published              INTEGER,
+    files_deferred         INTEGER,
+    lines_deferred         INTEGER,
+    files_appended         INTEGER,
+    files_changed          INTEGER,
+    files_renamed          INTEGER,
+    files_same_content     INTEGER
+);
+
+-- meta: bookkeeping integers (period_from, period_to, prune_cutoff, v1_pruned_min, ...).
+CREATE TABLE state_meta (
+    key   TEXT,
+    value INTEGER
 );

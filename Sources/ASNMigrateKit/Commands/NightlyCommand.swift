@@ -25,6 +25,10 @@ public enum NightlyCommand {
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
             .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
+            .single("--state-backup", valueName: "DIR", help: "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."),
+            .flag("--allow-future-run-date", help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
+            .single("--min-file-age", valueName: "DURATION", help: "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).", valueKind: .duration),
+            .single("--max-lag", valueName: "DURATION", help: "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."),
         ] + ReconcileCommand.signatureOptions(configKeys: true),
         exitStatuses: ExitStatus.allCases
     )
@@ -55,10 +59,14 @@ public enum NightlyCommand {
             settings = try NightlySettings.resolve(arguments, config: config)
             signatures = try settings.signaturePolicy()
         } catch let error as ASNError {
-            console.diagnostic("asn-migrate nightly: \(error.message)")
+            log(error.message)
             return .usage
         } catch {
-            console.diagnostic("asn-migrate nightly: \(error)")
+            log("\(error)")
+            return .usage
+        }
+        if let refusal = refusal(settings, clock: startedAt) {
+            log(refusal)
             return .usage
         }
 
@@ -72,7 +80,9 @@ public enum NightlyCommand {
         defer {
             // A run turned away by the lock leaves the metrics to the run holding it.
             if writesMetrics, let metricsFile = settings.metricsFile {
+                // A run that could not read the state leaves the last success as the previous metrics file had it.
                 let lastSuccess = (try? store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
+                    ?? FileManager.default.contents(atPath: metricsFile).flatMap { NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self)) }
                 let text = NightlyMetrics.render(report, status: status, durationSeconds: Double(clock() - startedAt) / 1000,
                                                  lastSuccessSeconds: lastSuccess)
                 do {
@@ -90,17 +100,18 @@ public enum NightlyCommand {
             do {
                 lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.state))
             } catch where error.code == .locked {
-                console.diagnostic("asn-migrate nightly: \(error.message)")
+                log(error.message)
                 writesMetrics = false
                 status = .locked
                 return status
             }
             defer { lock.release() }
+            try NightlyStore.checkStateFile(settings.state)
             let opened = try NightlyStore(path: settings.state)
             store = opened
             if let latest = try opened.latestRun() {
                 guard latest.date <= date else {
-                    console.diagnostic("asn-migrate nightly: the state '\(settings.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back")
+                    log("the state '\(settings.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back")
                     status = .usage
                     return status
                 }
@@ -114,10 +125,20 @@ public enum NightlyCommand {
                     log("published the reports of \(latest.date), whose run was stopped after its commit")
                 }
             }
+            if let backups = settings.stateBackup {
+                log("state as before \(date) copied to \(try opened.backup(into: backups, name: "before-\(date).sqlite"))")
+            }
             log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
             var run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
             run.signatures = signatures
-            let figures = try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
+            run.fileClock = startedAt
+            // A progress line on a terminal only (never in a cron log).
+            var progressLine = ProgressLine.standardError(files: [], label: "nightly")
+            run.progress = { bytes, records in progressLine.advance(bytes: bytes, records: records) }
+            let figures = try { () throws(ASNError) -> NightlyRun.Figures in
+                defer { progressLine.finish() }
+                return try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
+            }()
             committed = true
             step("committed")
             let collected = try NightlyReport.collect(opened, date: date, settings: settings)
@@ -137,6 +158,12 @@ public enum NightlyCommand {
                 log("signatures verified on the V2 records read; \(figures.v2Unverified) V2 record(s) given decoded could not be verified (v2_unverified)")
             }
             if let failure = collected.sanityFailure { log(failure) }
+            for line in collected.stale { log(line) }
+            for (name, what) in [("files_deferred", "file(s) still being written (modified within min-file-age, or a temporary name) left for a later night"),
+                                 ("lines_deferred", "unfinished last line(s) left for a later night"),
+                                 ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")] {
+                if let n = collected.metric(name), n != "0" { log("\(n) \(what) (\(name))") }
+            }
             return status
         } catch {
             if committed {
@@ -147,6 +174,27 @@ public enum NightlyCommand {
             status = .failure
             return status
         }
+    }
+
+    // MARK: - Guards
+
+    /// Why these settings must not run (a usage error, exit 64), or nil: a run date more than a day after the
+    /// machine's clock, or the state or reports inside an input root (the next run would read its own output).
+    static func refusal(_ settings: NightlySettings, clock: Int64) -> String? {
+        if let runDate = settings.runDate, !settings.allowFutureRunDate, let day = Timestamp.parseUTCDayOrInstant(runDate),
+           day.ms > clock + Timestamp.millisecondsPerDay {
+            return "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
+        }
+        for (option, path) in [("--state", settings.state), ("--reports", settings.reports)] + (settings.stateBackup.map { [("--state-backup", $0)] } ?? []) {
+            let resolved = FileIdentity.resolvedLocation(path)
+            for root in settings.v1 + settings.v2 {
+                guard let real = FileIdentity.realPath(root) else { continue }
+                if resolved == real || resolved.hasPrefix(real.hasSuffix("/") ? real : real + "/") {
+                    return "\(option) '\(path)' lies inside the input root '\(root)' (\(real)); the nightly run would read its own state or reports as input. Move \(option) outside every --v1/--v2 root"
+                }
+            }
+        }
+        return nil
     }
 
     // MARK: - Publishing
@@ -168,6 +216,14 @@ public enum NightlyCommand {
             guard FileSystem.fileType(path) == S_IFDIR else { continue }
             FileSystem.removeTree(path)
             log("removed the report folder \(path) (older than \(days) days)")
+        }
+        if let backups = settings.stateBackup {
+            for old in dates.sorted() where old < oldest {
+                let path = (backups.hasSuffix("/") ? backups : backups + "/") + "before-\(old).sqlite"
+                guard FileSystem.fileType(path) == S_IFREG else { continue }
+                unlink(path)
+                log("removed the state backup \(path) (older than \(days) days)")
+            }
         }
     }
 }

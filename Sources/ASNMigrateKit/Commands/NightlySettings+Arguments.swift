@@ -39,7 +39,11 @@ extension NightlySettings {
                     }
                     on = parsed
                 }
-                if key == "verify-signatures" { s.verifySignatures = on } else { s.requireSignatures = on }
+                switch key {
+                case "verify-signatures": s.verifySignatures = on
+                case "require-signatures": s.requireSignatures = on
+                default: s.allowFutureRunDate = on
+                }
                 continue
             }
             if arguments.isSet(flag), let value = arguments.value(flag) {
@@ -67,9 +71,12 @@ extension NightlySettings {
         case "reports": reports = relative(value)
         case "mappings": mappings = relative(value)
         case "metrics-file": metricsFile = relative(value)
+        case "state-backup": stateBackup = relative(value)
         case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
+        case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
         case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
         case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
         case "bundle-id": bundleId = value
@@ -84,6 +91,23 @@ extension NightlySettings {
         default:
             throw ASNError(.usage, "unknown key '\(key)'")
         }
+    }
+
+    /// `2d` (both sides) or `v1=3d,v2=1d` (either side; a side not named keeps `defaults`' value).
+    static func maxLag(_ value: String, option: String, defaults: [String: Int64]) throws(ASNError) -> [String: Int64] {
+        guard value.contains("=") else {
+            let lag = try ArgumentValue.durationMilliseconds(value, option: option)
+            return ["v1": lag, "v2": lag]
+        }
+        var lags = defaults
+        for part in value.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, ["v1", "v2"].contains(pair[0]) else {
+                throw ASNError(.usage, "option '\(option)' needs a duration (2d) or per side 'v1=2d,v2=1d', not '\(value)'")
+            }
+            lags[pair[0]] = try ArgumentValue.durationMilliseconds(pair[1], option: option)
+        }
+        return lags
     }
 
     /// `yes`/`no`, `true`/`false`, `1`/`0` (any case); nil otherwise.

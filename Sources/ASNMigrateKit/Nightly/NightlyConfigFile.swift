@@ -17,6 +17,7 @@ public struct NightlyConfigFile: Sendable, Equatable {
     public static let keys: [String] = [
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
+        "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
     ]
 
@@ -24,7 +25,7 @@ public struct NightlyConfigFile: Sendable, Equatable {
     public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate"]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
-    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures"]
+    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date"]
 
     /// The file's path as given.
     public var path: String

@@ -27,6 +27,8 @@ public struct NightlyReport: Sendable {
     public var metrics: [(String, String)]
     /// Whether a sanity check failed, and which (one line).
     public var sanityFailure: String?
+    /// One line per stale side: its newest record (or file) is older than `max-lag` at the end of the run date.
+    public var stale: [String] = []
 
     /// Collects the reports of `date` from the state.
     public static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
@@ -67,6 +69,28 @@ public struct NightlyReport: Sendable {
             ("settle_ms", String(settings.settle)),
         ]
 
+        // Freshness, as a data team's source checks: a side whose newest record (a side that sent none: its newest
+        // file) is older than max-lag is stale, judged at the end of the run date, or when the night's run started if
+        // that is earlier (a cron run for today); both are in the state, so publishing again gives the same answer.
+        var stale: [String] = []
+        let endOfDay = (Timestamp.parseUTCDayOrInstant(date)?.ms ?? 0) + Timestamp.millisecondsPerDay - 1
+        let end = Swift.min(endOfDay, try store.latestStart(date: date).flatMap(Timestamp.parseISO8601) ?? endOfDay)
+        for (side, roots, bounds) in [("v1", settings.v1, b1), ("v2", settings.v2, b2)] {
+            let lag = settings.maxLag[side] ?? 2 * Timestamp.millisecondsPerDay
+            let newestFile = bounds == nil ? try store.newestFile(side: side) : nil
+            let newest = bounds?.max ?? newestFile
+            let isStale = !roots.isEmpty && (newest.map { end - $0 > lag } ?? true)
+            metrics += [
+                ("\(side)_newest_record", bounds.map { Timestamp.iso8601(ms: $0.max) } ?? ""),
+                ("\(side)_newest_file", newestFile.map { Timestamp.iso8601(ms: $0) } ?? ""),
+                ("\(side)_max_lag_ms", String(lag)),
+                ("\(side)_stale", isStale ? "1" : "0"),
+            ]
+            guard isStale else { continue }
+            let what = bounds != nil ? "its newest record is from" : newest != nil ? "it sent no record; its newest file was modified" : "nothing has arrived yet"
+            stale.append("stale: the \(side.uppercased()) side is late: \(what)\(newest.map { " " + Timestamp.iso8601(ms: $0) } ?? ""), more than max-lag \(Self.duration(lag)) before \(Timestamp.iso8601(ms: end)); check the exporter feeding it")
+        }
+
         // reconcile's checks (SanityCheck): the reject rate over the records read on the date, and, over the whole
         // state rather than one night (a night may well bring one side only), no side empty while the other is not.
         let read = ["V1", "V2"].map { side in
@@ -78,7 +102,7 @@ public struct NightlyReport: Sendable {
             .compactMap { $0 }
         let sanity = failed.isEmpty ? nil : failed.joined(separator: "; ")
         return NightlyReport(date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
-                             metrics: metrics, sanityFailure: sanity)
+                             metrics: metrics, sanityFailure: sanity, stale: stale)
     }
 
     // MARK: - Rendering
@@ -92,20 +116,28 @@ public struct NightlyReport: Sendable {
                 $0.difference.cells + [$0.firstSeen, $0.lastSeen, $0.resolved ?? "", $0.resolvedBy ?? ""]
             })),
             ("pending.csv", Self.render(Self.pendingColumns, pending.map { $0.difference.cells + [$0.firstSeen, $0.settlesAt, $0.pendingReason] })),
-            ("rejected.csv", Self.render(["side", "source", "reason"], rejects.map { [$0.side, $0.source, $0.reason] })),
+            ("rejected.csv", Self.render(RejectRow.columns, rejects.map(\.cells))),
             ("summary.csv", Self.render(["metric", "value"], metrics.map { [$0.0, $0.1] })),
         ]
     }
 
-    /// The exit status the date's reports call for: 3 on a failed sanity check, 1 with new differences or rejects, else 0.
+    /// The exit status the date's reports call for: 3 on a failed sanity check or a stale side, 1 with new differences or rejects, else 0.
     public var status: ExitStatus {
-        if sanityFailure != nil { return .sanityCheckFailed }
+        if sanityFailure != nil || !stale.isEmpty { return .sanityCheckFailed }
         return new.isEmpty && rejects.isEmpty ? .success : .findings
     }
 
     /// The value of one summary metric.
     public func metric(_ name: String) -> String? {
         metrics.first { $0.0 == name }?.1
+    }
+
+    /// `2d`, `36h`, `90m` or `0`: a duration in the largest whole unit.
+    static func duration(_ ms: Int64) -> String {
+        for (unit, size) in [("d", Timestamp.millisecondsPerDay), ("h", 3_600_000), ("m", 60_000), ("s", 1000)] where ms >= size && ms % size == 0 {
+            return "\(ms / size)\(unit)"
+        }
+        return ms == 0 ? "0" : "\(ms)ms"
     }
 
     private static func render(_ header: [String], _ rows: [[String]]) -> [UInt8] {

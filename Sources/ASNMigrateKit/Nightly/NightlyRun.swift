@@ -20,6 +20,10 @@ public struct NightlyRun {
     public var log: (String) -> Void
     /// Called at named steps (`ingested`, `settled`); the test hook pauses there.
     public var step: (String) -> Void
+    /// The machine's clock (epoch ms) that file ages are measured against (`min-file-age`), whatever the run date.
+    public var fileClock: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    /// Called after each file read with its bytes and records read (the command's progress line).
+    public var progress: (Int, Int) -> Void = { _, _ in }
     /// The signature checks for V2 records read (nil: not verified).
     public var signatures: SignaturePolicy?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
@@ -83,18 +87,48 @@ public struct NightlyRun {
                 } catch {
                     throw ASNError(.unreadableInput, "cannot list the \(side) input roots: \(error)")
                 }
-                var listed: Set<String> = []
+                // Each file once, under its real path, however the roots spell it (relative, absolute, through a link).
+                var listed: [String] = []
+                var realPaths: Set<String> = []
                 for file in files where !file.isDescriptor {
-                    listed.insert(file.path)
-                    let again = remap && side == "v1"
-                    guard let outcome = try ingestIfNeeded(file, side: side, store: store, run: runId, backfill: backfill, force: again) else { continue }
+                    let real = FileIdentity.realPath(file.path) ?? file.path
+                    if realPaths.insert(real).inserted { listed.append(real) }
+                }
+                for path in listed {
+                    if FileIdentity.isTemporaryName(path) {
+                        counters["files_deferred", default: 0] += 1
+                        log("note: \(path) has a temporary name; left for a later night")
+                        continue
+                    }
+                    let outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                                                     remap: remap && side == "v1")
+                    if outcome.linesDeferred { counters["lines_deferred", default: 0] += 1 }
+                    switch outcome.action {
+                    case .skipped: continue
+                    case .deferred:
+                        counters["files_deferred", default: 0] += 1
+                        continue
+                    case .renamed:
+                        counters["files_renamed", default: 0] += 1
+                        continue
+                    case .sameContent:
+                        counters["files_same_content", default: 0] += 1
+                        continue
+                    case .appended:
+                        counters["files_appended", default: 0] += 1
+                    case .changed:
+                        counters["files_changed", default: 0] += 1
+                    case .new, .remapped:
+                        break
+                    }
                     figures.filesIngested += 1
+                    progress(outcome.bytes, outcome.counts.read)
                     counters["records_replaced", default: 0] += outcome.replaced
                     figures.v2Unverified += outcome.counts.unverified
-                    if again, outcome.remapped {
+                    if outcome.action == .remapped {
                         remapped.formUnion(outcome.previous)
                         remapped.formUnion(outcome.touched)
-                    } else if outcome.reingested {
+                    } else if outcome.action == .changed {
                         corrected.formUnion(outcome.previous)
                         corrected.formUnion(outcome.touched)
                     } else {
@@ -106,7 +140,7 @@ public struct NightlyRun {
                         counters["\(side)_\(name)", default: 0] += value
                     }
                 }
-                for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !listed.contains(entry.path) {
+                for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path) {
                     try store.markVanished(id: entry.id, date: date)
                     counters["files_vanished", default: 0] += 1
                     log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
@@ -183,7 +217,6 @@ public struct NightlyRun {
                     }
                 }
                 for (identity, existing) in open where !seen.contains(identity) {
-                    // A change of the rules resolves as `rule`: the judgement changed, not the records.
                     let reason = corrected.contains(key) ? "corrected_record" : late.contains(key) ? "late_record" : "rule"
                     try store.resolveDifference(id: existing.id, date: date, by: reason)
                     figures.resolved += 1
@@ -233,9 +266,31 @@ public struct NightlyRun {
 
     // MARK: - Ingesting
 
+    /// What the ledger made of one listed file.
+    enum FileAction: Equatable {
+        /// Already read, unchanged (or only an unfinished last line added).
+        case skipped
+        /// Still being written (modified within `min-file-age`): left for a later night.
+        case deferred
+        /// A file already read, found under another path (renamed, moved, or another spelling of an old ledger path): not read again.
+        case renamed
+        /// Another path with exactly the content of a file already read (a copy): not read.
+        case sameContent
+        /// A file already read that grew at its end: only its new lines are read.
+        case appended
+        /// A file whose already-read content changed: read again, its old records replaced.
+        case changed
+        /// A file not read before.
+        case new
+        /// A file already read, read again whole to map its records under new mapping rules (its old records replaced).
+        case remapped
+    }
+
     /// What ingesting one file did.
     struct FileOutcome {
-        /// The file's record counts.
+        /// What the ledger made of the file.
+        var action: FileAction
+        /// The file's record counts (of the bytes read this run).
         var counts = IngestCounts()
         /// Subscriptions of the records stored (or conflicts found).
         var touched: Set<SubscriptionKey> = []
@@ -243,51 +298,138 @@ public struct NightlyRun {
         var previous: Set<SubscriptionKey> = []
         /// Records of the earlier copy that were removed.
         var replaced = 0
-        /// Whether the file was in the ledger with other content.
-        var reingested = false
-        /// Whether the file was read again, unchanged, to map it under new rules.
-        var remapped = false
+        /// Bytes read this run.
+        var bytes = 0
+        /// Whether an unfinished last line (no newline yet, file still young) was left for a later night.
+        var linesDeferred = false
     }
 
-    /// Reads `file` when it is not in the ledger or its content changed, or, with `force`, again whatever it holds (a
-    /// change of the mapping rules); nil when it was skipped.
-    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, backfill: NightlyBackfill? = nil,
-                        force: Bool = false) throws(ASNError) -> FileOutcome? {
+    /// Reads what `file` (named by its real path) has that the ledger has not: nothing when it is known and unchanged
+    /// or still being written, only the new lines when it grew at its end, everything when it is new or its read part changed.
+    /// `listed` holds the real paths of every file listed this run, to tell a rename (old path gone) from a copy.
+    /// With `remap` (the mapping rules changed), a file already read and not still being written is read again whole.
+    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, listed: Set<String>,
+                        backfill: NightlyBackfill? = nil, remap: Bool = false) throws(ASNError) -> FileOutcome {
         let status = try Self.fileStatus(file.path)
         let entry = try store.ledgerEntry(path: file.path)
-        if !force, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
+        if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
-            return nil
+            return FileOutcome(action: .skipped)
         }
-        let sha1 = try Self.contentHash(file.path)
-        if !force, let entry, entry.sha1 == sha1 {
-            try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs)
-            return nil
-        }
-        var outcome = FileOutcome()
-        if let entry {
+        let young = fileClock - status.mtimeMs < settings.minFileAge
+        let data = try Self.contents(file.path)
+        if remap, let entry, entry.size > 0, !young {
+            var outcome = FileOutcome(action: .remapped)
+            outcome.bytes = data.count
+            let sha1 = data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
             let removed = try store.removeContent(ofFile: entry.id)
             outcome.previous = removed.keys
             outcome.replaced = removed.records
-            outcome.reingested = true
-            if force, entry.sha1 == sha1 {
-                outcome.remapped = true
-                log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
-            } else {
-                log("\(file.path) changed: re-reading it (\(removed.records) stored record(s) replaced)")
-            }
-        }
-        let fileId = try store.beginFile(path: file.path, side: side, size: status.size, mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
-        if side == "v1" {
+            log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(data.count), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
             try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
-        } else {
-            try ingestV2(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            try store.finishFile(id: fileId, counts: outcome.counts)
+            return outcome
         }
-        try store.finishFile(id: fileId, counts: outcome.counts)
-        return outcome
+        // The decision and the new bytes' copy are taken from one snapshot of the file.
+        let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
+        switch plan {
+        case .skip(let linesDeferred):
+            if let entry, linesDeferred == false { try store.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs) }
+            var outcome = FileOutcome(action: .skipped)
+            outcome.linesDeferred = linesDeferred
+            return outcome
+        case .defer:
+            return FileOutcome(action: .deferred)
+        case .readTail(let from, let to, let sha1, let lineOffset, let linesDeferred):
+            guard let entry else { return FileOutcome(action: .skipped) }
+            var outcome = FileOutcome(action: .appended)
+            outcome.linesDeferred = linesDeferred
+            outcome.bytes = to - from
+            let fd: Int32
+            do {
+                fd = try data.withUnsafeBytes { bytes in
+                    try FileIdentity.detachedCopy(UnsafeRawBufferPointer(rebasing: bytes[from..<to]), of: file.path)
+                }
+            } catch {
+                throw Self.readFailure(file, error)
+            }
+            defer { close(fd) }
+            let tail = InputFile(descriptor: fd, name: file.path)
+            if side == "v1" {
+                try ingestV1(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+            } else {
+                try ingestV2(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+            }
+            try store.extendFile(id: entry.id, size: Int64(to), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run, counts: outcome.counts)
+            log("\(file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(from)" + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
+            return outcome
+        case .readAll(let size, let sha1):
+            var outcome = FileOutcome(action: .new)
+            outcome.bytes = size
+            // A file read while empty that has content now is read as new; empty files are never each other's copies.
+            if let entry, entry.size > 0 {
+                outcome.action = .changed
+                let removed = try store.removeContent(ofFile: entry.id)
+                outcome.previous = removed.keys
+                outcome.replaced = removed.records
+                log("warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)")
+            } else if entry == nil, size > 0, let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path) {
+                if !listed.contains(twin.path) {
+                    try store.moveFile(id: twin.id, to: file.path, mtimeMs: status.mtimeMs)
+                    log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
+                    return FileOutcome(action: .renamed)
+                }
+                let copy = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+                try store.finishFile(id: copy, counts: IngestCounts())
+                log("note: \(file.path) has the same content as \(twin.path): not read")
+                return FileOutcome(action: .sameContent)
+            }
+            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+            if side == "v1" {
+                try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            } else {
+                try ingestV2(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            }
+            try store.finishFile(id: fileId, counts: outcome.counts)
+            return outcome
+        }
     }
 
-    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
+    /// What to do with a file's bytes, given its ledger entry.
+    enum ReadPlan: Equatable {
+        /// Nothing to read (`linesDeferred`: only an unfinished last line is new).
+        case skip(linesDeferred: Bool)
+        /// Still being written: a later night reads it.
+        case `defer`
+        /// Read bytes `from..<to` (line numbers start after `lineOffset` lines); `sha1` is that of bytes `0..<to`.
+        case readTail(from: Int, to: Int, sha1: String, lineOffset: Int, linesDeferred: Bool)
+        /// Read the whole file, `size` bytes hashing to `sha1`.
+        case readAll(size: Int, sha1: String)
+    }
+
+    /// The plan for a file's `bytes`: pure, so each rule is tested without files.
+    static func plan(_ bytes: UnsafeRawBufferPointer, entry: NightlyStore.LedgerEntry?, young: Bool, path: String) -> ReadPlan {
+        guard let entry else { return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count)) }
+        let read = Int(entry.size)
+        let prefixSame = bytes.count >= read && FileIdentity.hash(bytes, length: read) == entry.sha1
+        if prefixSame && bytes.count == read { return .skip(linesDeferred: false) }
+        if prefixSame && FileIdentity.isAppendable(bytes, consumed: read) {
+            var end = bytes.count
+            var deferred = false
+            if young, bytes[end - 1] != UInt8(ascii: "\n") {
+                end = FileIdentity.completeLinesEnd(bytes)
+                deferred = true
+            }
+            guard end > read else { return .skip(linesDeferred: deferred) }
+            return .readTail(from: read, to: end, sha1: FileIdentity.hash(bytes, length: end),
+                             lineOffset: FileIdentity.lineCount(bytes, length: read), linesDeferred: deferred)
+        }
+        return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count))
+    }
+
+    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+                          into outcome: inout FileOutcome) throws(ASNError) {
         var result = outcome
         do {
             try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) { batch in
@@ -295,11 +437,11 @@ public struct NightlyRun {
                     result.counts.read += 1
                     switch item {
                     case .rejected(let error):
-                        try Self.reject(error, side: "v1", file: file, fileId: fileId, store: store, into: &result)
+                        try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                     case .migrated(let payload):
-                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
+                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
                     case .unmapped(let u):
-                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v1(item))
+                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
                     }
                 }
             }
@@ -309,7 +451,8 @@ public struct NightlyRun {
         outcome = result
     }
 
-    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome) throws(ASNError) {
+    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+                          into outcome: inout FileOutcome) throws(ASNError) {
         var result = outcome
         do {
             var reader = ParallelV2Reader(columnMap: columnMap)
@@ -318,15 +461,15 @@ public struct NightlyRun {
                 result.counts.read += 1
                 switch item {
                 case .rejected(let error):
-                    try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
+                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 case .record(let record):
                     if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, into: &result, original: .v2(record))
+                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v2(record))
                 case .api(let record):
                     // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
                     let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
                                          at: record.location)
-                    try Self.reject(error, side: "v2", file: file, fileId: fileId, store: store, into: &result)
+                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 }
             }
         } catch {
@@ -336,14 +479,19 @@ public struct NightlyRun {
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
-    private static func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, into outcome: inout FileOutcome) throws(ASNError) {
+    private func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
+                        into outcome: inout FileOutcome) throws(ASNError) {
         outcome.counts.rejected += 1
-        try store.insertReject(file: fileId, .init(side: side, error: error.located(in: file.path)))
+        var located = error.located(in: file.path)
+        if lineOffset > 0, let line = located.location?.line { located.location?.line = line + lineOffset }
+        try store.insertReject(file: fileId, .init(side: side, error: located), date: date)
     }
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a conflict).
-    private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, into outcome: inout FileOutcome,
-                      original: NightlyBackfill.Original) throws(ASNError) {
+    private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
+                      into outcome: inout FileOutcome, original: NightlyBackfill.Original) throws(ASNError) {
+        var record = record
+        if lineOffset > 0, let line = record.location.line { record.location.line = line + lineOffset }
         var payload: ResponseBodyV2DecodedPayload?
         if case .v2(let read) = original { payload = read.payload }
         if let environment = settings.environment, record.environment != environment {
@@ -396,15 +544,12 @@ public struct NightlyRun {
         return (Int64(info.st_size), mtime)
     }
 
-    /// SHA-1 of the file's bytes, hex.
-    static func contentHash(_ path: String) throws(ASNError) -> String {
-        let data: Data
+    /// The file's bytes, mapped.
+    static func contents(_ path: String) throws(ASNError) -> Data {
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw ASNError(.unreadableInput, "cannot read '\(path)' to hash it: \(error.localizedDescription)", at: SourceLocation(path: path))
+            throw ASNError(.unreadableInput, "cannot read '\(path)' to fingerprint it: \(error.localizedDescription)", at: SourceLocation(path: path))
         }
-        let digest = data.withUnsafeBytes { SHA1.digest($0) }
-        return SHA1.hex(digest)
     }
 }

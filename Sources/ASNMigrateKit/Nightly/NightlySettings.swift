@@ -41,6 +41,14 @@ public struct NightlySettings: Sendable, Equatable {
     public var bundleId: String?
     /// The appAppleId V2 records must have (`app-apple-id`).
     public var appAppleId: String?
+    /// Files modified less than this long ago (ms, by the machine's clock) are left for a later night (`min-file-age`).
+    public var minFileAge: Int64 = 10 * 60_000
+    /// The oldest a side's newest record may be at the end of the run date before the side is stale (ms; `max-lag`).
+    public var maxLag: [String: Int64] = ["v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay]
+    /// A folder where each run first copies the state as it was before the night (`before-<run date>.sqlite`); nil = none.
+    public var stateBackup: String?
+    /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
+    public var allowFutureRunDate = false
 
     /// Creates default settings.
     public init() {}

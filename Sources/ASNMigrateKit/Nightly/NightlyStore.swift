@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state database of `nightly`, as typed queries: the file ledger, stored records, seen UUIDs, differences,
 /// pending items, rejects and the run log. All SQL lives here; `NightlyRun` decides, this file stores.
 public final class NightlyStore {
@@ -31,6 +33,43 @@ public final class NightlyStore {
         try StateSchema.migrate(database)
     }
 
+    /// Refuses an existing state file that is not an SQLite database (empty, or other bytes), which SQLite would
+    /// otherwise take as an empty state and start over in; a missing file is fine (a first night creates it).
+    public static func checkStateFile(_ path: String) throws(ASNError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            throw ASNError(.stateDatabase, "cannot open the state file '\(path)'; check its permissions", at: SourceLocation(path: path))
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty {
+            throw ASNError(.stateDatabase, "the state file '\(path)' is empty (0 bytes), so it holds no state: restore it from the copy made before the last good night, or remove it to start a new state (every input file is then read again as new)",
+                           at: SourceLocation(path: path))
+        }
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw ASNError(.stateDatabase, "the state file '\(path)' is not an SQLite database; point --state at the state database, or move this file away to start a new state",
+                           at: SourceLocation(path: path))
+        }
+    }
+
+    /// Copies the state, as committed, to `directory/name` (SQLite's `VACUUM INTO`, then a rename), unless that file
+    /// exists already (a re-run of the night keeps the copy made before its first run); returns the path.
+    @discardableResult
+    public func backup(into directory: String, name: String) throws(ASNError) -> String {
+        let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        try FileSystem.createDirectories(directory)
+        let partial = FileSystem.hiddenSibling(of: path, tag: "backup")
+        unlink(partial)
+        try database.prepare("VACUUM INTO ?").run([.text(partial)])
+        guard rename(partial, path) == 0 else {
+            let code = errno
+            unlink(partial)
+            throw FileSystem.failure("rename the state backup into", path, code)
+        }
+        return path
+    }
+
     /// Runs `body` in one transaction.
     public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
         try database.transaction(body)
@@ -44,6 +83,33 @@ public final class NightlyStore {
         try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([.text(path)]) { s in
             found = Self.entry(s)
         }
+        return found
+    }
+
+    /// A ledger entry (other than at `path`) whose consumed bytes are exactly `size` bytes hashing to `sha1`: the same file under another name.
+    public func ledgerEntry(size: Int64, sha1: String, notAt path: String) throws(ASNError) -> LedgerEntry? {
+        var found: LedgerEntry?
+        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1")
+            .forEach([.integer(size), .text(sha1), .text(path)]) { s in found = Self.entry(s) }
+        return found
+    }
+
+    /// Moves a ledger entry to the path its file is found under now (renamed, moved, or listed through another spelling).
+    public func moveFile(id: Int64, to path: String, mtimeMs: Int64) throws(ASNError) {
+        try cached("UPDATE files SET path = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.text(path), .integer(mtimeMs), .integer(id)])
+    }
+
+    /// Notes that `size` bytes (hashing to `sha1`) of a file that grew are now read, and adds what reading the new bytes gave.
+    public func extendFile(id: Int64, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64, counts: IngestCounts) throws(ASNError) {
+        try cached("UPDATE files SET size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = records_read + ?, records_stored = records_stored + ?, duplicates = duplicates + ?, other_environment = other_environment + ?, rejects = rejects + ? WHERE id = ?")
+            .run([.integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(Int64(counts.read)), .integer(Int64(counts.stored)),
+                  .integer(Int64(counts.duplicates)), .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
+    }
+
+    /// The newest modification time (ms) of the ledger's files of `side`, if any.
+    public func newestFile(side: String) throws(ASNError) -> Int64? {
+        var found: Int64?
+        try cached("SELECT MAX(mtime_ms) FROM files WHERE side = ?").forEach([.text(side)]) { s in found = s.optionalInt64(0) }
         return found
     }
 
@@ -230,15 +296,15 @@ public final class NightlyStore {
     }
 
     /// Stores one reject of a file.
-    public func insertReject(file: Int64, _ reject: ReconciliationResult.Reject) throws(ASNError) {
-        try cached("INSERT INTO rejects (file_id, side, source, line, reason, cause) VALUES (?, ?, ?, ?, ?, ?)")
-            .run([.integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)), .text(reject.reason), .text(reject.cause)])
+    public func insertReject(file: Int64, _ reject: ReconciliationResult.Reject, date: String) throws(ASNError) {
+        try cached("INSERT INTO rejects (file_id, side, source, line, reason, cause, ingested) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .run([.integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)), .text(reject.reason), .text(reject.cause), .text(date)])
     }
 
-    /// The rejects of the files (re)ingested on `date`, V1 first, in input order.
+    /// The rejects read on `date` (rejects stored before schema 2: those of the files (re)ingested on `date`), V1 first, in input order.
     public func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
         var all: [ReconciliationResult.Reject] = []
-        try cached("SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE f.ingested = ? ORDER BY r.side, r.id")
+        try cached("SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id")
             .forEach([.text(date)]) { s in
                 all.append(.init(side: s.text(0), source: s.text(1), line: s.optionalInt64(2).map { Int($0) }, reason: s.text(3), cause: s.text(4)))
             }
@@ -410,6 +476,13 @@ public final class NightlyStore {
         return totals
     }
 
+    /// When the latest run of `date` started (UTC ISO 8601), if there is one.
+    public func latestStart(date: String) throws(ASNError) -> String? {
+        var found: String?
+        try cached("SELECT started FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1").forEach([.text(date)]) { s in found = s.text(0) }
+        return found
+    }
+
     /// Run dates the tool has run for.
     public func runDates() throws(ASNError) -> Set<String> {
         var dates: Set<String> = []
@@ -452,6 +525,7 @@ public final class NightlyStore {
         "files_ingested", "files_vanished", "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment",
         "v1_rejected", "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
         "records_replaced", "records_pruned",
+        "files_deferred", "lines_deferred", "files_appended", "files_changed", "files_renamed", "files_same_content",
     ]
 
     // MARK: - Private

@@ -139,6 +139,18 @@ public enum StateSchema {
             value INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 2: file identity by real path and content (renamed, appended, changed, deferred files counted per run);
+        // a reject remembers the night it was read, since an appended file keeps its older rejects.
+        """
+        ALTER TABLE runs ADD COLUMN files_deferred INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE runs ADD COLUMN lines_deferred INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE runs ADD COLUMN files_appended INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE runs ADD COLUMN files_changed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE runs ADD COLUMN files_renamed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE runs ADD COLUMN files_same_content INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE rejects ADD COLUMN ingested TEXT;
+        CREATE INDEX files_content ON files(size, sha1);
+        """,
     ]
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.

@@ -72,6 +72,7 @@ import ASNSimulation
             try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
             let nightly = ["nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite", "--reports", work + "/Reports"]
+                + NightlyWorkspace.timeless
             for night in 0..<nights {
                 for (n, batch) in batches.enumerated() where batch.night == night {
                     try (batch.lines.joined(separator: "\n") + "\n").write(toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)

@@ -17,6 +17,7 @@ import Testing
         var settings = NightlySettings()
         settings.v1 = [tmp.path + "/in/v1"]
         settings.v2 = [tmp.path + "/in/v2"]
+        settings.minFileAge = 0
         let table = try MappingTable.builtIn()
 
         func night(_ date: String, inMemory: Bool, state: String) throws -> [String: [UInt8]] {

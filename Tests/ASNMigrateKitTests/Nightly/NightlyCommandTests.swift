@@ -24,6 +24,8 @@ import Testing
         reports = ../Reports
         settle = 72h
         run-date = 2021-03-01
+        max-lag = 36500d
+        min-file-age = 0
         """)
         let elsewhere = try TemporaryDirectory()
         defer { elsewhere.remove() }
@@ -110,8 +112,8 @@ import Testing
         #expect(names.contains("2020-01-01") && names.contains("notes"), "folders the tool did not make are kept")
         let text = String(decoding: try w.tmp.read("metrics/asn.prom"), as: UTF8.self)
         let open = try w.summary("2021-03-20")["differences_open"] ?? "?"
-        #expect(text.contains("asn_migrate_nightly_differences{kind=\"open\"} \(open)\n"), "\(text)")
-        #expect(text.contains("# TYPE asn_migrate_nightly_exit_status gauge\nasn_migrate_nightly_exit_status "))
+        #expect(text.contains("asn_migrate_nightly_backlog{kind=\"open\"} \(open)\n"), "\(text)")
+        #expect(text.contains("# TYPE asn_migrate_nightly_last_run_exit_code gauge\nasn_migrate_nightly_last_run_exit_code "))
         #expect(text.contains("asn_migrate_nightly_run_duration_seconds "))
         #expect(text.contains("asn_migrate_nightly_last_success_timestamp_seconds "))
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {

@@ -7,6 +7,8 @@ struct NightlyWorkspace {
     let tmp: TemporaryDirectory
     /// Extra flags for every run (settle, window, …).
     var flags: [String] = []
+    /// The freshness and file-age flags every run gets (`timeless`; a test of those rules sets its own).
+    var timelessFlags = NightlyWorkspace.timeless
 
     /// Creates an empty workspace with `in/v1`, `in/v2`.
     init(flags: [String] = []) throws {
@@ -25,9 +27,13 @@ struct NightlyWorkspace {
     /// The reports root.
     var reports: String { tmp.path + "/Reports" }
 
+    /// Flags every run gets unless a test is about them: simulated data is old and files were just written, so
+    /// freshness (`--max-lag`) and the file-age wait (`--min-file-age`) are turned off.
+    static let timeless = ["--max-lag", "36500d", "--min-file-age", "0"]
+
     /// The arguments of a run for `date`.
     func arguments(_ date: String) -> [String] {
-        ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + flags
+        ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + timelessFlags + flags
     }
 
     /// Runs `nightly` for `date` to its end.
@@ -74,6 +80,34 @@ struct NightlyWorkspace {
             }
         }
         return dump.sorted()
+    }
+
+    /// Sets a file's modification time to `secondsAgo` before the machine's clock (how old a file looks to `min-file-age`).
+    func age(_ name: String, secondsAgo: Double) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: tmp.path + "/in/" + name)
+    }
+
+    /// Appends text to a file under `in/`.
+    func append(_ name: String, _ text: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: tmp.path + "/in/" + name))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// The metric of a Prometheus text file: the value of the sample line starting with `sample` (name and labels).
+    func metric(_ file: String, _ sample: String) throws -> String? {
+        let text = String(decoding: try tmp.read(file), as: UTF8.self)
+        return text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.map { String($0.dropFirst(sample.count + 1)) }
+    }
+
+    /// One value from the state (the first column of the first row), as text.
+    func query(_ sql: String) throws -> String? {
+        let db = try SQLiteDatabase(path: state, create: false)
+        defer { db.close() }
+        var value: String?
+        try db.prepare(sql).forEach { (s: SQLiteStatement) throws(ASNError) in if value == nil { value = s.optionalText(0) } }
+        return value
     }
 
     /// Removes the folder.
