@@ -10,8 +10,8 @@ import Testing
     static let fetches: [(seed: Int, fetchAt: String, extra: [String])] = [
         (31, "2021-03-10T09:00:00Z", ["--realistic-edges"]),
         (32, "2021-05-20T15:00:00Z", ["--receipt-history", "3"]),
-        (33, "2021-07-02", []),
-        (34, "2021-09-15T06:00:00Z", ["--inject", "0.4"]),
+        (33, "2021-06-02", []),
+        (34, "2021-07-15T06:00:00Z", ["--inject", "0.4"]),
     ]
 
     @Test func statusesFetchedDuringAndAfterTheSpanGiveExactlyTruthAPI() throws {
@@ -21,7 +21,7 @@ import Testing
             defer { tmp.remove() }
             let data = tmp.path + "/sim", report = tmp.path + "/report"
             let inject = run.extra.contains("--inject") ? [] : ["--inject", "0.08"]
-            let simulate = try BinaryRun.run(["simulate", "--subscribers", "120", "--seed", String(run.seed), "--months", "10",
+            let simulate = try BinaryRun.run(["simulate", "--subscribers", "100", "--seed", String(run.seed), "--months", "8",
                                               "--fetch-at", run.fetchAt, "--out", data] + inject + run.extra)
             #expect(simulate.status == 0, "\(simulate.stderr)")
             _ = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2-api", "--out", report])
@@ -55,8 +55,8 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let clean = tmp.path + "/clean", faulty = tmp.path + "/faulty"
-        _ = try BinaryRun.run(["simulate", "--subscribers", "150", "--seed", "41", "--realistic-edges", "--fetch-at", "2021-06-15T12:00:00Z", "--out", clean])
-        _ = try BinaryRun.run(["simulate", "--subscribers", "150", "--seed", "42", "--inject", "0.08", "--out", faulty])
+        _ = try BinaryRun.run(["simulate", "--subscribers", "100", "--seed", "41", "--months", "10", "--realistic-edges", "--fetch-at", "2021-06-15T12:00:00Z", "--out", clean])
+        _ = try BinaryRun.run(["simulate", "--subscribers", "100", "--seed", "42", "--months", "10", "--inject", "0.08", "--out", faulty])
         let cuts: [[String]] = [["--to", "2021-04-10T13:00:00Z"], ["--from", "2021-03-03", "--to", "2021-09-20"], ["--from", "2021-08-01T07:00:00Z"]]
         for (n, cut) in cuts.enumerated() {
             for side in ["v2", "v2-api"] {
