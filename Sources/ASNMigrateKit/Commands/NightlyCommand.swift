@@ -17,6 +17,8 @@ public enum NightlyCommand {
             .single("--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite)."),
             .single("--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration),
+            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable), as reconcile --ignore-field."),
+            .single("--time-tolerance", valueName: "DURATION", help: "Two times that differ by less compare equal (default 0), as reconcile --time-tolerance.", valueKind: .duration),
             .single("--settle", valueName: "DURATION", help: "How long an unpaired record stays pending before it is a difference (default 72h).", valueKind: .duration),
             .single("--horizon", valueName: "DURATION", help: "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (README, Forget)."),
             .single("--environment", valueName: "NAME", help: "Only records of this environment.", valueKind: .choice(["Production", "Sandbox"])),

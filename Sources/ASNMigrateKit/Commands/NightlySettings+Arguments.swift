@@ -27,6 +27,19 @@ extension NightlySettings {
                 switch key {
                 case "v1": s.v1 = values
                 case "v2": s.v2 = values
+                case "ignore-field":
+                    s.ignoredFields = []
+                    if arguments.isSet(flag) {
+                        for name in values { s.ignoredFields.append(try Self.field(name, option: flag)) }
+                    } else if let config {
+                        for entry in config.entries(key) {
+                            do {
+                                s.ignoredFields.append(try Self.field(entry.value, option: flag))
+                            } catch {
+                                throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)': \(error.message)")
+                            }
+                        }
+                    }
                 default: s.rootCertificates = values
                 }
                 continue
@@ -73,6 +86,7 @@ extension NightlySettings {
         case "metrics-file": metricsFile = relative(value)
         case "state-backup": stateBackup = relative(value)
         case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "time-tolerance": timeTolerance = try ArgumentValue.durationMilliseconds(value, option: option)
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
@@ -117,5 +131,13 @@ extension NightlySettings {
         case "no", "false", "0", "off": return false
         default: return nil
         }
+    }
+
+    /// A compared field named by `ignore-field`.
+    static func field(_ name: String, option: String) throws(ASNError) -> ComparedField {
+        guard let field = ComparedField(rawValue: name) else {
+            throw ASNError(.usage, "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return field
     }
 }

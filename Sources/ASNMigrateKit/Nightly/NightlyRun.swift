@@ -70,7 +70,7 @@ public struct NightlyRun {
             let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
             // 0. The mapping rules in force: when they differ from the last night's, every V1 file still under the
             //    roots is mapped again before anything is compared (records of files no longer there keep theirs).
-            let digest = table.digest, lastDigest = try store.meta("rules_digest")
+            let digest = Self.judgementDigest(table, settings), lastDigest = try store.meta("rules_digest")
             let remap = !fresh && lastDigest != nil && lastDigest != digest
             var remapped: Set<SubscriptionKey> = []
             if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
@@ -173,6 +173,8 @@ public struct NightlyRun {
             figures.subscriptionsRepaired = keys.count
             var options = ReconcileOptions()
             options.window = settings.window
+            options.fields = ComparedField.defaultFields.filter { !settings.ignoredFields.contains($0) }
+            options.timeTolerance = settings.timeTolerance
             options.from = period?.from
             options.to = period?.to
             // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
@@ -252,6 +254,14 @@ public struct NightlyRun {
             try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
             return figures
         }
+    }
+
+    /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time
+    /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.
+    static func judgementDigest(_ table: MappingTable, _ settings: NightlySettings) -> Int64 {
+        guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 else { return table.digest }
+        let text = "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
+        return Int64(bitPattern: SHA1.digest(Array(text.utf8)).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) & Int64.max
     }
 
     /// reconcile's default period over the two sides' bounds: their overlap, or the one side that has records.

@@ -14,6 +14,10 @@ public struct NightlySettings: Sendable, Equatable {
     public var reports = "Reports"
     /// Pairing window, ms.
     public var window: Int64 = 48 * 3_600_000
+    /// Fields not compared (`ignore-field`, repeatable), in every row kind that compares them, as `reconcile`.
+    public var ignoredFields: [ComparedField] = []
+    /// Two times that differ by less compare equal, ms (`time-tolerance`), as `reconcile`.
+    public var timeTolerance: Int64 = 0
     /// How long an unpaired record stays pending, ms.
     public var settle: Int64 = 72 * 3_600_000
     /// How long records of settled subscriptions are kept, ms; nil (the default, `none`): for ever, so no later answer

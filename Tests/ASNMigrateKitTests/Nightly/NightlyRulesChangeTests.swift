@@ -48,3 +48,33 @@ import Testing
         #expect(try w.summary("2021-04-04")["differences_open"] == "0")
     }
 }
+
+/// `nightly --ignore-field` and `--time-tolerance` judge as `reconcile`'s do, and a change of them re-judges the state.
+@Suite(.serialized) struct NightlyComparedFieldsTests {
+    @Test func ignoringAFieldResolvesItsRowsAndMatchesReconcile() throws {
+        let sim = try TemporaryDirectory()
+        defer { sim.remove() }
+        _ = try BinaryRun.run(["simulate", "--subscribers", "40", "--seed", "5", "--months", "3", "--inject", "0.2", "--out", sim.path + "/sim"])
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        for side in ["v1", "v2"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side) where name.hasSuffix(".jsonl") {
+                try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
+            }
+        }
+        _ = try w.run("2021-06-01")
+        let fields = try w.rows("2021-06-01", "open.csv").filter { $0[0] == "field_mismatch" }.map { $0[10] }
+        let field = try #require(fields.first, "the injected faults change some field")
+        let ignoring = try w.run("2021-06-02", ["--ignore-field", field])
+        #expect(ignoring.stderr.contains("mapping the V1 files again"), "a change of what is compared re-judges: \(ignoring.stderr)")
+        let resolved = try w.rows("2021-06-02", "resolved.csv")
+        #expect(resolved.count == fields.filter { $0 == field }.count && resolved.allSatisfy { $0[10] == field && $0.last == "rule" })
+        let open = try w.rows("2021-06-02", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }.sorted { $0.joined() < $1.joined() }
+        _ = try BinaryRun.run(["reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--out", w.tmp.path + "/r"])
+        var reader = CSVReader(path: "differences.csv")
+        let expected = try (reader.feed(try w.tmp.read("r/differences.csv")) + reader.finish()).map(\.fields).sorted { $0.joined() < $1.joined() }
+        #expect(open == expected, "nightly --ignore-field = reconcile --ignore-field")
+        let bad = try w.run("2021-06-03", ["--ignore-field", "expiry"])
+        #expect(bad.status == 64 && bad.stderr.contains("unknown field 'expiry'"), "\(bad.stderr)")
+    }
+}
