@@ -25,7 +25,7 @@ public enum NightlyCommand {
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
             .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
-        ] + ReconcileCommand.signatureOptions(configKeys: true),
+        ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
         exitStatuses: ExitStatus.allCases
     )
 
@@ -44,6 +44,7 @@ public enum NightlyCommand {
         // Settings: config file, then flags.
         let settings: NightlySettings
         let signatures: SignaturePolicy?
+        let thresholds: ThresholdCheck
         do {
             var config: NightlyConfigFile?
             if let path = arguments.value("--config") {
@@ -54,6 +55,7 @@ public enum NightlyCommand {
             }
             settings = try NightlySettings.resolve(arguments, config: config)
             signatures = try settings.signaturePolicy()
+            thresholds = try ThresholdCheck.parse(failOn: settings.failOn, warnOn: settings.warnOn, catalog: ThresholdFigures.nightly)
         } catch let error as ASNError {
             console.diagnostic("asn-migrate nightly: \(error.message)")
             return .usage
@@ -120,11 +122,15 @@ public enum NightlyCommand {
             let figures = try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
             committed = true
             step("committed")
-            let collected = try NightlyReport.collect(opened, date: date, settings: settings)
+            var collected = try NightlyReport.collect(opened, date: date, settings: settings)
+            // Thresholds judge the night's new items and figures; with a --fail-on, exit 1 means a crossed rule.
+            let crossings = thresholds.crossings(ThresholdFigures.nightly(metrics: collected.metrics, new: collected.new.map(\.difference.kind)))
+            if !thresholds.rules.isEmpty { collected.metrics += ReconciliationReport.thresholdRows(thresholds.counts(crossings)).map { ($0.name, $0.value) } }
             report = collected
             let directory = try publish(collected, settings: settings)
             step("published")
-            status = collected.status
+            status = thresholds.status(base: collected.status, crossings: crossings)
+            for crossing in crossings { log(crossing.line) }
             let runId = try opened.latestRun()?.id ?? 0
             try opened.transaction { () throws(ASNError) in
                 try opened.finishRun(id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)

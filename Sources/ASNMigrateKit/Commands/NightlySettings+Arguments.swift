@@ -19,14 +19,17 @@ extension NightlySettings {
             let flag = "--" + key
             if NightlyConfigFile.repeatableKeys.contains(key) {
                 let values: [String]
+                let isPath = !["fail-on", "warn-on"].contains(key)
                 if arguments.isSet(flag) {
                     values = arguments.values(flag)
                 } else {
-                    values = config?.entries(key).map { relative($0.value) } ?? []
+                    values = config?.entries(key).map { isPath ? relative($0.value) : $0.value } ?? []
                 }
                 switch key {
                 case "v1": s.v1 = values
                 case "v2": s.v2 = values
+                case "fail-on": s.failOn = values
+                case "warn-on": s.warnOn = values
                 default: s.rootCertificates = values
                 }
                 continue

@@ -44,11 +44,11 @@ public enum SwappedSidesCheck {
     /// The usage error for swapped sides, or nil when each side looks like its own (or cannot be told).
     public static func problem(v1: Look, v2: Look) -> ASNError? {
         let advice = "swap the paths given to --v1 and --v2 (or pass --force if the files really are what they are given as)"
-        if v1 == .v2 && v2 != .v2 {
+        if v1 == .v2 {
             let also = v2 == .v1 ? ", and the --v2 files hold V1 bodies (notification_type)" : ""
             return ASNError(.usage, "the --v1 files hold V2 notifications (signedPayload / notificationType), not V1 bodies\(also); \(advice)")
         }
-        if v2 == .v1 && v1 != .v1 {
+        if v2 == .v1 {
             return ASNError(.usage, "the --v2 files hold V1 bodies (notification_type / unified_receipt), not V2 records; \(advice)")
         }
         return nil

@@ -18,10 +18,11 @@ public struct NightlyConfigFile: Sendable, Equatable {
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
+        "fail-on", "warn-on",
     ]
 
     /// The keys that may appear more than once.
-    public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate"]
+    public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate", "fail-on", "warn-on"]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
     public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures"]

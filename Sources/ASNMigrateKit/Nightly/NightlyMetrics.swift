@@ -28,6 +28,11 @@ public enum NightlyMetrics {
             gauge("files", "Input files ingested and vanished in the run, and files in the ledger.", [
                 ("ingested", value("files_ingested")), ("vanished", value("files_vanished")), ("ledger", value("files_in_ledger")),
             ])
+            if report.metric("thresholds_checked") != nil {
+                gauge("thresholds", "Threshold rules of the run: checked, and crossed by severity (warned, failed).", [
+                    ("checked", value("thresholds_checked")), ("warned", value("thresholds_warned")), ("failed", value("thresholds_failed")),
+                ])
+            }
         }
         gauge("run_duration_seconds", "Wall time of the run.", [(nil, String(format3(durationSeconds)))])
         gauge("exit_status", "Exit status of the run (0 clean, 1 findings, 2 failed, 3 sanity check, 64 usage, 75 locked).", [(nil, String(status.rawValue))])

@@ -42,6 +42,11 @@ public struct NightlySettings: Sendable, Equatable {
     /// The appAppleId V2 records must have (`app-apple-id`).
     public var appAppleId: String?
 
+    /// `--fail-on` rules as given (`ThresholdRule`), judged on the night's new items and figures.
+    public var failOn: [String] = []
+    /// `--warn-on` rules as given.
+    public var warnOn: [String] = []
+
     /// Creates default settings.
     public init() {}
 
