@@ -76,7 +76,8 @@ public struct ThresholdRule: Sendable, Equatable {
             let hint = Suggestion.closest(to: figure, among: figures.names.sorted()).map { "; did you mean '\($0)'?" } ?? ""
             throw ASNError(.usage, "option '\(option)': unknown figure '\(figure)' in rule '\(text)'\(hint) (figures: every difference kind, every summary.csv count, and rejects; see README, Thresholds)")
         }
-        guard let limit = Double(number), limit.isFinite, limit >= 0, !number.contains(where: { $0 == "e" || $0 == "E" }) else {
+        let plain = !number.isEmpty && number.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        guard plain, let limit = Double(number), limit.isFinite else {
             throw ASNError(.usage, "option '\(option)': rule '\(text)' needs a non-negative number (or a percentage such as 0.5%) after '\(comparison.rawValue)'")
         }
         if isPercent && figures.denominators[figure] == nil {

@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["missing_in_v2", "missing_in_v2>", "missing_in_v2>abc", "missing_in_v2=>1", ">1", "missing_in_v2>-1", "missing_in_v2!=1"])
+    @Test(arguments: ["missing_in_v2", "missing_in_v2>", "missing_in_v2>abc", "missing_in_v2=>1", ">1", "missing_in_v2>-1", "missing_in_v2!=1", "missing_in_v2>0x10", "missing_in_v2>1e3", "missing_in_v2>inf"])
     func malformedRulesAreUsageErrors(text: String) {
         #expect { try parse(text, .warn) } throws: { error in
             let e = error as? ASNError
