@@ -31,7 +31,7 @@ public enum NightlyCommand {
             .flag("--allow-future-run-date", help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
             .single("--min-file-age", valueName: "DURATION", help: "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).", valueKind: .duration),
             .single("--max-lag", valueName: "DURATION", help: "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."),
-        ] + ReconcileCommand.signatureOptions(configKeys: true),
+        ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
         exitStatuses: ExitStatus.allCases
     )
 
@@ -50,6 +50,7 @@ public enum NightlyCommand {
         // Settings: config file, then flags.
         let settings: NightlySettings
         let signatures: SignaturePolicy?
+        let thresholds: ThresholdCheck
         do {
             var config: NightlyConfigFile?
             if let path = arguments.value("--config") {
@@ -60,6 +61,7 @@ public enum NightlyCommand {
             }
             settings = try NightlySettings.resolve(arguments, config: config)
             signatures = try settings.signaturePolicy()
+            thresholds = try ThresholdCheck.parse(failOn: settings.failOn, warnOn: settings.warnOn, catalog: ThresholdFigures.nightly)
         } catch let error as ASNError {
             log(error.message)
             return .usage
@@ -143,11 +145,15 @@ public enum NightlyCommand {
             }()
             committed = true
             step("committed")
-            let collected = try NightlyReport.collect(opened, date: date, settings: settings)
+            var collected = try NightlyReport.collect(opened, date: date, settings: settings)
+            // Thresholds judge the night's new items and figures; with a --fail-on, exit 1 means a crossed rule.
+            let crossings = thresholds.crossings(ThresholdFigures.nightly(metrics: collected.metrics, new: collected.new.map(\.difference.kind)))
+            if !thresholds.rules.isEmpty { collected.metrics += ReconciliationReport.thresholdRows(thresholds.counts(crossings)).map { ($0.name, $0.value) } }
             report = collected
             let directory = try publish(collected, settings: settings)
             step("published")
-            status = collected.status
+            status = thresholds.status(base: collected.status, crossings: crossings)
+            for crossing in crossings { log(crossing.line) }
             let runId = try opened.latestRun()?.id ?? 0
             try opened.transaction { () throws(ASNError) in
                 try opened.finishRun(id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)

@@ -19,10 +19,11 @@ extension NightlySettings {
             let flag = "--" + key
             if NightlyConfigFile.repeatableKeys.contains(key) {
                 let values: [String]
+                let isPath = !["fail-on", "warn-on"].contains(key)
                 if arguments.isSet(flag) {
                     values = arguments.values(flag)
                 } else {
-                    values = config?.entries(key).map { relative($0.value) } ?? []
+                    values = config?.entries(key).map { isPath ? relative($0.value) : $0.value } ?? []
                 }
                 switch key {
                 case "v1": s.v1 = values
@@ -40,6 +41,8 @@ extension NightlySettings {
                             }
                         }
                     }
+                case "fail-on": s.failOn = values
+                case "warn-on": s.warnOn = values
                 default: s.rootCertificates = values
                 }
                 continue

@@ -23,6 +23,8 @@ public enum ReconcileCommand {
             .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
+        ] + thresholdOptions(night: false) + [
+            .flag("--force", help: "Run even when the --v1 files look like V2 notifications or the --v2 files like V1 bodies (by default a usage error suggesting to swap them)."),
         ],
         exitStatuses: ExitStatus.allCases
     )
@@ -33,9 +35,12 @@ public enum ReconcileCommand {
         let options: ReconcileOptions
         let outDirectory: String
         let maxRejectRate: Double
+        let thresholds: ThresholdCheck
         do {
             (options, outDirectory) = try parseOptions(arguments, now: now)
             maxRejectRate = try SanityCheck.maxRejectRate(arguments)
+            thresholds = try ThresholdCheck.parse(failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
+                                                  catalog: ThresholdFigures.reconcile)
         } catch {
             console.diagnostic("\(name): \(error.message)")
             return .usage
@@ -74,6 +79,10 @@ public enum ReconcileCommand {
         } catch {
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
             return .failure
+        }
+        if let problem = inputProblem(v1Files: v1Files, v2Files: v2Files, columnMap: columnMap, force: arguments.flag("--force")) {
+            console.diagnostic("\(name): \(problem.message); no report written")
+            return .usage
         }
 
         // Held for the whole run (beside the folder, never inside it), so a second run fails at once instead of silently winning.
@@ -144,6 +153,8 @@ public enum ReconcileCommand {
             result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
         }
         result.countTimePrecision()
+        let crossings = thresholds.crossings(ThresholdFigures.reconcile(result))
+        if !thresholds.rules.isEmpty { result.summary.thresholds = thresholds.counts(crossings) }
         do {
             try AtomicOutput.writeDirectoryAtomically(path: destination, files: ReconciliationReport.files(result))
         } catch {
@@ -165,16 +176,38 @@ public enum ReconcileCommand {
         }
         for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
         if let line = ReconciliationReport.timePrecisionWarning(result.summary) { console.diagnostic("\(name): \(line)") }
-        // API records (transactions, statuses) are V2 records read too; their rejects are already in v2_rejected.
-        let summary = result.summary, apiView = summary.transactions?.comparison
-        let v2Read = summary.v2RecordsRead + (apiView?.v2TransactionsRead ?? 0) + (apiView?.statuses.statusesRead ?? 0)
+        for crossing in crossings { console.diagnostic("\(name): \(crossing.line)") }
+        // v2_records_read counts API records (transactions, statuses) too; their rejects are already in v2_rejected.
+        let summary = result.summary
         let sides = [SanityCheck.Side(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
-                     SanityCheck.Side(name: "V2", read: v2Read, rejected: summary.v2Rejected)]
+                     SanityCheck.Side(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)]
         if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {
             console.diagnostic("\(name): \(failed) (exit 3)")
             return .sanityCheckFailed
         }
-        return result.isClean ? .success : .findings
+        return thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
+    }
+
+    /// The `--fail-on` / `--warn-on` options `reconcile` and `nightly` share; `night` says what the kinds count.
+    static func thresholdOptions(night: Bool) -> [OptionSpec] {
+        let kinds = night ? "a difference kind (the night's new.csv rows of that kind)" : "a difference kind (its rows in differences.csv)"
+        let rule = "RULE is FIGURE OPERATOR LIMIT: FIGURE is \(kinds), a summary.csv count or rejects; OPERATOR >, >=, <, <=, ==; LIMIT a count or a percentage (state_mismatch>0.5%, of the figure's denominator: README, Thresholds)"
+        return [
+            .repeatable("--fail-on", valueName: "RULE", help: "Exit 1 when RULE holds (repeatable); with any --fail-on, exit 1 means a crossed --fail-on rule and nothing else. " + rule + "."),
+            .repeatable("--warn-on", valueName: "RULE", help: "Print a warning and count it (thresholds_warned in summary.csv) when RULE holds (repeatable). " + rule + "."),
+        ]
+    }
+
+    /// The usage error the inputs call for before anything is read: V2 CSV exports without `--v2-columns`, or the
+    /// two sides swapped (unless `force`).
+    static func inputProblem(v1Files: [InputFile], v2Files: [InputFile], columnMap: V2ColumnMap?, force: Bool) -> ASNError? {
+        if columnMap == nil, let csv = v2Files.first(where: { V2RecordReader.isCSV($0.path) }) {
+            return ASNError(.usage, "'\(csv.path)' is a CSV export, which needs a column map: pass --v2-columns Mappings/v2-columns.migrate-csv.map "
+                + "for 'migrate --format csv' output (Mappings/v2-columns.migrate-csv-snake.map with --csv-names snake), or write your own "
+                + "from Mappings/v2-columns.example.map (README, Column-mapping file)")
+        }
+        guard !force else { return nil }
+        return SwappedSidesCheck.problem(v1: SwappedSidesCheck.look(files: v1Files), v2: SwappedSidesCheck.look(files: v2Files))
     }
 
     /// The wall clock in epoch ms (used only for the default run date).

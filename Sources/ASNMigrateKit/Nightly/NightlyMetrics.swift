@@ -59,6 +59,11 @@ public enum NightlyMetrics {
             gauge("side_stale", "1 when a side's newest record is older than max-lag at the end of the run date.", label: "side", [
                 ("v1", value("v1_stale")), ("v2", value("v2_stale")),
             ])
+            if report.metric("thresholds_checked") != nil {
+                gauge("thresholds", "Threshold rules of the run: checked, and crossed by severity (warned, failed).", [
+                    ("checked", value("thresholds_checked")), ("warned", value("thresholds_warned")), ("failed", value("thresholds_failed")),
+                ])
+            }
         }
         gauge("run_duration_seconds", "Wall time of the run.", [(nil, String(format3(durationSeconds)))])
         gauge("last_run_exit_code", "Exit code of the last run (0 clean, 1 findings, 2 failed, 3 sanity check or stale side, 64 usage, 75 locked).",

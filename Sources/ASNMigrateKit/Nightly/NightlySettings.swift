@@ -54,6 +54,11 @@ public struct NightlySettings: Sendable, Equatable {
     /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
     public var allowFutureRunDate = false
 
+    /// `--fail-on` rules as given (`ThresholdRule`), judged on the night's new items and figures.
+    public var failOn: [String] = []
+    /// `--warn-on` rules as given.
+    public var warnOn: [String] = []
+
     /// Creates default settings.
     public init() {}
 

@@ -57,7 +57,9 @@ public struct Reconciler: Sendable {
 
         let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)
         let states = SubscriptionStateComparison(pairing, groups: groups, period: period, fields: options.fields, timeTolerance: options.timeTolerance)
-        var differences = records.differences + states.differences + inputs.conflicts
+        // A conflicting duplicate is dated by its own signedDate and judged by the period like any record.
+        let conflicts = inputs.conflicts.filter { $0.eventDate.map(period.contains) ?? true }
+        var differences = records.differences + states.differences + conflicts
         differences.sort(by: Discrepancy.reportOrder)
         let pending = records.pending.sorted(by: Discrepancy.reportOrder)
         var coverage = inputs.coverage.map { key, count in
@@ -65,7 +67,8 @@ public struct Reconciler: Sendable {
                                           v2Subtype: inputs.pool.string(key.subtype), rule: inputs.pool.string(key.rule), count: count)
         }
         coverage.sort { UTF8Order.precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
-        let summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
+        var summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
+        summary.conflictingDuplicateV2 = conflicts.count
         return ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
                                     coverage: coverage, subscriptions: states.rows)
     }

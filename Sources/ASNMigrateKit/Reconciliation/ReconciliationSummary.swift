@@ -16,7 +16,7 @@ public struct ReconciliationSummary: Sendable, Equatable {
     public var v1Unmapped = 0
     /// V1 renewal-status records that accompany another record and found no partner of their own (`v1_companion`).
     public var v1Companion = 0
-    /// V2 records read (`v2_records_read`).
+    /// V2 records read (`v2_records_read`): notifications, and with Apple's API view its transactions and statuses too.
     public var v2RecordsRead = 0
     /// V2 records that could not be read (`v2_rejected`).
     public var v2Rejected = 0
@@ -63,6 +63,8 @@ public struct ReconciliationSummary: Sendable, Equatable {
     public var wholeSecondSide: String?
     /// The transaction comparison's figures, when the V2 side held App Store Server API records.
     public var transactions: TransactionFigures?
+    /// The `--fail-on` / `--warn-on` rules judged and crossed; nil when none were given (no `thresholds_*` rows).
+    public var thresholds: ThresholdCounts?
     /// Run date, tool version and input roots.
     public var run = RunInfo()
     /// The rejects grouped by side and cause, in order of first appearance (`rejects_by_cause`).
@@ -74,6 +76,23 @@ public struct ReconciliationSummary: Sendable, Equatable {
     /// The figures that count V1 records judged against V2 notifications (zeroed when no notifications were compared).
     public var notificationJudgedV1Records: Int {
         matched + typeMismatch + missingInV2 + v1Pending + v1Companion + v1OutOfPeriod
+    }
+
+    /// How many threshold rules a run judged, and how many of each severity it crossed.
+    public struct ThresholdCounts: Sendable, Equatable {
+        /// Rules given (`thresholds_checked`).
+        public var checked: Int
+        /// `--warn-on` rules crossed (`thresholds_warned`).
+        public var warned: Int
+        /// `--fail-on` rules crossed (`thresholds_failed`).
+        public var failed: Int
+
+        /// Creates the counts.
+        public init(checked: Int, warned: Int, failed: Int) {
+            self.checked = checked
+            self.warned = warned
+            self.failed = failed
+        }
     }
 
     /// The figures added when transactions were compared with Apple's App Store Server API view.

@@ -58,9 +58,15 @@ public enum ReconciliationReport {
             ("time_precision_rows", String(s.timePrecisionRows)),
         ]
         if let t = s.transactions { rows += transactionRows(t) }
+        if let counts = s.thresholds { rows += thresholdRows(counts) }
         rows += s.run.metrics.map { (name: $0.0, value: $0.1) }
         rows += s.rejectCauses.map { (name: SummaryJSON.causeMetric, value: $0.line) }
         return rows
+    }
+
+    /// The `summary.csv` rows of the threshold rules judged: `thresholds_checked`, `thresholds_warned`, `thresholds_failed`.
+    public static func thresholdRows(_ counts: ReconciliationSummary.ThresholdCounts) -> [(name: String, value: String)] {
+        [("thresholds_checked", String(counts.checked)), ("thresholds_warned", String(counts.warned)), ("thresholds_failed", String(counts.failed))]
     }
 
     /// The warning for a side whose clock keeps whole seconds only, when its precision alone accounts for rows.
@@ -75,11 +81,21 @@ public enum ReconciliationReport {
     public static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
         let s = result.summary
         let start = date(s.periodStart), end = date(s.periodEnd)
+        let apiView = s.transactions.map { $0.comparison.v2TransactionsRead + $0.comparison.statuses.statusesRead } ?? 0
+        guard s.transactions?.notificationsCompared ?? true else {
+            // Apple's API view only: the notification figures are all zero, so the transaction lines say it all.
+            var lines = ["asn-migrate reconcile: V1 read \(s.v1RecordsRead) (rejected \(s.v1Rejected), duplicates \(s.v1Duplicates), unmapped \(s.v1Unmapped)); "
+                + "V2 read \(s.v2RecordsRead) (\(apiView) App Store Server API record(s), rejected \(s.v2Rejected)); no V2 notifications, so notifications were not compared"]
+            if let unverified = s.v2Unverified { lines.append("  signatures verified; v2_unverified \(unverified)") }
+            lines += tail(result, directory: directory)
+            return lines.joined(separator: "\n")
+        }
+        let v2Notifications = s.v2RecordsRead - apiView
         var lines = [
             "asn-migrate reconcile: period \(start) .. \(end)",
             "  V1 read \(s.v1RecordsRead): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v2 \(s.missingInV2), "
                 + "pending \(s.v1Pending), companion \(s.v1Companion), unmapped \(s.v1Unmapped), out_of_period \(s.v1OutOfPeriod), duplicates \(s.v1Duplicates), rejected \(s.v1Rejected)",
-            "  V2 read \(s.v2RecordsRead): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v1 \(s.missingInV1), "
+            "  V2 read \(v2Notifications)\(apiView > 0 ? " notification(s) (and \(apiView) App Store Server API record(s))" : ""): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v1 \(s.missingInV1), "
                 + "pending \(s.v2Pending), v2_only_expected \(s.v2OnlyExpected), out_of_period \(s.v2OutOfPeriod), duplicates \(s.v2Duplicates), rejected \(s.v2Rejected)",
             "  field_mismatch \(s.fieldMismatch), state_mismatch \(s.stateMismatch) of \(s.subscriptionsCompared) subscriptions, conflicting_duplicate_v2 \(s.conflictingDuplicateV2)",
         ]
@@ -89,6 +105,13 @@ public enum ReconciliationReport {
         if let first = s.periodStart, let last = s.periodEnd, last < first {
             lines.append("  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data")
         }
+        lines += tail(result, directory: directory)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The console summary's last lines: difference rows per kind, pending records, rejects by cause, the folder.
+    private static func tail(_ result: ReconciliationResult, directory: String) -> [String] {
+        var lines: [String] = []
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { "\(k.rawValue) \($0)" } }
@@ -96,9 +119,9 @@ public enum ReconciliationReport {
         if !result.pending.isEmpty {
             lines.append("  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)")
         }
-        lines += RejectCauses.consoleLines(s.rejectCauses)
+        lines += RejectCauses.consoleLines(result.summary.rejectCauses)
         lines.append("  report: \(directory)")
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// The console lines about the transaction comparison (empty when transactions were not compared).

@@ -21,7 +21,7 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     public var help: String {
         switch self {
         case .success: return "Success: everything read was processed; nothing to report."
-        case .findings: return "Output written, with rejected or unmapped records (migrate) or differences or rejects (reconcile)."
+        case .findings: return "Output written, with rejected or unmapped records (migrate) or differences or rejects (reconcile); with any --fail-on rule, a crossed --fail-on rule and nothing else."
         case .failure: return "Failed: unreadable input, bad mapping, unusable output path, or a write failed; no file or report was published (standard output, a device or a FIFO may hold part of the output, as the message says)."
         case .sanityCheckFailed: return "Output written, but the input failed a sanity check: a reject rate above --max-reject-rate, or (reconcile) one side has no records while the other has some; standard error names the check."
         case .usage: return "The command line was wrong (EX_USAGE)."

@@ -54,20 +54,28 @@ public struct RejectCauses: Sendable, Equatable {
 
     /// The cause a reject is counted under: `ASNError.causeKey` with every run of digits written `#`, so that messages
     /// differing only in a byte offset, line, column or array index (`malformed JSON at byte 586 (line 1, column 587)`)
-    /// are one cause.
+    /// are one cause. Digits that are part of a word (`V1`, `V2`, `base64`, `ES256`) are names, not numbers, and stay.
     public static func key(_ error: ASNError) -> String {
         var out = ""
-        var inDigits = false
+        var inDigits = false, keepDigits = false
+        var previous: Unicode.Scalar?
         for scalar in error.causeKey.unicodeScalars {
             let isDigit = scalar.value >= 0x30 && scalar.value <= 0x39
-            if isDigit {
+            if isDigit && !inDigits { keepDigits = previous.map(isLetter) ?? false }
+            if isDigit && !keepDigits {
                 if !inDigits { out.append("#") }
             } else {
                 out.unicodeScalars.append(scalar)
             }
             inDigits = isDigit
+            previous = scalar
         }
         return out
+    }
+
+    /// Whether `scalar` is an ASCII letter.
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value >= 0x41 && scalar.value <= 0x5A) || (scalar.value >= 0x61 && scalar.value <= 0x7A)
     }
 
     /// The console lines for grouped rejects: a heading and one indented line per cause; none without rejects.

@@ -216,7 +216,7 @@ struct OutputSafetyEndToEndTests {
         // A user's folder given as --out by mistake (a home folder, '.'): its files must survive.
         try tmp.write("home/docs/thesis.txt", "mine")
         try tmp.write("home/summary.csv", "an earlier report's file")
-        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", tmp.path + "/home"])
+        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", tmp.path + "/home", "--force"])
         #expect(run.status == ExitStatus.failure.rawValue, "\(run.stderr)")
         #expect(run.stderr.contains("holds 'docs' that asn-migrate did not write there"), "\(run.stderr)")
         #expect(run.stderr.contains("no report written"), "\(run.stderr)")
@@ -255,11 +255,11 @@ struct OutputSafetyEndToEndTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let report = tmp.path + "/report"
-        let (holder, input) = try startHolder(["reconcile", "--v1", "-", "--v2", Self.cleanSample[0], "--out", report])
+        let (holder, input) = try startHolder(["reconcile", "--v1", "-", "--v2", Self.cleanSample[0], "--out", report, "--force"])
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         #expect(waitForLock(tmp.path + "/.report.lock", pid: holder.processIdentifier))
 
-        let second = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report])
+        let second = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"])
         #expect(second.status == ExitStatus.locked.rawValue, "\(second.stderr)")
         #expect(second.stderr.contains("process \(holder.processIdentifier)") && second.stderr.contains("no report written"), "\(second.stderr)")
         #expect(!FileManager.default.fileExists(atPath: report))
@@ -267,7 +267,7 @@ struct OutputSafetyEndToEndTests {
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        let third = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report])
+        let third = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"])
         #expect(third.status != ExitStatus.locked.rawValue && third.status != ExitStatus.failure.rawValue, "\(third.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: report).sorted() == ReconciliationReport.fileNames.sorted())
     }

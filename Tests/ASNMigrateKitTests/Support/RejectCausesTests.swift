@@ -35,6 +35,11 @@ import Testing
         #expect(causes.causes[0].line.contains("at byte 586 (line 1, column 587): unexpected end of input: 3 rejected, first at a.jsonl:3"))
     }
 
+    @Test func digitsInsideAWordAreANameAndStay() {
+        let error = ASNError(.notAnObject, "record is an array at index 12, not a JSON object; each record must be one V1 notification body (ES256, base64)")
+        #expect(RejectCauses.key(error).hasSuffix("record is an array at index #, not a JSON object; each record must be one V1 notification body (ES256, base64)"))
+    }
+
     @Test(arguments: [(0, "0"), (999, "999"), (1_000, "1,000"), (13_619, "13,619"), (1_234_567, "1,234,567")])
     func countsAreGroupedByThousands(n: Int, text: String) {
         #expect(RejectCauses.grouped(n) == text)
