@@ -115,7 +115,7 @@ public enum MigrateCommand {
                     try rejects.appendRow(cells)
                 } else if consoleRejects < rejectsShownOnConsole {
                     consoleRejects += 1
-                    console.diagnostic("\(name): \(cells[3]) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
+                    console.diagnostic("\(name): \(ConsoleText.line(cells[3])) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
                 }
             }
 

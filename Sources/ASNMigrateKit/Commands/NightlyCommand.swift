@@ -33,7 +33,7 @@ public enum NightlyCommand {
     public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
                            environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitStatus {
         let startedAt = clock()
-        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(line)") }
+        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(line))") }
         let pauseAt = environment[testPauseVariable]
         let step = { (name: String) in
             guard name == pauseAt else { return }
