@@ -14,8 +14,8 @@ struct RecordSplitter {
     enum Mode: Equatable {
         /// Skipping the BOM and leading whitespace; nothing seen yet.
         case start
-        /// Inside a first value that starts with `{`, not yet knowing whether it ends before the first newline.
-        case probing
+        /// Holding the file's first lines until `FileShape` can tell JSON Lines from multi-line JSON.
+        case sampling
         /// One record per non-blank line.
         case jsonLines
         /// Top-level values one after another, split by depth tracking.
@@ -54,6 +54,10 @@ struct RecordSplitter {
     private var line = 1
     /// Bytes of the current record carried over from earlier chunks.
     private var pending: [UInt8] = []
+    /// The file's first bytes (from its first non-blank byte) while its shape is being decided.
+    private var sample: [UInt8] = []
+    /// How many line feeds `sample` holds.
+    private var sampleLineFeeds = 0
 
     /// Whether a value (concatenated mode or array element) is being scanned.
     private var inValue = false
@@ -115,12 +119,13 @@ struct RecordSplitter {
     /// Ends the source: emits the last record, or a broken item for a value or array left open.
     mutating func finish(emit: Emit) throws {
         if !bomDone { try replayBOMPrefix(emit) }
+        if mode == .sampling { try endSampling(emit) }
         switch mode {
-        case .start:
+        case .start, .sampling:
             break
         case .jsonLines:
             try emitPendingLine(emit)
-        case .probing, .concatenated:
+        case .concatenated:
             if inValue { try finishValue(index: nil, emit) }
         case .array:
             switch arrayState {
@@ -141,6 +146,12 @@ struct RecordSplitter {
         }
         inValue = false
         pending = []
+    }
+
+    /// Ends the sampling early, when the input fails part way (a corrupt gzip member): the shape is decided from the
+    /// lines read so far and their records are emitted, so the records before the failure are not lost with it.
+    mutating func endSample(emit: Emit) throws {
+        if mode == .sampling { try endSampling(emit) }
     }
 
     // MARK: - Byte order mark
@@ -179,7 +190,10 @@ struct RecordSplitter {
             switch mode {
             case .start:
                 i = detect(p, i, end)
-            case .probing, .concatenated:
+            case .sampling:
+                try takeSample(p, i, end, emit)
+                return
+            case .concatenated:
                 i = try scanConcatenated(p, i, end, emit)
             case .jsonLines:
                 try scanLines(p, i, end, emit)
@@ -190,7 +204,7 @@ struct RecordSplitter {
         }
     }
 
-    /// Skips leading whitespace and picks the mode from the first byte; returns where that mode takes over.
+    /// Skips leading whitespace; the first other byte starts the sample `FileShape` decides the mode from.
     private mutating func detect(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var i = start
         while i < end {
@@ -198,25 +212,45 @@ struct RecordSplitter {
             if Bytes.isSpace(byte) {
                 track(byte)
             } else {
-                switch byte {
-                case Bytes.openBracket:
-                    atLineStart = false
-                    mode = .array
-                    arrayLine = line
-                    arrayState = .expectElement
-                    return i + 1
-                case Bytes.openBrace:
-                    mode = .probing
-                    beginValue(byte)
-                    return i
-                default:
-                    mode = .jsonLines
-                    return i
-                }
+                mode = .sampling
+                return i
             }
             i += 1
         }
         return end
+    }
+
+    // MARK: - Shape
+
+    /// Holds `p[start..<end]` in the sample; once it has `FileShape.sampleLines` lines or `sampleBytes` bytes,
+    /// decides the shape and splits the sample in it.
+    private mutating func takeSample(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws {
+        let chunk = UnsafeBufferPointer(start: p + start, count: end - start)
+        sample.append(contentsOf: chunk)
+        for byte in chunk where byte == Bytes.newline { sampleLineFeeds += 1 }
+        if sampleLineFeeds > FileShape.sampleLines || sample.count >= FileShape.sampleBytes { try endSampling(emit) }
+    }
+
+    /// Decides the shape from the sample held so far and splits the sample in it.
+    private mutating func endSampling(_ emit: Emit) throws {
+        var start = 0
+        switch FileShape.of(sample) {
+        case .jsonLines: mode = .jsonLines
+        case .multiLine: mode = .concatenated
+        case .array:
+            // The sample starts with the array's `[`.
+            atLineStart = false
+            mode = .array
+            arrayLine = line
+            arrayState = .expectElement
+            start = 1
+        }
+        let held = sample
+        sample = []
+        try held.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count else { return }
+            try scan(base, start, buffer.count, emit)
+        }
     }
 
     // MARK: - JSON Lines
@@ -275,7 +309,7 @@ struct RecordSplitter {
 
     // MARK: - Concatenated values
 
-    /// Splits top-level values one after another; while probing, switches to JSON Lines if the first value ends on its first line.
+    /// Splits top-level values one after another.
     private mutating func scanConcatenated(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws -> Int {
         var i = start
         while i < end {
@@ -301,13 +335,6 @@ struct RecordSplitter {
                 continue
             case .end(let index):
                 stop = index
-            }
-            if mode == .probing {
-                // The first value ended before any newline: JSON Lines; the rest of its line still belongs to it.
-                pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: stop - valueStart))
-                inValue = false
-                mode = .jsonLines
-                return stop
             }
             try emitValue(p, valueStart, stop, index: nil, emit)
             i = stop
@@ -497,7 +524,6 @@ struct RecordSplitter {
         var line = self.line
         var atLineStart = self.atLineStart
         var indent = self.indent
-        var sawNewline = false
         var stop = ValueStop.incomplete
         scanning: while i < end {
             if inString && !escaped && !atLineStart {
@@ -525,7 +551,6 @@ struct RecordSplitter {
             i += 1
             if byte == Bytes.newline {
                 line += 1
-                sawNewline = true
                 escaped = false
                 atLineStart = true
                 indent = 0
@@ -564,7 +589,6 @@ struct RecordSplitter {
         self.line = line
         self.atLineStart = atLineStart
         self.indent = indent
-        if sawNewline && mode == .probing { mode = .concatenated }
         return stop
     }
 

@@ -194,8 +194,8 @@ import Testing
                 + "the archive may be truncated — restore a complete copy, or accept that this record is lost",
         ])
         #expect(try brokenMessages("{\n\"a\":\"abc")[0].contains("the file ends inside a string"))
-        // One line, never closed: cannot be JSON Lines, so it is an unterminated value.
-        #expect(try items("{\"a\":[1,2") == [.broken(line: 1, index: nil)])
+        // One line, never closed: a JSON Lines record for the parser to reject (one item either way).
+        #expect(try items("{\"a\":[1,2") == [.record("{\"a\":[1,2", line: 1, index: nil)])
     }
 
     @Test func truncatedArrayElementIsBroken() throws {
@@ -269,10 +269,32 @@ import Testing
 
     @Test func aLoneBraceBeforeManyRecordsLosesNone() throws {
         let good = goodLines(0..<39)
-        #expect(try items("{\n" + good.joined(separator: "\n")) == [.broken(line: 1, index: nil)]
+        // The file is JSON Lines (its lines are whole records), so the lone brace is one line for the parser to reject.
+        #expect(try items("{\n" + good.joined(separator: "\n")) == [.record("{", line: 1, index: nil)]
             + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
-        let message = try brokenMessages("{\n" + good.joined(separator: "\n"))
-        #expect(message == ["unterminated record at line 1: a new record starts at line 2 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+        // In a pretty-printed stream, a record cut short is still one broken item and the records after it are read.
+        let pretty = "{\n  \"a\": 1,\n{\n  \"b\": 2\n}\n"
+        #expect(try items(pretty) == [.broken(line: 1, index: nil), .record("{\n  \"b\": 2\n}", line: 3, index: nil)])
+        #expect(try brokenMessages(pretty) == ["unterminated record at line 1: a new record starts at line 3 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+    }
+
+    /// Issue 19: how a line counts never depends on the lines before it. An unterminated first line followed by a line
+    /// holding two objects, or by a line that does not start with `{`, costs one item per line.
+    @Test func damageEarlierInAJSONLinesFileNeverChangesHowALineCounts() throws {
+        let good = goodLines(0..<4)
+        let cases: [[String]] = [
+            ["{\"notification_type\":\"DID_RENEW\"", good[0] + good[1], good[2]],
+            ["{\"notification_type\":\"DID_RENEW\"", "not json at all", good[0], good[1]],
+            [good[0], "{\"n\":", "\"n\": 1}", good[1], good[2]],
+            [good[0], good[1], "{\"n\":"],
+        ]
+        for lines in cases {
+            let found = try items(lines.joined(separator: "\n") + "\n")
+            #expect(found.count == lines.count, "\(lines): \(found)")
+            for (offset, text) in lines.enumerated() where good.contains(text) {
+                #expect(found[offset] == .record(text, line: offset + 1, index: nil))
+            }
+        }
     }
 
     @Test(arguments: [1, 3, 5])
