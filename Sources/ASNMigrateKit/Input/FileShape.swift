@@ -16,7 +16,9 @@
 /// A file starting with `[` is a top-level array unless its lines say JSON Lines: complete lines outnumbering pretty
 /// ones while its first line is no whole array (`[1]` then more lines stays an array followed by values, as before).
 /// So a JSON Lines file whose first line was damaged into starting with `[` is still read line by line; an array
-/// written one element per line has no complete line (each element ends with `,` or `]`).
+/// written one element per line has no complete line (each element ends with `,` or `]`): when such element lines
+/// outnumber pretty ones, the array is read line by line too (`arrayLines`), each non-blank line one element, so a
+/// damaged element costs its line only, as in JSON Lines.
 enum FileShape: Equatable {
     /// One record per non-blank line.
     case jsonLines
@@ -24,6 +26,8 @@ enum FileShape: Equatable {
     case multiLine
     /// The elements of a top-level array.
     case array
+    /// The elements of a top-level array written one per line, each read as a line.
+    case arrayLines
 
     /// How many non-blank lines the sample holds at most.
     static let sampleLines = 256
@@ -32,7 +36,7 @@ enum FileShape: Equatable {
 
     /// The shape of a file whose first lines are `sample` (starting at its first non-blank byte).
     static func of(_ sample: [UInt8]) -> FileShape {
-        var complete = 0, pretty = 0, lines = 0
+        var complete = 0, pretty = 0, lines = 0, elements = 0
         var firstLineIsArray = false
         sample.withUnsafeBufferPointer { bytes in
             var start = 0
@@ -44,16 +48,41 @@ enum FileShape: Equatable {
                 switch kind(of: line) {
                 case .complete: complete += 1
                 case .pretty: pretty += 1
-                case .other: break
+                case .other: if isElementLine(line, first: start == 0) { elements += 1 }
                 }
                 if line.contains(where: { !isBlank($0) }) { lines += 1 }
                 start = end + 1
             }
         }
         if sample.first == 0x5B {
-            return complete >= 1 && complete > pretty && !firstLineIsArray ? .jsonLines : .array
+            if firstLineIsArray { return .array }
+            if complete >= 1 && complete > pretty && complete > elements { return .jsonLines }
+            return elements >= 1 && elements + complete > pretty ? .arrayLines : .array
         }
         return (pretty > 0 && pretty >= complete) || (complete == 0 && lines >= 2) ? .multiLine : .jsonLines
+    }
+
+    /// Whether `line` is one array element on its own line: a complete object once the array's `[` (first line only)
+    /// and a trailing `,` or closing `]` are set aside.
+    private static func isElementLine(_ line: UnsafeBufferPointer<UInt8>, first: Bool) -> Bool {
+        var a = 0, b = line.count
+        while a < b && isBlank(line[a]) { a += 1 }
+        while b > a && isBlank(line[b - 1]) { b -= 1 }
+        if first, a < b, line[a] == 0x5B {
+            a += 1
+            while a < b && isBlank(line[a]) { a += 1 }
+        }
+        guard b > a, line[b - 1] == 0x2C || line[b - 1] == 0x5D else { return false }
+        b -= 1
+        while b > a && isBlank(line[b - 1]) { b -= 1 }
+        return a < b && line[a] == 0x7B && closesAtEnd(line, from: a, to: b)
+    }
+
+    /// Whether the bytes `bytes[from..<to]` are one value that closes exactly at their end (used to tell an element's
+    /// own `]` from the array's).
+    static func closesBefore(_ bytes: [UInt8], from: Int, to: Int) -> Bool {
+        guard from < to else { return true }
+        return bytes.withUnsafeBufferPointer { closesAtEnd($0, from: from, to: to) }
     }
 
     /// Whether `line` is a whole array: `[` closed exactly at its end.

@@ -22,6 +22,9 @@ struct RecordSplitter {
         case concatenated
         /// Elements of a top-level array.
         case array
+        /// Elements of a top-level array written one per line (`[{…},` / `{…},` / `{…}]`): each non-blank line is one
+        /// element, as in JSON Lines, so damage to one element costs that line only.
+        case arrayLines
     }
 
     /// How far `scanValue` got in a chunk.
@@ -83,6 +86,9 @@ struct RecordSplitter {
     /// The line where a `{` cut the previous value short, for that value's message.
     private var cutLine = 1
 
+    /// In `.arrayLines`: whether the opening `[` is still to be stripped, whether the closing `]` was seen, and
+    /// whether the last element line ended with `,` (so a file ending there was cut at a line boundary).
+    private var arrayOpenPending = true, arrayLinesClosed = false, lastElementHadComma = false
     /// The line of the opening `[`.
     private var arrayLine = 1
     /// Where array splitting stands.
@@ -125,6 +131,12 @@ struct RecordSplitter {
             break
         case .jsonLines:
             try emitPendingLine(emit)
+        case .arrayLines:
+            try emitPendingLine(emit)
+            if !arrayLinesClosed && lastElementHadComma {
+                // Cut at a line boundary: no line holds the damage, so the missing end is reported on its own.
+                try emit(.broken(arrayNeverClosed()))
+            }
         case .concatenated:
             if inValue { try finishValue(index: nil, emit) }
         case .array:
@@ -195,7 +207,7 @@ struct RecordSplitter {
                 return
             case .concatenated:
                 i = try scanConcatenated(p, i, end, emit)
-            case .jsonLines:
+            case .jsonLines, .arrayLines:
                 try scanLines(p, i, end, emit)
                 return
             case .array:
@@ -237,6 +249,9 @@ struct RecordSplitter {
         switch FileShape.of(sample) {
         case .jsonLines: mode = .jsonLines
         case .multiLine: mode = .concatenated
+        case .arrayLines:
+            mode = .arrayLines
+            arrayLine = line
         case .array:
             // The sample starts with the array's `[`.
             atLineStart = false
@@ -273,10 +288,7 @@ struct RecordSplitter {
                 var b = j
                 while a < b && Bytes.isSpace(p[a]) { a += 1 }
                 while b > a && Bytes.isSpace(p[b - 1]) { b -= 1 }
-                if a < b {
-                    let bytes = Array(UnsafeBufferPointer(start: p + a, count: b - a))
-                    try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
-                }
+                if a < b { try emitLine(Array(UnsafeBufferPointer(start: p + a, count: b - a)), emit) }
             } else {
                 pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                 try emitPendingLine(emit)
@@ -304,7 +316,34 @@ struct RecordSplitter {
             bytes = Array(pending[a..<b])
             pending.removeAll(keepingCapacity: true)
         }
-        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+        try emitLine(bytes, emit)
+    }
+
+    /// Emits one trimmed, non-blank line: a record in JSON Lines; in `.arrayLines` an element, without the array's
+    /// `[` before it, the `,` after it or the `]` closing the array (a line of only these is no element).
+    private mutating func emitLine(_ bytes: [UInt8], _ emit: Emit) throws {
+        guard mode == .arrayLines, !arrayLinesClosed else {
+            try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+            return
+        }
+        var a = 0, b = bytes.count
+        if arrayOpenPending, a < b, bytes[a] == Bytes.openBracket {
+            arrayOpenPending = false
+            a += 1
+            while a < b && Bytes.isSpace(bytes[a]) { a += 1 }
+        }
+        lastElementHadComma = false
+        if b > a, bytes[b - 1] == Bytes.comma {
+            b -= 1
+            lastElementHadComma = true
+        } else if b > a, bytes[b - 1] == Bytes.closeBracket, FileShape.closesBefore(bytes, from: a, to: b - 1) {
+            b -= 1
+            arrayLinesClosed = true
+        }
+        while b > a && Bytes.isSpace(bytes[b - 1]) { b -= 1 }
+        guard a < b else { return }
+        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line, index: nextIndex), bytes: Array(bytes[a..<b]))))
+        nextIndex += 1
     }
 
     // MARK: - Concatenated values

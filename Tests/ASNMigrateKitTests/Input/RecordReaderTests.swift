@@ -199,9 +199,14 @@ import Testing
     }
 
     @Test func truncatedArrayElementIsBroken() throws {
-        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: 1)])
-        let message = try brokenMessages("[{\"a\":1},\n{\"b\":")[0]
-        #expect(message.hasPrefix("unterminated array element 1 starting at line 2: the file ends inside an object, before the top-level array is closed"))
+        // One element per line: the cut line is that element, for the parser to reject (issue 19: a line is one item).
+        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":", line: 2, index: 1)])
+        // Cut at a line boundary, the missing end is reported on its own.
+        #expect(try items("[{\"a\":1},\n{\"b\":2},\n") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1), .broken(line: 3, index: nil)])
+        // Elements spanning lines are split by depth, as before.
+        #expect(try items("[{\"a\":\n1},\n{\"b\":") == [.record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 3, index: 1)])
+        let message = try brokenMessages("[{\"a\":\n1},\n{\"b\":")[0]
+        #expect(message.hasPrefix("unterminated array element 1 starting at line 3: the file ends inside an object, before the top-level array is closed"))
         #expect(message.contains("truncated"))
     }
 
@@ -223,11 +228,16 @@ import Testing
     }
 
     @Test func garbageBetweenArrayElementsIsSkippedToTheNextComma() throws {
+        // One element per line: the line holding the junk is one element for the parser to reject.
         #expect(try items("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]") == [
-            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 1, index: nil), .record("{\"b\":2}", line: 2, index: 1),
+            .record("{\"a\":1} xyz \"q,]\"", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1),
         ])
-        let message = try brokenMessages("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]")[0]
-        #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 1 (expected ',' or ']')"#))
+        // Elements spanning lines: the junk is skipped to the next comma and reported.
+        #expect(try items("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]") == [
+            .record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"b\":\n2}", line: 3, index: 1),
+        ])
+        let message = try brokenMessages("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]")[0]
+        #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 2 (expected ',' or ']')"#))
         #expect(message.contains("skipped"))
         // A missing comma before a '{' opening a line loses nothing: the element is read.
         #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
@@ -330,11 +340,11 @@ import Testing
     @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
         let good = goodLines(0..<4)
         let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
+        // Read line by line (issue 19): the broken element is its line, for the parser to reject.
         #expect(try items(text) == [
-            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .broken(line: 4, index: 2),
+            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .record("{\"n\":9,\"s\":\"cut", line: 4, index: 2),
             .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4),
         ])
-        #expect(try brokenMessages(text)[0].hasPrefix("unterminated array element 2 at line 4: a new record starts at line 5"))
     }
 
     // MARK: - Chunk boundaries
