@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// Bytes held back until they are known to be good (a gzip member's, until its checksum passes), then handed out in
-/// order: the first `memoryLimit` bytes in memory, the rest in an unnamed temporary file (`tmpfile`, removed by the
-/// system when closed), so holding a member of any size costs bounded memory.
+/// order: the first `memoryLimit` bytes in memory, the rest in an unnamed temporary file in `TMPDIR` (unlinked at once,
+/// so the system removes it when it is closed), so holding a member of any size costs bounded memory.
 final class HeldBytes {
     /// How many bytes are kept in memory before the rest goes to the temporary file.
     let memoryLimit: Int
@@ -43,12 +43,9 @@ final class HeldBytes {
         let intoMemory = spill == nil ? min(bytes.count, memoryLimit - memory.count) : 0
         if intoMemory > 0 { memory.append(contentsOf: bytes[0..<intoMemory]) }
         guard intoMemory < bytes.count, let base = bytes.baseAddress else { return }
-        if spill == nil {
-            guard let file = tmpfile() else { throw failure(name) }
-            spill = file
-        }
+        if spill == nil { spill = try Self.temporaryFile(name) }
         let rest = bytes.count - intoMemory
-        guard let spill, fwrite(base + intoMemory, 1, rest, spill) == rest else { throw failure(name) }
+        guard let spill, fwrite(base + intoMemory, 1, rest, spill) == rest else { throw Self.failure(name) }
         spilled += rest
     }
 
@@ -84,8 +81,28 @@ final class HeldBytes {
         lineFeeds = 0
     }
 
+    /// A new temporary file in `TMPDIR` (else `/tmp`), removed from its folder at once so the system deletes it when
+    /// it is closed, however the run ends (`tmpfile` would ignore `TMPDIR`).
+    private static func temporaryFile(_ name: String) throws -> UnsafeMutablePointer<FILE> {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder + "/.asn-migrate-held-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard fd >= 0 else { throw failure(name) }
+        template.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { unlink(base) }
+        }
+        guard let file = fdopen(fd, "w+") else {
+            close(fd)
+            throw failure(name)
+        }
+        return file
+    }
+
     /// The error for a temporary file that cannot be made or written.
-    private func failure(_ name: String) -> ASNError {
+    private static func failure(_ name: String) -> ASNError {
         ASNError(.unreadableInput,
                  "cannot hold the decompressed data of '\(name)' until its gzip checksum is checked: the temporary file cannot be written (\(String(cString: strerror(errno)))); "
                      + "free space in the temporary folder (TMPDIR) or point TMPDIR elsewhere",
