@@ -29,7 +29,7 @@ enum FileShape: Equatable {
     /// The elements of a top-level array written one per line, each read as a line.
     case arrayLines
 
-    /// How many non-blank lines the sample holds at most.
+    /// How many lines (line feeds) the sample holds at most; it may run to the end of the chunk that reaches them.
     static let sampleLines = 256
     /// How many bytes the sample holds at most (it may run to the end of the chunk that reaches it).
     static let sampleBytes = 1 << 20

@@ -30,19 +30,16 @@ public enum ConsoleText {
     public static func line(_ text: String, limit: Int = limit) -> String {
         var out = ""
         var run = ""
-        func flush() {
-            out += run.count > limit ? value(run, limit: limit) : run
-            run = ""
-        }
         for character in text {
             if character == " " {
-                flush()
+                out += value(run, limit: limit)
+                run = ""
                 out.append(" ")
             } else {
-                escape(character, into: &run)
+                run.append(character)
             }
         }
-        flush()
+        out += value(run, limit: limit)
         return out.count > 10 * limit ? value(out, limit: 10 * limit) : out
     }
 

@@ -15,7 +15,7 @@ import Testing
         var rng = SeededGenerator(seed: v2 ? 1_902 : 1_901)
         let pool = v2 ? Self.v2Pool : Self.v1Pool
         #expect(pool.count == 64)
-        for round in 0..<150 {
+        for round in 0..<100 {
             let count = 2 + Int(rng.next() % 30)
             let first = Int(rng.next() % UInt64(pool.count))
             let good = (0..<count).map { pool[(first + $0) % pool.count] }
