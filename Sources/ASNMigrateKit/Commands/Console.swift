@@ -26,7 +26,8 @@ public struct Console: Sendable {
     /// The process's real standard output and standard error.
     public static let standard = Console(
         output: { (bytes: [UInt8]) throws(ASNError) in try FileDescriptorSink.standardOutput.write(bytes) },
-        diagnostic: { line in FileDescriptorSink.writeAll(Array((line + "\n").utf8), to: 2) },
+        // The last line of defence: whatever a message holds, no escape sequence from the input reaches the terminal.
+        diagnostic: { line in FileDescriptorSink.writeAll(Array((ConsoleText.lines(line) + "\n").utf8), to: 2) },
         outputDescriptor: 1
     )
 }

@@ -72,10 +72,16 @@ public enum MigrateCommand {
             console.diagnostic("\(name): \(describe(error))")
             return .failure
         }
-        for (option, target) in [("--out", outTarget), ("--rejects", rejectsTarget)] {
-            guard case .file(let path)? = target, let input = selection.input(sameFileAs: path) else { continue }
-            console.diagnostic("\(name): \(option) '\(arguments.value(option) ?? path)' is the input '\(input.path)'; writing it would replace the archive being read; give another output file; no output was written")
-            return .usage
+        do throws(ASNError) {
+            let outputs = [OutputPlan.Output("--out", outPath)] + [("--rejects", rejectsPath), ("--summary-json", summaryPath)]
+                .compactMap { option, path in path.map { OutputPlan.Output(option, $0) } }
+            try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
+                           inputs: arguments.positionals.map { OutputPlan.Input("PATH", $0) }
+                               + (arguments.value("--mappings").map { [OutputPlan.Input("--mappings", $0)] } ?? []),
+                           inputFiles: files).check()
+        } catch {
+            console.diagnostic("\(name): \(error.message); no output was written")
+            return error.code == .usage ? .usage : .failure
         }
 
         // Held for the whole run, so a second run on the same files fails at once instead of silently winning.
@@ -115,7 +121,7 @@ public enum MigrateCommand {
                     try rejects.appendRow(cells)
                 } else if consoleRejects < rejectsShownOnConsole {
                     consoleRejects += 1
-                    console.diagnostic("\(name): \(cells[3]) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
+                    console.diagnostic("\(name): \(ConsoleText.line(cells[3])) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
                 }
             }
 

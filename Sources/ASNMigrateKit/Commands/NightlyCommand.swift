@@ -39,7 +39,7 @@ public enum NightlyCommand {
     public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
                            environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitStatus {
         let startedAt = clock()
-        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(line)") }
+        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(line))") }
         let pauseAt = environment[testPauseVariable]
         let step = { (name: String) in
             guard name == pauseAt else { return }
@@ -76,6 +76,21 @@ public enum NightlyCommand {
 
         let date = settings.day(clock: startedAt)
         let now = settings.now(clock: startedAt)
+        // Checked before anything is written (the metrics file included): no output may be or lie inside an input.
+        do throws(ASNError) {
+            let reportFolder = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + date
+            let outputs = [OutputPlan.Output("--state", settings.state), OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: settings.state)),
+                           OutputPlan.Output("--reports", reportFolder, kind: .folder)]
+                + (settings.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
+            let settingsFiles = [("--config", arguments.value("--config")), ("--v2-columns", settings.v2Columns), ("--mappings", settings.mappings)]
+                .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
+                + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
+            try OutputPlan(outputs: outputs,
+                           inputs: settings.v1.map { OutputPlan.Input("--v1", $0) } + settings.v2.map { OutputPlan.Input("--v2", $0) } + settingsFiles).check()
+        } catch {
+            console.diagnostic("asn-migrate nightly: \(error.message); nothing was written")
+            return error.code == .usage ? .usage : .failure
+        }
         var status = ExitStatus.failure
         var report: NightlyReport?
         var store: NightlyStore?

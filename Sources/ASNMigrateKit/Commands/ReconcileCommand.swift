@@ -85,6 +85,21 @@ public enum ReconcileCommand {
             return .usage
         }
 
+        do throws(ASNError) {
+            let outputs = [OutputPlan.Output("--out", outDirectory, kind: .folder)]
+                + (arguments.value("--summary-json").map { [OutputPlan.Output("--summary-json", $0)] } ?? [])
+            let settings = [("--v2-columns", arguments.value("--v2-columns")), ("--mappings", arguments.value("--mappings"))]
+                .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
+                + arguments.values("--root-certificate").map { OutputPlan.Input("--root-certificate", $0) }
+            try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
+                           inputs: arguments.values("--v1").map { OutputPlan.Input("--v1", $0) }
+                               + arguments.values("--v2").map { OutputPlan.Input("--v2", $0) } + settings,
+                           inputFiles: v1Files + v2Files).check()
+        } catch {
+            console.diagnostic("\(name): \(error.message); no report written")
+            return error.code == .usage ? .usage : .failure
+        }
+
         // Held for the whole run (beside the folder, never inside it), so a second run fails at once instead of silently winning.
         var locks: [RunLock] = []
         defer { for lock in locks { lock.release() } }

@@ -86,12 +86,11 @@ struct TapeFieldSource: V1FieldSource {
     /// `V1FieldReader.identifier`.
     func identifier(_ key: V1Key) throws(FastPathDeclined) -> String? {
         guard let index = present(valueIndex(V1Keys.slot(key))) else { return nil }
-        switch tape.tokens[index].kind {
-        case .string:
-            guard !hasOuterSpace(index) else { throw FastPathDeclined() }
-            return text(index)
-        case .number:
-            guard allDigits(index) else { throw FastPathDeclined() }
+        let token = tape.tokens[index]
+        switch token.kind {
+        case .string, .number:
+            // Raw digits only; anything else (escapes included) goes to the reference path, which decides.
+            guard NumericID.isValid(tape.base, from: token.start, to: token.end) else { throw FastPathDeclined() }
             return text(index)
         default: throw FastPathDeclined()
         }

@@ -12,6 +12,14 @@ import Darwin
 /// `gzip -d` does), or anything else, which is trailing data: reading ends cleanly with `endProblem` naming the file
 /// and the byte offset, so the records before it are read and the trailing bytes cost one reject. A corrupt or
 /// truncated member (the first or a later one) throws `.unreadableInput` naming the offset where that member starts.
+///
+/// Compressed data is data only once verified: a member's decompressed bytes are held back (`HeldBytes`: in memory up
+/// to `holdLimit`, the rest in an unnamed temporary file) until zlib has checked the member's CRC-32 and length, and
+/// only then handed out. A member that fails its check hands out nothing, so no record of it can be output: damage
+/// that still inflates (a flipped bit in a stored block or a literal) is caught by the checksum before any record is
+/// split from it. The cost: a member's records reach the caller only after the whole member is read (one member of a
+/// plain `gzip` file is the whole file), with memory bounded by `holdLimit` and temporary disk space up to the
+/// member's decompressed size beyond it.
 public final class GzipByteSource: ByteSource {
     /// The path reported in errors.
     public let name: String
@@ -20,7 +28,7 @@ public final class GzipByteSource: ByteSource {
 
     /// Where reading stands.
     private enum Phase {
-        case start, member, betweenMembers, passThrough, done
+        case start, member, replay, betweenMembers, passThrough, done
     }
 
     /// The descriptor, or -1 once closed.
@@ -40,20 +48,30 @@ public final class GzipByteSource: ByteSource {
     /// The byte offset where the current member starts, and how many members came before it.
     private var memberStart = 0, membersBefore = 0
 
+    /// The current member's decompressed bytes, held until its checksum passes.
+    private let held: HeldBytes
+    /// Where zlib writes decompressed bytes before they are held (`inputSize` bytes).
+    private let scratch: UnsafeMutableRawPointer
+
     /// The compressed-input buffer size.
     private static let inputSize = 256 * 1024
+    /// How many decompressed bytes of a member are held in memory before the rest goes to a temporary file.
+    public static let defaultHoldLimit = 32 << 20
 
-    /// Reads `fd`; closes it on `close()` only when `owned`.
-    public init(descriptor fd: Int32, owned: Bool, name: String) throws {
+    /// Reads `fd`; closes it on `close()` only when `owned`. A member's bytes beyond `holdLimit` wait in a temporary file.
+    public init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
         self.fd = fd
         self.owned = owned
         self.name = name
         input = UnsafeMutableRawPointer.allocate(byteCount: Self.inputSize, alignment: 64)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: Self.inputSize, alignment: 64)
+        held = HeldBytes(memoryLimit: holdLimit)
     }
 
     deinit {
         close()
         input.deallocate()
+        scratch.deallocate()
     }
 
     // MARK: - ByteSource
@@ -88,8 +106,13 @@ public final class GzipByteSource: ByteSource {
                 if n == 0 { phase = .done }
                 return n
             case .member:
-                let produced = try inflateSome(into: out, count: buffer.count)
-                if produced > 0 { return produced }
+                let produced = try inflateSome(into: scratch, count: Self.inputSize)
+                try held.append(UnsafeRawBufferPointer(start: scratch, count: produced), name: name)
+            case .replay:
+                let n = try held.read(into: out, count: buffer.count)
+                if n > 0 { return n }
+                held.reset()
+                phase = .betweenMembers
             case .betweenMembers:
                 try fill(atLeast: 2)
                 if available == 0 {
@@ -136,7 +159,8 @@ public final class GzipByteSource: ByteSource {
         let produced = min(count, Int(UInt32.max)) - Int(stream.pointee.avail_out)
         switch code {
         case Z_STREAM_END:
-            phase = .betweenMembers
+            // zlib has checked the trailer (CRC-32 and length): the held bytes are good.
+            phase = .replay
         case Z_OK, Z_BUF_ERROR:
             break
         default:
@@ -198,6 +222,7 @@ public final class GzipByteSource: ByteSource {
         let which = membersBefore == 0 ? "the gzip stream" : "gzip member \(membersBefore + 1)"
         error.message = "cannot read input '\(name)': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
             + (membersBefore == 0 ? "" : " (the records of the \(membersBefore) member\(membersBefore == 1 ? "" : "s") before it were read)")
+            + "; none of its data was used (\(held.count) byte\(held.count == 1 ? "" : "s") in \(held.lineFeeds) line\(held.lineFeeds == 1 ? "" : "s") decompressed before the failure, unverified)"
             + "; check the archive (for example with 'gzip -t') and restore a good copy"
         return error
     }

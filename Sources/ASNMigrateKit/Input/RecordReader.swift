@@ -1,12 +1,12 @@
 /// Splits one input's bytes into records, streaming: only the current record and one chunk are held in memory.
 ///
-/// After a UTF-8 BOM and leading whitespace the first byte picks the mode: `[` splits the elements of a top-level
-/// array; `{` means JSON Lines if that first value ends before the first newline and concatenated values
-/// (one pretty-printed object, or several one after another) otherwise; anything else means JSON Lines.
-/// Line 1 is not trusted alone: inside a multi-line value, a `{` opening a line indented no deeper than the value's
-/// first line starts a new record (pretty-printers indent nested values deeper), so a cut-short or unbalanced record
-/// is one broken item wherever it sits and the records after it are read; a top-level line that is not an object,
-/// array or string is one record (to be rejected) however many words it holds.
+/// After a UTF-8 BOM and leading whitespace, `[` splits the elements of a top-level array; otherwise the file's first
+/// lines are sampled and `FileShape` decides, once for the file, between JSON Lines (every non-blank line is one
+/// record, whatever damage came before it) and multi-line JSON (one pretty-printed object, or several one after
+/// another). Inside a multi-line value, a `{` opening a line indented no deeper than the value's first line starts
+/// a new record (pretty-printers indent nested values deeper), so a cut-short or unbalanced record is one broken item
+/// wherever it sits and the records after it are read; a top-level line that is not an object, array or string is
+/// one record (to be rejected) however many words it holds.
 /// Structural trouble (a value cut off by the end of the file, junk between array elements, an array never closed)
 /// yields a `.broken` item and splitting goes on where it can; so do bytes after the end of a gzip stream (code
 /// `unreadable_input`, after every record before them). Extra commas in an array lose nothing and pass silently.
@@ -33,7 +33,14 @@ public struct RecordReader: Sendable {
         defer { buffer.deallocate() }
         var splitter = RecordSplitter(path: file.path)
         while true {
-            let count = try source.readChunk(into: buffer)
+            let count: Int
+            do {
+                count = try source.readChunk(into: buffer)
+            } catch {
+                // The records read before the failure still count, as they would without sampling.
+                try splitter.endSample(emit: body)
+                throw error
+            }
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count]).bindMemory(to: UInt8.self)
             try splitter.feed(chunk, emit: body)

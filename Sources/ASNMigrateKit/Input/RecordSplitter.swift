@@ -14,14 +14,17 @@ struct RecordSplitter {
     enum Mode: Equatable {
         /// Skipping the BOM and leading whitespace; nothing seen yet.
         case start
-        /// Inside a first value that starts with `{`, not yet knowing whether it ends before the first newline.
-        case probing
+        /// Holding the file's first lines until `FileShape` can tell JSON Lines from multi-line JSON.
+        case sampling
         /// One record per non-blank line.
         case jsonLines
         /// Top-level values one after another, split by depth tracking.
         case concatenated
         /// Elements of a top-level array.
         case array
+        /// Elements of a top-level array written one per line (`[{…},` / `{…},` / `{…}]`): each non-blank line is one
+        /// element, as in JSON Lines, so damage to one element costs that line only.
+        case arrayLines
     }
 
     /// How far `scanValue` got in a chunk.
@@ -54,6 +57,10 @@ struct RecordSplitter {
     private var line = 1
     /// Bytes of the current record carried over from earlier chunks.
     private var pending: [UInt8] = []
+    /// The file's first bytes (from its first non-blank byte) while its shape is being decided.
+    private var sample: [UInt8] = []
+    /// How many line feeds `sample` holds.
+    private var sampleLineFeeds = 0
 
     /// Whether a value (concatenated mode or array element) is being scanned.
     private var inValue = false
@@ -79,6 +86,9 @@ struct RecordSplitter {
     /// The line where a `{` cut the previous value short, for that value's message.
     private var cutLine = 1
 
+    /// In `.arrayLines`: whether the opening `[` is still to be stripped, whether the closing `]` was seen, and
+    /// whether the last element line ended with `,` (so a file ending there was cut at a line boundary).
+    private var arrayOpenPending = true, arrayLinesClosed = false, lastElementHadComma = false
     /// The line of the opening `[`.
     private var arrayLine = 1
     /// Where array splitting stands.
@@ -115,12 +125,19 @@ struct RecordSplitter {
     /// Ends the source: emits the last record, or a broken item for a value or array left open.
     mutating func finish(emit: Emit) throws {
         if !bomDone { try replayBOMPrefix(emit) }
+        if mode == .sampling { try endSampling(emit) }
         switch mode {
-        case .start:
+        case .start, .sampling:
             break
         case .jsonLines:
             try emitPendingLine(emit)
-        case .probing, .concatenated:
+        case .arrayLines:
+            try emitPendingLine(emit)
+            if !arrayLinesClosed && lastElementHadComma {
+                // Cut at a line boundary: no line holds the damage, so the missing end is reported on its own.
+                try emit(.broken(arrayNeverClosed()))
+            }
+        case .concatenated:
             if inValue { try finishValue(index: nil, emit) }
         case .array:
             switch arrayState {
@@ -141,6 +158,12 @@ struct RecordSplitter {
         }
         inValue = false
         pending = []
+    }
+
+    /// Ends the sampling early, when the input fails part way (a corrupt gzip member): the shape is decided from the
+    /// lines read so far and their records are emitted, so the records before the failure are not lost with it.
+    mutating func endSample(emit: Emit) throws {
+        if mode == .sampling { try endSampling(emit) }
     }
 
     // MARK: - Byte order mark
@@ -179,9 +202,12 @@ struct RecordSplitter {
             switch mode {
             case .start:
                 i = detect(p, i, end)
-            case .probing, .concatenated:
+            case .sampling:
+                try takeSample(p, i, end, emit)
+                return
+            case .concatenated:
                 i = try scanConcatenated(p, i, end, emit)
-            case .jsonLines:
+            case .jsonLines, .arrayLines:
                 try scanLines(p, i, end, emit)
                 return
             case .array:
@@ -190,7 +216,7 @@ struct RecordSplitter {
         }
     }
 
-    /// Skips leading whitespace and picks the mode from the first byte; returns where that mode takes over.
+    /// Skips leading whitespace; the first other byte starts the sample `FileShape` decides the mode from.
     private mutating func detect(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var i = start
         while i < end {
@@ -198,25 +224,48 @@ struct RecordSplitter {
             if Bytes.isSpace(byte) {
                 track(byte)
             } else {
-                switch byte {
-                case Bytes.openBracket:
-                    atLineStart = false
-                    mode = .array
-                    arrayLine = line
-                    arrayState = .expectElement
-                    return i + 1
-                case Bytes.openBrace:
-                    mode = .probing
-                    beginValue(byte)
-                    return i
-                default:
-                    mode = .jsonLines
-                    return i
-                }
+                mode = .sampling
+                return i
             }
             i += 1
         }
         return end
+    }
+
+    // MARK: - Shape
+
+    /// Holds `p[start..<end]` in the sample; once it has `FileShape.sampleLines` lines or `sampleBytes` bytes,
+    /// decides the shape and splits the sample in it.
+    private mutating func takeSample(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws {
+        let chunk = UnsafeBufferPointer(start: p + start, count: end - start)
+        sample.append(contentsOf: chunk)
+        for byte in chunk where byte == Bytes.newline { sampleLineFeeds += 1 }
+        if sampleLineFeeds > FileShape.sampleLines || sample.count >= FileShape.sampleBytes { try endSampling(emit) }
+    }
+
+    /// Decides the shape from the sample held so far and splits the sample in it.
+    private mutating func endSampling(_ emit: Emit) throws {
+        var start = 0
+        switch FileShape.of(sample) {
+        case .jsonLines: mode = .jsonLines
+        case .multiLine: mode = .concatenated
+        case .arrayLines:
+            mode = .arrayLines
+            arrayLine = line
+        case .array:
+            // The sample starts with the array's `[`.
+            atLineStart = false
+            mode = .array
+            arrayLine = line
+            arrayState = .expectElement
+            start = 1
+        }
+        let held = sample
+        sample = []
+        try held.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count else { return }
+            try scan(base, start, buffer.count, emit)
+        }
     }
 
     // MARK: - JSON Lines
@@ -239,10 +288,7 @@ struct RecordSplitter {
                 var b = j
                 while a < b && Bytes.isSpace(p[a]) { a += 1 }
                 while b > a && Bytes.isSpace(p[b - 1]) { b -= 1 }
-                if a < b {
-                    let bytes = Array(UnsafeBufferPointer(start: p + a, count: b - a))
-                    try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
-                }
+                if a < b { try emitLine(Array(UnsafeBufferPointer(start: p + a, count: b - a)), emit) }
             } else {
                 pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                 try emitPendingLine(emit)
@@ -270,12 +316,39 @@ struct RecordSplitter {
             bytes = Array(pending[a..<b])
             pending.removeAll(keepingCapacity: true)
         }
-        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+        try emitLine(bytes, emit)
+    }
+
+    /// Emits one trimmed, non-blank line: a record in JSON Lines; in `.arrayLines` an element, without the array's
+    /// `[` before it, the `,` after it or the `]` closing the array (a line of only these is no element).
+    private mutating func emitLine(_ bytes: [UInt8], _ emit: Emit) throws {
+        guard mode == .arrayLines, !arrayLinesClosed else {
+            try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
+            return
+        }
+        var a = 0, b = bytes.count
+        if arrayOpenPending, a < b, bytes[a] == Bytes.openBracket {
+            arrayOpenPending = false
+            a += 1
+            while a < b && Bytes.isSpace(bytes[a]) { a += 1 }
+        }
+        lastElementHadComma = false
+        if b > a, bytes[b - 1] == Bytes.comma {
+            b -= 1
+            lastElementHadComma = true
+        } else if b > a, bytes[b - 1] == Bytes.closeBracket, FileShape.closesBefore(bytes, from: a, to: b - 1) {
+            b -= 1
+            arrayLinesClosed = true
+        }
+        while b > a && Bytes.isSpace(bytes[b - 1]) { b -= 1 }
+        guard a < b else { return }
+        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line, index: nextIndex), bytes: Array(bytes[a..<b]))))
+        nextIndex += 1
     }
 
     // MARK: - Concatenated values
 
-    /// Splits top-level values one after another; while probing, switches to JSON Lines if the first value ends on its first line.
+    /// Splits top-level values one after another.
     private mutating func scanConcatenated(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws -> Int {
         var i = start
         while i < end {
@@ -301,13 +374,6 @@ struct RecordSplitter {
                 continue
             case .end(let index):
                 stop = index
-            }
-            if mode == .probing {
-                // The first value ended before any newline: JSON Lines; the rest of its line still belongs to it.
-                pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: stop - valueStart))
-                inValue = false
-                mode = .jsonLines
-                return stop
             }
             try emitValue(p, valueStart, stop, index: nil, emit)
             i = stop
@@ -497,7 +563,6 @@ struct RecordSplitter {
         var line = self.line
         var atLineStart = self.atLineStart
         var indent = self.indent
-        var sawNewline = false
         var stop = ValueStop.incomplete
         scanning: while i < end {
             if inString && !escaped && !atLineStart {
@@ -525,7 +590,6 @@ struct RecordSplitter {
             i += 1
             if byte == Bytes.newline {
                 line += 1
-                sawNewline = true
                 escaped = false
                 atLineStart = true
                 indent = 0
@@ -564,7 +628,6 @@ struct RecordSplitter {
         self.line = line
         self.atLineStart = atLineStart
         self.indent = indent
-        if sawNewline && mode == .probing { mode = .concatenated }
         return stop
     }
 

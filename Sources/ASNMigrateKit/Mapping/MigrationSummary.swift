@@ -89,7 +89,7 @@ public struct MigrationSummary: Sendable, Equatable {
         }
         lines.append("  unmapped  \(unmapped)")
         for type in unmappedTypes.keys.sorted() {
-            lines.append("    \(type): \(unmappedTypes[type] ?? 0)")
+            lines.append("    \(ConsoleText.value(type)): \(unmappedTypes[type] ?? 0)")
         }
         lines.append("  rejected  \(rejected)")
         lines += RejectCauses.consoleLines(causes.causes)

@@ -62,6 +62,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingNotificationType = "missing_notification_type"
         /// A field the mapping needs has the wrong JSON type or an unreadable value.
         case wrongFieldType = "wrong_field_type"
+        /// An ID Apple documents as a numeric string (originalTransactionId, transactionId, webOrderLineItemId) that is not 1 to 20 digits.
+        case badId = "bad_id"
         /// A signed payload (JWS) that cannot be decoded.
         case malformedJWS = "malformed_jws"
         /// A CSV input that cannot be read.

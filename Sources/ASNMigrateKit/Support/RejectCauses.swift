@@ -81,7 +81,7 @@ public struct RejectCauses: Sendable, Equatable {
     /// The console lines for grouped rejects: a heading and one indented line per cause; none without rejects.
     public static func consoleLines(_ causes: [Cause]) -> [String] {
         guard !causes.isEmpty else { return [] }
-        return ["  rejects by cause (\(causes.count) distinct):"] + causes.map { "    \($0.line)" }
+        return ["  rejects by cause (\(causes.count) distinct):"] + causes.map { "    " + ConsoleText.line($0.line) }
     }
 
     /// `13619` as `13,619`.

@@ -11,8 +11,10 @@ public enum RejectRow {
         return location.path
     }
 
-    /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty.
+    /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty. The reason is kept whole (the
+    /// console gets it cut, see `ConsoleText`), with a NUL written `\u0000` so the file stays text.
     public static func cells(side: String, location: SourceLocation?, reason: String) -> [String] {
-        [side, source(location), location?.line.map(String.init) ?? "", reason]
+        let text = reason.utf8.contains(0) ? reason.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000") : reason
+        return [side, source(location), location?.line.map(String.init) ?? "", text]
     }
 }

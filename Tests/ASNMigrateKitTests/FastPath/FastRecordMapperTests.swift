@@ -76,11 +76,11 @@ import Testing
     }
 
     @Test func keepsIdentifiersAbove2To53AndTheUUIDScheme() throws {
-        let text = FastV1Samples.body(original: "123456789012345678901")
+        let text = FastV1Samples.body(original: "12345678901234567890")
         let record = Self.record(Array(text.utf8))
         let outcome = try #require(Self.fast.fastMap(record))
         guard case .migrated(let payload) = outcome else { Issue.record("not migrated: \(outcome)"); return }
-        #expect(JSONWriter.string(.object(payload.json)).contains("123456789012345678901"))
+        #expect(JSONWriter.string(.object(payload.json)).contains("12345678901234567890"))
         // Whitespace and key order do not change the notificationUUID.
         let reordered = "{\"bid\":\"com.example.app\",  " + text.dropFirst()
         guard case .migrated(let again)? = Self.fast.fastMap(Self.record(Array(reordered.utf8))) else { Issue.record("declined"); return }

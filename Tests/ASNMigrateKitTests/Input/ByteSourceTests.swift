@@ -104,6 +104,42 @@ import Testing
         #expect(fcntl(fd, F_GETFD) != -1)
     }
 
+    /// Issue 19: a member's bytes are held until its checksum passes; beyond the memory limit they wait in a temporary
+    /// file in TMPDIR, and come back identical, member after member.
+    @Test func heldMemberBytesSpillToATemporaryFileAndComeBackIdentical() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var state: UInt64 = 7
+        let big = (0..<20_000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        try dir.writeGzip("one.gz", big)
+        try dir.writeGzip("two.gz", Array(big.reversed()))
+        let path = try dir.write("both.gz", try dir.read("one.gz") + dir.read("two.gz"))
+        let fd = open(path, O_RDONLY)
+        let source = try GzipByteSource(descriptor: fd, owned: true, name: path, holdLimit: 1_000)
+        #expect(try drain(source, chunkSize: 777) == big + big.reversed())
+        // Damage in the second member: only the first member's bytes come out.
+        var bytes = try dir.read("both.gz")
+        bytes[bytes.count - 6] ^= 0x10
+        let damaged = try dir.write("damaged.gz", bytes)
+        let second = try GzipByteSource(descriptor: open(damaged, O_RDONLY), owned: true, name: damaged, holdLimit: 1_000)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 1)
+        defer { buffer.deallocate() }
+        var out: [UInt8] = []
+        let error = #expect(throws: ASNError.self) {
+            while true {
+                let n = try second.readChunk(into: buffer)
+                if n == 0 { break }
+                out += buffer[0..<n]
+            }
+        }
+        #expect(out == big)
+        #expect(error?.message.contains("gzip member 2") == true)
+        #expect(error?.message.contains("none of its data was used (") == true)
+    }
+
     @Test func missingFileIsUnreadableInput() throws {
         let error = #expect(throws: ASNError.self) { try InputFile(path: "/nonexistent/x.jsonl").openByteSource() }
         #expect(error?.code == .unreadableInput)

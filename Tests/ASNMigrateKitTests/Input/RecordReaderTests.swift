@@ -194,14 +194,19 @@ import Testing
                 + "the archive may be truncated — restore a complete copy, or accept that this record is lost",
         ])
         #expect(try brokenMessages("{\n\"a\":\"abc")[0].contains("the file ends inside a string"))
-        // One line, never closed: cannot be JSON Lines, so it is an unterminated value.
-        #expect(try items("{\"a\":[1,2") == [.broken(line: 1, index: nil)])
+        // One line, never closed: a JSON Lines record for the parser to reject (one item either way).
+        #expect(try items("{\"a\":[1,2") == [.record("{\"a\":[1,2", line: 1, index: nil)])
     }
 
     @Test func truncatedArrayElementIsBroken() throws {
-        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .broken(line: 2, index: 1)])
-        let message = try brokenMessages("[{\"a\":1},\n{\"b\":")[0]
-        #expect(message.hasPrefix("unterminated array element 1 starting at line 2: the file ends inside an object, before the top-level array is closed"))
+        // One element per line: the cut line is that element, for the parser to reject (issue 19: a line is one item).
+        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":", line: 2, index: 1)])
+        // Cut at a line boundary, the missing end is reported on its own.
+        #expect(try items("[{\"a\":1},\n{\"b\":2},\n") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1), .broken(line: 3, index: nil)])
+        // Elements spanning lines are split by depth, as before.
+        #expect(try items("[{\"a\":\n1},\n{\"b\":") == [.record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 3, index: 1)])
+        let message = try brokenMessages("[{\"a\":\n1},\n{\"b\":")[0]
+        #expect(message.hasPrefix("unterminated array element 1 starting at line 3: the file ends inside an object, before the top-level array is closed"))
         #expect(message.contains("truncated"))
     }
 
@@ -223,11 +228,16 @@ import Testing
     }
 
     @Test func garbageBetweenArrayElementsIsSkippedToTheNextComma() throws {
+        // One element per line: the line holding the junk is one element for the parser to reject.
         #expect(try items("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]") == [
-            .record("{\"a\":1}", line: 1, index: 0), .broken(line: 1, index: nil), .record("{\"b\":2}", line: 2, index: 1),
+            .record("{\"a\":1} xyz \"q,]\"", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1),
         ])
-        let message = try brokenMessages("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]")[0]
-        #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 1 (expected ',' or ']')"#))
+        // Elements spanning lines: the junk is skipped to the next comma and reported.
+        #expect(try items("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]") == [
+            .record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"b\":\n2}", line: 3, index: 1),
+        ])
+        let message = try brokenMessages("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]")[0]
+        #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 2 (expected ',' or ']')"#))
         #expect(message.contains("skipped"))
         // A missing comma before a '{' opening a line loses nothing: the element is read.
         #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
@@ -269,10 +279,32 @@ import Testing
 
     @Test func aLoneBraceBeforeManyRecordsLosesNone() throws {
         let good = goodLines(0..<39)
-        #expect(try items("{\n" + good.joined(separator: "\n")) == [.broken(line: 1, index: nil)]
+        // The file is JSON Lines (its lines are whole records), so the lone brace is one line for the parser to reject.
+        #expect(try items("{\n" + good.joined(separator: "\n")) == [.record("{", line: 1, index: nil)]
             + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
-        let message = try brokenMessages("{\n" + good.joined(separator: "\n"))
-        #expect(message == ["unterminated record at line 1: a new record starts at line 2 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+        // In a pretty-printed stream, a record cut short is still one broken item and the records after it are read.
+        let pretty = "{\n  \"a\": 1,\n{\n  \"b\": 2\n}\n"
+        #expect(try items(pretty) == [.broken(line: 1, index: nil), .record("{\n  \"b\": 2\n}", line: 3, index: nil)])
+        #expect(try brokenMessages(pretty) == ["unterminated record at line 1: a new record starts at line 3 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+    }
+
+    /// Issue 19: how a line counts never depends on the lines before it. An unterminated first line followed by a line
+    /// holding two objects, or by a line that does not start with `{`, costs one item per line.
+    @Test func damageEarlierInAJSONLinesFileNeverChangesHowALineCounts() throws {
+        let good = goodLines(0..<4)
+        let cases: [[String]] = [
+            ["{\"notification_type\":\"DID_RENEW\"", good[0] + good[1], good[2]],
+            ["{\"notification_type\":\"DID_RENEW\"", "not json at all", good[0], good[1]],
+            [good[0], "{\"n\":", "\"n\": 1}", good[1], good[2]],
+            [good[0], good[1], "{\"n\":"],
+        ]
+        for lines in cases {
+            let found = try items(lines.joined(separator: "\n") + "\n")
+            #expect(found.count == lines.count, "\(lines): \(found)")
+            for (offset, text) in lines.enumerated() where good.contains(text) {
+                #expect(found[offset] == .record(text, line: offset + 1, index: nil))
+            }
+        }
     }
 
     @Test(arguments: [1, 3, 5])
@@ -308,11 +340,11 @@ import Testing
     @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
         let good = goodLines(0..<4)
         let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
+        // Read line by line (issue 19): the broken element is its line, for the parser to reject.
         #expect(try items(text) == [
-            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .broken(line: 4, index: 2),
+            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .record("{\"n\":9,\"s\":\"cut", line: 4, index: 2),
             .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4),
         ])
-        #expect(try brokenMessages(text)[0].hasPrefix("unterminated array element 2 at line 4: a new record starts at line 5"))
     }
 
     // MARK: - Chunk boundaries
@@ -431,7 +463,9 @@ import Testing
         #expect(simplify(items) == [.record("1", line: 1, index: 0), .record("2", line: 2, index: 1)])
     }
 
-    @Test func corruptGzipThrowsAfterTheRecordsBeforeIt() throws {
+    /// Issue 19: a member's records are data only once its checksum passes, so a corrupt member yields none, however
+    /// much zlib could inflate before it noticed.
+    @Test func corruptGzipThrowsWithoutAnyRecordOfTheMember() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         // Enough varied data that zlib has handed out records before it reaches the damage near the end.
@@ -450,7 +484,8 @@ import Testing
         }
         #expect(error?.code == .unreadableInput)
         #expect(error?.message.contains(path) == true)
-        #expect(count > 0)
+        #expect(error?.message.contains("none of its data was used") == true)
+        #expect(count == 0)
     }
 
     @Test func filesAreReadInOrder() throws {

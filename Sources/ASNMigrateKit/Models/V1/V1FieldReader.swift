@@ -69,17 +69,16 @@ public struct V1FieldReader: Sendable {
         }
     }
 
-    /// An identifier: a string or an integer JSON number, kept digit for digit; fractions and exponents are refused.
+    /// An identifier (`NumericID`): a string or a JSON number of 1 to 20 digits, kept digit for digit; anything else
+    /// (a sign, exponent, fraction, space, letter, another JSON kind) is a `bad_id` error naming the field.
     public func identifier(_ key: String) throws(ASNError) -> String? {
         guard let value = present(key) else { return nil }
         switch value {
-        case .string(let s): return s.trimmingSpaces()
-        case .number(let n):
-            guard n.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else {
-                throw wrongType(key, expected: "an integer identifier (a fraction or exponent would lose digits)", found: value)
-            }
-            return n
-        default: throw wrongType(key, expected: "an identifier string", found: value)
+        case .string(let text), .number(let text):
+            guard NumericID.isValid(text) else { throw NumericID.failure(field: path(key), found: Self.describe(value), at: location) }
+            return text
+        default:
+            throw NumericID.failure(field: path(key), found: Self.describe(value), at: location)
         }
     }
 

@@ -37,7 +37,7 @@ public struct V2RecordDecoder: Sendable {
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     public func decode(_ record: RawRecord) -> [V2ReadOutcome] {
         if let jws = Self.bareJWS(record.bytes) {
-            return [topLevelJWS(jws, at: record.location)]
+            return [V2IDCheck.checked(topLevelJWS(jws, at: record.location))]
         }
         let value: JSONValue
         do {
@@ -50,7 +50,7 @@ public struct V2RecordDecoder: Sendable {
 
     /// Decodes one parsed record found at `location`.
     public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
-        decode(value, at: location, envelopes: 0, envelopeTime: nil)
+        decode(value, at: location, envelopes: 0, envelopeTime: nil).map(V2IDCheck.checked)
     }
 
     /// Decodes one parsed record found inside `envelopes` envelopes (see `V2Envelope`), the nearest of them dated

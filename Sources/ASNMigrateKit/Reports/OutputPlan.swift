@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every path a run writes (reports, rejects, summary JSON, metrics, state, locks), checked together before anything
+/// is written: against each other and against every input path and root, by resolved path and by file identity
+/// (device and inode, so a hard link, a symbolic link or a second mount of the same folder counts).
+///
+/// Refused, as usage errors (exit 64) naming both paths: an output that is an input, or lies inside an input folder
+/// (the run would replace the archive it reads, or the next run would read the output as input); an input inside an
+/// output folder (replacing the folder would delete it); two outputs that are the same file, or one inside the other;
+/// a dangling symbolic link as an output whose target's folder does not exist. Standard output, devices and FIFOs
+/// are written through, never replaced, so they are not checked against files.
+public struct OutputPlan: Sendable {
+    /// Whether an output is one file or a folder the run fills.
+    public enum Kind: Sendable, Equatable {
+        /// One file, replaced atomically.
+        case file
+        /// A folder whose content the run replaces (a report folder) or creates entries in (a reports root).
+        case folder
+    }
+
+    /// One path the run writes.
+    public struct Output: Sendable, Equatable {
+        /// The option that names it (`--out`), or a description (`the lock of --out`).
+        public var option: String
+        /// The path as given.
+        public var path: String
+        /// File or folder.
+        public var kind: Kind
+
+        /// Creates an output.
+        public init(_ option: String, _ path: String, kind: Kind = .file) {
+            self.option = option
+            self.path = path
+            self.kind = kind
+        }
+    }
+
+    /// One path the run reads: an input root (file or folder) or a settings file.
+    public struct Input: Sendable, Equatable {
+        /// The option that names it (`--v1`, `PATH`, `--mappings`).
+        public var option: String
+        /// The path as given.
+        public var path: String
+
+        /// Creates an input.
+        public init(_ option: String, _ path: String) {
+            self.option = option
+            self.path = path
+        }
+    }
+
+    /// The outputs, in the order they are reported.
+    public var outputs: [Output]
+    /// The input roots and settings files.
+    public var inputs: [Input]
+    /// The input files found under the roots (hard links to them count as the input).
+    public var inputFiles: [InputFile]
+
+    /// A plan over `outputs`, `inputs` and the files found under the inputs.
+    public init(outputs: [Output], inputs: [Input], inputFiles: [InputFile] = []) {
+        self.outputs = outputs
+        self.inputs = inputs
+        self.inputFiles = inputFiles
+    }
+
+    /// An output with the lock file beside it (`.NAME.lock`), which the run writes too.
+    public static func withLock(_ output: Output) -> [Output] {
+        if output.path == "-" { return [output] }
+        let lock = { (path: String) in Output("the lock of \(output.option)", RunLock.lockPath(besideOutput: path)) }
+        if output.kind == .folder { return [output, lock((try? OutputTarget.followLinks(output.path)) ?? output.path)] }
+        guard case .file(let path)? = try? OutputTarget.resolve(output.path) else { return [output] }
+        return [output, lock(path)]
+    }
+
+    // MARK: - Checking
+
+    /// Throws a `.usage` error naming both paths for the first conflict; returns when there is none.
+    public func check() throws(ASNError) {
+        var resolved: [Resolved] = []
+        for output in outputs {
+            if let found = try Self.resolve(output) { resolved.append(found) }
+        }
+        for output in resolved {
+            if let identity = output.own, let file = inputFiles.first(where: { Self.identity(of: $0) == identity }) {
+                throw conflict(output, "is the input '\(file.path)'", advice: "writing it would replace the archive being read; give another output path")
+            }
+            for input in inputs where input.path != "-" {
+                guard let found = Self.identity(input.path) else { continue }
+                if output.own == found.identity {
+                    throw conflict(output, "is the input '\(input.path)' (\(input.option))", advice: "writing it would replace the archive being read; give another output path")
+                }
+                if found.isDirectory, output.folders.contains(found.identity) {
+                    throw conflict(output, "is inside the input folder '\(input.path)' (\(input.option))",
+                                   advice: "the run would write into the archive it reads, and the next run would read the output as input; write it outside the input folders")
+                }
+                if output.output.kind == .folder, let identity = output.own, Self.chain(input.path).dropFirst().contains(identity) {
+                    throw conflict(output, "holds the input '\(input.path)' (\(input.option))",
+                                   advice: "replacing the folder would delete the input; give an output folder outside the inputs")
+                }
+            }
+        }
+        for (i, first) in resolved.enumerated() {
+            for second in resolved[(i + 1)...] {
+                let same = first.canonical == second.canonical || (first.own != nil && first.own == second.own)
+                let inside = first.canonical.hasPrefix(second.canonical + "/") || second.canonical.hasPrefix(first.canonical + "/")
+                    || second.own.map { first.folders.contains($0) } == true || first.own.map { second.folders.contains($0) } == true
+                guard same || inside else { continue }
+                throw ASNError(.usage, "\(first.output.option) '\(first.output.path)' and \(second.output.option) '\(second.output.path)' "
+                    + (same ? "name the same file" : "overlap (one is inside the other)") + "; give each output its own path")
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// A device and inode.
+    struct Identity: Hashable, Sendable {
+        /// `st_dev`.
+        var device: UInt64
+        /// `st_ino`.
+        var inode: UInt64
+    }
+
+    /// An output with its canonical path and the identities of it (when it exists) and its existing folders up to `/`.
+    private struct Resolved {
+        var output: Output
+        var canonical: String
+        /// The output's own identity, when it exists.
+        var own: Identity?
+        /// The identities of the existing folders above it, nearest first.
+        var folders: [Identity]
+    }
+
+    /// The output resolved, or nil for standard output, a device or a FIFO (written through, never replaced).
+    private static func resolve(_ output: Output) throws(ASNError) -> Resolved? {
+        if output.path == "-" || OutputTarget.inheritedDescriptor(output.path) != nil { return nil }
+        let final = try OutputTarget.followLinks(output.path)
+        let type = FileSystem.fileType(final)
+        if type == S_IFCHR || type == S_IFIFO { return nil }
+        let parent = FileSystem.parentDirectory(of: final)
+        if type == nil, FileSystem.fileType(FileSystem.trimmingTrailingSlashes(output.path)) == S_IFLNK,
+           FileSystem.fileType(parent) == nil {
+            throw ASNError(.usage, "\(output.option) '\(output.path)' is a symbolic link to '\(final)', which does not exist, "
+                + "and its folder '\(parent)' does not exist either; point the link at a file in an existing folder or give another output path")
+        }
+        let canonical: String
+        if type != nil, let real = realPath(final) {
+            canonical = real
+        } else if let real = realPath(parent) {
+            canonical = (real == "/" ? "" : real) + "/" + FileSystem.lastComponent(of: final)
+        } else {
+            canonical = final
+        }
+        return Resolved(output: output, canonical: canonical, own: identity(final)?.identity, folders: chain(parent))
+    }
+
+    /// The identities of the existing folder at `path` (or its nearest existing ancestor) and every folder above it.
+    static func chain(_ path: String) -> [Identity] {
+        var current = realPath(path) ?? path
+        var seen: [Identity] = []
+        while true {
+            if let found = identity(current) { seen.append(found.identity) }
+            if current == "/" || current.isEmpty || current == "." { break }
+            let parent = FileSystem.parentDirectory(of: current)
+            if parent == current { break }
+            current = parent
+        }
+        return seen
+    }
+
+    /// The identity of the file at `path` (symbolic links followed) and whether it is a directory; nil if absent.
+    static func identity(_ path: String) -> (identity: Identity, isDirectory: Bool)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), (info.st_mode & S_IFMT) == S_IFDIR)
+    }
+
+    /// The identity of an input file (by its descriptor when it has one).
+    private static func identity(of file: InputFile) -> Identity? {
+        var info = stat()
+        let found = file.descriptor.map { fstat($0, &info) == 0 } ?? (stat(file.path, &info) == 0)
+        guard found, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// realpath(3), or nil when the path does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The usage error for `output` in conflict with an input.
+    private func conflict(_ output: Resolved, _ what: String, advice: String) -> ASNError {
+        ASNError(.usage, "\(output.output.option) '\(output.output.path)' \(what); \(advice)")
+    }
+}
