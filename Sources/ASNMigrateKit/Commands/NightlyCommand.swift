@@ -82,6 +82,7 @@ public enum NightlyCommand {
             let outputs = [OutputPlan.Output("--state", settings.state), OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: settings.state)),
                            OutputPlan.Output("--reports", reportFolder, kind: .folder)]
                 + (settings.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
+                + (settings.stateBackup.map { [OutputPlan.Output("--state-backup", $0, kind: .folder)] } ?? [])
             let settingsFiles = [("--config", arguments.value("--config")), ("--v2-columns", settings.v2Columns), ("--mappings", settings.mappings)]
                 .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
                 + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
@@ -202,20 +203,11 @@ public enum NightlyCommand {
     // MARK: - Guards
 
     /// Why these settings must not run (a usage error, exit 64), or nil: a run date more than a day after the
-    /// machine's clock, or the state or reports inside an input root (the next run would read its own output).
+    /// machine's clock. (The state, reports, backups or metrics inside an input root are `OutputPlan`'s to refuse.)
     static func refusal(_ settings: NightlySettings, clock: Int64) -> String? {
         if let runDate = settings.runDate, !settings.allowFutureRunDate, let day = Timestamp.parseUTCDayOrInstant(runDate),
            day.ms > clock + Timestamp.millisecondsPerDay {
             return "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
-        }
-        for (option, path) in [("--state", settings.state), ("--reports", settings.reports)] + (settings.stateBackup.map { [("--state-backup", $0)] } ?? []) {
-            let resolved = FileIdentity.resolvedLocation(path)
-            for root in settings.v1 + settings.v2 {
-                guard let real = FileIdentity.realPath(root) else { continue }
-                if resolved == real || resolved.hasPrefix(real.hasSuffix("/") ? real : real + "/") {
-                    return "\(option) '\(path)' lies inside the input root '\(root)' (\(real)); the nightly run would read its own state or reports as input. Move \(option) outside every --v1/--v2 root"
-                }
-            }
         }
         return nil
     }

@@ -13,23 +13,6 @@ public enum FileIdentity {
         return String(cString: resolved)
     }
 
-    /// Where `path` is or would be: the real path of its nearest existing ancestor, with the rest of `path` appended.
-    public static func resolvedLocation(_ path: String) -> String {
-        if let real = realPath(path) { return real }
-        var rest: [String] = []
-        var current = FileSystem.trimmingTrailingSlashes(path)
-        while !current.isEmpty {
-            rest.insert(FileSystem.lastComponent(of: current), at: 0)
-            let parent = FileSystem.parentDirectory(of: current)
-            if let real = realPath(parent) {
-                return (real == "/" ? "" : real) + "/" + rest.joined(separator: "/")
-            }
-            guard parent != current else { break }
-            current = parent
-        }
-        return path
-    }
-
     /// Whether a file name marks a file still being written: a leading `.` or one of `temporarySuffixes`.
     public static func isTemporaryName(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path

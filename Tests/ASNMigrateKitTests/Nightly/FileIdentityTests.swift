@@ -58,16 +58,6 @@ import Testing
         #expect(FileIdentity.isTemporaryName(name) == temporary)
     }
 
-    @Test func resolvedLocationFollowsLinksOfTheNearestExistingFolder() throws {
-        let tmp = try TemporaryDirectory()
-        defer { tmp.remove() }
-        try tmp.makeDirectory("real/in")
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/link", withDestinationPath: tmp.path + "/real")
-        let real = try #require(FileIdentity.realPath(tmp.path + "/real"))
-        #expect(FileIdentity.resolvedLocation(tmp.path + "/link/in/state/s.sqlite") == real + "/in/state/s.sqlite")
-        #expect(FileIdentity.resolvedLocation(tmp.path + "/link/../real/in") == real + "/in")
-    }
-
     @Test func maxLagTakesOneDurationOrOnePerSide() throws {
         let defaults = NightlySettings().maxLag
         #expect(defaults == ["v1": 172_800_000, "v2": 172_800_000])
