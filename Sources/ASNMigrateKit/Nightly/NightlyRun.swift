@@ -196,7 +196,9 @@ public struct NightlyRun {
                 }
             }
             let result = reconciler.finish()
-            let differences = result.differences + conflicts
+            // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
+            let start = result.summary.periodStart ?? Int64.min, end = result.summary.periodEnd ?? Int64.max
+            let differences = result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
             let judged = NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending)
             step("settled")
 

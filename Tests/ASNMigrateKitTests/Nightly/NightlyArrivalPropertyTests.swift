@@ -22,7 +22,7 @@ import ASNSimulation
         try [(51, "0.3", ["--realistic-edges"]), (52, "0.25", []), (53, "0.35", ["--realistic-edges"])].map { seed, inject, extra in
             let out = tmp.path + "/sim\(seed)"
             let captured = CapturedConsole()
-            let status = ASNMigrateCLI.run(["simulate", "--subscribers", "8", "--seed", String(seed), "--months", "3", "--inject", inject,
+            let status = ASNMigrateCLI.run(["simulate", "--subscribers", "6", "--seed", String(seed), "--months", "3", "--inject", inject,
                                             "--out", out] + extra, console: captured.console, commands: ToolCommands.all)
             #expect(status == .success, "\(captured.stderr)")
             func lines(_ side: String) throws -> [String] {
@@ -49,7 +49,7 @@ import ASNSimulation
             // Run dates: spread over the data's months, then just after the data, or a year later on two nights (so a
             // night long after the data runs before the last batches arrive).
             let farLast = random.next() % 2 == 0
-            let spread = 1 + Int(random.next() % 5)
+            let spread = 1 + Int(random.next() % 4)
             var dates = (0..<spread).map { n in Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000) }
             dates += farLast ? ["2022-04-30", "2022-05-01"] : ["2021-04-03"]
             let nights = dates.count

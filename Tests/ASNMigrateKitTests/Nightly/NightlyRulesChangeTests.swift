@@ -78,3 +78,32 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("unknown field 'expiry'"), "\(bad.stderr)")
     }
 }
+
+/// A conflicting duplicate outside the period is judged as `reconcile` judges it (issue 23's fix, in nightly too).
+@Suite(.serialized) struct NightlyConflictPeriodTests {
+    @Test func aConflictingDuplicateBeforeThePeriodIsNotOpenAsInReconcile() throws {
+        let w = try NightlyWorkspace()
+        defer { w.remove() }
+        let v1 = ReconcileEndToEndTests.cleanSample
+        for path in v1 { try w.tmp.write("in/v1/" + (path as NSString).lastPathComponent, try PackagePaths.read(path)) }
+        let migrated = w.tmp.path + "/migrated.jsonl"
+        _ = try BinaryRun.run(["migrate"] + v1.map { PackagePaths.root.path + "/" + $0 } + ["--out", migrated])
+        let lines = try String(contentsOfFile: migrated, encoding: .utf8).split(separator: "\n").map(String.init)
+        let parsed = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let first = try #require(parsed.min { ($0["signedDate"] as? Int64 ?? .max) < ($1["signedDate"] as? Int64 ?? .max) })
+        // A V2 record 30 days before all V1 data (so before the period), and a copy of it with other content.
+        var early = first
+        early["signedDate"] = (first["signedDate"] as? Int64 ?? 0) - 30 * Timestamp.millisecondsPerDay
+        early["notificationUUID"] = "0badc0de-0000-4000-8000-000000000001"
+        early.removeValue(forKey: "migration")
+        var conflict = early
+        conflict["version"] = "conflict"
+        let encode = { (o: [String: Any]) in String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) }
+        try w.arrive("v2/all.jsonl", lines + [try encode(early), try encode(conflict)])
+        _ = try w.run("2024-06-01")
+        _ = try BinaryRun.run(["reconcile", "--v1", w.v1, "--v2", w.v2, "--out", w.tmp.path + "/r"])
+        let reconciled = try String(contentsOfFile: w.tmp.path + "/r/differences.csv", encoding: .utf8)
+        #expect(!reconciled.contains("conflicting_duplicate_v2"), "reconcile leaves out a conflict before the period")
+        #expect(!(try w.rows("2024-06-01", "open.csv")).contains { $0[0] == "conflicting_duplicate_v2" }, "and nightly too")
+    }
+}
