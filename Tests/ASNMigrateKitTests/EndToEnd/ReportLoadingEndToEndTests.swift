@@ -132,26 +132,8 @@ import Testing
 
     // MARK: - schema.sql
 
-    /// The column names of each `CREATE TABLE` in `Reports/schema.sql`.
-    private func schemaTables() throws -> [String: [String]] {
-        let text = String(decoding: try PackagePaths.read("Reports/schema.sql"), as: UTF8.self)
-        var tables: [String: [String]] = [:]
-        var current: String?
-        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if line.hasPrefix("CREATE TABLE ") {
-                current = String(line.dropFirst("CREATE TABLE ".count).prefix { $0 != " " })
-                tables[current ?? ""] = []
-            } else if line.hasPrefix(")") {
-                current = nil
-            } else if let table = current, let name = line.split(separator: " ").first {
-                tables[table]?.append(String(name))
-            }
-        }
-        return tables
-    }
-
     @Test func schemaColumnsAreTheReportsColumns() throws {
-        let tables = try schemaTables()
+        let tables = try SchemaFile.tables()
         #expect(tables["differences"] == Discrepancy.columns)
         #expect(tables["pending"] == Discrepancy.columns)
         #expect(tables["summary"] == ["metric", "value"])

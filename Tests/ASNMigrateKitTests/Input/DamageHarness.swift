@@ -1,33 +1,13 @@
 import Foundation
 @testable import ASNMigrateKit
 
-/// A small seeded generator (SplitMix64), so every damaged file can be made again from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    /// The state.
-    var state: UInt64
-
-    /// A generator starting at `seed`.
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Damage to records and files, and the readers they go through, for the property tests and the fuzz target.
 enum DamageHarness {
     // MARK: - Records
 
     /// `count` distinct good V1 bodies, one line each (IDs are digit strings, as Apple's are).
     static func v1Lines(_ count: Int, seed: UInt64) -> [[UInt8]] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let types = ["DID_RENEW", "INITIAL_BUY", "CANCEL", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "INTERACTIVE_RENEWAL"]
         return (0..<count).map { n in
             let id = String(2_000_000_000 + Int(rng.next() % 1_000_000_000))
@@ -47,10 +27,10 @@ enum DamageHarness {
     }
 
     /// `line` damaged in one of many ways; never holds a line feed, never equals `line`.
-    static func damage(_ line: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
+    static func damage(_ line: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         guard !line.isEmpty else { return Array("junk".utf8) }
         var out = line
-        let position = { (limit: Int, rng: inout SeededGenerator) in limit == 0 ? 0 : Int(rng.next() % UInt64(limit)) }
+        let position = { (limit: Int, rng: inout SplitMix64) in limit == 0 ? 0 : Int(rng.next() % UInt64(limit)) }
         switch rng.next() % 11 {
         case 0: out = Array(line.prefix(position(line.count, &rng)))                           // truncated
         case 1: out = Array(line.suffix(max(1, position(line.count, &rng))))                  // start lost
@@ -133,7 +113,7 @@ enum DamageHarness {
 
     /// What went wrong with one damaged JSON Lines file, or nil when the property holds: `read == non-blank lines`,
     /// one item per non-blank line, and every undamaged line's outcome byte-identical to its outcome without damage.
-    static func checkJSONLines(good: [[UInt8]], damagedAt: Set<Int>, rng: inout SeededGenerator, v2: Bool) throws -> String? {
+    static func checkJSONLines(good: [[UInt8]], damagedAt: Set<Int>, rng: inout SplitMix64, v2: Bool) throws -> String? {
         var lines = good
         for index in damagedAt.sorted() { lines[index] = damage(good[index], &rng) }
         let chunk = [1, 7, 64, 4_096, 1 << 20][Int(rng.next() % 5)]
@@ -154,7 +134,7 @@ enum DamageHarness {
     }
 
     /// A random set of fewer than half of `count` line indexes (at least one).
-    static func damagedLines(count: Int, _ rng: inout SeededGenerator) -> Set<Int> {
+    static func damagedLines(count: Int, _ rng: inout SplitMix64) -> Set<Int> {
         let most = max(1, (count - 1) / 2)
         let howMany = 1 + Int(rng.next() % UInt64(most))
         var chosen = Set<Int>()

@@ -18,7 +18,7 @@ struct FuzzTests {
     static let hangLimit: Double = 20
 
     @Test func mutatedRecordsThroughEveryReader() throws {
-        var rng = SeededGenerator(seed: Self.seed)
+        var rng = SplitMix64(seed: Self.seed)
         let v1Pool = DamageHarness.v1Lines(256, seed: Self.seed)
         let v2Pool = DamageHarness.v2Lines(v1Pool)
         let started = Date()
@@ -57,7 +57,7 @@ struct FuzzTests {
     // MARK: - Readers
 
     /// A gzip file of `good` with one random bit flipped: every record it yields must be one of the clean file's.
-    static func checkGzip(_ good: [[UInt8]], _ rng: inout SeededGenerator) throws -> String? {
+    static func checkGzip(_ good: [[UInt8]], _ rng: inout SplitMix64) throws -> String? {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let path = try tmp.writeGzip("f.jsonl.gz", Array(good.joined(separator: [0x0A])) + [0x0A])
@@ -79,7 +79,7 @@ struct FuzzTests {
     }
 
     /// The V2 CSV of `good` with random rows damaged: the reader neither crashes nor counts more outcomes than rows.
-    static func checkCSV(_ good: [[UInt8]], _ rng: inout SeededGenerator) throws -> String? {
+    static func checkCSV(_ good: [[UInt8]], _ rng: inout SplitMix64) throws -> String? {
         var writer = CSVWriter(header: MigrationOutput.csvColumns(.dotted))
         for line in good {
             let decoded = V2RecordDecoder().decode(RawRecord(location: SourceLocation(path: "v2.jsonl", line: 1), bytes: line))
@@ -118,7 +118,7 @@ struct FuzzTests {
     /// A top-level array (one element per line) or a pretty-printed stream of `good` with random records damaged:
     /// every record migrated is the mapping of one input record, damaged or as it was before the damage (a damaged
     /// element may still hold the whole record, `{…}{…}` say), never stitched from several.
-    static func checkMultiLine(_ good: [[UInt8]], pretty: Bool, _ rng: inout SeededGenerator) throws -> String? {
+    static func checkMultiLine(_ good: [[UInt8]], pretty: Bool, _ rng: inout SplitMix64) throws -> String? {
         var texts = good.map { pretty ? LineCountingPropertyTests.Shape.pretty($0) : String(decoding: $0, as: UTF8.self) }
         let original = texts
         for index in DamageHarness.damagedLines(count: texts.count, &rng).sorted() {

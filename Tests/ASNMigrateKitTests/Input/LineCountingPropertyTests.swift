@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func randomDamageToRandomLinesNeverChangesHowALineCounts(v2: Bool) throws {
-        var rng = SeededGenerator(seed: v2 ? 1_902 : 1_901)
+        var rng = SplitMix64(seed: v2 ? 1_902 : 1_901)
         let pool = v2 ? Self.v2Pool : Self.v1Pool
         #expect(pool.count == 64)
         for round in 0..<100 {

@@ -1,5 +1,5 @@
 /// SplitMix64: a tiny seeded generator, so generated test inputs are the same on every run and toolchain.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     /// The generator state.
     private var state: UInt64
 

@@ -4,26 +4,8 @@ import Testing
 
 /// `Reports/schema.sql` covers every nightly report and every table of the state database, column for column.
 @Suite struct StateSchemaTests {
-    /// The column names of each `CREATE TABLE` in `Reports/schema.sql`.
-    private func schemaTables() throws -> [String: [String]] {
-        let text = String(decoding: try PackagePaths.read("Reports/schema.sql"), as: UTF8.self)
-        var tables: [String: [String]] = [:]
-        var current: String?
-        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if line.hasPrefix("CREATE TABLE ") {
-                current = String(line.dropFirst("CREATE TABLE ".count).prefix { $0 != " " })
-                tables[current ?? ""] = []
-            } else if line.hasPrefix(")") {
-                current = nil
-            } else if let table = current, let name = line.split(separator: " ").first {
-                tables[table]?.append(String(name))
-            }
-        }
-        return tables
-    }
-
     @Test func everyNightlyReportHasItsTable() throws {
-        let tables = try schemaTables()
+        let tables = try SchemaFile.tables()
         #expect(tables["nightly_new"] == NightlyReport.openColumns)
         #expect(tables["nightly_open"] == NightlyReport.openColumns)
         #expect(tables["nightly_resolved"] == NightlyReport.resolvedColumns)
@@ -36,7 +18,7 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let store = try NightlyStore(path: tmp.path + "/state.sqlite")
-        let tables = try schemaTables()
+        let tables = try SchemaFile.tables()
         var names: [String] = []
         try store.database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").forEach { s in names.append(s.text(0)) }
         #expect(names.count == 9, "\(names)")
