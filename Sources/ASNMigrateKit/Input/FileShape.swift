@@ -55,8 +55,10 @@ enum FileShape: Equatable {
             }
         }
         if sample.first == 0x5B {
-            if firstLineIsArray { return .array }
+            // Lines of whole objects outweighing the rest make JSON Lines even when the first line is a whole array:
+            // that is one damaged record (its braces turned to brackets), not a top-level array followed by more lines.
             if complete >= 1 && complete > pretty && complete > elements { return .jsonLines }
+            if firstLineIsArray { return .array }
             return elements >= 1 && elements + complete > pretty ? .arrayLines : .array
         }
         return (pretty > 0 && pretty >= complete) || (complete == 0 && lines >= 2) ? .multiLine : .jsonLines

@@ -253,9 +253,10 @@ import Testing
     }
 
     @Test func valuesAfterTheTopLevelArrayAreStillRead() throws {
-        // A JSON Lines file whose first line is an array: the lines after it are read, not skipped.
+        // A JSON Lines file whose first line is an array: the lines after it are read, not skipped, and the first line
+        // is one item like every other line (objects outweigh the rest, so the file is JSON Lines).
         #expect(try items("[1]\n\n[2]\n{\"x\":1}\nhello world\n{\"y\":2}") == [
-            .record("1", line: 1, index: 0), .record("[2]", line: 3, index: nil), .record("{\"x\":1}", line: 4, index: nil),
+            .record("[1]", line: 1, index: nil), .record("[2]", line: 3, index: nil), .record("{\"x\":1}", line: 4, index: nil),
             .record("hello world", line: 5, index: nil), .record("{\"y\":2}", line: 6, index: nil),
         ])
         #expect(try items("[1]\n \n").count == 1)
