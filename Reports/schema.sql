@@ -281,28 +281,41 @@ CREATE TABLE state_files (
     vanished          TEXT
 );
 
--- records: stored records; inferred is 1 when a V1 event time was inferred.
-CREATE TABLE state_records (
-    id                      INTEGER,
-    file_id                 INTEGER,
-    side                    TEXT,
-    form                    TEXT,
-    environment             TEXT,
-    original_transaction_id TEXT,
-    notification_uuid       TEXT,
-    event_ms                INTEGER,
-    inferred                INTEGER,
-    expires_ms              INTEGER,
-    source                  TEXT,
-    payload                 TEXT
+-- texts: every text a stored record names (product ids, types, rules, file paths), once.
+CREATE TABLE state_texts (
+    id   INTEGER,
+    text TEXT
 );
 
--- seen_uuids: every notificationUUID stored, per side.
-CREATE TABLE state_seen_uuids (
-    side              TEXT,
-    notification_uuid TEXT,
-    digest            TEXT,
-    file_id           INTEGER
+-- subscriptions: every subscription with a stored record, once.
+CREATE TABLE state_subscriptions (
+    id                      INTEGER,
+    environment             TEXT,
+    original_transaction_id TEXT
+);
+
+-- facts: stored records; side is 1 (V1) or 2 (V2); inferred is 1 when a V1 event time was inferred; uuid is the
+-- notificationUUID (16 bytes, or its text when not a standard UUID); digest the first 8 bytes of a V2 record's content
+-- SHA-1; facts the compact bytes the engine reads (RecordFactsCodec.swift). The state's records view shows them as text.
+CREATE TABLE state_facts (
+    id              INTEGER,
+    file_id         INTEGER,
+    subscription_id INTEGER,
+    side            INTEGER,
+    inferred        INTEGER,
+    event_ms        INTEGER,
+    expires_ms      INTEGER,
+    uuid            BYTEA,
+    digest          BIGINT,
+    facts           BYTEA
+);
+
+-- pruned_uuids: notificationUUIDs of records forgotten past --horizon, still seen (a late retry stays a duplicate).
+CREATE TABLE state_pruned_uuids (
+    side    INTEGER,
+    uuid    BYTEA,
+    digest  BIGINT,
+    file_id INTEGER
 );
 
 -- conflicts: V2 UUIDs seen again with other content (report cells as text).

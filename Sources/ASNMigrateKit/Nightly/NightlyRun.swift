@@ -189,9 +189,8 @@ public struct NightlyRun {
                 conflicts = backfill.conflicts
             } else {
                 reconciler = Reconciler(table: table, options: options)
-                let decoder = V2RecordDecoder()
                 for key in keys {
-                    for record in try store.records(of: key) { try record.feed(into: &reconciler, decoder: decoder) }
+                    for record in try store.records(of: key) { record.feed(into: &reconciler) }
                     conflicts += try store.conflicts(of: key)
                 }
             }
@@ -451,9 +450,9 @@ public struct NightlyRun {
                     case .rejected(let error):
                         try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                     case .migrated(let payload):
-                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
+                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
                     case .unmapped(let u):
-                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
+                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
                     }
                 }
             }
@@ -476,7 +475,8 @@ public struct NightlyRun {
                     try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 case .record(let record):
                     if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v2(record))
+                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
+                              conflict: { Reconciler.conflict(record.payload) })
                 case .api(let record):
                     // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
                     let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
@@ -499,31 +499,30 @@ public struct NightlyRun {
         try store.insertReject(file: fileId, .init(side: side, error: located), date: date)
     }
 
-    /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a conflict).
+    /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
+    /// conflict, whose row `conflict` makes).
     private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
-                      into outcome: inout FileOutcome, original: NightlyBackfill.Original) throws(ASNError) {
+                      into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }) throws(ASNError) {
         var record = record
-        if lineOffset > 0, let line = record.location.line { record.location.line = line + lineOffset }
-        var payload: ResponseBodyV2DecodedPayload?
-        if case .v2(let read) = original { payload = read.payload }
-        if let environment = settings.environment, record.environment != environment {
+        if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
+        let key = record.key
+        if let environment = settings.environment, key.environment != environment {
             outcome.counts.otherEnvironment += 1
             return
         }
-        if !record.notificationUUID.isEmpty, let digest = try store.seenDigest(side: record.side, uuid: record.notificationUUID) {
+        if let seen = try store.seen(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1
-            if let payload, digest != record.digest {
-                let conflict = Reconciler.conflict(payload)
-                try store.insertConflict(conflict, file: fileId)
-                backfill?.conflicts.append(conflict)
-                outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
+            if record.side == "v2", seen.digest != record.digest, let row = conflict() {
+                try store.insertConflict(row, file: fileId)
+                backfill?.conflicts.append(row)
+                outcome.touched.insert(key)
             }
             return
         }
         try store.insert(record, file: fileId)
-        backfill?.add(original)
+        if let backfill { record.feed(into: &backfill.reconciler) }
         outcome.counts.stored += 1
-        outcome.touched.insert(SubscriptionKey(environment: record.environment, originalTransactionId: record.originalTransactionId))
+        outcome.touched.insert(key)
     }
 
     // MARK: - Helpers

@@ -25,12 +25,18 @@ public final class NightlyStore {
     public let database: SQLiteDatabase
 
     private var statements: [String: SQLiteStatement] = [:]
+    private var textIds: [String: Int64] = [:]
+    private var textsById: [Int64: String] = [:]
+    private var textsLoaded = false
+    private var subscriptionIds: [SubscriptionKey: Int64] = [:]
+    private static let subscriptionCacheLimit = 1 << 20
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
     public init(path: String) throws(ASNError) {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
         database = try SQLiteDatabase(path: path)
         try StateSchema.migrate(database)
+        try moveFormatTwoRecords()
     }
 
     /// Refuses an existing state file that is not an SQLite database (empty, or other bytes), which SQLite would
@@ -151,19 +157,19 @@ public final class NightlyStore {
         try cached("UPDATE files SET vanished = ? WHERE id = ? AND vanished IS NULL").run([.text(date), .integer(id)])
     }
 
-    /// Deletes everything a file contributed (records, seen UUIDs, conflicts, rejects) before it is read again;
+    /// Deletes everything a file contributed (records, pruned UUIDs, conflicts, rejects) before it is read again;
     /// returns the subscriptions its records belonged to and how many records were removed.
     public func removeContent(ofFile id: Int64) throws(ASNError) -> (keys: Set<SubscriptionKey>, records: Int) {
         var keys: Set<SubscriptionKey> = []
         var count = 0
-        try cached("SELECT environment, original_transaction_id, COUNT(*) FROM records WHERE file_id = ? GROUP BY 1, 2").forEach([.integer(id)]) { s in
+        try cached("SELECT s.environment, s.original_transaction_id, COUNT(*) FROM facts f JOIN subscriptions s ON s.id = f.subscription_id WHERE f.file_id = ? GROUP BY f.subscription_id").forEach([.integer(id)]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
             count += Int(s.int64(2))
         }
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
         }
-        for table in ["records", "seen_uuids", "conflicts", "rejects"] {
+        for table in ["facts", "pruned_uuids", "conflicts", "rejects"] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
         return (keys, count)
@@ -171,44 +177,64 @@ public final class NightlyStore {
 
     // MARK: - Records
 
-    /// The content digest stored for a notificationUUID already seen on `side`, if any.
-    public func seenDigest(side: String, uuid: String) throws(ASNError) -> String? {
-        var digest: String?
-        try cached("SELECT digest FROM seen_uuids WHERE side = ? AND notification_uuid = ?").forEach([.text(side), .text(uuid)]) { s in
-            digest = s.text(0)
-        }
-        return digest
+    /// A notificationUUID already stored (or pruned) on a side.
+    public struct SeenUUID: Sendable, Equatable {
+        /// V2: the content fingerprint of the copy stored; nil for V1.
+        public var digest: Int64?
     }
 
-    /// Stores one record (and its UUID as seen).
-    public func insert(_ r: StoredRecord, file: Int64) throws(ASNError) {
-        if !r.notificationUUID.isEmpty {
-            try cached("INSERT OR IGNORE INTO seen_uuids (side, notification_uuid, digest, file_id) VALUES (?, ?, ?, ?)")
-                .run([.text(r.side), .text(r.notificationUUID), .text(r.digest), .integer(file)])
+    /// The record stored (or pruned) earlier under notificationUUID `uuid` on `side`, if any ("" is never seen).
+    public func seen(side: String, uuid: String) throws(ASNError) -> SeenUUID? {
+        let value = Self.uuidValue(uuid)
+        guard value != .null else { return nil }
+        var found: SeenUUID?
+        for table in ["facts", "pruned_uuids"] where found == nil {
+            try cached("SELECT digest FROM \(table) WHERE side = ? AND uuid = ?").forEach([.integer(Self.sideCode(side)), value]) { s in
+                found = SeenUUID(digest: s.optionalInt64(0))
+            }
         }
-        try cached("INSERT INTO records (file_id, side, form, environment, original_transaction_id, notification_uuid, event_ms, inferred, expires_ms, source, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .run([.integer(file), .text(r.side), .text(r.form.rawValue), .text(r.environment), .text(r.originalTransactionId),
-                  .text(r.notificationUUID), .integer(r.eventMs), .integer(r.inferred ? 1 : 0), .integer(r.expiresMs),
-                  .text(r.location.source), .text(r.payload)])
+        return found
+    }
+
+    /// Stores one record (its notificationUUID, when it has one, is then seen).
+    public func insert(_ r: StoredRecord, file: Int64) throws(ASNError) {
+        let facts = r.facts
+        let subscription = try subscriptionId(r.key)
+        let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
+        try cached("INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run([.integer(file), .integer(subscription), .integer(Self.sideCode(r.side)), .integer(facts.eventTimeInferred ? 1 : 0),
+                  .integer(facts.time), .integer(facts.expiry), Self.uuidValue(facts.notificationUUID), .integer(r.digest), .blob(bytes)])
     }
 
     /// The stored records of one subscription, in the order they were ingested.
     public func records(of key: SubscriptionKey) throws(ASNError) -> [StoredRecord] {
+        guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [StoredRecord] = []
-        try cached("SELECT form, notification_uuid, event_ms, inferred, expires_ms, source, payload FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
-                let form = StoredRecord.Form(rawValue: s.text(0)) ?? .v2
-                all.append(StoredRecord(form: form, environment: key.environment, originalTransactionId: key.originalTransactionId,
-                                        notificationUUID: s.text(1), eventMs: s.optionalInt64(2), inferred: s.int64(3) != 0,
-                                        expiresMs: s.optionalInt64(4), location: Self.location(s.text(5)), payload: s.text(6)))
+        var damaged: Int64?
+        try cached("SELECT id, facts, uuid, digest FROM facts WHERE subscription_id = ? ORDER BY id").forEach([.integer(subscription)]) { s in
+            let uuid = Self.uuidText(s, 2)
+            let bytes = s.blob(1)
+            let facts = bytes.withUnsafeBytes { raw in
+                RecordFactsCodec.decode(raw, environment: key.environment, originalTransactionId: key.originalTransactionId,
+                                        notificationUUID: uuid, text: { self.text(id: $0) })
             }
+            guard let facts else {
+                damaged = damaged ?? s.int64(0)
+                return
+            }
+            all.append(StoredRecord(facts: facts, digest: s.optionalInt64(3)))
+        }
+        if let damaged {
+            throw ASNError(.stateDatabase, "stored record \(damaged) of subscription \(key.environment) \(key.originalTransactionId) cannot be read back (its facts are damaged or of a newer format); restore the state from a backup (--state-backup) or start a new one",
+                           at: SourceLocation(path: database.path))
+        }
         return all
     }
 
     /// The first and last known event time of a side (V1: not inferred), over stored records and `meta` bounds of pruned ones.
     public func bounds(side: String) throws(ASNError) -> (min: Int64, max: Int64)? {
         var low: Int64?, high: Int64?
-        try cached("SELECT MIN(event_ms), MAX(event_ms) FROM records WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL").forEach([.text(side)]) { s in
+        try cached("SELECT MIN(event_ms), MAX(event_ms) FROM facts WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL").forEach([.integer(Self.sideCode(side))]) { s in
             low = s.optionalInt64(0)
             high = s.optionalInt64(1)
         }
@@ -220,20 +246,20 @@ public final class NightlyStore {
 
     /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.
     public func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<SubscriptionKey> {
-        var keys: Set<SubscriptionKey> = []
+        var ids: Set<Int64> = []
         let bound: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
-        for side in ["v1", "v2"] {
-            try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE side = ? AND inferred = 0 AND event_ms BETWEEN ? AND ?")
-                .forEach([.text(side)] + bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        for side in [1, 2] as [Int64] {
+            try cached("SELECT DISTINCT subscription_id FROM facts WHERE side = ? AND inferred = 0 AND event_ms BETWEEN ? AND ?")
+                .forEach([.integer(side)] + bound) { s in ids.insert(s.int64(0)) }
         }
         // Inferred V1 times are judged after pairing, so a moved edge can change their fate too.
-        try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE side = 'v1' AND inferred = 1 AND event_ms BETWEEN ? AND ?")
-            .forEach(bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        try cached("SELECT DISTINCT subscription_id FROM facts WHERE side = 1 AND inferred = 1 AND event_ms BETWEEN ? AND ?")
+            .forEach(bound) { s in ids.insert(s.int64(0)) }
         if expiresToo {
-            try cached("SELECT DISTINCT environment, original_transaction_id FROM records WHERE expires_ms BETWEEN ? AND ?")
-                .forEach(bound) { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+            try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
+                .forEach(bound) { s in ids.insert(s.int64(0)) }
         }
-        return keys
+        return try keys(of: ids)
     }
 
     /// Subscriptions with an open difference or a pending item.
@@ -252,16 +278,18 @@ public final class NightlyStore {
         let unsettled = try unsettledSubscriptions()
         var removed = 0
         for key in candidates.sorted() where !unsettled.contains(key) {
+            guard let subscription = try subscriptionId(key, create: false) else { continue }
             var newest: Int64?
-            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ?")
-                .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in newest = s.optionalInt64(0) }
+            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ?")
+                .forEach([.integer(subscription)]) { s in newest = s.optionalInt64(0) }
             guard let newest, newest < cutoff else { continue }
-            for (side, b) in try storedBounds(key: key).sorted(by: { $0.key < $1.key }) {
+            for (side, b) in try storedBounds(subscription).sorted(by: { $0.key < $1.key }) {
                 try setMeta("\(side)_pruned_min", Swift.min(try meta("\(side)_pruned_min") ?? b.min, b.min))
                 try setMeta("\(side)_pruned_max", Swift.max(try meta("\(side)_pruned_max") ?? b.max, b.max))
             }
-            try cached("DELETE FROM records WHERE environment = ? AND original_transaction_id = ?")
-                .run([.text(key.environment), .text(key.originalTransactionId)])
+            try cached("INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT side, uuid, digest, file_id FROM facts WHERE subscription_id = ? AND uuid IS NOT NULL")
+                .run([.integer(subscription)])
+            try cached("DELETE FROM facts WHERE subscription_id = ?").run([.integer(subscription)])
             removed += database.changes
         }
         return removed
@@ -269,12 +297,12 @@ public final class NightlyStore {
 
     /// Whether the state holds no records, conflicts, differences or pending items (a first night, as far as pairing goes).
     public func isEmpty() throws(ASNError) -> Bool {
-        try scalar("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM records LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))") == 0
+        try scalar("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM facts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))") == 0
     }
 
     /// Counts of stored records per side.
     public func recordCount(side: String) throws(ASNError) -> Int {
-        try scalar("SELECT COUNT(*) FROM records WHERE side = ?", [.text(side)])
+        try scalar("SELECT COUNT(*) FROM facts WHERE side = ?", [.integer(Self.sideCode(side))])
     }
 
     // MARK: - Conflicts and rejects
@@ -533,7 +561,7 @@ public final class NightlyStore {
     private static let cellColumns = Discrepancy.columns.joined(separator: ", ")
     private static let cellMarks = Array(repeating: "?", count: Discrepancy.columns.count).joined(separator: ", ")
 
-    private func cached(_ sql: String) throws(ASNError) -> SQLiteStatement {
+    func cached(_ sql: String) throws(ASNError) -> SQLiteStatement {
         if let statement = statements[sql] { return statement }
         let statement = try database.prepare(sql)
         statements[sql] = statement
@@ -546,13 +574,91 @@ public final class NightlyStore {
 
     /// Each side's first and last (not inferred) event time among one subscription's records; the subscription index is
     /// forced, since the (side, time) index would scan a whole side per subscription.
-    private func storedBounds(key: SubscriptionKey) throws(ASNError) -> [String: (min: Int64, max: Int64)] {
+    private func storedBounds(_ subscription: Int64) throws(ASNError) -> [String: (min: Int64, max: Int64)] {
         var found: [String: (min: Int64, max: Int64)] = [:]
-        try cached("SELECT side, MIN(event_ms), MAX(event_ms) FROM records INDEXED BY records_subscription WHERE environment = ? AND original_transaction_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
-                if let low = s.optionalInt64(1), let high = s.optionalInt64(2) { found[s.text(0)] = (low, high) }
+        try cached("SELECT side, MIN(event_ms), MAX(event_ms) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side")
+            .forEach([.integer(subscription)]) { s in
+                if let low = s.optionalInt64(1), let high = s.optionalInt64(2) { found[s.int64(0) == 1 ? "v1" : "v2"] = (low, high) }
             }
         return found
+    }
+
+    /// The id of a subscription in `subscriptions` (added when new, unless `create` is false).
+    func subscriptionId(_ key: SubscriptionKey, create: Bool = true) throws(ASNError) -> Int64? {
+        if let id = subscriptionIds[key] { return id }
+        var found: Int64?
+        try cached("SELECT id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
+            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in found = s.int64(0) }
+        if found == nil, create {
+            try cached("INSERT INTO subscriptions (environment, original_transaction_id) VALUES (?, ?)").run([.text(key.environment), .text(key.originalTransactionId)])
+            found = try lastInsertId()
+        }
+        if let found, subscriptionIds.count < Self.subscriptionCacheLimit { subscriptionIds[key] = found }
+        return found
+    }
+
+    /// The id of a subscription that `insert` adds when new.
+    private func subscriptionId(_ key: SubscriptionKey) throws(ASNError) -> Int64 {
+        guard let id = try subscriptionId(key, create: true) else {
+            throw ASNError(.stateDatabase, "cannot add subscription \(key.environment) \(key.originalTransactionId) to the state", at: SourceLocation(path: database.path))
+        }
+        return id
+    }
+
+    /// The keys of subscription ids.
+    private func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        for id in ids {
+            try cached("SELECT environment, original_transaction_id FROM subscriptions WHERE id = ?").forEach([.integer(id)]) { s in
+                keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
+            }
+        }
+        return keys
+    }
+
+    /// The id of a text in `texts` (added when new).
+    func textId(_ text: String) throws(ASNError) -> Int64 {
+        try loadTexts()
+        if let id = textIds[text] { return id }
+        try cached("INSERT INTO texts (text) VALUES (?)").run([.text(text)])
+        let id = try lastInsertId()
+        textIds[text] = id
+        textsById[id] = text
+        return id
+    }
+
+    /// The text of an id in `texts` (nil when unknown: the record is damaged).
+    private func text(id: Int64) -> String? {
+        if let text = textsById[id] { return text }
+        try? loadTexts()
+        return textsById[id]
+    }
+
+    private func loadTexts() throws(ASNError) {
+        guard !textsLoaded else { return }
+        try cached("SELECT id, text FROM texts").forEach { s in
+            let id = s.int64(0), text = s.text(1)
+            textIds[text] = id
+            textsById[id] = text
+        }
+        textsLoaded = true
+    }
+
+    /// The side column's code: 1 for V1, 2 for V2.
+    static func sideCode(_ side: String) -> Int64 { side == "v1" ? 1 : 2 }
+
+    /// A notificationUUID as stored: 16 bytes when standard lowercase, else its text; NULL when absent or empty.
+    static func uuidValue(_ uuid: String?) -> SQLiteValue {
+        guard let uuid, !uuid.isEmpty else { return .null }
+        if let bytes = PackedUUID.bytes(uuid) { return .blob(bytes) }
+        return .text(uuid)
+    }
+
+    /// A stored notificationUUID back to text.
+    static func uuidText(_ s: SQLiteStatement, _ index: Int32) -> String? {
+        if s.isNull(index) { return nil }
+        if s.isBlob(index) { return PackedUUID.text(bytes: s.blob(index)) }
+        return s.text(index)
     }
 
     private static func entry(_ s: SQLiteStatement) -> LedgerEntry {
@@ -564,7 +670,7 @@ public final class NightlyStore {
     }
 
     /// `path:line`, `path[index]` or `path` back to a location.
-    private static func location(_ source: String) -> SourceLocation {
+    static func location(_ source: String) -> SourceLocation {
         if source.hasSuffix("]"), let open = source.lastIndex(of: "["), let index = Int(source[source.index(after: open)..<source.index(before: source.endIndex)]) {
             return SourceLocation(path: String(source[..<open]), index: index)
         }

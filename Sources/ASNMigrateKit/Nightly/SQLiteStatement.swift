@@ -77,6 +77,11 @@ public final class SQLiteStatement {
         sqlite3_column_type(statement, index) == SQLITE_NULL
     }
 
+    /// Whether column `index` of the current row holds bytes (a BLOB).
+    public func isBlob(_ index: Int32) -> Bool {
+        sqlite3_column_type(statement, index) == SQLITE_BLOB
+    }
+
     /// Column `index` as an integer (0 for NULL).
     public func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(statement, index)

@@ -151,6 +151,45 @@ public enum StateSchema {
         ALTER TABLE rejects ADD COLUMN ingested TEXT;
         CREATE INDEX files_content ON files(size, sha1);
         """,
+        // 3: records as compact facts (`RecordFactsCodec`) instead of their JSON payload: texts and subscriptions are
+        // stored once, a V2 content digest as 8 bytes, a UUID as 16; `NightlyStore` moves format-2 records over and
+        // leaves a `records` view for queries.
+        """
+        CREATE TABLE texts (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE subscriptions (
+            id INTEGER PRIMARY KEY,
+            environment TEXT NOT NULL,
+            original_transaction_id TEXT NOT NULL,
+            UNIQUE (environment, original_transaction_id)
+        );
+        CREATE TABLE facts (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            subscription_id INTEGER NOT NULL,
+            side INTEGER NOT NULL,
+            inferred INTEGER NOT NULL,
+            event_ms INTEGER,
+            expires_ms INTEGER,
+            uuid BLOB,
+            digest INTEGER,
+            facts BLOB NOT NULL
+        );
+        CREATE INDEX facts_subscription ON facts(subscription_id);
+        CREATE INDEX facts_side_time ON facts(side, inferred, event_ms, subscription_id);
+        CREATE INDEX facts_expires ON facts(expires_ms, subscription_id) WHERE expires_ms IS NOT NULL;
+        CREATE INDEX facts_file ON facts(file_id);
+        CREATE UNIQUE INDEX facts_uuid ON facts(side, uuid) WHERE uuid IS NOT NULL;
+        CREATE TABLE pruned_uuids (
+            side INTEGER NOT NULL,
+            uuid BLOB NOT NULL,
+            digest INTEGER,
+            file_id INTEGER NOT NULL,
+            PRIMARY KEY (side, uuid)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.

@@ -100,29 +100,27 @@ public struct FieldValues: Sendable, Equatable {
     /// `isInBillingRetryPeriod` (1 true, 0 false, -1 absent).
     var isInBillingRetryPeriod: Int8 = -1
 
-    /// Extracts the compared values of a payload, interning text into `pool`.
-    init(_ p: ResponseBodyV2DecodedPayload, pool: inout StringPool) {
-        let t = p.data.transactionInfo
-        let r = p.data.renewalInfo
-        productId = pool.token(t?.productId)
-        webOrderLineItemId = pool.token(t?.webOrderLineItemId)
-        bundleId = pool.token(t?.bundleId ?? p.data.bundleId)
-        inAppOwnershipType = pool.token(t?.inAppOwnershipType)
-        autoRenewProductId = pool.token(r?.autoRenewProductId)
-        offerIdentifier = pool.token(t?.offerIdentifier)
-        transactionId = pool.token(t?.transactionId)
-        purchaseDate = t?.purchaseDate ?? Self.noDate
-        expiresDate = t?.expiresDate ?? Self.noDate
-        originalPurchaseDate = t?.originalPurchaseDate ?? Self.noDate
-        revocationDate = t?.revocationDate ?? Self.noDate
-        gracePeriodExpiresDate = r?.gracePeriodExpiresDate ?? Self.noDate
-        revocationReason = Self.number(t?.revocationReason)
-        autoRenewStatus = Self.number(r?.autoRenewStatus)
-        expirationIntent = Self.number(r?.expirationIntent)
-        priceIncreaseStatus = Self.number(r?.priceIncreaseStatus)
-        offerType = Self.number(t?.offerType)
-        isUpgraded = t?.isUpgraded.map { $0 ? 1 : 0 } ?? -1
-        isInBillingRetryPeriod = r?.isInBillingRetryPeriod.map { $0 ? 1 : 0 } ?? -1
+    /// Extracts the compared values of a record's facts, interning text into `pool`.
+    init(_ f: RecordFacts, pool: inout StringPool) {
+        productId = pool.token(f.productId)
+        webOrderLineItemId = pool.token(f.webOrderLineItemId)
+        bundleId = pool.token(f.bundleId)
+        inAppOwnershipType = pool.token(f.inAppOwnershipType)
+        autoRenewProductId = pool.token(f.autoRenewProductId)
+        offerIdentifier = pool.token(f.offerIdentifier)
+        transactionId = pool.token(f.transactionId)
+        purchaseDate = f.purchaseDate ?? Self.noDate
+        expiresDate = f.expiresDate ?? Self.noDate
+        originalPurchaseDate = f.originalPurchaseDate ?? Self.noDate
+        revocationDate = f.revocationDate ?? Self.noDate
+        gracePeriodExpiresDate = f.gracePeriodExpiresDate ?? Self.noDate
+        revocationReason = Self.number(f.revocationReason)
+        autoRenewStatus = Self.number(f.autoRenewStatus)
+        expirationIntent = Self.number(f.expirationIntent)
+        priceIncreaseStatus = Self.number(f.priceIncreaseStatus)
+        offerType = Self.number(f.offerType)
+        isUpgraded = f.isUpgraded.map { $0 ? 1 : 0 } ?? -1
+        isInBillingRetryPeriod = f.isInBillingRetryPeriod.map { $0 ? 1 : 0 } ?? -1
     }
 
     /// The value of one field as report text, or nil when absent.

@@ -46,6 +46,22 @@ struct PackedUUID: Sendable, Hashable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The 16 bytes of a standard lowercase UUID (big-endian), or nil for any other text.
+    static func bytes(_ text: String) -> [UInt8]? {
+        guard let (hi, lo) = parse(text) else { return nil }
+        return (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? hi : lo) >> UInt64(56 - 8 * (i % 8))) }
+    }
+
+    /// The text of 16 bytes from `bytes(_:)` (nil for another length).
+    static func text(bytes: [UInt8]) -> String? {
+        guard bytes.count == 16 else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        for (i, b) in bytes.enumerated() {
+            if i < 8 { hi = hi << 8 | UInt64(b) } else { lo = lo << 8 | UInt64(b) }
+        }
+        return PackedUUID(hi: hi, lo: lo, isText: false).text(StringPool())
+    }
+
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return nil }

@@ -32,6 +32,11 @@ public struct Reconciler: Sendable {
         inputs.addV2(payload, location: location, digest: digest)
     }
 
+    /// Takes one record's facts, as `addV1` / `addV2` take the record they come from (nightly feeds its stored facts).
+    public mutating func add(_ facts: RecordFacts, digest: [UInt8]) {
+        inputs.add(facts, digest: digest)
+    }
+
     /// Counts one V2 record that could not be read.
     public mutating func addV2Reject(_ error: ASNError) {
         inputs.addV2Reject(error)

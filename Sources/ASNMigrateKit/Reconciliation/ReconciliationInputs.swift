@@ -57,73 +57,69 @@ struct ReconciliationInputs: Sendable {
 
     /// Takes one V1 outcome: a reject is counted, a repeated notificationUUID is a duplicate, anything else a record.
     mutating func addV1(_ outcome: V1RecordOutcome) {
-        v1Read += 1
         switch outcome {
         case .rejected(let error):
+            v1Read += 1
             v1Rejected += 1
             rejects.append(.init(side: "v1", error: error))
             causes.add(side: "v1", error)
         case .migrated(let payload):
-            let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
-            guard v1Seen.insert(uuid).inserted else {
-                v1Duplicates += 1
-                return
-            }
-            var record = makeRecord(payload)
-            record.uuid = uuid
-            if let migration = payload.migration {
-                record.v1Type = pool.token(migration.v1NotificationType)
-                record.rule = pool.token(migration.ruleId)
-                record.inferred = migration.eventTimeInferred
-                record.source = pool.token(migration.source)
-                record.line = Int32(clamping: migration.line ?? -1)
-                record.index = Int32(clamping: migration.index ?? -1)
-            }
-            coverage[CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule), default: 0] += 1
-            v1Records.append(record)
+            add(RecordFacts(payload, kind: .migrated, location: SourceLocation(path: "")), digest: [])
         case .unmapped(let unmapped):
-            let uuid = PackedUUID(unmapped.notificationUUID, pool: &pool)
-            guard v1Seen.insert(uuid).inserted else {
-                v1Duplicates += 1
-                return
-            }
-            var record = ReconRecord(fields: FieldValues(ResponseBodyV2DecodedPayload(notificationType: ""), pool: &pool))
-            record.unmapped = true
-            record.uuid = uuid
-            record.environment = pool.token(unmapped.environment)
-            record.key = pool.token(unmapped.originalTransactionId)
-            record.fields.webOrderLineItemId = pool.token(unmapped.webOrderLineItemId)
-            record.time = unmapped.eventTime ?? FieldValues.noDate
-            record.v1Type = pool.token(unmapped.v1NotificationType)
-            record.source = pool.token(unmapped.location.path)
-            record.line = Int32(clamping: unmapped.location.line ?? -1)
-            record.index = Int32(clamping: unmapped.location.index ?? -1)
-            coverage[CoverageKey(v1Type: record.v1Type, type: 0, subtype: 0, rule: 0), default: 0] += 1
-            v1Records.append(record)
+            add(RecordFacts(unmapped: unmapped), digest: [])
         }
     }
 
     /// Takes one decoded V2 record; `digest` identifies its content (same UUID, other digest = conflicting duplicate).
     mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
-        v2Read += 1
-        let uuid = PackedUUID(payload.notificationUUID, pool: &pool)
-        let fingerprint = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        if uuid.isPresent {
-            if let first = v2Seen[uuid] {
-                v2Duplicates += 1
-                if first != fingerprint {
-                    conflicts.append(Reconciler.conflict(payload))
+        add(RecordFacts(payload, kind: .v2, location: location), digest: digest, conflict: { Reconciler.conflict(payload) })
+    }
+
+    /// Takes one record's facts (V1 or V2, by `facts.kind`): the one place a record enters the engine. A repeated
+    /// notificationUUID is a duplicate; on V2, one whose `digest` differs from the first copy's is also a conflict.
+    mutating func add(_ facts: RecordFacts, digest: [UInt8], conflict: () -> Discrepancy? = { nil }) {
+        let uuid = PackedUUID(facts.notificationUUID, pool: &pool)
+        if facts.kind == .v2 {
+            v2Read += 1
+            let fingerprint = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if uuid.isPresent {
+                if let first = v2Seen[uuid] {
+                    v2Duplicates += 1
+                    if first != fingerprint, let row = conflict() { conflicts.append(row) }
+                    return
                 }
+                v2Seen[uuid] = fingerprint
+            }
+        } else {
+            v1Read += 1
+            guard v1Seen.insert(uuid).inserted else {
+                v1Duplicates += 1
                 return
             }
-            v2Seen[uuid] = fingerprint
         }
-        var record = makeRecord(payload)
+        var record = ReconRecord(fields: FieldValues(facts, pool: &pool))
         record.uuid = uuid
-        record.source = pool.token(location.path)
-        record.line = Int32(clamping: location.line ?? -1)
-        record.index = Int32(clamping: location.index ?? -1)
-        v2Records.append(record)
+        record.environment = pool.token(facts.environment)
+        record.key = pool.token(facts.originalTransactionId)
+        record.type = pool.token(facts.notificationType)
+        record.subtype = pool.token(facts.subtype)
+        record.time = facts.time ?? FieldValues.noDate
+        record.familyShared = facts.isFamilyShared
+        record.hasAutoRenewStatus = facts.hasAutoRenewStatus
+        record.source = pool.token(facts.location.path)
+        record.line = Int32(clamping: facts.location.line ?? -1)
+        record.index = Int32(clamping: facts.location.index ?? -1)
+        switch facts.kind {
+        case .v2:
+            v2Records.append(record)
+        case .migrated, .unmapped:
+            record.unmapped = facts.kind == .unmapped
+            record.v1Type = pool.token(facts.v1NotificationType)
+            record.rule = pool.token(facts.ruleId)
+            record.inferred = facts.eventTimeInferred
+            coverage[CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule), default: 0] += 1
+            v1Records.append(record)
+        }
     }
 
     /// Frees the tables that find repeated notificationUUIDs (about 60 bytes a record, more than 100 MB for a million
@@ -139,18 +135,5 @@ struct ReconciliationInputs: Sendable {
         v2Rejected += 1
         rejects.append(.init(side: "v2", error: error))
         causes.add(side: "v2", error)
-    }
-
-    /// The compact record of a V2 payload (a V1 record's mapped payload, or a V2 record as read).
-    private mutating func makeRecord(_ payload: ResponseBodyV2DecodedPayload) -> ReconRecord {
-        var record = ReconRecord(fields: FieldValues(payload, pool: &pool))
-        record.environment = pool.token(Reconciler.environmentName(payload.data.environment))
-        record.key = pool.token(payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId)
-        record.type = pool.token(payload.notificationType)
-        record.subtype = pool.token(payload.subtype)
-        record.time = payload.signedDate ?? FieldValues.noDate
-        record.familyShared = payload.data.transactionInfo?.inAppOwnershipType == "FAMILY_SHARED"
-        record.hasAutoRenewStatus = payload.data.renewalInfo?.autoRenewStatus != nil
-        return record
     }
 }

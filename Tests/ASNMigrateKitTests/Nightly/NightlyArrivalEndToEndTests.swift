@@ -102,7 +102,11 @@ import Testing
         let real = try #require(FileIdentity.realPath(w.v2 + "/a.jsonl"))
         let rejected = try w.rows("2021-03-02", "rejected.csv")
         #expect(rejected.map { Array($0.prefix(3)) } == [["v2", real, String(data.v2.count + 1)]], "source,line as reconcile writes them, counted in the whole file: \(rejected)")
-        #expect(try w.query("SELECT source FROM records WHERE side = 'v2' ORDER BY id DESC LIMIT 1") == "\(real):\(data.v2.count)")
+        #expect(try w.query("SELECT file_path FROM records WHERE side = 'v2' ORDER BY id DESC LIMIT 1") == real)
+        let newest = try #require(try w.query("SELECT environment || ' ' || original_transaction_id FROM records WHERE side = 'v2' ORDER BY id DESC LIMIT 1")).split(separator: " ").map(String.init)
+        let store = try NightlyStore(path: w.state)
+        let stored = try store.records(of: SubscriptionKey(environment: newest[0], originalTransactionId: newest[1])).last
+        #expect(stored?.facts.location == SourceLocation(path: real, line: data.v2.count), "the appended record keeps its line in the whole file")
         #expect(try w.metric("asn.prom", "asn_migrate_nightly_run_files{kind=\"appended\"}") == "1")
         #expect(try w.query("SELECT rejects FROM files WHERE side = 'v2'") == "1")
 

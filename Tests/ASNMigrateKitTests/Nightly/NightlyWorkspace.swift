@@ -73,7 +73,7 @@ struct NightlyWorkspace {
         let db = try SQLiteDatabase(path: state, create: false)
         defer { db.close() }
         var dump: [String] = []
-        for table in ["files", "records", "seen_uuids", "conflicts", "differences", "pending", "rejects", "meta"] {
+        for table in ["files", "texts", "subscriptions", "facts", "pruned_uuids", "conflicts", "differences", "pending", "rejects", "meta"] {
             let statement = try db.prepare("SELECT * FROM \(table)")
             try statement.forEach { (s: SQLiteStatement) throws(ASNError) in
                 dump.append(table + ": " + (0..<s.columnCount).map { s.optionalText($0) ?? "NULL" }.joined(separator: "|"))

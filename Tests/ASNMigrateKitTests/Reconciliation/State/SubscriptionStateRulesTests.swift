@@ -198,7 +198,7 @@ import Testing
                                         pending: [V1Fixture.pending(status: autoRenew, extra: extra)])
                 bodies.append(facts)
                 // The notification path keeps one transaction per record: the one the record is about.
-                var record = ReconRecord(fields: FieldValues(ResponseBodyV2DecodedPayload(notificationType: ""), pool: &pool))
+                var record = ReconRecord(fields: FieldValues(RecordFacts(kind: .migrated, location: SourceLocation(path: "")), pool: &pool))
                 let own = try #require(facts.transactions.first { $0.transactionId == facts.relevantTransactionId })
                 record.time = time
                 record.fields.transactionId = pool.token(own.transactionId)

@@ -1,0 +1,145 @@
+/// What one record tells the reconciliation engine, and nothing more: its subscription, type, time and place, and the
+/// values the comparison and the state rules read. `reconcile` extracts it from each payload as it feeds the engine;
+/// `nightly` stores it (compactly, `RecordFactsCodec`) and feeds it back, so both modes judge the very same values.
+///
+/// Texts stay as read (`nil` when absent); the engine interns them. No V1 `password` or `latest_receipt` is in here.
+public struct RecordFacts: Sendable, Equatable {
+    /// Where the record came from.
+    public enum Kind: UInt8, Sendable {
+        /// A V1 record mapped to a V2 type and subtype.
+        case migrated = 0
+        /// A V1 record no rule maps.
+        case unmapped = 1
+        /// A V2 record.
+        case v2 = 2
+    }
+
+    /// Where the record came from.
+    public var kind: Kind
+    /// "Production" / "Sandbox" as the engine names it (unmapped V1: as read).
+    public var environment: String?
+    /// The subscription.
+    public var originalTransactionId: String?
+    /// notificationUUID.
+    public var notificationUUID: String?
+    /// V2 notificationType (V1: the expected one).
+    public var notificationType: String?
+    /// V2 subtype (V1: the expected one).
+    public var subtype: String?
+    /// V1 notification_type (V1 only).
+    public var v1NotificationType: String?
+    /// The mapping rule (migrated V1 only).
+    public var ruleId: String?
+    /// Event time (V1) or signedDate (V2), epoch ms.
+    public var time: Int64?
+    /// V1: the event time is only inferred.
+    public var eventTimeInferred = false
+    /// Where the record was read.
+    public var location: SourceLocation
+    /// The transaction's `productId`.
+    public var productId: String?
+    /// `webOrderLineItemId`.
+    public var webOrderLineItemId: String?
+    /// `bundleId` (the transaction's, else the notification's).
+    public var bundleId: String?
+    /// `inAppOwnershipType`.
+    public var inAppOwnershipType: String?
+    /// The renewal info's `autoRenewProductId`.
+    public var autoRenewProductId: String?
+    /// `offerIdentifier`.
+    public var offerIdentifier: String?
+    /// `transactionId`.
+    public var transactionId: String?
+    /// `purchaseDate`, ms.
+    public var purchaseDate: Int64?
+    /// `expiresDate`, ms.
+    public var expiresDate: Int64?
+    /// `originalPurchaseDate`, ms.
+    public var originalPurchaseDate: Int64?
+    /// `revocationDate`, ms.
+    public var revocationDate: Int64?
+    /// The renewal info's `gracePeriodExpiresDate`, ms.
+    public var gracePeriodExpiresDate: Int64?
+    /// `revocationReason`.
+    public var revocationReason: Int?
+    /// The renewal info's `autoRenewStatus`.
+    public var autoRenewStatus: Int?
+    /// The renewal info's `expirationIntent`.
+    public var expirationIntent: Int?
+    /// The renewal info's `priceIncreaseStatus`.
+    public var priceIncreaseStatus: Int?
+    /// The transaction's `offerType`.
+    public var offerType: Int?
+    /// `isUpgraded`.
+    public var isUpgraded: Bool?
+    /// The renewal info's `isInBillingRetryPeriod`.
+    public var isInBillingRetryPeriod: Bool?
+    /// The record carries renewal info with an `autoRenewStatus`.
+    public var hasAutoRenewStatus = false
+
+    /// A record with only its kind and place (the rest set field by field).
+    public init(kind: Kind, location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
+
+    /// The facts of a V2 payload: a V2 record as read (`kind` `.v2`, at `location`), or a V1 record's mapped payload
+    /// (`kind` `.migrated`, placed by its `migration` metadata).
+    public init(_ p: ResponseBodyV2DecodedPayload, kind: Kind, location: SourceLocation) {
+        self.init(kind: kind, location: location)
+        let t = p.data.transactionInfo
+        let r = p.data.renewalInfo
+        environment = Reconciler.environmentName(p.data.environment)
+        originalTransactionId = t?.originalTransactionId ?? r?.originalTransactionId
+        notificationUUID = p.notificationUUID
+        notificationType = p.notificationType
+        subtype = p.subtype
+        time = p.signedDate
+        if kind == .migrated, let migration = p.migration {
+            v1NotificationType = migration.v1NotificationType
+            ruleId = migration.ruleId
+            eventTimeInferred = migration.eventTimeInferred
+            self.location = SourceLocation(path: migration.source, line: migration.line, index: migration.index)
+        }
+        productId = t?.productId
+        webOrderLineItemId = t?.webOrderLineItemId
+        bundleId = t?.bundleId ?? p.data.bundleId
+        inAppOwnershipType = t?.inAppOwnershipType
+        autoRenewProductId = r?.autoRenewProductId
+        offerIdentifier = t?.offerIdentifier
+        transactionId = t?.transactionId
+        purchaseDate = t?.purchaseDate
+        expiresDate = t?.expiresDate
+        originalPurchaseDate = t?.originalPurchaseDate
+        revocationDate = t?.revocationDate
+        gracePeriodExpiresDate = r?.gracePeriodExpiresDate
+        revocationReason = t?.revocationReason
+        autoRenewStatus = r?.autoRenewStatus
+        expirationIntent = r?.expirationIntent
+        priceIncreaseStatus = r?.priceIncreaseStatus
+        offerType = t?.offerType
+        isUpgraded = t?.isUpgraded
+        isInBillingRetryPeriod = r?.isInBillingRetryPeriod
+        hasAutoRenewStatus = r?.autoRenewStatus != nil
+    }
+
+    /// The facts of a V1 record no rule maps.
+    public init(unmapped u: UnmappedNotification) {
+        self.init(kind: .unmapped, location: u.location)
+        environment = u.environment
+        originalTransactionId = u.originalTransactionId
+        notificationUUID = u.notificationUUID
+        v1NotificationType = u.v1NotificationType
+        webOrderLineItemId = u.webOrderLineItemId
+        time = u.eventTime
+    }
+
+    /// The transaction is FAMILY_SHARED.
+    public var isFamilyShared: Bool { inAppOwnershipType == "FAMILY_SHARED" }
+
+    /// The later of the transaction's `expiresDate` and the grace period's end, epoch ms.
+    public var expiry: Int64? { [expiresDate, gracePeriodExpiresDate].compactMap { $0 }.max() }
+
+    /// "v1" or "v2".
+    public var side: String { kind == .v2 ? "v2" : "v1" }
+}
