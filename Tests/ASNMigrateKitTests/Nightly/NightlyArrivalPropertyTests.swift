@@ -5,8 +5,8 @@ import ASNSimulation
 
 /// The equivalence property of `nightly` (README, "Equivalence"), over random arrival schedules: each side's records
 /// cut independently at random points (inside the simulator's monthly files too), each batch arriving on a random
-/// night (late, or with nothing on one side for nights), nights re-run, and the last night just after the data or a
-/// year later. The last night's reports must be what one `reconcile` over the same files says at the same run date.
+/// night (late, or with nothing on one side for nights), nights re-run, one run in twenty killed (SIGKILL, the built
+/// binary) at a random step, and the last night just after the data or a year later. The last night's reports must be what one `reconcile` over the same files says at the same run date.
 ///
 /// Seeded: a failure names the seed and the schedule; `ASN_NIGHTLY_SCHEDULES=N` runs more (default 200).
 @Suite(.serialized) struct NightlyArrivalPropertyTests {
@@ -73,9 +73,16 @@ import ASNSimulation
             try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
             let nightly = ["nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite", "--reports", work + "/Reports"]
                 + NightlyWorkspace.timeless
+            let killNight = Int(random.next() % UInt64(nights))
             for night in 0..<nights {
                 for (n, batch) in batches.enumerated() where batch.night == night {
                     try (batch.lines.joined(separator: "\n") + "\n").write(toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
+                }
+                if seed % 20 == 7, night == killNight {
+                    // A run of this night killed (SIGKILL) at a random step; the next run of the night carries on.
+                    let step = NightlyKill.steps[Int(random.next() % UInt64(NightlyKill.steps.count))]
+                    schedule.append("night \(night) killed at \(step)")
+                    #expect(try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]), "\(schedule.joined(separator: "; "))")
                 }
                 let captured = CapturedConsole()
                 let status = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: captured.console)

@@ -5,38 +5,12 @@ import Testing
 /// Kills a real `asn-migrate nightly` with SIGKILL at named steps; the next run must give the state and reports of a
 /// run that was never killed.
 @Suite(.serialized) struct NightlyCrashTests {
-    /// Starts `nightly` with the test pause hook at `step` and returns once it says it paused there (nil if it never did).
     private func startPaused(_ step: String, _ arguments: [String]) throws -> Process? {
-        let executable = try #require(BinaryRun.executable)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment[NightlyCommand.testPauseVariable] = step
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        var seen = ""
-        while true {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-            if seen.contains("test pause at \(step)") { return process }
-        }
-        process.waitUntilExit()
-        Issue.record("the run never reached step \(step): \(seen)")
-        return nil
+        try NightlyKill.startPaused(step, arguments)
     }
 
-    /// Starts `nightly`, waits until it paused at `step`, and kills it (SIGKILL).
     private func killAt(_ step: String, _ arguments: [String]) throws -> Bool {
-        guard let process = try startPaused(step, arguments) else { return false }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
+        try NightlyKill.killAt(step, arguments)
     }
 
     private func reset(_ w: NightlyWorkspace) {
