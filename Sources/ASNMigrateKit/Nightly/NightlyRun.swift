@@ -161,7 +161,12 @@ public struct NightlyRun {
                     touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
                 }
                 if let oldTo, oldTo != period.to {
-                    touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to), expiresToo: true))
+                    let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
+                    touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
+                    // Billing retry ends 60 days after the transaction's expiry, which is up to a grace period before
+                    // the stored expiry (the later of the two): those whose retry may have ended as the edge moved.
+                    let limit = SubscriptionStatus.billingRetryLimit
+                    touched.formUnion(try store.subscriptions(expiringIn: (moved.lowerBound &- limit)...(moved.upperBound &- limit &+ Self.longestGracePeriod)))
                 }
             }
             try store.setMeta("period_from", period?.from)
@@ -256,6 +261,9 @@ public struct NightlyRun {
             return figures
         }
     }
+
+    /// The longest billing grace period Apple offers (28 days), ms.
+    static let longestGracePeriod: Int64 = 28 * 86_400_000
 
     /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time
     /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.

@@ -255,10 +255,15 @@ public final class NightlyStore {
         // Inferred V1 times are judged after pairing, so a moved edge can change their fate too.
         try cached("SELECT DISTINCT subscription_id FROM facts WHERE side = 1 AND inferred = 1 AND event_ms BETWEEN ? AND ?")
             .forEach(bound) { s in ids.insert(s.int64(0)) }
-        if expiresToo {
-            try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
-                .forEach(bound) { s in ids.insert(s.int64(0)) }
-        }
+        let keys = try keys(of: ids)
+        return expiresToo ? keys.union(try subscriptions(expiringIn: range)) : keys
+    }
+
+    /// Subscriptions with a record whose expiry (`expires_ms`) lies in `range`.
+    public func subscriptions(expiringIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+        var ids: Set<Int64> = []
+        try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
+            .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
         return try keys(of: ids)
     }
 
