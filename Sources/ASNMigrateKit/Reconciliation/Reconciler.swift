@@ -74,8 +74,10 @@ public struct Reconciler: Sendable {
         coverage.sort { UTF8Order.precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
         var summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
         summary.conflictingDuplicateV2 = conflicts.count
-        return ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
-                                    coverage: coverage, subscriptions: states.rows)
+        var result = ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
+                                          coverage: coverage, subscriptions: states.rows)
+        result.prices = inputs.priceList(for: differences)
+        return result
     }
 
     /// The figures: every record counted once under its fate, plus the period and the run's facts.
