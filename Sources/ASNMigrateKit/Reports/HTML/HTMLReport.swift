@@ -58,7 +58,7 @@ public struct HTMLReport: Sendable {
     /// The headline figures, each cell marked with its metric (`data-metric`).
     private func headlineSection() -> String {
         let values = Dictionary(metrics.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-        var out = "<h2 id=\"headline\">Headline figures</h2>\n<table class=\"headline\">\n"
+        var out = "<h2 id=\"headline\">Headline figures</h2>\n<table class=\"headline\" id=\"headline-table\">\n"
         for name in headline {
             guard let value = values[name] else { continue }
             out += "<tr><th scope=\"row\">\(HTMLText.escape(name))</th><td class=\"n\" data-metric=\"\(HTMLText.escape(name))\">\(HTMLText.escape(value))</td></tr>\n"
@@ -70,7 +70,7 @@ public struct HTMLReport: Sendable {
     private func identitySection() -> String {
         let evaluated = identities.compactMap { $0.applying(to: metrics) }
         var out = "<h2 id=\"identities\">Accounting identities</h2>\n<p>Every record read is counted exactly once.</p>\n"
-        out += "<table class=\"identities\">\n<thead><tr><th scope=\"col\">identity</th><th scope=\"col\" class=\"n\">total</th>"
+        out += "<table class=\"identities\" id=\"identities-table\">\n<thead><tr><th scope=\"col\">identity</th><th scope=\"col\" class=\"n\">total</th>"
             + "<th scope=\"col\" class=\"n\">sum of the terms</th><th scope=\"col\">holds</th></tr></thead>\n<tbody>\n"
         for identity in evaluated {
             let terms = identity.terms.map { "\($0.name) \($0.value)" }.joined(separator: " + ")
@@ -163,7 +163,7 @@ public struct HTMLReport: Sendable {
             guard let indices = byKind[kind] else { continue }
             let total = counts[kind] ?? 0
             out += "<h3 id=\"rows-\(kind.rawValue)\">\(kind.rawValue): \(indices.count == total ? "\(total)" : "\(indices.count) of \(total)") row\(total == 1 ? "" : "s")</h3>\n"
-            out += "<table class=\"rows\">\n<thead><tr>" + headings.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            out += "<table class=\"rows\" id=\"rows-\(kind.rawValue)-table\">\n<thead><tr>" + headings.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
             for i in indices {
                 let d = rows[i]
                 let cells = [d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "", d.productId, d.field,
