@@ -120,6 +120,7 @@ public enum ReconcileCommand {
         var v2Reader = ParallelV2Reader(columnMap: columnMap)
         v2Reader.reader.decoder.signatures = signatures
         if signatures != nil { reconciler.v2Unverified = 0 }
+        reconciler.collectsPrices = arguments.flag("--html")
         var transactions = TransactionReconciler(rules: transactionRules, options: options)
         var collector = V1TransactionCollector()
         var v2Notifications = 0

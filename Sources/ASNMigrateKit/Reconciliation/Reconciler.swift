@@ -12,6 +12,12 @@ public struct Reconciler: Sendable {
     /// V2 records read while signatures were checked but given decoded, so unverified; nil when signatures were not
     /// checked (then `summary.csv` has no `v2_unverified` row).
     public var v2Unverified: Int?
+    /// Whether the V2 records' prices are kept (for `report.html`'s value at stake; off by default, so a run that
+    /// writes no page pays nothing for them).
+    public var collectsPrices: Bool {
+        get { inputs.collectsPrices }
+        set { inputs.collectsPrices = newValue }
+    }
     private var inputs = ReconciliationInputs()
 
     /// Creates an engine.

@@ -55,6 +55,8 @@ struct ReconciliationInputs: Sendable {
     /// The first V2 `price` (milliunits) and `currency` (token) per environment, subscription and product (tokens):
     /// one entry per subscription's product, not per record.
     var prices: [PriceKey: (milliunits: Int64, currency: StringPool.Token)] = [:]
+    /// Whether `addV2` fills `prices`.
+    var collectsPrices = false
     /// DID_CHANGE_RENEWAL_STATUS (token): the V1 type that may accompany another record as its companion.
     let companionStatusType: StringPool.Token
     /// INTERACTIVE_RENEWAL and CANCEL (tokens): the V1 types a companion accompanies.
@@ -93,9 +95,9 @@ struct ReconciliationInputs: Sendable {
     /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
     /// has one (the first in input order stays).
     private mutating func notePrice(_ payload: ResponseBodyV2DecodedPayload, facts: RecordFacts) {
-        guard let t = payload.data.transactionInfo, let price = t.price, price >= 0, let currency = t.currency, !currency.isEmpty else {
-            return
-        }
+        guard collectsPrices, let t = payload.data.transactionInfo, let price = t.price, price >= 0,
+              let currency = t.currency, !currency.isEmpty
+        else { return }
         let key = PriceKey(environment: pool.token(facts.environment), subscription: pool.token(facts.originalTransactionId),
                            product: pool.token(t.productId))
         if prices[key] == nil { prices[key] = (price, pool.token(currency)) }

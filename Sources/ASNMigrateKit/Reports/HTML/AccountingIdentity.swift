@@ -30,6 +30,7 @@ struct AccountingIdentity: Sendable, Equatable {
         /// Whether the total equals the sum.
         var holds: Bool { value == sum }
 
+        /// Equal names and values.
         static func == (a: Evaluated, b: Evaluated) -> Bool {
             a.total == b.total && a.value == b.value && a.terms.map(\.name) == b.terms.map(\.name) && a.terms.map(\.value) == b.terms.map(\.value)
         }
