@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `report.html` written by the built binary: well-formed XML, the same figures as `summary.csv`, the same rows per
@@ -10,8 +11,12 @@ import Testing
 
     /// `reconcile --html` of the sample into `directory/r`.
     static func reconcileSample(into directory: String, extra: [String] = []) throws -> BinaryRun {
-        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", directory + "/r",
-                                     "--run-date", "2021-06-01", "--html"] + extra)
+        let run = try BinaryRun.run(
+            [
+                "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+                directory + "/r",
+                "--run-date", "2021-06-01", "--html",
+            ] + extra)
         // The sample's deliberate rejects (7 of 43 V1 records) are above the default --max-reject-rate of 1%.
         #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "\(run.stderr)")
         return run
@@ -36,7 +41,8 @@ import Testing
         let headline = document.metrics(inside: "headline-table")
         #expect(headline.count >= 10, "the headline figures are there")
         for (name, value) in headline { #expect(values[name] == value, "headline \(name)") }
-        #expect(document.all("td", inside: "identities-table").filter { $0.text == "NO" }.isEmpty, "every identity holds")
+        #expect(
+            document.all("td", inside: "identities-table").filter { $0.text == "NO" }.isEmpty, "every identity holds")
 
         var byKind: [String: Int] = [:]
         for row in try csv(folder + "/" + rowsFile) { byKind[row[0], default: 0] += 1 }
@@ -44,10 +50,14 @@ import Testing
         #expect(Dictionary(bars, uniquingKeysWith: +) == byKind, "the by-kind chart counts \(rowsFile)'s rows")
         #expect(bars.map(\.1) == bars.map(\.1).sorted(by: >), "largest first")
         for (kind, count) in byKind {
-            #expect(document.all("tr", inside: "rows-\(kind)-table").count - 1 == min(count, HTMLReport.rowsPerKind), "\(kind)")
+            #expect(
+                document.all("tr", inside: "rows-\(kind)-table").count - 1 == min(count, HTMLReport.rowsPerKind),
+                "\(kind)")
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(!text.contains("<script") && !text.contains("<link") && !text.contains("src=") && !text.contains("url("), "nothing loaded, nothing run")
+        #expect(
+            !text.contains("<script") && !text.contains("<link") && !text.contains("src=") && !text.contains("url("),
+            "nothing loaded, nothing run")
         #expect(!text.contains("do-not-log"), "never a V1 password or latest_receipt")
         return document
     }
@@ -58,15 +68,19 @@ import Testing
         _ = try Self.reconcileSample(into: tmp.path)
         let document = try Self.checkAgainstCSV(tmp.path + "/r")
         let months = document.bars("chart-month").map(\.0)
-        #expect(months == months.filter { $0 != "(none)" }.sorted() + ["(none)"], "months in calendar order, rows without a date last: \(months)")
+        #expect(
+            months == months.filter { $0 != "(none)" }.sorted() + ["(none)"],
+            "months in calendar order, rows without a date last: \(months)")
         let produced = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/r/report.html"))
         let goldenURL = PackagePaths.root.appendingPathComponent(Self.golden)
         if ProcessInfo.processInfo.environment["ASN_MIGRATE_RECORD_GOLDEN"] == "1" { try produced.write(to: goldenURL) }
-        #expect(produced == (try Data(contentsOf: goldenURL)), "report.html differs from \(Self.golden); re-record with ASN_MIGRATE_RECORD_GOLDEN=1 after checking the change")
+        let rerecord = "re-record with ASN_MIGRATE_RECORD_GOLDEN=1 after checking the change"
+        #expect(produced == (try Data(contentsOf: goldenURL)), "report.html differs from \(Self.golden); \(rerecord)")
     }
 
     @Test func twoRunsWriteTheSameBytes() throws {
-        let first = try TemporaryDirectory(), second = try TemporaryDirectory()
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
         defer {
             first.remove()
             second.remove()
@@ -84,7 +98,9 @@ import Testing
         let target = "com.example.sampleapp.pro.monthly"
         #expect(feed.contains(target))
         let v1 = try tmp.write("v1.jsonl", feed.replacingOccurrences(of: target, with: hostile))
-        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r", "--html"])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", v1, "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r", "--html",
+        ])
         #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
         let document = try Self.checkAgainstCSV(tmp.path + "/r")
         #expect(document.bars("chart-product").map(\.0).contains(hostile), "the product id reads back as it was")
@@ -93,15 +109,23 @@ import Testing
     @Test func simulatedReportsMatchTheirCSVFilesAndValueDifferencesInBothViews() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let simulate = try BinaryRun.run(["simulate", "--subscribers", "60", "--seed", "5", "--inject", "0.1", "--out", tmp.path + "/sim"])
+        let simulate = try BinaryRun.run([
+            "simulate", "--subscribers", "60", "--seed", "5", "--inject", "0.1", "--out", tmp.path + "/sim",
+        ])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         for view in ["v2", "v2-api"] {
-            let run = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/sim/v1", "--v2", tmp.path + "/sim/" + view, "--out", tmp.path + "/" + view, "--html"])
+            let run = try BinaryRun.run([
+                "reconcile", "--v1", tmp.path + "/sim/v1", "--v2", tmp.path + "/sim/" + view, "--out",
+                tmp.path + "/" + view, "--html",
+            ])
             #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
             let document = try Self.checkAgainstCSV(tmp.path + "/" + view)
-            #expect(document.metrics(inside: "figures-table").contains { $0.0 == "transactions_compared" && $0.1 == "yes" } == (view == "v2-api"))
+            #expect(
+                document.metrics(inside: "figures-table").contains { $0.0 == "transactions_compared" && $0.1 == "yes" }
+                    == (view == "v2-api"))
             // The simulation prices every V2 transaction in USD.
-            let currencies = document.all("th", inside: "value-table").filter { $0.attributes["scope"] == "row" }.map(\.text)
+            let currencies = document.all("th", inside: "value-table").filter { $0.attributes["scope"] == "row" }.map(
+                \.text)
             #expect(currencies == ["USD"], "\(view): \(currencies)")
         }
     }
@@ -110,9 +134,14 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         _ = try Self.reconcileSample(into: tmp.path)
-        let again = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r",
-                                       "--max-reject-rate", "20%"])
-        #expect(again.status == ExitStatus.findings.rawValue, "report.html is one of the report's own files: \(again.stderr)")
+        let again = try BinaryRun.run([
+            "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+            tmp.path + "/r",
+            "--max-reject-rate", "20%",
+        ])
+        #expect(
+            again.status == ExitStatus.findings.rawValue,
+            "report.html is one of the report's own files: \(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/r/report.html"))
     }
 
@@ -122,7 +151,10 @@ import Testing
             names.map { "\(directory)/\($0)" }
         }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let browser = path else {
-            print("ReportHTMLEndToEndTests: skipped the headless render: no Chromium or Chrome on PATH (\(names.joined(separator: ", ")))")
+            print(
+                "ReportHTMLEndToEndTests: skipped the headless render: no Chromium or Chrome on PATH "
+                    + "(\(names.joined(separator: ", ")))"
+            )
             return
         }
         let tmp = try TemporaryDirectory()
@@ -131,8 +163,10 @@ import Testing
         let png = tmp.path + "/report.png"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--screenshot=\(png)", "--window-size=1100,1400",
-                             "file://\(tmp.path)/r/report.html"]
+        process.arguments = [
+            "--headless", "--disable-gpu", "--no-sandbox", "--screenshot=\(png)", "--window-size=1100,1400",
+            "file://\(tmp.path)/r/report.html",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `nightly` writes `report.html` by default (`--no-html` turns it off): its figures are the night's `summary.csv`,
@@ -11,7 +12,8 @@ import Testing
         for side in ["v1", "v2"] {
             let from = PackagePaths.root.appendingPathComponent("Tests/Fixtures/sample/" + side).path
             for name in try FileManager.default.contentsOfDirectory(atPath: from).sorted() {
-                try FileManager.default.copyItem(atPath: from + "/" + name, toPath: workspace.tmp.path + "/in/\(side)/" + name)
+                try FileManager.default.copyItem(
+                    atPath: from + "/" + name, toPath: workspace.tmp.path + "/in/\(side)/" + name)
             }
         }
         let first = try workspace.run("2021-06-01")
@@ -25,8 +27,10 @@ import Testing
             let folder = workspace.reports + "/" + date
             let document = try ReportHTMLEndToEndTests.checkAgainstCSV(folder, rowsFile: "open.csv")
             open.append(try workspace.summary(date)["differences_open"] ?? "")
-            #expect(document.bars("chart-trend").map { "\($0.0) \($0.1)" } == zip(["2021-06-01", "2021-06-02"], open).map { "\($0) \($1)" },
-                    "each night's bar is that night's differences_open")
+            #expect(
+                document.bars("chart-trend").map { "\($0.0) \($0.1)" }
+                    == zip(["2021-06-01", "2021-06-02"], open).map { "\($0) \($1)" },
+                "each night's bar is that night's differences_open")
         }
         #expect(try workspace.run("2021-06-02").status == 0, "publishing a night again")
         let document = try XHTMLDocument(try workspace.tmp.read("Reports/2021-06-02/report.html"))

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// `report.html` read with Foundation's `XMLParser` (FoundationXML on Linux): the file must be well-formed XML, and
@@ -27,8 +28,13 @@ struct XHTMLDocument {
         let collector = Collector()
         parser.delegate = collector
         guard parser.parse() else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey:
-                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(parser.parserError.map { "\($0)" } ?? "unknown")"])
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): "
+                        + "\(parser.parserError.map { "\($0)" } ?? "unknown")"
+                ])
         }
         elements = collector.done
     }
@@ -37,7 +43,9 @@ struct XHTMLDocument {
     func all(_ name: String) -> [Element] { elements.filter { $0.name == name } }
 
     /// The elements named `name` inside the element with id `id`.
-    func all(_ name: String, inside id: String) -> [Element] { elements.filter { $0.name == name && $0.enclosingIds.contains(id) } }
+    func all(_ name: String, inside id: String) -> [Element] {
+        elements.filter { $0.name == name && $0.enclosingIds.contains(id) }
+    }
 
     /// `(metric, value)` of every cell marked `data-metric` inside the element with id `id` (or anywhere), in order.
     func metrics(inside id: String? = nil) -> [(String, String)] {
@@ -51,7 +59,9 @@ struct XHTMLDocument {
         var pendingLabel: String?
         for element in elements where element.enclosingIds.contains(id) {
             if element.name == "th", element.attributes["scope"] == "row" { pendingLabel = element.text }
-            if element.name == "td", let value = element.attributes["data-value"].flatMap({ Int($0) }), let label = pendingLabel {
+            if element.name == "td", let value = element.attributes["data-value"].flatMap({ Int($0) }),
+                let label = pendingLabel
+            {
                 bars.append((label, value))
                 pendingLabel = nil
             }
@@ -63,7 +73,10 @@ struct XHTMLDocument {
         var done: [Element] = []
         var stack: [(element: Element, index: Int)] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let ids = stack.compactMap { $0.element.attributes["id"] }
             done.append(Element(name: name, attributes: attributes, text: "", enclosingIds: ids))
             stack.append((done[done.count - 1], done.count - 1))

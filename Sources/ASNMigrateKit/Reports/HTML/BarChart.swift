@@ -29,14 +29,20 @@ struct BarChart: Sendable, Equatable {
     func html() -> String {
         guard !bars.isEmpty else { return "<p class=\"none\" id=\"\(id)\">None.</p>\n" }
         let largest = bars.map(\.value).max() ?? 0
-        var out = "<table class=\"bars\" id=\"\(id)\">\n<thead><tr><th scope=\"col\">\(HTMLText.escapeWhole(labelHeading))</th>"
-            + "<th scope=\"col\" class=\"n\">\(HTMLText.escapeWhole(valueHeading))</th><th scope=\"col\"></th></tr></thead>\n<tbody>\n"
+        var out =
+            "<table class=\"bars\" id=\"\(id)\">\n<thead><tr><th scope=\"col\">"
+            + "\(HTMLText.escapeWhole(labelHeading))</th>"
+            + "<th scope=\"col\" class=\"n\">\(HTMLText.escapeWhole(valueHeading))</th><th scope=\"col\"></th></tr>"
+            + "</thead>\n<tbody>\n"
         for bar in bars {
             let label = HTMLText.escape(bar.label.isEmpty ? "(none)" : bar.label)
             let text = HTMLText.escapeWhole(bar.valueText ?? String(bar.value))
-            out += "<tr><th scope=\"row\">\(label)</th><td class=\"n\" data-value=\"\(bar.value)\">\(text)</td><td>"
-                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.width)\" height=\"\(Self.height)\" role=\"img\" aria-label=\"\(label): \(text)\">"
-                + "<rect x=\"0\" y=\"0\" width=\"\(Self.barWidth(bar.value, largest: largest))\" height=\"\(Self.height)\" fill=\"#3d6fb4\"/></svg></td></tr>\n"
+            out +=
+                "<tr><th scope=\"row\">\(label)</th><td class=\"n\" data-value=\"\(bar.value)\">\(text)</td><td>"
+                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.width)\" height=\"\(Self.height)\" "
+                + "role=\"img\" aria-label=\"\(label): \(text)\">"
+                + "<rect x=\"0\" y=\"0\" width=\"\(Self.barWidth(bar.value, largest: largest))\" "
+                + "height=\"\(Self.height)\" fill=\"#3d6fb4\"/></svg></td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }

@@ -11,11 +11,15 @@ extension HTMLReport {
     /// value at stake.
     public static func nightly(_ report: NightlyReport) -> HTMLReport {
         let value = { (name: String) in report.metric(name) ?? "" }
-        let facts = [("run date", report.date), ("period", "\(value("period_start")) .. \(value("period_end"))"),
-                     ("report files", NightlyReport.fileNames.joined(separator: ", "))]
-        return HTMLReport(title: "asn-migrate nightly: \(report.date)", facts: facts, headline: nightlyHeadline, metrics: report.metrics,
-                          identities: AccountingIdentity.nightly, rows: report.open.map(\.difference), rowsFile: "open.csv",
-                          extraCells: report.open.map { [$0.firstSeen, $0.lastSeen] }, extraHeadings: ["first_seen", "last_seen"],
-                          prices: nil, trend: report.trend)
+        let facts = [
+            ("run date", report.date), ("period", "\(value("period_start")) .. \(value("period_end"))"),
+            ("report files", NightlyReport.fileNames.joined(separator: ", ")),
+        ]
+        return HTMLReport(
+            title: "asn-migrate nightly: \(report.date)", facts: facts, headline: nightlyHeadline,
+            metrics: report.metrics,
+            identities: AccountingIdentity.nightly, rows: report.open.map(\.difference), rowsFile: "open.csv",
+            extraCells: report.open.map { [$0.firstSeen, $0.lastSeen] }, extraHeadings: ["first_seen", "last_seen"],
+            prices: nil, trend: report.trend)
     }
 }

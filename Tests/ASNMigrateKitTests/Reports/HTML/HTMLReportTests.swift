@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `report.html` rendered from values (no binary): escaping of hostile input, the value at stake, the identities, the
 /// bar widths, and determinism.
 @Suite struct HTMLReportTests {
     /// A difference row of `kind` for a subscription and product.
-    static func row(_ kind: Discrepancy.Kind, _ subscription: String, product: String, at ms: Int64? = 1_620_000_000_000) -> Discrepancy {
+    static func row(
+        _ kind: Discrepancy.Kind, _ subscription: String, product: String, at ms: Int64? = 1_620_000_000_000
+    ) -> Discrepancy {
         var d = Discrepancy(kind: kind)
         d.environment = "Production"
         d.originalTransactionId = subscription
@@ -23,8 +26,9 @@ import Testing
         summary.missingInV2 = 1
         summary.v2RecordsRead = 2
         summary.run = RunInfo(runDate: "2021-06-01", toolVersion: "test", inputs: [])
-        var result = ReconciliationResult(summary: summary, differences: rows.sorted(by: Discrepancy.reportOrder), pending: [], rejects: [],
-                                          coverage: [], subscriptions: [])
+        var result = ReconciliationResult(
+            summary: summary, differences: rows.sorted(by: Discrepancy.reportOrder), pending: [], rejects: [],
+            coverage: [], subscriptions: [])
         result.prices = prices
         return result
     }
@@ -49,11 +53,21 @@ import Testing
 
     @Test func valueAtStakeSumsTheV2PricePerCurrencyOverWholePurchaseRowsOnly() throws {
         var prices = V2PriceList()
-        prices.add(.init(environment: "Production", originalTransactionId: "1", productId: "monthly"), milliunits: 2_990, currency: "USD")
-        prices.add(.init(environment: "Production", originalTransactionId: "1", productId: "monthly"), milliunits: 9_999, currency: "USD")
-        prices.add(.init(environment: "Production", originalTransactionId: "2", productId: "monthly"), milliunits: 3_300_000, currency: "KRW")
-        prices.add(.init(environment: "Production", originalTransactionId: "3", productId: "yearly"), milliunits: 49_990, currency: "USD")
-        prices.add(.init(environment: "Production", originalTransactionId: "4", productId: "yearly"), milliunits: nil, currency: "USD")
+        prices.add(
+            .init(environment: "Production", originalTransactionId: "1", productId: "monthly"), milliunits: 2_990,
+            currency: "USD")
+        prices.add(
+            .init(environment: "Production", originalTransactionId: "1", productId: "monthly"), milliunits: 9_999,
+            currency: "USD")
+        prices.add(
+            .init(environment: "Production", originalTransactionId: "2", productId: "monthly"), milliunits: 3_300_000,
+            currency: "KRW")
+        prices.add(
+            .init(environment: "Production", originalTransactionId: "3", productId: "yearly"), milliunits: 49_990,
+            currency: "USD")
+        prices.add(
+            .init(environment: "Production", originalTransactionId: "4", productId: "yearly"), milliunits: nil,
+            currency: "USD")
         let rows = [
             Self.row(.missingInV2, "1", product: "monthly"),
             Self.row(.missingInV2, "1", product: "monthly", at: 1_630_000_000_000),
@@ -64,7 +78,8 @@ import Testing
         ]
         let document = try XHTMLDocument(HTMLReport.reconcile(Self.result(rows, prices: prices)).render())
         let table = document.all("tr", inside: "value-table").dropFirst().map(\.text)
-        #expect(table == ["KRW13,300.000", "USD355.970"], "first price per key stays; 2 × 2.990 + 49.990 USD in 3 rows")
+        #expect(
+            table == ["KRW13,300.000", "USD355.970"], "first price per key stays; 2 × 2.990 + 49.990 USD in 3 rows")
         let cells = document.all("td", inside: "value-table").compactMap { $0.attributes["data-milliunits"] }
         #expect(cells == ["3300000", "55970"])
         let note = document.all("p").map(\.text).first { $0.contains("such rows") } ?? ""
@@ -74,10 +89,16 @@ import Testing
     @Test func identitiesSayWhetherTheyHold() throws {
         var result = Self.result([Self.row(.missingInV2, "1", product: "p")])
         let holding = try XHTMLDocument(HTMLReport.reconcile(result).render())
-        #expect(holding.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == ["yes", "yes"])
+        #expect(
+            holding.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == [
+                "yes", "yes",
+            ])
         result.summary.v1RecordsRead = 4
         let broken = try XHTMLDocument(HTMLReport.reconcile(result).render())
-        #expect(broken.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == ["NO", "yes"])
+        #expect(
+            broken.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == [
+                "NO", "yes",
+            ])
     }
 
     @Test func barsAreProportionalAndVisibleAboveZero() {
@@ -98,8 +119,10 @@ import Testing
         let kinds: [Discrepancy.Kind] = [.missingInV2, .missingInV1, .typeMismatch, .fieldMismatch, .stateMismatch]
         var rows: [Discrepancy] = []
         for i in 0..<300 {
-            rows.append(Self.row(kinds[random.below(kinds.count)], String(1_000 + random.below(50)), product: "p\(random.below(40))",
-                                 at: i % 17 == 0 ? nil : 1_600_000_000_000 + Int64(random.below(1_000)) * 86_400_000))
+            rows.append(
+                Self.row(
+                    kinds[random.below(kinds.count)], String(1_000 + random.below(50)), product: "p\(random.below(40))",
+                    at: i % 17 == 0 ? nil : 1_600_000_000_000 + Int64(random.below(1_000)) * 86_400_000))
         }
         let first = HTMLReport.reconcile(Self.result(rows)).render()
         let second = HTMLReport.reconcile(Self.result(rows.shuffled(using: &random))).render()
