@@ -30,6 +30,7 @@ public enum NightlyCommand {
             .single("--state-backup", valueName: "DIR", help: "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."),
             .flag("--allow-future-run-date", help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
             .single("--min-file-age", valueName: "DURATION", help: "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).", valueKind: .duration),
+            .flag("--no-html", help: "Do not write report.html (written by default beside the CSV files: the night's figures, charts of the open differences, the open-item trend over the last 30 nights). In the config: no-html = yes."),
             .single("--max-lag", valueName: "DURATION", help: "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."),
         ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
         exitStatuses: ExitStatus.allCases
@@ -218,7 +219,11 @@ public enum NightlyCommand {
     @discardableResult
     static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
         let directory = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + report.date
-        try AtomicOutput.writeDirectoryAtomically(path: directory, files: report.files)
+        let files = report.files + (settings.html ? [(HTMLReport.fileName, HTMLReport.nightly(report).render())] : [])
+        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName])) {
+            (staging: StagingDirectory) throws(ASNError) in
+            for file in files { try staging.write(name: file.name, bytes: file.bytes) }
+        }
         return directory
     }
 

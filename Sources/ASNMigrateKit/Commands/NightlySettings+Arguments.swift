@@ -58,6 +58,7 @@ extension NightlySettings {
                 switch key {
                 case "verify-signatures": s.verifySignatures = on
                 case "require-signatures": s.requireSignatures = on
+                case "no-html": s.html = !on
                 default: s.allowFutureRunDate = on
                 }
                 continue

@@ -20,6 +20,7 @@ public enum ReconcileCommand {
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."),
         ] + signatureOptions(configKeys: false) + [
+            .flag("--html", help: "Also write report.html beside the CSV files: one self-contained page (inline CSS and SVG, no script) with the figures, the accounting identities, bar charts of the differences by kind, product and month, the value at stake per currency and the first 50 rows of each kind."),
             .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
                     defaultValue: "1%"),
@@ -119,6 +120,7 @@ public enum ReconcileCommand {
         var v2Reader = ParallelV2Reader(columnMap: columnMap)
         v2Reader.reader.decoder.signatures = signatures
         if signatures != nil { reconciler.v2Unverified = 0 }
+        reconciler.collectsPrices = arguments.flag("--html")
         var transactions = TransactionReconciler(rules: transactionRules, options: options)
         var collector = V1TransactionCollector()
         var v2Notifications = 0
@@ -171,7 +173,11 @@ public enum ReconcileCommand {
         let crossings = thresholds.crossings(ThresholdFigures.reconcile(result))
         if !thresholds.rules.isEmpty { result.summary.thresholds = thresholds.counts(crossings) }
         do {
-            try AtomicOutput.writeDirectoryAtomically(path: destination, files: ReconciliationReport.files(result))
+            let files = ReconciliationReport.files(result) + (arguments.flag("--html") ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Set(ReconciliationReport.fileNames + [HTMLReport.fileName])) {
+                (staging: StagingDirectory) throws(ASNError) in
+                for file in files { try staging.write(name: file.name, bytes: file.bytes) }
+            }
         } catch {
             console.diagnostic("\(name): \(error.description); no report written")
             return .failure

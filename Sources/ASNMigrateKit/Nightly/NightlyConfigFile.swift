@@ -19,14 +19,14 @@ public struct NightlyConfigFile: Sendable, Equatable {
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
         "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
-        "ignore-field", "time-tolerance", "fail-on", "warn-on",
+        "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
     ]
 
     /// The keys that may appear more than once.
     public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
-    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date"]
+    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date", "no-html"]
 
     /// The file's path as given.
     public var path: String

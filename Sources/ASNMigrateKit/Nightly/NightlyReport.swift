@@ -29,6 +29,11 @@ public struct NightlyReport: Sendable {
     public var sanityFailure: String?
     /// One line per stale side: its newest record (or file) is older than `max-lag` at the end of the run date.
     public var stale: [String] = []
+    /// Open differences at the end of each of the last `trendNights` run dates up to the date, oldest first.
+    public var trend: [(date: String, open: Int)] = []
+
+    /// How many nights `report.html`'s open-item trend covers.
+    public static let trendNights = 30
 
     /// Collects the reports of `date` from the state.
     public static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
@@ -102,7 +107,8 @@ public struct NightlyReport: Sendable {
             .compactMap { $0 }
         let sanity = failed.isEmpty ? nil : failed.joined(separator: "; ")
         return NightlyReport(date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
-                             metrics: metrics, sanityFailure: sanity, stale: stale)
+                             metrics: metrics, sanityFailure: sanity, stale: stale,
+                             trend: try store.openTrend(through: date, nights: trendNights))
     }
 
     // MARK: - Rendering

@@ -53,6 +53,8 @@ public struct NightlySettings: Sendable, Equatable {
     public var stateBackup: String?
     /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
     public var allowFutureRunDate = false
+    /// Whether each night's report folder holds `report.html` (`--no-html` turns it off).
+    public var html = true
 
     /// `--fail-on` rules as given (`ThresholdRule`), judged on the night's new items and figures.
     public var failOn: [String] = []

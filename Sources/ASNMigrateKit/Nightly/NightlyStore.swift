@@ -407,6 +407,22 @@ public final class NightlyStore {
         return rows
     }
 
+    /// The differences open at the end of each of the last `nights` run dates up to `date` (oldest first): first seen
+    /// by then and not resolved by then. Derived from the differences' own dates, so publishing again gives the same.
+    public func openTrend(through date: String, nights: Int) throws(ASNError) -> [(date: String, open: Int)] {
+        var dates: [String] = []
+        try cached("SELECT DISTINCT run_date FROM runs WHERE run_date <= ? ORDER BY run_date DESC LIMIT ?").forEach([.text(date), .integer(Int64(nights))]) { s in
+            dates.append(s.text(0))
+        }
+        var trend: [(date: String, open: Int)] = []
+        for night in dates.reversed() {
+            let open = try scalar("SELECT COUNT(*) FROM differences WHERE first_seen <= ? AND (resolved IS NULL OR resolved > ?)",
+                                  [.text(night), .text(night)])
+            trend.append((night, Int(open)))
+        }
+        return trend
+    }
+
     /// How many differences resolved on `date` each `resolved_by` has.
     public func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
         var counts: [String: Int] = [:]

@@ -12,6 +12,12 @@ public struct Reconciler: Sendable {
     /// V2 records read while signatures were checked but given decoded, so unverified; nil when signatures were not
     /// checked (then `summary.csv` has no `v2_unverified` row).
     public var v2Unverified: Int?
+    /// Whether the V2 records' prices are kept (for `report.html`'s value at stake; off by default, so a run that
+    /// writes no page pays nothing for them).
+    public var collectsPrices: Bool {
+        get { inputs.collectsPrices }
+        set { inputs.collectsPrices = newValue }
+    }
     private var inputs = ReconciliationInputs()
 
     /// Creates an engine.
@@ -74,8 +80,10 @@ public struct Reconciler: Sendable {
         coverage.sort { UTF8Order.precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
         var summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
         summary.conflictingDuplicateV2 = conflicts.count
-        return ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
-                                    coverage: coverage, subscriptions: states.rows)
+        var result = ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
+                                          coverage: coverage, subscriptions: states.rows)
+        result.prices = inputs.priceList(for: differences)
+        return result
     }
 
     /// The figures: every record counted once under its fate, plus the period and the run's facts.

@@ -16,6 +16,16 @@ struct ReconciliationInputs: Sendable {
         var rule: StringPool.Token
     }
 
+    /// A subscription's product, as tokens (the key of `prices`).
+    struct PriceKey: Hashable, Sendable {
+        /// Environment.
+        var environment: StringPool.Token
+        /// originalTransactionId.
+        var subscription: StringPool.Token
+        /// productId.
+        var product: StringPool.Token
+    }
+
     /// The interned texts of every record.
     var pool = StringPool()
     /// V1 records, first copy of each notificationUUID, in input order (chunked: a million records grow without copies).
@@ -42,6 +52,11 @@ struct ReconciliationInputs: Sendable {
     var conflicts: [Discrepancy] = []
     /// Mapped and unmapped V1 records per coverage key.
     var coverage: [CoverageKey: Int] = [:]
+    /// The first V2 `price` (milliunits) and `currency` (token) per environment, subscription and product (tokens):
+    /// one entry per subscription's product, not per record.
+    var prices: [PriceKey: (milliunits: Int64, currency: StringPool.Token)] = [:]
+    /// Whether `addV2` fills `prices`.
+    var collectsPrices = false
     /// DID_CHANGE_RENEWAL_STATUS (token): the V1 type that may accompany another record as its companion.
     let companionStatusType: StringPool.Token
     /// INTERACTIVE_RENEWAL and CANCEL (tokens): the V1 types a companion accompanies.
@@ -72,7 +87,20 @@ struct ReconciliationInputs: Sendable {
 
     /// Takes one decoded V2 record; `digest` identifies its content (same UUID, other digest = conflicting duplicate).
     mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
-        add(RecordFacts(payload, kind: .v2, location: location), digest: digest, conflict: { Reconciler.conflict(payload) })
+        let facts = RecordFacts(payload, kind: .v2, location: location)
+        notePrice(payload, facts: facts)
+        add(facts, digest: digest, conflict: { Reconciler.conflict(payload) })
+    }
+
+    /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
+    /// has one (the first in input order stays).
+    private mutating func notePrice(_ payload: ResponseBodyV2DecodedPayload, facts: RecordFacts) {
+        guard collectsPrices, let t = payload.data.transactionInfo, let price = t.price, price >= 0,
+              let currency = t.currency, !currency.isEmpty
+        else { return }
+        let key = PriceKey(environment: pool.token(facts.environment), subscription: pool.token(facts.originalTransactionId),
+                           product: pool.token(t.productId))
+        if prices[key] == nil { prices[key] = (price, pool.token(currency)) }
     }
 
     /// Takes one record's facts (V1 or V2, by `facts.kind`): the one place a record enters the engine. A repeated
@@ -127,6 +155,19 @@ struct ReconciliationInputs: Sendable {
     mutating func dropDuplicateIndex() {
         v1Seen = []
         v2Seen = [:]
+    }
+
+    /// The prices of the subscriptions `rows` name, as text (the other subscriptions' prices are never looked up).
+    func priceList(for rows: [Discrepancy]) -> V2PriceList {
+        let subscriptions = Set(rows.map { [$0.environment, $0.originalTransactionId] })
+        var list = V2PriceList()
+        for (key, price) in prices {
+            let environment = pool.string(key.environment), subscription = pool.string(key.subscription)
+            guard subscriptions.contains([environment, subscription]) else { continue }
+            list.add(.init(environment: environment, originalTransactionId: subscription, productId: pool.string(key.product)),
+                     milliunits: price.milliunits, currency: pool.string(price.currency))
+        }
+        return list
     }
 
     /// Counts one V2 record that could not be read.

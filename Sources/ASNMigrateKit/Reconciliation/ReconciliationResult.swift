@@ -76,6 +76,8 @@ public struct ReconciliationResult: Sendable {
     public var coverage: [Coverage]
     /// Subscription states, sorted by environment and originalTransactionId.
     public var subscriptions: [SubscriptionRow]
+    /// The V2 prices of the subscriptions the differences name (`report.html`'s value at stake).
+    public var prices = V2PriceList()
 
     /// Creates a result.
     public init(summary: ReconciliationSummary, differences: [Discrepancy], pending: [Discrepancy], rejects: [Reject],

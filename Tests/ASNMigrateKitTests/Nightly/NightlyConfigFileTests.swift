@@ -44,6 +44,15 @@ import Testing
         #expect(settings.reports == "/etc/asn/Reports")
     }
 
+    @Test func reportHTMLIsOnUnlessTurnedOff() throws {
+        #expect(try NightlySettings.resolve(try arguments(["--v1", "a"]), config: nil).html)
+        #expect(try !NightlySettings.resolve(try arguments(["--v1", "a", "--no-html"]), config: nil).html)
+        let off = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nno-html = yes\n")
+        #expect(try !NightlySettings.resolve(try arguments([]), config: off).html)
+        let on = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nno-html = no\n")
+        #expect(try NightlySettings.resolve(try arguments([]), config: on).html)
+    }
+
     @Test func flagsWinOverTheFile() throws {
         let config = try NightlyConfigFile(path: "conf/n.conf", text: "v1 = a\nv2 = b\nwindow = 24h\nstate = s.sqlite\n")
         let settings = try NightlySettings.resolve(try arguments(["--v1", "x", "--window", "1h", "--state", "t.sqlite"]), config: config)

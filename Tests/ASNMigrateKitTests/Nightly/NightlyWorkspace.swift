@@ -61,10 +61,10 @@ struct NightlyWorkspace {
         return metrics
     }
 
-    /// The bytes of every report file of `date`, by name.
+    /// The bytes of every report file of `date`, by name (`report.html` too, written by default).
     func reportBytes(_ date: String) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
-        for name in NightlyReport.fileNames { files[name] = try tmp.read("Reports/\(date)/\(name)") }
+        for name in NightlyReport.fileNames + [HTMLReport.fileName] { files[name] = try tmp.read("Reports/\(date)/\(name)") }
         return files
     }
 

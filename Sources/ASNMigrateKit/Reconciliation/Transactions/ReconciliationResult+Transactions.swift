@@ -31,6 +31,7 @@ extension ReconciliationResult {
         result.summary.transactions = .init(notificationsCompared: notificationsCompared, v1NotificationsNotCompared: notCompared,
                                             comparison: comparison.summary)
         result.differences += comparison.differences
+        result.prices.merge(comparison.prices)
         result.differences.sort(by: Discrepancy.reportOrder)
         return result
     }

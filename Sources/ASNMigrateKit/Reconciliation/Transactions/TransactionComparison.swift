@@ -4,6 +4,8 @@ public struct TransactionComparison: Sendable {
     public var differences: [Discrepancy]
     /// The figures appended to `summary.csv` (named and formatted by `ReconciliationReport`).
     public var summary: TransactionSummary
+    /// The V2 transactions' prices of the subscriptions the differences name (`report.html`'s value at stake).
+    public var prices = V2PriceList()
 
     /// Creates a comparison result.
     public init(differences: [Discrepancy], summary: TransactionSummary) {

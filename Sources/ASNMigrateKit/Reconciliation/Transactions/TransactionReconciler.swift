@@ -233,7 +233,13 @@ public struct TransactionReconciler: Sendable {
         summary.periodStart = start != Int64.min ? start : nil
         summary.periodEnd = end != Int64.max ? end : nil
         summary.statuses = status.summary
-        return TransactionComparison(differences: differences, summary: summary)
+        var comparison = TransactionComparison(differences: differences, summary: summary)
+        let subscriptions = Set(differences.map { [$0.environment, $0.originalTransactionId] })
+        for t in v2 where subscriptions.contains([t.environment, t.payload.originalTransactionId ?? ""]) {
+            comparison.prices.add(.init(environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "",
+                                        productId: t.payload.productId ?? ""), milliunits: t.payload.price, currency: t.payload.currency)
+        }
+        return comparison
     }
 
     // MARK: - Rows

@@ -1,0 +1,281 @@
+/// `report.html`: one self-contained page (inline CSS and SVG, no script, nothing loaded from the network) that shows a
+/// run's figures to people who do not open CSV files; a rendering of values the run already has, no I/O.
+///
+/// Every figure is taken from the rows `summary.csv` is written from and every difference from the rows of
+/// `differences.csv` (`open.csv` for `nightly`), so the page never disagrees with the CSV files. The bytes depend on
+/// the inputs only (no clock; every list sorted), and the markup is well-formed XML (XHTML-compatible HTML5), with
+/// every input value escaped (`HTMLText`).
+public struct HTMLReport: Sendable {
+    /// The file's name in the report folder.
+    public static let fileName = "report.html"
+    /// How many rows of each kind the page lists.
+    public static let rowsPerKind = 50
+    /// How many products the by-product chart shows (the rest are summed in one sentence).
+    public static let productsShown = 25
+
+    /// The page's heading (the report's own text).
+    var title: String
+    /// Facts shown under the heading: name and value.
+    var facts: [(String, String)]
+    /// The metrics shown as headline figures, by name, in order (those the summary has).
+    var headline: [String]
+    /// Every `summary.csv` row, in order.
+    var metrics: [(String, String)]
+    /// The identities that hold among the metrics.
+    var identities: [AccountingIdentity]
+    /// The difference rows, in report order.
+    var rows: [Discrepancy]
+    /// The CSV file the rows are from (`differences.csv`, `open.csv`).
+    var rowsFile: String
+    /// Per row (same index), extra cells shown after the others (nightly: first and last seen).
+    var extraCells: [[String]] = []
+    /// The extra cells' headings.
+    var extraHeadings: [String] = []
+    /// The V2 prices (nil: the run has none to give, and the page says so).
+    var prices: V2PriceList?
+    /// Open differences per night, oldest first (nightly only).
+    var trend: [(date: String, open: Int)]?
+
+    /// The page's bytes (UTF-8).
+    public func render() -> [UInt8] {
+        var out =
+            "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta "
+            + "charset=\"utf-8\"/>\n"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+            + "<title>\(HTMLText.escape(title))</title>\n<style>\(Self.style)</style>\n</head>\n<body>\n"
+        out += "<h1>\(HTMLText.escape(title))</h1>\n"
+        if !facts.isEmpty {
+            out += "<table class=\"facts\">\n"
+            for (name, value) in facts {
+                out += "<tr><th scope=\"row\">\(HTMLText.escape(name))</th><td>\(HTMLText.escape(value))</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
+        out +=
+            headlineSection() + identitySection() + chartSections() + valueSection() + trendSection() + rowSections()
+            + figuresSection()
+        out +=
+            "<p class=\"foot\">Written by asn-migrate. The CSV files beside this page hold every row; this page "
+            + "shows the first "
+            + "\(Self.rowsPerKind) of each kind. Reports/README.md explains every figure.</p>\n</body>\n</html>\n"
+        return Array(out.utf8)
+    }
+
+    // MARK: - Sections
+
+    /// The headline figures, each cell marked with its metric (`data-metric`).
+    private func headlineSection() -> String {
+        let values = Dictionary(metrics.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        var out = "<h2 id=\"headline\">Headline figures</h2>\n<table class=\"headline\" id=\"headline-table\">\n"
+        for name in headline {
+            guard let value = values[name] else { continue }
+            out +=
+                "<tr><th scope=\"row\">\(HTMLText.escape(name))</th><td class=\"n\" "
+                + "data-metric=\"\(HTMLText.escape(name))\">\(HTMLText.escape(value))</td></tr>\n"
+        }
+        return out + "</table>\n"
+    }
+
+    /// Each identity with its terms, both sides' values and whether it holds.
+    private func identitySection() -> String {
+        let evaluated = identities.compactMap { $0.applying(to: metrics) }
+        var out =
+            "<h2 id=\"identities\">Accounting identities</h2>\n<p>Every record read is counted exactly once.</p>\n"
+        out +=
+            "<table class=\"identities\" id=\"identities-table\">\n<thead><tr><th scope=\"col\">identity</th><th "
+            + "scope=\"col\" class=\"n\">total</th>"
+            + "<th scope=\"col\" class=\"n\">sum of the terms</th><th scope=\"col\">holds</th></tr></thead>\n<tbody>\n"
+        for identity in evaluated {
+            let terms = identity.terms.map { "\($0.name) \($0.value)" }.joined(separator: " + ")
+            out +=
+                "<tr><td>\(HTMLText.escapeWhole(identity.total)) = "
+                + "\(HTMLText.escapeWhole(terms.isEmpty ? "0" : terms))</td>"
+                + "<td class=\"n\">\(identity.value)</td><td class=\"n\">\(identity.sum)</td>"
+                + "<td class=\"\(identity.holds ? "ok" : "bad")\">\(identity.holds ? "yes" : "NO")</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// The bar charts: rows by kind, by product, by month.
+    private func chartSections() -> String {
+        var byKind: [Discrepancy.Kind: Int] = [:]
+        var byProduct: [String: Int] = [:]
+        var byMonth: [String: Int] = [:]
+        for d in rows {
+            byKind[d.kind, default: 0] += 1
+            byProduct[d.productId, default: 0] += 1
+            byMonth[d.eventDate.map { String(Timestamp.day(ms: $0).prefix(7)) } ?? "", default: 0] += 1
+        }
+        let kinds = Self.ranked(byKind.map { ($0.key.rawValue, $0.value) })
+        let products = Self.ranked(byProduct.map { ($0.key, $0.value) })
+        let shown = Array(products.prefix(Self.productsShown))
+        // Months in calendar order; rows without a date last.
+        let months = byMonth.map { (label: $0.key, value: $0.value) }
+            .sorted { ($0.label.isEmpty ? 1 : 0, $0.label) < ($1.label.isEmpty ? 1 : 0, $1.label) }
+        var out =
+            "<h2 id=\"by-kind\">Differences by kind</h2>\n<p>Rows of \(rowsFile) per kind: \(rows.count) in all.</p>\n"
+        out += BarChart(
+            id: "chart-kind", labelHeading: "kind", valueHeading: "rows",
+            bars: kinds.map { .init(label: $0.label, value: $0.value) }
+        ).html()
+        out +=
+            "<h2 id=\"by-product\">Differences by product</h2>\n<p>Rows of \(rowsFile) per product_id (empty: "
+            + "the row names no product)"
+        out +=
+            products.count > shown.count
+            ? ", the \(shown.count) with the most rows; \(products.count - shown.count) more products have "
+                + "\(products.dropFirst(shown.count).reduce(0) { $0 + $1.value }) rows.</p>\n"
+            : ".</p>\n"
+        out += BarChart(
+            id: "chart-product", labelHeading: "product_id", valueHeading: "rows",
+            bars: shown.map { .init(label: $0.label, value: $0.value) }
+        ).html()
+        out +=
+            "<h2 id=\"by-month\">Differences by month</h2>\n<p>Rows of \(rowsFile) per month of event_date (UTC; "
+            + "empty: no date).</p>\n"
+        out += BarChart(
+            id: "chart-month", labelHeading: "month", valueHeading: "rows",
+            bars: months.map { .init(label: $0.label, value: $0.value) }
+        ).html()
+        return out
+    }
+
+    /// The value at stake per currency: the V2 price of each row of a kind that stands for a whole purchase.
+    private func valueSection() -> String {
+        var out = "<h2 id=\"value\">Value at stake</h2>\n"
+        guard let prices else {
+            return out + "<p>Not shown: this report has no V2 prices to value its rows by.</p>\n"
+        }
+        var totals: [String: (rows: Int, milliunits: Int64)] = [:]
+        var unpriced = 0
+        var valued = 0
+        for d in rows where V2PriceList.valuedKinds.contains(d.kind) {
+            valued += 1
+            guard let price = prices.price(of: d) else {
+                unpriced += 1
+                continue
+            }
+            let (sum, overflow) = (totals[price.currency]?.milliunits ?? 0).addingReportingOverflow(price.milliunits)
+            totals[price.currency] = ((totals[price.currency]?.rows ?? 0) + 1, overflow ? Int64.max : sum)
+        }
+        out +=
+            "<p>The price V2 states (<code>price</code>, in milliunits of <code>currency</code>) for the product "
+            + "of each row of kind "
+            + V2PriceList.valuedKinds.map { "<code>\($0.rawValue)</code>" }.joined(separator: ", ")
+            + ", from the V2 records of the same subscription. \(valued) such rows; \(unpriced) without a V2 price "
+            + "(V2 stated none for that "
+            + "subscription's product). An indication of what is at stake, not revenue: Apple says not to use "
+            + "these values for revenue "
+            + "reconciliation or recognition.</p>\n"
+        let currencies = totals.map { (currency: $0.key, rows: $0.value.rows, milliunits: $0.value.milliunits) }
+            .sorted { $0.currency.utf8.lexicographicallyPrecedes($1.currency.utf8) }
+        guard !currencies.isEmpty else { return out + "<p class=\"none\" id=\"value-table\">None.</p>\n" }
+        out +=
+            "<table class=\"value\" id=\"value-table\">\n<thead><tr><th scope=\"col\">currency</th><th "
+            + "scope=\"col\" class=\"n\">rows</th>"
+            + "<th scope=\"col\" class=\"n\">amount</th></tr></thead>\n<tbody>\n"
+        for c in currencies {
+            out +=
+                "<tr><th scope=\"row\">\(HTMLText.escape(c.currency))</th><td class=\"n\">\(c.rows)</td>"
+                + "<td class=\"n\" data-milliunits=\"\(c.milliunits)\">\(Self.amount(c.milliunits))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    /// The open differences of the last nights (nightly only).
+    private func trendSection() -> String {
+        guard let trend else { return "" }
+        var out =
+            "<h2 id=\"trend\">Open differences, last \(trend.count) night\(trend.count == 1 ? "" : "s")</h2>\n"
+            + "<p>Differences open at the end of each run date (from the nightly state).</p>\n"
+        out += BarChart(
+            id: "chart-trend", labelHeading: "run date", valueHeading: "open",
+            bars: trend.map { .init(label: $0.date, value: $0.open) }
+        ).html()
+        return out
+    }
+
+    /// The first rows of each kind, in report order.
+    private func rowSections() -> String {
+        let headings =
+            [
+                "environment", "original_transaction_id", "event_date", "product_id", "field", "v1_value", "v2_value",
+                "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source",
+            ] + extraHeadings
+        var out = "<h2 id=\"rows\">First \(Self.rowsPerKind) rows of each kind</h2>\n"
+        var byKind: [Discrepancy.Kind: [Int]] = [:]
+        for (i, d) in rows.enumerated() where (byKind[d.kind]?.count ?? 0) < Self.rowsPerKind {
+            byKind[d.kind, default: []].append(i)
+        }
+        let counts = Dictionary(grouping: rows, by: \.kind).mapValues(\.count)
+        if byKind.isEmpty { out += "<p class=\"none\">None.</p>\n" }
+        for kind in Discrepancy.Kind.allCases.sorted() {
+            guard let indices = byKind[kind] else { continue }
+            let total = counts[kind] ?? 0
+            out +=
+                "<h3 id=\"rows-\(kind.rawValue)\">\(kind.rawValue): "
+                + "\(indices.count == total ? "\(total)" : "\(indices.count) of \(total)") "
+                + "row\(total == 1 ? "" : "s")</h3>\n"
+            out +=
+                "<table class=\"rows\" id=\"rows-\(kind.rawValue)-table\">\n<thead><tr>"
+                + headings.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            for i in indices {
+                let d = rows[i]
+                let cells =
+                    [
+                        d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
+                        d.productId, d.field,
+                        d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType, d.v2Subtype, d.v1Source,
+                    ]
+                    + (i < extraCells.count ? extraCells[i] : [])
+                out += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+            }
+            out += "</tbody>\n</table>\n"
+        }
+        return out
+    }
+
+    /// Every `summary.csv` row, in its order, each value cell marked with its metric (`data-metric`).
+    private func figuresSection() -> String {
+        var out =
+            "<h2 id=\"figures\">All figures (summary.csv)</h2>\n<table class=\"figures\" id=\"figures-table\">\n"
+            + "<thead><tr><th scope=\"col\">metric</th><th scope=\"col\">value</th></tr></thead>\n<tbody>\n"
+        for (name, value) in metrics {
+            out +=
+                "<tr><th scope=\"row\">\(HTMLText.escapeWhole(name))</th><td "
+                + "data-metric=\"\(HTMLText.escapeWhole(name))\">\(HTMLText.escapeWhole(value))</td></tr>\n"
+        }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    // MARK: - Helpers
+
+    /// Labels by value, largest first, then by label byte-wise.
+    static func ranked(_ counts: [(String, Int)]) -> [(label: String, value: Int)] {
+        counts.map { (label: $0.0, value: $0.1) }.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.label.utf8.lexicographicallyPrecedes($1.label.utf8)
+        }
+    }
+
+    /// Milliunits as units with three decimals and thousands separators: `1,234.560`.
+    static func amount(_ milliunits: Int64) -> String {
+        let sign = milliunits < 0 ? "-" : ""
+        let magnitude = milliunits.magnitude
+        let units = magnitude / 1000
+        let fraction = magnitude % 1000
+        let fractionText = String(fraction)
+        return sign + RejectCauses.grouped(Int(clamping: units)) + "."
+            + String(repeating: "0", count: 3 - fractionText.count) + fractionText
+    }
+
+    /// The inline style sheet: system fonts only, readable in a mail client's narrow pane.
+    static let style = """
+        body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;\
+        font-size:14px;color:#1d1d1f;margin:16px;max-width:1100px}\
+        h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #d2d2d7}h3{font-size:15px}\
+        table{border-collapse:collapse;margin:6px 0}th,td{padding:2px 8px;text-align:left;vertical-align:top}\
+        table.rows td,table.rows th{border:1px solid #d2d2d7;font-size:12px;word-break:break-all}\
+        .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\
+        .none,.foot{color:#6e6e73}code{font-size:12px}
+        """
+}
