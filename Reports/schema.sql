@@ -287,10 +287,10 @@ CREATE TABLE state_texts (
     text TEXT
 );
 
--- subscriptions: every subscription with a stored record, once.
+-- subscriptions: every subscription with a stored record, once; environment_id is the environment's texts id.
 CREATE TABLE state_subscriptions (
     id                      INTEGER,
-    environment             TEXT,
+    environment_id          INTEGER,
     original_transaction_id TEXT
 );
 

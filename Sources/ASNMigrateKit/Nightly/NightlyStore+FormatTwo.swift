@@ -4,11 +4,12 @@ extension NightlyStore {
     /// The columns of the `records` view that replaces the old table (for queries; `README.md`, "Querying the state").
     static let recordsView = """
         CREATE VIEW IF NOT EXISTS records AS
-        SELECT f.id, f.file_id, CASE f.side WHEN 1 THEN 'v1' ELSE 'v2' END AS side, s.environment, s.original_transaction_id,
+        SELECT f.id, f.file_id, CASE f.side WHEN 1 THEN 'v1' ELSE 'v2' END AS side, e.text AS environment, s.original_transaction_id,
                CASE WHEN typeof(f.uuid) = 'blob' THEN lower(substr(hex(f.uuid), 1, 8) || '-' || substr(hex(f.uuid), 9, 4) || '-' ||
                     substr(hex(f.uuid), 13, 4) || '-' || substr(hex(f.uuid), 17, 4) || '-' || substr(hex(f.uuid), 21)) ELSE f.uuid END AS notification_uuid,
                f.event_ms, f.inferred, f.expires_ms, fl.path AS file_path
-        FROM facts f JOIN subscriptions s ON s.id = f.subscription_id LEFT JOIN files fl ON fl.id = f.file_id
+        FROM facts f JOIN subscriptions s ON s.id = f.subscription_id JOIN texts e ON e.id = s.environment_id
+        LEFT JOIN files fl ON fl.id = f.file_id
         """
 
     /// Moves format-2 records and seen UUIDs into `facts` / `pruned_uuids` and replaces the old tables by the view;

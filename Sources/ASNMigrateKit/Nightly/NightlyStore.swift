@@ -162,10 +162,12 @@ public final class NightlyStore {
     public func removeContent(ofFile id: Int64) throws(ASNError) -> (keys: Set<SubscriptionKey>, records: Int) {
         var keys: Set<SubscriptionKey> = []
         var count = 0
-        try cached("SELECT s.environment, s.original_transaction_id, COUNT(*) FROM facts f JOIN subscriptions s ON s.id = f.subscription_id WHERE f.file_id = ? GROUP BY f.subscription_id").forEach([.integer(id)]) { s in
-            keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
-            count += Int(s.int64(2))
+        var ids: Set<Int64> = []
+        try cached("SELECT subscription_id, COUNT(*) FROM facts WHERE file_id = ? GROUP BY subscription_id").forEach([.integer(id)]) { s in
+            ids.insert(s.int64(0))
+            count += Int(s.int64(1))
         }
+        keys.formUnion(try self.keys(of: ids))
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
         }
@@ -211,12 +213,12 @@ public final class NightlyStore {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [StoredRecord] = []
         var damaged: Int64?
-        try cached("SELECT id, facts, uuid, digest FROM facts WHERE subscription_id = ? ORDER BY id").forEach([.integer(subscription)]) { s in
+        try cached("SELECT id, facts, uuid, digest, event_ms FROM facts WHERE subscription_id = ? ORDER BY id").forEach([.integer(subscription)]) { s in
             let uuid = Self.uuidText(s, 2)
             let bytes = s.blob(1)
             let facts = bytes.withUnsafeBytes { raw in
                 RecordFactsCodec.decode(raw, environment: key.environment, originalTransactionId: key.originalTransactionId,
-                                        notificationUUID: uuid, text: { self.text(id: $0) })
+                                        notificationUUID: uuid, time: s.optionalInt64(4), text: { self.text(id: $0) })
             }
             guard let facts else {
                 damaged = damaged ?? s.int64(0)
@@ -607,11 +609,13 @@ public final class NightlyStore {
     /// The id of a subscription in `subscriptions` (added when new, unless `create` is false).
     func subscriptionId(_ key: SubscriptionKey, create: Bool = true) throws(ASNError) -> Int64? {
         if let id = subscriptionIds[key] { return id }
+        try loadTexts()
+        guard let environment = create ? try textId(key.environment) : textIds[key.environment] else { return nil }
         var found: Int64?
-        try cached("SELECT id FROM subscriptions WHERE environment = ? AND original_transaction_id = ?")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in found = s.int64(0) }
+        try cached("SELECT id FROM subscriptions WHERE environment_id = ? AND original_transaction_id = ?")
+            .forEach([.integer(environment), .text(key.originalTransactionId)]) { s in found = s.int64(0) }
         if found == nil, create {
-            try cached("INSERT INTO subscriptions (environment, original_transaction_id) VALUES (?, ?)").run([.text(key.environment), .text(key.originalTransactionId)])
+            try cached("INSERT INTO subscriptions (environment_id, original_transaction_id) VALUES (?, ?)").run([.integer(environment), .text(key.originalTransactionId)])
             found = try lastInsertId()
         }
         if let found, subscriptionIds.count < Self.subscriptionCacheLimit { subscriptionIds[key] = found }
@@ -630,8 +634,8 @@ public final class NightlyStore {
     private func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
         for id in ids {
-            try cached("SELECT environment, original_transaction_id FROM subscriptions WHERE id = ?").forEach([.integer(id)]) { s in
-                keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
+            try cached("SELECT environment_id, original_transaction_id FROM subscriptions WHERE id = ?").forEach([.integer(id)]) { s in
+                keys.insert(SubscriptionKey(environment: text(id: s.int64(0)) ?? "", originalTransactionId: s.text(1)))
             }
         }
         return keys

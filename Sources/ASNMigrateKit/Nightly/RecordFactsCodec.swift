@@ -1,5 +1,5 @@
-/// The compact bytes a nightly state keeps per record (`facts.facts`): a `RecordFacts` without its subscription and
-/// notificationUUID (columns of their own), about 60 bytes where the JSON payload it replaces took 1.8 KB.
+/// The compact bytes a nightly state keeps per record (`facts.facts`): a `RecordFacts` without its subscription,
+/// notificationUUID and time (columns of their own), about 45 bytes where the JSON payload it replaces took 1.8 KB.
 ///
 /// Layout (format 1): a format byte; a varint of flags (kind, inferred, renewal flags, which of environment and
 /// originalTransactionId are absent, an empty notificationUUID); a varint mask of the optional fields present; then each
@@ -12,7 +12,7 @@ public enum RecordFactsCodec {
 
     /// The optional fields, in mask (and byte) order.
     private enum Field: Int, CaseIterable {
-        case notificationType, subtype, v1NotificationType, ruleId, time, path, line, index
+        case notificationType, subtype, v1NotificationType, ruleId, path, line, index
         case productId, webOrderLineItemId, bundleId, inAppOwnershipType, autoRenewProductId, offerIdentifier, transactionId
         case purchaseDate, expiresDate, originalPurchaseDate, revocationDate, gracePeriodExpiresDate
         case revocationReason, autoRenewStatus, expirationIntent, priceIncreaseStatus, offerType
@@ -69,7 +69,6 @@ public enum RecordFactsCodec {
         try textField(.subtype, facts.subtype)
         try textField(.v1NotificationType, facts.v1NotificationType)
         try textField(.ruleId, facts.ruleId)
-        signedField(.time, facts.time, from: 0)
         try textField(.path, facts.location.path)
         intField(.line, facts.location.line)
         intField(.index, facts.location.index)
@@ -96,10 +95,10 @@ public enum RecordFactsCodec {
         return out
     }
 
-    /// Decodes bytes written by `encode`; `environment`, `originalTransactionId` and `notificationUUID` come from the
-    /// row's own columns, `text` resolves a text id. Returns nil when the bytes are damaged or of an unknown format.
+    /// Decodes bytes written by `encode`; `environment`, `originalTransactionId`, `notificationUUID` and `time` come
+    /// from the row's own columns, `text` resolves a text id. Returns nil when the bytes are damaged or of an unknown format.
     public static func decode(_ bytes: UnsafeRawBufferPointer, environment: String, originalTransactionId: String,
-                              notificationUUID: String?, text: (Int64) -> String?) -> RecordFacts? {
+                              notificationUUID: String?, time: Int64?, text: (Int64) -> String?) -> RecordFacts? {
         var reader = Varint.Reader(bytes)
         guard let first = reader.byte(), first == format, let flags = reader.next(),
               let kind = RecordFacts.Kind(rawValue: UInt8(flags & 3)), let mask = reader.next() else { return nil }
@@ -108,6 +107,7 @@ public enum RecordFactsCodec {
         facts.environment = has(.environmentAbsent) ? nil : environment
         facts.originalTransactionId = has(.keyAbsent) ? nil : originalTransactionId
         facts.notificationUUID = has(.emptyUUID) ? "" : notificationUUID
+        facts.time = time
         facts.eventTimeInferred = has(.inferred)
         facts.hasAutoRenewStatus = has(.hasAutoRenewStatus)
         facts.isUpgraded = has(.upgradedKnown) ? has(.upgraded) : nil
@@ -150,7 +150,6 @@ public enum RecordFactsCodec {
         facts.subtype = textField(.subtype)
         facts.v1NotificationType = textField(.v1NotificationType)
         facts.ruleId = textField(.ruleId)
-        facts.time = signedField(.time, from: 0)
         facts.location = SourceLocation(path: textField(.path) ?? "", line: intField(.line), index: intField(.index))
         facts.productId = textField(.productId)
         facts.webOrderLineItemId = idField(.webOrderLineItemId)

@@ -152,8 +152,9 @@ public enum StateSchema {
         CREATE INDEX files_content ON files(size, sha1);
         """,
         // 3: records as compact facts (`RecordFactsCodec`) instead of their JSON payload: texts and subscriptions are
-        // stored once, a V2 content digest as 8 bytes, a UUID as 16; `NightlyStore` moves format-2 records over and
-        // leaves a `records` view for queries.
+        // stored once (an environment as a text id), a V2 content digest as 8 bytes, a UUID as 16; no index by file
+        // (only a changed file, which is rare, looks its records up by file). `NightlyStore` moves format-2 records
+        // over and leaves a `records` view for queries.
         """
         CREATE TABLE texts (
             id INTEGER PRIMARY KEY,
@@ -161,9 +162,9 @@ public enum StateSchema {
         );
         CREATE TABLE subscriptions (
             id INTEGER PRIMARY KEY,
-            environment TEXT NOT NULL,
+            environment_id INTEGER NOT NULL,
             original_transaction_id TEXT NOT NULL,
-            UNIQUE (environment, original_transaction_id)
+            UNIQUE (environment_id, original_transaction_id)
         );
         CREATE TABLE facts (
             id INTEGER PRIMARY KEY,
@@ -178,9 +179,8 @@ public enum StateSchema {
             facts BLOB NOT NULL
         );
         CREATE INDEX facts_subscription ON facts(subscription_id);
-        CREATE INDEX facts_side_time ON facts(side, inferred, event_ms, subscription_id);
-        CREATE INDEX facts_expires ON facts(expires_ms, subscription_id) WHERE expires_ms IS NOT NULL;
-        CREATE INDEX facts_file ON facts(file_id);
+        CREATE INDEX facts_side_time ON facts(side, inferred, event_ms);
+        CREATE INDEX facts_expires ON facts(expires_ms) WHERE expires_ms IS NOT NULL;
         CREATE UNIQUE INDEX facts_uuid ON facts(side, uuid) WHERE uuid IS NOT NULL;
         CREATE TABLE pruned_uuids (
             side INTEGER NOT NULL,
