@@ -50,7 +50,11 @@ public enum ReconcileCommand {
             console.diagnostic("\(name): \(error.message)")
             return .usage
         }
-        if case .one(let shard) = sharding { outDirectory = outDirectory.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
+        if case .one(let shard) = sharding {
+            // Shards of one run must not share a folder: without --out each gets its own beside the dated one.
+            outDirectory = arguments.value("--out").map { $0.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
+                ?? "Reports/\(options.run.runDate).shard-\(shard.index)-of-\(shard.count)"
+        }
         let destination: String
         let summaryJSONTarget: OutputTarget?
         do {

@@ -12,7 +12,7 @@ import Testing
     /// records: V1 and V2 folders.
     static func data(_ tmp: TemporaryDirectory) throws -> (v1: String, v2: String) {
         let sim = tmp.path + "/sim", v2 = tmp.path + "/v2"
-        let simulate = try BinaryRun.run(["simulate", "--subscribers", "60", "--seed", "21", "--months", "3", "--inject", "0.3",
+        let simulate = try BinaryRun.run(["simulate", "--subscribers", "40", "--seed", "21", "--months", "3", "--inject", "0.3",
                                           "--realistic-edges", "--out", sim])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         try FileManager.default.createDirectory(atPath: v2, withIntermediateDirectories: true)
@@ -127,5 +127,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/out"))
         let both = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/v1.jsonl", "--v2", tmp.path + "/v1.jsonl", "--shard", "0/2", "--shards", "2"])
         #expect(both.status == 64 && both.stderr.contains("exclude each other"), "\(both.stderr)")
+    }
+
+    /// `migrate --shard K/N`: each output holds only its shard's subscriptions, the shards' outputs concatenate into
+    /// the unsharded output's lines, and every reject is in shard 0.
+    @Test func migrateShardsConcatenateIntoTheUnshardedOutput() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (v1, _) = try Self.data(tmp)
+        let whole = try BinaryRun.run(["migrate", v1, "--out", tmp.path + "/whole.jsonl", "--rejects", tmp.path + "/whole-rejects.csv"])
+        #expect(whole.status == 1, "\(whole.stderr)")
+        let lines = { (path: String) in String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init) }
+        var concatenated: [String] = [], rejects: [[String]] = []
+        for k in 0..<3 {
+            let run = try BinaryRun.run(["migrate", v1, "--shard", "\(k)/3", "--out", "\(tmp.path)/\(k).jsonl", "--rejects", "\(tmp.path)/\(k)-rejects.csv"])
+            #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+            let output = lines("\(tmp.path)/\(k).jsonl")
+            #expect(!output.isEmpty, "shard \(k) has records")
+            for line in output {
+                let payload = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                let data = payload?["data"] as? [String: Any]
+                let id = ((data?["transactionInfo"] as? [String: Any])?["originalTransactionId"] ?? (data?["renewalInfo"] as? [String: Any])?["originalTransactionId"]) as? String
+                #expect(ShardHash.shard(environment: data?["environment"] as? String, originalTransactionId: id, count: 3) == k)
+            }
+            concatenated += output
+            rejects.append(lines("\(tmp.path)/\(k)-rejects.csv"))
+        }
+        #expect(concatenated.sorted() == lines(tmp.path + "/whole.jsonl").sorted())
+        let wholeRejects = lines(tmp.path + "/whole-rejects.csv")
+        #expect(wholeRejects.contains { !$0.hasPrefix("side,") && !$0.contains("unmapped:") }, "the data has rejects")
+        #expect(rejects.flatMap { $0.dropFirst() }.sorted() == wholeRejects.dropFirst().sorted())
+        for k in 1..<3 {
+            #expect(rejects[k].dropFirst().allSatisfy { $0.contains("unmapped:") }, "rejects are shard 0's; shard \(k) has only unmapped records")
+        }
     }
 }
