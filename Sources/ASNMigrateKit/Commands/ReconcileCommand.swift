@@ -340,14 +340,14 @@ public enum ReconcileCommand {
         }
         let what: String
         switch plan {
-        case .one(let shard): what = "shard \(shard.text)"
+        case .one(let shard): what = "shard \(shard.text) written; findings and the reject rate are judged by 'asn-migrate merge'"
         default: what = "\(shards.count) shard\(shards.count == 1 ? "" : "s") in turn, merged; peak memory \(MemoryBudget.peakResidentBytes() >> 20) MiB"
         }
-        let status = MergeCommand.finish(written, label: name, what: what, directory: outDirectory, maxRejectRate: maxRejectRate, console: console)
         // A shard's findings and reject rate are the merged report's to judge (shard 0 holds every reject): a written
         // shard exits 0, so a batch engine retries only shards that failed.
-        if case .one = plan { return .success }
-        return status
+        var judge = true
+        if case .one = plan { judge = false }
+        return MergeCommand.finish(written, label: name, what: what, directory: outDirectory, maxRejectRate: maxRejectRate, judge: judge, console: console)
     }
 
     /// The `--fail-on` / `--warn-on` options `reconcile` and `nightly` share; `night` says what the kinds count.
