@@ -107,6 +107,16 @@ import Testing
             #expect(merge.stderr.contains(message), "\(merge.stderr)")
             #expect(!FileManager.default.fileExists(atPath: tmp.path + "/merged"), "nothing written")
         }
+        // A summary whose figures no longer add up (one record more read than accounted for) is caught by the identity.
+        let tampered = tmp.path + "/tampered-2of3"
+        try FileManager.default.copyItem(atPath: shard(2, 3, Self.runDate), toPath: tampered)
+        let summary = try String(contentsOfFile: tampered + "/summary.csv", encoding: .utf8)
+        let read = try #require(summary.split(separator: "\n").first { $0.hasPrefix("v1_records_read,") })
+        let more = "v1_records_read,\((Int(read.dropFirst("v1_records_read,".count)) ?? 0) + 1)"
+        try summary.replacingOccurrences(of: String(read), with: more).write(toFile: tampered + "/summary.csv", atomically: true, encoding: .utf8)
+        let bad = try BinaryRun.run(["merge", "--out", tmp.path + "/merged", shard(0, 3, Self.runDate), shard(1, 3, Self.runDate), tampered])
+        #expect(bad.status == 65 && bad.stderr.contains("the merged v1_records_read is"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/merged"))
         let complete = try BinaryRun.run(["merge", "--max-reject-rate", "20%", "--out", tmp.path + "/merged", shard(0, 3, Self.runDate), shard(1, 3, Self.runDate), shard(2, 3, Self.runDate)])
         #expect(complete.status == 1, "\(complete.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/merged/shard.csv"))
