@@ -4,6 +4,7 @@
 //        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 //        [--only migrate] (only the migrate figures and their targets)
+//        [--only shards] [--shard-subscribers N] (issue 21: --shards 1/2/4/8, --memory-limit, one --shard 0/8 task)
 import Foundation
 
 /// Command-line settings.
@@ -22,6 +23,8 @@ struct BenchSettings {
     var reconcileReceiptHistory = 2
     /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading, `migrate` only the migrate figures; nil runs everything.
     var only: String?
+    /// Subscribers of the `--only shards` data set (issue 21; 20,000 over 12 months give about 140,000 records a side).
+    var shardSubscribers = 20_000
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
     /// Subscribers of the nightly data set (4 months; about 270,000 give a state of about 1M records over 3 months).
@@ -45,11 +48,12 @@ struct BenchSettings {
             case "--reconcile-subscribers": reconcileSubscribers = max(1, Int(value) ?? reconcileSubscribers)
             case "--reconcile-receipt-history": reconcileReceiptHistory = max(1, Int(value) ?? reconcileReceiptHistory)
             case "--only": only = value
+            case "--shard-subscribers": shardSubscribers = max(1, Int(value) ?? shardSubscribers)
             case "--signature-subscribers": signatureSubscribers = max(1, Int(value) ?? signatureSubscribers)
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
+                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
             }
         }
     }
@@ -116,6 +120,12 @@ func runBenchmark() throws {
         let figures = try ReconcileBench.run(binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
         say("load average at end (/proc/loadavg): \(loadAverage())")
         say(ReconcileBench.targetLine(figures))
+        return
+    }
+    if settings.only == "shards" {
+        let set = try data.dataSet(subscribers: settings.shardSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        try ShardBench.run(binary: settings.binary, set: set, folder: settings.data)
+        say("load average at end (/proc/loadavg): \(loadAverage())")
         return
     }
     if settings.only == "history-pages" {

@@ -17,6 +17,7 @@ public enum MigrateCommand {
             .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
             .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (counts, routes, rejects by cause, run date, version, inputs) as one JSON object to FILE, atomically."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date reported as run_date by --summary-json (default: today, UTC)."),
+            .single("--shard", valueName: "K/N", help: "Write only the records of shard K of N (reconcile's subscription hash; rejects and records without originalTransactionId in shard 0); auto/N takes K from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID or CLOUD_RUN_TASK_INDEX."),
         ],
         positional: PositionalSpec(
             name: "PATH",
@@ -45,7 +46,9 @@ public enum MigrateCommand {
         let summaryPath = arguments.value("--summary-json")
         let outTarget: OutputTarget, rejectsTarget: OutputTarget?, summaryTarget: OutputTarget?
         let runDate: String
+        let shard: ShardSelection?
         do throws(ASNError) {
+            shard = try arguments.value("--shard").map { (text: String) throws(ASNError) in try ShardSelection.parse(text, environment: ProcessInfo.processInfo.environment) }
             maxRejectRate = arguments.value("--max-reject-rate") == nil ? nil : try SanityCheck.maxRejectRate(arguments)
             runDate = try ReconcileCommand.runDate(arguments, now: ReconcileCommand.currentTime())
             outTarget = try OutputTarget.resolve(outPath)
@@ -60,6 +63,11 @@ public enum MigrateCommand {
         } catch {
             console.diagnostic("\(name): \(describe(error)); no output was written")
             return error.code == .usage ? .usage : .failure
+        }
+        // With --shard, the workers drop the records of other shards before they are rendered.
+        var keep: (@Sendable (V1RecordOutcome) -> Bool)?
+        if let shard {
+            keep = { outcome in shard.holds(ShardHash.shard(of: outcome, count: shard.count)) }
         }
         let table: MappingTable
         let files: [InputFile]
@@ -146,7 +154,7 @@ public enum MigrateCommand {
             let pipeline = MigrationPipeline(mapper: mapper, workers: workers)
             var progress = ProgressLine.standardError(files: files)
             defer { progress.finish() }
-            try pipeline.run(files: files, renderJSONLines: format == .jsonl) { batch in
+            try pipeline.run(files: files, renderJSONLines: format == .jsonl, keep: keep) { batch in
                 progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                 for outcome in batch.outcomes { try handle(outcome) }
                 buffer.append(contentsOf: batch.jsonLines)

@@ -26,6 +26,9 @@ public enum ReconcileCommand {
                     defaultValue: "1%"),
         ] + thresholdOptions(night: false) + [
             .flag("--force", help: "Run even when the --v1 files look like V2 notifications or the --v2 files like V1 bodies (by default a usage error suggesting to swap them)."),
+            .single("--shard", valueName: "K/N", help: "Judge only shard K of N (subscriptions by a stable hash of environment and originalTransactionId; records without one in shard 0) and write that shard's report with shard.csv, for 'asn-migrate merge'. auto/N takes K from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID or CLOUD_RUN_TASK_INDEX."),
+            .single("--shards", valueName: "N", help: "Bounded memory on one machine: judge the N shards in turn in this process (reading the input N times) and write the merged report."),
+            .single("--memory-limit", valueName: "SIZE", help: "Like --shards, with N estimated from the input's size so the run stays under SIZE (2G, 512M); the console prints the peak reached."),
         ],
         exitStatuses: ExitStatus.allCases
     )
@@ -34,17 +37,24 @@ public enum ReconcileCommand {
     public static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
         let name = "asn-migrate reconcile"
         let options: ReconcileOptions
-        let outDirectory: String
+        var outDirectory: String
         let maxRejectRate: Double
         let thresholds: ThresholdCheck
+        var sharding = ShardPlan.whole
         do {
             (options, outDirectory) = try parseOptions(arguments, now: now)
             maxRejectRate = try SanityCheck.maxRejectRate(arguments)
             thresholds = try ThresholdCheck.parse(failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
                                                   catalog: ThresholdFigures.reconcile)
+            sharding = try shardPlan(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
             console.diagnostic("\(name): \(error.message)")
             return .usage
+        }
+        if case .one(let shard) = sharding {
+            // Shards of one run must not share a folder: without --out each gets its own beside the dated one.
+            outDirectory = arguments.value("--out").map { $0.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
+                ?? "Reports/\(options.run.runDate).shard-\(shard.index)-of-\(shard.count)"
         }
         let destination: String
         let summaryJSONTarget: OutputTarget?
@@ -116,66 +126,96 @@ public enum ReconcileCommand {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
         }
         for entry in v1Selection.skipped + v2Selection.skipped { console.diagnostic("\(name): \(entry.warning)") }
-        var reconciler = Reconciler(table: table, options: options)
-        var v2Reader = ParallelV2Reader(columnMap: columnMap)
-        v2Reader.reader.decoder.signatures = signatures
-        if signatures != nil { reconciler.v2Unverified = 0 }
-        reconciler.collectsPrices = arguments.flag("--html")
-        var transactions = TransactionReconciler(rules: transactionRules, options: options)
-        var collector = V1TransactionCollector()
-        var v2Notifications = 0
-        // Both sides are read one after the other: one line over all their bytes, shown only on a terminal.
-        var progress = ProgressLine.standardError(files: v2Files + v1Files, label: "reconcile")
-        do {
-            // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
-            // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
-            var v2Rejects: [ASNError] = []
-            try v2Reader.read(v2Files, progress: { progress.advance(bytes: $0, records: $1) }) { outcome in
-                switch outcome {
-                case .record(let r):
-                    v2Notifications += 1
-                    reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
-                    if signatures != nil && !r.signatureVerified { reconciler.v2Unverified? += 1 }
-                case .api(let record): transactions.add(record)
-                case .rejected(let error): v2Rejects.append(error)
+        // One pass reads every input and judges the records of `shard` (all of them when nil).
+        func pass(_ shard: ShardSelection?) -> Result<ReconciliationResult, ASNError> {
+            var reconciler = Reconciler(table: table, options: options)
+            reconciler.collectsPrices = arguments.flag("--html")
+            var v2Reader = ParallelV2Reader(columnMap: columnMap)
+            v2Reader.reader.decoder.signatures = signatures
+            if signatures != nil { reconciler.v2Unverified = 0 }
+            var transactions = TransactionReconciler(rules: transactionRules, options: options)
+            var collector = V1TransactionCollector()
+            var v2Notifications = 0
+            // A shard keeps its own records but the period and the pending edges come from every record read.
+            var spans = ShardSpans()
+            let holds = { (k: Int) in shard.map { $0.holds(k) } ?? true }
+            // Both sides are read one after the other: one line over all their bytes, shown only on a terminal.
+            var progress = ProgressLine.standardError(files: v2Files + v1Files, label: shard.map { "reconcile \($0.text)" } ?? "reconcile")
+            do {
+                // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
+                // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
+                var v2Rejects: [ASNError] = []
+                try v2Reader.read(v2Files, progress: { progress.advance(bytes: $0, records: $1) }) { outcome in
+                    switch outcome {
+                    case .record(let r):
+                        spans.addV2(r.payload)
+                        guard holds(ShardHash.shard(of: r.payload, count: shard?.count ?? 1)) else { return }
+                        v2Notifications += 1
+                        reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
+                        if signatures != nil && !r.signatureVerified { reconciler.v2Unverified? += 1 }
+                    case .api(let record): transactions.add(record)
+                    case .rejected(let error): if holds(0) { v2Rejects.append(error) }
+                    }
                 }
+                if transactions.holdsRecords {
+                    guard shard == nil else {
+                        progress.finish()
+                        return .failure(ASNError(.usage, "the V2 side holds App Store Server API records (transactions, statuses), which --shard, --shards and --memory-limit do not split yet; reconcile them without sharding"))
+                    }
+                    // Apple's API view: the same parallel pass also reads every record's transactions.
+                    collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
+                    try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
+                        progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+                        for outcome in batch.outcomes { reconciler.addV1(outcome) }
+                        for facts in batch.facts { collector.add(facts) }
+                    }
+                } else {
+                    // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
+                    try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
+                        progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+                        for outcome in batch.outcomes {
+                            spans.addV1(outcome)
+                            if holds(ShardHash.shard(of: outcome, count: shard?.count ?? 1)) { reconciler.addV1(outcome) }
+                        }
+                    }
+                }
+                for error in v2Rejects { reconciler.addV2Reject(error) }
+                progress.finish()
+            } catch {
+                progress.finish()
+                return .failure((error as? ASNError) ?? ASNError(.unreadableInput, MigrateCommand.describe(error)))
             }
+            if shard != nil {
+                reconciler.options.v1Span = spans.v1
+                reconciler.options.v2Span = spans.v2
+            }
+            var result = reconciler.finish()
             if transactions.holdsRecords {
-                // Apple's API view: the same parallel pass also reads every record's transactions.
-                collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
-                try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
-                    progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-                    for outcome in batch.outcomes { reconciler.addV1(outcome) }
-                    for facts in batch.facts { collector.add(facts) }
-                }
-            } else {
-                // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
-                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
-                    progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-                    for outcome in batch.outcomes { reconciler.addV1(outcome) }
-                }
+                result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
             }
-            for error in v2Rejects { reconciler.addV2Reject(error) }
-            progress.finish()
-        } catch {
-            progress.finish()
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
-            return .failure
+            result.countTimePrecision()
+            return .success(result)
         }
 
-        var result = reconciler.finish()
-        // Drops the engine's records (hundreds of MB on a large run) before the reports are rendered.
-        reconciler = Reconciler(table: table, options: options)
-        if transactions.holdsRecords {
-            result = result.adding(transactions.finish(v1: collector), notificationsCompared: v2Notifications > 0)
+        if case .memoryLimit(let limit) = sharding {
+            sharding = .inTurn(MemoryBudget.passes(inputBytes: MemoryBudget.inputBytes(v1Files + v2Files), limit: limit))
         }
-        result.countTimePrecision()
+        if sharding != .whole {
+            return runSharded(sharding, pass: pass, options: options, table: table, destination: destination, outDirectory: outDirectory,
+                              maxRejectRate: maxRejectRate, console: console)
+        }
+        var result: ReconciliationResult
+        switch pass(nil) {
+        case .success(let whole): result = whole
+        case .failure(let error):
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+            return error.code == .usage ? .usage : .failure
+        }
         let crossings = thresholds.crossings(ThresholdFigures.reconcile(result))
         if !thresholds.rules.isEmpty { result.summary.thresholds = thresholds.counts(crossings) }
         do {
             let files = ReconciliationReport.files(result) + (arguments.flag("--html") ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Set(ReconciliationReport.fileNames + [HTMLReport.fileName])) {
-                (staging: StagingDirectory) throws(ASNError) in
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: reportNames) { (staging: StagingDirectory) throws(ASNError) in
                 for file in files { try staging.write(name: file.name, bytes: file.bytes) }
             }
         } catch {
@@ -207,6 +247,110 @@ public enum ReconcileCommand {
             return .sanityCheckFailed
         }
         return thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
+    }
+
+    // MARK: - Shards
+
+    /// How a run is split: not at all, one shard of N (`--shard`), or N shards in turn (`--shards`, `--memory-limit`).
+    enum ShardPlan: Sendable, Equatable {
+        /// The whole input in one pass (no sharding option).
+        case whole
+        /// `--shard K/N`: this shard only, written with `shard.csv`.
+        case one(ShardSelection)
+        /// `--shards N`: every shard in turn, merged.
+        case inTurn(Int)
+        /// `--memory-limit SIZE` (bytes): shards in turn, N from the input's size.
+        case memoryLimit(Int64)
+    }
+
+    /// The files a reconcile report folder may hold (its report files and a shard's `shard.csv`), so a rerun replaces
+    /// a shard folder's manifest too and never anything else.
+    static let reportNames = Set(ReconciliationReport.fileNames + [ShardManifest.fileName, HTMLReport.fileName])
+
+    /// The sharding options, checked: at most one of `--shard`, `--shards`, `--memory-limit`, and none of them with
+    /// what a shard cannot compute alone (`--summary-json`, `--fail-on`, `--warn-on`); `--shard auto/N` reads
+    /// `environment`.
+    static func shardPlan(_ arguments: ParsedArguments, environment: [String: String]) throws(ASNError) -> ShardPlan {
+        let given = ["--shard", "--shards", "--memory-limit"].filter { arguments.value($0) != nil }
+        guard let option = given.first else { return .whole }
+        guard given.count == 1 else {
+            throw ASNError(.usage, "\(given.joined(separator: " and ")) exclude each other: --shard K/N runs one shard (merge them with 'asn-migrate merge'), --shards N and --memory-limit run every shard in turn here")
+        }
+        for other in ["--summary-json", "--fail-on", "--warn-on", "--html"] where arguments.flag(other) || arguments.value(other) != nil || !arguments.values(other).isEmpty {
+            throw ASNError(.usage, "\(other) does not work with \(option) yet: run the unsharded reconcile for it, or read the merged summary.csv")
+        }
+        let value = arguments.value(option) ?? ""
+        switch option {
+        case "--shard":
+            return .one(try ShardSelection.parse(value, environment: environment))
+        case "--shards":
+            let count = try ShardSelection.parse("0/" + value, option: "--shards", environment: [:]).count
+            guard !(arguments.values("--v1") + arguments.values("--v2")).contains("-") else {
+                throw ASNError(.usage, "--shards reads the input once per shard, so standard input ('-') cannot be one; give files")
+            }
+            return .inTurn(count)
+        default:
+            guard !(arguments.values("--v1") + arguments.values("--v2")).contains("-") else {
+                throw ASNError(.usage, "--memory-limit may read the input once per shard, so standard input ('-') cannot be one; give files")
+            }
+            return .memoryLimit(try MemoryBudget.parseSize(value))
+        }
+    }
+
+    /// Runs a sharded plan: one shard written with its `shard.csv`, or every shard in turn merged by `ReportMerge`
+    /// (the code `asn-migrate merge` runs) into the report the unsharded run writes.
+    static func runSharded(_ plan: ShardPlan, pass: (ShardSelection?) -> Result<ReconciliationResult, ASNError>, options: ReconcileOptions,
+                           table: MappingTable, destination: String, outDirectory: String, maxRejectRate: Double, console: Console) -> ExitStatus {
+        let name = "asn-migrate reconcile"
+        let shards: [ShardSelection]
+        switch plan {
+        case .one(let shard): shards = [shard]
+        case .inTurn(let count): shards = (0..<count).map { ShardSelection(index: $0, count: count) }
+        case .whole, .memoryLimit: shards = [ShardSelection(index: 0, count: 1)]
+        }
+        let digest = ShardManifest.judgementDigest(table: table, options: options)
+        var folders: [ReportMerge.Folder] = []
+        for shard in shards {
+            let result: ReconciliationResult
+            switch pass(shard) {
+            case .success(let judged): result = judged
+            case .failure(let error):
+                console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+                return error.code == .usage ? .usage : .failure
+            }
+            let manifest = ShardManifest(command: "reconcile", shard: shard, runDate: options.run.runDate, judgementDigest: digest, toolVersion: options.run.toolVersion)
+            var files = Dictionary(uniqueKeysWithValues: ReconciliationReport.files(result).map { ($0.name, $0.bytes) })
+            files[ShardManifest.fileName] = manifest.bytes
+            if case .inTurn = plan {
+                console.diagnostic("\(name): shard \(shard.text) judged: V1 \(result.summary.v1RecordsRead), V2 \(result.summary.v2RecordsRead) records; peak memory so far \(MemoryBudget.peakResidentBytes() >> 20) MiB")
+            }
+            folders.append(ReportMerge.Folder(name: "shard \(shard.text)", files: files))
+        }
+        let written: [(name: String, bytes: [UInt8])]
+        do {
+            if case .one = plan {
+                written = ReconciliationReport.fileNames.compactMap { file in folders[0].files[file].map { (file, $0) } }
+                    + [(ShardManifest.fileName, folders[0].files[ShardManifest.fileName] ?? [])]
+            } else {
+                written = try ReportMerge.reconcile(folders)
+            }
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: reportNames) { (staging: StagingDirectory) throws(ASNError) in
+                for file in written { try staging.write(name: file.name, bytes: file.bytes) }
+            }
+        } catch {
+            console.diagnostic("\(name): \(error.description); no report written")
+            return .failure
+        }
+        let what: String
+        switch plan {
+        case .one(let shard): what = "shard \(shard.text) written; findings and the reject rate are judged by 'asn-migrate merge'"
+        default: what = "\(shards.count) shard\(shards.count == 1 ? "" : "s") in turn, merged; peak memory \(MemoryBudget.peakResidentBytes() >> 20) MiB"
+        }
+        // A shard's findings and reject rate are the merged report's to judge (shard 0 holds every reject): a written
+        // shard exits 0, so a batch engine retries only shards that failed.
+        var judge = true
+        if case .one = plan { judge = false }
+        return MergeCommand.finish(written, label: name, what: what, directory: outDirectory, maxRejectRate: maxRejectRate, judge: judge, console: console)
     }
 
     /// The `--fail-on` / `--warn-on` options `reconcile` and `nightly` share; `night` says what the kinds count.

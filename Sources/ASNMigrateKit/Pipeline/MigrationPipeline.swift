@@ -27,10 +27,12 @@ public struct MigrationPipeline: Sendable {
     /// Runs the pipeline over `files`, calling `consume` with each batch in input order on the calling thread.
     /// With `renderJSONLines`, workers also render migrated payloads as `MigrationOutput.appendJSONLine` does.
     /// An error thrown by `consume`, or a batch's `failure`, stops the run and is rethrown after the threads end.
-    public func run(files: [InputFile], renderJSONLines: Bool, consume: (MigrationBatch) throws -> Void) throws {
+    /// With `keep`, workers drop the outcomes it refuses (`migrate --shard`: another shard's records).
+    public func run(files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
+                    consume: (MigrationBatch) throws -> Void) throws {
         let mapper = self.mapper
         try OrderedBatchRun.run(files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-                                process: { Self.map($0, mapper: mapper, render: renderJSONLines) }) { batch in
+                                process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep) }) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
         }
@@ -39,7 +41,7 @@ public struct MigrationPipeline: Sendable {
     // MARK: - Private
 
     /// A worker's job: map (and render) one batch.
-    private static func map(_ items: [ReadItem], mapper: any RecordMapping, render: Bool) -> MigrationBatch {
+    private static func map(_ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?) -> MigrationBatch {
         var batch = MigrationBatch()
         batch.outcomes.reserveCapacity(items.count)
         for item in items {
@@ -53,6 +55,7 @@ public struct MigrationPipeline: Sendable {
                 batch.failure = error
                 return batch
             }
+            if let keep, !keep(outcome) { continue }
             if render, case .migrated(let payload) = outcome { MigrationOutput.appendJSONLine(payload, to: &batch.jsonLines) }
             batch.outcomes.append(outcome)
         }

@@ -97,7 +97,11 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
 
     /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.
     public static func reportOrder(_ a: Discrepancy, _ b: Discrepancy) -> Bool {
-        let ca = a.cells, cb = b.cells
+        reportOrder(cells: a.cells, b.cells)
+    }
+
+    /// The report order over rows given as cells (`cells`, as `merge` reads them back from `differences.csv`).
+    public static func reportOrder(cells ca: [String], _ cb: [String]) -> Bool {
         for column in [1, 2, 4, 0, 10] where ca[column] != cb[column] {
             return ca[column].utf8.lexicographicallyPrecedes(cb[column].utf8)
         }

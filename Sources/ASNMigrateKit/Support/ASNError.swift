@@ -78,6 +78,8 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case unauthorized
         /// A signed payload that fails a signature check (`reconcile --verify-signatures`); the message starts with the check's name.
         case signature
+        /// `merge`: the shard folders given are not one whole sharded run (missing, repeated, of another N, run date or judgement).
+        case badShards = "bad_shards"
     }
 
     /// The kind of failure.

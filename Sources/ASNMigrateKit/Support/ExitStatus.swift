@@ -10,6 +10,8 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case sanityCheckFailed = 3
     /// The command line was wrong (EX_USAGE).
     case usage = 64
+    /// `merge`: the shard folders do not make one whole run, or their figures do not add up (EX_DATAERR); nothing written.
+    case dataError = 65
     /// Apple's API still failed after the retries for some ids (`fetch`, EX_UNAVAILABLE); what was fetched is kept.
     case unavailable = 69
     /// Another run holds the lock on the same output; try again later (EX_TEMPFAIL).
@@ -25,6 +27,7 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
         case .failure: return "Failed: unreadable input, bad mapping, unusable output path, or a write failed; no file or report was published (standard output, a device or a FIFO may hold part of the output, as the message says)."
         case .sanityCheckFailed: return "Output written, but the input failed a sanity check: a reject rate above --max-reject-rate, or (reconcile) one side has no records while the other has some; standard error names the check."
         case .usage: return "The command line was wrong (EX_USAGE)."
+        case .dataError: return "merge: the shard folders are not one whole run (a shard missing or repeated, another N, run date, judgement or tool version) or their figures do not add up (EX_DATAERR); nothing written."
         case .unavailable: return "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
         case .unauthorized: return "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
         case .locked: return "Another run is writing the same output and holds its lock (EX_TEMPFAIL); nothing was done; run again later."

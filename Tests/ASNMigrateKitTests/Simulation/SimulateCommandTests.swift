@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func theToolAddsSimulateLastAndTheLibraryAloneDoesNotKnowIt() {
-        #expect(ToolCommands.all.map(\.spec.name) == ["migrate", "reconcile", "nightly", "mappings", "fetch", "simulate"])
+        #expect(ToolCommands.all.map(\.spec.name) == ["migrate", "reconcile", "nightly", "merge", "mappings", "fetch", "simulate"])
         #expect(!ASNMigrateCLI.builtInCommands.contains { $0.spec.name == "simulate" })
         let console = Console(output: { (_: [UInt8]) throws(ASNError) in }, diagnostic: { _ in })
         #expect(ASNMigrateCLI.run(["simulate", "--subscribers", "1", "--seed", "1", "--out", "x"], console: console) == .usage)
