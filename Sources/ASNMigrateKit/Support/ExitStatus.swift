@@ -16,6 +16,11 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case locked = 75
     /// Apple's API refused the token (`fetch`, HTTP 401, EX_NOPERM): key id, issuer id, bundle id, key or clock.
     case unauthorized = 77
+    /// A database source is configured wrong: bad URI, failed login, no such database, table or column (EX_CONFIG).
+    case configuration = 78
+
+    /// Exit 75 (EX_TEMPFAIL) under the name that fits a database that cannot be reached now; the same code as `locked`.
+    public static let temporaryFailure: ExitStatus = .locked
 
     /// One line for the EXIT STATUS table of `--help` and the README.
     public var help: String {
@@ -27,7 +32,8 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
         case .usage: return "The command line was wrong (EX_USAGE)."
         case .unavailable: return "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
         case .unauthorized: return "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
-        case .locked: return "Another run is writing the same output and holds its lock (EX_TEMPFAIL); nothing was done; run again later."
+        case .locked: return "Temporary (EX_TEMPFAIL): another run is writing the same output and holds its lock, or a PostgreSQL source could not be reached or dropped the connection; nothing was published; run again later."
+        case .configuration: return "A PostgreSQL source is configured wrong (EX_CONFIG): bad URI, failed login, no such database, table or column, or a query the server refuses; nothing was published."
         }
     }
 }
