@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import ASNMigrateKit
+
+/// Whether this machine has PostgreSQL's server binaries; the database tests skip, saying why, only without them.
+let postgresServerBinariesPresent = PostgresServer.binaries != nil
+
+/// One throwaway server for the database suites, asking for a password, started on first use and stopped at exit.
+enum SharedPostgres {
+    /// The superuser's password: never to appear in a message or report.
+    static let password = "pw-Secret-7391"
+    /// The server, or nil when it could not start.
+    static let server: PostgresServer? = {
+        let server = PostgresServer(password: password)
+        if server != nil { atexit { SharedPostgres.server?.stop() } }
+        return server
+    }()
+}
+
+/// `reconcile --v1 postgres://… --v2 postgres://…` against a real server: the reports equal the files path's byte
+/// for byte, and connection trouble is exit 75 or 78 with the server named and the password never shown.
+@Suite(.serialized) struct PostgresReconcileEndToEndTests {
+    /// The simulated data, loaded once into `asn_v1` / `asn_v2` and written as the files `asn_v1` / `asn_v2`.
+    private static let loaded: Result<(folder: TemporaryDirectory, data: PostgresDataSet), any Error> = Result {
+        let folder = try TemporaryDirectory()
+        let simulated = try SimulationFixture.run(subscribers: 40, seed: 24, months: 2, inject: 0.05, into: folder)
+        let data = try PostgresDataSet(simulation: simulated.out)
+        let server = try #require(SharedPostgres.server, "the PostgreSQL server did not start")
+        try PostgresDataSet.createTables(on: server, in: folder)
+        try data.insertV1(data.v1.indices, on: server, in: folder)
+        try data.insertV2(data.v2.indices, on: server, in: folder)
+        try data.writeV1File("asn_v1", in: folder)
+        try data.writeV2File("asn_v2", in: folder)
+        return (folder, data)
+    }
+
+    /// The report files of `folder`, by name.
+    private func reports(_ folder: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)), as: UTF8.self)
+        }
+        return files
+    }
+
+    /// `summary.csv` without its input rows (a URI there, a path here).
+    private func withoutInputs(_ summary: String?) -> String {
+        (summary ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("v1_input,") && !$0.hasPrefix("v2_input,") }.joined(separator: "\n")
+    }
+
+    @Test(.enabled(if: postgresServerBinariesPresent, "needs PostgreSQL server binaries (initdb, pg_ctl, psql) under /usr/lib/postgresql"))
+    func reportsFromTablesAreByteIdenticalToTheFiles() throws {
+        let (folder, data) = try Self.loaded.get()
+        let server = try #require(SharedPostgres.server)
+        let files = try BinaryRun.run(["reconcile", "--v1", "asn_v1", "--v2", "asn_v2", "--out", "files-report",
+                                       "--run-date", "2024-01-01", "--max-reject-rate", "50%"], in: URL(fileURLWithPath: folder.path))
+        let database = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v1-query", "asn_v1", "--v2", server.uri(),
+                                          "--v2-query", "select id, signed_payload from asn_v2 order by id;",
+                                          "--out", "db-report", "--run-date", "2024-01-01", "--max-reject-rate", "50%"],
+                                         in: URL(fileURLWithPath: folder.path))
+        #expect(files.status == 1, "\(files.stderr)")
+        #expect(database.status == files.status, "\(database.stderr)")
+        let fromFiles = try reports(folder.path + "/files-report"), fromDatabase = try reports(folder.path + "/db-report")
+        #expect(fromFiles.keys.sorted() == fromDatabase.keys.sorted())
+        // Not vacuous: the injected faults give differences and rejects on both sides.
+        #expect((fromFiles["differences.csv"] ?? "").split(separator: "\n").count > 3)
+        #expect((fromFiles["rejected.csv"] ?? "").contains("\nv1,asn_v1,"), "\(fromFiles["rejected.csv"] ?? "")")
+        #expect((fromFiles["summary.csv"] ?? "").contains("v1_records_read,\(data.v1.count)\n"), "\(fromFiles["summary.csv"] ?? "")")
+        for (name, text) in fromFiles where name != "summary.csv" {
+            #expect(fromDatabase[name] == text, "\(name) differs between the files and the database")
+        }
+        #expect(withoutInputs(fromDatabase["summary.csv"]) == withoutInputs(fromFiles["summary.csv"]))
+        let summary = fromDatabase["summary.csv"] ?? ""
+        #expect(summary.contains("v1_input,postgresql://postgres@/postgres?host=\(server.directory)&port=\(server.port) table asn_v1\n"), "\(summary)")
+        #expect(summary.contains("v2_input,postgresql://postgres@/postgres?host=\(server.directory)&port=\(server.port) query v2-query\n"), "\(summary)")
+        for text in [summary, database.stderr] + Array(fromDatabase.values) { #expect(!text.contains(SharedPostgres.password)) }
+    }
+
+    @Test(.enabled(if: postgresServerBinariesPresent, "needs PostgreSQL server binaries (initdb, pg_ctl, psql) under /usr/lib/postgresql"))
+    func decodedColumnsThroughTheColumnMapMatchTheCSVExport() throws {
+        let (folder, _) = try Self.loaded.get()
+        let server = try #require(SharedPostgres.server)
+        let directory = URL(fileURLWithPath: folder.path)
+        // V2 as decoded columns: `migrate --format csv --csv-names snake` of the V1 rows, with an id column first.
+        let migrated = try BinaryRun.run(["migrate", "asn_v1", "--format", "csv", "--csv-names", "snake"], in: directory)
+        let exported = try CSVReader.read(migrated.stdout, path: "migrated.csv")
+        let header = exported.header
+        let rows = exported.records.prefix(40)
+        var csv = PostgresDataSet.csvLine(["id"] + header)
+        for record in rows { csv += PostgresDataSet.csvLine([String(record.line)] + record.fields) }
+        try folder.write("asn_v2_columns.csv", Array(csv.utf8))
+        let columns = header.map { "\"\($0)\" text" }.joined(separator: ", ")
+        try PostgresDataSet.run(server, "create table asn_v2_columns (id bigint primary key, \(columns));\n"
+                                    + "\\copy asn_v2_columns from 'asn_v2_columns.csv' with (format csv, header)", in: folder)
+        let map = PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv-snake.map").path
+        let files = try BinaryRun.run(["reconcile", "--v1", "asn_v1", "--v2", "asn_v2_columns.csv", "--v2-columns", map,
+                                       "--out", "files-columns", "--run-date", "2024-01-01", "--max-reject-rate", "50%"], in: directory)
+        let database = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v1-query", "asn_v1", "--v2", server.uri(),
+                                          "--v2-query", "asn_v2_columns", "--v2-columns", map,
+                                          "--out", "db-columns", "--run-date", "2024-01-01", "--max-reject-rate", "50%"], in: directory)
+        #expect(files.status == 1, "\(files.stderr)")
+        #expect(database.status == files.status, "\(database.stderr)")
+        let fromFiles = try reports(folder.path + "/files-columns"), fromDatabase = try reports(folder.path + "/db-columns")
+        #expect((fromFiles["summary.csv"] ?? "").contains("v2_records_read,\(rows.count)\n"), "\(fromFiles["summary.csv"] ?? "")")
+        #expect((fromFiles["summary.csv"] ?? "").contains("\nmatched,3"), "\(fromFiles["summary.csv"] ?? "")")
+        for (name, text) in fromFiles {
+            // The CSV file's rows are `asn_v2_columns.csv:LINE`, the table's `asn_v2_columns:ID` with ID = LINE.
+            let expected = name == "summary.csv" ? withoutInputs(text) : text.replacingOccurrences(of: "asn_v2_columns.csv", with: "asn_v2_columns")
+            let found = name == "summary.csv" ? withoutInputs(fromDatabase[name]) : fromDatabase[name]
+            #expect(found == expected, "\(name) differs between the CSV export and the table")
+        }
+    }
+
+    @Test(.enabled(if: postgresServerBinariesPresent, "needs PostgreSQL server binaries (initdb, pg_ctl, psql) under /usr/lib/postgresql"))
+    func connectionProblemsAreExit75Or78NamingTheServerNeverThePassword() throws {
+        let (folder, _) = try Self.loaded.get()
+        let server = try #require(SharedPostgres.server)
+        let directory = URL(fileURLWithPath: folder.path)
+        func reconcile(_ uri: String, query: String = "asn_v1") throws -> BinaryRun {
+            try BinaryRun.run(["reconcile", "--v1", uri, "--v1-query", query, "--v2", "asn_v2", "--out", "failed-report"], in: directory)
+        }
+        let wrongPassword = try reconcile(server.uri(password: "Wrong-Guess-55"))
+        #expect(wrongPassword.status == ExitStatus.configuration.rawValue, "\(wrongPassword.stderr)")
+        #expect(wrongPassword.stderr.contains("password authentication failed"), "\(wrongPassword.stderr)")
+        #expect(wrongPassword.stderr.contains("database 'postgres' on host '\(server.directory)' port \(server.port) as user 'postgres'"), "\(wrongPassword.stderr)")
+        #expect(!wrongPassword.stderr.contains("Wrong-Guess-55") && !wrongPassword.stderr.contains(SharedPostgres.password))
+        let noPassword = try reconcile(server.uri(withPassword: false))
+        #expect(noPassword.status == ExitStatus.configuration.rawValue, "\(noPassword.stderr)")
+        let noDatabase = try reconcile(server.uri(database: "no_such_db"))
+        #expect(noDatabase.status == ExitStatus.configuration.rawValue && noDatabase.stderr.contains("no_such_db"), "\(noDatabase.stderr)")
+        let noTable = try reconcile(server.uri(), query: "no_such_table")
+        #expect(noTable.status == ExitStatus.configuration.rawValue && noTable.stderr.contains("42P01"), "\(noTable.stderr)")
+        let noBody = try reconcile(server.uri(), query: "select id from asn_v1")
+        #expect(noBody.status == ExitStatus.configuration.rawValue && noBody.stderr.contains("'body'"), "\(noBody.stderr)")
+        let badURI = try reconcile(server.uri() + "&no_such_option=1")
+        #expect(badURI.status == ExitStatus.configuration.rawValue, "\(badURI.stderr)")
+        let down = try reconcile("postgresql://postgres:\(SharedPostgres.password)@/postgres?host=\(server.directory)&port=\(server.port + 1)")
+        #expect(down.status == ExitStatus.temporaryFailure.rawValue, "\(down.stderr)")
+        #expect(down.stderr.contains("port \(server.port + 1)"), "\(down.stderr)")
+        let noQuery = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v2", "asn_v2", "--out", "failed-report"], in: directory)
+        #expect(noQuery.status == ExitStatus.usage.rawValue, "\(noQuery.stderr)")
+        for run in [wrongPassword, noPassword, noDatabase, noTable, noBody, badURI, down, noQuery] {
+            #expect(!run.stderr.contains(SharedPostgres.password), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/failed-report"), "no report after a failed connection")
+    }
+
+    @Test(.enabled(if: postgresServerBinariesPresent, "needs PostgreSQL server binaries (initdb, pg_ctl, psql) under /usr/lib/postgresql"))
+    func aServerKilledMidRunIsExit75AndTheLastReportStays() throws {
+        let (folder, _) = try Self.loaded.get()
+        let server = try #require(SharedPostgres.server)
+        let directory = URL(fileURLWithPath: folder.path)
+        let good = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v1-query", "asn_v1", "--v2", "asn_v2", "--out", "kept-report",
+                                      "--run-date", "2024-01-01", "--max-reject-rate", "50%"], in: directory)
+        #expect(good.status == 1, "\(good.stderr)")
+        let before = try reports(folder.path + "/kept-report")
+        // The query stops at row 5 until the server dies; a thread kills the server once it is waiting there.
+        let slow = "select id, received_at, body, pg_sleep(case when id = 5 then 60 else 0 end) as pause from asn_v1 order by id"
+        let killer = Thread {
+            for _ in 0..<400 {
+                let waiting = server.psql("-c \"select 1 / count(*)::int from pg_stat_activity where wait_event = 'PgSleep'\"", in: folder.path)
+                if waiting.status == 0 { break }
+                usleep(25_000)
+            }
+            server.kill()
+        }
+        killer.start()
+        let killed = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v1-query", slow, "--v2", "asn_v2", "--out", "kept-report",
+                                        "--run-date", "2024-01-01", "--max-reject-rate", "50%"], in: directory)
+        while !killer.isFinished { usleep(10_000) }
+        #expect(server.start(), "the server restarts for the other tests")
+        #expect(killed.status == ExitStatus.temporaryFailure.rawValue, "\(killed.stderr)")
+        #expect(killed.stderr.contains("no report written"), "\(killed.stderr)")
+        #expect(try reports(folder.path + "/kept-report") == before, "the last good report is untouched")
+    }
+}
