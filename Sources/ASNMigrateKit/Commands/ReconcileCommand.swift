@@ -379,11 +379,7 @@ public enum ReconcileCommand {
     /// The exit status for a failed run: 75 for a database that could not be reached or dropped the connection,
     /// 78 for a database set up wrong, else 2.
     static func databaseStatus(_ error: any Error) -> ExitStatus {
-        switch (error as? ASNError)?.code {
-        case .databaseUnavailable?: return .temporaryFailure
-        case .databaseConfiguration?: return .configuration
-        default: return .failure
-        }
+        (error as? ASNError).map { ExitStatus.failure(for: $0.code) } ?? .failure
     }
 
     private static func unknownField(_ name: String, option: String) -> ASNError {

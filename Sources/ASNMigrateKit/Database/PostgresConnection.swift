@@ -88,6 +88,19 @@ final class PostgresConnection {
         try execute("COMMIT")
     }
 
+    /// The type OIDs of the columns `query` returns, without fetching a row.
+    func columnTypes(_ query: String) throws(ASNError) -> [UInt32] {
+        let result = PQexec(connection, "SELECT * FROM (" + query + ") AS asn_migrate_probe LIMIT 0")
+        defer { PQclear(result) }
+        guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(result, doing: "reading the columns of '\(Self.shortened(query))'") }
+        return (0..<PQnfields(result)).map { UInt32(PQftype(result, $0)) }
+    }
+
+    /// `name` as a quoted SQL identifier.
+    static func identifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     // MARK: - Private
 
     /// The error for a failed command: unavailable when the connection is gone or the server says so, else configuration.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a `PostgresSource`'s rows as the records the file readers produce, so a table reconciles exactly as the
 /// same data exported to files would: a V1 row becomes the JSON Lines record `{"received_at":MS,"body":BODY}` (or
 /// `BODY` alone without a receive time), a V2 row a `{"signedPayload":…}` record, its JSON body, or — with a column
@@ -12,11 +14,80 @@ public struct PostgresReader: Sendable {
     public var source: PostgresSource
     /// Rows per `FETCH`.
     public var fetchSize: Int
+    /// For `nightly`: read only rows at or after a since-column value and skip rows already read; nil reads every row.
+    public var incremental: Incremental?
 
     /// A reader of `source`, `fetchSize` rows per fetch.
-    public init(source: PostgresSource, fetchSize: Int = 2_000) {
+    public init(source: PostgresSource, fetchSize: Int = 2_000, incremental: Incremental? = nil) {
         self.source = source
         self.fetchSize = max(1, fetchSize)
+        self.incremental = incremental
+    }
+
+    /// What `nightly` reads of a source: rows whose `sinceColumn` is at least the high-water `mark` (less `overlap`
+    /// for a time column; every row without a column or a mark yet), minus the rows whose `id` is in `known`.
+    /// Each row must have an `id`.
+    public struct Incremental: Sendable {
+        /// The monotonic column (`timestamptz`, `timestamp`, `date` or an integer), or nil to read every row each night.
+        public var sinceColumn: String?
+        /// The highest since-column value read on earlier nights (epoch ms for times, the integer otherwise), or nil.
+        public var mark: Int64?
+        /// How far below `mark` a time column is read again (ms), for rows that arrive late.
+        public var overlap: Int64
+        /// The ids of rows already read that the filter can return again.
+        public var known: Set<String>
+        /// Where each row read is told: its id and since-column value (called on the reading thread).
+        public var read: RowLog
+
+        /// Creates the filter.
+        public init(sinceColumn: String?, mark: Int64?, overlap: Int64, known: Set<String>, read: RowLog = RowLog()) {
+            self.sinceColumn = sinceColumn
+            self.mark = mark
+            self.overlap = overlap
+            self.known = known
+            self.read = read
+        }
+    }
+
+    /// The rows an incremental read returned: new ids with their since-column values, and the highest value seen.
+    /// Filled on the reading thread and read once the read has ended.
+    public final class RowLog: @unchecked Sendable {
+        // @unchecked: every access goes through `lock`.
+        private let lock = NSLock()
+        private var rows: [(key: String, mark: Int64?)] = []
+        private var highest: Int64?
+        private var time = false
+
+        /// Whether the since-column is a time, so the overlap applies (set once the read has looked at it).
+        public var isTimeColumn: Bool {
+            get { lock.lock(); defer { lock.unlock() }; return time }
+            set { lock.lock(); defer { lock.unlock() }; time = newValue }
+        }
+
+        /// An empty log.
+        public init() {}
+
+        /// Notes a row: `isNew` when its id was not known (it is then read as a record).
+        func note(key: String, mark: Int64?, isNew: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            if isNew { rows.append((key, mark)) }
+            if let mark { highest = Swift.max(highest ?? mark, mark) }
+        }
+
+        /// The new rows, in the order read.
+        public var newRows: [(key: String, mark: Int64?)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return rows
+        }
+
+        /// The highest since-column value of every row returned, new or known.
+        public var highestMark: Int64? {
+            lock.lock()
+            defer { lock.unlock() }
+            return highest
+        }
     }
 
     // MARK: - Reading
@@ -31,8 +102,9 @@ public struct PostgresReader: Sendable {
         let connection = try PostgresConnection(uri: source.uri)
         var columns: (body: Int, receivedAt: Int?, id: Int?)?
         var position = 0
-        try connection.forEachRow(source.selectStatement, fetchSize: fetchSize) { row in
+        try connection.forEachRow(try statement(connection), fetchSize: fetchSize) { row in
             position += 1
+            guard try isNew(row, connection: connection) else { return }
             if columns == nil {
                 guard let body = row.index(of: "body") else { throw missingColumns(row.columns, connection: connection) }
                 columns = (body, row.index(of: "received_at"), row.index(of: "id"))
@@ -54,20 +126,21 @@ public struct PostgresReader: Sendable {
         var binding: V2ColumnMap.Binding?
         var columns: (payload: Int, signed: Bool, id: Int?)?
         var position = 0
-        try connection.forEachRow(source.selectStatement, fetchSize: fetchSize) { row in
+        try connection.forEachRow(try statement(connection), fetchSize: fetchSize) { row in
             position += 1
+            guard try isNew(row, connection: connection) else { return }
             let idColumn = row.index(of: "id")
             let at = location(row, idColumn: idColumn, position: position)
             if let columnMap {
                 if binding == nil {
                     do {
-                        binding = try columnMap.bind(header: row.columns, csvPath: source.label)
+                        binding = try columnMap.bind(header: row.columns.filter { $0 != Self.markColumn }, csvPath: source.label)
                     } catch let error as ASNError {
                         throw ASNError(.databaseConfiguration, "the rows of \(source.side) \(source.label) (\(connection.target)) do not fit the column map: \(error.message) (exit 78)")
                     }
                 }
                 guard let binding else { return }
-                let cells = row.columns.indices.map { row.text($0) ?? "" }
+                let cells = row.columns.indices.filter { row.columns[$0] != Self.markColumn }.map { row.text($0) ?? "" }
                 do {
                     let object = try binding.object(of: CSVRecord(fields: cells, line: at.line ?? position))
                     for outcome in decoder.decode(.object(object), at: at) { try body(outcome) }
@@ -95,6 +168,47 @@ public struct PostgresReader: Sendable {
     }
 
     // MARK: - Private
+
+    /// The column the incremental statement adds: the row's since-column value as a number.
+    static let markColumn = "asn_migrate_mark"
+
+    /// The statement to stream: the source's SELECT, or for an incremental read that SELECT filtered by the
+    /// since-column (and its value added as `asn_migrate_mark`).
+    private func statement(_ connection: PostgresConnection) throws(ASNError) -> String {
+        guard let incremental, let column = incremental.sinceColumn else { return source.selectStatement }
+        let inner = source.isTableName ? "SELECT * FROM \(source.query)" : source.selectStatement
+        let quoted = "asn_migrate_source." + PostgresConnection.identifier(column)
+        let types = try connection.columnTypes("SELECT \(quoted) FROM (\(inner)) AS asn_migrate_source")
+        let mark: String
+        var from = incremental.mark
+        switch types.first {
+        case 1184?, 1114?, 1082?:  // timestamptz, timestamp (as UTC), date
+            mark = "(extract(epoch FROM \(quoted)) * 1000)::bigint"
+            from = from.map { $0 - incremental.overlap }
+            incremental.read.isTimeColumn = true
+        case 20?, 21?, 23?: mark = "\(quoted)::bigint"  // bigint, smallint, integer
+        default:
+            throw ASNError(.databaseConfiguration, "the since-column '\(column)' of \(source.side) \(source.label) (\(connection.target)) is neither a time (timestamptz, timestamp, date) nor an integer; name a column that only grows as rows arrive (exit 78)")
+        }
+        var sql = "SELECT asn_migrate_source.*, \(mark) AS \(Self.markColumn) FROM (\(inner)) AS asn_migrate_source WHERE \(quoted) IS NOT NULL"
+        if let from { sql += " AND \(mark) >= \(from)" }
+        return source.isTableName ? sql + " ORDER BY 1" : sql
+    }
+
+    /// For an incremental read: notes the row and says whether its id is new; every row is new otherwise.
+    private func isNew(_ row: PostgresRow, connection: PostgresConnection) throws -> Bool {
+        guard let incremental else { return true }
+        guard let idColumn = row.index(of: "id") else {
+            throw ASNError(.databaseConfiguration, "\(source.side) \(source.label) (\(connection.target)) has no 'id' column; nightly needs one to tell the rows it has read from new ones (a primary key) (exit 78)")
+        }
+        guard let key = row.text(idColumn) else {
+            throw ASNError(.databaseConfiguration, "\(source.side) \(source.label) (\(connection.target)) has a row whose 'id' is NULL; nightly needs every row to have one (exit 78)")
+        }
+        let mark = row.index(of: Self.markColumn).flatMap { row.text($0) }.flatMap { Int64($0) }
+        let new = !incremental.known.contains(key)
+        incremental.read.note(key: key, mark: mark, isNew: new)
+        return new
+    }
 
     /// `label:id` for a whole-number `id`, else `label:position`.
     private func location(_ row: PostgresRow, idColumn: Int?, position: Int) -> SourceLocation {

@@ -22,6 +22,16 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     /// Exit 75 (EX_TEMPFAIL) under the name that fits a database that cannot be reached now; the same code as `locked`.
     public static let temporaryFailure: ExitStatus = .locked
 
+    /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
+    /// the connection, 78 for a database source set up wrong, else 2.
+    public static func failure(for code: ASNError.Code) -> ExitStatus {
+        switch code {
+        case .databaseUnavailable: return .temporaryFailure
+        case .databaseConfiguration: return .configuration
+        default: return .failure
+        }
+    }
+
     /// One line for the EXIT STATUS table of `--help` and the README.
     public var help: String {
         switch self {

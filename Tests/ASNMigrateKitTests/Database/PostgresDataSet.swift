@@ -80,11 +80,11 @@ struct PostgresDataSet {
         try Self.run(server, "\\copy asn_v2 (id, signed_payload) from 'v2-rows.csv' with (format csv)", in: directory)
     }
 
-    /// Runs `sql` through psql in `directory`, recording psql's complaint as a test failure.
-    static func run(_ server: PostgresServer, _ sql: String, in directory: TemporaryDirectory) throws {
+    /// Runs `sql` through psql on `database` in `directory`, recording psql's complaint as a test failure.
+    static func run(_ server: PostgresServer, _ sql: String, in directory: TemporaryDirectory, database: String = "postgres") throws {
         let file = "load-\(UUID().uuidString.prefix(8)).sql"
         try directory.write(file, Array(sql.utf8))
-        let result = server.psql("-f \(file)", in: directory.path)
+        let result = server.psql("-f \(file)", in: directory.path, database: database)
         try #require(result.status == 0, "psql: \(result.stderr)")
     }
 

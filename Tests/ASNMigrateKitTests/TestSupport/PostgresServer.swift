@@ -98,10 +98,10 @@ final class PostgresServer: @unchecked Sendable {
         return "postgresql://postgres\(secret.map { ":" + $0 } ?? "")@/\(database)?host=\(directory)&port=\(port)"
     }
 
-    /// Runs `psql` with `arguments` (a shell fragment) in `folder`, stopping at the first SQL error.
-    func psql(_ arguments: String, in folder: String) -> (status: Int32, stderr: String) {
+    /// Runs `psql` on `database` with `arguments` (a shell fragment) in `folder`, stopping at the first SQL error.
+    func psql(_ arguments: String, in folder: String, database: String = "postgres") -> (status: Int32, stderr: String) {
         let environment = password.map { "PGPASSWORD='\($0)' " } ?? ""
-        return Shell.run("\(environment)psql \(psqlOptions) -q -v ON_ERROR_STOP=1 \(arguments)", in: folder)
+        return Shell.run("\(environment)psql -h \(directory) -p \(port) -U postgres -d \(database) -q -v ON_ERROR_STOP=1 \(arguments)", in: folder)
     }
 
     /// Runs a server program (as the unprivileged user when we are root); its exit status.
