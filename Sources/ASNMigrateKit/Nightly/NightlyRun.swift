@@ -461,10 +461,16 @@ public struct NightlyRun {
                     switch item {
                     case .rejected(let error):
                         try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
-                    case .migrated(let payload):
-                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
-                    case .unmapped(let u):
-                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result, original: .v1(item))
+                    case .migrated(var payload):
+                        // An appended file's tail is read on its own: its lines count from the file's start, in the
+                        // stored payload (which reports' v1_source come from) as in the record's location.
+                        if lineOffset > 0, let line = payload.migration?.line { payload.migration?.line = line + lineOffset }
+                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result,
+                                 original: .v1(.migrated(payload)))
+                    case .unmapped(var u):
+                        if lineOffset > 0, let line = u.location.line { u.location.line = line + lineOffset }
+                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result,
+                                 original: .v1(.unmapped(u)))
                     }
                 }
             }
