@@ -50,6 +50,14 @@ enum PostgresFailure {
             found.append(raw)
             if let decoded = raw.removingPercentEncoding { found.append(decoded) }
         }
+        // `password=…` in a query string or key=value string, also when libpq cannot parse it (its message may quote it).
+        var rest = Substring(uri)
+        while let start = rest.range(of: "password=", options: .caseInsensitive) {
+            rest = rest[start.upperBound...]
+            let value = String(rest.prefix { $0 != "&" && $0 != " " })
+            found.append(value)
+            if let decoded = value.removingPercentEncoding { found.append(decoded) }
+        }
         if let environment = ProcessInfo.processInfo.environment["PGPASSWORD"] { found.append(environment) }
         return found.filter { !$0.isEmpty }
     }
