@@ -19,8 +19,8 @@ struct PostgresDataSet {
     /// V2 JWS values in id order.
     var v2: [String] = []
 
-    /// The simulation's V1 and V2 lines that are valid JSON (a `jsonb` column cannot hold the others); every
-    /// seventh V1 row gets a receive time.
+    /// The simulation's V1 and V2 lines that are valid JSON (a `jsonb` column cannot hold the others), plus one
+    /// V1 row that is not a notification; every seventh V1 row gets a receive time.
     init(simulation out: String) throws {
         let parser = JSONParser()
         for line in try Self.lines(under: out + "/v1") where (try? parser.parse(line)) != nil {
@@ -28,6 +28,8 @@ struct PostgresDataSet {
             let received = index % 7 == 3 ? "2021-01-\(String(format: "%02d", 1 + index % 28)) 10:0\(index % 10):00.\(100 + index)+00" : nil
             v1.append(V1Row(body: line, receivedAt: received))
         }
+        // A row that is JSON but no notification: a reject, named `asn_v1:ID`, on both paths.
+        v1.insert(V1Row(body: "{\"note\":\"not a V1 notification\"}", receivedAt: nil), at: v1.count / 2)
         for line in try Self.lines(under: out + "/v2") {
             guard case .object(let object)? = try? parser.parse(line), case .string(let jws)? = object["signedPayload"] else { continue }
             v2.append(jws)
@@ -57,27 +59,19 @@ struct PostgresDataSet {
 
     // MARK: - Tables
 
-    /// Creates `asn_v1 (id, received_at timestamptz, body jsonb)` and `asn_v2 (id, signed_payload text)`.
-    static func createTables(on server: PostgresServer, in directory: TemporaryDirectory) throws {
-        let sql = """
+    /// Creates `asn_v1 (id, received_at timestamptz, body jsonb)` and `asn_v2 (id, signed_payload text)` and loads
+    /// every row, ids counting from 1, in one psql call.
+    func load(on server: PostgresServer, in directory: TemporaryDirectory) throws {
+        let v1CSV = v1.indices.map { Self.csvLine([String($0 + 1), v1[$0].receivedAt ?? "", v1[$0].body]) }.joined()
+        let v2CSV = v2.indices.map { Self.csvLine([String($0 + 1), v2[$0]]) }.joined()
+        try directory.write("v1-rows.csv", Array(v1CSV.utf8))
+        try directory.write("v2-rows.csv", Array(v2CSV.utf8))
+        try Self.run(server, """
             create table asn_v1 (id bigint primary key, received_at timestamptz, body jsonb not null);
             create table asn_v2 (id bigint primary key, signed_payload text not null);
-            """
-        try run(server, sql, in: directory)
-    }
-
-    /// Inserts V1 rows `rows` (ids `rows.lowerBound + 1 …`) into `asn_v1`.
-    func insertV1(_ rows: Range<Int>, on server: PostgresServer, in directory: TemporaryDirectory) throws {
-        let csv = rows.map { index in Self.csvLine([String(index + 1), v1[index].receivedAt ?? "", v1[index].body]) }.joined()
-        try directory.write("v1-rows.csv", Array(csv.utf8))
-        try Self.run(server, "\\copy asn_v1 (id, received_at, body) from 'v1-rows.csv' with (format csv)", in: directory)
-    }
-
-    /// Inserts V2 rows `rows` into `asn_v2`.
-    func insertV2(_ rows: Range<Int>, on server: PostgresServer, in directory: TemporaryDirectory) throws {
-        let csv = rows.map { index in Self.csvLine([String(index + 1), v2[index]]) }.joined()
-        try directory.write("v2-rows.csv", Array(csv.utf8))
-        try Self.run(server, "\\copy asn_v2 (id, signed_payload) from 'v2-rows.csv' with (format csv)", in: directory)
+            \\copy asn_v1 (id, received_at, body) from 'v1-rows.csv' with (format csv)
+            \\copy asn_v2 (id, signed_payload) from 'v2-rows.csv' with (format csv)
+            """, in: directory)
     }
 
     /// Runs `sql` through psql on `database` in `directory`, recording psql's complaint as a test failure.
