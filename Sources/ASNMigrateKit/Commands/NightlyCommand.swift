@@ -11,8 +11,8 @@ public enum NightlyCommand {
         abstract: "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
         options: [
             .single("--config", valueName: "FILE", help: "Config file of 'key = value' lines (keys are the options below without '--'); flags win over it."),
-            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable)."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable)."),
+            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable); or one postgres:// URI with --v1-query."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable); or one postgres:// URI with --v2-query."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV."),
             .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."),
             .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or --v2-columns' columns)."),

@@ -64,15 +64,14 @@ final class PostgresConnection {
     }
 
     /// Streams the rows of `query` (a SELECT) in order through a cursor inside a read-only, repeatable-read
-    /// transaction (one snapshot for the whole read), `fetchSize` rows at a time, calling `body` with each.
-    /// `cancelled` is asked before each fetch; when it says yes, reading stops quietly.
-    func forEachRow(_ query: String, fetchSize: Int = defaultFetchSize, cancelled: () -> Bool = { false },
-                    _ body: (PostgresRow) throws -> Void) throws {
+    /// transaction (one snapshot for the whole read), `fetchSize` rows at a time, calling `body` with each. What
+    /// `body` throws ends the read (the transaction ends with the connection).
+    func forEachRow(_ query: String, fetchSize: Int = defaultFetchSize, _ body: (PostgresRow) throws -> Void) throws {
         try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try execute("DECLARE asn_migrate_rows NO SCROLL CURSOR FOR " + query)
         var columns: [String]?
         let fetch = "FETCH \(max(1, fetchSize)) FROM asn_migrate_rows"
-        while !cancelled() {
+        while true {
             guard let result = PQexec(connection, fetch) else { throw failure(nil, doing: "fetching rows") }
             defer { PQclear(result) }
             guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(result, doing: "fetching rows") }
