@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ASNMigrateKit
 
@@ -82,5 +83,24 @@ import Testing
         #expect(PostgresReader.receiveTime("1614556800000") == Array("1614556800000".utf8))
         #expect(PostgresReader.receiveTime("next tuesday") == Array("\"next tuesday\"".utf8), "kept as text, so the V1 reader rejects it naming the key")
         #expect(PostgresReader.quoted(Array("a\"b\\c\n".utf8)) == Array("\"a\\\"b\\\\c\\u000a\"".utf8))
+    }
+
+    @Test func aDatabaseSideIsOneURIWithItsQuery() throws {
+        let uri = "postgresql://app:Never-Shown-1@/billing?host=/nonexistent&port=1"
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let runs = [
+            ["reconcile", "--v1", uri, "--v2", "x.jsonl", "--out", tmp.path + "/r"],
+            ["reconcile", "--v1", uri, "--v1", "a.jsonl", "--v1-query", "asn_v1", "--v2", "x.jsonl", "--out", tmp.path + "/r"],
+            ["reconcile", "--v1", "a.jsonl", "--v1-query", "asn_v1", "--v2", "x.jsonl", "--out", tmp.path + "/r"],
+            ["nightly", "--v1", uri, "--v2", tmp.path, "--state", tmp.path + "/s/state.sqlite", "--reports", tmp.path + "/n"],
+            ["nightly", "--v1", tmp.path, "--v1-since-column", "received_at", "--v2", tmp.path, "--state", tmp.path + "/s/state.sqlite"],
+        ]
+        for arguments in runs {
+            let run = try BinaryRun.run(arguments)
+            #expect(run.status == ExitStatus.usage.rawValue, "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("Never-Shown-1"), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/s"), "no state is created by a usage error")
     }
 }
