@@ -15,7 +15,7 @@ public enum NightlyCommand {
             .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable); or one postgres:// URI with --v2-query."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV."),
             .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."),
-            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or --v2-columns' columns)."),
+            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or the columns the --v2-columns map names)."),
             .single("--v1-since-column", valueName: "COLUMN", help: "With --v1 postgres://…: a column that grows as rows arrive (received_at, or an id sequence); each night reads rows from its high-water mark less --since-overlap."),
             .single("--v2-since-column", valueName: "COLUMN", help: "With --v2 postgres://…: as --v1-since-column."),
             .single("--since-overlap", valueName: "DURATION", help: "How far before the high-water mark of a time since-column a night reads again, for rows that arrive late (default 3d); rows already read are skipped by id.", valueKind: .duration),
