@@ -136,6 +136,18 @@ enum SharedPostgres {
         let down = try reconcile("postgresql://postgres:\(SharedPostgres.password)@/postgres?host=\(server.directory)&port=\(server.port + 1)")
         #expect(down.status == ExitStatus.temporaryFailure.rawValue, "\(down.stderr)")
         #expect(down.stderr.contains("port \(server.port + 1)"), "\(down.stderr)")
+        // nightly alike: nothing published, and the state keeps no run.
+        let downNight = try BinaryRun.run(["nightly", "--v1", server.uri(database: "postgres").replacingOccurrences(of: "port=\(server.port)", with: "port=\(server.port + 1)"),
+                                           "--v1-query", "asn_v1", "--v2", folder.path + "/asn_v2", "--state", "failed-state/state.sqlite",
+                                           "--reports", "failed-nights", "--run-date", "2021-03-01", "--min-file-age", "0"], in: directory)
+        #expect(downNight.status == ExitStatus.temporaryFailure.rawValue, "\(downNight.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/failed-nights/2021-03-01"), "no nightly report")
+        let wrongNight = try BinaryRun.run(["nightly", "--v1", server.uri(password: "Wrong-Guess-55"), "--v1-query", "asn_v1",
+                                            "--v2", folder.path + "/asn_v2", "--state", "failed-state/state.sqlite",
+                                            "--reports", "failed-nights", "--run-date", "2021-03-01", "--min-file-age", "0"], in: directory)
+        #expect(wrongNight.status == ExitStatus.configuration.rawValue, "\(wrongNight.stderr)")
+        #expect(!wrongNight.stderr.contains("Wrong-Guess-55") && !downNight.stderr.contains(SharedPostgres.password))
+        #expect(try NightlyStore(path: folder.path + "/failed-state/state.sqlite").latestRun() == nil, "no night was committed")
         let noQuery = try BinaryRun.run(["reconcile", "--v1", server.uri(), "--v2", "asn_v2", "--out", "failed-report"], in: directory)
         #expect(noQuery.status == ExitStatus.usage.rawValue, "\(noQuery.stderr)")
         for run in [wrongPassword, noPassword, noDatabase, noTable, noBody, badURI, down, noQuery] {
