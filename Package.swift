@@ -15,9 +15,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // libpq (libpq-dev): `--v1` / `--v2` read straight from PostgreSQL.
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres"),
         .target(
             name: "ASNMigrateKit",
-            dependencies: ["CZlib", "CCrypto", "CSQLite"],
+            dependencies: ["CZlib", "CCrypto", "CSQLite", "CPostgres"],
             path: "Sources/ASNMigrateKit"
         ),
         // The lifecycle simulator and its `simulate` command, above the library (which never imports it).

@@ -318,6 +318,14 @@ CREATE TABLE state_pruned_uuids (
     file_id INTEGER
 );
 
+-- source_rows: rows already read from a PostgreSQL source (file_id is the source's files row), by their id, with
+-- the since-column value (epoch ms or the integer) that a night's overlap window compares.
+CREATE TABLE state_source_rows (
+    file_id INTEGER,
+    row_key TEXT,
+    mark    INTEGER
+);
+
 -- conflicts: V2 UUIDs seen again with other content (report cells as text).
 CREATE TABLE state_conflicts (
     id                      INTEGER,

@@ -11,9 +11,14 @@ public enum NightlyCommand {
         abstract: "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
         options: [
             .single("--config", valueName: "FILE", help: "Config file of 'key = value' lines (keys are the options below without '--'); flags win over it."),
-            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable)."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable)."),
+            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable); or one postgres:// URI with --v1-query."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable); or one postgres:// URI with --v2-query."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV."),
+            .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."),
+            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or the columns the --v2-columns map names)."),
+            .single("--v1-since-column", valueName: "COLUMN", help: "With --v1 postgres://…: a column that grows as rows arrive (received_at, or an id sequence); each night reads rows from its high-water mark less --since-overlap."),
+            .single("--v2-since-column", valueName: "COLUMN", help: "With --v2 postgres://…: as --v1-since-column."),
+            .single("--since-overlap", valueName: "DURATION", help: "How far before the high-water mark of a time since-column a night reads again, for rows that arrive late (default 3d); rows already read are skipped by id.", valueKind: .duration),
             .single("--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite)."),
             .single("--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration),
@@ -88,7 +93,8 @@ public enum NightlyCommand {
                 .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
                 + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
             try OutputPlan(outputs: outputs,
-                           inputs: settings.v1.map { OutputPlan.Input("--v1", $0) } + settings.v2.map { OutputPlan.Input("--v2", $0) } + settingsFiles).check()
+                           inputs: settings.v1.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
+                               + settings.v2.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) } + settingsFiles).check()
         } catch {
             console.diagnostic("asn-migrate nightly: \(error.message); nothing was written")
             return error.code == .usage ? .usage : .failure
@@ -196,7 +202,7 @@ public enum NightlyCommand {
             } else {
                 log("\(error.description); the state is unchanged by this run and no report was written")
             }
-            status = .failure
+            status = ExitStatus.failure(for: error.code)
             return status
         }
     }

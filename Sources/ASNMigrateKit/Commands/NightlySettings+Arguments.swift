@@ -8,7 +8,7 @@ extension NightlySettings {
         var s = NightlySettings()
         let base = config.map { FileSystem.parentDirectory(of: $0.path) }
         func relative(_ path: String) -> String {
-            guard let base, !path.hasPrefix("/"), base != "." else { return path }
+            guard let base, !path.hasPrefix("/"), base != ".", !PostgresSource.isURI(path) else { return path }
             return base.hasSuffix("/") ? base + path : base + "/" + path
         }
         if config != nil {
@@ -76,6 +76,20 @@ extension NightlySettings {
         guard !s.v1.isEmpty || !s.v2.isEmpty else {
             throw ASNError(.usage, "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'.")
         }
+        for side in ["v1", "v2"] {
+            let roots = side == "v1" ? s.v1 : s.v2
+            let query = side == "v1" ? s.v1Query : s.v2Query
+            if let uri = roots.first(where: PostgresSource.isURI) {
+                guard roots.count == 1 else {
+                    throw ASNError(.usage, "\(side) \(PostgresSource.redacted(uri)) must be the only \(side) root (\(roots.count) given); read files and the database with separate states")
+                }
+                guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ASNError(.usage, "\(side) \(PostgresSource.redacted(uri)) needs \(side)-query TABLE or \(side)-query 'SELECT …' (README, Reading from PostgreSQL)")
+                }
+            } else if query != nil || s.sinceColumn(side: side) != nil {
+                throw ASNError(.usage, "\(side)-query and \(side)-since-column need \(side) = postgres://USER@HOST/DATABASE")
+            }
+        }
         return s
     }
 
@@ -97,6 +111,11 @@ extension NightlySettings {
         case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
         case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
         case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
+        case "v1-query": v1Query = value
+        case "v2-query": v2Query = value
+        case "v1-since-column": v1SinceColumn = value
+        case "v2-since-column": v2SinceColumn = value
+        case "since-overlap": sinceOverlap = try ArgumentValue.durationMilliseconds(value, option: option)
         case "bundle-id": bundleId = value
         case "app-apple-id": appAppleId = value
         case "max-reject-rate":

@@ -7,8 +7,10 @@ public enum ReconcileCommand {
         name: "reconcile",
         abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
-            .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input)."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable)."),
+            .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input); or one postgres://USER@HOST/DATABASE URI with --v1-query (password in ~/.pgpass or PGPASSWORD)."),
+            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable); or one postgres:// URI with --v2-query."),
+            .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table (its rows in the order of its first column) or SELECT giving a 'body' column (json, jsonb or text), optionally 'received_at' and 'id'."),
+            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'signed_payload' (a JWS) or 'body' (a V2 body or decoded payload), or the columns of --v2-columns; optionally 'id'."),
             .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept), and only when it is empty or holds nothing but report files; a lock file .DIR.lock beside it keeps two runs from writing it at once."),
             .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder and reported as run_date in summary.csv (default: today, UTC)."),
             .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
@@ -65,6 +67,14 @@ public enum ReconcileCommand {
             console.diagnostic("\(name): \(error.description); no report written")
             return .failure
         }
+        let v1Database: PostgresSource?, v2Database: PostgresSource?
+        do {
+            v1Database = try databaseSource(arguments, side: "v1")
+            v2Database = try databaseSource(arguments, side: "v2")
+        } catch {
+            console.diagnostic("\(name): \(error.message)")
+            return .usage
+        }
         let table: MappingTable
         let v1Files: [InputFile]
         let v2Files: [InputFile]
@@ -81,8 +91,8 @@ public enum ReconcileCommand {
         do {
             table = try MappingLoader.load(arguments.value("--mappings"))
             transactionRules = try V2OnlyTransactionRules.load(directory: arguments.value("--mappings"))
-            v1Selection = try InputPaths.select(arguments.values("--v1"))
-            v2Selection = try InputPaths.select(arguments.values("--v2"))
+            v1Selection = try InputPaths.select(v1Database == nil ? arguments.values("--v1") : [])
+            v2Selection = try InputPaths.select(v2Database == nil ? arguments.values("--v2") : [])
             v1Files = v1Selection.files
             // A fetch folder's own files (its summary and not-found list) are not Apple's answers: never read as records.
             v2Files = v2Selection.files.filter { !FetchOutput.isOwnFile($0.path) }
@@ -103,8 +113,8 @@ public enum ReconcileCommand {
                 .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
                 + arguments.values("--root-certificate").map { OutputPlan.Input("--root-certificate", $0) }
             try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
-                           inputs: arguments.values("--v1").map { OutputPlan.Input("--v1", $0) }
-                               + arguments.values("--v2").map { OutputPlan.Input("--v2", $0) } + settings,
+                           inputs: arguments.values("--v1").filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
+                               + arguments.values("--v2").filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) } + settings,
                            inputFiles: v1Files + v2Files).check()
         } catch {
             console.diagnostic("\(name): \(error.message); no report written")
@@ -122,12 +132,25 @@ public enum ReconcileCommand {
             return error.code == .locked ? .locked : .failure
         }
 
-        for (side, found) in [("--v1", v1Files), ("--v2", v2Files)] where found.isEmpty {
+        // A database that cannot be reached or is set up wrong fails here, before anything is read.
+        for source in [v1Database, v2Database].compactMap({ $0 }) {
+            do {
+                try PostgresReader(source: source).checkConnection()
+            } catch {
+                console.diagnostic("\(name): --\(source.side): \(error.message); no report written")
+                return databaseStatus(error)
+            }
+        }
+        for (side, found) in [("--v1", v1Database == nil ? v1Files : [InputFile(path: "database")]),
+                              ("--v2", v2Database == nil ? v2Files : [InputFile(path: "database")])] where found.isEmpty {
             console.diagnostic("\(name): warning: no input files found under \(side) \(arguments.values(side).joined(separator: ", "))")
         }
         for entry in v1Selection.skipped + v2Selection.skipped { console.diagnostic("\(name): \(entry.warning)") }
         // One pass reads every input and judges the records of `shard` (all of them when nil).
         func pass(_ shard: ShardSelection?) -> Result<ReconciliationResult, ASNError> {
+            if shard != nil, v1Database != nil || v2Database != nil {
+                return .failure(ASNError(.usage, "--shard, --shards and --memory-limit read files; a PostgreSQL source is not split yet: reconcile it without sharding, or export it to files"))
+            }
             var reconciler = Reconciler(table: table, options: options)
             reconciler.collectsPrices = arguments.flag("--html")
             var v2Reader = ParallelV2Reader(columnMap: columnMap)
@@ -145,7 +168,7 @@ public enum ReconcileCommand {
                 // The V2 side first (decoded on all cores, in input order), so the V1 pass knows whether it must also
                 // gather transactions; its rejects are handed over after V1's, keeping rejected.csv's order.
                 var v2Rejects: [ASNError] = []
-                try v2Reader.read(v2Files, progress: { progress.advance(bytes: $0, records: $1) }) { outcome in
+                let addV2 = { (outcome: V2ReadOutcome) in
                     switch outcome {
                     case .record(let r):
                         spans.addV2(r.payload)
@@ -157,6 +180,15 @@ public enum ReconcileCommand {
                     case .rejected(let error): if holds(0) { v2Rejects.append(error) }
                     }
                 }
+                if let v2Database {
+                    try PostgresReader(source: v2Database).v2Outcomes(decoder: v2Reader.reader.decoder, columnMap: columnMap) { outcome in
+                        progress.advance(bytes: 0, records: 1)
+                        addV2(outcome)
+                    }
+                } else {
+                    try v2Reader.read(v2Files, progress: { progress.advance(bytes: $0, records: $1) }, addV2)
+                }
+                let v1Reader = v1Database.map { PostgresReader(source: $0) }
                 if transactions.holdsRecords {
                     guard shard == nil else {
                         progress.finish()
@@ -164,19 +196,31 @@ public enum ReconcileCommand {
                     }
                     // Apple's API view: the same parallel pass also reads every record's transactions.
                     collector = V1TransactionCollector(statusSubscriptions: transactions.statusSubscriptions)
-                    try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files) { batch in
+                    let consume = { (batch: TransactionFactsPipeline.Batch) in
                         progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                         for outcome in batch.outcomes { reconciler.addV1(outcome) }
                         for facts in batch.facts { collector.add(facts) }
                     }
+                    let pipeline = TransactionFactsPipeline(mapper: FastRecordMapper(table: table))
+                    if let v1Reader {
+                        try pipeline.run(produce: { try v1Reader.v1Records($0) }, consume: consume)
+                    } else {
+                        try pipeline.run(files: v1Files, consume: consume)
+                    }
                 } else {
                     // The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
-                    try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: v1Files, renderJSONLines: false) { batch in
+                    let consume = { (batch: MigrationBatch) in
                         progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
                         for outcome in batch.outcomes {
                             spans.addV1(outcome)
                             if holds(ShardHash.shard(of: outcome, count: shard?.count ?? 1)) { reconciler.addV1(outcome) }
                         }
+                    }
+                    let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: table))
+                    if let v1Reader {
+                        try pipeline.run(produce: { try v1Reader.v1Records($0) }, renderJSONLines: false, consume: consume)
+                    } else {
+                        try pipeline.run(files: v1Files, renderJSONLines: false, consume: consume)
                     }
                 }
                 for error in v2Rejects { reconciler.addV2Reject(error) }
@@ -209,7 +253,7 @@ public enum ReconcileCommand {
         case .success(let whole): result = whole
         case .failure(let error):
             console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
-            return error.code == .usage ? .usage : .failure
+            return error.code == .usage ? .usage : databaseStatus(error)
         }
         let crossings = thresholds.crossings(ThresholdFigures.reconcile(result))
         if !thresholds.rules.isEmpty { result.summary.thresholds = thresholds.counts(crossings) }
@@ -423,8 +467,8 @@ public enum ReconcileCommand {
 
         let runDate = try runDate(arguments, now: now)
         options.run = RunInfo(runDate: runDate, toolVersion: ASNMigrateCLI.versionNumber,
-                              inputs: arguments.values("--v1").map { RunInfo.Input(side: "v1", root: $0) }
-                                  + arguments.values("--v2").map { RunInfo.Input(side: "v2", root: $0) })
+                              inputs: arguments.values("--v1").map { RunInfo.Input(side: "v1", root: describedRoot($0, arguments, side: "v1")) }
+                                  + arguments.values("--v2").map { RunInfo.Input(side: "v2", root: describedRoot($0, arguments, side: "v2")) })
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")
     }
 
@@ -455,6 +499,40 @@ public enum ReconcileCommand {
         try SignaturePolicy.resolve(verify: arguments.flag("--verify-signatures"), requireSignatures: arguments.flag("--require-signatures"),
                                     rootCertificates: arguments.values("--root-certificate"), bundleId: arguments.value("--bundle-id"),
                                     appAppleId: arguments.value("--app-apple-id"))
+    }
+
+    // MARK: - Database sources
+
+    /// The PostgreSQL source of `side` (`v1`/`v2`), or nil when that side reads files. A URI must be the side's only
+    /// input and needs `--SIDE-query`; `--SIDE-query` without a URI is a usage error.
+    static func databaseSource(_ arguments: ParsedArguments, side: String) throws(ASNError) -> PostgresSource? {
+        let values = arguments.values("--\(side)")
+        let query = arguments.value("--\(side)-query")
+        guard let uri = values.first(where: PostgresSource.isURI) else {
+            if query != nil {
+                throw ASNError(.usage, "--\(side)-query needs --\(side) postgres://USER@HOST/DATABASE; the files given to --\(side) are read as files")
+            }
+            return nil
+        }
+        guard values.count == 1 else {
+            throw ASNError(.usage, "--\(side) \(PostgresSource.redacted(uri)) must be the only --\(side) input (\(values.count) given); read files and the database in separate runs")
+        }
+        guard let query, !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ASNError(.usage, "--\(side) \(PostgresSource.redacted(uri)) needs --\(side)-query TABLE or --\(side)-query 'SELECT …' (README, Reading from PostgreSQL)")
+        }
+        return PostgresSource(side: side, uri: uri, query: query)
+    }
+
+    /// How the summary names an input root: a path as given, a database URI without its password and with what was read.
+    static func describedRoot(_ root: String, _ arguments: ParsedArguments, side: String) -> String {
+        guard PostgresSource.isURI(root) else { return root }
+        return PostgresSource(side: side, uri: root, query: arguments.value("--\(side)-query") ?? "").describedRoot
+    }
+
+    /// The exit status for a failed run: 75 for a database that could not be reached or dropped the connection,
+    /// 78 for a database set up wrong, else 2.
+    static func databaseStatus(_ error: any Error) -> ExitStatus {
+        (error as? ASNError).map { ExitStatus.failure(for: $0.code) } ?? .failure
     }
 
     private static func unknownField(_ name: String, option: String) -> ASNError {

@@ -16,6 +16,17 @@ enum OrderedBatchRun {
                                process: process, consume: consume)
     }
 
+    /// Runs as `run(files:…)` over the items `produce` emits (rows of a database, say) instead of files' records.
+    /// `produce` runs on the splitting thread; what it throws ends the run there and is rethrown in order.
+    static func run<Result: Sendable>(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
+                                      batchBytes: Int, workers: Int, capacity: Int,
+                                      process: @escaping @Sendable ([ReadItem]) -> Result,
+                                      consume: (Result) throws -> Void) throws {
+        try OrderedWorkers.run(workers: workers, capacity: capacity,
+                               produce: { feed in split(produce, batchBytes: batchBytes, feed: feed) },
+                               process: process, consume: consume)
+    }
+
     // MARK: - Private
 
     /// The splitting thread: cuts every file into batches until the files end or the run stops.
@@ -45,5 +56,28 @@ enum OrderedBatchRun {
             }
         }
         if !items.isEmpty { _ = flush() }
+    }
+
+    /// The splitting thread over a producer: batches its items until it returns, throws or the run stops.
+    private static func split(_ produce: (_ emit: (InputItem) throws -> Void) throws -> Void, batchBytes: Int,
+                              feed: OrderedWorkers.Feed<[ReadItem]>) {
+        var items: [ReadItem] = []
+        var bytes = 0
+        do {
+            try produce { item in
+                if feed.isCancelled() { throw CancellationError() }
+                items.append(.item(item))
+                if case .record(let record) = item { bytes += record.bytes.count }
+                if bytes >= batchBytes {
+                    defer { items = []; bytes = 0 }
+                    if !feed.add(items) { throw CancellationError() }
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            items.append(.failure(error))
+        }
+        if !items.isEmpty { _ = feed.add(items) }
     }
 }

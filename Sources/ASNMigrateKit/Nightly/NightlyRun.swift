@@ -79,9 +79,11 @@ public struct NightlyRun {
             // 1. Ingest what is new or changed.
             for side in ["v1", "v2"] {
                 let roots = side == "v1" ? settings.v1 : settings.v2
+                // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
+                let database = settings.databaseSource(side: side)
                 let files: [InputFile]
                 do {
-                    files = try InputPaths.expand(roots)
+                    files = database == nil ? try InputPaths.expand(roots) : []
                 } catch let error as ASNError {
                     throw error
                 } catch {
@@ -94,14 +96,23 @@ public struct NightlyRun {
                     let real = FileIdentity.realPath(file.path) ?? file.path
                     if realPaths.insert(real).inserted { listed.append(real) }
                 }
+                if let database {
+                    listed = [Self.ledgerPath(database)]
+                    realPaths = Set(listed)
+                }
                 for path in listed {
-                    if FileIdentity.isTemporaryName(path) {
+                    if database == nil, FileIdentity.isTemporaryName(path) {
                         counters["files_deferred", default: 0] += 1
                         log("note: \(path) has a temporary name; left for a later night")
                         continue
                     }
-                    let outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                    let outcome: FileOutcome
+                    if let database {
+                        outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap && side == "v1")
+                    } else {
+                        outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
                                                      remap: remap && side == "v1")
+                    }
                     if outcome.linesDeferred { counters["lines_deferred", default: 0] += 1 }
                     switch outcome.action {
                     case .skipped: continue
@@ -499,7 +510,7 @@ public struct NightlyRun {
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
-    private func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
+    func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
                         into outcome: inout FileOutcome) throws(ASNError) {
         outcome.counts.rejected += 1
         var located = error.located(in: file.path)
@@ -509,7 +520,7 @@ public struct NightlyRun {
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
     /// conflict, whose row `conflict` makes).
-    private func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
+    func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
                       into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }) throws(ASNError) {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }

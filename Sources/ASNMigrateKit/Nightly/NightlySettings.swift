@@ -56,6 +56,30 @@ public struct NightlySettings: Sendable, Equatable {
     /// Whether each night's report folder holds `report.html` (`--no-html` turns it off).
     public var html = true
 
+    /// With `v1 = postgres://…`: the table or SELECT to read (`v1-query`).
+    public var v1Query: String?
+    /// With `v2 = postgres://…`: the table or SELECT to read (`v2-query`).
+    public var v2Query: String?
+    /// The V1 source's monotonic column: only rows at or after its high-water mark (less `sinceOverlap`) are read.
+    public var v1SinceColumn: String?
+    /// The V2 source's monotonic column, as `v1SinceColumn`.
+    public var v2SinceColumn: String?
+    /// How far before the high-water mark a night reads again, so rows that arrive late (with an older since-column
+    /// value) are still read: ms for time columns (default 3d); integer columns are read from the mark itself.
+    public var sinceOverlap: Int64 = 3 * Timestamp.millisecondsPerDay
+
+    /// The PostgreSQL source of `side` (`v1`/`v2`), when that side's root is a `postgres://` URI.
+    public func databaseSource(side: String) -> PostgresSource? {
+        let roots = side == "v1" ? v1 : v2
+        guard roots.count == 1, let uri = roots.first, PostgresSource.isURI(uri) else { return nil }
+        return PostgresSource(side: side, uri: uri, query: (side == "v1" ? v1Query : v2Query) ?? "")
+    }
+
+    /// The since-column of `side`, if one was named.
+    public func sinceColumn(side: String) -> String? {
+        side == "v1" ? v1SinceColumn : v2SinceColumn
+    }
+
     /// `--fail-on` rules as given (`ThresholdRule`), judged on the night's new items and figures.
     public var failOn: [String] = []
     /// `--warn-on` rules as given.

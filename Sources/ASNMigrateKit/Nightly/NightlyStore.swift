@@ -171,10 +171,33 @@ public final class NightlyStore {
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
         }
-        for table in ["facts", "pruned_uuids", "conflicts", "rejects"] {
+        for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows"] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
         return (keys, count)
+    }
+
+    // MARK: - Database sources
+
+    /// The ids of the rows already read from the database source `file` whose since-column value is at least
+    /// `from` (every row read when nil), or that had none.
+    public func knownRows(file: Int64, from: Int64?) throws(ASNError) -> Set<String> {
+        var keys: Set<String> = []
+        let sql = from == nil ? "SELECT row_key FROM source_rows WHERE file_id = ?"
+            : "SELECT row_key FROM source_rows WHERE file_id = ? AND (mark IS NULL OR mark >= ?)"
+        try cached(sql).forEach([.integer(file)] + (from.map { [.integer($0)] } ?? [])) { s in keys.insert(s.text(0)) }
+        return keys
+    }
+
+    /// Notes a row of the database source `file` as read.
+    public func insertRow(file: Int64, key: String, mark: Int64?) throws(ASNError) {
+        try cached("INSERT OR REPLACE INTO source_rows (file_id, row_key, mark) VALUES (?, ?, ?)")
+            .run([.integer(file), .text(key), mark.map { .integer($0) } ?? .null])
+    }
+
+    /// Forgets the rows of `file` whose since-column value lies below `mark`: no later night's filter returns them.
+    public func pruneRows(file: Int64, below mark: Int64) throws(ASNError) {
+        try cached("DELETE FROM source_rows WHERE file_id = ? AND mark < ?").run([.integer(file), .integer(mark)])
     }
 
     // MARK: - Records

@@ -190,6 +190,16 @@ public enum StateSchema {
             PRIMARY KEY (side, uuid)
         ) WITHOUT ROWID;
         """,
+        // 4: rows already read from a database source (`--v1 postgres://…`), by the source's ledger entry and the
+        // row's id, with the row's since-column value: a row read again inside the overlap window is skipped.
+        """
+        CREATE TABLE source_rows (
+            file_id INTEGER NOT NULL,
+            row_key TEXT NOT NULL,
+            mark INTEGER,
+            PRIMARY KEY (file_id, row_key)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.

@@ -38,6 +38,17 @@ public struct MigrationPipeline: Sendable {
         }
     }
 
+    /// Runs the pipeline over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
+    public func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
+                    consume: (MigrationBatch) throws -> Void) throws {
+        let mapper = self.mapper
+        try OrderedBatchRun.run(produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
+                                process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil) }) { batch in
+            if let failure = batch.failure { throw failure }
+            try consume(batch)
+        }
+    }
+
     // MARK: - Private
 
     /// A worker's job: map (and render) one batch.

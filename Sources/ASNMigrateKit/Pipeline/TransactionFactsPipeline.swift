@@ -37,6 +37,17 @@ public struct TransactionFactsPipeline: Sendable {
         }
     }
 
+    /// Runs over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
+    public func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, consume: (Batch) throws -> Void) throws {
+        let mapper = self.mapper
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        try OrderedBatchRun.run(produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+                                process: { items in Self.process(items, mapper: mapper, parser: parser) }) { batch in
+            if let failure = batch.failure { throw failure }
+            try consume(batch)
+        }
+    }
+
     // MARK: - Private
 
     /// A worker's job.

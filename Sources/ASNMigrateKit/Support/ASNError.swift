@@ -80,6 +80,12 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case signature
         /// `merge`: the shard folders given are not one whole sharded run (missing, repeated, of another N, run date or judgement).
         case badShards = "bad_shards"
+        /// A database source (`--v1 postgres://…`) cannot be reached now: connection refused or dropped, the server
+        /// starting up or shutting down (exit 75, temporary: run again later).
+        case databaseUnavailable = "database_unavailable"
+        /// A database source is set up wrong: a bad URI, a failed login, no such database, table or column, a query
+        /// the server refuses (exit 78, configuration: fix the setting, a retry gives the same answer).
+        case databaseConfiguration = "database_configuration"
     }
 
     /// The kind of failure.

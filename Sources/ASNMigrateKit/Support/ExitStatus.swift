@@ -18,6 +18,21 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case locked = 75
     /// Apple's API refused the token (`fetch`, HTTP 401, EX_NOPERM): key id, issuer id, bundle id, key or clock.
     case unauthorized = 77
+    /// A database source is configured wrong: bad URI, failed login, no such database, table or column (EX_CONFIG).
+    case configuration = 78
+
+    /// Exit 75 (EX_TEMPFAIL) under the name that fits a database that cannot be reached now; the same code as `locked`.
+    public static let temporaryFailure: ExitStatus = .locked
+
+    /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
+    /// the connection, 78 for a database source set up wrong, else 2.
+    public static func failure(for code: ASNError.Code) -> ExitStatus {
+        switch code {
+        case .databaseUnavailable: return .temporaryFailure
+        case .databaseConfiguration: return .configuration
+        default: return .failure
+        }
+    }
 
     /// One line for the EXIT STATUS table of `--help` and the README.
     public var help: String {
@@ -30,7 +45,8 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
         case .dataError: return "merge: the shard folders are not one whole run (a shard missing or repeated, another N, run date, judgement or tool version) or their figures do not add up (EX_DATAERR); nothing written."
         case .unavailable: return "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
         case .unauthorized: return "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
-        case .locked: return "Another run is writing the same output and holds its lock (EX_TEMPFAIL); nothing was done; run again later."
+        case .locked: return "Temporary (EX_TEMPFAIL): another run is writing the same output and holds its lock, or a PostgreSQL source could not be reached or dropped the connection; nothing was published; run again later."
+        case .configuration: return "A PostgreSQL source is configured wrong (EX_CONFIG): bad URI, failed login, no such database, table or column, or a query the server refuses; nothing was published."
         }
     }
 }

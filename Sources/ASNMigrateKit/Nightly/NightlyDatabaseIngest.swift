@@ -1,0 +1,112 @@
+import Foundation
+
+/// `nightly` over a PostgreSQL source: the source is one ledger entry, and a night reads only its new rows.
+///
+/// With a since-column, a night asks for the rows whose value is at least the high-water mark of the nights before
+/// (less `since-overlap` for a time column) and skips the ids it has already read (`source_rows`), so a row inserted
+/// late with an older value than the mark is still read as long as it lies within the overlap, and a row is never
+/// read twice. Without one, every row is asked for and the known ids are skipped. Rows are deduplicated against the
+/// state as file records are (a retry's UUID), and the rest is the files' path: same store, same re-pairing.
+extension NightlyRun {
+    /// The ledger path naming `source`: its URI without the password, and what is read.
+    static func ledgerPath(_ source: PostgresSource) -> String {
+        source.describedRoot
+    }
+
+    /// Reads the rows of `source` not read before and stores their records; with `remap` (the mapping rules changed)
+    /// every row is read again and the source's old records are replaced.
+    func ingestDatabase(_ source: PostgresSource, store: NightlyStore, run: Int64, backfill: NightlyBackfill?, remap: Bool) throws(ASNError) -> FileOutcome {
+        let side = source.side
+        let path = Self.ledgerPath(source)
+        let sinceColumn = settings.sinceColumn(side: side)
+        let tag = "postgres since " + (sinceColumn ?? "-")
+        let entry = try store.ledgerEntry(path: path)
+        var outcome = FileOutcome(action: .new)
+        let fileId: Int64
+        var mark: Int64?
+        if let entry {
+            fileId = entry.id
+            if remap {
+                let removed = try store.removeContent(ofFile: fileId)
+                outcome.action = .remapped
+                outcome.previous = removed.keys
+                outcome.replaced = removed.records
+                log("\(path): mapping its \(removed.records) stored record(s) again under the rules in force")
+            } else if entry.sha1 == tag {
+                mark = try store.meta(Self.markKey(fileId))
+            } else {
+                log("note: \(path): the since-column changed (\(entry.sha1) → \(tag)); every row is asked for again, rows already read are skipped")
+            }
+        } else {
+            fileId = try store.beginFile(path: path, side: side, size: 0, mtimeMs: fileClock, sha1: tag, date: date, run: run)
+        }
+        let known = try store.knownRows(file: fileId, from: mark.map { $0 - settings.sinceOverlap })
+        let rowLog = PostgresReader.RowLog()
+        let reader = PostgresReader(source: source, incremental: .init(sinceColumn: sinceColumn, mark: mark, overlap: settings.sinceOverlap,
+                                                                        known: known, read: rowLog))
+        let file = InputFile(path: source.label)
+        var result = outcome
+        do {
+            if side == "v1" {
+                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(produce: { try reader.v1Records($0) }, renderJSONLines: false) { batch in
+                    result.bytes += batch.inputBytes
+                    for item in batch.outcomes {
+                        result.counts.read += 1
+                        switch item {
+                        case .rejected(let error):
+                            try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                        case .migrated(let payload):
+                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result)
+                        case .unmapped(let u):
+                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result)
+                        }
+                    }
+                }
+            } else {
+                var decoder = V2RecordDecoder()
+                decoder.signatures = signatures
+                try reader.v2Outcomes(decoder: decoder, columnMap: columnMap) { item in
+                    result.counts.read += 1
+                    switch item {
+                    case .rejected(let error):
+                        try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                    case .record(let record):
+                        if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
+                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result,
+                                 conflict: { Reconciler.conflict(record.payload) })
+                    case .api(let record):
+                        let error = ASNError(.wrongFieldType, "an App Store Server API response is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile'",
+                                             at: record.location)
+                        try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                    }
+                }
+            }
+        } catch let error as ASNError {
+            throw error
+        } catch {
+            throw ASNError(.databaseUnavailable, "reading \(side) \(source.label) failed: \(error); the state is unchanged; run again later")
+        }
+        outcome = result
+        let rows = rowLog.newRows
+        for row in rows { try store.insertRow(file: fileId, key: row.key, mark: row.mark) }
+        let newMark = [mark, rowLog.highestMark].compactMap { $0 }.max()
+        try store.setMeta(Self.markKey(fileId), newMark)
+        // Rows below what the next night's filter asks for can never come back: their ids are forgotten.
+        if let newMark, sinceColumn != nil {
+            try store.pruneRows(file: fileId, below: rowLog.isTimeColumn ? newMark - settings.sinceOverlap : newMark)
+        }
+        if rows.isEmpty, entry != nil, !remap {
+            // Nothing new: as for a file read before and unchanged, the night reads nothing from it.
+            return FileOutcome(action: .skipped)
+        }
+        let size = (entry?.size ?? 0) + Int64(rows.count)
+        try store.extendFile(id: fileId, size: size, mtimeMs: fileClock, sha1: tag, date: date, run: run, counts: outcome.counts)
+        log("\(path): \(rows.count) new row(s) read" + (sinceColumn.map { c in newMark.map { " (\(c) high-water mark \($0))" } ?? "" } ?? ""))
+        return outcome
+    }
+
+    /// The `meta` key holding the high-water mark of the database source with ledger id `fileId`.
+    static func markKey(_ fileId: Int64) -> String {
+        "source_mark_\(fileId)"
+    }
+}
