@@ -28,6 +28,25 @@ extension InputFile {
         return Self.isArchive(Array(head[0..<count]), depth: 0)
     }
 
+    /// Whether this file starts with gzip, zstd or zip magic bytes, so that its size does not tell how many bytes it
+    /// holds (the progress line shows no ETA then); false for descriptors and files that cannot be read.
+    public func isCompressed() -> Bool {
+        guard descriptor == nil else { return false }
+        let fd = systemOpen(path)
+        guard fd >= 0 else { return false }
+        defer { systemClose(fd) }
+        var head = [UInt8](repeating: 0, count: 4)
+        let count = head.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return systemRead(fd, base, 4)
+        }
+        guard count > 0 else { return false }
+        switch head.withUnsafeBytes({ InputFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }) {
+        case .gzip, .zstd, .zip: return true
+        default: return false
+        }
+    }
+
     /// Whether `head` starts an archive, looking through up to three layers of compression.
     private static func isArchive(_ head: [UInt8], depth: Int) -> Bool {
         let format = head.withUnsafeBytes { InputFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(InputFormat.sampleSize))) }

@@ -21,6 +21,18 @@ import Testing
         #expect(Self.format([]) == .text, "an empty file has no records, and no reject")
     }
 
+    /// The progress line's ETA needs sizes that tell the bytes to come: compressed files are told by magic, not name.
+    @Test func compressedFilesAreToldByMagicNotName() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let text = Array("{\"notification_type\":\"DID_RENEW\"}\n".utf8)
+        #expect(InputFile(path: try tmp.writeGzip("feed.jsonl", text)).isCompressed())
+        #expect(!InputFile(path: try tmp.write("plain.gz", text)).isCompressed())
+        #expect(InputFile(path: try tmp.write("feed", try ArchiveFixture.zip([.init(path: "a", bytes: text)]))).isCompressed())
+        #expect(!InputFile(path: try tmp.write("feed.tar", ArchiveFixture.tar([.init(path: "a", bytes: text)]))).isCompressed())
+        #expect(!InputFile.standardInput.isCompressed())
+    }
+
     @Test func aTarHeaderWithAWrongChecksumIsNotTaken() {
         var block = ArchiveFixture.header(name: "a.jsonl", size: 3, type: UInt8(ascii: "0"))
         block[0] ^= 0x01

@@ -1,9 +1,10 @@
 /// Reads V2 notifications for `reconcile` from files in every form a team may keep them, streaming.
 ///
-/// A file whose name ends in `.csv` or `.csv.gz` is a table export read through the column map (`V2ColumnMap`);
-/// every other input (JSON, a JSON array, JSON Lines, concatenated JSON, `.jws` files, gzip or not, standard input)
+/// Each file is opened by its magic bytes (`InputMember`: gzip and zstd decompressed, tar and zip member by member).
+/// A file or member whose name ends in `.csv` or `.csv.gz` is a table export read through the column map
+/// (`V2ColumnMap`); every other one (JSON, a JSON array, JSON Lines, concatenated JSON, `.jws` files, standard input)
 /// is split by `RecordReader` and decoded by `V2RecordDecoder`. Only the current record (or CSV row) and one chunk
-/// are held in memory.
+/// are held in memory (and a compressed member until it is verified).
 ///
 /// A bad record or row (a CSV row with the wrong number of fields included) becomes one `.rejected` outcome and
 /// reading goes on. A file that fails part way (unreadable, a corrupt gzip stream) gives one `.rejected` outcome for
