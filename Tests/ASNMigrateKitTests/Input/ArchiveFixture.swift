@@ -97,8 +97,9 @@ enum ArchiveFixture {
         case deflateWithDescriptor
     }
 
-    /// A zip archive of `members`, each written with `method(index)`, with its central directory.
-    static func zip(_ members: [Member], method: (Int) -> ZipMethod = { _ in .deflate }) throws -> [UInt8] {
+    /// A zip archive of `members`, each written with `method(index)`, with its central directory; with `zip64`,
+    /// local headers carry their sizes in a zip64 extra field (0xFFFFFFFF in the header), as `zip -fz` writes them.
+    static func zip(_ members: [Member], zip64: Bool = false, method: (Int) -> ZipMethod = { _ in .deflate }) throws -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for (index, member) in members.enumerated() {
@@ -109,9 +110,14 @@ enum ArchiveFixture {
             let name = Array(member.path.utf8)
             let offset = out.count
             out += le32(0x0403_4b50) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8) + le16(0) + le16(0x5821)
-            out += descriptor ? le32(0) + le32(0) + le32(0) : le32(Int(crc)) + le32(data.count) + le32(member.bytes.count)
-            out += le16(name.count) + le16(0) + name + data
-            if descriptor { out += le32(0x0807_4b50) + le32(Int(crc)) + le32(data.count) + le32(member.bytes.count) }
+            let extra = zip64 ? le16(1) + le16(16) + le64(descriptor ? 0 : member.bytes.count) + le64(descriptor ? 0 : data.count) : []
+            let sizes = zip64 ? le32(0xFFFF_FFFF) + le32(0xFFFF_FFFF) : le32(data.count) + le32(member.bytes.count)
+            out += descriptor ? le32(0) + (zip64 ? sizes : le32(0) + le32(0)) : le32(Int(crc)) + sizes
+            out += le16(name.count) + le16(extra.count) + name + extra + data
+            if descriptor {
+                out += le32(0x0807_4b50) + le32(Int(crc))
+                out += zip64 ? le64(data.count) + le64(member.bytes.count) : le32(data.count) + le32(member.bytes.count)
+            }
             central += le32(0x0201_4b50) + le16(20) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8) + le16(0) + le16(0x5821)
             central += le32(Int(crc)) + le32(data.count) + le32(member.bytes.count) + le16(name.count) + le16(0) + le16(0)
             central += le16(0) + le16(0) + le32(0) + le32(offset) + name
@@ -137,6 +143,9 @@ enum ArchiveFixture {
 
     /// A little-endian 32-bit field.
     static func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF) }
+
+    /// A little-endian 64-bit field.
+    static func le64(_ value: Int) -> [UInt8] { le32(value & 0xFFFF_FFFF) + le32(value >> 32 & 0xFFFF_FFFF) }
 
     // MARK: - zstd
 

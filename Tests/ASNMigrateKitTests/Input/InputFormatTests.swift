@@ -130,7 +130,9 @@ import Testing
             switch kind {
             case 0: path = try tmp.write(name, ArchiveFixture.tar(members, longNames: .gnu))
             case 1: path = try tmp.write(name, ArchiveFixture.tar(members, longNames: .pax))
-            case 2: path = try tmp.write(name, try ArchiveFixture.zip(members) { _ in random.pick([.stored, .deflate, .deflateWithDescriptor]) })
+            case 2:
+                let zip64 = (round / 6) % 2 == 1 // rounds 8 and 20
+                path = try tmp.write(name, try ArchiveFixture.zip(members, zip64: zip64) { _ in random.pick([.stored, .deflate, .deflateWithDescriptor]) })
             case 3: path = try tmp.writeGzip(name, ArchiveFixture.tar(members))
             case 4:
                 guard let compressed = try ArchiveFixture.zstd(ArchiveFixture.tar(members)) else { continue }
