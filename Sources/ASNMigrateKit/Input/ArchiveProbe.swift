@@ -8,9 +8,9 @@ import Darwin
 extension InputFile {
     /// Whether this file is a tar or zip archive, plain or inside gzip or zstd, judged from its first bytes alone
     /// (the start of a compressed stream is inflated without being checked: this only chooses a reader, the reading
-    /// itself checks everything). False for standard input and other descriptors, which cannot be read twice.
+    /// itself checks everything). False for standard input, other descriptors and FIFOs, which cannot be read twice.
     func holdsArchive() -> Bool {
-        guard descriptor == nil else { return false }
+        guard isRegularFile else { return false }
         let fd = systemOpen(path)
         guard fd >= 0 else { return false }
         defer { systemClose(fd) }
@@ -29,9 +29,9 @@ extension InputFile {
     }
 
     /// Whether this file starts with gzip, zstd or zip magic bytes, so that its size does not tell how many bytes it
-    /// holds (the progress line shows no ETA then); false for descriptors and files that cannot be read.
+    /// holds (the progress line shows no ETA then); false for descriptors, FIFOs and files that cannot be read.
     public func isCompressed() -> Bool {
-        guard descriptor == nil else { return false }
+        guard isRegularFile else { return false }
         let fd = systemOpen(path)
         guard fd >= 0 else { return false }
         defer { systemClose(fd) }
@@ -45,6 +45,14 @@ extension InputFile {
         case .gzip, .zstd, .zip: return true
         default: return false
         }
+    }
+
+    /// Whether this input is a path to a regular file (after symbolic links): only those are opened to be looked at
+    /// before reading, since opening a FIFO would wait for a writer and take bytes the reading needs.
+    private var isRegularFile: Bool {
+        guard descriptor == nil else { return false }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether `head` starts an archive, looking through up to three layers of compression.
