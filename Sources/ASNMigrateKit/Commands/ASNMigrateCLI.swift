@@ -3,8 +3,21 @@ public enum ASNMigrateCLI {
     /// The tool's version number (`tool_version` in summaries).
     public static let versionNumber = "0.1.0"
 
-    /// The tool's version, as `--version` prints it.
+    /// The tool's name and version number, the first line of `asn-migrate version`.
     public static let version = "asn-migrate \(versionNumber)"
+
+    /// What `asn-migrate version` (`--version`, `-V`) prints: the version, the git commit the binary was built from
+    /// (`unknown` unless built by `.ci/install`), and the digest of the built-in mapping rules, the `rules_digest` a
+    /// `nightly` state records (without `--ignore-field` or `--time-tolerance`).
+    public static var versionReport: String {
+        let digest: String
+        do {
+            digest = String(try MappingTable.builtIn().digest)
+        } catch {
+            digest = "unavailable (\(error.message))"
+        }
+        return "\(version)\ncommit \(BuildInfo.commit)\nrules digest \(digest) (built-in Mappings)\n"
+    }
 
     /// The commands the library provides, in help order; the executable adds `simulate` from `ASNSimulation`
     /// (`ToolCommands.all`), so the library never imports the simulator.
@@ -37,8 +50,11 @@ public enum ASNMigrateCLI {
             return .usage
         }
         switch outcome {
-        case .help(let text), .version(let text):
+        case .help(let text):
             try? console.output(Array((text.hasSuffix("\n") ? text : text + "\n").utf8))
+            return .success
+        case .version:
+            try? console.output(Array(versionReport.utf8))
             return .success
         case .run(let parsed):
             guard let command = commands.first(where: { $0.spec.name == parsed.command }) else {

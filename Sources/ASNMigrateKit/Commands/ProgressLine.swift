@@ -6,7 +6,7 @@ import Foundation
 public struct ProgressLine {
     /// Whether to show anything at all (`isatty(2)` for the real command).
     public let enabled: Bool
-    /// Bytes of all input files (0 when unknown, e.g. gzip inputs, which decompress to more: then no ETA).
+    /// Bytes of all input files (0 when unknown, e.g. gzip, zstd or zip inputs, which decompress to more: then no ETA).
     public let totalBytes: Int
     /// The command the line speaks for (`migrate`, `reconcile`).
     public let label: String
@@ -37,11 +37,12 @@ public struct ProgressLine {
         start = now()
     }
 
-    /// The line for standard error: shown only when it is a terminal; ETA from the sizes of `files` unless one is gzip.
+    /// The line for standard error: shown only when it is a terminal; ETA from the sizes of `files` unless one is compressed
+    /// (gzip, zstd or zip, told by its magic bytes).
     public static func standardError(files: [InputFile], label: String = "migrate") -> ProgressLine {
         var total = 0
         for file in files {
-            guard !file.isDescriptor, !file.path.hasSuffix(".gz"),
+            guard !file.isDescriptor, !file.isCompressed(),
                   let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else { total = 0; break }
             total += size
         }

@@ -54,19 +54,25 @@ public enum SwappedSidesCheck {
         return nil
     }
 
-    /// The first `sampleBytes` of a file (decompressed when it is gzip); empty when it cannot be read.
+    /// The first `sampleBytes` of a file's first text stream (decompressed, the first member of an archive); empty
+    /// when it cannot be read.
     private static func sample(_ file: InputFile) -> [UInt8] {
-        guard let source = try? file.openByteSource() else { return [] }
-        defer { source.close() }
         var out = [UInt8](repeating: 0, count: sampleBytes)
         var filled = 0
-        while filled < sampleBytes {
-            let count = out.withUnsafeMutableBytes { buffer in
-                (try? source.readChunk(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))) ?? 0
+        try? file.forEachMember { member in
+            guard case .stream(_, let source) = member else { return }
+            while filled < sampleBytes {
+                let count = try out.withUnsafeMutableBytes { buffer in
+                    try source.readChunk(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                guard count > 0 else { break }
+                filled += count
             }
-            guard count > 0 else { break }
-            filled += count
+            throw SampleTaken()
         }
         return Array(out[..<filled])
     }
+
+    /// Ends the walk through a file once the sample is taken.
+    private struct SampleTaken: Error {}
 }

@@ -28,36 +28,23 @@ extension ByteSource {
 // MARK: - Opening
 
 extension InputFile {
-    /// Opens this input for reading, choosing gzip decompression when the bytes start with the gzip magic 0x1f 0x8b
-    /// (whatever the name), plain reading otherwise. Throws `.unreadableInput` naming the path and the reason.
+    /// Opens this input for reading, undoing gzip or zstd compression found by the magic bytes (whatever the name),
+    /// plain reading otherwise; archives are not opened (`forEachMember` does). Throws `.unreadableInput` naming the
+    /// path and the reason.
     public func openByteSource() throws -> any ByteSource {
-        if let descriptor {
-            return try Self.open(descriptor: descriptor, owned: false, name: path)
-        }
-        let fd = systemOpen(path)
-        guard fd >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
+        let raw = try openRawSource()
+        let buffer = SourceBuffer(raw, name: path)
         do {
-            return try Self.open(descriptor: fd, owned: true, name: path)
+            try buffer.fill(atLeast: 4)
+            switch InputFormat.detect(buffer.pendingBytes) {
+            case .gzip: return GzipByteSource(upstream: buffer, name: path)
+            case .zstd: return try ZstdByteSource(upstream: buffer, name: path)
+            default: return buffer
+            }
         } catch {
-            systemClose(fd)
+            buffer.close()
             throw error
         }
-    }
-
-    /// Picks the source for an open descriptor; a non-seekable one (pipe) goes through zlib, which itself detects
-    /// the gzip magic and passes other bytes through unchanged, because the peeked bytes cannot be put back.
-    private static func open(descriptor fd: Int32, owned: Bool, name: String) throws -> any ByteSource {
-        let offset = lseek(fd, 0, SEEK_CUR)
-        guard offset >= 0 else {
-            return try GzipByteSource(descriptor: fd, owned: owned, name: name)
-        }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let count = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, offset) }
-        guard count >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
-        if count == 2 && magic == (0x1f, 0x8b) {
-            return try GzipByteSource(descriptor: fd, owned: owned, name: name)
-        }
-        return PlainByteSource(descriptor: fd, owned: owned, name: name)
     }
 }
 

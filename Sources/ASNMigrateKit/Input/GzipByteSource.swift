@@ -31,20 +31,14 @@ public final class GzipByteSource: ByteSource {
         case start, member, replay, betweenMembers, passThrough, done
     }
 
-    /// The descriptor, or -1 once closed.
-    private var fd: Int32
-    /// Whether `close()` closes the descriptor.
-    private let owned: Bool
+    /// The compressed bytes, read ahead.
+    private let input: SourceBuffer
+    /// Whether the source is closed.
+    private var closed = false
     /// The zlib stream (at a fixed address, as zlib requires), once inflating has begun.
     private var stream: UnsafeMutablePointer<z_stream>?
-    /// The compressed-input buffer (`inputSize` bytes); unread bytes start at `inputStart`.
-    private let input: UnsafeMutableRawPointer
     /// Where reading stands.
     private var phase = Phase.start
-    /// Bytes read from the descriptor so far.
-    private var bytesRead = 0
-    /// Whether the descriptor has reported its end.
-    private var atEnd = false
     /// The byte offset where the current member starts, and how many members came before it.
     private var memberStart = 0, membersBefore = 0
 
@@ -59,18 +53,20 @@ public final class GzipByteSource: ByteSource {
     public static let defaultHoldLimit = 32 << 20
 
     /// Reads `fd`; closes it on `close()` only when `owned`. A member's bytes beyond `holdLimit` wait in a temporary file.
-    public init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
-        self.fd = fd
-        self.owned = owned
+    public convenience init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
+        self.init(upstream: SourceBuffer(PlainByteSource(descriptor: fd, owned: owned, name: name)), name: name, holdLimit: holdLimit)
+    }
+
+    /// Decompresses the bytes of `upstream` (a file, or an archive member); byte offsets in errors count from its start.
+    init(upstream: SourceBuffer, name: String, holdLimit: Int = defaultHoldLimit) {
         self.name = name
-        input = UnsafeMutableRawPointer.allocate(byteCount: Self.inputSize, alignment: 64)
+        input = upstream
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Self.inputSize, alignment: 64)
         held = HeldBytes(memoryLimit: holdLimit)
     }
 
     deinit {
         close()
-        input.deallocate()
         scratch.deallocate()
     }
 
@@ -79,7 +75,7 @@ public final class GzipByteSource: ByteSource {
     /// Decompresses up to `buffer.count` bytes; throws `.unreadableInput` with zlib's message on a corrupt or
     /// truncated member, or a failed read.
     public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard fd >= 0, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard !closed, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             switch phase {
             case .done:
@@ -94,15 +90,7 @@ public final class GzipByteSource: ByteSource {
                     phase = .passThrough
                 }
             case .passThrough:
-                if available > 0 {
-                    let n = min(available, buffer.count)
-                    out.copyMemory(from: pending, byteCount: n)
-                    consume(n)
-                    return n
-                }
-                let n = systemRead(fd, out, buffer.count)
-                guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
-                bytesRead += n
+                let n = try input.readChunk(into: buffer)
                 if n == 0 { phase = .done }
                 return n
             case .member:
@@ -135,8 +123,8 @@ public final class GzipByteSource: ByteSource {
             stream.deallocate()
         }
         stream = nil
-        if fd >= 0 && owned { systemClose(fd) }
-        fd = -1
+        if !closed { input.close() }
+        closed = true
         phase = .done
     }
 
@@ -229,14 +217,14 @@ public final class GzipByteSource: ByteSource {
 
     // MARK: - Input buffer
 
-    /// Where unread compressed bytes start in `input`, and how many there are.
-    private var inputStart = 0, available = 0
+    /// How many compressed bytes are read ahead and not yet used.
+    private var available: Int { input.available }
 
     /// The first unread compressed byte.
-    private var pending: UnsafeMutableRawPointer { input + inputStart }
+    private var pending: UnsafeMutableRawPointer { input.pending }
 
     /// The byte offset in the file of the first unread compressed byte.
-    private var position: Int { bytesRead - available }
+    private var position: Int { input.position }
 
     /// Whether the unread bytes start with the gzip magic 0x1f 0x8b.
     private func startsMember() -> Bool {
@@ -245,23 +233,11 @@ public final class GzipByteSource: ByteSource {
 
     /// Marks `n` unread bytes as used.
     private func consume(_ n: Int) {
-        inputStart += n
-        available -= n
+        input.consume(n)
     }
 
     /// Reads until at least `minimum` bytes are unread or the input ends.
     private func fill(atLeast minimum: Int) throws {
-        let base = input
-        if inputStart > 0 {
-            if available > 0 { base.copyMemory(from: base + inputStart, byteCount: available) }
-            inputStart = 0
-        }
-        while available < minimum && !atEnd {
-            let n = systemRead(fd, base + available, Self.inputSize - available)
-            guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
-            if n == 0 { atEnd = true }
-            available += n
-            bytesRead += n
-        }
+        try input.fill(atLeast: minimum)
     }
 }

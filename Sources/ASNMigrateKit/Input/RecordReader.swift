@@ -24,14 +24,25 @@ public struct RecordReader: Sendable {
 
     // MARK: - Reading
 
-    /// Calls `body` with every record or broken item of the file, in order. Throws `.unreadableInput` when the
-    /// file cannot be opened or read (a corrupt gzip stream included), after the items found before the failure.
+    /// Calls `body` with every record or broken item of the file, in order: of each text stream in it (the file
+    /// itself, decompressed, or each member of a tar or zip archive, located as `archive.tar:member`). A part in a
+    /// format that is not read, or an archive member that fails its check, is one broken item. Throws
+    /// `.unreadableInput` when the file cannot be opened or read (a corrupt gzip or zstd stream, a damaged archive),
+    /// after the items found before the failure.
     public func forEach(_ body: (InputItem) throws -> Void) throws {
-        let source = try file.openByteSource()
-        defer { source.close() }
+        try file.forEachMember { member in
+            switch member {
+            case .rejected(let error): try body(.broken(error))
+            case .stream(let name, let source): try Self.split(source, path: name, chunkSize: chunkSize, body)
+            }
+        }
+    }
+
+    /// Splits the bytes of `source` into items located in `path`.
+    static func split(_ source: any ByteSource, path: String, chunkSize: Int, _ body: (InputItem) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
-        var splitter = RecordSplitter(path: file.path)
+        var splitter = RecordSplitter(path: path)
         while true {
             let count: Int
             do {
@@ -46,7 +57,7 @@ public struct RecordReader: Sendable {
             try splitter.feed(chunk, emit: body)
         }
         try splitter.finish(emit: body)
-        // Bytes after the end of a gzip stream: one broken item after the records before them.
+        // Bytes after the end of a gzip or zstd stream: one broken item after the records before them.
         if let problem = source.endProblem { try body(.broken(problem)) }
     }
 

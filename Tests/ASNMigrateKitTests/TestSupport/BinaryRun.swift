@@ -30,8 +30,10 @@ struct BinaryRun {
         return nil
     }()
 
-    /// Runs `asn-migrate arguments` in `directory` (the package root by default), feeding `stdin` through a pipe when given.
-    static func run(_ arguments: [String], in directory: URL = PackagePaths.root, stdin: [UInt8]? = nil) throws -> BinaryRun {
+    /// Runs `asn-migrate arguments` in `directory` (the package root by default), feeding `stdin` through a pipe when
+    /// given, with `environment` added to this process's environment.
+    static func run(_ arguments: [String], in directory: URL = PackagePaths.root, stdin: [UInt8]? = nil,
+                    environment: [String: String] = [:]) throws -> BinaryRun {
         guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "asn-migrate binary not found"]) }
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
@@ -49,6 +51,9 @@ struct BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory
         process.standardOutput = outHandle
         process.standardError = errHandle

@@ -27,7 +27,8 @@ public struct ParallelV2Reader: Sendable {
     public func read(_ files: [InputFile], progress: (_ bytes: Int, _ outcomes: Int) -> Void = { _, _ in }, _ body: (V2ReadOutcome) throws -> Void) throws {
         var run: [InputFile] = []
         for file in files {
-            if V2RecordReader.isCSV(file.path) {
+            // CSV exports, and archives (whose members may be CSV), are read in their place by the sequential reader.
+            if V2RecordReader.isCSV(file.path) || file.holdsArchive() {
                 try readParallel(run, progress, body)
                 run = []
                 try reader.read(file, body)

@@ -1,9 +1,10 @@
 /// Reads V2 notifications for `reconcile` from files in every form a team may keep them, streaming.
 ///
-/// A file whose name ends in `.csv` or `.csv.gz` is a table export read through the column map (`V2ColumnMap`);
-/// every other input (JSON, a JSON array, JSON Lines, concatenated JSON, `.jws` files, gzip or not, standard input)
+/// Each file is opened by its magic bytes (`InputMember`: gzip and zstd decompressed, tar and zip member by member).
+/// A file or member whose name ends in `.csv` or `.csv.gz` is a table export read through the column map
+/// (`V2ColumnMap`); every other one (JSON, a JSON array, JSON Lines, concatenated JSON, `.jws` files, standard input)
 /// is split by `RecordReader` and decoded by `V2RecordDecoder`. Only the current record (or CSV row) and one chunk
-/// are held in memory.
+/// are held in memory (and a compressed member until it is verified).
 ///
 /// A bad record or row (a CSV row with the wrong number of fields included) becomes one `.rejected` outcome and
 /// reading goes on. A file that fails part way (unreadable, a corrupt gzip stream) gives one `.rejected` outcome for
@@ -42,14 +43,20 @@ public struct V2RecordReader: Sendable {
     /// mapped column is missing from the CSV header; every other failure is a `.rejected` outcome.
     public func read(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
         do {
-            if Self.isCSV(file.path) {
-                guard let columnMap else {
-                    try forward(body, .rejected(ASNError(.malformedCSV, "'\(file.path)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON", at: SourceLocation(path: file.path))))
-                    return
+            try file.forEachMember { member in
+                switch member {
+                case .rejected(let error):
+                    try forward(body, .rejected(error))
+                case .stream(let name, let source):
+                    if Self.isCSV(name) {
+                        guard let columnMap else {
+                            return try forward(body, .rejected(ASNError(.malformedCSV, "'\(name)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON", at: SourceLocation(path: name))))
+                        }
+                        try readCSV(source, name: name, columnMap, body)
+                    } else {
+                        try readJSON(source, name: name, body)
+                    }
                 }
-                try readCSV(file, columnMap, body)
-            } else {
-                try readJSON(file, body)
             }
         } catch let error as CallerError {
             throw error.underlying
@@ -82,8 +89,8 @@ public struct V2RecordReader: Sendable {
     }
 
     /// JSON, JSON Lines, arrays and bare JWS through `RecordReader`.
-    private func readJSON(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
-        try RecordReader(file: file, chunkSize: chunkSize).forEach { item in
+    private func readJSON(_ source: any ByteSource, name: String, _ body: (V2ReadOutcome) throws -> Void) throws {
+        try RecordReader.split(source, path: name, chunkSize: chunkSize) { item in
             switch item {
             case .record(let record):
                 for outcome in decoder.decode(record) { try forward(body, outcome) }
@@ -95,18 +102,16 @@ public struct V2RecordReader: Sendable {
 
     /// A CSV export through `CSVReader`, each row through the column map and the decoder. A malformed row is one
     /// `.rejected` outcome and reading goes on; a failed read is one `.rejected` outcome for the rest of the file.
-    private func readCSV(_ file: InputFile, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void) throws {
-        let source = try file.openByteSource()
-        defer { source.close() }
+    private func readCSV(_ source: any ByteSource, name: String, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
-        var csv = CSVReader(path: file.path)
+        var csv = CSVReader(path: name)
         var binding: V2ColumnMap.Binding?
 
         /// Emits the outcomes of `rows`, binding the map to the header first when it has just been read.
         func emit(_ rows: [CSVRow]) throws {
             if binding == nil, let header = csv.header {
-                binding = try map.bind(header: header, csvPath: file.path)
+                binding = try map.bind(header: header, csvPath: name)
             }
             guard let binding else { return }
             for row in rows {
@@ -115,7 +120,7 @@ public struct V2RecordReader: Sendable {
                     switch row {
                     case .record(let record):
                         object = try binding.object(of: record)
-                        for outcome in decoder.decode(.object(object), at: SourceLocation(path: file.path, line: record.line)) {
+                        for outcome in decoder.decode(.object(object), at: SourceLocation(path: name, line: record.line)) {
                             try forward(body, outcome)
                         }
                     case .malformed(let error):
