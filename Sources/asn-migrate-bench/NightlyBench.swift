@@ -29,7 +29,7 @@ enum NightlyBench {
                 try FileManager.default.linkItem(atPath: "\(directory)/\(side)/\(month)", toPath: "\(work)/in/\(side)/\(month)")
             }
             // Read only the lines needed: the children's peak RSS (ru_maxrss) starts from this process's RSS at spawn time.
-            nightLines[side] = try firstLines("\(directory)/\(side)/\(months[3])", count: nightRecords / 2)
+            nightLines[side] = try firstLines("\(directory)/\(side)/\(months[3])", count: nightRecords)
         }
         let stateRecords = try countLines(try inputFiles("\(work)/in"))
         _ = try Baselines.read(try inputFiles("\(work)/in"))
@@ -53,19 +53,31 @@ enum NightlyBench {
         for line in nightLines["v2"] ?? [] { newest = max(newest, signedDate(line) ?? 0) }
         let nightDate = day(ms: newest + 86_400_000)
         for side in ["v1", "v2"] {
-            let text = (nightLines[side] ?? []).joined(separator: "\n") + "\n"
+            let text = (nightLines[side] ?? []).prefix(nightRecords / 2).joined(separator: "\n") + "\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: "\(work)/in/\(side)/night.jsonl"))
         }
+        // The first night after the backfill: the period's end moves from the end of month 3 across most of month 4.
         let night = try ChildProcess.run(binary, nightly + ["--run-date", nightDate])
         guard [0, 1, 3].contains(night.status) else { throw BenchError("nightly (night) exited with \(night.status)") }
         let read = try summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v1_records_read") + summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v2_records_read")
         say("nightly night \(nightDate): \(read) new records read on a state of \(inState): \(fixed(night.seconds, 2)) s wall, CPU \(fixed(night.cpuSeconds, 2)) s, max RSS \(megabytes(night.maxRSS)) MB")
+        // A second night, the usual one: the next lines of month 4 (the period's end moves by about a day, where the
+        // first night's moved from the end of month 3 across most of month 4, so most subscriptions were re-paired).
+        for side in ["v1", "v2"] {
+            let text = (nightLines[side] ?? []).dropFirst(nightRecords / 2).joined(separator: "\n") + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: "\(work)/in/\(side)/night2.jsonl"))
+        }
+        let secondDate = day(ms: newest + 2 * 86_400_000)
+        let second = try ChildProcess.run(binary, nightly + ["--run-date", secondDate])
+        guard [0, 1, 3].contains(second.status) else { throw BenchError("nightly (second night) exited with \(second.status)") }
+        let read2 = try summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v1_records_read") + summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v2_records_read")
+        say("nightly second night \(secondDate): \(read2) new records read: \(fixed(second.seconds, 2)) s wall, CPU \(fixed(second.cpuSeconds, 2)) s, max RSS \(megabytes(second.maxRSS)) MB")
         let stateBytes = (try? FileManager.default.attributesOfItem(atPath: "\(work)/state.sqlite")[.size] as? Int) ?? 0
         let perRecord = inState > 0 ? stateBytes / inState : 0
         say("state file: \(stateBytes >> 20) MB, \(perRecord) bytes per record")
         say("load average after nightly bench (/proc/loadavg): \(loadAverage())")
-        say("targets (issue 18): night <= 5 s wall: \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s); "
-            + "night <= 300 MB peak RSS: \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB); "
+        say("targets (issue 18): night <= 5 s wall: first \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s), second \(second.seconds <= 5 ? "met" : "NOT met") (\(fixed(second.seconds, 2)) s); "
+            + "night <= 300 MB peak RSS: first \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB), second \(second.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(second.maxRSS)) MB); "
             + "state <= 200 bytes per record: \(perRecord <= 200 ? "met" : "NOT met") (\(perRecord)); backfill <= 1.5x reconcile: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x); state \(inState) records")
     }
 
