@@ -52,6 +52,17 @@ extension InputFile {
 
 /// The errors byte sources throw, worded in one place.
 enum ByteSourceErrors {
+    /// Bytes after the end of a compressed stream that are not more of it (`format` "gzip" / "zstd", whose complete
+    /// `parts` ("member" / "frame") were read); `tool` names the command that checks such a file.
+    static func trailingData(_ name: String, count: Int, offset: Int, format: String, complete: Int, part: String, tool: String) -> ASNError {
+        ASNError(
+            .unreadableInput,
+            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its \(format) stream "
+                + "(\(complete) complete \(part)\(complete == 1 ? "" : "s")), are not \(format) data and were not read; the records before them were read. "
+                + "Check how the archive was written or copied (for example with '\(tool)')",
+            at: SourceLocation(path: name))
+    }
+
     /// A failed `read` on `path`.
     static func readFailed(_ path: String, errno code: Int32) -> ASNError {
         let reason = String(cString: strerror(code)).lowercased()

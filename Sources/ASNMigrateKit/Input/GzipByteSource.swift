@@ -196,12 +196,7 @@ public final class GzipByteSource: ByteSource {
         phase = .done
         guard !allZero else { return }
         let members = membersBefore + 1
-        endProblem = ASNError(
-            .unreadableInput,
-            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its gzip stream "
-                + "(\(members) complete member\(members == 1 ? "" : "s")), are not gzip data and were not read; the records before them were read. "
-                + "Check how the archive was written or copied (for example with 'gzip -t')",
-            at: SourceLocation(path: name))
+        endProblem = ByteSourceErrors.trailingData(name, count: count, offset: offset, format: "gzip", complete: members, part: "member", tool: "gzip -t")
     }
 
     /// The error for a member zlib cannot finish, naming where it starts.

@@ -165,12 +165,7 @@ final class ZstdByteSource: ByteSource {
         phase = .done
         guard !allZero else { return }
         let frames = framesBefore + 1
-        endProblem = ASNError(
-            .unreadableInput,
-            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its zstd stream "
-                + "(\(frames) complete frame\(frames == 1 ? "" : "s")), are not zstd data and were not read; the records before them were read. "
-                + "Check how the archive was written or copied (for example with 'zstd -t')",
-            at: SourceLocation(path: name))
+        endProblem = ByteSourceErrors.trailingData(name, count: count, offset: offset, format: "zstd", complete: frames, part: "frame", tool: "zstd -t")
     }
 
     /// The error for a frame libzstd cannot finish, naming where it starts.
