@@ -295,7 +295,8 @@ CREATE TABLE state_subscriptions (
 );
 
 -- facts: stored records; side is 1 (V1) or 2 (V2); inferred is 1 when a V1 event time was inferred; uuid is the
--- notificationUUID (16 bytes, or its text when not a standard UUID); digest the first 8 bytes of a V2 record's content
+-- notificationUUID (16 bytes, or its text when not a standard UUID); retry_ends_ms, on a record saying billing retry
+-- is on, 60 days after its transaction's expiry; digest the first 8 bytes of a V2 record's content
 -- SHA-1; facts the compact bytes the engine reads (RecordFactsCodec.swift). The state's records view shows them as text.
 CREATE TABLE state_facts (
     id              INTEGER,
@@ -305,6 +306,7 @@ CREATE TABLE state_facts (
     inferred        INTEGER,
     event_ms        INTEGER,
     expires_ms      INTEGER,
+    retry_ends_ms   INTEGER,
     uuid            BYTEA,
     digest          BIGINT,
     facts           BYTEA

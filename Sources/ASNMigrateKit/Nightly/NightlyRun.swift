@@ -174,10 +174,8 @@ public struct NightlyRun {
                 if let oldTo, oldTo != period.to {
                     let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
                     touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
-                    // Billing retry ends 60 days after the transaction's expiry, which is up to a grace period before
-                    // the stored expiry (the later of the two): those whose retry may have ended as the edge moved.
-                    let limit = SubscriptionStatus.billingRetryLimit
-                    touched.formUnion(try store.subscriptions(expiringIn: (moved.lowerBound &- limit)...(moved.upperBound &- limit &+ Self.longestGracePeriod)))
+                    // Billing retry ends at most 60 days after the expiry: those whose retry may have ended as the edge moved.
+                    touched.formUnion(try store.subscriptions(retryEndingIn: moved))
                 }
             }
             try store.setMeta("period_from", period?.from)
@@ -272,9 +270,6 @@ public struct NightlyRun {
             return figures
         }
     }
-
-    /// The longest billing grace period Apple offers (28 days), ms.
-    static let longestGracePeriod: Int64 = 28 * 86_400_000
 
     /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time
     /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.

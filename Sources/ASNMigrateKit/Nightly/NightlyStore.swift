@@ -226,9 +226,11 @@ public final class NightlyStore {
         let facts = r.facts
         let subscription = try subscriptionId(r.key)
         let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
-        try cached("INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        // A record saying billing retry is on marks when retry ends at the latest: 60 days after its transaction's expiry.
+        let retryEnds = facts.isInBillingRetryPeriod == true ? facts.expiresDate.map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
+        try cached("INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(file), .integer(subscription), .integer(Self.sideCode(r.side)), .integer(facts.eventTimeInferred ? 1 : 0),
-                  .integer(facts.time), .integer(facts.expiry), Self.uuidValue(facts.notificationUUID), .integer(r.digest), .blob(bytes)])
+                  .integer(facts.time), .integer(facts.expiry), .integer(retryEnds), Self.uuidValue(facts.notificationUUID), .integer(r.digest), .blob(bytes)])
     }
 
     /// The stored records of one subscription, in the order they were ingested.
@@ -282,6 +284,14 @@ public final class NightlyStore {
             .forEach(bound) { s in ids.insert(s.int64(0)) }
         let keys = try keys(of: ids)
         return expiresToo ? keys.union(try subscriptions(expiringIn: range)) : keys
+    }
+
+    /// Subscriptions with a record saying billing retry is on whose retry ends (`retry_ends_ms`) within `range`.
+    public func subscriptions(retryEndingIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+        var ids: Set<Int64> = []
+        try cached("SELECT DISTINCT subscription_id FROM facts WHERE retry_ends_ms BETWEEN ? AND ?")
+            .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
+        return try keys(of: ids)
     }
 
     /// Subscriptions with a record whose expiry (`expires_ms`) lies in `range`.

@@ -174,6 +174,7 @@ public enum StateSchema {
             inferred INTEGER NOT NULL,
             event_ms INTEGER,
             expires_ms INTEGER,
+            retry_ends_ms INTEGER,
             uuid BLOB,
             digest INTEGER,
             facts BLOB NOT NULL
@@ -181,6 +182,7 @@ public enum StateSchema {
         CREATE INDEX facts_subscription ON facts(subscription_id);
         CREATE INDEX facts_side_time ON facts(side, inferred, event_ms);
         CREATE INDEX facts_expires ON facts(expires_ms) WHERE expires_ms IS NOT NULL;
+        CREATE INDEX facts_retry_ends ON facts(retry_ends_ms) WHERE retry_ends_ms IS NOT NULL;
         CREATE UNIQUE INDEX facts_uuid ON facts(side, uuid) WHERE uuid IS NOT NULL;
         CREATE TABLE pruned_uuids (
             side INTEGER NOT NULL,
