@@ -275,7 +275,9 @@ public enum ReconcileCommand {
                 return .failure
             }
         }
-        console.diagnostic(ReconciliationReport.consoleSummary(result, directory: outDirectory))
+        // With --html, the last line also says which file to open first.
+        let shown = arguments.flag("--html") ? "\(outDirectory) (open \(outDirectory)/\(HTMLReport.fileName) first)" : outDirectory
+        console.diagnostic(ReconciliationReport.consoleSummary(result, directory: shown))
         for (side, selection) in [("V1", v1Selection), ("V2", v2Selection)] {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }

@@ -96,7 +96,8 @@ import Testing
         words[out + 1] = tmp.path + "/report"
         let run = try BinaryRun.run(words)
         #expect(run.status == 0 || run.status == 1, "the first command a newcomer runs: \(run.stderr)")
-        #expect(run.stderr.contains("report: \(tmp.path)/report"))
+        #expect(run.stderr.contains("report: \(tmp.path)/report (open \(tmp.path)/report/report.html first)"), "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/report/report.html"), "the first command gives the page to open")
         #expect(run.stderr.split(separator: "\n").count <= 25, "one screen")
     }
 }
