@@ -266,6 +266,7 @@ public struct NightlyRun {
             counters["differences_resolved"] = figures.resolved
             counters["differences_open"] = try store.scalar("SELECT COUNT(*) FROM differences WHERE resolved IS NULL")
             counters["pending"] = try store.scalar("SELECT COUNT(*) FROM pending")
+            try store.saveRecordCounts()
             try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
             return figures
         }

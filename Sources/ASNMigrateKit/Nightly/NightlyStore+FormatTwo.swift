@@ -41,6 +41,7 @@ extension NightlyStore {
                     .run([.integer(side), uuid, .integer(side == 2 ? Self.fingerprint(hex: s.text(2)) : nil), .integer(s.int64(3)), .integer(side), uuid])
             }
             try database.execute("DROP TABLE records; DROP TABLE seen_uuids; \(Self.recordsView)")
+            try saveRecordCounts()
         }
     }
 

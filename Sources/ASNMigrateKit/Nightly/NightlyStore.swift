@@ -29,6 +29,8 @@ public final class NightlyStore {
     private var textsById: [Int64: String] = [:]
     private var textsLoaded = false
     private var subscriptionIds: [SubscriptionKey: Int64] = [:]
+    /// Records added (+) and removed (−) per side since the counts were last kept in `meta`.
+    private var countChanges: [String: Int] = [:]
     private static let subscriptionCacheLimit = 1 << 20
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
@@ -171,6 +173,9 @@ public final class NightlyStore {
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
         }
+        try cached("SELECT side, COUNT(*) FROM facts WHERE file_id = ? GROUP BY side").forEach([.integer(id)]) { s in
+            countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
+        }
         for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows"] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
@@ -227,6 +232,7 @@ public final class NightlyStore {
         let subscription = try subscriptionId(r.key)
         let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
         // A record saying billing retry is on marks when retry ends at the latest: 60 days after its transaction's expiry.
+        countChanges[r.side, default: 0] += 1
         let retryEnds = facts.isInBillingRetryPeriod == true ? facts.expiresDate.map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
         try cached("INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(file), .integer(subscription), .integer(Self.sideCode(r.side)), .integer(facts.eventTimeInferred ? 1 : 0),
@@ -329,6 +335,9 @@ public final class NightlyStore {
             }
             try cached("INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT side, uuid, digest, file_id FROM facts WHERE subscription_id = ? AND uuid IS NOT NULL")
                 .run([.integer(subscription)])
+            try cached("SELECT side, COUNT(*) FROM facts WHERE subscription_id = ? GROUP BY side").forEach([.integer(subscription)]) { s in
+                countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
+            }
             try cached("DELETE FROM facts WHERE subscription_id = ?").run([.integer(subscription)])
             removed += database.changes
         }
@@ -342,7 +351,17 @@ public final class NightlyStore {
 
     /// Counts of stored records per side.
     public func recordCount(side: String) throws(ASNError) -> Int {
-        try scalar("SELECT COUNT(*) FROM facts WHERE side = ?", [.integer(Self.sideCode(side))])
+        if let kept = try meta("\(side)_records_in_state") { return Int(kept) + (countChanges[side] ?? 0) }
+        return try scalar("SELECT COUNT(*) FROM facts WHERE side = ?", [.integer(Self.sideCode(side))])
+    }
+
+    /// Keeps the record counts `recordCount` gives in `meta`, inside the caller's transaction, so a night does not count
+    /// a whole side's records (a state of millions) to report how many there are.
+    public func saveRecordCounts() throws(ASNError) {
+        for side in ["v1", "v2"] {
+            try setMeta("\(side)_records_in_state", Int64(try recordCount(side: side)))
+        }
+        countChanges = [:]
     }
 
     // MARK: - Conflicts and rejects

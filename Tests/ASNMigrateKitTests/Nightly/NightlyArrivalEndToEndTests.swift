@@ -117,6 +117,7 @@ import Testing
         let c = try w.summary("2021-03-03")
         #expect(c["files_changed"] == "1" && c["records_replaced"] == String(data.v2.count), "\(c)")
         #expect(c["v2_records_in_state"] == String(data.v2.count - 1), "each record once: \(c)")
+        #expect(try w.query("SELECT COUNT(*) FROM records WHERE side = 'v2'") == String(data.v2.count - 1), "the kept count is the state's")
         #expect(try w.metric("asn.prom", "asn_migrate_nightly_run_files{kind=\"changed\"}") == "1")
         #expect(try w.rows("2021-03-03", "rejected.csv").isEmpty, "the appended night's reject belongs to that night")
     }
