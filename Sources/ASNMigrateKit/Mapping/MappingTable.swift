@@ -31,7 +31,7 @@ public struct MappingTable: Sendable, Equatable {
         lines += v2Only.map { "v2-only|\($0.list)|\($0.type)|\(String(reflecting: $0.subtype))" }
         let text = lines.joined(separator: "\n")
         let bytes = SHA1.digest(Array(text.utf8))
-        return Int64(bitPattern: bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) & Int64.max
+        return Int64(bitPattern: SHA1.prefix64(bytes)) & Int64.max
     }
 
     // MARK: - Loading

@@ -277,7 +277,7 @@ public struct NightlyRun {
     static func judgementDigest(_ table: MappingTable, _ settings: NightlySettings) -> Int64 {
         guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 else { return table.digest }
         let text = "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
-        return Int64(bitPattern: SHA1.digest(Array(text.utf8)).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) & Int64.max
+        return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
     }
 
     /// reconcile's default period over the two sides' bounds: their overlap, or the one side that has records.

@@ -65,13 +65,8 @@ extension NightlyStore {
 
     /// The first 8 bytes of a hex SHA-1 as a fingerprint (nil for V1's empty digest).
     private static func fingerprint(hex: String) -> Int64? {
-        let bytes = Array(hex.utf8.prefix(16))
-        guard bytes.count == 16 else { return nil }
-        var value: UInt64 = 0
-        for b in bytes {
-            guard let digit = Int(String(UnicodeScalar(b)), radix: 16) else { return nil }
-            value = value << 4 | UInt64(digit)
-        }
-        return Int64(bitPattern: value)
+        let digits = Array(hex.utf8.prefix(16)).compactMap(ByteTables.hexValue)
+        guard digits.count == 16 else { return nil }
+        return Int64(bitPattern: digits.reduce(UInt64(0)) { $0 << 4 | UInt64($1) })
     }
 }

@@ -27,7 +27,7 @@ public struct StoredRecord: Sendable, Equatable {
 
     /// A V2 record.
     public init(v2 record: V2Record) {
-        self.init(facts: RecordFacts(record.payload, kind: .v2, location: record.location), digest: Self.fingerprint(record.contentDigest))
+        self.init(facts: RecordFacts(record.payload, kind: .v2, location: record.location), digest: Int64(bitPattern: SHA1.prefix64(record.contentDigest)))
     }
 
     /// The subscription's key ("" for an absent environment or originalTransactionId).
@@ -43,16 +43,6 @@ public struct StoredRecord: Sendable, Equatable {
 
     /// Feeds the record to `reconciler` exactly as `reconcile` feeds the original.
     public func feed(into reconciler: inout Reconciler) {
-        reconciler.add(facts, digest: digest.map { Self.bytes($0) } ?? [])
-    }
-
-    /// The first 8 bytes of a content digest as a signed integer (SQLite's integer type).
-    public static func fingerprint(_ digest: [UInt8]) -> Int64 {
-        Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-    }
-
-    private static func bytes(_ fingerprint: Int64) -> [UInt8] {
-        let v = UInt64(bitPattern: fingerprint)
-        return (0..<8).map { UInt8(truncatingIfNeeded: v >> UInt64(56 - 8 * $0)) }
+        reconciler.add(facts, fingerprint: digest.map { UInt64(bitPattern: $0) } ?? 0)
     }
 }

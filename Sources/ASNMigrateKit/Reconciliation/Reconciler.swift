@@ -39,8 +39,9 @@ public struct Reconciler: Sendable {
     }
 
     /// Takes one record's facts, as `addV1` / `addV2` take the record they come from (nightly feeds its stored facts).
-    public mutating func add(_ facts: RecordFacts, digest: [UInt8]) {
-        inputs.add(facts, digest: digest)
+    /// `fingerprint` is `SHA1.prefix64` of a V2 record's content digest (0 for V1).
+    public mutating func add(_ facts: RecordFacts, fingerprint: UInt64) {
+        inputs.add(facts, fingerprint: fingerprint)
     }
 
     /// Counts one V2 record that could not be read.

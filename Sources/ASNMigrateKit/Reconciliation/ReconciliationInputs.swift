@@ -79,9 +79,9 @@ struct ReconciliationInputs: Sendable {
             rejects.append(.init(side: "v1", error: error))
             causes.add(side: "v1", error)
         case .migrated(let payload):
-            add(RecordFacts(payload, kind: .migrated, location: SourceLocation(path: "")), digest: [])
+            add(RecordFacts(payload, kind: .migrated, location: SourceLocation(path: "")), fingerprint: 0)
         case .unmapped(let unmapped):
-            add(RecordFacts(unmapped: unmapped), digest: [])
+            add(RecordFacts(unmapped: unmapped), fingerprint: 0)
         }
     }
 
@@ -89,7 +89,7 @@ struct ReconciliationInputs: Sendable {
     mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
         let facts = RecordFacts(payload, kind: .v2, location: location)
         notePrice(payload, facts: facts)
-        add(facts, digest: digest, conflict: { Reconciler.conflict(payload) })
+        add(facts, fingerprint: SHA1.prefix64(digest), conflict: { Reconciler.conflict(payload) })
     }
 
     /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
@@ -104,12 +104,12 @@ struct ReconciliationInputs: Sendable {
     }
 
     /// Takes one record's facts (V1 or V2, by `facts.kind`): the one place a record enters the engine. A repeated
-    /// notificationUUID is a duplicate; on V2, one whose `digest` differs from the first copy's is also a conflict.
-    mutating func add(_ facts: RecordFacts, digest: [UInt8], conflict: () -> Discrepancy? = { nil }) {
+    /// notificationUUID is a duplicate; on V2, one whose content `fingerprint` (`SHA1.prefix64` of its digest) differs
+    /// from the first copy's is also a conflict.
+    mutating func add(_ facts: RecordFacts, fingerprint: UInt64, conflict: () -> Discrepancy? = { nil }) {
         let uuid = PackedUUID(facts.notificationUUID, pool: &pool)
         if facts.kind == .v2 {
             v2Read += 1
-            let fingerprint = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             if uuid.isPresent {
                 if let first = v2Seen[uuid] {
                     v2Duplicates += 1

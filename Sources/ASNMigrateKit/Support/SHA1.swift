@@ -46,6 +46,11 @@ public struct SHA1: Sendable {
         hex(digest(bytes))
     }
 
+    /// The first 8 bytes of a digest as a big-endian integer (fewer bytes: those there are): a content fingerprint.
+    public static func prefix64(_ digest: some Sequence<UInt8>) -> UInt64 {
+        digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
     /// A digest (or any bytes) as lowercase hex digits, two per byte.
     public static func hex(_ digest: some Sequence<UInt8>) -> String {
         ByteTables.hexString(digest)
