@@ -243,8 +243,8 @@ public struct PostgresReader: Sendable {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 out += [UInt8(ascii: "\\"), byte]
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                out += Array("\\u00".utf8)
+                ByteTables.appendHex(byte, to: &out)
             default:
                 out.append(byte)
             }

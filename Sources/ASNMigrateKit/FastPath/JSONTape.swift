@@ -334,38 +334,12 @@ private struct TapeScanner {
     /// Four hex digits at `offset`.
     private func hex4(at offset: Int) -> UInt32? {
         guard offset + 4 <= end else { return nil }
-        var value: UInt32 = 0
-        for k in offset..<(offset + 4) {
-            guard let digit = ByteTables.hexValue(base[k]) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
+        return ByteTables.hexValue4(base, at: offset)
     }
 
     /// One multi-byte UTF-8 sequence (Unicode table 3-7).
     private mutating func utf8Sequence() -> Bool {
-        let lead = base[i]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return false
-        }
-        guard i + length <= end else { return false }
-        let second = base[i + 1]
-        guard second >= low && second <= high else { return false }
-        var k = 2
-        while k < length {
-            guard base[i + k] & 0xC0 == 0x80 else { return false }
-            k += 1
-        }
+        guard case .valid(let length) = ByteTables.utf8Sequence(base, at: i, end: end) else { return false }
         i += length
         return true
     }

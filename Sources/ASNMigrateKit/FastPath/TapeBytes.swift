@@ -46,8 +46,6 @@ enum TapeBytes {
 
     /// Four validated hex digits at `offset`.
     private static func hex4(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for k in offset..<(offset + 4) { value = value << 4 | UInt32(ByteTables.hexValue(base[k]) ?? 0) }
-        return value
+        ByteTables.hexValue4(base, at: offset) ?? 0
     }
 }

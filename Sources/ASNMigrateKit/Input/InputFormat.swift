@@ -78,7 +78,7 @@ enum InputFormat: Equatable, Sendable {
     }
 
     /// Whether `head` is mostly not text: at least 30% of its bytes are NULs, control characters other than tab,
-    /// line feed, form feed, carriage return and escape, or bytes that do not form UTF-8. Text with a few damaged
+    /// line feed, form feed, carriage return and escape, or bytes that do not form UTF-8 (`ByteTables.utf8Sequence`). Text with a few damaged
     /// bytes stays text (its damaged lines are rejects of their own); random or compressed bytes are about 60%.
     static func isBinary(_ head: UnsafeRawBufferPointer) -> Bool {
         guard head.count >= 16 else { return head.contains(0) }
@@ -93,18 +93,11 @@ enum InputFormat: Equatable, Sendable {
                 i += 1
                 continue
             }
-            let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
-            var valid = length > 0 && (byte < 0xF0 || length == 4)
-            if valid {
-                for k in 1..<length where i + k >= head.count || head[i + k] & 0xC0 != 0x80 {
-                    // A sequence cut by the end of the sample counts as valid.
-                    if i + k < head.count { valid = false }
-                    break
-                }
-            }
-            if valid {
-                i += length
-            } else {
+            guard let base = head.baseAddress?.assumingMemoryBound(to: UInt8.self) else { break }
+            switch ByteTables.utf8Sequence(base, at: i, end: head.count) {
+            case .valid(let length): i += length
+            case .truncated: i = head.count  // a sequence cut by the end of the sample counts as valid
+            case .invalidLead, .invalidContinuation:
                 suspicious += 1
                 i += 1
             }

@@ -198,8 +198,7 @@ struct ZipArchive {
 
     /// A CRC-32 as eight hex digits.
     private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        ByteTables.hexText(UInt64(value), digits: 8)
     }
 
     /// The name of a zip compression method.

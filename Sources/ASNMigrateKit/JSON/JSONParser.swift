@@ -544,29 +544,12 @@ private struct JSONByteReader: ~Copyable {
 
     /// Validates one multi-byte UTF-8 sequence at the cursor (Unicode table 3-7) and moves past it.
     private mutating func scanUTF8Sequence() throws(ASNError) {
-        let lead = base[i]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: throw failure("invalid UTF-8 byte 0x\(hex2(lead)) in string")
+        switch ByteTables.utf8Sequence(base, at: i, end: end) {
+        case .valid(let length): i += length
+        case .invalidLead: throw failure("invalid UTF-8 byte 0x\(hex2(base[i])) in string")
+        case .truncated: throw failure("truncated UTF-8 sequence in string")
+        case .invalidContinuation: throw failure("invalid UTF-8 sequence in string")
         }
-        guard i + length <= end else { throw failure("truncated UTF-8 sequence in string") }
-        let second = base[i + 1]
-        guard second >= low && second <= high else { throw failure("invalid UTF-8 sequence in string") }
-        var k = 2
-        while k < length {
-            guard base[i + k] & 0xC0 == 0x80 else { throw failure("invalid UTF-8 sequence in string") }
-            k += 1
-        }
-        i += length
     }
 
     /// Builds the `String` of an object key, reusing an equal long key built before in this document.
@@ -760,12 +743,10 @@ private func describeRaw(_ byte: UInt8) -> String {
 
 /// Two uppercase hex digits.
 private func hex2(_ byte: UInt8) -> String {
-    let text = String(byte, radix: 16, uppercase: true)
-    return byte < 16 ? "0" + text : text
+    ByteTables.hexText(UInt64(byte), digits: 2, uppercase: true)
 }
 
 /// Four uppercase hex digits.
 private func hex4(_ unit: UInt32) -> String {
-    let text = String(unit, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - text.count)) + text
+    ByteTables.hexText(UInt64(unit), digits: 4, uppercase: true)
 }

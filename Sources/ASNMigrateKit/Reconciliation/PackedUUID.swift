@@ -35,50 +35,29 @@ struct PackedUUID: Sendable, Hashable {
     /// The UUID as lowercase 8-4-4-4-12 text (or the original text).
     func text(_ pool: StringPool) -> String {
         if isText { return pool.string(lo) }
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for i in 0..<32 {
-            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(0x2D) }
-            let word = i < 16 ? hi : lo
-            let shift = UInt64(60 - 4 * (i % 16))
-            out.append(ByteTables.lowerHexDigits[Int((word >> shift) & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return ByteTables.uuidText(Self.bigEndianBytes(hi: hi, lo: lo))
     }
 
     /// The 16 bytes of a standard lowercase UUID (big-endian), or nil for any other text.
     static func bytes(_ text: String) -> [UInt8]? {
-        guard let (hi, lo) = parse(text) else { return nil }
-        return (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? hi : lo) >> UInt64(56 - 8 * (i % 8))) }
+        ByteTables.uuidBytes(text, lowercaseOnly: true)
     }
 
     /// The text of 16 bytes from `bytes(_:)` (nil for another length).
     static func text(bytes: [UInt8]) -> String? {
-        guard bytes.count == 16 else { return nil }
-        var hi: UInt64 = 0, lo: UInt64 = 0
-        for (i, b) in bytes.enumerated() {
-            if i < 8 { hi = hi << 8 | UInt64(b) } else { lo = lo << 8 | UInt64(b) }
-        }
-        return PackedUUID(hi: hi, lo: lo, isText: false).text(StringPool())
+        bytes.count == 16 ? ByteTables.uuidText(bytes) : nil
+    }
+
+    /// `hi` then `lo`, big-endian.
+    private static func bigEndianBytes(hi: UInt64, lo: UInt64) -> [UInt8] {
+        (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? hi : lo) >> UInt64(56 - 8 * (i % 8))) }
     }
 
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return nil }
-        var hi: UInt64 = 0, lo: UInt64 = 0, n = 0
+        guard let bytes = bytes(text) else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0
         for (i, b) in bytes.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard b == 0x2D else { return nil }
-                continue
-            }
-            let v: UInt64
-            switch b {
-            case 0x30...0x39: v = UInt64(b - 0x30)
-            case 0x61...0x66: v = UInt64(b - 0x61 + 10)
-            default: return nil // uppercase or other: kept as text so it round-trips exactly
-            }
-            if n < 16 { hi = hi << 4 | v } else { lo = lo << 4 | v }
-            n += 1
+            if i < 8 { hi = hi << 8 | UInt64(b) } else { lo = lo << 8 | UInt64(b) }
         }
         return (hi, lo)
     }

@@ -1,5 +1,5 @@
 /// The byte helpers every scanner and writer shares, declared once: ASCII classes, hex digits, the eight-bytes-at-a-time
-/// (SWAR) searches for special string bytes, UTF-8 writing and JSON string escaping.
+/// (SWAR) searches for special string bytes, UUID text, UTF-8 writing and JSON string escaping.
 ///
 /// The JSON parser, the fast path's tape scanner and canonical writer, the record splitter, the CSV writer and the
 /// UUID and digest formatting all take them from here.
@@ -52,6 +52,59 @@ public enum ByteTables {
         var out: [UInt8] = []
         for byte in bytes { appendHex(byte, to: &out) }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The value of four hex digits at `base[offset..<offset+4]`, or nil when one is not a hex digit (`\uXXXX`).
+    @inline(__always)
+    public static func hexValue4(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for k in offset..<(offset + 4) {
+            guard let digit = hexValue(base[k]) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// `value` as exactly `digits` hex digits (zero-padded), as messages show bytes, code units and checksums.
+    public static func hexText(_ value: UInt64, digits: Int, uppercase: Bool = false) -> String {
+        let text = String(value, radix: 16, uppercase: uppercase)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    // MARK: - UUIDs
+
+    /// The 16 bytes of a UUID written as 8-4-4-4-12 hex digits, or nil if it is not one; with `lowercaseOnly`,
+    /// uppercase digits also give nil (so a text that would not round-trip is kept as text).
+    public static func uuidBytes(_ text: String, lowercaseOnly: Bool = false) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(16)
+        var index = 0
+        while index < 36 {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard utf8[index] == 0x2D else { return nil }
+                index += 1
+                continue
+            }
+            let pair = (utf8[index], utf8[index + 1])
+            if lowercaseOnly && ((0x41...0x46).contains(pair.0) || (0x41...0x46).contains(pair.1)) { return nil }
+            guard let high = hexValue(pair.0), let low = hexValue(pair.1) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
+    public static func uuidText(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(0x2D) }
+            appendHex(byte, to: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     // MARK: - Eight bytes at a time (SWAR)
@@ -168,6 +221,46 @@ public enum ByteTables {
             let count = writeUTF8(scalar, to: p)
             out.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
         }
+    }
+
+    /// What a multi-byte UTF-8 sequence reads as: its length, or what is wrong with it.
+    public enum UTF8Sequence: Equatable, Sendable {
+        /// A well-formed sequence of this many bytes.
+        case valid(Int)
+        /// The first byte cannot start a multi-byte sequence.
+        case invalidLead
+        /// The sequence runs past the end of the input.
+        case truncated
+        /// A continuation byte is out of its allowed range.
+        case invalidContinuation
+    }
+
+    /// Checks the multi-byte UTF-8 sequence starting at `base[offset]` against Unicode table 3-7 (no overlong
+    /// forms, no surrogates, nothing above U+10FFFF), reading no byte at or after `end`.
+    @inline(__always)
+    public static func utf8Sequence(_ base: UnsafePointer<UInt8>, at offset: Int, end: Int) -> UTF8Sequence {
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch base[offset] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return .invalidLead
+        }
+        guard offset + length <= end else { return .truncated }
+        let second = base[offset + 1]
+        guard second >= low && second <= high else { return .invalidContinuation }
+        var k = 2
+        while k < length {
+            guard base[offset + k] & 0xC0 == 0x80 else { return .invalidContinuation }
+            k += 1
+        }
+        return .valid(length)
     }
 
     // MARK: - JSON string escaping

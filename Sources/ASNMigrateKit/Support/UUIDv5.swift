@@ -35,32 +35,11 @@ public enum UUIDv5 {
 
     /// The 16 bytes of a UUID written as 8-4-4-4-12 hex digits (either case), or nil if it is not one.
     public static func bytes(of text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 36 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(16)
-        var index = 0
-        while index < 36 {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard utf8[index] == UInt8(ascii: "-") else { return nil }
-                index += 1
-                continue
-            }
-            guard let high = ByteTables.hexValue(utf8[index]), let low = ByteTables.hexValue(utf8[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
+        ByteTables.uuidBytes(text)
     }
 
     /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
     public static func format(_ bytes: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            ByteTables.appendHex(byte, to: &text)
-        }
-        return String(decoding: text, as: UTF8.self)
+        ByteTables.uuidText(bytes)
     }
 }

@@ -82,4 +82,63 @@ import Testing
             #expect(ByteTables.isDigit(byte) == (byte >= 0x30 && byte <= 0x39))
         }
     }
+
+    @Test func utf8SequenceAgreesWithSwiftsDecoderOnRandomBytes() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        var checked = 0
+        for _ in 0..<50_000 {
+            // A lead byte at or above 0x80 and up to three following bytes, biased towards continuation bytes.
+            let lead = 0x80 | next()
+            let tail = (0..<Int(next() % 4)).map { _ in next() % 3 == 0 ? next() : 0x80 | (next() & 0x3F) }
+            let bytes = [lead] + tail
+            let verdict = bytes.withUnsafeBufferPointer { ByteTables.utf8Sequence($0.baseAddress!, at: 0, end: bytes.count) }
+            // Swift's decoder: the longest prefix that is exactly one scalar.
+            let one = (1...bytes.count).first { String(validating: bytes[0..<$0], as: UTF8.self)?.unicodeScalars.count == 1 }
+            switch verdict {
+            case .valid(let length): #expect(one == length, "\(bytes)")
+            case .invalidLead, .invalidContinuation, .truncated: #expect(one == nil, "\(bytes)")
+            }
+            checked += 1
+        }
+        #expect(checked == 50_000)
+    }
+
+    @Test func utf8SequenceSaysWhatIsWrong() {
+        func check(_ bytes: [UInt8]) -> ByteTables.UTF8Sequence {
+            bytes.withUnsafeBufferPointer { ByteTables.utf8Sequence($0.baseAddress!, at: 0, end: bytes.count) }
+        }
+        #expect(check([0xC3, 0xA9]) == .valid(2))
+        #expect(check([0xF0, 0x9F, 0x98, 0x80]) == .valid(4))
+        #expect(check([0xC0, 0x80]) == .invalidLead)  // overlong NUL
+        #expect(check([0xED, 0xA0, 0x80]) == .invalidContinuation)  // a surrogate
+        #expect(check([0xF4, 0x90, 0x80, 0x80]) == .invalidContinuation)  // above U+10FFFF
+        #expect(check([0xE2, 0x82]) == .truncated)
+    }
+
+    @Test func uuidTextRoundTripsAndRefusesOtherShapes() {
+        let text = "8c2e6a6f-0b1d-4e8a-9c3f-2a1b0c9d8e7f"
+        let bytes = ByteTables.uuidBytes(text)
+        #expect(bytes?.count == 16)
+        #expect(bytes.map(ByteTables.uuidText) == text)
+        #expect(ByteTables.uuidBytes(text.uppercased()) == bytes)
+        #expect(ByteTables.uuidBytes(text.uppercased(), lowercaseOnly: true) == nil)
+        #expect(ByteTables.uuidBytes(String(text.dropLast())) == nil)
+        #expect(ByteTables.uuidBytes(text.replacingOccurrences(of: "-", with: "_")) == nil)
+        #expect(ByteTables.uuidBytes("8c2e6a6f-0b1d-4e8a-9c3f-2a1b0c9d8e7g") == nil)
+    }
+
+    @Test func fixedWidthHexAndFourDigitEscapes() {
+        #expect(ByteTables.hexText(0x0A, digits: 2, uppercase: true) == "0A")
+        #expect(ByteTables.hexText(0xBEEF, digits: 8) == "0000beef")
+        #expect(ByteTables.hexText(0x1_2345, digits: 4) == "12345")
+        let digits = Array("00e9G123".utf8)
+        digits.withUnsafeBufferPointer { buffer in
+            #expect(ByteTables.hexValue4(buffer.baseAddress!, at: 0) == 0xE9)
+            #expect(ByteTables.hexValue4(buffer.baseAddress!, at: 4) == nil)
+        }
+    }
 }

@@ -34,7 +34,7 @@ public struct SubscriptionStatusComparison: Sendable {
         var seen: Set<[String]> = []
         let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
-            let key = V1TransactionCollector.SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
+            let key = SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
             guard let fetchedAt = status.fetchedAt else {
                 withoutTime += 1
                 continue

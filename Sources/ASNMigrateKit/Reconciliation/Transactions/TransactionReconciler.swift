@@ -59,8 +59,8 @@ public struct TransactionReconciler: Sendable {
     public var holdsRecords: Bool { transactionsRead > 0 || !statuses.isEmpty }
 
     /// The subscriptions the statuses name: the V1 collector keeps their records.
-    public var statusSubscriptions: Set<V1TransactionCollector.SubscriptionKey> {
-        Set(statuses.map { V1TransactionCollector.SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId) })
+    public var statusSubscriptions: Set<SubscriptionKey> {
+        Set(statuses.map { SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId) })
     }
 
     /// Two copies of one V2 transaction: gaps filled, a revocation stands, the newest expiry wins.
@@ -110,7 +110,7 @@ public struct TransactionReconciler: Sendable {
         }
 
         // Pairing.
-        let fetched = Set(v2.map { V1TransactionCollector.SubscriptionKey(environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "") })
+        let fetched = Set(v2.map { SubscriptionKey(environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "") })
         var fate1 = [Fate](repeating: .missing, count: v1.count)
         var fate2 = [Fate](repeating: .missing, count: v2.count)
         var partner1 = [Int](repeating: -1, count: v1.count)

@@ -20,20 +20,6 @@ public struct V1TransactionCollector: Sendable {
         }
     }
 
-    /// Environment + originalTransactionId.
-    public struct SubscriptionKey: Hashable, Sendable {
-        /// "Production" / "Sandbox".
-        public var environment: String
-        /// The originalTransactionId.
-        public var originalTransactionId: String
-
-        /// Creates a key.
-        public init(environment: String, originalTransactionId: String) {
-            self.environment = environment
-            self.originalTransactionId = originalTransactionId
-        }
-    }
-
     /// The transactions, in the order first seen.
     public private(set) var transactions: [V1Transaction] = []
     /// Where each transaction is in `transactions`.

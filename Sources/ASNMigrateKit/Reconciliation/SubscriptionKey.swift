@@ -1,4 +1,4 @@
-/// One subscription as the state indexes it: environment and originalTransactionId ("" when a record has none).
+/// A subscription: environment + `originalTransactionId`, the key no pairing, state or comparison crosses.
 public struct SubscriptionKey: Sendable, Hashable, Comparable {
     /// "Production" / "Sandbox" ("" when unknown).
     public var environment: String
