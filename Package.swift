@@ -25,7 +25,7 @@ let package = Package(
         // The lifecycle simulator and its `simulate` command, above the library (which never imports it).
         .target(
             name: "ASNSimulation",
-            dependencies: ["ASNMigrateKit"],
+            dependencies: ["ASNMigrateKit", "CCrypto"],
             path: "Sources/ASNSimulation"
         ),
         .executableTarget(
@@ -35,12 +35,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "asn-migrate-bench",
-            dependencies: ["ASNMigrateKit"],
+            dependencies: ["ASNMigrateKit", "ASNSimulation"],
             path: "Sources/asn-migrate-bench"
+        ),
+        // Test-only: the binary with the crash tests' pause hook (never installed, not a product).
+        .executableTarget(
+            name: "asn-migrate-test-host",
+            dependencies: ["ASNMigrateKit", "ASNSimulation"],
+            path: "Tests/TestHost"
         ),
         .testTarget(
             name: "ASNMigrateKitTests",
-            dependencies: ["ASNMigrateKit", "ASNSimulation", "asn-migrate"],
+            dependencies: ["ASNMigrateKit", "ASNSimulation", "asn-migrate", "asn-migrate-test-host"],
             path: "Tests/ASNMigrateKitTests"
         ),
     ]

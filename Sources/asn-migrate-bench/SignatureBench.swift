@@ -1,4 +1,5 @@
 import ASNMigrateKit
+import ASNSimulation
 import Dispatch
 import Foundation
 import Synchronization

@@ -2,8 +2,9 @@ import Foundation
 
 /// `asn-migrate nightly [--config FILE] …`: the incremental, cron-driven reconciliation over a state database.
 public enum NightlyCommand {
-    /// The environment variable that makes the binary stop at a named step (tests only: they kill it there).
-    public static let testPauseVariable = "ASN_MIGRATE_TEST_PAUSE_AT"
+    /// The named steps a run reports to `stepReached`, in run order: records ingested into the open transaction,
+    /// subscriptions settled, the state committed, the reports published.
+    public static let steps = ["ingested", "settled", "committed", "published"]
 
     /// The command's spec; every config key is also a flag with the same name.
     public static let spec = CommandSpec(
@@ -41,17 +42,13 @@ public enum NightlyCommand {
         exitStatuses: ExitStatus.allCases
     )
 
-    /// Runs the command; `clock` gives the wall time (epoch ms).
+    /// Runs the command; `clock` gives the wall time (epoch ms); `stepReached` is called with each of `steps` as the
+    /// run passes it (the crash tests' host binary stops there to be killed).
     public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitStatus {
+                           stepReached: @escaping (String) -> Void = { _ in }) -> ExitStatus {
         let startedAt = clock()
         let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(line))") }
-        let pauseAt = environment[testPauseVariable]
-        let step = { (name: String) in
-            guard name == pauseAt else { return }
-            log("test pause at \(name) (pid \(getpid()))")
-            while true { sleep(60) }
-        }
+        let step = stepReached
 
         // Settings: config file, then flags.
         let settings: NightlySettings

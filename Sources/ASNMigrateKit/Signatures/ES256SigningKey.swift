@@ -12,7 +12,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     /// The key pair (`EC_KEY *`).
     let key: OpaquePointer
     /// The same key as an `EVP_PKEY *`, for certificate building.
-    let envelope: OpaquePointer
+    package let envelope: OpaquePointer
     /// The private scalar, 32 bytes big-endian, for nonce derivation.
     private let secret: [UInt8]
 
@@ -68,7 +68,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     }
 
     /// The DER `ECDSA-Sig-Value` of a SHA-256 `digest`, as X.509 certificates hold it.
-    func signDER(digest: [UInt8]) -> [UInt8]? {
+    package func signDER(digest: [UInt8]) -> [UInt8]? {
         guard let signature = sign(digest: digest) else { return nil }
         defer { ECDSA_SIG_free(signature) }
         let length = i2d_ECDSA_SIG(signature, nil)
@@ -82,7 +82,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     }
 
     /// SHA-256 of `bytes`.
-    static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let array = Array(bytes)
         var digest = [UInt8](repeating: 0, count: 32)
         _ = SHA256(array, array.count, &digest)

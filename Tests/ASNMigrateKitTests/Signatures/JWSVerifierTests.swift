@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+import ASNSimulation
 
 /// `JWSVerifier` on fixtures made with the test CA: the good JWS verifies, and each kind of damage or forgery is a
 /// reject naming its check (issue 10's list, plus the checks around it).

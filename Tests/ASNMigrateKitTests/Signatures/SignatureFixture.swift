@@ -1,5 +1,6 @@
 import Foundation
 @testable import ASNMigrateKit
+import ASNSimulation
 
 /// Signed fixtures made in the test with the simulator's test CA (never corpus copies): good and broken JWS.
 enum SignatureFixture {

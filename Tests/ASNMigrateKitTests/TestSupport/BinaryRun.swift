@@ -13,14 +13,20 @@ struct BinaryRun {
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 
     /// The built executable: next to the test bundle (the product directory), else `.build/debug` under the package.
-    static let executable: URL? = {
+    static let executable: URL? = built("asn-migrate")
+
+    /// The crash tests' host binary (`Tests/TestHost`): `asn-migrate` plus the pause hook.
+    static let testHost: URL? = built("asn-migrate-test-host")
+
+    /// The built executable `name`, looked for as `executable` describes.
+    private static func built(_ name: String) -> URL? {
         var candidates: [URL] = []
         if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
         if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(PackagePaths.root.appendingPathComponent(".build/debug"))
         for directory in candidates {
-            let url = directory.appendingPathComponent("asn-migrate")
+            let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                FileManager.default.isExecutableFile(atPath: url.path) {
@@ -28,7 +34,7 @@ struct BinaryRun {
             }
         }
         return nil
-    }()
+    }
 
     /// Runs `asn-migrate arguments` in `directory` (the package root by default), feeding `stdin` through a pipe when
     /// given, with `environment` added to this process's environment.

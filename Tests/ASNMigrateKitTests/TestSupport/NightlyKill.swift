@@ -5,16 +5,16 @@ import Testing
 /// Kills a real `asn-migrate nightly` with SIGKILL at a named step (the binary's test pause hook).
 enum NightlyKill {
     /// The steps the pause hook knows, in run order.
-    static let steps = ["ingested", "settled", "committed", "published"]
+    static let steps = NightlyCommand.steps
 
     /// Starts `nightly` with the test pause hook at `step` and returns once it says it paused there (nil if it never did).
     static func startPaused(_ step: String, _ arguments: [String]) throws -> Process? {
-        let executable = try #require(BinaryRun.executable)
+        let executable = try #require(BinaryRun.testHost)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment[NightlyCommand.testPauseVariable] = step
+        environment["ASN_MIGRATE_TEST_PAUSE_AT"] = step
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+import ASNSimulation
 
 /// `V2RecordDecoder` with a `SignaturePolicy` (reconcile --verify-signatures): signed records are verified top-level
 /// and nested, decoded ones are marked unverified (or rejected under --require-signatures), and the app checks

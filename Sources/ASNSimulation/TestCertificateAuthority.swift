@@ -1,3 +1,4 @@
+import ASNMigrateKit
 import CCrypto
 
 /// A test certificate authority shaped like Apple's App Store signing chain (root → intermediate → leaf, P-256, with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ASNMigrateKit
+import ASNSimulation
 
 /// The simulator's test CA: shaped like Apple's chain, and deterministic (same seed → same bytes), so `simulate --sign`
 /// output is byte-identical across runs.
