@@ -29,9 +29,6 @@ public enum MigrateCommand {
         exitStatuses: ExitStatus.allCases
     )
 
-    /// How many rejects are printed to standard error when `--rejects` is not given.
-    static let rejectsShownOnConsole = 10
-
     /// Runs the command; all output goes through `console` or the named files.
     public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         run(arguments, console: console, fastPath: true, workers: nil)
@@ -39,164 +36,35 @@ public enum MigrateCommand {
 
     /// Runs the command with the fast or the reference per-record path on `workers` threads (default: one per core).
     public static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus {
-        let name = "asn-migrate migrate"
-        let format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
-        let maxRejectRate: Double?
-        let outPath = arguments.value("--out") ?? "-", rejectsPath = arguments.value("--rejects")
-        let summaryPath = arguments.value("--summary-json")
-        let outTarget: OutputTarget, rejectsTarget: OutputTarget?, summaryTarget: OutputTarget?
-        let runDate: String
-        let shard: ShardSelection?
         do throws(ASNError) {
-            shard = try arguments.value("--shard").map { (text: String) throws(ASNError) in try ShardSelection.parse(text, environment: ProcessInfo.processInfo.environment) }
-            maxRejectRate = arguments.value("--max-reject-rate") == nil ? nil : try SanityCheck.maxRejectRate(arguments)
-            runDate = try ReconcileCommand.runDate(arguments, now: ReconcileCommand.currentTime())
-            outTarget = try OutputTarget.resolve(outPath)
-            rejectsTarget = try rejectsPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
-            summaryTarget = try summaryPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
-            if let rejectsTarget, rejectsTarget == outTarget {
-                throw ASNError(.usage, "--out and --rejects name the same output ('\(rejectsPath ?? "")'); give them different files")
-            }
-            if let summaryTarget, summaryTarget == outTarget || summaryTarget == rejectsTarget {
-                throw ASNError(.usage, "--summary-json names the same output as --out or --rejects ('\(summaryPath ?? "")'); give it its own file")
-            }
+            var settings = try settings(arguments)
+            settings.fastPath = fastPath
+            settings.workers = workers
+            return MigrateRun(settings: settings, console: console).run()
         } catch {
-            console.diagnostic("\(name): \(describe(error)); no output was written")
+            console.diagnostic("asn-migrate migrate: \(describe(error)); no output was written")
             return error.code == .usage ? .usage : .failure
         }
-        // With --shard, the workers drop the records of other shards before they are rendered.
-        var keep: (@Sendable (V1RecordOutcome) -> Bool)?
-        if let shard {
-            keep = { outcome in shard.holds(ShardHash.shard(of: outcome, count: shard.count)) }
-        }
-        let table: MappingTable
-        let files: [InputFile]
-        let selection: InputSelection
-        do {
-            table = try MappingLoader.load(arguments.value("--mappings"))
-            selection = try InputPaths.select(arguments.positionals)
-            files = selection.files
-        } catch {
-            console.diagnostic("\(name): \(describe(error))")
-            return .failure
-        }
-        do throws(ASNError) {
-            let outputs = [OutputPlan.Output("--out", outPath)] + [("--rejects", rejectsPath), ("--summary-json", summaryPath)]
-                .compactMap { option, path in path.map { OutputPlan.Output(option, $0) } }
-            try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
-                           inputs: arguments.positionals.map { OutputPlan.Input("PATH", $0) }
-                               + (arguments.value("--mappings").map { [OutputPlan.Input("--mappings", $0)] } ?? []),
-                           inputFiles: files).check()
-        } catch {
-            console.diagnostic("\(name): \(error.message); no output was written")
-            return error.code == .usage ? .usage : .failure
-        }
+    }
 
-        // Held for the whole run, so a second run on the same files fails at once instead of silently winning.
-        var locks: [RunLock] = []
-        defer { for lock in locks { lock.release() } }
-        do throws(ASNError) {
-            for lockPath in [outTarget.lockPath, rejectsTarget?.lockPath, summaryTarget?.lockPath].compactMap({ $0 }) { locks.append(try RunLock.acquire(lockPath)) }
-        } catch {
-            console.diagnostic("\(name): \(describe(error)); no output was written")
-            return error.code == .locked ? .locked : .failure
+    /// The run's settings from the parsed flags.
+    static func settings(_ arguments: ParsedArguments) throws(ASNError) -> MigrateRun.Settings {
+        // In this order, so the first of several mistakes is the one reported.
+        let shard = try arguments.value("--shard").map { (text: String) throws(ASNError) in
+            try ShardSelection.parse(text, environment: ProcessInfo.processInfo.environment)
         }
-
-        let mapper: any RecordMapping = fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
-        var summary = MigrationSummary()
-        summary.files = files.count
-        summary.skippedNotRegular = selection.skipped.count
-        for entry in selection.skipped { console.diagnostic("asn-migrate migrate: \(entry.warning)") }
-        if files.isEmpty {
-            console.diagnostic("\(name): warning: no input files found under \(arguments.positionals.joined(separator: ", ")); nothing to do")
-        }
-        var consoleRejects = 0
-        var outputs: [OutputFile] = []
-
-        do {
-            let outFile = try console.outputFile(outPath, target: outTarget)
-            outputs.append(outFile)
-            let rejectsFile = try rejectsPath.map { (path: String) throws(ASNError) in try console.outputFile(path, target: rejectsTarget ?? .standardOutput) }
-            if let rejectsFile { outputs.append(rejectsFile) }
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(1 << 20)
-            var csv = CSVWriter(header: MigrationOutput.csvColumns(MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted))
-            var rejects = CSVWriter(header: MigrationOutput.rejectColumns)
-            if format == .csv { buffer.append(contentsOf: csv.drain()) }
-
-            func reject(_ cells: [String]) throws(ASNError) {
-                if rejectsFile != nil {
-                    try rejects.appendRow(cells)
-                } else if consoleRejects < rejectsShownOnConsole {
-                    consoleRejects += 1
-                    console.diagnostic("\(name): \(ConsoleText.line(cells[3])) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
-                }
-            }
-
-            /// Counts one outcome and writes it; a JSON line comes pre-rendered in its batch.
-            func handle(_ outcome: V1RecordOutcome) throws(ASNError) {
-                summary.count(outcome)
-                switch outcome {
-                case .migrated(let payload):
-                    if format == .csv {
-                        try csv.appendRow(MigrationOutput.csvRow(payload))
-                        buffer.append(contentsOf: csv.drain())
-                    }
-                case .unmapped(let u):
-                    try reject(MigrationOutput.unmappedRow(u))
-                case .rejected(let e):
-                    try reject(MigrationOutput.rejectRow(e))
-                }
-            }
-
-            // Records are split, mapped and rendered on every core; batches come back in input order, so output,
-            // rejects and counts are those of a sequential run.
-            let pipeline = MigrationPipeline(mapper: mapper, workers: workers)
-            var progress = ProgressLine.standardError(files: files)
-            defer { progress.finish() }
-            try pipeline.run(files: files, renderJSONLines: format == .jsonl, keep: keep) { batch in
-                progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-                for outcome in batch.outcomes { try handle(outcome) }
-                buffer.append(contentsOf: batch.jsonLines)
-                if buffer.count >= 1 << 20 {
-                    try outFile.write(buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-            try outFile.write(buffer)
-            if let rejectsFile {
-                try rejectsFile.write(rejects.drain())
-                try rejectsFile.commit()
-            }
-            try outFile.commit()
-        } catch {
-            for output in outputs where !output.isCommitted { output.abort() }
-            console.diagnostic("\(name): \(describe(error)); \(outcomeOfFailure(outputs))")
-            return .failure
-        }
-
-        let hidden = summary.rejected + summary.unmapped - consoleRejects
-        if rejectsPath == nil, hidden > 0 {
-            console.diagnostic("\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
-        }
-        console.diagnostic(summary.render())
-        if let summaryPath {
-            let run = RunInfo(runDate: runDate, toolVersion: ASNMigrateCLI.versionNumber,
-                              inputs: arguments.positionals.map { RunInfo.Input(side: "v1", root: $0) })
-            do {
-                try OutputFile.writeWhole(SummaryJSON.render(metrics: summary.metrics + run.metrics, causes: summary.causes.causes,
-                                                             extra: summary.breakdownJSON), to: summaryPath)
-            } catch {
-                console.diagnostic("\(name): \(error.description); the output was written, the summary JSON was not")
-                return .failure
-            }
-        }
-        if let maxRejectRate, let failed = SanityCheck.failures([.init(name: "input", read: summary.read, rejected: summary.rejected)],
-                                                             maxRejectRate: maxRejectRate, pairedSides: false) {
-            console.diagnostic("\(name): \(failed) (exit 3)")
-            return .sanityCheckFailed
-        }
-        return summary.rejected + summary.unmapped > 0 ? .findings : .success
+        let maxRejectRate = arguments.value("--max-reject-rate") == nil ? nil : try SanityCheck.maxRejectRate(arguments)
+        var settings = MigrateRun.Settings(inputs: arguments.positionals,
+                                           runDate: try ReconcileCommand.runDate(arguments, now: ReconcileCommand.currentTime()))
+        settings.shard = shard
+        settings.maxRejectRate = maxRejectRate
+        settings.outPath = arguments.value("--out") ?? "-"
+        settings.rejectsPath = arguments.value("--rejects")
+        settings.summaryPath = arguments.value("--summary-json")
+        settings.format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
+        settings.csvNames = MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted
+        settings.mappingsDirectory = arguments.value("--mappings")
+        return settings
     }
 
     /// After a failed run: `no output was written` only when that is true, else what each output got.

@@ -1,0 +1,210 @@
+import Foundation
+
+/// The `migrate` job: V1 archive in, one V2-shaped payload per record out, in named steps (check the outputs, read
+/// the inputs, lock, convert, summarise, judge). The command only parses its flags into `Settings` and runs it.
+public struct MigrateRun {
+    /// What one run does, as parsed from the command line.
+    public struct Settings: Sendable {
+        /// The V1 input roots (`-` is standard input).
+        public var inputs: [String]
+        /// `--out` (`-` is standard output).
+        public var outPath = "-"
+        /// `--rejects`.
+        public var rejectsPath: String?
+        /// `--summary-json`.
+        public var summaryPath: String?
+        /// `--format`.
+        public var format = MigrationOutput.Format.jsonl
+        /// `--csv-names`.
+        public var csvNames = MigrationOutput.CSVNames.dotted
+        /// `--max-reject-rate` (off when nil).
+        public var maxRejectRate: Double?
+        /// `--mappings` (the built-in rules when nil).
+        public var mappingsDirectory: String?
+        /// The run date `--summary-json` reports.
+        public var runDate: String
+        /// `--shard`: only this shard's records are written.
+        public var shard: ShardSelection?
+        /// The fast per-record path (the reference path when false).
+        public var fastPath = true
+        /// Worker threads (nil: one per core).
+        public var workers: Int?
+
+        /// Settings for `inputs` on `runDate`; the rest as the flags' defaults.
+        public init(inputs: [String], runDate: String) {
+            self.inputs = inputs
+            self.runDate = runDate
+        }
+    }
+
+    /// Where each output goes.
+    private struct Targets {
+        /// `--out`.
+        var out: OutputTarget
+        /// `--rejects`.
+        var rejects: OutputTarget?
+        /// `--summary-json`.
+        var summary: OutputTarget?
+    }
+
+    /// How many rejects are printed to standard error when `--rejects` is not given.
+    static let rejectsShownOnConsole = 10
+    /// The prefix of every message.
+    private let name = "asn-migrate migrate"
+
+    /// The run's settings.
+    public let settings: Settings
+    /// Where diagnostics, and standard output when `--out` is `-`, go.
+    public let console: Console
+
+    /// A run of `settings` reporting through `console`.
+    public init(settings: Settings, console: Console) {
+        self.settings = settings
+        self.console = console
+    }
+
+    /// Runs every step and returns the exit status.
+    public func run() -> ExitStatus {
+        let targets: Targets
+        do throws(ASNError) { targets = try resolveTargets() } catch {
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no output was written")
+            return error.code == .usage ? .usage : .failure
+        }
+        let table: MappingTable, selection: InputSelection
+        do { (table, selection) = try readInputs() } catch {
+            console.diagnostic("\(name): \(MigrateCommand.describe(error))")
+            return .failure
+        }
+        var locks: [RunLock] = []
+        defer { for lock in locks { lock.release() } }
+        do throws(ASNError) { try checkOutputs(against: selection.files) } catch {
+            console.diagnostic("\(name): \(error.message); no output was written")
+            return error.code == .usage ? .usage : .failure
+        }
+        do throws(ASNError) { locks = try lock(targets) } catch {
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no output was written")
+            return error.code == .locked ? .locked : .failure
+        }
+        var summary = MigrationSummary()
+        summary.files = selection.files.count
+        summary.skippedNotRegular = selection.skipped.count
+        for entry in selection.skipped { console.diagnostic("asn-migrate migrate: \(entry.warning)") }
+        if selection.files.isEmpty {
+            console.diagnostic("\(name): warning: no input files found under \(settings.inputs.joined(separator: ", ")); nothing to do")
+        }
+        guard let shown = convert(selection.files, table: table, targets: targets, summary: &summary) else { return .failure }
+        return finish(summary, rejectsShown: shown)
+    }
+
+    // MARK: - Steps
+
+    /// Resolves every output and refuses two options naming the same one.
+    private func resolveTargets() throws(ASNError) -> Targets {
+        let out = try OutputTarget.resolve(settings.outPath)
+        let rejects = try settings.rejectsPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+        let summary = try settings.summaryPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+        if let rejects, rejects == out {
+            throw ASNError(.usage, "--out and --rejects name the same output ('\(settings.rejectsPath ?? "")'); give them different files")
+        }
+        if let summary, summary == out || summary == rejects {
+            throw ASNError(.usage, "--summary-json names the same output as --out or --rejects ('\(settings.summaryPath ?? "")'); give it its own file")
+        }
+        return Targets(out: out, rejects: rejects, summary: summary)
+    }
+
+    /// Loads the mapping rules and finds the input files.
+    private func readInputs() throws -> (MappingTable, InputSelection) {
+        (try MappingLoader.load(settings.mappingsDirectory), try InputPaths.select(settings.inputs))
+    }
+
+    /// Refuses an output that is one of the inputs, or inside an input root.
+    private func checkOutputs(against files: [InputFile]) throws(ASNError) {
+        let outputs = [OutputPlan.Output("--out", settings.outPath)]
+            + [("--rejects", settings.rejectsPath), ("--summary-json", settings.summaryPath)]
+            .compactMap { option, path in path.map { OutputPlan.Output(option, $0) } }
+        try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
+                       inputs: settings.inputs.map { OutputPlan.Input("PATH", $0) }
+                           + (settings.mappingsDirectory.map { [OutputPlan.Input("--mappings", $0)] } ?? []),
+                       inputFiles: files).check()
+    }
+
+    /// Locks every output for the whole run, so a second run on the same files fails at once instead of silently
+    /// winning.
+    private func lock(_ targets: Targets) throws(ASNError) -> [RunLock] {
+        var locks: [RunLock] = []
+        do throws(ASNError) {
+            for path in [targets.out.lockPath, targets.rejects?.lockPath, targets.summary?.lockPath].compactMap({ $0 }) {
+                locks.append(try RunLock.acquire(path))
+            }
+        } catch {
+            for lock in locks { lock.release() }
+            throw error
+        }
+        return locks
+    }
+
+    /// Maps every record on every core and writes the outputs in input order; returns how many rejects were shown on
+    /// the console, or nil when the run failed (after saying so).
+    private func convert(_ files: [InputFile], table: MappingTable, targets: Targets, summary: inout MigrationSummary) -> Int? {
+        var outputs: [OutputFile] = []
+        do {
+            let outFile = try console.outputFile(settings.outPath, target: targets.out)
+            outputs.append(outFile)
+            let rejectsFile = try settings.rejectsPath.map { (path: String) throws(ASNError) in
+                try console.outputFile(path, target: targets.rejects ?? .standardOutput)
+            }
+            if let rejectsFile { outputs.append(rejectsFile) }
+            var writer = MigrateWriter(format: settings.format, csvNames: settings.csvNames, out: outFile, rejects: rejectsFile,
+                                       console: console, shownLimit: Self.rejectsShownOnConsole)
+            let mapper: any RecordMapping = settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
+            // Records are split, mapped and rendered on every core; batches come back in input order, so output,
+            // rejects and counts are those of a sequential run.
+            let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers)
+            var progress = ProgressLine.standardError(files: files)
+            defer { progress.finish() }
+            try pipeline.run(files: files, renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
+                progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+                try writer.write(batch, summary: &summary)
+            }
+            try writer.commit()
+            return writer.shownOnConsole
+        } catch {
+            for output in outputs where !output.isCommitted { output.abort() }
+            console.diagnostic("\(name): \(MigrateCommand.describe(error)); \(MigrateCommand.outcomeOfFailure(outputs))")
+            return nil
+        }
+    }
+
+    /// With `--shard`, the filter the workers apply before rendering.
+    private func keeper() -> (@Sendable (V1RecordOutcome) -> Bool)? {
+        guard let shard = settings.shard else { return nil }
+        return { outcome in shard.holds(ShardHash.shard(of: outcome, count: shard.count)) }
+    }
+
+    /// Prints the summary, writes `--summary-json`, and judges the run.
+    private func finish(_ summary: MigrationSummary, rejectsShown: Int) -> ExitStatus {
+        let hidden = summary.rejected + summary.unmapped - rejectsShown
+        if settings.rejectsPath == nil, hidden > 0 {
+            console.diagnostic("\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
+        }
+        console.diagnostic(summary.render())
+        if let summaryPath = settings.summaryPath {
+            let run = RunInfo(runDate: settings.runDate, toolVersion: ASNMigrateCLI.versionNumber,
+                              inputs: settings.inputs.map { RunInfo.Input(side: "v1", root: $0) })
+            do {
+                try OutputFile.writeWhole(SummaryJSON.render(metrics: summary.metrics + run.metrics, causes: summary.causes.causes,
+                                                             extra: summary.breakdownJSON), to: summaryPath)
+            } catch {
+                console.diagnostic("\(name): \(error.description); the output was written, the summary JSON was not")
+                return .failure
+            }
+        }
+        if let maxRejectRate = settings.maxRejectRate,
+           let failed = SanityCheck.failures([.init(name: "input", read: summary.read, rejected: summary.rejected)],
+                                             maxRejectRate: maxRejectRate, pairedSides: false) {
+            console.diagnostic("\(name): \(failed) (exit 3)")
+            return .sanityCheckFailed
+        }
+        return summary.rejected + summary.unmapped > 0 ? .findings : .success
+    }
+}
