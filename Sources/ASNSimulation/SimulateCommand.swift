@@ -45,7 +45,7 @@ public enum SimulateCommand {
                 + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults, \(summary.apiFaults.values.reduce(0, +)) truth-api.csv rows; see \(directory)/README.txt")
             return .success
         } catch {
-            console.diagnostic("asn-migrate simulate: \(MigrateCommand.describe(error)); nothing was written")
+            console.diagnostic("asn-migrate simulate: \(ASNError.describe(error)); nothing was written")
             return .failure
         }
     }

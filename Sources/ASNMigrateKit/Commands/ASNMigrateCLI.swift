@@ -1,7 +1,7 @@
 /// The command-line entry point: parses arguments, dispatches to a command, returns its exit status.
 public enum ASNMigrateCLI {
     /// The tool's version number (`tool_version` in summaries).
-    public static let versionNumber = "0.1.0"
+    public static let versionNumber = BuildInfo.versionNumber
 
     /// The tool's name and version number, the first line of `asn-migrate version`.
     public static let version = "asn-migrate \(versionNumber)"

@@ -83,7 +83,7 @@ public enum FetchCommand {
             plan.ids = FetchIds.sorted(ids)
             try FetchOutput.prepare(directory)
         } catch {
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); nothing fetched")
+            console.diagnostic("\(name): \(ASNError.describe(error)); nothing fetched")
             return (error as? ASNError)?.code == .usage ? .usage : .failure
         }
         plan.update = settings.update
@@ -95,7 +95,7 @@ public enum FetchCommand {
                                tokens: APITokenSource(credentials: credentials),
                                limiter: RateLimiter(perSecond: settings.requestsPerSecond),
                                maxRetries: settings.maxRetries, retryDelay: settings.retryDelay,
-                               userAgent: "asn-migrate/\(ASNMigrateCLI.versionNumber)")
+                               userAgent: "asn-migrate/\(BuildInfo.versionNumber)")
         let progress = FetchProgress(enabled: isatty(2) == 1)
         let outcome: FetchRun.Outcome
         let notFound: [FetchOutput.NotFound]
@@ -139,7 +139,7 @@ public enum FetchCommand {
          ("ids_not_reached", String(f.idsNotReached)), ("ids_covered", String(f.idsCovered)), ("not_found_listed", String(notFoundTotal)),
          ("history_pages", String(f.historyPages)), ("statuses_responses", String(f.statusResponses)),
          ("notification_pages", String(f.notificationPages)), ("requests", String(f.requests)), ("retries", String(f.retries)),
-         ("seconds", String(format: "%.3f", f.seconds)), ("tool_version", ASNMigrateCLI.versionNumber)]
+         ("seconds", String(format: "%.3f", f.seconds)), ("tool_version", BuildInfo.versionNumber)]
     }
 
     // MARK: - Options

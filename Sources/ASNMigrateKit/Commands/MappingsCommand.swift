@@ -17,7 +17,7 @@ public enum MappingsCommand {
             try console.output(Array(render(table, transactionRules: transactionRules).utf8))
             return .success
         } catch {
-            console.diagnostic("asn-migrate mappings: \(MigrateCommand.describe(error))")
+            console.diagnostic("asn-migrate mappings: \(ASNError.describe(error))")
             return .failure
         }
     }

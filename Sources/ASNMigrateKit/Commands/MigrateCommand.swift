@@ -42,7 +42,7 @@ public enum MigrateCommand {
             settings.workers = workers
             return MigrateRun(settings: settings, console: console).run()
         } catch {
-            console.diagnostic("asn-migrate migrate: \(describe(error)); no output was written")
+            console.diagnostic("asn-migrate migrate: \(ASNError.describe(error)); no output was written")
             return error.code == .usage ? .usage : .failure
         }
     }
@@ -65,27 +65,5 @@ public enum MigrateCommand {
         settings.csvNames = MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted
         settings.mappingsDirectory = arguments.value("--mappings")
         return settings
-    }
-
-    /// After a failed run: `no output was written` only when that is true, else what each output got.
-    static func outcomeOfFailure(_ outputs: [OutputFile]) -> String {
-        let touched = outputs.filter { $0.isCommitted || $0.bytesWritten > 0 }
-        guard !touched.isEmpty else { return "no output was written" }
-        return outputs.map(\.fate).joined(separator: "; ")
-    }
-
-    /// A one-line description of any error, for standard error.
-    package static func describe(_ error: any Error) -> String {
-        if let error = error as? ASNError { return error.description }
-        return String(describing: error)
-    }
-}
-
-/// Loads the mapping table: built in, or from `--mappings DIR`.
-public enum MappingLoader {
-    /// The table for an optional `--mappings` directory.
-    public static func load(_ directory: String?) throws(ASNError) -> MappingTable {
-        if let directory { return try MappingTable.load(directory: directory) }
-        return try MappingTable.builtIn()
     }
 }

@@ -98,7 +98,7 @@ public enum ReconcileCommand {
             v2Files = v2Selection.files.filter { !FetchOutput.isOwnFile($0.path) }
             columnMap = try arguments.value("--v2-columns").map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
         } catch {
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+            console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
             return .failure
         }
         if let problem = inputProblem(v1Files: v1Files, v2Files: v2Files, columnMap: columnMap, force: arguments.flag("--force")) {
@@ -227,7 +227,7 @@ public enum ReconcileCommand {
                 progress.finish()
             } catch {
                 progress.finish()
-                return .failure((error as? ASNError) ?? ASNError(.unreadableInput, MigrateCommand.describe(error)))
+                return .failure((error as? ASNError) ?? ASNError(.unreadableInput, ASNError.describe(error)))
             }
             if shard != nil {
                 reconciler.options.v1Span = spans.v1
@@ -252,7 +252,7 @@ public enum ReconcileCommand {
         switch pass(nil) {
         case .success(let whole): result = whole
         case .failure(let error):
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+            console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
             return error.code == .usage ? .usage : databaseStatus(error)
         }
         let crossings = thresholds.crossings(ThresholdFigures.reconcile(result))
@@ -361,7 +361,7 @@ public enum ReconcileCommand {
             switch pass(shard) {
             case .success(let judged): result = judged
             case .failure(let error):
-                console.diagnostic("\(name): \(MigrateCommand.describe(error)); no report written")
+                console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
                 return error.code == .usage ? .usage : .failure
             }
             let manifest = ShardManifest(command: "reconcile", shard: shard, runDate: options.run.runDate, judgementDigest: digest, toolVersion: options.run.toolVersion)
@@ -468,7 +468,7 @@ public enum ReconcileCommand {
         options.fields = ComparedField.allCases.filter(fields.contains)
 
         let runDate = try runDate(arguments, now: now)
-        options.run = RunInfo(runDate: runDate, toolVersion: ASNMigrateCLI.versionNumber,
+        options.run = RunInfo(runDate: runDate, toolVersion: BuildInfo.versionNumber,
                               inputs: arguments.values("--v1").map { RunInfo.Input(side: "v1", root: describedRoot($0, arguments, side: "v1")) }
                                   + arguments.values("--v2").map { RunInfo.Input(side: "v2", root: describedRoot($0, arguments, side: "v2")) })
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")

@@ -30,7 +30,7 @@ public struct MappingEngine: Sendable {
                     : "V1 notification_type '\(body.notificationType)' has no mapping rule",
                 location: location,
                 notificationUUID: uuid,
-                environment: V2Builder.environment(body.environmentRaw),
+                environment: EnvironmentName.normalized(body.environmentRaw),
                 originalTransactionId: context.subscriptionId,
                 webOrderLineItemId: context.relevant?.webOrderLineItemId,
                 eventTime: context.eventTime

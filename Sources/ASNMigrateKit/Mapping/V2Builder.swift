@@ -3,20 +3,10 @@ public enum V2Builder {
     /// The V2 product type of auto-renewable subscriptions.
     public static let autoRenewableType = "Auto-Renewable Subscription"
 
-    /// "Production" for V1's "PROD"/"Production", "Sandbox" for "Sandbox"; anything else kept raw.
-    public static func environment(_ raw: String?) -> String? {
-        guard let raw else { return nil }
-        switch raw.lowercased() {
-        case "prod", "production": return "Production"
-        case "sandbox": return "Sandbox"
-        default: return raw
-        }
-    }
-
     /// The payload for a context and the rule that matched it.
     public static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation) -> ResponseBodyV2DecodedPayload {
         let body = c.body
-        let environment = environment(body.environmentRaw)
+        let environment = EnvironmentName.normalized(body.environmentRaw)
         // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
         let isUpgrade = rule.v2Subtype == "UPGRADE"
         let source = isUpgrade ? (c.newest ?? c.relevant) : c.relevant

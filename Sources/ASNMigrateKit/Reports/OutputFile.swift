@@ -135,3 +135,12 @@ public final class OutputFile: ByteSink {
         }
     }
 }
+
+extension OutputFile {
+    /// After a failed run: `no output was written` only when that is true, else what each output got.
+    static func outcomeOfFailure(_ outputs: [OutputFile]) -> String {
+        let touched = outputs.filter { $0.isCommitted || $0.bytesWritten > 0 }
+        guard !touched.isEmpty else { return "no output was written" }
+        return outputs.map(\.fate).joined(separator: "; ")
+    }
+}

@@ -24,7 +24,7 @@ public enum ShardHash {
     /// The hash of a subscription key: FNV-1a 64 over `environment` + 0x00 + `originalTransactionId` (UTF-8), the
     /// environment normalised as reports write it.
     public static func hash(environment: String?, originalTransactionId: String) -> UInt64 {
-        let name = V2Builder.environment(environment) ?? ""
+        let name = EnvironmentName.normalized(environment) ?? ""
         return fnv1a64(Array(name.utf8) + [0] + Array(originalTransactionId.utf8))
     }
 

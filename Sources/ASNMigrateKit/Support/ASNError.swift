@@ -139,3 +139,12 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
+
+extension ASNError {
+    /// A one-line description of any error, for standard error: an `ASNError`'s own description, else the error as
+    /// Swift describes it.
+    public static func describe(_ error: any Error) -> String {
+        if let error = error as? ASNError { return error.description }
+        return String(describing: error)
+    }
+}

@@ -39,7 +39,7 @@ import Testing
         #expect(Array(names[(windowAt + 1)...(windowAt + 6)]) == ["time_tolerance_ms", "time_precision_rows", "run_date", "tool_version", "v1_input", "v2_input"])
         let value = { (name: String) in rows.first { $0.0 == name }?.1 }
         #expect(value("run_date") == "2021-06-01")
-        #expect(value("tool_version") == ASNMigrateCLI.versionNumber)
+        #expect(value("tool_version") == BuildInfo.versionNumber)
         #expect(value("v1_input") == "Tests/Fixtures/sample/v1" && value("v2_input") == "Tests/Fixtures/sample/v2")
 
         // One rejects_by_cause row per distinct cause, counts adding up to the rejects.
@@ -97,7 +97,7 @@ import Testing
         #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
         let json = try jsonObject(tmp.path + "/s.json")
         #expect(json["read"] == .number("43") && json["migrated"] == .number("35") && json["unmapped"] == .number("1") && json["rejected"] == .number("7"))
-        #expect(json["run_date"] == .string("2021-06-01") && json["tool_version"] == .string(ASNMigrateCLI.versionNumber))
+        #expect(json["run_date"] == .string("2021-06-01") && json["tool_version"] == .string(BuildInfo.versionNumber))
         #expect(json["v1_input"] == .array([.string("Tests/Fixtures/sample/v1")]))
         let causes = try #require(json["rejects_by_cause"]?.arrayValue)
         #expect(causes.count == 7)

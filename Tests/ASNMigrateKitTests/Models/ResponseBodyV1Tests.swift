@@ -56,10 +56,10 @@ import Testing
 
     @Test func environmentFallsBackToTheReceipt() throws {
         #expect(try decode(#"{"notification_type":"X","unified_receipt":{"environment":"Sandbox"}}"#).environmentRaw == "Sandbox")
-        #expect(V2Builder.environment("PROD") == "Production")
-        #expect(V2Builder.environment("Production") == "Production")
-        #expect(V2Builder.environment("Sandbox") == "Sandbox")
-        #expect(V2Builder.environment("Xcode") == "Xcode")
+        #expect(EnvironmentName.normalized("PROD") == "Production")
+        #expect(EnvironmentName.normalized("Production") == "Production")
+        #expect(EnvironmentName.normalized("Sandbox") == "Sandbox")
+        #expect(EnvironmentName.normalized("Xcode") == "Xcode")
     }
 
     // MARK: - Rejects

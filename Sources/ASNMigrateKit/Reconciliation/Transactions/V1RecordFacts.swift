@@ -32,7 +32,7 @@ public struct V1RecordFacts: Sendable, Equatable {
     /// Derives the facts of a decoded body through `MappingContext`, the same reading `migrate` uses.
     public init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
         let context = MappingContext(body: body, receivedAt: receivedAt)
-        environment = V2Builder.environment(body.environmentRaw) ?? ""
+        environment = EnvironmentName.normalized(body.environmentRaw) ?? ""
         subscriptionId = context.subscriptionId
         eventTime = context.eventTime
         eventTimeInferred = context.eventTimeInferred

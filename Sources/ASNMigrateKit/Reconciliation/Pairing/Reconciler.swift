@@ -130,7 +130,7 @@ public struct Reconciler: Sendable {
 
     /// Apple spells environments several ways; reports use "Production" and "Sandbox".
     static func environmentName(_ raw: String?) -> String {
-        V2Builder.environment(raw) ?? ""
+        EnvironmentName.normalized(raw) ?? ""
     }
 
     /// The `conflicting_duplicate_v2` row for a V2 record whose notificationUUID was seen with other content: the

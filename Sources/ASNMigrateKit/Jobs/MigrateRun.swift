@@ -67,12 +67,12 @@ public struct MigrateRun {
     public func run() -> ExitStatus {
         let targets: Targets
         do throws(ASNError) { targets = try resolveTargets() } catch {
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no output was written")
+            console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")
             return error.code == .usage ? .usage : .failure
         }
         let table: MappingTable, selection: InputSelection
         do { (table, selection) = try readInputs() } catch {
-            console.diagnostic("\(name): \(MigrateCommand.describe(error))")
+            console.diagnostic("\(name): \(ASNError.describe(error))")
             return .failure
         }
         var locks: [RunLock] = []
@@ -82,7 +82,7 @@ public struct MigrateRun {
             return error.code == .usage ? .usage : .failure
         }
         do throws(ASNError) { locks = try lock(targets) } catch {
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); no output was written")
+            console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")
             return error.code == .locked ? .locked : .failure
         }
         var summary = MigrationSummary()
@@ -170,7 +170,7 @@ public struct MigrateRun {
             return writer.shownOnConsole
         } catch {
             for output in outputs where !output.isCommitted { output.abort() }
-            console.diagnostic("\(name): \(MigrateCommand.describe(error)); \(MigrateCommand.outcomeOfFailure(outputs))")
+            console.diagnostic("\(name): \(ASNError.describe(error)); \(OutputFile.outcomeOfFailure(outputs))")
             return nil
         }
     }
@@ -189,7 +189,7 @@ public struct MigrateRun {
         }
         console.diagnostic(summary.render())
         if let summaryPath = settings.summaryPath {
-            let run = RunInfo(runDate: settings.runDate, toolVersion: ASNMigrateCLI.versionNumber,
+            let run = RunInfo(runDate: settings.runDate, toolVersion: BuildInfo.versionNumber,
                               inputs: settings.inputs.map { RunInfo.Input(side: "v1", root: $0) })
             do {
                 try OutputFile.writeWhole(SummaryJSON.render(metrics: summary.metrics + run.metrics, causes: summary.causes.causes,

@@ -150,7 +150,7 @@ public struct V2APIResponseDecoder: Sendable {
         guard let id = reader.string("originalTransactionId") ?? transaction?.originalTransactionId ?? renewal?.originalTransactionId else {
             throw ASNError(.wrongFieldType, "\(key) has no originalTransactionId; save Get All Subscription Statuses responses unchanged", at: at.with(key: key + ".originalTransactionId"))
         }
-        let environmentName = V2Builder.environment(environment ?? transaction?.environment ?? renewal?.environment) ?? ""
+        let environmentName = EnvironmentName.normalized(environment ?? transaction?.environment ?? renewal?.environment) ?? ""
         return V2SubscriptionStatus(environment: environmentName, originalTransactionId: id, subscriptionGroupIdentifier: group,
                                     status: reader.int("status"), transaction: transaction, renewal: renewal, fetchedAt: nil, location: at)
     }
@@ -158,7 +158,7 @@ public struct V2APIResponseDecoder: Sendable {
     /// A transaction from its decoded object, its environment from itself or its page.
     private func transaction(_ object: JSONObject, origin: V2Transaction.Origin, pageEnvironment: String?, at: SourceLocation) -> V2Transaction {
         let payload = JWSTransactionDecodedPayload(object)
-        let environment = V2Builder.environment(payload.environment ?? pageEnvironment) ?? ""
+        let environment = EnvironmentName.normalized(payload.environment ?? pageEnvironment) ?? ""
         return V2Transaction(payload: payload, environment: environment, origin: origin, location: at)
     }
 
