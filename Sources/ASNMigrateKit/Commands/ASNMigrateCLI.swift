@@ -39,6 +39,12 @@ public enum ASNMigrateCLI {
         )
     }
 
+    /// Runs the library's commands (all but `simulate`) on the arguments after the executable name, writing to
+    /// standard output and standard error: the entry point for another Swift program (README, "Using it from Swift").
+    public static func main(_ arguments: [String]) -> ExitStatus {
+        run(arguments)
+    }
+
     /// Runs the tool made of `commands` on the arguments after the executable name.
     public static func run(_ arguments: [String], console: Console = .standard,
                            commands: [CommandEntry] = builtInCommands) -> ExitStatus {

@@ -120,4 +120,11 @@ import ASNSimulation
     func reportsUsageErrors(arguments: [String], message: String) {
         #expect(usageError(arguments) == message)
     }
+
+    @Test func theEntryPointForOtherProgramsRunsTheLibrarysCommands() {
+        // Exit statuses only: what these print goes to this process's standard error.
+        #expect(ASNMigrateCLI.main(["no-such-command"]) == .usage)
+        #expect(ASNMigrateCLI.main(["simulate", "--help"]) == .usage, "simulate belongs to the executable, not the library")
+        #expect(ASNMigrateCLI.main(["mappings", "--mappings", "/nonexistent-asn-migrate-dir"]) == .failure)
+    }
 }
