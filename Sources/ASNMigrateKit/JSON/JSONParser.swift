@@ -470,16 +470,7 @@ private struct JSONByteReader: ~Copyable {
         var escaped = false
         let raw = UnsafeRawPointer(base)
         while true {
-            // Eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII.
-            while i &+ 8 <= end {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let mask = ByteTables.specialStringBytes(word)
-                if mask != 0 {
-                    i &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            i = ByteTables.skipPlainStringBytes(raw, from: i, end: end)
             guard i < end else { throw failure("unexpected end of input in string, expected '\"'", at: end) }
             let byte = base[i]
             if byte == Byte.quote {

@@ -187,6 +187,20 @@ public enum ByteTables {
         return la &- lb
     }
 
+    /// From `offset`, skips eight bytes at a time while none is a quote, a backslash, a control character or
+    /// non-ASCII; returns the offset of the first such byte, or where fewer than eight bytes are left before `end`.
+    @inline(__always)
+    public static func skipPlainStringBytes(_ raw: UnsafeRawPointer, from offset: Int, end: Int) -> Int {
+        var i = offset
+        while i &+ 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let mask = specialStringBytes(word)
+            if mask != 0 { return i &+ (mask.trailingZeroBitCount &>> 3) }
+            i &+= 8
+        }
+        return i
+    }
+
     // MARK: - UTF-8
 
     /// Writes `scalar` as UTF-8 at `out`; returns how many bytes (1 to 4).

@@ -141,4 +141,22 @@ import Testing
             #expect(ByteTables.hexValue4(buffer.baseAddress!, at: 4) == nil)
         }
     }
+
+    @Test func skipPlainStringBytesStopsWhereTheByteLoopStops() {
+        var state: UInt64 = 7
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let count = Int(state >> 59) + 1
+            var bytes = [UInt8](repeating: 0x61, count: count + 8)
+            let special = Int((state >> 40) % UInt64(count + 8))
+            bytes[special] = [0x22, 0x5C, 0x0A, 0xC3, 0x1F][Int((state >> 20) % 5)]
+            let end = bytes.count - Int((state >> 10) % 4)
+            let skipped = bytes.withUnsafeBytes { ByteTables.skipPlainStringBytes($0.baseAddress!, from: 0, end: end) }
+            // The reference: whole words are skipped up to the first word holding the special byte; the bytes after
+            // the last whole word before `end` are left for the caller.
+            let wholeWords = end / 8 * 8
+            let expected = special < wholeWords ? special : wholeWords
+            #expect(skipped == expected, "\(count) \(special) \(end)")
+        }
+    }
 }

@@ -283,15 +283,7 @@ private struct TapeScanner {
         var escaped = false
         let raw = UnsafeRawPointer(base)
         while true {
-            while i &+ 8 <= end {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let mask = ByteTables.specialStringBytes(word)
-                if mask != 0 {
-                    i &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            i = ByteTables.skipPlainStringBytes(raw, from: i, end: end)
             guard i < end else { return nil }
             let byte = base[i]
             if byte == 0x22 {
