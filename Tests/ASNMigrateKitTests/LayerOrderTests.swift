@@ -9,8 +9,8 @@ import Testing
     static let layers: [[String]] = [
         ["Support"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"], ["Input/V1", "Input/V2"],
         ["Reconciliation/State"], ["Mapping"], ["Reconciliation/Results"], ["Reconciliation/Pairing"],
-        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Jobs", "Database"], ["Fetch", "Nightly"],
-        ["Thresholds"], ["Commands"],
+        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Database"], ["Fetch", "Nightly"],
+        ["Commands"],
     ]
 
     /// The library's sources.

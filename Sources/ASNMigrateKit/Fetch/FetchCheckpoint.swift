@@ -12,7 +12,7 @@ import Foundation
 /// `@unchecked Sendable`: appends and the entry list are guarded by `lock`; reads use pread on the same descriptor.
 public final class FetchCheckpoint: @unchecked Sendable {
     /// The journal's file name inside the fetch folder.
-    public static let fileName = ".fetch-checkpoint.jsonl"
+    public static let fileName = FetchFolder.checkpointName
 
     /// One journal entry.
     public struct Entry: Sendable, Equatable {

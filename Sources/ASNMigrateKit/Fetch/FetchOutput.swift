@@ -15,24 +15,15 @@ public enum FetchOutput {
     /// The response folders, in the order they are written.
     public static let responseFolders = ["history", "statuses", "notifications"]
     /// The summary file's name.
-    public static let summaryName = "fetch-summary.csv"
+    public static let summaryName = FetchFolder.summaryName
     /// The not-found list's name.
-    public static let notFoundName = "not-found.csv"
+    public static let notFoundName = FetchFolder.notFoundName
     /// Lines per part file.
     public static let linesPerPart = 10_000
 
     /// Every name `fetch` writes in its folder (besides hidden temporaries).
     public static var ownNames: Set<String> {
         Set(responseFolders + [summaryName, notFoundName, FetchCheckpoint.fileName])
-    }
-
-    /// Whether the file at `path` is one of a fetch folder's own files (`fetch-summary.csv`, `not-found.csv` beside a
-    /// fetch checkpoint), which `reconcile` does not read as V2 records.
-    public static func isOwnFile(_ path: String) -> Bool {
-        let name = FileSystem.lastComponent(of: path)
-        guard name == summaryName || name == notFoundName else { return false }
-        let folder = FileSystem.parentDirectory(of: path)
-        return FileManager.default.fileExists(atPath: folder + "/" + FetchCheckpoint.fileName)
     }
 
     /// Throws `.outputFailed` when `directory` exists and holds anything `fetch` does not write (a folder given by

@@ -57,219 +57,271 @@ public struct NightlyRun {
 
     // MARK: - Running
 
+    /// What a night has learnt so far: its figures, the subscriptions its files touched and how, its counters.
+    struct Tally {
+        /// The figures the log shows.
+        var figures = Figures()
+        /// Subscriptions touched by new or appended records.
+        var late: Set<SubscriptionKey> = []
+        /// Subscriptions touched by a changed file.
+        var corrected: Set<SubscriptionKey> = []
+        /// Subscriptions mapped again under changed rules.
+        var remapped: Set<SubscriptionKey> = []
+        /// The run's counters (`runs` columns).
+        var counters: [String: Int] = [:]
+    }
+
+    /// The night's judgement before it is compared with what is open.
+    struct Judgement {
+        /// The subscriptions re-paired, in order.
+        var keys: [SubscriptionKey]
+        /// The differences confirmed and the items still pending.
+        var settled: (confirmed: [Discrepancy], pending: [DifferenceRow])
+    }
+
     /// Ingests, re-pairs, settles and compares, all in one transaction of `store`.
     public func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
         try store.transaction { () throws(ASNError) -> Figures in
             let runId = try store.insertRun(date: date, started: started)
-            var figures = Figures()
-            var late: Set<SubscriptionKey> = []
-            var corrected: Set<SubscriptionKey> = []
-            var counters: [String: Int] = [:]
+            var tally = Tally()
             // A first night pairs in memory while reading; later nights read the touched subscriptions back.
             let fresh = try store.isEmpty()
             let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
-            // 0. The mapping rules in force: when they differ from the last night's, every V1 file still under the
-            //    roots is mapped again before anything is compared (records of files no longer there keep theirs).
-            let digest = Self.judgementDigest(table, settings), lastDigest = try store.meta("rules_digest")
-            let remap = !fresh && lastDigest != nil && lastDigest != digest
-            var remapped: Set<SubscriptionKey> = []
-            if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
-            try store.setMeta("rules_digest", digest)
-
-            // 1. Ingest what is new or changed.
+            let remap = try checkRules(store, fresh: fresh)
             for side in ["v1", "v2"] {
-                let roots = side == "v1" ? settings.v1 : settings.v2
-                // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
-                let database = settings.databaseSource(side: side)
-                let files: [InputFile]
-                do {
-                    files = database == nil ? try InputPaths.expand(roots) : []
-                } catch let error as ASNError {
-                    throw error
-                } catch {
-                    throw ASNError(.unreadableInput, "cannot list the \(side) input roots: \(error)")
-                }
-                // Each file once, under its real path, however the roots spell it (relative, absolute, through a link).
-                var listed: [String] = []
-                var realPaths: Set<String> = []
-                for file in files where !file.isDescriptor {
-                    let real = FileIdentity.realPath(file.path) ?? file.path
-                    if realPaths.insert(real).inserted { listed.append(real) }
-                }
-                if let database {
-                    listed = [Self.ledgerPath(database)]
-                    realPaths = Set(listed)
-                }
-                for path in listed {
-                    if database == nil, FileIdentity.isTemporaryName(path) {
-                        counters["files_deferred", default: 0] += 1
-                        log("note: \(path) has a temporary name; left for a later night")
-                        continue
-                    }
-                    let outcome: FileOutcome
-                    if let database {
-                        outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap && side == "v1")
-                    } else {
-                        outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
-                                                     remap: remap && side == "v1")
-                    }
-                    if outcome.linesDeferred { counters["lines_deferred", default: 0] += 1 }
-                    switch outcome.action {
-                    case .skipped: continue
-                    case .deferred:
-                        counters["files_deferred", default: 0] += 1
-                        continue
-                    case .renamed:
-                        counters["files_renamed", default: 0] += 1
-                        continue
-                    case .sameContent:
-                        counters["files_same_content", default: 0] += 1
-                        continue
-                    case .appended:
-                        counters["files_appended", default: 0] += 1
-                    case .changed:
-                        counters["files_changed", default: 0] += 1
-                    case .new, .remapped:
-                        break
-                    }
-                    figures.filesIngested += 1
-                    progress(outcome.bytes, outcome.counts.read)
-                    counters["records_replaced", default: 0] += outcome.replaced
-                    figures.v2Unverified += outcome.counts.unverified
-                    if outcome.action == .remapped {
-                        remapped.formUnion(outcome.previous)
-                        remapped.formUnion(outcome.touched)
-                    } else if outcome.action == .changed {
-                        corrected.formUnion(outcome.previous)
-                        corrected.formUnion(outcome.touched)
-                    } else {
-                        late.formUnion(outcome.touched)
-                    }
-                    for (name, value) in [("records_read", outcome.counts.read), ("records_stored", outcome.counts.stored),
-                                          ("duplicates", outcome.counts.duplicates), ("other_environment", outcome.counts.otherEnvironment),
-                                          ("rejected", outcome.counts.rejected)] {
-                        counters["\(side)_\(name)", default: 0] += value
-                    }
-                }
-                for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path) {
-                    try store.markVanished(id: entry.id, date: date)
-                    counters["files_vanished", default: 0] += 1
-                    log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
-                }
+                try ingest(side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1", tally: &tally)
             }
             step("ingested")
-
-            // 2. The period: reconcile's default (the overlap of both sides' event times) over everything stored.
-            let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
-            let period = Self.period(b1, b2)
-            var touched = late.union(corrected).union(remapped)
-            let oldFrom = try store.meta("period_from"), oldTo = try store.meta("period_to")
-            if let period {
-                // Records whose fate moved with the period's edges, and subscriptions whose state at the end may have changed.
-                if let oldFrom, oldFrom != period.from {
-                    touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
-                } else if oldFrom == nil, backfill == nil {
-                    touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
-                }
-                if let oldTo, oldTo != period.to {
-                    let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
-                    touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
-                    // Billing retry ends at most 60 days after the expiry: those whose retry may have ended as the edge moved.
-                    touched.formUnion(try store.subscriptions(retryEndingIn: moved))
-                }
-            }
-            try store.setMeta("period_from", period?.from)
-            try store.setMeta("period_to", period?.to)
-            touched.formUnion(try store.unsettledSubscriptions())
-
-            // 3. Re-pair the touched subscriptions through the reconcile engine, as one reconcile over their records would.
-            let keys = touched.sorted()
-            figures.subscriptionsRepaired = keys.count
-            var options = ReconcileOptions()
-            options.window = settings.window
-            options.fields = ComparedField.defaultFields.filter { !settings.ignoredFields.contains($0) }
-            options.timeTolerance = settings.timeTolerance
-            options.from = period?.from
-            options.to = period?.to
-            // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
-            options.v1Span = b1.map { $0.min...$0.max }
-            options.v2Span = b2.map { $0.min...$0.max }
-            var reconciler: Reconciler
-            var conflicts: [Discrepancy] = []
-            if let backfill {
-                // Every subscription of the state is touched on a first night, and every record was fed while reading.
-                reconciler = backfill.reconciler
-                reconciler.options = options
-                conflicts = backfill.conflicts
-            } else {
-                reconciler = Reconciler(table: table, options: options)
-                for key in keys {
-                    for record in try store.records(of: key) { record.feed(into: &reconciler) }
-                    conflicts += try store.conflicts(of: key)
-                }
-            }
-            let result = reconciler.finish()
-            // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
-            let start = result.summary.periodStart ?? Int64.min, end = result.summary.periodEnd ?? Int64.max
-            let differences = result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
-            let judged = NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending)
+            let judgement = try judge(store, backfill: backfill, tally: &tally)
             step("settled")
-
-            // 4. Compare with the open differences and replace the pending items, subscription by subscription.
-            var confirmedByKey: [SubscriptionKey: [Discrepancy]] = [:]
-            for d in judged.confirmed { confirmedByKey[Self.key(d), default: []].append(d) }
-            var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
-            for row in judged.pending { pendingByKey[Self.key(row.difference), default: []].append(row) }
-            for key in keys {
-                // A first night has nothing open or pending to compare with.
-                let open = backfill == nil ? try store.openDifferences(of: key) : [:]
-                var seen: Set<String> = []
-                for d in (confirmedByKey[key] ?? []).sorted(by: Discrepancy.reportOrder) {
-                    let identity = Self.unique(DifferenceRow.identity(d), in: &seen)
-                    if let existing = open[identity] {
-                        try store.updateDifference(id: existing.id, d, date: date)
-                    } else {
-                        try store.insertDifference(d, identity: identity, date: date)
-                        figures.new += 1
-                    }
-                }
-                for (identity, existing) in open where !seen.contains(identity) {
-                    let reason = corrected.contains(key) ? "corrected_record" : late.contains(key) ? "late_record" : "rule"
-                    try store.resolveDifference(id: existing.id, date: date, by: reason)
-                    figures.resolved += 1
-                }
-                let firstSeen = backfill == nil ? try store.pendingFirstSeen(of: key) : [:]
-                var pendingSeen: Set<String> = []
-                let rows = (pendingByKey[key] ?? []).sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
-                    var row = row
-                    let identity = Self.unique(DifferenceRow.identity(row.difference), in: &pendingSeen)
-                    row.firstSeen = firstSeen[identity] ?? date
-                    return (identity: identity, row: row)
-                }
-                if backfill == nil {
-                    try store.replacePending(of: key, with: rows)
-                } else {
-                    try store.insertPending(rows)
-                }
-            }
-
-            // 5. Forget settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
-            let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
-            if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
-                counters["records_pruned"] = try store.prune(olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
-                try store.setMeta("prune_cutoff", cutoff)
-            }
-
-            counters["files_ingested"] = figures.filesIngested
-            counters["subscriptions_repaired"] = figures.subscriptionsRepaired
-            counters["differences_new"] = figures.new
-            counters["differences_resolved"] = figures.resolved
-            counters["differences_open"] = try store.scalar("SELECT COUNT(*) FROM differences WHERE resolved IS NULL")
-            counters["pending"] = try store.scalar("SELECT COUNT(*) FROM pending")
-            try store.saveRecordCounts()
-            try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-            return figures
+            try compare(judgement, store: store, firstNight: backfill != nil, tally: &tally)
+            try prune(store, tally: &tally)
+            try record(store, runId: runId, tally: tally)
+            return tally.figures
         }
+    }
+
+    // MARK: - Steps
+
+    /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
+    /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
+    private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
+        let digest = Self.judgementDigest(table, settings), lastDigest = try store.meta("rules_digest")
+        let remap = !fresh && lastDigest != nil && lastDigest != digest
+        if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
+        try store.setMeta("rules_digest", digest)
+        return remap
+    }
+
+    /// Ingests what is new or changed on one side, and marks the ledger's files that are gone.
+    private func ingest(side: String, store: NightlyStore, runId: Int64, backfill: NightlyBackfill?, remap: Bool,
+                        tally: inout Tally) throws(ASNError) {
+        // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
+        let database = settings.databaseSource(side: side)
+        let listed = try listed(side: side, database: database)
+        let realPaths = Set(listed)
+        for path in listed {
+            if database == nil, FileIdentity.isTemporaryName(path) {
+                tally.counters["files_deferred", default: 0] += 1
+                log("note: \(path) has a temporary name; left for a later night")
+                continue
+            }
+            let outcome: FileOutcome
+            if let database {
+                outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
+            } else {
+                outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                                             remap: remap)
+            }
+            count(outcome, side: side, tally: &tally)
+        }
+        for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path) {
+            try store.markVanished(id: entry.id, date: date)
+            tally.counters["files_vanished", default: 0] += 1
+            log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
+        }
+    }
+
+    /// The files under one side's roots, each once under its real path however the roots spell it (relative,
+    /// absolute, through a link); a database is one ledger entry.
+    private func listed(side: String, database: PostgresSource?) throws(ASNError) -> [String] {
+        if let database { return [Self.ledgerPath(database)] }
+        let files: [InputFile]
+        do {
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2)
+        } catch let error as ASNError {
+            throw error
+        } catch {
+            throw ASNError(.unreadableInput, "cannot list the \(side) input roots: \(error)")
+        }
+        var listed: [String] = []
+        var realPaths: Set<String> = []
+        for file in files where !file.isDescriptor {
+            let real = FileIdentity.realPath(file.path) ?? file.path
+            if realPaths.insert(real).inserted { listed.append(real) }
+        }
+        return listed
+    }
+
+    /// Counts what one file's ingest did and which subscriptions it touched, and how.
+    private func count(_ outcome: FileOutcome, side: String, tally: inout Tally) {
+        if outcome.linesDeferred { tally.counters["lines_deferred", default: 0] += 1 }
+        switch outcome.action {
+        case .skipped: return
+        case .deferred:
+            tally.counters["files_deferred", default: 0] += 1
+            return
+        case .renamed:
+            tally.counters["files_renamed", default: 0] += 1
+            return
+        case .sameContent:
+            tally.counters["files_same_content", default: 0] += 1
+            return
+        case .appended: tally.counters["files_appended", default: 0] += 1
+        case .changed: tally.counters["files_changed", default: 0] += 1
+        case .new, .remapped: break
+        }
+        tally.figures.filesIngested += 1
+        progress(outcome.bytes, outcome.counts.read)
+        tally.counters["records_replaced", default: 0] += outcome.replaced
+        tally.figures.v2Unverified += outcome.counts.unverified
+        switch outcome.action {
+        case .remapped: tally.remapped.formUnion(outcome.previous.union(outcome.touched))
+        case .changed: tally.corrected.formUnion(outcome.previous.union(outcome.touched))
+        default: tally.late.formUnion(outcome.touched)
+        }
+        for (name, value) in [("records_read", outcome.counts.read), ("records_stored", outcome.counts.stored),
+                              ("duplicates", outcome.counts.duplicates), ("other_environment", outcome.counts.otherEnvironment),
+                              ("rejected", outcome.counts.rejected)] {
+            tally.counters["\(side)_\(name)", default: 0] += value
+        }
+    }
+
+    /// Re-pairs the touched subscriptions through the reconcile engine, as one reconcile over their records would,
+    /// over the period of everything stored, and settles what it finds.
+    private func judge(_ store: NightlyStore, backfill: NightlyBackfill?, tally: inout Tally) throws(ASNError) -> Judgement {
+        // The period: reconcile's default (the overlap of both sides' event times) over everything stored.
+        let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
+        let period = Self.period(b1, b2)
+        let keys = try touched(store, period: period, firstNight: backfill != nil, tally: tally).sorted()
+        tally.figures.subscriptionsRepaired = keys.count
+        var options = settings.reconcileOptions
+        options.from = period?.from
+        options.to = period?.to
+        // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
+        options.v1Span = b1.map { $0.min...$0.max }
+        options.v2Span = b2.map { $0.min...$0.max }
+        var reconciler: Reconciler
+        var conflicts: [Discrepancy] = []
+        if let backfill {
+            // Every subscription of the state is touched on a first night, and every record was fed while reading.
+            reconciler = backfill.reconciler
+            reconciler.options = options
+            conflicts = backfill.conflicts
+        } else {
+            reconciler = Reconciler(table: table, options: options)
+            for key in keys {
+                for record in try store.records(of: key) { record.feed(into: &reconciler) }
+                conflicts += try store.conflicts(of: key)
+            }
+        }
+        let result = reconciler.finish()
+        // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
+        let start = result.summary.periodStart ?? Int64.min, end = result.summary.periodEnd ?? Int64.max
+        let differences = result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
+        return Judgement(keys: keys, settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
+    }
+
+    /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
+    /// edges or whose state at the end may have changed, and everything still open or pending.
+    private func touched(_ store: NightlyStore, period: (from: Int64, to: Int64)?, firstNight: Bool,
+                         tally: Tally) throws(ASNError) -> Set<SubscriptionKey> {
+        var touched = tally.late.union(tally.corrected).union(tally.remapped)
+        let oldFrom = try store.meta("period_from"), oldTo = try store.meta("period_to")
+        if let period {
+            if let oldFrom, oldFrom != period.from {
+                touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
+            } else if oldFrom == nil, !firstNight {
+                touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
+            }
+            if let oldTo, oldTo != period.to {
+                let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
+                touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
+                // Billing retry ends at most 60 days after the expiry: those whose retry may have ended as the edge moved.
+                touched.formUnion(try store.subscriptions(retryEndingIn: moved))
+            }
+        }
+        try store.setMeta("period_from", period?.from)
+        try store.setMeta("period_to", period?.to)
+        return touched.union(try store.unsettledSubscriptions())
+    }
+
+    /// Compares the night's judgement with the open differences and replaces the pending items, subscription by
+    /// subscription (a first night has nothing open or pending to compare with).
+    private func compare(_ judgement: Judgement, store: NightlyStore, firstNight: Bool, tally: inout Tally) throws(ASNError) {
+        var confirmedByKey: [SubscriptionKey: [Discrepancy]] = [:]
+        for d in judgement.settled.confirmed { confirmedByKey[Self.key(d), default: []].append(d) }
+        var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
+        for row in judgement.settled.pending { pendingByKey[Self.key(row.difference), default: []].append(row) }
+        for key in judgement.keys {
+            let open = firstNight ? [:] : try store.openDifferences(of: key)
+            var seen: Set<String> = []
+            for d in (confirmedByKey[key] ?? []).sorted(by: Discrepancy.reportOrder) {
+                let identity = Self.unique(DifferenceRow.identity(d), in: &seen)
+                if let existing = open[identity] {
+                    try store.updateDifference(id: existing.id, d, date: date)
+                } else {
+                    try store.insertDifference(d, identity: identity, date: date)
+                    tally.figures.new += 1
+                }
+            }
+            for (identity, existing) in open where !seen.contains(identity) {
+                let reason = tally.corrected.contains(key) ? "corrected_record" : tally.late.contains(key) ? "late_record" : "rule"
+                try store.resolveDifference(id: existing.id, date: date, by: reason)
+                tally.figures.resolved += 1
+            }
+            try replacePending(of: key, with: pendingByKey[key] ?? [], store: store, firstNight: firstNight)
+        }
+    }
+
+    /// A subscription's pending items, each keeping the night it was first seen.
+    private func replacePending(of key: SubscriptionKey, with pending: [DifferenceRow], store: NightlyStore,
+                                firstNight: Bool) throws(ASNError) {
+        let firstSeen = firstNight ? [:] : try store.pendingFirstSeen(of: key)
+        var pendingSeen: Set<String> = []
+        let rows = pending.sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
+            var row = row
+            let identity = Self.unique(DifferenceRow.identity(row.difference), in: &pendingSeen)
+            row.firstSeen = firstSeen[identity] ?? date
+            return (identity: identity, row: row)
+        }
+        if firstNight {
+            try store.insertPending(rows)
+        } else {
+            try store.replacePending(of: key, with: rows)
+        }
+    }
+
+    /// Forgets settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
+    private func prune(_ store: NightlyStore, tally: inout Tally) throws(ASNError) {
+        let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
+        if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
+            tally.counters["records_pruned"] = try store.prune(olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
+            try store.setMeta("prune_cutoff", cutoff)
+        }
+    }
+
+    /// Stores the night's counters with its run and the state's record counts.
+    private func record(_ store: NightlyStore, runId: Int64, tally: Tally) throws(ASNError) {
+        var counters = tally.counters
+        counters["files_ingested"] = tally.figures.filesIngested
+        counters["subscriptions_repaired"] = tally.figures.subscriptionsRepaired
+        counters["differences_new"] = tally.figures.new
+        counters["differences_resolved"] = tally.figures.resolved
+        counters["differences_open"] = try store.scalar("SELECT COUNT(*) FROM differences WHERE resolved IS NULL")
+        counters["pending"] = try store.scalar("SELECT COUNT(*) FROM pending")
+        try store.saveRecordCounts()
+        try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time

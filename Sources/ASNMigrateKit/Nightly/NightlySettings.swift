@@ -107,3 +107,15 @@ public struct NightlySettings: Sendable, Equatable {
         runDate ?? Timestamp.day(ms: clock)
     }
 }
+
+extension NightlySettings {
+    /// The engine's options for a night, as `reconcile` would judge with the same flags (the period and spans are the
+    /// night's to set).
+    var reconcileOptions: ReconcileOptions {
+        var options = ReconcileOptions()
+        options.window = window
+        options.fields = ComparedField.defaultFields.filter { !ignoredFields.contains($0) }
+        options.timeTolerance = timeTolerance
+        return options
+    }
+}

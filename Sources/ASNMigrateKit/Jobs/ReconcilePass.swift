@@ -1,0 +1,149 @@
+/// One pass of `reconcile` over every input: the V2 side first (decoded on all cores, in input order), then the V1
+/// side through `migrate`'s pipeline (also gathering transactions when the V2 side holds Apple's API view), judging
+/// the records of one shard, or all of them.
+struct ReconcilePass {
+    /// What the run was asked to do.
+    let settings: ReconcileRun.Settings
+    /// What it reads.
+    let inputs: ReconcileRun.Inputs
+
+    /// The engines and counters one pass fills (a class: the readers' callbacks fill it).
+    private final class State {
+        /// The notification engine.
+        var reconciler: Reconciler
+        /// The API-view engine.
+        var transactions: TransactionReconciler
+        /// V1 transactions, gathered when the V2 side holds API records.
+        var collector = V1TransactionCollector()
+        /// V2 notifications this shard judges.
+        var v2Notifications = 0
+        /// A shard keeps its own records, but the period and the pending edges come from every record read.
+        var spans = ShardSpans()
+        /// V2 rejects, handed to the engine after V1's, keeping rejected.csv's order.
+        var v2Rejects: [ASNError] = []
+        /// Both sides are read one after the other: one line over all their bytes, shown only on a terminal.
+        var progress: ProgressLine
+
+        /// A pass's state with its engines and progress line.
+        init(reconciler: Reconciler, transactions: TransactionReconciler, progress: ProgressLine) {
+            self.reconciler = reconciler
+            self.transactions = transactions
+            self.progress = progress
+        }
+    }
+
+    /// Judges the records of `shard` (all of them when nil).
+    func run(_ shard: ShardSelection?) -> Result<ReconciliationResult, ASNError> {
+        if shard != nil, settings.v1Database != nil || settings.v2Database != nil {
+            return .failure(ASNError(.usage, "--shard, --shards and --memory-limit read files; a PostgreSQL source is not split yet: reconcile it without sharding, or export it to files"))
+        }
+        var reconciler = Reconciler(table: inputs.table, options: settings.options)
+        reconciler.collectsPrices = settings.html
+        if settings.signatures != nil { reconciler.v2Unverified = 0 }
+        let progress = ProgressLine.standardError(files: inputs.v2Files + inputs.v1.files,
+                                                  label: shard.map { "reconcile \($0.text)" } ?? "reconcile")
+        let state = State(reconciler: reconciler, transactions: TransactionReconciler(rules: inputs.transactionRules, options: settings.options),
+                          progress: progress)
+        defer { state.progress.finish() }
+        do {
+            try readV2(shard, into: state)
+            if state.transactions.holdsRecords {
+                guard shard == nil else {
+                    return .failure(ASNError(.usage, "the V2 side holds App Store Server API records (transactions, statuses), which --shard, --shards and --memory-limit do not split yet; reconcile them without sharding"))
+                }
+                try readV1WithTransactions(into: state)
+            } else {
+                try readV1(shard, into: state)
+            }
+            for error in state.v2Rejects { state.reconciler.addV2Reject(error) }
+        } catch {
+            return .failure((error as? ASNError) ?? ASNError(.unreadableInput, ASNError.describe(error)))
+        }
+        return .success(finish(shard, state))
+    }
+
+    // MARK: - Steps
+
+    /// The V2 side, from files or a database, in input order.
+    private func readV2(_ shard: ShardSelection?, into state: State) throws {
+        var reader = ParallelV2Reader(columnMap: inputs.columnMap)
+        reader.reader.decoder.signatures = settings.signatures
+        let verifying = settings.signatures != nil
+        let add = { (outcome: V2ReadOutcome) in
+            switch outcome {
+            case .record(let r):
+                state.spans.addV2(r.payload)
+                guard Self.holds(shard, ShardHash.shard(of: r.payload, count: shard?.count ?? 1)) else { return }
+                state.v2Notifications += 1
+                state.reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
+                if verifying && !r.signatureVerified { state.reconciler.v2Unverified? += 1 }
+            case .api(let record): state.transactions.add(record)
+            case .rejected(let error): if Self.holds(shard, 0) { state.v2Rejects.append(error) }
+            }
+        }
+        if let database = settings.v2Database {
+            try PostgresReader(source: database).v2Outcomes(decoder: reader.reader.decoder, columnMap: inputs.columnMap) { outcome in
+                state.progress.advance(bytes: 0, records: 1)
+                add(outcome)
+            }
+        } else {
+            try reader.read(inputs.v2Files, progress: { state.progress.advance(bytes: $0, records: $1) }, add)
+        }
+    }
+
+    /// The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
+    private func readV1(_ shard: ShardSelection?, into state: State) throws {
+        let consume = { (batch: MigrationBatch) in
+            state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+            for outcome in batch.outcomes {
+                state.spans.addV1(outcome)
+                if Self.holds(shard, ShardHash.shard(of: outcome, count: shard?.count ?? 1)) { state.reconciler.addV1(outcome) }
+            }
+        }
+        let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: inputs.table))
+        if let database = settings.v1Database {
+            let reader = PostgresReader(source: database)
+            try pipeline.run(produce: { try reader.v1Records($0) }, renderJSONLines: false, consume: consume)
+        } else {
+            try pipeline.run(files: inputs.v1.files, renderJSONLines: false, consume: consume)
+        }
+    }
+
+    /// Against Apple's API view: the same parallel pass also reads every V1 record's transactions.
+    private func readV1WithTransactions(into state: State) throws {
+        state.collector = V1TransactionCollector(statusSubscriptions: state.transactions.statusSubscriptions)
+        let consume = { (batch: TransactionFactsPipeline.Batch) in
+            state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+            for outcome in batch.outcomes { state.reconciler.addV1(outcome) }
+            for facts in batch.facts { state.collector.add(facts) }
+        }
+        let pipeline = TransactionFactsPipeline(mapper: FastRecordMapper(table: inputs.table))
+        if let database = settings.v1Database {
+            let reader = PostgresReader(source: database)
+            try pipeline.run(produce: { try reader.v1Records($0) }, consume: consume)
+        } else {
+            try pipeline.run(files: inputs.v1.files, consume: consume)
+        }
+    }
+
+    /// Judges what was read: a shard with the whole input's spans, plus the API view's comparison when there is one.
+    private func finish(_ shard: ShardSelection?, _ state: State) -> ReconciliationResult {
+        var reconciler = state.reconciler
+        state.reconciler = Reconciler(table: inputs.table, options: settings.options)  // one copy of the records, not two
+        if shard != nil {
+            reconciler.options.v1Span = state.spans.v1
+            reconciler.options.v2Span = state.spans.v2
+        }
+        var result = reconciler.finish()
+        if state.transactions.holdsRecords {
+            result = result.adding(state.transactions.finish(v1: state.collector), notificationsCompared: state.v2Notifications > 0)
+        }
+        result.countTimePrecision()
+        return result
+    }
+
+    /// Whether `shard` (all shards when nil) holds shard number `k`.
+    private static func holds(_ shard: ShardSelection?, _ k: Int) -> Bool {
+        shard.map { $0.holds(k) } ?? true
+    }
+}

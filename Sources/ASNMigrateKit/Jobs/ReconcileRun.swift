@@ -1,0 +1,285 @@
+import Foundation
+
+/// The `reconcile` job in named steps: find the inputs and check them, plan and lock the outputs, check the
+/// databases, judge every record in one pass (or shard by shard), then write the report folder, the summary JSON and
+/// the console summary, and judge the run. The command only parses its flags into `Settings`.
+public struct ReconcileRun {
+    /// What one run does, as parsed from the command line.
+    public struct Settings: Sendable {
+        /// The judging options (window, period, fields, run date and inputs).
+        public var options: ReconcileOptions
+        /// The report folder as given (or the default).
+        public var outDirectory: String
+        /// `--max-reject-rate`.
+        public var maxRejectRate: Double
+        /// `--fail-on` / `--warn-on`.
+        public var thresholds: ThresholdCheck
+        /// How the run is split into shards.
+        public var sharding: ShardPlan = .whole
+        /// `--v1` roots (files, folders, `-`, or one database URI).
+        public var v1Roots: [String] = []
+        /// `--v2` roots.
+        public var v2Roots: [String] = []
+        /// The V1 side's database, when it is one.
+        public var v1Database: PostgresSource?
+        /// The V2 side's database, when it is one.
+        public var v2Database: PostgresSource?
+        /// The signature checks, with `--verify-signatures`.
+        public var signatures: SignaturePolicy?
+        /// `--root-certificate` files (inputs the outputs must not overwrite).
+        public var rootCertificates: [String] = []
+        /// `--mappings`.
+        public var mappingsDirectory: String?
+        /// `--v2-columns`.
+        public var v2ColumnsPath: String?
+        /// `--summary-json`.
+        public var summaryJSONPath: String?
+        /// `--html`.
+        public var html = false
+        /// `--force`: run even when the sides look swapped.
+        public var force = false
+
+        /// Settings with `options`, the report folder, the reject limit and the thresholds; the rest as the flags'
+        /// defaults.
+        public init(options: ReconcileOptions, outDirectory: String, maxRejectRate: Double, thresholds: ThresholdCheck) {
+            self.options = options
+            self.outDirectory = outDirectory
+            self.maxRejectRate = maxRejectRate
+            self.thresholds = thresholds
+        }
+    }
+
+    /// How a run is split: not at all, one shard of N (`--shard`), or N shards in turn (`--shards`, `--memory-limit`).
+    public enum ShardPlan: Sendable, Equatable {
+        /// The whole input in one pass (no sharding option).
+        case whole
+        /// `--shard K/N`: this shard only, written with `shard.csv`.
+        case one(ShardSelection)
+        /// `--shards N`: every shard in turn, merged.
+        case inTurn(Int)
+        /// `--memory-limit SIZE` (bytes): shards in turn, N from the input's size.
+        case memoryLimit(Int64)
+    }
+
+    /// What the run reads, found and checked before anything is written.
+    struct Inputs {
+        /// The V1 → V2 rules.
+        var table: MappingTable
+        /// The rules for V2-only transactions (Apple's API view).
+        var transactionRules: V2OnlyTransactionRules
+        /// The V1 files found.
+        var v1: InputSelection
+        /// The V2 files found.
+        var v2: InputSelection
+        /// The V2 files that are records (a fetch folder's own files are not).
+        var v2Files: [InputFile]
+        /// `--v2-columns`, loaded.
+        var columnMap: V2ColumnMap?
+    }
+
+    /// The files a reconcile report folder may hold (its report files and a shard's `shard.csv`), so a rerun replaces
+    /// a shard folder's manifest too and never anything else.
+    static let reportNames = Set(ReconciliationReport.fileNames + [ShardManifest.fileName, HTMLReport.fileName])
+    /// The prefix of every message.
+    static let name = "asn-migrate reconcile"
+
+    /// The run's settings.
+    public let settings: Settings
+    /// Where diagnostics go.
+    public let console: Console
+
+    /// A run of `settings` reporting through `console`.
+    public init(settings: Settings, console: Console) {
+        self.settings = settings
+        self.console = console
+    }
+
+    /// Runs every step and returns the exit status.
+    public func run() -> ExitStatus {
+        let destination: String
+        do { destination = try resolveDestination() } catch {
+            console.diagnostic("\(Self.name): \(error.description); no report written")
+            return .failure
+        }
+        let inputs: Inputs
+        do { inputs = try readInputs() } catch {
+            console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
+            return .failure
+        }
+        if let problem = ReconcileRun.inputProblem(v1Files: inputs.v1.files, v2Files: inputs.v2Files, columnMap: inputs.columnMap,
+                                                   force: settings.force) {
+            console.diagnostic("\(Self.name): \(problem.message); no report written")
+            return .usage
+        }
+        do throws(ASNError) { try checkOutputs(inputs) } catch {
+            console.diagnostic("\(Self.name): \(error.message); no report written")
+            return error.code == .usage ? .usage : .failure
+        }
+        var locks: [RunLock] = []
+        defer { for lock in locks { lock.release() } }
+        do throws(ASNError) { locks = try lock(destination) } catch {
+            console.diagnostic("\(Self.name): \(error.description); no report written")
+            return error.code == .locked ? .locked : .failure
+        }
+        if let status = checkDatabases() { return status }
+        warnAboutMissingInputs(inputs)
+        let pass = ReconcilePass(settings: settings, inputs: inputs)
+        var sharding = settings.sharding
+        if case .memoryLimit(let limit) = sharding {
+            sharding = .inTurn(MemoryBudget.passes(inputBytes: MemoryBudget.inputBytes(inputs.v1.files + inputs.v2Files), limit: limit))
+        }
+        if sharding != .whole { return runSharded(sharding, pass: pass, table: inputs.table, destination: destination) }
+        switch pass.run(nil) {
+        case .success(let result): return finish(result, inputs: inputs, destination: destination)
+        case .failure(let error):
+            console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
+            return error.code == .usage ? .usage : Self.databaseStatus(error)
+        }
+    }
+
+    // MARK: - Steps before reading
+
+    /// The report folder (a symbolic link to a folder followed), and `--summary-json`'s target checked.
+    private func resolveDestination() throws(ASNError) -> String {
+        let destination = try OutputTarget.resolveDirectory(settings.outDirectory)
+        _ = try settings.summaryJSONPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+        return destination
+    }
+
+    /// Loads the rules and the column map and finds the input files.
+    private func readInputs() throws -> Inputs {
+        let table = try MappingLoader.load(settings.mappingsDirectory)
+        let transactionRules = try V2OnlyTransactionRules.load(directory: settings.mappingsDirectory)
+        let v1 = try InputPaths.select(settings.v1Database == nil ? settings.v1Roots : [])
+        let v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [])
+        // A fetch folder's own files (its summary and not-found list) are not Apple's answers: never read as records.
+        let v2Files = v2.files.filter { !FetchFolder.isOwnFile($0.path) }
+        let columnMap = try settings.v2ColumnsPath.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
+        return Inputs(table: table, transactionRules: transactionRules, v1: v1, v2: v2, v2Files: v2Files, columnMap: columnMap)
+    }
+
+    /// Refuses an output that is one of the inputs or inside an input root.
+    private func checkOutputs(_ inputs: Inputs) throws(ASNError) {
+        let outputs = [OutputPlan.Output("--out", settings.outDirectory, kind: .folder)]
+            + (settings.summaryJSONPath.map { [OutputPlan.Output("--summary-json", $0)] } ?? [])
+        let named = [("--v2-columns", settings.v2ColumnsPath), ("--mappings", settings.mappingsDirectory)]
+            .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
+            + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
+        let roots = settings.v1Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
+            + settings.v2Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) }
+        try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock), inputs: roots + named,
+                       inputFiles: inputs.v1.files + inputs.v2Files).check()
+    }
+
+    /// Locks the report folder (beside it, never inside) and the summary JSON for the whole run, so a second run
+    /// fails at once instead of silently winning.
+    private func lock(_ destination: String) throws(ASNError) -> [RunLock] {
+        var locks = [try RunLock.acquire(RunLock.lockPath(besideOutput: destination))]
+        do throws(ASNError) {
+            let target = try settings.summaryJSONPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+            if let lockPath = target?.lockPath { locks.append(try RunLock.acquire(lockPath)) }
+        } catch {
+            for lock in locks { lock.release() }
+            throw error
+        }
+        return locks
+    }
+
+    /// A database that cannot be reached or is set up wrong fails here, before anything is read; nil when all is well.
+    private func checkDatabases() -> ExitStatus? {
+        for source in [settings.v1Database, settings.v2Database].compactMap({ $0 }) {
+            do {
+                try PostgresReader(source: source).checkConnection()
+            } catch {
+                console.diagnostic("\(Self.name): --\(source.side): \(error.message); no report written")
+                return Self.databaseStatus(error)
+            }
+        }
+        return nil
+    }
+
+    /// Warns about a side with no input files, and about what the folders held that is not read.
+    private func warnAboutMissingInputs(_ inputs: Inputs) {
+        let database = [InputFile(path: "database")]
+        for (side, roots, found) in [("--v1", settings.v1Roots, settings.v1Database == nil ? inputs.v1.files : database),
+                                     ("--v2", settings.v2Roots, settings.v2Database == nil ? inputs.v2Files : database)] where found.isEmpty {
+            console.diagnostic("\(Self.name): warning: no input files found under \(side) \(roots.joined(separator: ", "))")
+        }
+        for entry in inputs.v1.skipped + inputs.v2.skipped { console.diagnostic("\(Self.name): \(entry.warning)") }
+    }
+
+    // MARK: - Steps after judging
+
+    /// Writes the report folder and the summary JSON, prints the summary and judges the run.
+    private func finish(_ judged: ReconciliationResult, inputs: Inputs, destination: String) -> ExitStatus {
+        var result = judged
+        let crossings = settings.thresholds.crossings(ThresholdFigures.reconcile(result))
+        if !settings.thresholds.rules.isEmpty { result.summary.thresholds = settings.thresholds.counts(crossings) }
+        do {
+            let files = ReconciliationReport.files(result) + (settings.html ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) { (staging: StagingDirectory) throws(ASNError) in
+                for file in files { try staging.write(name: file.name, bytes: file.bytes) }
+            }
+        } catch {
+            console.diagnostic("\(Self.name): \(error.description); no report written")
+            return .failure
+        }
+        if let path = settings.summaryJSONPath {
+            do {
+                try OutputFile.writeWhole(ReconciliationReport.summaryJSON(result), to: path)
+            } catch {
+                console.diagnostic(ReconciliationReport.consoleSummary(result, directory: settings.outDirectory))
+                console.diagnostic("\(Self.name): \(error.description); the report folder was written, the summary JSON was not")
+                return .failure
+            }
+        }
+        printSummary(result, inputs: inputs, crossings: crossings)
+        return judge(result, crossings: crossings)
+    }
+
+    /// The console summary; with `--html`, its last line also says which file to open first.
+    private func printSummary(_ result: ReconciliationResult, inputs: Inputs, crossings: [ThresholdCheck.Crossing]) {
+        let out = settings.outDirectory
+        let shown = settings.html ? "\(out) (open \(out)/\(HTMLReport.fileName) first)" : out
+        console.diagnostic(ReconciliationReport.consoleSummary(result, directory: shown))
+        for (side, selection) in [("V1", inputs.v1), ("V2", inputs.v2)] {
+            if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
+        }
+        for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
+        if let line = ReconciliationReport.timePrecisionWarning(result.summary) { console.diagnostic("\(Self.name): \(line)") }
+        for crossing in crossings { console.diagnostic("\(Self.name): \(crossing.line)") }
+    }
+
+    /// Exit 3 when a side rejected too much, else what the findings and thresholds say.
+    private func judge(_ result: ReconciliationResult, crossings: [ThresholdCheck.Crossing]) -> ExitStatus {
+        // v2_records_read counts API records (transactions, statuses) too; their rejects are already in v2_rejected.
+        let summary = result.summary
+        let sides = [SanityCheck.Side(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
+                     SanityCheck.Side(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)]
+        if let failed = SanityCheck.failures(sides, maxRejectRate: settings.maxRejectRate, pairedSides: true) {
+            console.diagnostic("\(Self.name): \(failed) (exit 3)")
+            return .sanityCheckFailed
+        }
+        return settings.thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
+    }
+
+    // MARK: - Helpers
+
+    /// The usage error the inputs call for before anything is read: V2 CSV exports without `--v2-columns`, or the
+    /// two sides swapped (unless `force`).
+    static func inputProblem(v1Files: [InputFile], v2Files: [InputFile], columnMap: V2ColumnMap?, force: Bool) -> ASNError? {
+        if columnMap == nil, let csv = v2Files.first(where: { V2RecordReader.isCSV($0.path) }) {
+            return ASNError(.usage, "'\(csv.path)' is a CSV export, which needs a column map: pass --v2-columns Mappings/v2-columns.migrate-csv.map "
+                + "for 'migrate --format csv' output (Mappings/v2-columns.migrate-csv-snake.map with --csv-names snake), or write your own "
+                + "from Mappings/v2-columns.example.map (README, Column-mapping file)")
+        }
+        guard !force else { return nil }
+        return SwappedSidesCheck.problem(v1: SwappedSidesCheck.look(files: v1Files), v2: SwappedSidesCheck.look(files: v2Files))
+    }
+
+    /// The exit status for a failed run: 75 for a database that could not be reached or dropped the connection,
+    /// 78 for a database set up wrong, else 2.
+    static func databaseStatus(_ error: any Error) -> ExitStatus {
+        (error as? ASNError).map { ExitStatus.failure(for: $0.code) } ?? .failure
+    }
+}
