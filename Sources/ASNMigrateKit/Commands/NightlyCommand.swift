@@ -46,207 +46,29 @@ public enum NightlyCommand {
     /// run passes it (the crash tests' host binary stops there to be killed).
     public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
                            stepReached: @escaping (String) -> Void = { _ in }) -> ExitStatus {
-        let startedAt = clock()
-        let log = { (line: String) in console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(line))") }
-        let step = stepReached
-
-        // Settings: config file, then flags.
-        let settings: NightlySettings
-        let signatures: SignaturePolicy?
-        let thresholds: ThresholdCheck
+        let settings: NightlyRun.Settings
         do {
-            var config: NightlyConfigFile?
-            if let path = arguments.value("--config") {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw ASNError(.usage, "cannot read the config file '\(path)'; check the path")
-                }
-                config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
-            }
-            settings = try NightlySettings.resolve(arguments, config: config)
-            signatures = try settings.signaturePolicy()
-            thresholds = try ThresholdCheck.parse(failOn: settings.failOn, warnOn: settings.warnOn, catalog: ThresholdFigures.nightly)
-        } catch let error as ASNError {
-            log(error.message)
-            return .usage
+            settings = try Self.settings(arguments)
         } catch {
-            log("\(error)")
+            console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")
             return .usage
         }
-        if let refusal = refusal(settings, clock: startedAt) {
-            log(refusal)
-            return .usage
-        }
-
-        let date = settings.day(clock: startedAt)
-        let now = settings.now(clock: startedAt)
-        // Checked before anything is written (the metrics file included): no output may be or lie inside an input.
-        do throws(ASNError) {
-            let reportFolder = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + date
-            let outputs = [OutputPlan.Output("--state", settings.state), OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: settings.state)),
-                           OutputPlan.Output("--reports", reportFolder, kind: .folder)]
-                + (settings.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
-                + (settings.stateBackup.map { [OutputPlan.Output("--state-backup", $0, kind: .folder)] } ?? [])
-            let settingsFiles = [("--config", arguments.value("--config")), ("--v2-columns", settings.v2Columns), ("--mappings", settings.mappings)]
-                .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
-                + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
-            try OutputPlan(outputs: outputs,
-                           inputs: settings.v1.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
-                               + settings.v2.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) } + settingsFiles).check()
-        } catch {
-            console.diagnostic("asn-migrate nightly: \(error.message); nothing was written")
-            return error.code == .usage ? .usage : .failure
-        }
-        var status = ExitStatus.failure
-        var report: NightlyReport?
-        var store: NightlyStore?
-        var writesMetrics = true
-        var committed = false
-        defer {
-            // A run turned away by the lock leaves the metrics to the run holding it.
-            if writesMetrics, let metricsFile = settings.metricsFile {
-                // A run that could not read the state leaves the last success as the previous metrics file had it.
-                let lastSuccess = (try? store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
-                    ?? FileManager.default.contents(atPath: metricsFile).flatMap { NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self)) }
-                let text = NightlyMetrics.render(report, status: status, durationSeconds: Double(clock() - startedAt) / 1000,
-                                                 lastSuccessSeconds: lastSuccess)
-                do {
-                    try AtomicOutput.writeFileAtomically(path: metricsFile, bytes: Array(text.utf8))
-                } catch {
-                    log("cannot write the metrics file: \(error.description)")
-                }
-            }
-        }
-        do {
-            let table = try MappingLoader.load(settings.mappings)
-            let columnMap = try settings.v2Columns.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
-            // One run at a time per state database: the lock sits beside it and is held until the run ends.
-            let lock: RunLock
-            do {
-                lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.state))
-            } catch where error.code == .locked {
-                log(error.message)
-                writesMetrics = false
-                status = .locked
-                return status
-            }
-            defer { lock.release() }
-            try NightlyStore.checkStateFile(settings.state)
-            let opened = try NightlyStore(path: settings.state)
-            store = opened
-            if let latest = try opened.latestRun() {
-                guard latest.date <= date else {
-                    log("the state '\(settings.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back")
-                    status = .usage
-                    return status
-                }
-                if !latest.published, latest.date != date {
-                    // A run committed its state but was stopped before publishing: publish its reports first, from that state.
-                    let earlier = try NightlyReport.collect(opened, date: latest.date, settings: settings)
-                    try publish(earlier, settings: settings)
-                    try opened.transaction { () throws(ASNError) in
-                        try opened.finishRun(id: latest.id, date: latest.date, finished: Timestamp.iso8601(ms: clock()), status: earlier.status.rawValue)
-                    }
-                    log("published the reports of \(latest.date), whose run was stopped after its commit")
-                }
-            }
-            if let backups = settings.stateBackup {
-                log("state as before \(date) copied to \(try opened.backup(into: backups, name: "before-\(date).sqlite"))")
-            }
-            log("run \(date): reading new input under \(settings.v1.count) V1 and \(settings.v2.count) V2 root(s)")
-            var run = NightlyRun(settings: settings, table: table, columnMap: columnMap, date: date, now: now, log: log, step: step)
-            run.signatures = signatures
-            run.fileClock = startedAt
-            // A progress line on a terminal only (never in a cron log).
-            var progressLine = ProgressLine.standardError(files: [], label: "nightly")
-            run.progress = { bytes, records in progressLine.advance(bytes: bytes, records: records) }
-            let figures = try { () throws(ASNError) -> NightlyRun.Figures in
-                defer { progressLine.finish() }
-                return try run.run(opened, started: Timestamp.iso8601(ms: startedAt))
-            }()
-            committed = true
-            step("committed")
-            var collected = try NightlyReport.collect(opened, date: date, settings: settings)
-            // Thresholds judge the night's new items and figures; with a --fail-on, exit 1 means a crossed rule.
-            let crossings = thresholds.crossings(ThresholdFigures.nightly(metrics: collected.metrics, new: collected.new.map(\.difference.kind)))
-            if !thresholds.rules.isEmpty { collected.metrics += ReconciliationReport.thresholdRows(thresholds.counts(crossings)).map { ($0.name, $0.value) } }
-            report = collected
-            let directory = try publish(collected, settings: settings)
-            step("published")
-            status = thresholds.status(base: collected.status, crossings: crossings)
-            for crossing in crossings { log(crossing.line) }
-            let runId = try opened.latestRun()?.id ?? 0
-            try opened.transaction { () throws(ASNError) in
-                try opened.finishRun(id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
-            }
-            try removeOldReports(settings: settings, date: date, dates: try opened.runDates(), log: log)
-            log("\(figures.filesIngested) file(s) read, \(figures.subscriptionsRepaired) subscription(s) re-paired; "
-                + "new \(collected.new.count), resolved \(collected.resolved.count), open \(collected.open.count), "
-                + "pending \(collected.pending.count), rejected \(collected.rejects.count); report: \(directory)")
-            if signatures != nil {
-                log("signatures verified on the V2 records read; \(figures.v2Unverified) V2 record(s) given decoded could not be verified (v2_unverified)")
-            }
-            if let failure = collected.sanityFailure { log(failure) }
-            for line in collected.stale { log(line) }
-            for (name, what) in [("files_deferred", "file(s) still being written (modified within min-file-age, or a temporary name) left for a later night"),
-                                 ("lines_deferred", "unfinished last line(s) left for a later night"),
-                                 ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")] {
-                if let n = collected.metric(name), n != "0" { log("\(n) \(what) (\(name))") }
-            }
-            return status
-        } catch {
-            if committed {
-                log("\(error.description); the night's state is committed, and the next run publishes its reports first")
-            } else {
-                log("\(error.description); the state is unchanged by this run and no report was written")
-            }
-            status = ExitStatus.failure(for: error.code)
-            return status
-        }
+        return NightlyRun(settings: settings, console: console, clock: clock, stepReached: stepReached).run()
     }
 
-    // MARK: - Guards
-
-    /// Why these settings must not run (a usage error, exit 64), or nil: a run date more than a day after the
-    /// machine's clock. (The state, reports, backups or metrics inside an input root are `OutputPlan`'s to refuse.)
-    static func refusal(_ settings: NightlySettings, clock: Int64) -> String? {
-        if let runDate = settings.runDate, !settings.allowFutureRunDate, let day = Timestamp.parseUTCDayOrInstant(runDate),
-           day.ms > clock + Timestamp.millisecondsPerDay {
-            return "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
-        }
-        return nil
-    }
-
-    // MARK: - Publishing
-
-    /// Writes the report folder `<reports>/<date>/` atomically; returns its path.
-    @discardableResult
-    static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
-        let directory = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + report.date
-        let files = report.files + (settings.html ? [(HTMLReport.fileName, HTMLReport.nightly(report).render())] : [])
-        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName])) {
-            (staging: StagingDirectory) throws(ASNError) in
-            for file in files { try staging.write(name: file.name, bytes: file.bytes) }
-        }
-        return directory
-    }
-
-    /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.
-    static func removeOldReports(settings: NightlySettings, date: String, dates: Set<String>, log: (String) -> Void) throws(ASNError) {
-        guard let days = settings.retentionDays, let today = Timestamp.parseUTCDayOrInstant(date) else { return }
-        let oldest = Timestamp.day(ms: today.ms - Int64(days) * Timestamp.millisecondsPerDay)
-        for old in dates.sorted() where old < oldest {
-            let path = (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + old
-            guard FileSystem.fileType(path) == S_IFDIR else { continue }
-            FileSystem.removeTree(path)
-            log("removed the report folder \(path) (older than \(days) days)")
-        }
-        if let backups = settings.stateBackup {
-            for old in dates.sorted() where old < oldest {
-                let path = (backups.hasSuffix("/") ? backups : backups + "/") + "before-\(old).sqlite"
-                guard FileSystem.fileType(path) == S_IFREG else { continue }
-                unlink(path)
-                log("removed the state backup \(path) (older than \(days) days)")
+    /// The run's settings: the config file, then the flags over it.
+    static func settings(_ arguments: ParsedArguments) throws(ASNError) -> NightlyRun.Settings {
+        var config: NightlyConfigFile?
+        let configPath = arguments.value("--config")
+        if let path = configPath {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ASNError(.usage, "cannot read the config file '\(path)'; check the path")
             }
+            config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
         }
+        let nightly = try NightlySettings.resolve(arguments, config: config)
+        return NightlyRun.Settings(nightly: nightly, signatures: try nightly.signaturePolicy(),
+                                   thresholds: try ThresholdCheck.parse(failOn: nightly.failOn, warnOn: nightly.warnOn, catalog: ThresholdFigures.nightly),
+                                   configPath: configPath)
     }
 }

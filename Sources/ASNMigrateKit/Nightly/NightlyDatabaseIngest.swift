@@ -7,7 +7,7 @@ import Foundation
 /// late with an older value than the mark is still read as long as it lies within the overlap, and a row is never
 /// read twice. Without one, every row is asked for and the known ids are skipped. Rows are deduplicated against the
 /// state as file records are (a retry's UUID), and the rest is the files' path: same store, same re-pairing.
-extension NightlyRun {
+extension NightlyPass {
     /// The ledger path naming `source`: its URI without the password, and what is read.
     static func ledgerPath(_ source: PostgresSource) -> String {
         source.describedRoot

@@ -46,7 +46,7 @@ public struct NightlyReport: Sendable {
         let totals = try store.runTotals(date: date)
         let byReason = try store.resolvedCounts(date: date)
         let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
-        let period = NightlyRun.period(b1, b2)
+        let period = NightlyPass.period(b1, b2)
         let stored1 = try store.recordCount(side: "v1"), stored2 = try store.recordCount(side: "v2")
 
         var metrics: [(String, String)] = [("run_date", date)]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The state database of `nightly`, as typed queries: the file ledger, stored records, seen UUIDs, differences,
-/// pending items, rejects and the run log. All SQL lives here; `NightlyRun` decides, this file stores.
+/// pending items, rejects and the run log. All SQL lives here; `NightlyPass` decides, this file stores.
 public final class NightlyStore {
     /// One row of the file ledger.
     public struct LedgerEntry: Sendable, Equatable {

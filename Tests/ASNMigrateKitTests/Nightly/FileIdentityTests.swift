@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ASNMigrateKit
 
-/// The ledger's rules for one file, without files: what `NightlyRun.plan` does with a file's bytes and its entry.
+/// The ledger's rules for one file, without files: what `NightlyPass.plan` does with a file's bytes and its entry.
 @Suite struct FileIdentityTests {
     private func entry(_ text: String) -> NightlyStore.LedgerEntry {
         let bytes = Array(text.utf8)
@@ -10,8 +10,8 @@ import Testing
         return NightlyStore.LedgerEntry(id: 1, path: "/in/a.jsonl", side: "v2", size: Int64(bytes.count), mtimeMs: 0, sha1: sha1, vanished: nil)
     }
 
-    private func plan(_ text: String, entry: NightlyStore.LedgerEntry?, young: Bool = false) -> NightlyRun.ReadPlan {
-        Array(text.utf8).withUnsafeBytes { NightlyRun.plan($0, entry: entry, young: young, path: "/in/a.jsonl") }
+    private func plan(_ text: String, entry: NightlyStore.LedgerEntry?, young: Bool = false) -> NightlyPass.ReadPlan {
+        Array(text.utf8).withUnsafeBytes { NightlyPass.plan($0, entry: entry, young: young, path: "/in/a.jsonl") }
     }
 
     private func hash(_ text: String) -> String {

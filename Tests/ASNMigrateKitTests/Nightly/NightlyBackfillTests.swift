@@ -23,7 +23,7 @@ import Testing
         func night(_ date: String, inMemory: Bool, state: String) throws -> [String: [UInt8]] {
             let store = try NightlyStore(path: tmp.path + "/" + state)
             let now = try #require(Timestamp.parseUTCDayOrInstant(date)).ms + Timestamp.millisecondsPerDay - 1
-            var run = NightlyRun(settings: settings, table: table, columnMap: nil, date: date, now: now, log: { _ in })
+            var run = NightlyPass(settings: settings, table: table, columnMap: nil, date: date, now: now, log: { _ in })
             run.pairsFirstNightInMemory = inMemory
             _ = try run.run(store, started: date + "T00:00:00.000Z")
             let files = try NightlyReport.collect(store, date: date, settings: settings).files

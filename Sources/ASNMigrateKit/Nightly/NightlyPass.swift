@@ -1,0 +1,633 @@
+import Foundation
+
+/// One `nightly` run over the state database: ingest the files not yet in the ledger, re-pair the subscriptions
+/// they touch (plus everything still open or pending), settle, and compare with the open differences.
+///
+/// All changes happen in one SQLite transaction; the reports are derived from the committed state by
+/// `NightlyReport`, so a run killed at any moment leaves either nothing or a state the next run publishes as is.
+public struct NightlyPass {
+    /// The settings.
+    public var settings: NightlySettings
+    /// The mapping table.
+    public var table: MappingTable
+    /// The column map for V2 CSV exports.
+    public var columnMap: V2ColumnMap?
+    /// The run date (YYYY-MM-DD).
+    public var date: String
+    /// The run's "now", epoch ms.
+    public var now: Int64
+    /// Writes one log line (the command adds the timestamp).
+    public var log: (String) -> Void
+    /// Called at named steps (`ingested`, `settled`); the test hook pauses there.
+    public var step: (String) -> Void
+    /// The machine's clock (epoch ms) that file ages are measured against (`min-file-age`), whatever the run date.
+    public var fileClock: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    /// Called after each file read with its bytes and records read (the command's progress line).
+    public var progress: (Int, Int) -> Void = { _, _ in }
+    /// The signature checks for V2 records read (nil: not verified).
+    public var signatures: SignaturePolicy?
+    /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
+    public var pairsFirstNightInMemory = true
+
+    /// Creates a run.
+    public init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
+                log: @escaping (String) -> Void, step: @escaping (String) -> Void = { _ in }) {
+        self.settings = settings
+        self.table = table
+        self.columnMap = columnMap
+        self.date = date
+        self.now = now
+        self.log = log
+        self.step = step
+    }
+
+    /// What the run changed, for the log.
+    public struct Figures: Sendable, Equatable {
+        /// Files read this run (new or changed).
+        public var filesIngested = 0
+        /// Subscriptions re-paired.
+        public var subscriptionsRepaired = 0
+        /// Differences first confirmed.
+        public var new = 0
+        /// Differences resolved.
+        public var resolved = 0
+        /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
+        public var v2Unverified = 0
+    }
+
+    // MARK: - Running
+
+    /// What a night has learnt so far: its figures, the subscriptions its files touched and how, its counters.
+    struct Tally {
+        /// The figures the log shows.
+        var figures = Figures()
+        /// Subscriptions touched by new or appended records.
+        var late: Set<SubscriptionKey> = []
+        /// Subscriptions touched by a changed file.
+        var corrected: Set<SubscriptionKey> = []
+        /// Subscriptions mapped again under changed rules.
+        var remapped: Set<SubscriptionKey> = []
+        /// The run's counters (`runs` columns).
+        var counters: [String: Int] = [:]
+    }
+
+    /// The night's judgement before it is compared with what is open.
+    struct Judgement {
+        /// The subscriptions re-paired, in order.
+        var keys: [SubscriptionKey]
+        /// The differences confirmed and the items still pending.
+        var settled: (confirmed: [Discrepancy], pending: [DifferenceRow])
+    }
+
+    /// Ingests, re-pairs, settles and compares, all in one transaction of `store`.
+    public func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
+        try store.transaction { () throws(ASNError) -> Figures in
+            let runId = try store.insertRun(date: date, started: started)
+            var tally = Tally()
+            // A first night pairs in memory while reading; later nights read the touched subscriptions back.
+            let fresh = try store.isEmpty()
+            let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
+            let remap = try checkRules(store, fresh: fresh)
+            for side in ["v1", "v2"] {
+                try ingest(side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1", tally: &tally)
+            }
+            step("ingested")
+            let judgement = try judge(store, backfill: backfill, tally: &tally)
+            step("settled")
+            try compare(judgement, store: store, firstNight: backfill != nil, tally: &tally)
+            try prune(store, tally: &tally)
+            try record(store, runId: runId, tally: tally)
+            return tally.figures
+        }
+    }
+
+    // MARK: - Steps
+
+    /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
+    /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
+    private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
+        let digest = Self.judgementDigest(table, settings), lastDigest = try store.meta("rules_digest")
+        let remap = !fresh && lastDigest != nil && lastDigest != digest
+        if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
+        try store.setMeta("rules_digest", digest)
+        return remap
+    }
+
+    /// Ingests what is new or changed on one side, and marks the ledger's files that are gone.
+    private func ingest(side: String, store: NightlyStore, runId: Int64, backfill: NightlyBackfill?, remap: Bool,
+                        tally: inout Tally) throws(ASNError) {
+        // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
+        let database = settings.databaseSource(side: side)
+        let listed = try listed(side: side, database: database)
+        let realPaths = Set(listed)
+        for path in listed {
+            if database == nil, FileIdentity.isTemporaryName(path) {
+                tally.counters["files_deferred", default: 0] += 1
+                log("note: \(path) has a temporary name; left for a later night")
+                continue
+            }
+            let outcome: FileOutcome
+            if let database {
+                outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
+            } else {
+                outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                                             remap: remap)
+            }
+            count(outcome, side: side, tally: &tally)
+        }
+        for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path) {
+            try store.markVanished(id: entry.id, date: date)
+            tally.counters["files_vanished", default: 0] += 1
+            log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
+        }
+    }
+
+    /// The files under one side's roots, each once under its real path however the roots spell it (relative,
+    /// absolute, through a link); a database is one ledger entry.
+    private func listed(side: String, database: PostgresSource?) throws(ASNError) -> [String] {
+        if let database { return [Self.ledgerPath(database)] }
+        let files: [InputFile]
+        do {
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2)
+        } catch let error as ASNError {
+            throw error
+        } catch {
+            throw ASNError(.unreadableInput, "cannot list the \(side) input roots: \(error)")
+        }
+        var listed: [String] = []
+        var realPaths: Set<String> = []
+        for file in files where !file.isDescriptor {
+            let real = FileIdentity.realPath(file.path) ?? file.path
+            if realPaths.insert(real).inserted { listed.append(real) }
+        }
+        return listed
+    }
+
+    /// Counts what one file's ingest did and which subscriptions it touched, and how.
+    private func count(_ outcome: FileOutcome, side: String, tally: inout Tally) {
+        if outcome.linesDeferred { tally.counters["lines_deferred", default: 0] += 1 }
+        switch outcome.action {
+        case .skipped: return
+        case .deferred:
+            tally.counters["files_deferred", default: 0] += 1
+            return
+        case .renamed:
+            tally.counters["files_renamed", default: 0] += 1
+            return
+        case .sameContent:
+            tally.counters["files_same_content", default: 0] += 1
+            return
+        case .appended: tally.counters["files_appended", default: 0] += 1
+        case .changed: tally.counters["files_changed", default: 0] += 1
+        case .new, .remapped: break
+        }
+        tally.figures.filesIngested += 1
+        progress(outcome.bytes, outcome.counts.read)
+        tally.counters["records_replaced", default: 0] += outcome.replaced
+        tally.figures.v2Unverified += outcome.counts.unverified
+        switch outcome.action {
+        case .remapped: tally.remapped.formUnion(outcome.previous.union(outcome.touched))
+        case .changed: tally.corrected.formUnion(outcome.previous.union(outcome.touched))
+        default: tally.late.formUnion(outcome.touched)
+        }
+        for (name, value) in [("records_read", outcome.counts.read), ("records_stored", outcome.counts.stored),
+                              ("duplicates", outcome.counts.duplicates), ("other_environment", outcome.counts.otherEnvironment),
+                              ("rejected", outcome.counts.rejected)] {
+            tally.counters["\(side)_\(name)", default: 0] += value
+        }
+    }
+
+    /// Re-pairs the touched subscriptions through the reconcile engine, as one reconcile over their records would,
+    /// over the period of everything stored, and settles what it finds.
+    private func judge(_ store: NightlyStore, backfill: NightlyBackfill?, tally: inout Tally) throws(ASNError) -> Judgement {
+        // The period: reconcile's default (the overlap of both sides' event times) over everything stored.
+        let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
+        let period = Self.period(b1, b2)
+        let keys = try touched(store, period: period, firstNight: backfill != nil, tally: tally).sorted()
+        tally.figures.subscriptionsRepaired = keys.count
+        var options = settings.reconcileOptions
+        options.from = period?.from
+        options.to = period?.to
+        // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
+        options.v1Span = b1.map { $0.min...$0.max }
+        options.v2Span = b2.map { $0.min...$0.max }
+        var reconciler: Reconciler
+        var conflicts: [Discrepancy] = []
+        if let backfill {
+            // Every subscription of the state is touched on a first night, and every record was fed while reading.
+            reconciler = backfill.reconciler
+            reconciler.options = options
+            conflicts = backfill.conflicts
+        } else {
+            reconciler = Reconciler(table: table, options: options)
+            for key in keys {
+                for record in try store.records(of: key) { record.feed(into: &reconciler) }
+                conflicts += try store.conflicts(of: key)
+            }
+        }
+        let result = reconciler.finish()
+        // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
+        let start = result.summary.periodStart ?? Int64.min, end = result.summary.periodEnd ?? Int64.max
+        let differences = result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
+        return Judgement(keys: keys, settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
+    }
+
+    /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
+    /// edges or whose state at the end may have changed, and everything still open or pending.
+    private func touched(_ store: NightlyStore, period: (from: Int64, to: Int64)?, firstNight: Bool,
+                         tally: Tally) throws(ASNError) -> Set<SubscriptionKey> {
+        var touched = tally.late.union(tally.corrected).union(tally.remapped)
+        let oldFrom = try store.meta("period_from"), oldTo = try store.meta("period_to")
+        if let period {
+            if let oldFrom, oldFrom != period.from {
+                touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
+            } else if oldFrom == nil, !firstNight {
+                touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
+            }
+            if let oldTo, oldTo != period.to {
+                let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
+                touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
+                // Billing retry ends at most 60 days after the expiry: those whose retry may have ended as the edge moved.
+                touched.formUnion(try store.subscriptions(retryEndingIn: moved))
+            }
+        }
+        try store.setMeta("period_from", period?.from)
+        try store.setMeta("period_to", period?.to)
+        return touched.union(try store.unsettledSubscriptions())
+    }
+
+    /// Compares the night's judgement with the open differences and replaces the pending items, subscription by
+    /// subscription (a first night has nothing open or pending to compare with).
+    private func compare(_ judgement: Judgement, store: NightlyStore, firstNight: Bool, tally: inout Tally) throws(ASNError) {
+        var confirmedByKey: [SubscriptionKey: [Discrepancy]] = [:]
+        for d in judgement.settled.confirmed { confirmedByKey[Self.key(d), default: []].append(d) }
+        var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
+        for row in judgement.settled.pending { pendingByKey[Self.key(row.difference), default: []].append(row) }
+        for key in judgement.keys {
+            let open = firstNight ? [:] : try store.openDifferences(of: key)
+            var seen: Set<String> = []
+            for d in (confirmedByKey[key] ?? []).sorted(by: Discrepancy.reportOrder) {
+                let identity = Self.unique(DifferenceRow.identity(d), in: &seen)
+                if let existing = open[identity] {
+                    try store.updateDifference(id: existing.id, d, date: date)
+                } else {
+                    try store.insertDifference(d, identity: identity, date: date)
+                    tally.figures.new += 1
+                }
+            }
+            for (identity, existing) in open where !seen.contains(identity) {
+                let reason = tally.corrected.contains(key) ? "corrected_record" : tally.late.contains(key) ? "late_record" : "rule"
+                try store.resolveDifference(id: existing.id, date: date, by: reason)
+                tally.figures.resolved += 1
+            }
+            try replacePending(of: key, with: pendingByKey[key] ?? [], store: store, firstNight: firstNight)
+        }
+    }
+
+    /// A subscription's pending items, each keeping the night it was first seen.
+    private func replacePending(of key: SubscriptionKey, with pending: [DifferenceRow], store: NightlyStore,
+                                firstNight: Bool) throws(ASNError) {
+        let firstSeen = firstNight ? [:] : try store.pendingFirstSeen(of: key)
+        var pendingSeen: Set<String> = []
+        let rows = pending.sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
+            var row = row
+            let identity = Self.unique(DifferenceRow.identity(row.difference), in: &pendingSeen)
+            row.firstSeen = firstSeen[identity] ?? date
+            return (identity: identity, row: row)
+        }
+        if firstNight {
+            try store.insertPending(rows)
+        } else {
+            try store.replacePending(of: key, with: rows)
+        }
+    }
+
+    /// Forgets settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
+    private func prune(_ store: NightlyStore, tally: inout Tally) throws(ASNError) {
+        let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
+        if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
+            tally.counters["records_pruned"] = try store.prune(olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
+            try store.setMeta("prune_cutoff", cutoff)
+        }
+    }
+
+    /// Stores the night's counters with its run and the state's record counts.
+    private func record(_ store: NightlyStore, runId: Int64, tally: Tally) throws(ASNError) {
+        var counters = tally.counters
+        counters["files_ingested"] = tally.figures.filesIngested
+        counters["subscriptions_repaired"] = tally.figures.subscriptionsRepaired
+        counters["differences_new"] = tally.figures.new
+        counters["differences_resolved"] = tally.figures.resolved
+        counters["differences_open"] = try store.scalar("SELECT COUNT(*) FROM differences WHERE resolved IS NULL")
+        counters["pending"] = try store.scalar("SELECT COUNT(*) FROM pending")
+        try store.saveRecordCounts()
+        try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time
+    /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.
+    static func judgementDigest(_ table: MappingTable, _ settings: NightlySettings) -> Int64 {
+        guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 else { return table.digest }
+        let text = "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
+        return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
+    }
+
+    /// reconcile's default period over the two sides' bounds: their overlap, or the one side that has records.
+    public static func period(_ b1: (min: Int64, max: Int64)?, _ b2: (min: Int64, max: Int64)?) -> (from: Int64, to: Int64)? {
+        switch (b1, b2) {
+        case let (a?, b?): return (Swift.max(a.min, b.min), Swift.min(a.max, b.max))
+        case let (a?, nil): return (a.min, a.max)
+        case let (nil, b?): return (b.min, b.max)
+        case (nil, nil): return nil
+        }
+    }
+
+    // MARK: - Ingesting
+
+    /// What the ledger made of one listed file.
+    enum FileAction: Equatable {
+        /// Already read, unchanged (or only an unfinished last line added).
+        case skipped
+        /// Still being written (modified within `min-file-age`): left for a later night.
+        case deferred
+        /// A file already read, found under another path (renamed, moved, or another spelling of an old ledger path): not read again.
+        case renamed
+        /// Another path with exactly the content of a file already read (a copy): not read.
+        case sameContent
+        /// A file already read that grew at its end: only its new lines are read.
+        case appended
+        /// A file whose already-read content changed: read again, its old records replaced.
+        case changed
+        /// A file not read before.
+        case new
+        /// A file already read, read again whole to map its records under new mapping rules (its old records replaced).
+        case remapped
+    }
+
+    /// What ingesting one file did.
+    struct FileOutcome {
+        /// What the ledger made of the file.
+        var action: FileAction
+        /// The file's record counts (of the bytes read this run).
+        var counts = IngestCounts()
+        /// Subscriptions of the records stored (or conflicts found).
+        var touched: Set<SubscriptionKey> = []
+        /// Subscriptions of the records an earlier copy of the file had.
+        var previous: Set<SubscriptionKey> = []
+        /// Records of the earlier copy that were removed.
+        var replaced = 0
+        /// Bytes read this run.
+        var bytes = 0
+        /// Whether an unfinished last line (no newline yet, file still young) was left for a later night.
+        var linesDeferred = false
+    }
+
+    /// Reads what `file` (named by its real path) has that the ledger has not: nothing when it is known and unchanged
+    /// or still being written, only the new lines when it grew at its end, everything when it is new or its read part changed.
+    /// `listed` holds the real paths of every file listed this run, to tell a rename (old path gone) from a copy.
+    /// With `remap` (the mapping rules changed), a file already read and not still being written is read again whole.
+    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, listed: Set<String>,
+                        backfill: NightlyBackfill? = nil, remap: Bool = false) throws(ASNError) -> FileOutcome {
+        let status = try Self.fileStatus(file.path)
+        let entry = try store.ledgerEntry(path: file.path)
+        if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
+            if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
+            return FileOutcome(action: .skipped)
+        }
+        let young = fileClock - status.mtimeMs < settings.minFileAge
+        let data = try Self.contents(file.path)
+        if remap, let entry, entry.size > 0, !young {
+            var outcome = FileOutcome(action: .remapped)
+            outcome.bytes = data.count
+            let sha1 = data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
+            let removed = try store.removeContent(ofFile: entry.id)
+            outcome.previous = removed.keys
+            outcome.replaced = removed.records
+            log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(data.count), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+            try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            try store.finishFile(id: fileId, counts: outcome.counts)
+            return outcome
+        }
+        // The decision and the new bytes' copy are taken from one snapshot of the file.
+        let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
+        switch plan {
+        case .skip(let linesDeferred):
+            if let entry, linesDeferred == false { try store.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs) }
+            var outcome = FileOutcome(action: .skipped)
+            outcome.linesDeferred = linesDeferred
+            return outcome
+        case .defer:
+            return FileOutcome(action: .deferred)
+        case .readTail(let from, let to, let sha1, let lineOffset, let linesDeferred):
+            guard let entry else { return FileOutcome(action: .skipped) }
+            var outcome = FileOutcome(action: .appended)
+            outcome.linesDeferred = linesDeferred
+            outcome.bytes = to - from
+            let fd: Int32
+            do {
+                fd = try data.withUnsafeBytes { bytes in
+                    try FileIdentity.detachedCopy(UnsafeRawBufferPointer(rebasing: bytes[from..<to]), of: file.path)
+                }
+            } catch {
+                throw Self.readFailure(file, error)
+            }
+            defer { close(fd) }
+            let tail = InputFile(descriptor: fd, name: file.path)
+            if side == "v1" {
+                try ingestV1(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+            } else {
+                try ingestV2(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+            }
+            try store.extendFile(id: entry.id, size: Int64(to), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run, counts: outcome.counts)
+            log("\(file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(from)" + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
+            return outcome
+        case .readAll(let size, let sha1):
+            var outcome = FileOutcome(action: .new)
+            outcome.bytes = size
+            // A file read while empty that has content now is read as new; empty files are never each other's copies.
+            if let entry, entry.size > 0 {
+                outcome.action = .changed
+                let removed = try store.removeContent(ofFile: entry.id)
+                outcome.previous = removed.keys
+                outcome.replaced = removed.records
+                log("warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)")
+            } else if entry == nil, size > 0, let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path) {
+                if !listed.contains(twin.path) {
+                    try store.moveFile(id: twin.id, to: file.path, mtimeMs: status.mtimeMs)
+                    log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
+                    return FileOutcome(action: .renamed)
+                }
+                let copy = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+                try store.finishFile(id: copy, counts: IngestCounts())
+                log("note: \(file.path) has the same content as \(twin.path): not read")
+                return FileOutcome(action: .sameContent)
+            }
+            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+            if side == "v1" {
+                try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            } else {
+                try ingestV2(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
+            }
+            try store.finishFile(id: fileId, counts: outcome.counts)
+            return outcome
+        }
+    }
+
+    /// What to do with a file's bytes, given its ledger entry.
+    enum ReadPlan: Equatable {
+        /// Nothing to read (`linesDeferred`: only an unfinished last line is new).
+        case skip(linesDeferred: Bool)
+        /// Still being written: a later night reads it.
+        case `defer`
+        /// Read bytes `from..<to` (line numbers start after `lineOffset` lines); `sha1` is that of bytes `0..<to`.
+        case readTail(from: Int, to: Int, sha1: String, lineOffset: Int, linesDeferred: Bool)
+        /// Read the whole file, `size` bytes hashing to `sha1`.
+        case readAll(size: Int, sha1: String)
+    }
+
+    /// The plan for a file's `bytes`: pure, so each rule is tested without files.
+    static func plan(_ bytes: UnsafeRawBufferPointer, entry: NightlyStore.LedgerEntry?, young: Bool, path: String) -> ReadPlan {
+        guard let entry else { return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count)) }
+        let read = Int(entry.size)
+        let prefixSame = bytes.count >= read && FileIdentity.hash(bytes, length: read) == entry.sha1
+        if prefixSame && bytes.count == read { return .skip(linesDeferred: false) }
+        if prefixSame && FileIdentity.isAppendable(bytes, consumed: read) {
+            var end = bytes.count
+            var deferred = false
+            if young, bytes[end - 1] != UInt8(ascii: "\n") {
+                end = FileIdentity.completeLinesEnd(bytes)
+                deferred = true
+            }
+            guard end > read else { return .skip(linesDeferred: deferred) }
+            return .readTail(from: read, to: end, sha1: FileIdentity.hash(bytes, length: end),
+                             lineOffset: FileIdentity.lineCount(bytes, length: read), linesDeferred: deferred)
+        }
+        return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count))
+    }
+
+    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+                          into outcome: inout FileOutcome) throws(ASNError) {
+        var result = outcome
+        do {
+            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) { batch in
+                for item in batch.outcomes {
+                    result.counts.read += 1
+                    switch item {
+                    case .rejected(let error):
+                        try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                    case .migrated(let payload):
+                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
+                    case .unmapped(let u):
+                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
+                    }
+                }
+            }
+        } catch {
+            throw Self.readFailure(file, error)
+        }
+        outcome = result
+    }
+
+    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+                          into outcome: inout FileOutcome) throws(ASNError) {
+        var result = outcome
+        do {
+            var reader = ParallelV2Reader(columnMap: columnMap)
+            reader.reader.decoder.signatures = signatures
+            try reader.read([file]) { item in
+                result.counts.read += 1
+                switch item {
+                case .rejected(let error):
+                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                case .record(let record):
+                    if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
+                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
+                              conflict: { Reconciler.conflict(record.payload) })
+                case .api(let record):
+                    // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
+                    let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
+                                         at: record.location)
+                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                }
+            }
+        } catch {
+            throw Self.readFailure(file, error)
+        }
+        outcome = result
+    }
+
+    /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
+    func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
+                        into outcome: inout FileOutcome) throws(ASNError) {
+        outcome.counts.rejected += 1
+        var located = error.located(in: file.path)
+        if lineOffset > 0, let line = located.location?.line { located.location?.line = line + lineOffset }
+        try store.insertReject(file: fileId, .init(side: side, error: located), date: date)
+    }
+
+    /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
+    /// conflict, whose row `conflict` makes).
+    func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
+                      into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }) throws(ASNError) {
+        var record = record
+        if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
+        let key = record.key
+        if let environment = settings.environment, key.environment != environment {
+            outcome.counts.otherEnvironment += 1
+            return
+        }
+        if let seen = try store.seen(side: record.side, uuid: record.notificationUUID) {
+            outcome.counts.duplicates += 1
+            if record.side == "v2", seen.digest != record.digest, let row = conflict() {
+                try store.insertConflict(row, file: fileId)
+                backfill?.conflicts.append(row)
+                outcome.touched.insert(key)
+            }
+            return
+        }
+        try store.insert(record, file: fileId)
+        if let backfill { record.feed(into: &backfill.reconciler) }
+        outcome.counts.stored += 1
+        outcome.touched.insert(key)
+    }
+
+    // MARK: - Helpers
+
+    private static func key(_ d: Discrepancy) -> SubscriptionKey {
+        SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)
+    }
+
+    /// `identity`, or `identity#2`, `#3`… when the same subscription has several rows with one identity.
+    private static func unique(_ identity: String, in seen: inout Set<String>) -> String {
+        var candidate = identity
+        var n = 1
+        while !seen.insert(candidate).inserted {
+            n += 1
+            candidate = "\(identity)#\(n)"
+        }
+        return candidate
+    }
+
+    private static func readFailure(_ file: InputFile, _ error: any Error) -> ASNError {
+        if let error = error as? ASNError { return error }
+        return ASNError(.unreadableInput, "cannot read '\(file.path)': \(error)", at: SourceLocation(path: file.path))
+    }
+
+    /// Size and modification time (ms) of a file.
+    static func fileStatus(_ path: String) throws(ASNError) -> (size: Int64, mtimeMs: Int64) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw InputPaths.unreadable(path, errno: errno) }
+        let mtime = Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
+        return (Int64(info.st_size), mtime)
+    }
+
+    /// The file's bytes, mapped.
+    static func contents(_ path: String) throws(ASNError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw ASNError(.unreadableInput, "cannot read '\(path)' to fingerprint it: \(error.localizedDescription)", at: SourceLocation(path: path))
+        }
+    }
+}
