@@ -23,17 +23,17 @@ import ASNMigrateKit
 /// when that is all it changes: every transaction still shown keeps its merged facts, the subscription's V1 state at
 /// the fetch time is unchanged, and a transaction it hides is an auto-renewable one V1 was sent a notification for by
 /// Apple's table: the purchaser's (`PURCHASED`), or a family member's renewal (`FAMILY_SHARED`, not the first purchase).
-public enum APIFaultInjector {
+package enum APIFaultInjector {
     /// A truth row, and the record whose V1 line is its `v1_source` (nil when the row has none).
-    public struct Truth: Sendable, Equatable {
+    package struct Truth: Sendable, Equatable {
         /// The row, `v1_source` still empty.
-        public var row: TruthRow
+        package var row: TruthRow
         /// The index of the record whose first written V1 line is the source.
-        public var sourceRecord: Int?
+        package var sourceRecord: Int?
     }
 
     /// The fields of a history transaction that may be changed: issue 11's `transaction_field_mismatch` list.
-    public static let changeableFields = [
+    package static let changeableFields = [
         "productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason",
         "isUpgraded", "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity",
     ]
@@ -51,7 +51,7 @@ public enum APIFaultInjector {
     /// probability `rate`; the first picked that can be perturbed unambiguously is.
     /// `statusesCompared` is false when the statuses are fetched more than `reconcile`'s default window after the V1
     /// archive ends: `reconcile` counts them (`statuses_after_v1_end`) instead of comparing them, so no status is changed.
-    public static func inject(_ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
+    package static func inject(_ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
                               span: ClosedRange<Int64>, statusesCompared: Bool = true, random: inout SimulationRandom) -> [Truth] {
         guard rate > 0 else { return [] }
         let seen = archive.transactions(dropping: [])
@@ -111,7 +111,7 @@ public enum APIFaultInjector {
 
     /// Whether losing the V1 lines of the records in `dropped` has only the effects `lostNotificationRows` describes
     /// (see the type's notes); `instant` is the statuses' fetch time.
-    public static func dropIsClean(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived, instant: Int64) -> Bool {
+    package static func dropIsClean(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived, instant: Int64) -> Bool {
         let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
         let apple = appleTransactions(view)
         for (id, was) in before {
@@ -133,7 +133,7 @@ public enum APIFaultInjector {
     }
 
     /// The rows that losing the V1 lines of the records in `dropped` causes (admitted by `dropIsClean`).
-    public static func lostNotificationRows(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived) -> [Truth] {
+    package static func lostNotificationRows(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived) -> [Truth] {
         guard !dropped.isEmpty else { return [] }
         let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
         let apple = appleTransactions(view)

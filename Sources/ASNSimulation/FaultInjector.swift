@@ -32,9 +32,9 @@ import ASNMigrateKit
 ///   the first is kept: one `conflicting_duplicate_v2` row (V2 identity of the record, no V1 or field columns);
 /// - write a malformed line after the record's line on either side → one `truth-rejects.csv` row (no difference).
 /// All records lie at least a day inside the period the anchor fixes, so the period rule swallows none of these.
-public struct FaultInjector {
+package struct FaultInjector {
     /// A perturbation of one record.
-    public enum Fault: Sendable, Equatable {
+    package enum Fault: Sendable, Equatable {
         /// The V1 record is not written.
         case dropV1
         /// The V2 record is not written.
@@ -52,7 +52,7 @@ public struct FaultInjector {
     }
 
     /// The compared fields that may be changed, with where they live.
-    public static let changeableFields = [
+    package static let changeableFields = [
         "productId", "purchaseDate", "expiresDate", "originalPurchaseDate", "inAppOwnershipType", "revocationDate",
         "revocationReason", "isUpgraded", "offerType", "offerIdentifier", "autoRenewStatus", "autoRenewProductId",
         "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus",
@@ -71,7 +71,7 @@ public struct FaultInjector {
     /// `edges` is the simulated span (the anchor's first and last event); drops stay clear of it (see above).
     /// `v1DropAllowed` is asked, with every V1 record dropped so far plus the candidate, whether losing those V1 lines
     /// has an unambiguous effect on the comparison with Apple's API view (`APIFaultInjector.dropIsClean`).
-    public static func inject(_ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
+    package static func inject(_ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
                               random: inout SimulationRandom, v1DropAllowed: (Set<Int>) -> Bool = { _ in true }) -> [Int: Fault] {
         guard rate > 0 else { return [:] }
         var faults: [Int: Fault] = [:]
@@ -154,7 +154,7 @@ public struct FaultInjector {
 
     /// The difference `reconcile` must report for a fault, or nil (malformed lines are rejects, not differences).
     /// `v1Source` is the V1 record's `path:line`.
-    public static func truthRow(_ fault: Fault, record: SimulatedRecord, v1Source: String) -> TruthRow? {
+    package static func truthRow(_ fault: Fault, record: SimulatedRecord, v1Source: String) -> TruthRow? {
         guard let v2 = record.v2, let mapped = record.v1Mapped, let key = record.originalTransactionId else { return nil }
         let environment = record.environment.rawValue
         let v1Time = mapped.signedDate ?? record.time

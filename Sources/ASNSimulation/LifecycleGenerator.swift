@@ -14,9 +14,9 @@ import ASNMigrateKit
 /// late V1 deliveries (envelope times up to 20 h after the event) are used only for kinds that cannot repeat within
 /// one transaction (so nearest-in-time pairing cannot cross); a price increase is the first event of its period
 /// (its V1 event time is inferred as the purchase date); a RENEWAL_EXTENDED is always followed by a renewal.
-public struct LifecycleGenerator {
+package struct LifecycleGenerator {
     /// Every event kind the simulator produces (the `label` of records).
-    public static let eventKinds: [String] = [
+    package static let eventKinds: [String] = [
         "initial-buy", "initial-buy-trial", "initial-buy-offer-code", "family-initial-buy", "renewal", "auto-renew-off",
         "auto-renew-on", "voluntary-expiry", "billing-failure", "billing-failure-grace", "grace-period-expired",
         "billing-recovery", "billing-recovery-legacy", "billing-expiry", "upgrade", "upgrade-offer", "upgrade-companion",
@@ -27,7 +27,7 @@ public struct LifecycleGenerator {
     ]
 
     /// The fake shared secret every V1 body carries as `password`.
-    public static let password = "5f3a9c0e7b2d4f6a8c1e3b5d7f9a0c2e"
+    package static let password = "5f3a9c0e7b2d4f6a8c1e3b5d7f9a0c2e"
     /// V1 stopped sending RENEWAL (in favour of DID_RECOVER) on 2021-03-10.
     static let renewalTypeRetired: Int64 = 1_615_334_400_000
 
@@ -40,7 +40,7 @@ public struct LifecycleGenerator {
     private let offerCutoff: Int64
 
     /// Creates the generator of subscriber `index` (0 is the anchor).
-    public init(options: SimulationOptions, mapper: V1RecordMapper, index: Int) {
+    package init(options: SimulationOptions, mapper: V1RecordMapper, index: Int) {
         self.options = options
         self.mapper = mapper
         self.index = index
@@ -50,7 +50,7 @@ public struct LifecycleGenerator {
     }
 
     /// The subscriber's records in time order; throws `.badMapping` if a V1 body does not map to its intended kind.
-    public mutating func generate() throws(ASNError) -> [SimulatedRecord] {
+    package mutating func generate() throws(ASNError) -> [SimulatedRecord] {
         records = []
         if index == 0 {
             try anchor()

@@ -1,26 +1,26 @@
 import ASNMigrateKit
 
 /// A V2 `notificationType` and optional `subtype`.
-public struct NotificationKind: Sendable, Hashable, CustomStringConvertible {
+package struct NotificationKind: Sendable, Hashable, CustomStringConvertible {
     /// `notificationType`.
-    public var type: String
+    package var type: String
     /// `subtype`, nil when none.
-    public var subtype: String?
+    package var subtype: String?
 
     /// Creates a kind.
-    public init(_ type: String, _ subtype: String? = nil) {
+    package init(_ type: String, _ subtype: String? = nil) {
         self.type = type
         self.subtype = subtype
     }
 
     /// `TYPE/SUBTYPE` or `TYPE`.
-    public var description: String {
+    package var description: String {
         subtype.map { "\(type)/\($0)" } ?? type
     }
 
     /// Whether `reconcile` counts an unpaired V2 record of this kind as `v2_only_expected` (Mappings/v2-only.rules):
     /// a type V1 never announced, one V1 sent to purchasers only on a FAMILY_SHARED record, or one without a subscription (TEST).
-    public func isV2OnlyExpected(ownership: String?, hasOriginalTransactionId: Bool) -> Bool {
+    package func isV2OnlyExpected(ownership: String?, hasOriginalTransactionId: Bool) -> Bool {
         if !hasOriginalTransactionId { return true }
         switch type {
         case "GRACE_PERIOD_EXPIRED", "REFUND_DECLINED", "REFUND_REVERSED", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION",

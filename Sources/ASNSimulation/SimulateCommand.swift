@@ -1,9 +1,9 @@
 import ASNMigrateKit
 
 /// `asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--gzip] [--sign] --out DIR`.
-public enum SimulateCommand {
+package enum SimulateCommand {
     /// The command's spec (options, help).
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
         usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
@@ -26,10 +26,10 @@ public enum SimulateCommand {
     )
 
     /// The command as the tool registers it (`ToolCommands.all`).
-    public static let entry = CommandEntry(spec: spec) { run($0, console: $1) }
+    package static let entry = CommandEntry(spec: spec) { run($0, console: $1) }
 
     /// Runs the command.
-    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         let options: SimulationOptions
         let directory: String
         do {
@@ -51,7 +51,7 @@ public enum SimulateCommand {
     }
 
     /// The options and output directory from the command line; usage errors throw `.usage`.
-    public static func parse(_ arguments: ParsedArguments) throws(ASNError) -> (SimulationOptions, String) {
+    package static func parse(_ arguments: ParsedArguments) throws(ASNError) -> (SimulationOptions, String) {
         guard let subscribers = try arguments.integer("--subscribers") else {
             throw ASNError(.usage, "option '--subscribers' is required (how many subscribers to simulate)")
         }

@@ -14,21 +14,21 @@ import ASNMigrateKit
 ///
 /// With `--inject`, `APIFaultInjector` perturbs the derived view before it is written (`statusOverrides`, history
 /// transactions dropped or changed) and says what `reconcile` must report (`truth-api.csv`).
-public enum SimulatedAPIView {
+package enum SimulatedAPIView {
     /// What the view is made of.
-    public struct Derived: Sendable {
+    package struct Derived: Sendable {
         /// Transactions per [environment, originalTransactionId], oldest first.
-        public var history: [[String]: [JWSTransactionDecodedPayload]] = [:]
+        package var history: [[String]: [JWSTransactionDecodedPayload]] = [:]
         /// The latest renewal info per [environment, originalTransactionId].
-        public var renewals: [[String]: JWSRenewalInfoDecodedPayload] = [:]
+        package var renewals: [[String]: JWSRenewalInfoDecodedPayload] = [:]
         /// The newest notification `signedDate`.
-        public var newestSignedDate: Int64?
+        package var newestSignedDate: Int64?
         /// Statuses written instead of the derived one, per [environment, originalTransactionId] (injected faults).
-        public var statusOverrides: [[String]: Int] = [:]
+        package var statusOverrides: [[String]: Int] = [:]
     }
 
     /// Derives the view from a simulation's V2 notifications (one subscriber's, or all).
-    public static func derive(_ notifications: [SimulatedV2Notification]) -> Derived {
+    package static func derive(_ notifications: [SimulatedV2Notification]) -> Derived {
         derive(notifications.map { n in
             var data = NotificationData()
             data.environment = n.transaction?.environment ?? n.renewal?.environment
@@ -40,7 +40,7 @@ public enum SimulatedAPIView {
     }
 
     /// Derives the view from V2 notifications, in any order.
-    public static func derive(_ payloads: [ResponseBodyV2DecodedPayload]) -> Derived {
+    package static func derive(_ payloads: [ResponseBodyV2DecodedPayload]) -> Derived {
         var byId: [[String]: JWSTransactionDecodedPayload] = [:]
         var renewalTimes: [[String]: Int64] = [:]
         var derived = Derived()
@@ -77,28 +77,28 @@ public enum SimulatedAPIView {
     /// What App Store Server API answers for one originalTransactionId of one environment: its Get Transaction History
     /// pages (oldest first, `revision` `<id>-<page>`) and its Get All Subscription Statuses response (nil when the
     /// latest transaction is not an auto-renewable subscription), bodies as Apple sends them (no `fetchedAt`).
-    public struct Answers: Sendable {
+    package struct Answers: Sendable {
         /// `Production` / `Sandbox`.
-        public var environment: String
+        package var environment: String
         /// The originalTransactionId.
-        public var originalTransactionId: String
+        package var originalTransactionId: String
         /// The history pages, one JSON object each.
-        public var pages: [[UInt8]]
+        package var pages: [[UInt8]]
         /// The statuses response.
-        public var statuses: [UInt8]?
+        package var statuses: [UInt8]?
     }
 
     /// The answers for every history of the view, in environment then id order (what a loopback App Store Server API
     /// serves); every JWS signed at `fetchedAt` (default one minute after the newest notification) by `signer`
     /// (`simulate --sign`), else with a placeholder signature.
-    public static func answers(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+    package static func answers(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
                                signer: TestCertificateAuthority? = nil) throws(ASNError) -> [Answers] {
         try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer).answers
     }
 
     /// The answers held in a written view (`DIR/v2-api/`, as `files` wrote it): history pages grouped by their
     /// `revision` (`<id>-<page>`), statuses bodies without the `fetchedAt` member; in environment then id order.
-    public static func answers(directory: String) throws(ASNError) -> [Answers] {
+    package static func answers(directory: String) throws(ASNError) -> [Answers] {
         var byKey: [[String]: Answers] = [:]
         let parser = JSONParser()
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
@@ -130,7 +130,7 @@ public enum SimulatedAPIView {
     /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …); every JWS signed by `signer`
     /// (`simulate --sign`), else with a placeholder signature. Each statuses line is the `answers` body with a
     /// leading `fetchedAt` member.
-    public static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+    package static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
                              signer: TestCertificateAuthority? = nil) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
         let (answers, time) = try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer)
         var out: [String: [[UInt8]]] = [:]
@@ -202,5 +202,5 @@ public enum SimulatedAPIView {
     }
 
     /// Transactions per history page.
-    public static let pageSize = 20
+    package static let pageSize = 20
 }

@@ -2,9 +2,9 @@ import ASNMigrateKit
 
 /// One notification event of a simulated lifecycle: what V1 sent (if anything), what V2 sent (if anything), and the
 /// facts the fault injector needs to tell whether perturbing it has one unambiguous effect on `reconcile`.
-public struct SimulatedRecord: Sendable {
+package struct SimulatedRecord: Sendable {
     /// How the record relates V1 and V2.
-    public enum Role: Sendable, Equatable {
+    package enum Role: Sendable, Equatable {
         /// V1 and V2 both sent it (a twin pair).
         case twin
         /// V1's companion DID_CHANGE_RENEWAL_STATUS beside an INTERACTIVE_RENEWAL or CANCEL; V2 sent nothing for it.
@@ -16,42 +16,42 @@ public struct SimulatedRecord: Sendable {
     }
 
     /// The event kind, such as `initial-buy-trial` or `upgrade`; every kind is listed in `LifecycleGenerator.eventKinds`.
-    public var label: String
+    package var label: String
     /// How V1 and V2 relate.
-    public var role: Role
+    package var role: Role
     /// The environment.
-    public var environment: SimulationEnvironment
+    package var environment: SimulationEnvironment
     /// The subscription (or consumable purchase) key; nil for TEST.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// When it really happened (epoch ms); records are ordered by it.
-    public var time: Int64
+    package var time: Int64
 
     /// The V1 record as written (a body or an envelope), without the line end.
-    public var v1Line: [UInt8]?
+    package var v1Line: [UInt8]?
     /// The V1 `notification_type`.
-    public var v1Type: String?
+    package var v1Type: String?
     /// What `migrate` derives from the V1 record (its `signedDate` is the V1 event time).
-    public var v1Mapped: ResponseBodyV2DecodedPayload?
+    package var v1Mapped: ResponseBodyV2DecodedPayload?
     /// When the V1 record was received (its envelope time, or the event time); picks its output file.
-    public var v1DeliveryTime: Int64 = 0
+    package var v1DeliveryTime: Int64 = 0
     /// Exact V1 retries written after it.
-    public var v1Retries = 0
+    package var v1Retries = 0
     /// True when the V1 event time is only inferred (PRICE_INCREASE_CONSENT / CONSUMPTION_REQUEST without a receive time).
-    public var inferredTime = false
+    package var inferredTime = false
     /// True when the V1 envelope arrived hours after the event.
-    public var late = false
+    package var late = false
     /// The bare V1 body of a late record, kept so it can be sent without its envelope if it would overtake another record.
     var v1Body: JSONValue?
     /// True when V1 also sent a companion DID_CHANGE_RENEWAL_STATUS beside this record.
-    public var hasCompanion = false
+    package var hasCompanion = false
 
     /// The V2 notification.
-    public var v2: SimulatedV2Notification?
+    package var v2: SimulatedV2Notification?
     /// Exact V2 retries written after it.
-    public var v2Retries = 0
+    package var v2Retries = 0
 
     /// Creates a record.
-    public init(label: String, role: Role, environment: SimulationEnvironment, originalTransactionId: String?, time: Int64) {
+    package init(label: String, role: Role, environment: SimulationEnvironment, originalTransactionId: String?, time: Int64) {
         self.label = label
         self.role = role
         self.environment = environment
@@ -60,7 +60,7 @@ public struct SimulatedRecord: Sendable {
     }
 
     /// The intended V2 kind (the V2 record's, else what the V1 record maps to).
-    public var kind: NotificationKind? {
+    package var kind: NotificationKind? {
         if let v2 { return NotificationKind(v2.notificationType, v2.subtype) }
         return v1Mapped.map { NotificationKind($0.notificationType, $0.subtype) }
     }

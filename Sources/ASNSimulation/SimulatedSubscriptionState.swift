@@ -2,35 +2,35 @@ import ASNMigrateKit
 
 /// What Apple's server knows about one subscription (or one consumable purchase) at a moment: its transactions and
 /// its pending renewal info. Renders the V1 body of a notification from that knowledge.
-public struct SimulatedSubscriptionState: Sendable {
+package struct SimulatedSubscriptionState: Sendable {
     /// The environment.
-    public let environment: SimulationEnvironment
+    package let environment: SimulationEnvironment
     /// `original_transaction_id`.
-    public let originalTransactionId: String
+    package let originalTransactionId: String
     /// Whether this is an auto-renewable subscription (false: a consumable purchase).
-    public let isSubscription: Bool
+    package let isSubscription: Bool
     /// The transactions, oldest first.
-    public private(set) var transactions: [SimulatedTransaction] = []
+    package private(set) var transactions: [SimulatedTransaction] = []
     /// `auto_renew_status`.
-    public var autoRenewOn = true
+    package var autoRenewOn = true
     /// `auto_renew_product_id`.
-    public var autoRenewProductId: String
+    package var autoRenewProductId: String
     /// `auto_renew_status_change_date_ms`, once there was a change.
-    public var autoRenewChangeDate: Int64?
+    package var autoRenewChangeDate: Int64?
     /// `expiration_intent` ("1" voluntary, "2" billing, "3" price increase).
-    public var expirationIntent: String?
+    package var expirationIntent: String?
     /// `is_in_billing_retry_period`.
-    public var billingRetry: Bool?
+    package var billingRetry: Bool?
     /// `grace_period_expires_date_ms`.
-    public var gracePeriodExpires: Int64?
+    package var gracePeriodExpires: Int64?
     /// `price_consent_status` ("0" asked, "1" consented).
-    public var priceConsentStatus: String?
+    package var priceConsentStatus: String?
 
     /// The rendered receipt entries, parallel to `transactions` (dates are costly to format, so entries are cached).
     private var entries: [JSONValue] = []
 
     /// Creates the state of a subscription (or consumable purchase) with no transactions yet.
-    public init(environment: SimulationEnvironment, originalTransactionId: String, isSubscription: Bool, productId: String) {
+    package init(environment: SimulationEnvironment, originalTransactionId: String, isSubscription: Bool, productId: String) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.isSubscription = isSubscription
@@ -40,16 +40,16 @@ public struct SimulatedSubscriptionState: Sendable {
     // MARK: - Transactions
 
     /// The newest transaction.
-    public var current: SimulatedTransaction? { transactions.last }
+    package var current: SimulatedTransaction? { transactions.last }
 
     /// Adds a transaction (newer than every other).
-    public mutating func append(_ transaction: SimulatedTransaction) {
+    package mutating func append(_ transaction: SimulatedTransaction) {
         transactions.append(transaction)
         entries.append(transaction.receiptEntry)
     }
 
     /// Changes the newest transaction.
-    public mutating func updateCurrent(_ change: (inout SimulatedTransaction) -> Void) {
+    package mutating func updateCurrent(_ change: (inout SimulatedTransaction) -> Void) {
         guard let last = transactions.indices.last else { return }
         change(&transactions[last])
         entries[last] = transactions[last].receiptEntry
@@ -59,7 +59,7 @@ public struct SimulatedSubscriptionState: Sendable {
 
     /// The V1 body of a notification of `type` sent now; `cancellation` adds the top-level cancellation fields;
     /// `bundleVersion` is the app version; `receipt` the `latest_receipt` blob; `cap` the most receipt entries to list.
-    public func body(type: String, cancellation: Int64?, bundleVersion: String, receipt: String, cap: Int, password: String) -> JSONObject {
+    package func body(type: String, cancellation: Int64?, bundleVersion: String, receipt: String, cap: Int, password: String) -> JSONObject {
         var b = V1ObjectBuilder()
         if isSubscription {
             b.string("auto_renew_product_id", autoRenewProductId)

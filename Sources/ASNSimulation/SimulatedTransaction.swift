@@ -1,42 +1,42 @@
 import ASNMigrateKit
 
 /// One simulated App Store transaction, rendered as a V1 `latest_receipt_info` entry the way Apple wrote them.
-public struct SimulatedTransaction: Sendable, Equatable {
+package struct SimulatedTransaction: Sendable, Equatable {
     /// `transaction_id`.
-    public var transactionId: String
+    package var transactionId: String
     /// `original_transaction_id`: the subscription (or the consumable purchase).
-    public var originalTransactionId: String
+    package var originalTransactionId: String
     /// `web_order_line_item_id` (subscriptions only).
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// The product bought.
-    public var product: SimulatedProduct
+    package var product: SimulatedProduct
     /// `purchase_date_ms`.
-    public var purchaseDate: Int64
+    package var purchaseDate: Int64
     /// `original_purchase_date_ms`.
-    public var originalPurchaseDate: Int64
+    package var originalPurchaseDate: Int64
     /// `expires_date_ms` (subscriptions only).
-    public var expiresDate: Int64?
+    package var expiresDate: Int64?
     /// `cancellation_date_ms`: refund, revocation, or the moment of an upgrade.
-    public var cancellationDate: Int64?
+    package var cancellationDate: Int64?
     /// `cancellation_reason` ("0" other, "1" app issue); not set for upgrades.
-    public var cancellationReason: String?
+    package var cancellationReason: String?
     /// `is_upgraded`.
-    public var isUpgraded = false
+    package var isUpgraded = false
     /// `is_trial_period`.
-    public var isTrialPeriod = false
+    package var isTrialPeriod = false
     /// `is_in_intro_offer_period`.
-    public var isInIntroOfferPeriod = false
+    package var isInIntroOfferPeriod = false
     /// `offer_code_ref_name`.
-    public var offerCodeRefName: String?
+    package var offerCodeRefName: String?
     /// `promotional_offer_id`.
-    public var promotionalOfferId: String?
+    package var promotionalOfferId: String?
     /// `in_app_ownership_type`: "PURCHASED" or "FAMILY_SHARED".
-    public var ownership: String
+    package var ownership: String
     /// `app_account_token`, when the app set one.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
 
     /// Creates a transaction.
-    public init(transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, product: SimulatedProduct,
+    package init(transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, product: SimulatedProduct,
                 purchaseDate: Int64, originalPurchaseDate: Int64, expiresDate: Int64?, ownership: String, appAccountToken: String?) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -50,7 +50,7 @@ public struct SimulatedTransaction: Sendable, Equatable {
     }
 
     /// The `latest_receipt_info` entry: every date in its `_ms`, Etc/GMT and America/Los_Angeles forms, flags as "true"/"false".
-    public var receiptEntry: JSONValue {
+    package var receiptEntry: JSONValue {
         var b = V1ObjectBuilder()
         b.string("quantity", "1")
         b.string("product_id", product.id)

@@ -6,22 +6,22 @@ import ASNMigrateKit
 ///
 /// Records are taken in the order `reconcile` reads them: by the UTC month file of their delivery, then in the order
 /// written (the subscriber's records are written in time order). Retries repeat a record's facts and change nothing.
-public struct SimulatedV1Archive: Sendable {
+package struct SimulatedV1Archive: Sendable {
     /// One transaction as the V1 lines show it.
-    public struct Seen: Sendable, Equatable {
+    package struct Seen: Sendable, Equatable {
         /// The transaction merged over every written record that shows it (`V1Transaction.merge`); its `source` is empty.
-        public var transaction: V1Transaction
+        package var transaction: V1Transaction
         /// The index of the first record (in reading order) that shows it: its line is the transaction's `v1_source`.
-        public var firstRecord: Int
+        package var firstRecord: Int
     }
 
     /// The facts of each record's V1 line (nil for a record without one).
-    public let facts: [V1RecordFacts?]
+    package let facts: [V1RecordFacts?]
     /// Record indices in reading order.
-    public let readingOrder: [Int]
+    package let readingOrder: [Int]
 
     /// Reads the V1 lines of a subscriber's records.
-    public init(records: [SimulatedRecord]) {
+    package init(records: [SimulatedRecord]) {
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         facts = records.map { record in
             record.v1Line.flatMap { V1TransactionCollector.facts(of: RawRecord(location: SourceLocation(path: "v1"), bytes: $0), parser: parser) }
@@ -33,7 +33,7 @@ public struct SimulatedV1Archive: Sendable {
     }
 
     /// The transactions the lines show when the records in `dropped` are not written, by transactionId.
-    public func transactions(dropping dropped: Set<Int>) -> [String: Seen] {
+    package func transactions(dropping dropped: Set<Int>) -> [String: Seen] {
         var seen: [String: Seen] = [:]
         for index in readingOrder where !dropped.contains(index) {
             guard let facts = facts[index] else { continue }
@@ -55,7 +55,7 @@ public struct SimulatedV1Archive: Sendable {
 
     /// V1's state of subscription `originalTransactionId` at `instant` when the records in `dropped` are not written
     /// (`SubscriptionStatusComparison.state`, over the records in reading order).
-    public func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64) -> SubscriptionState? {
+    package func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64) -> SubscriptionState? {
         let kept = readingOrder.filter { !dropped.contains($0) }.compactMap { facts[$0] }
         return SubscriptionStatusComparison.state(of: originalTransactionId, records: kept, at: instant)
     }

@@ -4,30 +4,30 @@ import ASNMigrateKit
 ///
 /// Without a signer the JWS header is `{"alg":"ES256","x5c":["SIMULATED"]}` and the signature part is a deterministic
 /// placeholder; with one (`simulate --sign`) every JWS is signed by the test CA, deterministically.
-public struct SimulatedV2Notification: Sendable, Equatable {
+package struct SimulatedV2Notification: Sendable, Equatable {
     /// `notificationType`.
-    public var notificationType: String
+    package var notificationType: String
     /// `subtype`.
-    public var subtype: String?
+    package var subtype: String?
     /// `notificationUUID`.
-    public var notificationUUID: String
+    package var notificationUUID: String
     /// `signedDate`, epoch ms.
-    public var signedDate: Int64
+    package var signedDate: Int64
     /// `data.environment`.
-    public var environment: SimulationEnvironment
+    package var environment: SimulationEnvironment
     /// `data.bundleVersion`.
-    public var bundleVersion: String?
+    package var bundleVersion: String?
     /// `data.status`.
-    public var status: Int?
+    package var status: Int?
     /// The decoded `signedTransactionInfo`.
-    public var transaction: JWSTransactionDecodedPayload?
+    package var transaction: JWSTransactionDecodedPayload?
     /// The decoded `signedRenewalInfo`.
-    public var renewal: JWSRenewalInfoDecodedPayload?
+    package var renewal: JWSRenewalInfoDecodedPayload?
     /// Seeds the placeholder signatures.
-    public var signatureSeed: UInt64
+    package var signatureSeed: UInt64
 
     /// Creates a notification.
-    public init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, environment: SimulationEnvironment,
+    package init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, environment: SimulationEnvironment,
                 bundleVersion: String?, status: Int?, transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?,
                 signatureSeed: UInt64) {
         self.notificationType = notificationType
@@ -43,18 +43,18 @@ public struct SimulatedV2Notification: Sendable, Equatable {
     }
 
     /// The subscription key of the record: `originalTransactionId` of the transaction, else of the renewal info.
-    public var originalTransactionId: String? {
+    package var originalTransactionId: String? {
         transaction?.originalTransactionId ?? renewal?.originalTransactionId
     }
 
     /// The decoded `responseBodyV2DecodedPayload`, with `signedTransactionInfo` / `signedRenewalInfo` as nested JWS strings.
-    public var decodedPayload: JSONObject {
+    package var decodedPayload: JSONObject {
         // Without a signer nothing can fail.
         (try? decodedPayload(signer: nil)) ?? JSONObject()
     }
 
     /// The decoded payload with the nested JWS signed by `signer` (placeholders when nil).
-    public func decodedPayload(signer: TestCertificateAuthority?) throws(ASNError) -> JSONObject {
+    package func decodedPayload(signer: TestCertificateAuthority?) throws(ASNError) -> JSONObject {
         var random = SimulationRandom(seed: signatureSeed)
         var data = JSONObjectBuilder()
         if environment == .production { data.add("appAppleId", SimulatedProduct.appAppleId) }
@@ -75,13 +75,13 @@ public struct SimulatedV2Notification: Sendable, Equatable {
     }
 
     /// Appends the raw V2 body line `{"signedPayload":"…"}` and a newline to `out`.
-    public func appendLine(to out: inout [UInt8]) {
+    package func appendLine(to out: inout [UInt8]) {
         // Without a signer nothing can fail.
         try? appendLine(to: &out, signer: nil)
     }
 
     /// Appends the raw V2 body line with every JWS signed by `signer` (placeholders when nil).
-    public func appendLine(to out: inout [UInt8], signer: TestCertificateAuthority?) throws(ASNError) {
+    package func appendLine(to out: inout [UInt8], signer: TestCertificateAuthority?) throws(ASNError) {
         var random = SimulationRandom(seed: signatureSeed ^ 0xA5A5_5A5A_F00D_CAFE)
         let payload = try Self.jws(try decodedPayload(signer: signer), random: &random, signer: signer)
         out.append(contentsOf: Self.linePrefix)
@@ -92,17 +92,17 @@ public struct SimulatedV2Notification: Sendable, Equatable {
     // MARK: - JWS
 
     /// The base64url of the constant JWS header.
-    public static let encodedHeader = Base64.encodeURL(Array(#"{"alg":"ES256","x5c":["SIMULATED"]}"#.utf8))
+    package static let encodedHeader = Base64.encodeURL(Array(#"{"alg":"ES256","x5c":["SIMULATED"]}"#.utf8))
 
     /// `header.payload.signature` for a JSON object, with a 64-byte placeholder signature drawn from `random`.
-    public static func jws(_ object: JSONObject, random: inout SimulationRandom) -> String {
+    package static func jws(_ object: JSONObject, random: inout SimulationRandom) -> String {
         // Without a signer nothing can fail.
         (try? jws(object, random: &random, signer: nil)) ?? ""
     }
 
     /// The JWS of `object`: signed by `signer`, or with a placeholder signature drawn from `random` when it is nil
     /// (the random stream advances either way, so the other records stay the same).
-    public static func jws(_ object: JSONObject, random: inout SimulationRandom, signer: TestCertificateAuthority?) throws(ASNError) -> String {
+    package static func jws(_ object: JSONObject, random: inout SimulationRandom, signer: TestCertificateAuthority?) throws(ASNError) -> String {
         var signature: [UInt8] = []
         signature.reserveCapacity(64)
         random.appendBytes(64, to: &signature)

@@ -1,14 +1,14 @@
 import ASNMigrateKit
 
 /// UTC calendar arithmetic the simulator needs: whole months, month keys for file names, and Apple's V1 date texts.
-public enum SimulationCalendar {
+package enum SimulationCalendar {
     /// Milliseconds in one hour.
-    public static let hour: Int64 = 3_600_000
+    package static let hour: Int64 = 3_600_000
     /// Milliseconds in one day.
-    public static let day: Int64 = 86_400_000
+    package static let day: Int64 = 86_400_000
 
     /// `ms` moved by `months` calendar months, the day clamped to the target month's length (Jan 31 + 1 month = Feb 28/29).
-    public static func adding(months: Int, to ms: Int64) -> Int64 {
+    package static func adding(months: Int, to ms: Int64) -> Int64 {
         let days = floorDiv(ms, day)
         let msOfDay = ms - days * day
         let civil = Timestamp.civil(fromDays: days)
@@ -20,18 +20,18 @@ public enum SimulationCalendar {
     }
 
     /// `2021-03` for an instant: the UTC month, used to split output files.
-    public static func monthKey(_ ms: Int64) -> String {
+    package static func monthKey(_ ms: Int64) -> String {
         String(Timestamp.day(ms: ms).prefix(7))
     }
 
     /// V1's `2021-03-01 07:00:00 Etc/GMT` form.
-    public static func appleGMT(_ ms: Int64) -> String {
+    package static func appleGMT(_ ms: Int64) -> String {
         let iso = Timestamp.iso8601(ms: ms)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " Etc/GMT"
     }
 
     /// V1's `2021-02-28 23:00:00 America/Los_Angeles` form (US daylight saving rules since 2007).
-    public static func applePST(_ ms: Int64) -> String {
+    package static func applePST(_ ms: Int64) -> String {
         let offset: Int64 = isPacificDaylightTime(ms) ? -7 * hour : -8 * hour
         let iso = Timestamp.iso8601(ms: ms + offset)
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " America/Los_Angeles"

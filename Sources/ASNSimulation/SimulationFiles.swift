@@ -2,22 +2,22 @@ import ASNMigrateKit
 
 /// The V1 and V2 files of a simulation, one per side and UTC month (`v1/2021-03.jsonl`, or `.jsonl.gz`), written as
 /// streams with a running line count so every record's `path:line` is known as it is written.
-public final class SimulationFiles {
+package final class SimulationFiles {
     /// The directory written into (a staging directory).
-    public let root: String
+    package let root: String
     /// The output directory as the user named it; sources in truth files start with it.
-    public let displayRoot: String
+    package let displayRoot: String
     /// Whether files are gzip-compressed.
-    public let gzip: Bool
+    package let gzip: Bool
     /// Uncompressed bytes written per side ("v1", "v2").
-    public private(set) var bytesWritten: [String: Int] = [:]
+    package private(set) var bytesWritten: [String: Int] = [:]
     /// Lines written per side.
-    public private(set) var linesWritten: [String: Int] = [:]
+    package private(set) var linesWritten: [String: Int] = [:]
 
     private var files: [String: OpenFile] = [:]
 
     /// Creates the writer; files are opened on first use.
-    public init(root: String, displayRoot: String, gzip: Bool) {
+    package init(root: String, displayRoot: String, gzip: Bool) {
         self.root = root
         self.displayRoot = displayRoot
         self.gzip = gzip
@@ -25,7 +25,7 @@ public final class SimulationFiles {
 
     /// Appends one line (the newline is added) to the side's file for `month`; returns the line's `path:line`.
     @discardableResult
-    public func append(side: String, month: String, line: [UInt8]) throws(ASNError) -> String {
+    package func append(side: String, month: String, line: [UInt8]) throws(ASNError) -> String {
         let name = "\(side)/\(month).jsonl" + (gzip ? ".gz" : "")
         let file: OpenFile
         if let open = files[name] {
@@ -41,10 +41,10 @@ public final class SimulationFiles {
     }
 
     /// The file names written so far, sorted.
-    public var fileNames: [String] { files.keys.sorted() }
+    package var fileNames: [String] { files.keys.sorted() }
 
     /// Flushes and closes every file.
-    public func finish() throws(ASNError) {
+    package func finish() throws(ASNError) {
         for name in files.keys.sorted() {
             try files[name]?.close()
         }

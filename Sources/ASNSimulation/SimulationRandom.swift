@@ -3,12 +3,12 @@ import ASNMigrateKit
 /// The simulator's seeded pseudo-random generator: xoshiro256** with SplitMix64 seeding, so one seed always gives the same data.
 ///
 /// Nothing in the simulator calls the system's random source or clock; every choice comes from one of these.
-public struct SimulationRandom: Sendable {
+package struct SimulationRandom: Sendable {
     /// The four 64-bit words of xoshiro256** state.
     private var s0, s1, s2, s3: UInt64
 
     /// Creates a generator from a seed (any value, zero included).
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var mixer = seed
         s0 = Self.splitMix(&mixer)
         s1 = Self.splitMix(&mixer)
@@ -17,7 +17,7 @@ public struct SimulationRandom: Sendable {
     }
 
     /// A generator for one stream of a run: the same (seed, stream, substream) always gives the same sequence.
-    public init(seed: UInt64, stream: UInt64, substream: UInt64 = 0) {
+    package init(seed: UInt64, stream: UInt64, substream: UInt64 = 0) {
         var mixer = seed ^ 0x5DEE_CE66_D1CE_4E5B
         let a = Self.splitMix(&mixer)
         var second = a ^ stream &* 0x9E37_79B9_7F4A_7C15
@@ -29,7 +29,7 @@ public struct SimulationRandom: Sendable {
     // MARK: - Drawing
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotate(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -42,7 +42,7 @@ public struct SimulationRandom: Sendable {
     }
 
     /// A whole number in `0..<bound` (bound > 0), without modulo bias.
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         guard bound > 1 else { return 0 }
         let limit = UInt64(bound)
         let threshold = (0 &- limit) % limit
@@ -53,7 +53,7 @@ public struct SimulationRandom: Sendable {
     }
 
     /// A whole number in `range`.
-    public mutating func int(in range: ClosedRange<Int64>) -> Int64 {
+    package mutating func int(in range: ClosedRange<Int64>) -> Int64 {
         let span = UInt64(bitPattern: range.upperBound &- range.lowerBound) &+ 1
         if span == 0 { return Int64(bitPattern: next()) }
         let threshold = (0 &- span) % span
@@ -64,22 +64,22 @@ public struct SimulationRandom: Sendable {
     }
 
     /// A uniform number in `[0, 1)` with 53 random bits.
-    public mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// True with probability `p` (0…1).
-    public mutating func chance(_ p: Double) -> Bool {
+    package mutating func chance(_ p: Double) -> Bool {
         p > 0 && unit() < p
     }
 
     /// One element of a non-empty array.
-    public mutating func pick<T>(_ choices: [T]) -> T {
+    package mutating func pick<T>(_ choices: [T]) -> T {
         choices[below(choices.count)]
     }
 
     /// An index chosen with the given relative weights (all ≥ 0, not all 0).
-    public mutating func weighted(_ weights: [Double]) -> Int {
+    package mutating func weighted(_ weights: [Double]) -> Int {
         let total = weights.reduce(0, +)
         var point = unit() * total
         for (index, weight) in weights.enumerated() {
@@ -90,7 +90,7 @@ public struct SimulationRandom: Sendable {
     }
 
     /// Appends `count` random bytes to `out`.
-    public mutating func appendBytes(_ count: Int, to out: inout [UInt8]) {
+    package mutating func appendBytes(_ count: Int, to out: inout [UInt8]) {
         var remaining = count
         while remaining > 0 {
             var word = next()
@@ -103,7 +103,7 @@ public struct SimulationRandom: Sendable {
     }
 
     /// A random version-4 UUID as lowercase 8-4-4-4-12 text.
-    public mutating func uuid() -> String {
+    package mutating func uuid() -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         appendBytes(16, to: &bytes)

@@ -1,9 +1,9 @@
 import ASNMigrateKit
 
 /// The `README.txt` of a simulation directory: how it was made, what it holds, and how to check `reconcile` with it.
-public enum SimulationReadme {
+package enum SimulationReadme {
     /// The text for a finished run.
-    public static func text(_ options: SimulationOptions, summary: Simulator.Summary, displayRoot: String) -> String {
+    package static func text(_ options: SimulationOptions, summary: Simulator.Summary, displayRoot: String) -> String {
         var lines: [String] = []
         lines.append("asn-migrate simulate: simulated App Store Server Notifications, V1 and V2, with the differences injected on purpose.")
         lines.append("")

@@ -5,43 +5,43 @@ import Foundation
 /// is the same whatever the core count), injects faults, and streams the V1 and V2 files, Apple's API view
 /// (`v2-api/`), `truth.csv`, `truth-api.csv`, `truth-rejects.csv` and `README.txt` into a directory that appears whole
 /// or not at all.
-public enum Simulator {
+package enum Simulator {
     /// What a run wrote.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Subscribers simulated.
-        public var subscribers = 0
+        package var subscribers = 0
         /// V1 lines written (duplicates and malformed lines included).
-        public var v1Lines = 0
+        package var v1Lines = 0
         /// V2 lines written (duplicates and malformed lines included).
-        public var v2Lines = 0
+        package var v2Lines = 0
         /// Uncompressed V1 bytes written.
-        public var v1Bytes = 0
+        package var v1Bytes = 0
         /// Uncompressed V2 bytes written.
-        public var v2Bytes = 0
+        package var v2Bytes = 0
         /// Records per event kind (`SimulatedRecord.label`).
-        public var eventKinds: [String: Int] = [:]
+        package var eventKinds: [String: Int] = [:]
         /// Injected faults per kind (`missing_in_v1`, …, `malformed_v1`, `malformed_v2`).
-        public var faults: [String: Int] = [:]
+        package var faults: [String: Int] = [:]
         /// Rows of `truth-api.csv` per kind (`transaction_missing_in_v2`, …, `unannounced_in_v1`, `state_mismatch`).
-        public var apiFaults: [String: Int] = [:]
+        package var apiFaults: [String: Int] = [:]
         /// Exact V1 retries written.
-        public var v1Retries = 0
+        package var v1Retries = 0
         /// Exact V2 retries written.
-        public var v2Retries = 0
+        package var v2Retries = 0
         /// V1 records in envelopes delivered hours late.
-        public var lateDeliveries = 0
+        package var lateDeliveries = 0
         /// The files written, relative to the output directory.
-        public var files: [String] = []
+        package var files: [String] = []
     }
 
     /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
-    public static let ownEntries: Set<String> = ["v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"]
+    package static let ownEntries: Set<String> = ["v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"]
 
     /// Subscribers generated per parallel batch (with at most `2 × workers + 2` batches alive, bounds memory).
     static let batchSize = 16
 
     /// Simulates into `directory` (replaced atomically); `displayPath` is how truth files name it (default: as given).
-    public static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
+    package static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
         var summary = Summary()
         let display = FileSystem.trimmingTrailingSlashes(directory)
         try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: ownEntries) { (staging: StagingDirectory) throws(ASNError) in

@@ -5,25 +5,25 @@ import CCrypto
 /// Apple's marker extensions on leaf and intermediate), built through libcrypto from a seed: the same seed and
 /// validity give byte-identical certificates and signatures. `simulate --sign` signs with it and the tests make
 /// their (good and broken) fixtures with it; `reconcile --verify-signatures --root-certificate` accepts its root.
-public struct TestCertificateAuthority: Sendable {
+package struct TestCertificateAuthority: Sendable {
     /// The self-signed root.
-    public let root: Certificate
+    package let root: Certificate
     /// The intermediate, issued by the root.
-    public let intermediate: Certificate
+    package let intermediate: Certificate
     /// The signing leaf, issued by the intermediate.
-    public let leaf: Certificate
+    package let leaf: Certificate
     /// The root's key.
-    public let rootKey: ES256SigningKey
+    package let rootKey: ES256SigningKey
     /// The intermediate's key.
-    public let intermediateKey: ES256SigningKey
+    package let intermediateKey: ES256SigningKey
     /// The leaf's key, which signs payloads.
-    public let leafKey: ES256SigningKey
+    package let leafKey: ES256SigningKey
     /// The base64url JWS header `{"alg":"ES256","x5c":[leaf, intermediate, root]}`.
-    public let encodedHeader: String
+    package let encodedHeader: String
 
     /// Builds the CA for `seed`, every certificate valid from `notBefore` to `notAfter` (epoch ms); `leafMarker` /
     /// `intermediateMarker` false leave out Apple's marker extensions (for negative tests).
-    public init(seed: UInt64, notBefore: Int64, notAfter: Int64, leafMarker: Bool = true, intermediateMarker: Bool = true) throws(ASNError) {
+    package init(seed: UInt64, notBefore: Int64, notAfter: Int64, leafMarker: Bool = true, intermediateMarker: Bool = true) throws(ASNError) {
         rootKey = try Self.key(seed: seed, label: "root")
         intermediateKey = try Self.key(seed: seed, label: "intermediate")
         leafKey = try Self.key(seed: seed, label: "leaf")
@@ -41,12 +41,12 @@ public struct TestCertificateAuthority: Sendable {
     // MARK: - Signing
 
     /// The compact JWS of `payload` (JSON bytes) under this CA's header, signed by the leaf.
-    public func sign(_ payload: [UInt8]) throws(ASNError) -> String {
+    package func sign(_ payload: [UInt8]) throws(ASNError) -> String {
         try Self.sign(encodedHeader: encodedHeader, payload: payload, key: leafKey)
     }
 
     /// `encodedHeader.base64url(payload).signature`, signed with `key` over the first two parts.
-    public static func sign(encodedHeader: String, payload: [UInt8], key: ES256SigningKey) throws(ASNError) -> String {
+    package static func sign(encodedHeader: String, payload: [UInt8], key: ES256SigningKey) throws(ASNError) -> String {
         let signingInput = encodedHeader + "." + Base64.encodeURL(payload)
         guard let signature = key.signJOSE(Array(signingInput.utf8)) else {
             throw ASNError(.outputFailed, "libcrypto could not sign a test payload")
@@ -55,7 +55,7 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// The base64url of the JWS header `{"alg":…,"x5c":[…]}` with the certificates in standard base64, as Apple writes it.
-    public static func encodedHeader(alg: String, x5c: [[UInt8]]) -> String {
+    package static func encodedHeader(alg: String, x5c: [[UInt8]]) -> String {
         var header = JSONObjectBuilder()
         header.add("alg", alg)
         header.add("x5c", json: .array(x5c.map { .string(Base64.encode($0)) }))
@@ -65,14 +65,14 @@ public struct TestCertificateAuthority: Sendable {
     // MARK: - Certificates
 
     /// The common names of the three certificates.
-    public static let rootName = "asn-migrate Test Root CA"
+    package static let rootName = "asn-migrate Test Root CA"
     /// The intermediate's common name.
-    public static let intermediateName = "asn-migrate Test Intermediate CA"
+    package static let intermediateName = "asn-migrate Test Intermediate CA"
     /// The leaf's common name.
-    public static let leafName = "asn-migrate Test App Store Signing"
+    package static let leafName = "asn-migrate Test App Store Signing"
 
     /// A v3 certificate for `key`, named `subject`, issued by `issuer` and signed (deterministically) by `issuerKey`.
-    public static func issue(subject: String, serial: Int, key: ES256SigningKey, issuer: String, issuerKey: ES256SigningKey,
+    package static func issue(subject: String, serial: Int, key: ES256SigningKey, issuer: String, issuerKey: ES256SigningKey,
                              notBefore: Int64, notAfter: Int64, isCA: Bool, markerOID: String?) throws(ASNError) -> Certificate {
         let failed = ASNError(.outputFailed, "libcrypto could not build the test certificate '\(subject)'")
         guard let x509 = X509_new() else { throw failed }

@@ -4,10 +4,10 @@ import ASNMigrateKit
 ///
 /// The executable runs `ASNMigrateCLI.run(arguments, commands: ToolCommands.all)`; the dependency points one way
 /// (`ASNSimulation` → `ASNMigrateKit`), so the library builds, and is used, without the simulator.
-public enum ToolCommands {
+package enum ToolCommands {
     /// The commands, in help order.
-    public static let all: [CommandEntry] = ASNMigrateCLI.builtInCommands + [SimulateCommand.entry]
+    package static let all: [CommandEntry] = ASNMigrateCLI.builtInCommands + [SimulateCommand.entry]
 
     /// The tool's program: every subcommand and its options.
-    public static var program: Program { ASNMigrateCLI.program(commands: all) }
+    package static var program: Program { ASNMigrateCLI.program(commands: all) }
 }

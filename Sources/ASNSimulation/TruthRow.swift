@@ -1,51 +1,51 @@
 import ASNMigrateKit
 
 /// One row of `truth.csv`: a difference `reconcile` must report, in `differences.csv`'s columns.
-public struct TruthRow: Sendable, Equatable {
+package struct TruthRow: Sendable, Equatable {
     /// The columns of `truth.csv`, exactly those of `differences.csv`.
-    public static let columns = Discrepancy.columns
+    package static let columns = Discrepancy.columns
 
     /// `missing_in_v2`, `missing_in_v1`, `type_mismatch`, `field_mismatch` or `conflicting_duplicate_v2`.
-    public var kind: String
+    package var kind: String
     /// "Production" or "Sandbox".
-    public var environment: String
+    package var environment: String
     /// The subscription key.
-    public var originalTransactionId: String
+    package var originalTransactionId: String
     /// The webOrderLineItemId of the record's transaction, or "".
-    public var webOrderLineItemId: String
+    package var webOrderLineItemId: String
     /// The event time (V1 event time when a V1 record is involved, else the V2 signedDate), epoch ms.
-    public var eventDate: Int64
+    package var eventDate: Int64
     /// The V1 `notification_type`, or "".
-    public var v1NotificationType = ""
+    package var v1NotificationType = ""
     /// The V2 type the V1 record maps to, or "".
-    public var expectedType = ""
+    package var expectedType = ""
     /// The V2 subtype the V1 record maps to, or "".
-    public var expectedSubtype = ""
+    package var expectedSubtype = ""
     /// The V2 record's type, or "".
-    public var v2NotificationType = ""
+    package var v2NotificationType = ""
     /// The V2 record's subtype, or "".
-    public var v2Subtype = ""
+    package var v2Subtype = ""
     /// The differing V2 field (camelCase), or "".
-    public var field = ""
+    package var field = ""
     /// The V1 side's value of `field`.
-    public var v1Value = ""
+    package var v1Value = ""
     /// The V2 side's value of `field`.
-    public var v2Value = ""
+    package var v2Value = ""
     /// `path:line` of the V1 record, or "".
-    public var v1Source = ""
+    package var v1Source = ""
     /// The V2 record's notificationUUID, or "".
-    public var v2NotificationUUID = ""
+    package var v2NotificationUUID = ""
     /// The productId: the V1 record's when it has one, else the V2 record's.
-    public var productId = ""
+    package var productId = ""
     /// The bundleId: the V1 record's when it has one, else the V2 record's.
-    public var bundleId = ""
+    package var bundleId = ""
     /// The V2 record's signedDate, epoch ms, or nil when no V2 record is involved.
-    public var v2SignedDate: Int64?
+    package var v2SignedDate: Int64?
     /// Whether the V1 event time is only inferred, or nil when no V1 record is involved.
-    public var v1EventTimeInferred: Bool?
+    package var v1EventTimeInferred: Bool?
 
     /// Creates a row with its identifying columns.
-    public init(kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64) {
+    package init(kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64) {
         self.kind = kind
         self.environment = environment
         self.originalTransactionId = originalTransactionId
@@ -54,14 +54,14 @@ public struct TruthRow: Sendable, Equatable {
     }
 
     /// The cells in `columns` order; `event_date` as ISO 8601 UTC with milliseconds.
-    public var cells: [String] {
+    package var cells: [String] {
         [kind, environment, originalTransactionId, webOrderLineItemId, Timestamp.iso8601(ms: eventDate), v1NotificationType,
          expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source, v2NotificationUUID,
          productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "", v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""]
     }
 
     /// `differences.csv`'s order: environment, original_transaction_id (numerically), event_date, kind, field; then every other cell.
-    public static func precedes(_ a: TruthRow, _ b: TruthRow) -> Bool {
+    package static func precedes(_ a: TruthRow, _ b: TruthRow) -> Bool {
         if a.environment != b.environment { return a.environment < b.environment }
         if a.originalTransactionId != b.originalTransactionId {
             return IdentifierOrder.less(a.originalTransactionId, b.originalTransactionId)

@@ -4,7 +4,7 @@ public enum ASNMigrateCLI {
     public static let versionNumber = BuildInfo.versionNumber
 
     /// The tool's name and version number, the first line of `asn-migrate version`.
-    public static let version = "asn-migrate \(versionNumber)"
+    package static let version = "asn-migrate \(versionNumber)"
 
     /// What `asn-migrate version` (`--version`, `-V`) prints: the version, the git commit the binary was built from
     /// (`unknown` unless built by `.ci/install`), and the digest of the built-in mapping rules, the `rules_digest` a
@@ -21,7 +21,7 @@ public enum ASNMigrateCLI {
 
     /// The commands the library provides, in help order; the executable adds `simulate` from `ASNSimulation`
     /// (`ToolCommands.all`), so the library never imports the simulator.
-    public static let builtInCommands: [CommandEntry] = [
+    package static let builtInCommands: [CommandEntry] = [
         CommandEntry(spec: MigrateCommand.spec) { MigrateCommand.run($0, console: $1) },
         CommandEntry(spec: ReconcileCommand.spec) { ReconcileCommand.run($0, console: $1) },
         CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
@@ -31,7 +31,7 @@ public enum ASNMigrateCLI {
     ]
 
     /// The program made of `commands`: every subcommand and its options.
-    public static func program(commands: [CommandEntry] = builtInCommands) -> Program {
+    package static func program(commands: [CommandEntry] = builtInCommands) -> Program {
         Program(
             abstract: "Migrate archived App Store Server Notifications V1 to V2 form, and reconcile them with V2 records.",
             version: version,
@@ -46,7 +46,7 @@ public enum ASNMigrateCLI {
     }
 
     /// Runs the tool made of `commands` on the arguments after the executable name.
-    public static func run(_ arguments: [String], console: Console = .standard,
+    package static func run(_ arguments: [String], console: Console = .standard,
                            commands: [CommandEntry] = builtInCommands) -> ExitStatus {
         let outcome: ParseOutcome
         do {

@@ -1,9 +1,9 @@
 /// Validation of option values: enumerated words, whole numbers and durations, each failing with a usage error.
-public enum ArgumentValue {
+package enum ArgumentValue {
     // MARK: - Validators
 
     /// `text` if it is one of `allowed`, else a usage error naming the allowed values (and the closest one).
-    public static func choice(_ text: String, option: String, among allowed: [String]) throws(ASNError) -> String {
+    package static func choice(_ text: String, option: String, among allowed: [String]) throws(ASNError) -> String {
         guard !allowed.contains(text) else { return text }
         var message = "option '\(option)' must be one of: \(allowed.joined(separator: ", ")) (got '\(text)'"
         if let suggestion = Suggestion.closest(to: text, among: allowed) { message += "; did you mean '\(suggestion)'?" }
@@ -11,7 +11,7 @@ public enum ArgumentValue {
     }
 
     /// `text` as a whole number within `range` (if any), else a usage error.
-    public static func integer(_ text: String, option: String, in range: ClosedRange<Int>? = nil) throws(ASNError) -> Int {
+    package static func integer(_ text: String, option: String, in range: ClosedRange<Int>? = nil) throws(ASNError) -> Int {
         guard let number = Int(text) else {
             throw ASNError(.usage, "option '\(option)' needs a whole number (got '\(text)')")
         }
@@ -22,7 +22,7 @@ public enum ArgumentValue {
     }
 
     /// `text` as milliseconds: one or more number-unit pairs with units `ms`, `s`, `m`, `h`, `d` (`48h`, `1h30m`), else a usage error.
-    public static func durationMilliseconds(_ text: String, option: String) throws(ASNError) -> Int64 {
+    package static func durationMilliseconds(_ text: String, option: String) throws(ASNError) -> Int64 {
         switch DurationText.read(text) {
         case .milliseconds(let value): return value
         case .malformed: throw ASNError(.usage, "option '\(option)' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")

@@ -2,24 +2,24 @@
 ///
 /// `-h` and `--help` are built in and reserved. Options accept `--opt value` and `--opt=value`; `--` ends options;
 /// `-` alone is a positional meaning standard input; a token like `-5` counts as a value, not an option.
-public struct CommandSpec: Sendable, Equatable {
+package struct CommandSpec: Sendable, Equatable {
     /// The subcommand name, such as `migrate`.
-    public var name: String
+    package var name: String
     /// One line saying what the command does.
-    public var abstract: String
+    package var abstract: String
     /// The usage line after `USAGE:`; nil to generate `asn-migrate NAME [OPTIONS] PATH...`.
-    public var usage: String?
+    package var usage: String?
     /// The options, in the order help lists them.
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// The positional arguments; nil when the command takes none.
-    public var positional: PositionalSpec?
+    package var positional: PositionalSpec?
     /// The executable's name, used in usage and "See … --help" hints.
-    public var programName: String
+    package var programName: String
     /// The exit statuses help lists under EXIT STATUS; empty for none.
-    public var exitStatuses: [ExitStatus]
+    package var exitStatuses: [ExitStatus]
 
     /// Creates a command spec.
-    public init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil,
+    package init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil,
                 programName: String = "asn-migrate", exitStatuses: [ExitStatus] = []) {
         self.exitStatuses = exitStatuses
         self.name = name
@@ -33,12 +33,12 @@ public struct CommandSpec: Sendable, Equatable {
     // MARK: - Parsing
 
     /// Parses the arguments after the command name into arguments or a help request; usage errors throw `ASNError(.usage, …)`.
-    public func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
+    package func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
         try ArgumentParser(spec: self).parse(arguments)
     }
 
     /// Mistakes in the spec itself (duplicate or badly formed names, reserved `-h`/`--help`, bad defaults); empty when sound. Assert on it in the command's tests.
-    public var specProblems: [String] {
+    package var specProblems: [String] {
         var problems: [String] = []
         var seen: Set<String> = ["-h", "--help"]
         for option in options {
@@ -72,7 +72,7 @@ public struct CommandSpec: Sendable, Equatable {
     // MARK: - Help
 
     /// The usage line: `usage` if given, else generated from the options and positionals.
-    public var usageLine: String {
+    package var usageLine: String {
         if let usage { return usage }
         var line = "\(programName) \(name)"
         if !options.isEmpty { line += " [OPTIONS]" }
@@ -81,7 +81,7 @@ public struct CommandSpec: Sendable, Equatable {
     }
 
     /// The `--help` text: overview, usage, arguments and options in aligned columns.
-    public var helpText: String {
+    package var helpText: String {
         var formatter = HelpFormatter()
         formatter.paragraph("OVERVIEW", abstract)
         formatter.paragraph("USAGE", usageLine)

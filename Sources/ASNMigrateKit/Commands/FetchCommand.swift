@@ -2,13 +2,13 @@ import Foundation
 
 /// `asn-migrate fetch …`: pulls Apple's view of every subscription in the archive from the App Store Server API into
 /// a folder `reconcile --v2 DIR` reads as Apple's API view.
-public enum FetchCommand {
+package enum FetchCommand {
     /// Apple's base URLs per environment.
-    public static let baseURLs = ["production": "https://api.storekit.itunes.apple.com",
+    package static let baseURLs = ["production": "https://api.storekit.itunes.apple.com",
                                   "sandbox": "https://api.storekit-sandbox.itunes.apple.com"]
 
     /// The command's spec.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "fetch",
         abstract: "Fetch Apple's view of every subscription in the archive (Get Transaction History, every page, and Get All Subscription Statuses; with --notifications-since also Get Notification History) from the App Store Server API into DIR, which 'reconcile --v2 DIR' reads as Apple's API view. Resumable: a re-run continues where a crash or Ctrl-C stopped; --update asks only for changes since each id's revision.",
         options: [
@@ -34,7 +34,7 @@ public enum FetchCommand {
     )
 
     /// Runs the command; `now` is the clock (epoch ms) for the notification history's end.
-    public static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = ReconcileCommand.currentTime()) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = ReconcileCommand.currentTime()) -> ExitStatus {
         let name = "asn-migrate fetch"
         let settings: Settings
         do {

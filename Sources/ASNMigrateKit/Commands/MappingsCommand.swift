@@ -1,7 +1,7 @@
 /// `asn-migrate mappings [--mappings DIR]`: prints the effective mapping table and the V2-only transaction rules.
-public enum MappingsCommand {
+package enum MappingsCommand {
     /// The command's spec.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "mappings",
         abstract: "Print the effective V1 to V2 mapping table and V2-only transaction rules (built in, or from --mappings DIR).",
         options: [
@@ -10,7 +10,7 @@ public enum MappingsCommand {
     )
 
     /// Runs the command.
-    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         do {
             let table = try MappingLoader.load(arguments.value("--mappings"))
             let transactionRules = try V2OnlyTransactionRules.load(directory: arguments.value("--mappings"))
@@ -24,7 +24,7 @@ public enum MappingsCommand {
 
     /// The table as aligned text: settings, rules in order, the V2-only lists, then the V2-only transaction rules
     /// `reconcile` applies against Apple's API view.
-    public static func render(_ table: MappingTable, transactionRules: V2OnlyTransactionRules = .builtIn) -> String {
+    package static func render(_ table: MappingTable, transactionRules: V2OnlyTransactionRules = .builtIn) -> String {
         var lines: [String] = []
         let s = table.settings
         lines.append("settings")

@@ -2,9 +2,9 @@ import Foundation
 
 /// `asn-migrate merge --out DIR SHARD_DIR...`: combines the report folders of a sharded `reconcile` run into the
 /// report the unsharded run writes, byte for byte (`ReportMerge`).
-public enum MergeCommand {
+package enum MergeCommand {
     /// The command's spec.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "merge",
         abstract: "Combine the report folders of 'reconcile --shard K/N' runs (every shard 0 to N-1 once) into one report, byte for byte the unsharded run's.",
         options: [
@@ -22,7 +22,7 @@ public enum MergeCommand {
     )
 
     /// Runs the command.
-    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         let name = "asn-migrate merge"
         guard let out = arguments.value("--out") else {
             console.diagnostic("\(name): missing --out DIR: name the folder for the merged report. See 'asn-migrate merge --help'.")

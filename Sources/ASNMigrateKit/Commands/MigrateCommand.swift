@@ -1,9 +1,9 @@
 import Foundation
 
 /// `asn-migrate migrate PATH... [--out FILE] [--format jsonl|csv] [--rejects FILE] [--mappings DIR]`.
-public enum MigrateCommand {
+package enum MigrateCommand {
     /// The command's spec (options, help).
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "migrate",
         abstract: "Read archived V1 notifications and write one V2-shaped decoded payload per notification. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
@@ -30,12 +30,12 @@ public enum MigrateCommand {
     )
 
     /// Runs the command; all output goes through `console` or the named files.
-    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         run(arguments, console: console, fastPath: true, workers: nil)
     }
 
     /// Runs the command with the fast or the reference per-record path on `workers` threads (default: one per core).
-    public static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus {
         do throws(ASNError) {
             var settings = try settings(arguments)
             settings.fastPath = fastPath

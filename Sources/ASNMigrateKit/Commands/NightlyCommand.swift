@@ -1,13 +1,13 @@
 import Foundation
 
 /// `asn-migrate nightly [--config FILE] …`: the incremental, cron-driven reconciliation over a state database.
-public enum NightlyCommand {
+package enum NightlyCommand {
     /// The named steps a run reports to `stepReached`, in run order: records ingested into the open transaction,
     /// subscriptions settled, the state committed, the reports published.
-    public static let steps = ["ingested", "settled", "committed", "published"]
+    package static let steps = ["ingested", "settled", "committed", "published"]
 
     /// The command's spec; every config key is also a flag with the same name.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "nightly",
         abstract: "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
         options: [
@@ -44,7 +44,7 @@ public enum NightlyCommand {
 
     /// Runs the command; `clock` gives the wall time (epoch ms); `stepReached` is called with each of `steps` as the
     /// run passes it (the crash tests' host binary stops there to be killed).
-    public static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
+    package static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
                            stepReached: @escaping (String) -> Void = { _ in }) -> ExitStatus {
         let settings: NightlyRun.Settings
         do {

@@ -4,7 +4,7 @@ import Foundation
 extension NightlySettings {
     /// Resolves `config` (if any) and the flags in `arguments`; flags win; relative paths in the config (and the
     /// defaults, when a config is given) are taken relative to the config file's folder.
-    public static func resolve(_ arguments: ParsedArguments, config: NightlyConfigFile?) throws(ASNError) -> NightlySettings {
+    package static func resolve(_ arguments: ParsedArguments, config: NightlyConfigFile?) throws(ASNError) -> NightlySettings {
         var s = NightlySettings()
         let base = config.map { FileSystem.parentDirectory(of: $0.path) }
         func relative(_ path: String) -> String {

@@ -1,7 +1,7 @@
 /// One declared command-line option: `--out FILE`, `-n`, `--ignore-field NAME` (repeatable), …
-public struct OptionSpec: Sendable, Equatable {
+package struct OptionSpec: Sendable, Equatable {
     /// How often an option may appear and whether it carries a value.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No value; present or not (may be repeated harmlessly).
         case flag
         /// Exactly one value; giving it twice is an error.
@@ -11,7 +11,7 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// What a value must look like; checked while parsing, so bad values fail before any work starts.
-    public enum ValueKind: Sendable, Equatable {
+    package enum ValueKind: Sendable, Equatable {
         /// Any text.
         case text
         /// One of the listed words, exactly.
@@ -23,22 +23,22 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// The long name with its dashes, such as `--out`.
-    public var long: String
+    package var long: String
     /// The short name with its dash, such as `-o`, if any.
-    public var short: String?
+    package var short: String?
     /// Flag, single value or repeatable value.
-    public var kind: Kind
+    package var kind: Kind
     /// The value's placeholder in help and errors, such as `FILE`.
-    public var valueName: String
+    package var valueName: String
     /// One line of help.
-    public var help: String
+    package var help: String
     /// The value used when the option is not given, shown in help.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// What values are accepted.
-    public var valueKind: ValueKind
+    package var valueKind: ValueKind
 
     /// Creates an option spec; prefer `.flag`, `.single` and `.repeatable`.
-    public init(_ long: String, short: String? = nil, kind: Kind, valueName: String = "VALUE", help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) {
+    package init(_ long: String, short: String? = nil, kind: Kind, valueName: String = "VALUE", help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) {
         self.long = long
         self.short = short
         self.kind = kind
@@ -51,22 +51,22 @@ public struct OptionSpec: Sendable, Equatable {
     // MARK: - Convenience
 
     /// A flag such as `--dry-run`.
-    public static func flag(_ long: String, short: String? = nil, help: String) -> OptionSpec {
+    package static func flag(_ long: String, short: String? = nil, help: String) -> OptionSpec {
         OptionSpec(long, short: short, kind: .flag, valueName: "", help: help)
     }
 
     /// An option taking one value, such as `--out FILE`.
-    public static func single(_ long: String, short: String? = nil, valueName: String, help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) -> OptionSpec {
+    package static func single(_ long: String, short: String? = nil, valueName: String, help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) -> OptionSpec {
         OptionSpec(long, short: short, kind: .single, valueName: valueName, help: help, defaultValue: defaultValue, valueKind: valueKind)
     }
 
     /// An option that may be given several times, such as `--ignore-field NAME`.
-    public static func repeatable(_ long: String, short: String? = nil, valueName: String, help: String, valueKind: ValueKind = .text) -> OptionSpec {
+    package static func repeatable(_ long: String, short: String? = nil, valueName: String, help: String, valueKind: ValueKind = .text) -> OptionSpec {
         OptionSpec(long, short: short, kind: .repeatable, valueName: valueName, help: help, valueKind: valueKind)
     }
 
     /// `-o, --out FILE` or `--dry-run`, as help and usage show it.
-    public var synopsis: String {
+    package var synopsis: String {
         var text = short.map { "\($0), " } ?? ""
         text += long
         if kind != .flag { text += " \(valueName)" }

@@ -1,5 +1,5 @@
 /// What parsing a command line produced: arguments to run with, or text to print and exit 0.
-public enum ParseOutcome: Sendable, Equatable {
+package enum ParseOutcome: Sendable, Equatable {
     /// Run the command with these arguments.
     case run(ParsedArguments)
     /// `-h` / `--help` / `help` was asked for: print this text to standard output and exit 0.

@@ -3,11 +3,11 @@
 /// Values were already checked against each option's `ValueKind` while parsing, so the throwing getters only fail
 /// if a command asks for an option with the wrong kind. Asking for an undeclared option is a programming error:
 /// it asserts in debug builds and reads as absent in release builds.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
     /// The command's name, such as `migrate`.
-    public let command: String
+    package let command: String
     /// The positional arguments in order; `-` means standard input.
-    public let positionals: [String]
+    package let positionals: [String]
 
     private let options: [String: OptionSpec]
     private let given: [String: [String]]
@@ -23,36 +23,36 @@ public struct ParsedArguments: Sendable, Equatable {
     // MARK: - Getters
 
     /// The value of a single-value option as given, else its default, else nil.
-    public func value(_ long: String) -> String? {
+    package func value(_ long: String) -> String? {
         let spec = lookUp(long)
         return given[long]?.last ?? spec?.defaultValue
     }
 
     /// Every value of a repeatable option, in command-line order.
-    public func values(_ long: String) -> [String] {
+    package func values(_ long: String) -> [String] {
         lookUp(long)
         return given[long] ?? []
     }
 
     /// Whether a flag was given.
-    public func flag(_ long: String) -> Bool {
+    package func flag(_ long: String) -> Bool {
         lookUp(long)
         return given[long] != nil
     }
 
     /// Whether an option was given on the command line (not merely defaulted).
-    public func isSet(_ long: String) -> Bool {
+    package func isSet(_ long: String) -> Bool {
         lookUp(long)
         return given[long] != nil
     }
 
     /// Whether `-` (standard input) is among the positionals.
-    public var readsStandardInput: Bool {
+    package var readsStandardInput: Bool {
         positionals.contains("-")
     }
 
     /// A single-value option as a whole number (given or default), or nil.
-    public func integer(_ long: String) throws(ASNError) -> Int? {
+    package func integer(_ long: String) throws(ASNError) -> Int? {
         guard let text = value(long) else { return nil }
         var range: ClosedRange<Int>?
         if case .integer(let declared)? = options[long]?.valueKind { range = declared }
@@ -60,7 +60,7 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// A single-value option as a duration in milliseconds (given or default), or nil.
-    public func durationMilliseconds(_ long: String) throws(ASNError) -> Int64? {
+    package func durationMilliseconds(_ long: String) throws(ASNError) -> Int64? {
         guard let text = value(long) else { return nil }
         return try ArgumentValue.durationMilliseconds(text, option: long)
     }

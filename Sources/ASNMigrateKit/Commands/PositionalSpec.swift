@@ -1,20 +1,20 @@
 /// The positional arguments a command takes, such as one or more `PATH`s.
-public struct PositionalSpec: Sendable, Equatable {
+package struct PositionalSpec: Sendable, Equatable {
     /// The placeholder in usage and help, such as `PATH`.
-    public var name: String
+    package var name: String
     /// One line of help.
-    public var help: String
+    package var help: String
     /// Fewest positionals accepted.
-    public var minCount: Int
+    package var minCount: Int
     /// Most positionals accepted; nil for no limit.
-    public var maxCount: Int?
+    package var maxCount: Int?
     /// Whether `-` (standard input) may be given, at most once.
-    public var acceptsStandardInput: Bool
+    package var acceptsStandardInput: Bool
     /// What to tell the user when too few are given, such as `give at least one input file or directory, or '-' for standard input`.
-    public var missingHint: String?
+    package var missingHint: String?
 
     /// Creates a positional spec.
-    public init(name: String, help: String, minCount: Int = 0, maxCount: Int? = nil, acceptsStandardInput: Bool = false, missingHint: String? = nil) {
+    package init(name: String, help: String, minCount: Int = 0, maxCount: Int? = nil, acceptsStandardInput: Bool = false, missingHint: String? = nil) {
         self.name = name
         self.help = help
         self.minCount = minCount
@@ -24,7 +24,7 @@ public struct PositionalSpec: Sendable, Equatable {
     }
 
     /// `PATH`, `[PATH]`, `PATH...` or `[PATH...]`, as the usage line shows it.
-    public var synopsis: String {
+    package var synopsis: String {
         let many = maxCount.map { $0 > 1 } ?? true
         let text = name + (many ? "..." : "")
         return minCount == 0 ? "[\(text)]" : text

@@ -1,16 +1,16 @@
 /// The top level of the command line: the executable's subcommands, `--help`, `--version` and `help COMMAND`.
-public struct Program: Sendable, Equatable {
+package struct Program: Sendable, Equatable {
     /// The executable's name, such as `asn-migrate`.
-    public var name: String
+    package var name: String
     /// One line saying what the tool does.
-    public var abstract: String
+    package var abstract: String
     /// The version text for `--version`; nil when the tool has none.
-    public var version: String?
+    package var version: String?
     /// The subcommands, in the order help lists them.
-    public var commands: [CommandSpec]
+    package var commands: [CommandSpec]
 
     /// Creates a program spec.
-    public init(name: String = "asn-migrate", abstract: String, version: String? = nil, commands: [CommandSpec]) {
+    package init(name: String = "asn-migrate", abstract: String, version: String? = nil, commands: [CommandSpec]) {
         self.name = name
         self.abstract = abstract
         self.version = version
@@ -20,7 +20,7 @@ public struct Program: Sendable, Equatable {
     // MARK: - Parsing
 
     /// Parses the arguments after the executable name: picks the command and parses its arguments.
-    public func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
+    package func parse(_ arguments: [String]) throws(ASNError) -> ParseOutcome {
         guard let first = arguments.first else {
             throw ASNError(.usage, "missing command. Commands: \(commandList). See '\(name) --help'.")
         }
@@ -42,7 +42,7 @@ public struct Program: Sendable, Equatable {
     }
 
     /// The named command, with this program's name, or a usage error suggesting the closest one.
-    public func command(_ commandName: String) throws(ASNError) -> CommandSpec {
+    package func command(_ commandName: String) throws(ASNError) -> CommandSpec {
         guard var spec = commands.first(where: { $0.name == commandName }) else {
             var message = "unknown command '\(commandName)'"
             if let suggestion = Suggestion.closest(to: commandName, among: commands.map(\.name)) {
@@ -64,7 +64,7 @@ public struct Program: Sendable, Equatable {
     }
 
     /// The top-level `--help` text: overview, usage, commands and options.
-    public var helpText: String {
+    package var helpText: String {
         var formatter = HelpFormatter()
         formatter.paragraph("OVERVIEW", abstract)
         formatter.paragraph("USAGE", "\(name) COMMAND [OPTIONS] [ARGUMENTS]")

@@ -1,9 +1,9 @@
 import Foundation
 
 /// `asn-migrate reconcile --v1 PATH… --v2 PATH… [--out DIR] …`: pairs migrated V1 with V2 records and writes CSV reports.
-public enum ReconcileCommand {
+package enum ReconcileCommand {
     /// The command's spec.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "reconcile",
         abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
@@ -36,7 +36,7 @@ public enum ReconcileCommand {
     )
 
     /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.
-    public static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
+    package static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
         do throws(ASNError) {
             return ReconcileRun(settings: try settings(arguments, now: now), console: console).run()
         } catch {
@@ -114,7 +114,7 @@ public enum ReconcileCommand {
 
 
     /// The wall clock in epoch ms (used only for the default run date).
-    public static func currentTime() -> Int64 {
+    package static func currentTime() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 

@@ -9,16 +9,16 @@ import Foundation
 /// `timestamp` read as UTC, or epoch seconds or milliseconds); V2 needs `signed_payload` (the JWS) or `body`, or the
 /// columns its map names. Each row is located `label:key`: `key` is the row's `id` column when that holds a whole
 /// number, else the row's 1-based position in the result. Rows stream through a cursor, `fetchSize` at a time.
-public struct PostgresReader: Sendable {
+package struct PostgresReader: Sendable {
     /// The source to read.
-    public var source: PostgresSource
+    package var source: PostgresSource
     /// Rows per `FETCH`.
-    public var fetchSize: Int
+    package var fetchSize: Int
     /// For `nightly`: read only rows at or after a since-column value and skip rows already read; nil reads every row.
-    public var incremental: Incremental?
+    package var incremental: Incremental?
 
     /// A reader of `source`, `fetchSize` rows per fetch.
-    public init(source: PostgresSource, fetchSize: Int = 2_000, incremental: Incremental? = nil) {
+    package init(source: PostgresSource, fetchSize: Int = 2_000, incremental: Incremental? = nil) {
         self.source = source
         self.fetchSize = max(1, fetchSize)
         self.incremental = incremental
@@ -27,20 +27,20 @@ public struct PostgresReader: Sendable {
     /// What `nightly` reads of a source: rows whose `sinceColumn` is at least the high-water `mark` (less `overlap`
     /// for a time column; every row without a column or a mark yet), minus the rows whose `id` is in `known`.
     /// Each row must have an `id`.
-    public struct Incremental: Sendable {
+    package struct Incremental: Sendable {
         /// The monotonic column (`timestamptz`, `timestamp`, `date` or an integer), or nil to read every row each night.
-        public var sinceColumn: String?
+        package var sinceColumn: String?
         /// The highest since-column value read on earlier nights (epoch ms for times, the integer otherwise), or nil.
-        public var mark: Int64?
+        package var mark: Int64?
         /// How far below `mark` a time column is read again (ms), for rows that arrive late.
-        public var overlap: Int64
+        package var overlap: Int64
         /// The ids of rows already read that the filter can return again.
-        public var known: Set<String>
+        package var known: Set<String>
         /// Where each row read is told: its id and since-column value (called on the reading thread).
-        public var read: RowLog
+        package var read: RowLog
 
         /// Creates the filter.
-        public init(sinceColumn: String?, mark: Int64?, overlap: Int64, known: Set<String>, read: RowLog = RowLog()) {
+        package init(sinceColumn: String?, mark: Int64?, overlap: Int64, known: Set<String>, read: RowLog = RowLog()) {
             self.sinceColumn = sinceColumn
             self.mark = mark
             self.overlap = overlap
@@ -51,7 +51,7 @@ public struct PostgresReader: Sendable {
 
     /// The rows an incremental read returned: new ids with their since-column values, and the highest value seen.
     /// Filled on the reading thread and read once the read has ended.
-    public final class RowLog: @unchecked Sendable {
+    package final class RowLog: @unchecked Sendable {
         // @unchecked: every access goes through `lock`.
         private let lock = NSLock()
         private var rows: [(key: String, mark: Int64?)] = []
@@ -59,13 +59,13 @@ public struct PostgresReader: Sendable {
         private var time = false
 
         /// Whether the since-column is a time, so the overlap applies (set once the read has looked at it).
-        public var isTimeColumn: Bool {
+        package var isTimeColumn: Bool {
             get { lock.lock(); defer { lock.unlock() }; return time }
             set { lock.lock(); defer { lock.unlock() }; time = newValue }
         }
 
         /// An empty log.
-        public init() {}
+        package init() {}
 
         /// Notes a row: `isNew` when its id was not known (it is then read as a record).
         func note(key: String, mark: Int64?, isNew: Bool) {
@@ -76,14 +76,14 @@ public struct PostgresReader: Sendable {
         }
 
         /// The new rows, in the order read.
-        public var newRows: [(key: String, mark: Int64?)] {
+        package var newRows: [(key: String, mark: Int64?)] {
             lock.lock()
             defer { lock.unlock() }
             return rows
         }
 
         /// The highest since-column value of every row returned, new or known.
-        public var highestMark: Int64? {
+        package var highestMark: Int64? {
             lock.lock()
             defer { lock.unlock() }
             return highest
@@ -93,12 +93,12 @@ public struct PostgresReader: Sendable {
     // MARK: - Reading
 
     /// Connects and disconnects: a bad URI, login or database fails here, before any work is done.
-    public func checkConnection() throws(ASNError) {
+    package func checkConnection() throws(ASNError) {
         _ = try PostgresConnection(uri: source.uri)
     }
 
     /// Calls `emit` with one V1 record per row, in the query's order.
-    public func v1Records(_ emit: (InputItem) throws -> Void) throws {
+    package func v1Records(_ emit: (InputItem) throws -> Void) throws {
         let connection = try PostgresConnection(uri: source.uri)
         var columns: (body: Int, receivedAt: Int?, id: Int?)?
         var position = 0
@@ -121,7 +121,7 @@ public struct PostgresReader: Sendable {
 
     /// Calls `body` with the outcome of every row, decoded by `decoder` as the file readers decode records
     /// (through `columnMap` when given, as a CSV export's rows are).
-    public func v2Outcomes(decoder: V2RecordDecoder, columnMap: V2ColumnMap?, _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func v2Outcomes(decoder: V2RecordDecoder, columnMap: V2ColumnMap?, _ body: (V2ReadOutcome) throws -> Void) throws {
         let connection = try PostgresConnection(uri: source.uri)
         var binding: V2ColumnMap.Binding?
         var columns: (payload: Int, signed: Bool, id: Int?)?

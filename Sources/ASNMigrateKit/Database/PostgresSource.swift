@@ -1,14 +1,14 @@
 /// A `--v1` / `--v2` source read from PostgreSQL: the connection URI and what to read (a table or a SELECT).
-public struct PostgresSource: Sendable, Equatable {
+package struct PostgresSource: Sendable, Equatable {
     /// `v1` or `v2`.
-    public var side: String
+    package var side: String
     /// The connection URI as given (it may hold a password: never print it, print `redactedURI`).
-    public var uri: String
+    package var uri: String
     /// The `--v1-query` / `--v2-query` value as given: a table name or a SELECT.
-    public var query: String
+    package var query: String
 
     /// Creates a source.
-    public init(side: String, uri: String, query: String) {
+    package init(side: String, uri: String, query: String) {
         self.side = side
         self.uri = uri
         self.query = query
@@ -17,16 +17,16 @@ public struct PostgresSource: Sendable, Equatable {
     // MARK: - Naming
 
     /// Whether `text` is a PostgreSQL URI (`postgres://` or `postgresql://`, any case) rather than a path.
-    public static func isURI(_ text: String) -> Bool {
+    package static func isURI(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
     /// The URI with any password removed (`postgres://app:secret@db/x` → `postgres://app@db/x`, `password=…` → `password=***`).
-    public var redactedURI: String { Self.redacted(uri) }
+    package var redactedURI: String { Self.redacted(uri) }
 
     /// `uri` without its password, for messages and reports.
-    public static func redacted(_ uri: String) -> String {
+    package static func redacted(_ uri: String) -> String {
         var text = uri
         if let userinfo = userinfo(of: uri), let colon = userinfo.firstIndex(of: ":"),
            let range = text.range(of: userinfo) {
@@ -54,7 +54,7 @@ public struct PostgresSource: Sendable, Equatable {
     }
 
     /// Whether `query` is a table name (`asn_v1`, `archive.asn_v1`) rather than SQL.
-    public var isTableName: Bool {
+    package var isTableName: Bool {
         let parts = query.split(separator: ".", omittingEmptySubsequences: false)
         return (1...2).contains(parts.count) && parts.allSatisfy { part in
             guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
@@ -63,11 +63,11 @@ public struct PostgresSource: Sendable, Equatable {
     }
 
     /// How sources of rejects and reports name this input: the table name, or `v1-query` / `v2-query`.
-    public var label: String { isTableName ? query : "\(side)-query" }
+    package var label: String { isTableName ? query : "\(side)-query" }
 
     /// The SELECT to stream: `SELECT * FROM table ORDER BY 1` for a table (its first column, usually the key), else
     /// the query as given without a trailing `;`.
-    public var selectStatement: String {
+    package var selectStatement: String {
         if isTableName { return "SELECT * FROM \(query) ORDER BY 1" }
         var text = Substring(query)
         while let last = text.last, last == ";" || last.isWhitespace { text = text.dropLast() }
@@ -75,5 +75,5 @@ public struct PostgresSource: Sendable, Equatable {
     }
 
     /// What the summary records as this input root: the URI without its password, and what was read.
-    public var describedRoot: String { "\(redactedURI) \(isTableName ? "table" : "query") \(label)" }
+    package var describedRoot: String { "\(redactedURI) \(isTableName ? "table" : "query") \(label)" }
 }

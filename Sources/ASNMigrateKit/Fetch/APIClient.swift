@@ -4,11 +4,11 @@ import Foundation
 /// and Get Notification History, each request through the rate limiter, with the current token, retried as Apple asks.
 ///
 /// `@unchecked Sendable`: the counters are guarded by `lock`; everything else is immutable or thread-safe itself.
-public final class APIClient: @unchecked Sendable {
+package final class APIClient: @unchecked Sendable {
     /// Where requests go.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// The environment's base URL, without a trailing slash.
-    public let baseURL: String
+    package let baseURL: String
     /// The tokens.
     private let tokens: APITokenSource
     /// The shared rate limit.
@@ -29,7 +29,7 @@ public final class APIClient: @unchecked Sendable {
     private var stopped = false
 
     /// A client over `transport` for `baseURL`.
-    public init(transport: any HTTPTransport, baseURL: String, tokens: APITokenSource, limiter: RateLimiter,
+    package init(transport: any HTTPTransport, baseURL: String, tokens: APITokenSource, limiter: RateLimiter,
                 maxRetries: Int, retryDelay: Double, userAgent: String = "asn-migrate") {
         self.transport = transport
         var base = baseURL
@@ -43,14 +43,14 @@ public final class APIClient: @unchecked Sendable {
     }
 
     /// Requests sent and retries so far.
-    public var counts: (requests: Int, retries: Int) {
+    package var counts: (requests: Int, retries: Int) {
         lock.lock()
         defer { lock.unlock() }
         return (requestCount, retryCount)
     }
 
     /// Whether Apple refused the token (every later call throws `.unauthorized` at once).
-    public var isStopped: Bool {
+    package var isStopped: Bool {
         lock.lock()
         defer { lock.unlock() }
         return stopped
@@ -59,19 +59,19 @@ public final class APIClient: @unchecked Sendable {
     // MARK: - Endpoints
 
     /// Get Transaction History v2 for `transactionId`, the page after `revision` (the first page when nil).
-    public func transactionHistory(_ transactionId: String, revision: String?) throws(ASNError) -> APIResult {
+    package func transactionHistory(_ transactionId: String, revision: String?) throws(ASNError) -> APIResult {
         var url = baseURL + "/inApps/v2/history/" + Self.pathComponent(transactionId)
         if let revision { url += "?revision=" + Self.queryValue(revision) }
         return try send(HTTPRequest(method: "GET", url: url))
     }
 
     /// Get All Subscription Statuses for `transactionId`.
-    public func subscriptionStatuses(_ transactionId: String) throws(ASNError) -> APIResult {
+    package func subscriptionStatuses(_ transactionId: String) throws(ASNError) -> APIResult {
         try send(HTTPRequest(method: "GET", url: baseURL + "/inApps/v1/subscriptions/" + Self.pathComponent(transactionId)))
     }
 
     /// Get Notification History between `startDate` and `endDate` (epoch ms), the page after `paginationToken`.
-    public func notificationHistory(startDate: Int64, endDate: Int64, paginationToken: String?) throws(ASNError) -> APIResult {
+    package func notificationHistory(startDate: Int64, endDate: Int64, paginationToken: String?) throws(ASNError) -> APIResult {
         var url = baseURL + "/inApps/v1/notifications/history"
         if let paginationToken { url += "?paginationToken=" + Self.queryValue(paginationToken) }
         var body = JSONObjectBuilder()
@@ -85,7 +85,7 @@ public final class APIClient: @unchecked Sendable {
 
     /// Sends `request` until Apple answers it for good: a body, not found, or a refusal. Throws `.unauthorized` on a
     /// 401 (and for every call after one), `.fetchFailed` when the request still fails after `maxRetries` retries.
-    public func send(_ request: HTTPRequest) throws(ASNError) -> APIResult {
+    package func send(_ request: HTTPRequest) throws(ASNError) -> APIResult {
         var attempt = 0
         while true {
             limiter.acquire()
@@ -126,7 +126,7 @@ public final class APIClient: @unchecked Sendable {
     }
 
     /// The message for a 401.
-    public static let unauthorizedError = ASNError(
+    package static let unauthorizedError = ASNError(
         .unauthorized,
         "App Store Server API refused the token (HTTP 401): check --key-id, --issuer-id and --bundle-id against App Store Connect (Users and Access > Integrations > In-App Purchase), that --private-key is that key's .p8 file, that the key is not revoked, and that this machine's clock is right")
 
@@ -172,7 +172,7 @@ public final class APIClient: @unchecked Sendable {
 }
 
 /// What an endpoint call finally gave.
-public enum APIResult: Sendable, Equatable {
+package enum APIResult: Sendable, Equatable {
     /// Apple's answer body (HTTP 200).
     case body([UInt8])
     /// Apple does not know the id.

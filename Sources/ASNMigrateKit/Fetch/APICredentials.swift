@@ -2,18 +2,18 @@ import Foundation
 
 /// What identifies a team's API key to App Store Server API: the key id, the issuer id, the app's bundle id and the
 /// private key itself. Its description never shows the key.
-public struct APICredentials: Sendable, CustomStringConvertible {
+package struct APICredentials: Sendable, CustomStringConvertible {
     /// The key's id from App Store Connect (`kid`).
-    public var keyId: String
+    package var keyId: String
     /// The issuer id from App Store Connect (`iss`).
-    public var issuerId: String
+    package var issuerId: String
     /// The app's bundle id (`bid`).
-    public var bundleId: String
+    package var bundleId: String
     /// The private key.
-    public var privateKey: ES256PrivateKey
+    package var privateKey: ES256PrivateKey
 
     /// Creates credentials.
-    public init(keyId: String, issuerId: String, bundleId: String, privateKey: ES256PrivateKey) {
+    package init(keyId: String, issuerId: String, bundleId: String, privateKey: ES256PrivateKey) {
         self.keyId = keyId
         self.issuerId = issuerId
         self.bundleId = bundleId
@@ -21,12 +21,12 @@ public struct APICredentials: Sendable, CustomStringConvertible {
     }
 
     /// Names the ids, never the key.
-    public var description: String { "key \(keyId), issuer \(issuerId), bundle \(bundleId)" }
+    package var description: String { "key \(keyId), issuer \(issuerId), bundle \(bundleId)" }
 
     /// Reads the `.p8` key at `path`; the warning (a key readable by group or others) is returned for the console.
     /// Throws `.unreadableInput` when the file cannot be read or holds no EC P-256 PKCS#8 key; the message never
     /// quotes the file's content.
-    public static func loadKey(path: String) throws(ASNError) -> (key: ES256PrivateKey, warning: String?) {
+    package static func loadKey(path: String) throws(ASNError) -> (key: ES256PrivateKey, warning: String?) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw ASNError(.unreadableInput, "cannot read the private key '\(path)': \(String(cString: strerror(errno))); give the AuthKey_KEYID.p8 file downloaded from App Store Connect",

@@ -1,20 +1,20 @@
 import Foundation
 
 /// Apple's App Store Server API error codes `fetch` acts on (the `errorCode` of an error response body).
-public enum APIErrorCode {
+package enum APIErrorCode {
     /// TransactionIdNotFoundError: the id is unknown in this environment.
-    public static let transactionIdNotFound = 4040010
+    package static let transactionIdNotFound = 4040010
     /// OriginalTransactionIdNotFoundError.
-    public static let originalTransactionIdNotFound = 4040005
+    package static let originalTransactionIdNotFound = 4040005
     /// RateLimitExceededError (HTTP 429).
-    public static let rateLimitExceeded = 4290000
+    package static let rateLimitExceeded = 4290000
     /// The errors Apple documents as retryable: AccountNotFoundRetryableError, AppNotFoundRetryableError,
     /// OriginalTransactionIdNotFoundRetryableError, GeneralInternalRetryableError.
-    public static let retryable: Set<Int> = [4040002, 4040004, 4040006, 5000001]
+    package static let retryable: Set<Int> = [4040002, 4040004, 4040006, 5000001]
 }
 
 /// What one API answer means for the fetch.
-public enum APIAnswer: Sendable, Equatable {
+package enum APIAnswer: Sendable, Equatable {
     /// HTTP 200: the body, as Apple sent it.
     case success([UInt8])
     /// Apple does not know the id (404 TransactionIdNotFoundError and its kin): counted and listed, not retried.
@@ -27,7 +27,7 @@ public enum APIAnswer: Sendable, Equatable {
     case refused(status: Int, errorCode: Int?)
 
     /// Classifies `response`.
-    public static func classify(_ response: HTTPResponse) -> APIAnswer {
+    package static func classify(_ response: HTTPResponse) -> APIAnswer {
         let code = errorCode(response.body)
         switch response.status {
         case 200..<300:
@@ -50,14 +50,14 @@ public enum APIAnswer: Sendable, Equatable {
     }
 
     /// The `errorCode` of an error body `{"errorCode": 4040010, "errorMessage": "…"}`, if it is one.
-    public static func errorCode(_ body: [UInt8]) -> Int? {
+    package static func errorCode(_ body: [UInt8]) -> Int? {
         guard !body.isEmpty, let value = try? JSONParser().parse(body), case .object(let object) = value,
               case .number(let literal)? = object["errorCode"] else { return nil }
         return Int(literal)
     }
 
     /// Seconds from a Retry-After header: a whole number of seconds (an HTTP date is not trusted: clocks differ).
-    public static func retryAfter(_ header: String?) -> Double? {
+    package static func retryAfter(_ header: String?) -> Double? {
         guard let header, let seconds = Double(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
         return min(seconds, 3600)
     }

@@ -3,14 +3,14 @@ import Foundation
 /// The ES256 JSON Web Token of Apple's "Generating JSON Web Tokens for API requests": header `alg` ES256, `kid`,
 /// `typ` JWT; claims `iss`, `iat`, `exp`, `aud` `appstoreconnect-v1`, `bid`; signed with the team's key, the
 /// signature in JOSE form (r‖s).
-public enum APIToken {
+package enum APIToken {
     /// The audience Apple requires.
-    public static let audience = "appstoreconnect-v1"
+    package static let audience = "appstoreconnect-v1"
     /// The longest lifetime Apple accepts (60 minutes).
-    public static let maximumLifetime: Int64 = 3600
+    package static let maximumLifetime: Int64 = 3600
 
     /// A signed token issued at `issuedAt` (epoch seconds), expiring `lifetime` seconds later (at most 60 minutes).
-    public static func make(_ credentials: APICredentials, issuedAt: Int64, lifetime: Int64) throws(ASNError) -> String {
+    package static func make(_ credentials: APICredentials, issuedAt: Int64, lifetime: Int64) throws(ASNError) -> String {
         var header = JSONObjectBuilder()
         header.add("alg", "ES256")
         header.add("kid", credentials.keyId)
@@ -32,7 +32,7 @@ public enum APIToken {
 /// Hands out the current token to concurrent requests, making a new one before the old one expires.
 ///
 /// `@unchecked Sendable`: the token and its expiry are guarded by `lock`.
-public final class APITokenSource: @unchecked Sendable {
+package final class APITokenSource: @unchecked Sendable {
     /// The credentials signing every token.
     private let credentials: APICredentials
     /// Lifetime of a token in seconds.
@@ -46,10 +46,10 @@ public final class APITokenSource: @unchecked Sendable {
     /// The current token and its expiry.
     private var current: (token: String, expires: Int64)?
     /// How many tokens were made.
-    public private(set) var tokensMade = 0
+    package private(set) var tokensMade = 0
 
     /// A source of tokens living `lifetime` seconds (default 20 minutes), each replaced `renewBefore` seconds before it expires.
-    public init(credentials: APICredentials, lifetime: Int64 = 1200, renewBefore: Int64 = 300,
+    package init(credentials: APICredentials, lifetime: Int64 = 1200, renewBefore: Int64 = 300,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.credentials = credentials
         self.lifetime = min(lifetime, APIToken.maximumLifetime)
@@ -58,7 +58,7 @@ public final class APITokenSource: @unchecked Sendable {
     }
 
     /// The token to send now.
-    public func token() throws(ASNError) -> String {
+    package func token() throws(ASNError) -> String {
         lock.lock()
         defer { lock.unlock() }
         let time = now()

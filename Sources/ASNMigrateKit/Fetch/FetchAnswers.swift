@@ -1,10 +1,10 @@
 /// What `fetch` reads inside Apple's answers: only the originalTransactionIds they hold, to tell which ids belong to
 /// the same customer (Get Transaction History and Get All Subscription Statuses answer for the whole customer,
 /// whichever of the customer's ids is asked). Bodies are never changed.
-public enum FetchAnswers {
+package enum FetchAnswers {
     /// The originalTransactionIds in a history page (each `signedTransactions` payload's) or a statuses response
     /// (each `lastTransactions` entry's); empty for anything else or anything unreadable.
-    public static func originalTransactionIds(in body: [UInt8]) -> Set<String> {
+    package static func originalTransactionIds(in body: [UInt8]) -> Set<String> {
         guard let value = try? JSONParser().parse(body), case .object(let object) = value else { return [] }
         var ids: Set<String> = []
         if case .array(let signed)? = object["signedTransactions"] {

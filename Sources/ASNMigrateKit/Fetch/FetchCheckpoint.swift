@@ -10,44 +10,44 @@ import Foundation
 /// off when the checkpoint is opened again. The name starts with a dot, so `reconcile --v2 DIR` never reads it.
 ///
 /// `@unchecked Sendable`: appends and the entry list are guarded by `lock`; reads use pread on the same descriptor.
-public final class FetchCheckpoint: @unchecked Sendable {
+package final class FetchCheckpoint: @unchecked Sendable {
     /// The journal's file name inside the fetch folder.
-    public static let fileName = FetchFolder.checkpointName
+    package static let fileName = FetchFolder.checkpointName
 
     /// One journal entry.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// `run` (an `--update` generation begins), `history`, `statuses`, `statusesNotFound`, `notFound`, `done`,
         /// `covered` (not asked: a smaller id's answers already hold it), `notifications`, `notificationsDone`, `end`
         /// (a run finished every id).
-        public var kind: String
+        package var kind: String
         /// `Production` / `Sandbox`.
-        public var environment: String = ""
+        package var environment: String = ""
         /// The originalTransactionId asked for (empty for notifications).
-        public var id: String = ""
+        package var id: String = ""
         /// 0 for the first fetch, one more for each `--update`.
-        public var generation: Int = 0
+        package var generation: Int = 0
         /// The revision (history) or pagination token (notifications) the request was made with.
-        public var after: String?
+        package var after: String?
         /// The revision Apple returned (history pages, `done`).
-        public var revision: String?
+        package var revision: String?
         /// Whether Apple said more pages follow.
-        public var hasMore: Bool?
+        package var hasMore: Bool?
         /// Apple's error code (`notFound`).
-        public var errorCode: Int?
+        package var errorCode: Int?
         /// The other originalTransactionIds the id's answers hold (`done`: the same customer's), or the id that
         /// held this one (`covered`).
-        public var covers: [String] = []
+        package var covers: [String] = []
         /// The notification history's start (epoch ms).
-        public var startDate: Int64?
+        package var startDate: Int64?
         /// The notification history's end (epoch ms).
-        public var endDate: Int64?
+        package var endDate: Int64?
         /// Where the answer body starts in the journal.
-        public var bodyOffset: Int = 0
+        package var bodyOffset: Int = 0
         /// The answer body's length.
-        public var bodyLength: Int = 0
+        package var bodyLength: Int = 0
 
         /// Creates an entry.
-        public init(kind: String, environment: String = "", id: String = "", generation: Int = 0) {
+        package init(kind: String, environment: String = "", id: String = "", generation: Int = 0) {
             self.kind = kind
             self.environment = environment
             self.id = id
@@ -56,9 +56,9 @@ public final class FetchCheckpoint: @unchecked Sendable {
     }
 
     /// The journal's path.
-    public let path: String
+    package let path: String
     /// Every complete entry, in order.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
     /// The descriptor appended to.
     private let descriptor: Int32
     /// Bytes in the file.
@@ -67,7 +67,7 @@ public final class FetchCheckpoint: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Opens (or creates) the journal in `directory`, reading its entries and cutting off a torn last one.
-    public init(directory: String) throws(ASNError) {
+    package init(directory: String) throws(ASNError) {
         path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystem.failure("open the fetch checkpoint", path, errno) }
@@ -108,7 +108,7 @@ public final class FetchCheckpoint: @unchecked Sendable {
     }
 
     /// Appends `entry` with its answer `body`, whole, and syncs it to disk.
-    public func append(_ entry: Entry, body: [UInt8]? = nil) throws(ASNError) {
+    package func append(_ entry: Entry, body: [UInt8]? = nil) throws(ASNError) {
         var header = JSONObjectBuilder()
         header.add("kind", entry.kind)
         if !entry.environment.isEmpty { header.add("environment", entry.environment) }
@@ -144,7 +144,7 @@ public final class FetchCheckpoint: @unchecked Sendable {
     }
 
     /// The answer body of `entry`, read back from the journal.
-    public func body(of entry: Entry) throws(ASNError) -> [UInt8] {
+    package func body(of entry: Entry) throws(ASNError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: entry.bodyLength)
         var done = 0
         while done < entry.bodyLength {

@@ -2,9 +2,9 @@ import Foundation
 
 /// The originalTransactionIds a fetch asks for: from a V1 archive (every subscription its records of one environment
 /// name, and every `original_transaction_id` in their receipts), or from a plain list, de-duplicated, in numeric order.
-public enum FetchIds {
+package enum FetchIds {
     /// The ids of `environment` (`Production` / `Sandbox`) in the V1 archive `files`, read on all cores.
-    public static func fromArchive(_ files: [InputFile], environment: String) throws -> (ids: [String], records: Int) {
+    package static func fromArchive(_ files: [InputFile], environment: String) throws -> (ids: [String], records: Int) {
         var ids: Set<String> = []
         var records = 0
         let table = try MappingTable.builtIn()
@@ -22,7 +22,7 @@ public enum FetchIds {
 
     /// The ids in the text of an `--ids` file: one per line; blank lines and lines starting with `#` skipped; a line
     /// that is not digits is `.usage` naming the file and line.
-    public static func fromList(_ text: String, path: String) throws(ASNError) -> [String] {
+    package static func fromList(_ text: String, path: String) throws(ASNError) -> [String] {
         var ids: Set<String> = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -37,12 +37,12 @@ public enum FetchIds {
     }
 
     /// Whether `text` is a transaction id: 1 to 30 digits.
-    public static func isId(_ text: String) -> Bool {
+    package static func isId(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 30 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// `ids` in numeric order.
-    public static func sorted(_ ids: Set<String>) -> [String] {
+    package static func sorted(_ ids: Set<String>) -> [String] {
         ids.sorted(by: IdentifierOrder.less)
     }
 }

@@ -11,24 +11,24 @@ import Foundation
 ///
 /// Ids are in environment, then numeric id order, pages in the order Apple gave them, so the same answers give the
 /// same bytes whatever the concurrency or the interruptions.
-public enum FetchOutput {
+package enum FetchOutput {
     /// The response folders, in the order they are written.
-    public static let responseFolders = ["history", "statuses", "notifications"]
+    package static let responseFolders = ["history", "statuses", "notifications"]
     /// The summary file's name.
-    public static let summaryName = FetchFolder.summaryName
+    package static let summaryName = FetchFolder.summaryName
     /// The not-found list's name.
-    public static let notFoundName = FetchFolder.notFoundName
+    package static let notFoundName = FetchFolder.notFoundName
     /// Lines per part file.
-    public static let linesPerPart = 10_000
+    package static let linesPerPart = 10_000
 
     /// Every name `fetch` writes in its folder (besides hidden temporaries).
-    public static var ownNames: Set<String> {
+    package static var ownNames: Set<String> {
         Set(responseFolders + [summaryName, notFoundName, FetchCheckpoint.fileName])
     }
 
     /// Throws `.outputFailed` when `directory` exists and holds anything `fetch` does not write (a folder given by
     /// mistake), or is not a folder; creates it when missing.
-    public static func prepare(_ directory: String) throws(ASNError) {
+    package static func prepare(_ directory: String) throws(ASNError) {
         var info = stat()
         if stat(directory, &info) != 0 {
             try FileSystem.createDirectories(directory)
@@ -45,18 +45,18 @@ public enum FetchOutput {
     }
 
     /// A row of `not-found.csv`.
-    public struct NotFound: Sendable, Equatable {
+    package struct NotFound: Sendable, Equatable {
         /// The id asked for.
-        public var id: String
+        package var id: String
         /// Its environment.
-        public var environment: String
+        package var environment: String
         /// Apple's error code, when it gave one.
-        public var errorCode: Int?
+        package var errorCode: Int?
     }
 
     /// Writes the response folders from `checkpoint`; returns the not-found rows.
     @discardableResult
-    public static func writeResponses(_ checkpoint: FetchCheckpoint, directory: String) throws(ASNError) -> [NotFound] {
+    package static func writeResponses(_ checkpoint: FetchCheckpoint, directory: String) throws(ASNError) -> [NotFound] {
         let entries = checkpoint.entries
         var byKey: [[String]: [FetchCheckpoint.Entry]] = [:]
         var notifications: [FetchCheckpoint.Entry] = []
@@ -98,7 +98,7 @@ public enum FetchOutput {
     }
 
     /// `not-found.csv`: `original_transaction_id,environment,error_code`.
-    public static func notFoundCSV(_ rows: [NotFound]) -> [UInt8] {
+    package static func notFoundCSV(_ rows: [NotFound]) -> [UInt8] {
         CSVWriter.renderBytes(header: ["original_transaction_id", "environment", "error_code"],
                               rows: rows.map { [$0.id, $0.environment, $0.errorCode.map(String.init) ?? ""] })
     }

@@ -1,59 +1,59 @@
 import Foundation
 
 /// What one `fetch` run is asked to do.
-public struct FetchPlan: Sendable {
+package struct FetchPlan: Sendable {
     /// `Production` or `Sandbox`.
-    public var environment: String
+    package var environment: String
     /// The originalTransactionIds to ask for, de-duplicated.
-    public var ids: [String]
+    package var ids: [String]
     /// `--update`: ask ids finished earlier again, for history changes since their revision and fresh statuses.
-    public var update = false
+    package var update = false
     /// Requests in flight at once (`--concurrency`).
-    public var concurrency = 4
+    package var concurrency = 4
     /// `--notifications-since`: also fetch Get Notification History from this instant (epoch ms) to `now`.
-    public var notificationsSince: Int64?
+    package var notificationsSince: Int64?
     /// The run's clock (epoch ms): the notification history's end.
-    public var now: Int64 = 0
+    package var now: Int64 = 0
 
     /// Creates a plan.
-    public init(environment: String, ids: [String]) {
+    package init(environment: String, ids: [String]) {
         self.environment = environment
         self.ids = ids
     }
 }
 
 /// The figures of one `fetch` run.
-public struct FetchFigures: Sendable, Equatable {
+package struct FetchFigures: Sendable, Equatable {
     /// Ids the run was given.
-    public var idsAsked = 0
+    package var idsAsked = 0
     /// Ids finished by an earlier run, not asked again.
-    public var idsFinishedBefore = 0
+    package var idsFinishedBefore = 0
     /// Ids Apple answered on this run.
-    public var idsAnswered = 0
+    package var idsAnswered = 0
     /// Ids Apple does not know (or refused), listed in `not-found.csv`.
-    public var idsNotFound = 0
+    package var idsNotFound = 0
     /// Ids whose requests still failed after the retries (asked again by the next run).
-    public var idsFailed = 0
+    package var idsFailed = 0
     /// Ids not reached because the run stopped (a 401).
-    public var idsNotReached = 0
+    package var idsNotReached = 0
     /// Ids not asked: the answers for a smaller id of the same customer already held them (Apple answers history and
     /// statuses per customer, whichever of the customer's ids is asked).
-    public var idsCovered = 0
+    package var idsCovered = 0
     /// Get Transaction History pages kept.
-    public var historyPages = 0
+    package var historyPages = 0
     /// Get All Subscription Statuses responses kept.
-    public var statusResponses = 0
+    package var statusResponses = 0
     /// Get Notification History pages kept.
-    public var notificationPages = 0
+    package var notificationPages = 0
     /// Requests sent (retries included).
-    public var requests = 0
+    package var requests = 0
     /// Requests sent again.
-    public var retries = 0
+    package var retries = 0
     /// Wall time in seconds.
-    public var seconds = 0.0
+    package var seconds = 0.0
 
     /// Creates empty figures.
-    public init() {}
+    package init() {}
 }
 
 /// Runs a fetch: asks Apple for every id of the plan not finished yet, on `concurrency` threads, journaling each
@@ -61,7 +61,7 @@ public struct FetchFigures: Sendable, Equatable {
 ///
 /// `@unchecked Sendable`: its worker threads share the figures, the next index and the failures, all guarded by
 /// `lock`; the client and the checkpoint are thread-safe themselves; the threads are joined before `run` returns.
-public final class FetchRun: @unchecked Sendable {
+package final class FetchRun: @unchecked Sendable {
     /// The API client.
     private let client: APIClient
     /// The journal.
@@ -84,7 +84,7 @@ public final class FetchRun: @unchecked Sendable {
     private var coveredBy: [String: String] = [:]
 
     /// Creates a run.
-    public init(client: APIClient, checkpoint: FetchCheckpoint, plan: FetchPlan,
+    package init(client: APIClient, checkpoint: FetchCheckpoint, plan: FetchPlan,
                 progress: @escaping @Sendable (FetchFigures, Int) -> Void = { _, _ in }) {
         self.client = client
         self.checkpoint = checkpoint
@@ -93,17 +93,17 @@ public final class FetchRun: @unchecked Sendable {
     }
 
     /// The outcome of a run.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The figures.
-        public var figures: FetchFigures
+        package var figures: FetchFigures
         /// Errors of ids that still failed (the first 20).
-        public var failures: [ASNError]
+        package var failures: [ASNError]
         /// Whether Apple refused the token.
-        public var unauthorized: Bool
+        package var unauthorized: Bool
     }
 
     /// Runs the plan; throws only when the checkpoint cannot be written.
-    public func run() throws(ASNError) -> Outcome {
+    package func run() throws(ASNError) -> Outcome {
         let started = RateLimiter.monotonic()
         let environment = plan.environment
         let entries = checkpoint.entries

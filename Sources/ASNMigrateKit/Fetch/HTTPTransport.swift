@@ -4,18 +4,18 @@ import FoundationNetworking
 #endif
 
 /// One HTTP request as the API client makes it.
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// `GET` or `POST`.
-    public var method: String
+    package var method: String
     /// The full URL.
-    public var url: String
+    package var url: String
     /// Request headers (the token goes in `Authorization`).
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body, for `POST`.
-    public var body: [UInt8]?
+    package var body: [UInt8]?
 
     /// Creates a request.
-    public init(method: String, url: String, headers: [String: String] = [:], body: [UInt8]? = nil) {
+    package init(method: String, url: String, headers: [String: String] = [:], body: [UInt8]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -24,16 +24,16 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// One HTTP answer.
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// Response headers, names lower-cased.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body, as sent.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -41,19 +41,19 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Sends requests; the API client's only way out, so tests can stand in for the network.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and waits for the answer; throws `.fetchFailed` when no answer came (connection refused or
     /// dropped, timeout).
     func send(_ request: HTTPRequest) throws(ASNError) -> HTTPResponse
 }
 
 /// `HTTPTransport` through Foundation's URLSession (FoundationNetworking over libcurl on Linux): no cache, no cookies.
-public final class URLSessionTransport: HTTPTransport {
+package final class URLSessionTransport: HTTPTransport {
     /// The session.
     private let session: URLSession
 
     /// A transport whose requests time out after `timeout` seconds without an answer.
-    public init(timeout: Double) {
+    package init(timeout: Double) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = max(timeout * 4, timeout + 60)
@@ -69,7 +69,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends `request` synchronously (the caller is one of the fetch's worker threads).
-    public func send(_ request: HTTPRequest) throws(ASNError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest) throws(ASNError) -> HTTPResponse {
         guard let url = URL(string: request.url) else {
             throw ASNError(.usage, "'\(request.url)' is not a URL")
         }

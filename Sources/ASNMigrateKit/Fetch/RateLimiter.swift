@@ -4,7 +4,7 @@ import Foundation
 /// asked to wait (a 429's Retry-After).
 ///
 /// `@unchecked Sendable`: the schedule is guarded by `lock`.
-public final class RateLimiter: @unchecked Sendable {
+package final class RateLimiter: @unchecked Sendable {
     /// Seconds between two requests.
     private let interval: Double
     /// Guards the schedule.
@@ -13,12 +13,12 @@ public final class RateLimiter: @unchecked Sendable {
     private var next: Double = 0
 
     /// A limiter allowing `perSecond` requests a second (unlimited when 0 or less).
-    public init(perSecond: Double) {
+    package init(perSecond: Double) {
         interval = perSecond > 0 ? 1 / perSecond : 0
     }
 
     /// Waits until this thread's request may start.
-    public func acquire() {
+    package func acquire() {
         lock.lock()
         let now = Self.monotonic()
         let start = max(now, next)
@@ -28,21 +28,21 @@ public final class RateLimiter: @unchecked Sendable {
     }
 
     /// Holds every request back for `seconds` from now (Apple said to wait).
-    public func pause(_ seconds: Double) {
+    package func pause(_ seconds: Double) {
         lock.lock()
         next = max(next, Self.monotonic() + seconds)
         lock.unlock()
     }
 
     /// Monotonic seconds.
-    public static func monotonic() -> Double {
+    package static func monotonic() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Sleeps `seconds` (nothing when not positive).
-    public static func sleep(_ seconds: Double) {
+    package static func sleep(_ seconds: Double) {
         guard seconds > 0 else { return }
         usleep(useconds_t(min(seconds, 3600) * 1_000_000))
     }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A chunked reader of one input's raw bytes (plain or gzip-decompressed); the caller owns and reuses the buffer.
-public protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// The path reported in errors (`-` for standard input).
     var name: String { get }
 
@@ -22,7 +22,7 @@ public protocol ByteSource: AnyObject {
 
 extension ByteSource {
     /// No trouble at the end, for sources that cannot have any.
-    public var endProblem: ASNError? { nil }
+    package var endProblem: ASNError? { nil }
 }
 
 // MARK: - Opening
@@ -31,7 +31,7 @@ extension InputFile {
     /// Opens this input for reading, undoing gzip or zstd compression found by the magic bytes (whatever the name),
     /// plain reading otherwise; archives are not opened (`forEachMember` does). Throws `.unreadableInput` naming the
     /// path and the reason.
-    public func openByteSource() throws -> any ByteSource {
+    package func openByteSource() throws -> any ByteSource {
         let raw = try openRawSource()
         let buffer = SourceBuffer(raw, name: path)
         do {

@@ -1,5 +1,5 @@
 /// One item found while splitting an input: a record, or a stretch of bytes that could not be split into one.
-public enum InputItem: Sendable, Equatable {
+package enum InputItem: Sendable, Equatable {
     /// A complete record.
     case record(RawRecord)
     /// Structural trouble (code `.malformedJSON`): a truncated value, garbage between array elements, an unclosed
@@ -7,7 +7,7 @@ public enum InputItem: Sendable, Equatable {
     case broken(ASNError)
 
     /// Where the record or the trouble starts.
-    public var location: SourceLocation? {
+    package var location: SourceLocation? {
         switch self {
         case .record(let record): return record.location
         case .broken(let error): return error.location
@@ -15,13 +15,13 @@ public enum InputItem: Sendable, Equatable {
     }
 
     /// The record, if this item is one.
-    public var record: RawRecord? {
+    package var record: RawRecord? {
         if case .record(let record) = self { return record }
         return nil
     }
 
     /// The error, if this item is a broken one.
-    public var error: ASNError? {
+    package var error: ASNError? {
         if case .broken(let error) = self { return error }
         return nil
     }

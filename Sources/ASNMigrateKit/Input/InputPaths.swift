@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Expands command-line input arguments (files, directories, `-`) into the ordered list of files to read.
-public enum InputPaths {
+package enum InputPaths {
     // MARK: - Expanding
 
     /// Expands `arguments` in order: a file is taken as is (a FIFO or device named explicitly, such as bash's
@@ -16,7 +16,7 @@ public enum InputPaths {
     /// so that reading it gives one counted `unreadable_input` reject naming it; a FIFO, socket or device is skipped
     /// and listed in `skipped`. Throws `.unreadableInput` for an argument that does not exist or cannot be read,
     /// `.usage` for a repeated `-`.
-    public static func select(_ arguments: [String]) throws -> InputSelection {
+    package static func select(_ arguments: [String]) throws -> InputSelection {
         var selection = InputSelection()
         var sawStandardInput = false
         for argument in arguments {
@@ -42,7 +42,7 @@ public enum InputPaths {
     }
 
     /// The files `select` finds, without the skipped entries (for callers that do not report them).
-    public static func expand(_ arguments: [String]) throws -> [InputFile] {
+    package static func expand(_ arguments: [String]) throws -> [InputFile] {
         try select(arguments).files
     }
 

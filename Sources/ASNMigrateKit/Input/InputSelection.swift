@@ -6,26 +6,26 @@ import Darwin
 
 /// What the command-line input arguments expand to: the files to read, in order, and the entries of input
 /// directories that were skipped because they are not regular files (each to be warned about and counted).
-public struct InputSelection: Sendable, Equatable {
+package struct InputSelection: Sendable, Equatable {
     /// An entry of an input directory that is not a regular file, directory or symbolic link to one, or a link to a
     /// directory already read.
-    public struct Skipped: Sendable, Equatable {
+    package struct Skipped: Sendable, Equatable {
         /// The `kind` of a symbolic link to a directory that was already read (a link loop, or a second path to it).
-        public static let directoryAlreadyRead = "symbolic link to a directory already read"
+        package static let directoryAlreadyRead = "symbolic link to a directory already read"
 
         /// The entry's path, as joined under its directory argument.
-        public var path: String
+        package var path: String
         /// What it is: `FIFO`, `socket`, `character device`, `block device` or `directoryAlreadyRead`.
-        public var kind: String
+        package var kind: String
 
         /// Creates a skipped entry.
-        public init(path: String, kind: String) {
+        package init(path: String, kind: String) {
             self.path = path
             self.kind = kind
         }
 
         /// The warning printed for it, after the command's name.
-        public var warning: String {
+        package var warning: String {
             if kind == Self.directoryAlreadyRead {
                 return "warning: skipped '\(path)': a symbolic link to a directory already read under this input (a link loop, or a second path to the same directory); its files are read once"
             }
@@ -34,19 +34,19 @@ public struct InputSelection: Sendable, Equatable {
     }
 
     /// The files to read, in order.
-    public var files: [InputFile]
+    package var files: [InputFile]
     /// The directory entries skipped, sorted byte-wise by path within each argument.
-    public var skipped: [Skipped]
+    package var skipped: [Skipped]
 
     /// Creates a selection.
-    public init(files: [InputFile] = [], skipped: [Skipped] = []) {
+    package init(files: [InputFile] = [], skipped: [Skipped] = []) {
         self.files = files
         self.skipped = skipped
     }
 
     /// The input that is the same regular file as `path` (same device and inode, however it is named or linked), or
     /// nil: an output written over an input would replace the archive being read.
-    public func input(sameFileAs path: String) -> InputFile? {
+    package func input(sameFileAs path: String) -> InputFile? {
         var target = stat()
         guard stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return nil }
         return files.first { file in
@@ -57,7 +57,7 @@ public struct InputSelection: Sendable, Equatable {
     }
 
     /// The summary line counting the skipped entries, or nil when there are none.
-    public var skippedSummary: String? {
+    package var skippedSummary: String? {
         skipped.isEmpty ? nil : "skipped (not a regular file) \(skipped.count)"
     }
 }

@@ -5,16 +5,16 @@ import Darwin
 #endif
 
 /// Reads an uncompressed file or descriptor with POSIX `read`, straight into the caller's buffer.
-public final class PlainByteSource: ByteSource {
+package final class PlainByteSource: ByteSource {
     /// The path reported in errors.
-    public let name: String
+    package let name: String
     /// The descriptor, or -1 once closed.
     private var fd: Int32
     /// Whether `close()` closes the descriptor (false for standard input and descriptors passed in).
     private let owned: Bool
 
     /// Reads from `fd`; closes it on `close()` only when `owned`.
-    public init(descriptor fd: Int32, owned: Bool, name: String) {
+    package init(descriptor fd: Int32, owned: Bool, name: String) {
         self.fd = fd
         self.owned = owned
         self.name = name
@@ -28,7 +28,7 @@ public final class PlainByteSource: ByteSource {
     // MARK: - ByteSource
 
     /// Reads up to `buffer.count` bytes; a short count does not mean the end, only 0 does.
-    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard fd >= 0, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         let n = systemRead(fd, base, buffer.count)
         guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
@@ -36,7 +36,7 @@ public final class PlainByteSource: ByteSource {
     }
 
     /// Closes the descriptor if this source owns it.
-    public func close() {
+    package func close() {
         if fd >= 0 && owned { systemClose(fd) }
         fd = -1
     }

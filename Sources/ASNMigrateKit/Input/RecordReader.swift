@@ -10,14 +10,14 @@
 /// Structural trouble (a value cut off by the end of the file, junk between array elements, an array never closed)
 /// yields a `.broken` item and splitting goes on where it can; so do bytes after the end of a gzip stream (code
 /// `unreadable_input`, after every record before them). Extra commas in an array lose nothing and pass silently.
-public struct RecordReader: Sendable {
+package struct RecordReader: Sendable {
     /// The input to read.
-    public var file: InputFile
+    package var file: InputFile
     /// How many bytes each read asks for; the one buffer is reused.
-    public var chunkSize: Int
+    package var chunkSize: Int
 
     /// A reader of `file` reading `chunkSize` bytes at a time (default 1 MiB; at least 1).
-    public init(file: InputFile, chunkSize: Int = 1 << 20) {
+    package init(file: InputFile, chunkSize: Int = 1 << 20) {
         self.file = file
         self.chunkSize = max(1, chunkSize)
     }
@@ -29,7 +29,7 @@ public struct RecordReader: Sendable {
     /// format that is not read, or an archive member that fails its check, is one broken item. Throws
     /// `.unreadableInput` when the file cannot be opened or read (a corrupt gzip or zstd stream, a damaged archive),
     /// after the items found before the failure.
-    public func forEach(_ body: (InputItem) throws -> Void) throws {
+    package func forEach(_ body: (InputItem) throws -> Void) throws {
         try file.forEachMember { member in
             switch member {
             case .rejected(let error): try body(.broken(error))
@@ -62,7 +62,7 @@ public struct RecordReader: Sendable {
     }
 
     /// Every item of the file in an array; for tests and small inputs only, since it holds all records.
-    public func items() throws -> [InputItem] {
+    package func items() throws -> [InputItem] {
         var items: [InputItem] = []
         try forEach { items.append($0) }
         return items
@@ -70,7 +70,7 @@ public struct RecordReader: Sendable {
 
     /// Reads `files` one after another in order, calling `body` with every item; stops at the first file that
     /// cannot be read (callers that want to go on past it read each file with its own reader).
-    public static func forEach(in files: [InputFile], chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void) throws {
+    package static func forEach(in files: [InputFile], chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void) throws {
         for file in files {
             try RecordReader(file: file, chunkSize: chunkSize).forEach(body)
         }

@@ -9,20 +9,20 @@
 ///
 /// Every error is an `ASNError` with code `.malformedJSON` whose message says what was expected and where:
 /// a 0-based byte offset and a 1-based line and column (in bytes) within the parsed buffer.
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     // MARK: - Configuration
 
     /// The deepest nesting of arrays and objects accepted (the same limit as Foundation's `JSONSerialization`).
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Keys whose values are validated but dropped, at any depth; matched on their exact UTF-8 bytes after unescaping.
-    public let skippingKeys: Set<String>
+    package let skippingKeys: Set<String>
 
     /// The UTF-8 bytes of each skipped key, for comparison without building a `String`.
     private let skippedKeyBytes: [[UInt8]]
 
     /// Creates a parser that drops the members named in `skippingKeys`.
-    public init(skippingKeys: Set<String> = []) {
+    package init(skippingKeys: Set<String> = []) {
         self.skippingKeys = skippingKeys
         self.skippedKeyBytes = skippingKeys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
     }
@@ -30,7 +30,7 @@ public struct JSONParser: Sendable {
     // MARK: - Parsing
 
     /// Parses exactly one JSON value, optionally surrounded by whitespace, from `bytes`.
-    public func parse(_ bytes: UnsafeRawBufferPointer) throws(ASNError) -> JSONValue {
+    package func parse(_ bytes: UnsafeRawBufferPointer) throws(ASNError) -> JSONValue {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
         }
@@ -39,17 +39,17 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses exactly one JSON value from `bytes`.
-    public func parse(_ bytes: [UInt8]) throws(ASNError) -> JSONValue {
+    package func parse(_ bytes: [UInt8]) throws(ASNError) -> JSONValue {
         try withRawBytes(of: bytes) { buffer throws(ASNError) in try parse(buffer) }
     }
 
     /// Parses exactly one JSON value from `bytes`; offsets in errors count from the slice's start.
-    public func parse(_ bytes: ArraySlice<UInt8>) throws(ASNError) -> JSONValue {
+    package func parse(_ bytes: ArraySlice<UInt8>) throws(ASNError) -> JSONValue {
         try withRawBytes(of: bytes) { buffer throws(ASNError) in try parse(buffer) }
     }
 
     /// Parses exactly one JSON value from the UTF-8 of `text`.
-    public func parse(_ text: String) throws(ASNError) -> JSONValue {
+    package func parse(_ text: String) throws(ASNError) -> JSONValue {
         var copy = text
         let result: Result<JSONValue, ASNError> = copy.withUTF8 { buffer in
             do throws(ASNError) { return .success(try parse(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
@@ -60,7 +60,7 @@ public struct JSONParser: Sendable {
     // MARK: - Validation
 
     /// Checks that `bytes` hold exactly one valid JSON value without building it.
-    public func validate(_ bytes: UnsafeRawBufferPointer) throws(ASNError) {
+    package func validate(_ bytes: UnsafeRawBufferPointer) throws(ASNError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
         }
@@ -69,7 +69,7 @@ public struct JSONParser: Sendable {
     }
 
     /// Checks that `bytes` hold exactly one valid JSON value without building it.
-    public func validate(_ bytes: [UInt8]) throws(ASNError) {
+    package func validate(_ bytes: [UInt8]) throws(ASNError) {
         try withRawBytes(of: bytes) { buffer throws(ASNError) in try validate(buffer) }
     }
 }

@@ -1,5 +1,5 @@
 /// A parsed JSON value; numbers keep their literal text so IDs never lose a digit.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     /// JSON `null`.
     case null
     /// JSON `true` / `false`.
@@ -16,25 +16,25 @@ public enum JSONValue: Sendable, Equatable {
     // MARK: - Accessors
 
     /// The object, if this value is one.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
     /// The array, if this value is one.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// The string, if this value is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// A short name of the value's JSON kind, for error messages.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -47,30 +47,30 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON object: members in document order; lookup takes the last of duplicated keys, as Foundation does.
-public struct JSONObject: Sendable, Equatable {
+package struct JSONObject: Sendable, Equatable {
     /// One `"key": value` member.
-    public struct Member: Sendable, Equatable {
+    package struct Member: Sendable, Equatable {
         /// The member's key, unescaped.
-        public var key: String
+        package var key: String
         /// The member's value.
-        public var value: JSONValue
+        package var value: JSONValue
         /// Creates a member.
-        public init(key: String, value: JSONValue) {
+        package init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// The members in document order (duplicates kept).
-    public var members: [Member]
+    package var members: [Member]
 
     /// Creates an object from members in order.
-    public init(_ members: [Member] = []) {
+    package init(_ members: [Member] = []) {
         self.members = members
     }
 
     /// The value of the last member named `key`, or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         var i = members.count - 1
         while i >= 0 {
             if members[i].key == key { return members[i].value }
@@ -80,5 +80,5 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// The keys, in document order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 }

@@ -4,11 +4,11 @@
 /// text (trusted to be valid JSON numbers, as the parser guarantees), and escapes strings minimally: `\"`, `\\`,
 /// `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX` (lowercase hex); `/` and non-ASCII are written as is.
 /// `canonical` additionally sorts object keys by their UTF-8 bytes and keeps only the last of duplicated keys.
-public enum JSONWriter {
+package enum JSONWriter {
     // MARK: - Document order
 
     /// Appends the compact JSON text of `value` to `out`.
-    public static func append(_ value: JSONValue, to out: inout [UInt8]) {
+    package static func append(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: nullBytes)
         case .bool(let flag): out.append(contentsOf: flag ? trueBytes : falseBytes)
@@ -34,28 +34,28 @@ public enum JSONWriter {
     }
 
     /// The compact JSON bytes of `value`.
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    package static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
         return out
     }
 
     /// The compact JSON text of `value`.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
     // MARK: - Canonical form
 
     /// The canonical bytes of `value`: compact, object keys sorted by UTF-8 bytes at every depth, last duplicate kept.
-    public static func canonical(_ value: JSONValue) -> [UInt8] {
+    package static func canonical(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         appendCanonical(value, to: &out)
         return out
     }
 
     /// Appends the canonical bytes of `value` to `out`.
-    public static func appendCanonical(_ value: JSONValue, to out: inout [UInt8]) {
+    package static func appendCanonical(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -95,7 +95,7 @@ public enum JSONWriter {
     // MARK: - Strings
 
     /// Appends `text` as a JSON string literal, quotes included, escaped as described on the type.
-    public static func appendString(_ text: String, to out: inout [UInt8]) {
+    package static func appendString(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendEscaped($0, to: &out) }
     }

@@ -2,36 +2,36 @@ import Foundation
 
 /// The `migrate` job: V1 archive in, one V2-shaped payload per record out, in named steps (check the outputs, read
 /// the inputs, lock, convert, summarise, judge). The command only parses its flags into `Settings` and runs it.
-public struct MigrateRun {
+package struct MigrateRun {
     /// What one run does, as parsed from the command line.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The V1 input roots (`-` is standard input).
-        public var inputs: [String]
+        package var inputs: [String]
         /// `--out` (`-` is standard output).
-        public var outPath = "-"
+        package var outPath = "-"
         /// `--rejects`.
-        public var rejectsPath: String?
+        package var rejectsPath: String?
         /// `--summary-json`.
-        public var summaryPath: String?
+        package var summaryPath: String?
         /// `--format`.
-        public var format = MigrationOutput.Format.jsonl
+        package var format = MigrationOutput.Format.jsonl
         /// `--csv-names`.
-        public var csvNames = MigrationOutput.CSVNames.dotted
+        package var csvNames = MigrationOutput.CSVNames.dotted
         /// `--max-reject-rate` (off when nil).
-        public var maxRejectRate: Double?
+        package var maxRejectRate: Double?
         /// `--mappings` (the built-in rules when nil).
-        public var mappingsDirectory: String?
+        package var mappingsDirectory: String?
         /// The run date `--summary-json` reports.
-        public var runDate: String
+        package var runDate: String
         /// `--shard`: only this shard's records are written.
-        public var shard: ShardSelection?
+        package var shard: ShardSelection?
         /// The fast per-record path (the reference path when false).
-        public var fastPath = true
+        package var fastPath = true
         /// Worker threads (nil: one per core).
-        public var workers: Int?
+        package var workers: Int?
 
         /// Settings for `inputs` on `runDate`; the rest as the flags' defaults.
-        public init(inputs: [String], runDate: String) {
+        package init(inputs: [String], runDate: String) {
             self.inputs = inputs
             self.runDate = runDate
         }
@@ -53,18 +53,18 @@ public struct MigrateRun {
     private let name = "asn-migrate migrate"
 
     /// The run's settings.
-    public let settings: Settings
+    package let settings: Settings
     /// Where diagnostics, and standard output when `--out` is `-`, go.
-    public let console: Console
+    package let console: Console
 
     /// A run of `settings` reporting through `console`.
-    public init(settings: Settings, console: Console) {
+    package init(settings: Settings, console: Console) {
         self.settings = settings
         self.console = console
     }
 
     /// Runs every step and returns the exit status.
-    public func run() -> ExitStatus {
+    package func run() -> ExitStatus {
         let targets: Targets
         do throws(ASNError) { targets = try resolveTargets() } catch {
             console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")

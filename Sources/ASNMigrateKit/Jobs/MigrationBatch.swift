@@ -1,14 +1,14 @@
 /// The mapped records of one stretch of input, in input order, as the parallel pipeline hands them on.
-public struct MigrationBatch: Sendable {
+package struct MigrationBatch: Sendable {
     /// Every record's outcome, in input order (broken items and unreadable stretches as rejects).
-    public var outcomes: [V1RecordOutcome] = []
+    package var outcomes: [V1RecordOutcome] = []
     /// The JSON Lines of the migrated outcomes, in order, when the pipeline renders them.
-    public var jsonLines: [UInt8] = []
+    package var jsonLines: [UInt8] = []
     /// Bytes of input these records came from (each record's bytes and its line break), for the progress line.
-    public var inputBytes = 0
+    package var inputBytes = 0
     /// An error that ends the run here (a file that cannot be read for a reason other than its content).
-    public var failure: (any Error)?
+    package var failure: (any Error)?
 
     /// Creates an empty batch.
-    public init() {}
+    package init() {}
 }

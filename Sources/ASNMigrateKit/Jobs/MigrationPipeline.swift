@@ -6,18 +6,18 @@ import Foundation
 /// `workers` threads map (and optionally render) whole batches; the caller's thread receives them strictly in input
 /// order, so output, rejects and counts are exactly those of a sequential run. At most `maxBatchesInFlight` batches
 /// exist at once (read, waiting, mapped or waiting to be consumed), so memory stays flat whatever the input size.
-public struct MigrationPipeline: Sendable {
+package struct MigrationPipeline: Sendable {
     /// The per-record stage.
-    public let mapper: any RecordMapping
+    package let mapper: any RecordMapping
     /// Mapping threads.
-    public let workers: Int
+    package let workers: Int
     /// Raw bytes per batch, roughly.
-    public let batchBytes: Int
+    package let batchBytes: Int
     /// Batches alive at once.
-    public let maxBatchesInFlight: Int
+    package let maxBatchesInFlight: Int
 
     /// Creates a pipeline; `workers` defaults to the active processor count.
-    public init(mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil) {
+    package init(mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil) {
         self.mapper = mapper
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         self.batchBytes = max(1, batchBytes)
@@ -28,7 +28,7 @@ public struct MigrationPipeline: Sendable {
     /// With `renderJSONLines`, workers also render migrated payloads as `MigrationOutput.appendJSONLine` does.
     /// An error thrown by `consume`, or a batch's `failure`, stops the run and is rethrown after the threads end.
     /// With `keep`, workers drop the outcomes it refuses (`migrate --shard`: another shard's records).
-    public func run(files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
+    package func run(files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
                     consume: (MigrationBatch) throws -> Void) throws {
         let mapper = self.mapper
         try OrderedBatchRun.run(files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
@@ -39,7 +39,7 @@ public struct MigrationPipeline: Sendable {
     }
 
     /// Runs the pipeline over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    public func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
+    package func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
                     consume: (MigrationBatch) throws -> Void) throws {
         let mapper = self.mapper
         try OrderedBatchRun.run(produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,

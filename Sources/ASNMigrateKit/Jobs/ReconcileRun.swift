@@ -3,45 +3,45 @@ import Foundation
 /// The `reconcile` job in named steps: find the inputs and check them, plan and lock the outputs, check the
 /// databases, judge every record in one pass (or shard by shard), then write the report folder, the summary JSON and
 /// the console summary, and judge the run. The command only parses its flags into `Settings`.
-public struct ReconcileRun {
+package struct ReconcileRun {
     /// What one run does, as parsed from the command line.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The judging options (window, period, fields, run date and inputs).
-        public var options: ReconcileOptions
+        package var options: ReconcileOptions
         /// The report folder as given (or the default).
-        public var outDirectory: String
+        package var outDirectory: String
         /// `--max-reject-rate`.
-        public var maxRejectRate: Double
+        package var maxRejectRate: Double
         /// `--fail-on` / `--warn-on`.
-        public var thresholds: ThresholdCheck
+        package var thresholds: ThresholdCheck
         /// How the run is split into shards.
-        public var sharding: ShardPlan = .whole
+        package var sharding: ShardPlan = .whole
         /// `--v1` roots (files, folders, `-`, or one database URI).
-        public var v1Roots: [String] = []
+        package var v1Roots: [String] = []
         /// `--v2` roots.
-        public var v2Roots: [String] = []
+        package var v2Roots: [String] = []
         /// The V1 side's database, when it is one.
-        public var v1Database: PostgresSource?
+        package var v1Database: PostgresSource?
         /// The V2 side's database, when it is one.
-        public var v2Database: PostgresSource?
+        package var v2Database: PostgresSource?
         /// The signature checks, with `--verify-signatures`.
-        public var signatures: SignaturePolicy?
+        package var signatures: SignaturePolicy?
         /// `--root-certificate` files (inputs the outputs must not overwrite).
-        public var rootCertificates: [String] = []
+        package var rootCertificates: [String] = []
         /// `--mappings`.
-        public var mappingsDirectory: String?
+        package var mappingsDirectory: String?
         /// `--v2-columns`.
-        public var v2ColumnsPath: String?
+        package var v2ColumnsPath: String?
         /// `--summary-json`.
-        public var summaryJSONPath: String?
+        package var summaryJSONPath: String?
         /// `--html`.
-        public var html = false
+        package var html = false
         /// `--force`: run even when the sides look swapped.
-        public var force = false
+        package var force = false
 
         /// Settings with `options`, the report folder, the reject limit and the thresholds; the rest as the flags'
         /// defaults.
-        public init(options: ReconcileOptions, outDirectory: String, maxRejectRate: Double, thresholds: ThresholdCheck) {
+        package init(options: ReconcileOptions, outDirectory: String, maxRejectRate: Double, thresholds: ThresholdCheck) {
             self.options = options
             self.outDirectory = outDirectory
             self.maxRejectRate = maxRejectRate
@@ -50,7 +50,7 @@ public struct ReconcileRun {
     }
 
     /// How a run is split: not at all, one shard of N (`--shard`), or N shards in turn (`--shards`, `--memory-limit`).
-    public enum ShardPlan: Sendable, Equatable {
+    package enum ShardPlan: Sendable, Equatable {
         /// The whole input in one pass (no sharding option).
         case whole
         /// `--shard K/N`: this shard only, written with `shard.csv`.
@@ -84,18 +84,18 @@ public struct ReconcileRun {
     static let name = "asn-migrate reconcile"
 
     /// The run's settings.
-    public let settings: Settings
+    package let settings: Settings
     /// Where diagnostics go.
-    public let console: Console
+    package let console: Console
 
     /// A run of `settings` reporting through `console`.
-    public init(settings: Settings, console: Console) {
+    package init(settings: Settings, console: Console) {
         self.settings = settings
         self.console = console
     }
 
     /// Runs every step and returns the exit status.
-    public func run() -> ExitStatus {
+    package func run() -> ExitStatus {
         let destination: String
         do { destination = try resolveDestination() } catch {
             console.diagnostic("\(Self.name): \(error.description); no report written")

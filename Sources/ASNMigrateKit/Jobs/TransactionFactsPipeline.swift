@@ -2,32 +2,32 @@ import Foundation
 
 /// `reconcile`'s V1 pass when Apple's API view is on the V2 side: like `MigrationPipeline`, but each worker also reads
 /// every record's transaction facts (`V1TransactionCollector.facts`), so the archive is read once for both comparisons.
-public struct TransactionFactsPipeline: Sendable {
+package struct TransactionFactsPipeline: Sendable {
     /// The per-record mapping stage (the fast path in `reconcile`).
-    public let mapper: any RecordMapping
+    package let mapper: any RecordMapping
     /// Worker threads.
-    public let workers: Int
+    package let workers: Int
 
     /// Creates a pipeline; `workers` defaults to the active processor count.
-    public init(mapper: any RecordMapping, workers: Int? = nil) {
+    package init(mapper: any RecordMapping, workers: Int? = nil) {
         self.mapper = mapper
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// One batch: the mapped outcomes and the facts of the records that are not rejects, both in input order.
-    public struct Batch: Sendable {
+    package struct Batch: Sendable {
         /// The mapping outcomes.
-        public var outcomes: [V1RecordOutcome] = []
+        package var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
-        public var facts: [V1RecordFacts] = []
+        package var facts: [V1RecordFacts] = []
         /// Input bytes of the batch's records, each with its line break (for the progress line).
-        public var inputBytes = 0
+        package var inputBytes = 0
         /// An error that ends the run here.
         fileprivate var failure: (any Error)?
     }
 
     /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
-    public func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
+    package func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         try OrderedBatchRun.run(files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
@@ -38,7 +38,7 @@ public struct TransactionFactsPipeline: Sendable {
     }
 
     /// Runs over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    public func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, consume: (Batch) throws -> Void) throws {
+    package func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         try OrderedBatchRun.run(produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,

@@ -1,31 +1,31 @@
 /// Everything the rules look at, derived once from a V1 body: the subscription, its transactions, the relevant one, and the event time.
-public struct MappingContext: Sendable {
+package struct MappingContext: Sendable {
     /// The V1 body.
-    public let body: ResponseBodyV1
+    package let body: ResponseBodyV1
     /// The subscription's `original_transaction_id`, when one can be told.
-    public let subscriptionId: String?
+    package let subscriptionId: String?
     /// The subscription's transactions, oldest purchase first (ties: expiry, then transaction id).
-    public let history: [LatestReceiptInfo]
+    package let history: [LatestReceiptInfo]
     /// The transaction the notification is about.
-    public let relevant: LatestReceiptInfo?
+    package let relevant: LatestReceiptInfo?
     /// The subscription's transaction just before `relevant` by purchase date.
-    public let previous: LatestReceiptInfo?
+    package let previous: LatestReceiptInfo?
     /// The subscription's newest transaction by purchase date.
-    public let newest: LatestReceiptInfo?
+    package let newest: LatestReceiptInfo?
     /// The subscription's `pending_renewal_info` entry.
-    public let pending: PendingRenewalInfo?
+    package let pending: PendingRenewalInfo?
     /// The event time (epoch ms), when one can be told.
-    public let eventTime: Int64?
+    package let eventTime: Int64?
     /// True when the event time is only inferred (PRICE_INCREASE_CONSENT or CONSUMPTION_REQUEST without a receive time).
-    public let eventTimeInferred: Bool
+    package let eventTimeInferred: Bool
     /// The time the body dates the event by (the received time aside): the moment its facts describe.
-    public let bodyEventTime: Int64?
+    package let bodyEventTime: Int64?
 
     /// V1 types whose relevant transaction is the most recently cancelled one.
     static let cancellationTypes: Set<String> = ["CANCEL", "REFUND", "REVOKE"]
 
     /// Derives the context of a body; `receivedAt` is the envelope's receive time.
-    public init(body: ResponseBodyV1, receivedAt: Int64?) {
+    package init(body: ResponseBodyV1, receivedAt: Int64?) {
         self.body = body
         let all = body.transactions
         let type = body.notificationType
@@ -107,18 +107,18 @@ public struct MappingContext: Sendable {
     // MARK: - Derived values
 
     /// Auto-renew status: top-level `auto_renew_status`, else the pending renewal entry's.
-    public var autoRenewStatus: Bool? { body.autoRenewStatus ?? pending?.autoRenewStatus }
+    package var autoRenewStatus: Bool? { body.autoRenewStatus ?? pending?.autoRenewStatus }
     /// The product that renews next: the pending entry's, else top-level.
-    public var autoRenewProductId: String? { pending?.autoRenewProductId ?? body.autoRenewProductId }
+    package var autoRenewProductId: String? { pending?.autoRenewProductId ?? body.autoRenewProductId }
     /// `expiration_intent`: the pending entry's, else top-level.
-    public var expirationIntent: String? { pending?.expirationIntent ?? body.expirationIntent }
+    package var expirationIntent: String? { pending?.expirationIntent ?? body.expirationIntent }
     /// `is_in_billing_retry_period`: the pending entry's, else top-level.
-    public var isInBillingRetryPeriod: Bool? { pending?.isInBillingRetryPeriod ?? body.isInBillingRetryPeriod }
+    package var isInBillingRetryPeriod: Bool? { pending?.isInBillingRetryPeriod ?? body.isInBillingRetryPeriod }
     /// The current product: the relevant transaction's, else the pending entry's.
-    public var currentProductId: String? { relevant?.productId ?? pending?.productId }
+    package var currentProductId: String? { relevant?.productId ?? pending?.productId }
 
     /// The earliest purchase of the subscription's latest run of transactions with no lapse longer than 60 days.
-    public var recentSubscriptionStartDate: Int64? {
+    package var recentSubscriptionStartDate: Int64? {
         guard let anchor = relevant, let anchorIndex = history.lastIndex(of: anchor) else { return nil }
         var start = anchor.purchaseDate
         var i = anchorIndex

@@ -1,7 +1,7 @@
 /// Applies the mapping table to decoded V1 bodies: first matching rule wins; the result is a V2-shaped payload or an unmapped record.
-public struct MappingEngine: Sendable {
+package struct MappingEngine: Sendable {
     /// The outcome of mapping one V1 notification.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Mapped onto a V2 type/subtype.
         case migrated(ResponseBodyV2DecodedPayload)
         /// No rule matched: kept, counted and reported, never a crash.
@@ -9,17 +9,17 @@ public struct MappingEngine: Sendable {
     }
 
     /// The effective table.
-    public let table: MappingTable
+    package let table: MappingTable
 
     /// Creates an engine over a table.
-    public init(table: MappingTable) {
+    package init(table: MappingTable) {
         self.table = table
     }
 
     // MARK: - Mapping
 
     /// Maps one decoded V1 body. `uuid` is its deterministic notificationUUID; `location` is where it was read.
-    public func map(_ body: ResponseBodyV1, receivedAt: Int64?, uuid: String, location: SourceLocation) -> Outcome {
+    package func map(_ body: ResponseBodyV1, receivedAt: Int64?, uuid: String, location: SourceLocation) -> Outcome {
         let context = MappingContext(body: body, receivedAt: receivedAt)
         guard let rule = firstMatch(context) else {
             let known = !table.rules(forV1Type: body.notificationType).isEmpty
@@ -41,7 +41,7 @@ public struct MappingEngine: Sendable {
     }
 
     /// The first rule whose V1 type and every condition hold, or nil.
-    public func firstMatch(_ context: MappingContext) -> MappingRule? {
+    package func firstMatch(_ context: MappingContext) -> MappingRule? {
         let type = context.body.notificationType
         for rule in table.rules where rule.v1Types.contains(type) {
             if rule.conditions.allSatisfy({ holds($0, context) }) { return rule }
@@ -50,7 +50,7 @@ public struct MappingEngine: Sendable {
     }
 
     /// Whether one condition term holds for a context; missing data makes a predicate false.
-    public func holds(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
+    package func holds(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
         let value = evaluate(condition, c)
         return condition.negated ? !value : value
     }
@@ -112,21 +112,21 @@ public struct MappingEngine: Sendable {
 }
 
 /// A V1 notification no rule maps: kept and reported with what can be told about it.
-public struct UnmappedNotification: Sendable, Equatable {
+package struct UnmappedNotification: Sendable, Equatable {
     /// The V1 `notification_type`.
-    public var v1NotificationType: String
+    package var v1NotificationType: String
     /// Why it is unmapped.
-    public var reason: String
+    package var reason: String
     /// Where it was read.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Its deterministic notificationUUID.
-    public var notificationUUID: String
+    package var notificationUUID: String
     /// "Production" / "Sandbox" (or the raw value).
-    public var environment: String?
+    package var environment: String?
     /// The subscription, if known.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// The relevant transaction's webOrderLineItemId, if known.
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// The event time, if known.
-    public var eventTime: Int64?
+    package var eventTime: Int64?
 }

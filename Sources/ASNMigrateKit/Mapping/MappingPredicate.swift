@@ -1,5 +1,5 @@
 /// The named conditions a mapping rule may test; each is documented in `Mappings/README.md`.
-public enum MappingPredicate: String, Sendable, CaseIterable, Equatable {
+package enum MappingPredicate: String, Sendable, CaseIterable, Equatable {
     /// Always true.
     case always
     /// The relevant transaction has `offer_code_ref_name`.
@@ -34,29 +34,29 @@ public enum MappingPredicate: String, Sendable, CaseIterable, Equatable {
     case priceConsentStatus = "price-consent-status"
 
     /// Whether the predicate takes an `=value` argument.
-    public var takesArgument: Bool {
+    package var takesArgument: Bool {
         self == .expirationIntent || self == .priceConsentStatus
     }
 }
 
 /// One term of a rule's condition: a predicate, maybe negated with `!`, maybe with an argument.
-public struct MappingCondition: Sendable, Equatable, CustomStringConvertible {
+package struct MappingCondition: Sendable, Equatable, CustomStringConvertible {
     /// The predicate tested.
-    public var predicate: MappingPredicate
+    package var predicate: MappingPredicate
     /// True when written `!name`.
-    public var negated: Bool
+    package var negated: Bool
     /// The `=value` argument, for predicates that take one.
-    public var argument: String?
+    package var argument: String?
 
     /// Creates a condition term.
-    public init(_ predicate: MappingPredicate, negated: Bool = false, argument: String? = nil) {
+    package init(_ predicate: MappingPredicate, negated: Bool = false, argument: String? = nil) {
         self.predicate = predicate
         self.negated = negated
         self.argument = argument
     }
 
     /// The term as written in a rules file.
-    public var description: String {
+    package var description: String {
         (negated ? "!" : "") + predicate.rawValue + (argument.map { "=\($0)" } ?? "")
     }
 }

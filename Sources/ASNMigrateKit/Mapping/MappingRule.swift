@@ -1,20 +1,20 @@
 /// One row of the mapping table: which V1 types, under which condition, become which V2 type and subtype.
-public struct MappingRule: Sendable, Equatable {
+package struct MappingRule: Sendable, Equatable {
     /// The rule's stable id (appears in output as `migration.rule` and in reports).
-    public var id: String
+    package var id: String
     /// The V1 `notification_type` values the rule applies to.
-    public var v1Types: [String]
+    package var v1Types: [String]
     /// All terms must hold (an empty list never occurs: `always` is written out).
-    public var conditions: [MappingCondition]
+    package var conditions: [MappingCondition]
     /// The V2 `notificationType`.
-    public var v2Type: String
+    package var v2Type: String
     /// The V2 `subtype`, or nil for none.
-    public var v2Subtype: String?
+    package var v2Subtype: String?
     /// The line of the rules file the rule came from.
-    public var line: Int
+    package var line: Int
 
     /// Creates a rule.
-    public init(id: String, v1Types: [String], conditions: [MappingCondition], v2Type: String, v2Subtype: String?, line: Int) {
+    package init(id: String, v1Types: [String], conditions: [MappingCondition], v2Type: String, v2Subtype: String?, line: Int) {
         self.id = id
         self.v1Types = v1Types
         self.conditions = conditions
@@ -24,33 +24,33 @@ public struct MappingRule: Sendable, Equatable {
     }
 
     /// True when the rule's only condition is `always`.
-    public var isUnconditional: Bool {
+    package var isUnconditional: Bool {
         conditions.allSatisfy { $0.predicate == .always && !$0.negated }
     }
 
     /// The condition as written.
-    public var conditionText: String {
+    package var conditionText: String {
         conditions.map(\.description).joined(separator: ", ")
     }
 }
 
 /// The tunable values of the mapping, kept with the rules.
-public struct MappingSettings: Sendable, Equatable {
+package struct MappingSettings: Sendable, Equatable {
     /// How close a purchase must be to a DID_CHANGE_RENEWAL_STATUS event to count as a resubscribe (ms).
-    public var resubscribeTolerance: Int64 = 3_600_000
+    package var resubscribeTolerance: Int64 = 3_600_000
     /// How close V1's companion DID_CHANGE_RENEWAL_STATUS is to its INTERACTIVE_RENEWAL or CANCEL (ms).
-    public var companionTolerance: Int64 = 600_000
+    package var companionTolerance: Int64 = 600_000
     /// Offer resubscribes before this instant map to OFFER_REDEEMED, from then on to SUBSCRIBED (epoch ms).
-    public var offerResubscribeCutoff: Int64 = 1_705_968_000_000
+    package var offerResubscribeCutoff: Int64 = 1_705_968_000_000
 
     /// Creates default settings.
-    public init() {}
+    package init() {}
 }
 
 /// Which V2 notifications have no V1 counterpart by design.
-public struct V2OnlyEntry: Sendable, Equatable {
+package struct V2OnlyEntry: Sendable, Equatable {
     /// The two lists of `Mappings/v2-only.rules`.
-    public enum List: String, Sendable, Equatable, CaseIterable {
+    package enum List: String, Sendable, Equatable, CaseIterable {
         /// V1 never announced this event.
         case neverAnnounced = "never-announced"
         /// V1 announced it to the purchaser only; a FAMILY_SHARED V2 record has no twin.
@@ -58,7 +58,7 @@ public struct V2OnlyEntry: Sendable, Equatable {
     }
 
     /// Subtype patterns.
-    public enum SubtypePattern: Sendable, Equatable {
+    package enum SubtypePattern: Sendable, Equatable {
         /// Any subtype, or none (`*`).
         case any
         /// No subtype (`-`).
@@ -68,16 +68,16 @@ public struct V2OnlyEntry: Sendable, Equatable {
     }
 
     /// The list the entry belongs to.
-    public var list: List
+    package var list: List
     /// The V2 notificationType.
-    public var type: String
+    package var type: String
     /// The subtype pattern.
-    public var subtype: SubtypePattern
+    package var subtype: SubtypePattern
     /// The line it came from.
-    public var line: Int
+    package var line: Int
 
     /// Creates an entry.
-    public init(list: List, type: String, subtype: SubtypePattern, line: Int) {
+    package init(list: List, type: String, subtype: SubtypePattern, line: Int) {
         self.list = list
         self.type = type
         self.subtype = subtype
@@ -85,7 +85,7 @@ public struct V2OnlyEntry: Sendable, Equatable {
     }
 
     /// Whether a V2 type/subtype pair falls under this entry.
-    public func matches(type: String, subtype: String?) -> Bool {
+    package func matches(type: String, subtype: String?) -> Bool {
         guard type == self.type else { return false }
         switch self.subtype {
         case .any: return true

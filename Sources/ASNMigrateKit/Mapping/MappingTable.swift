@@ -1,23 +1,23 @@
 import Foundation
 
 /// The effective V1 → V2 mapping: settings, ordered rules and the V2-only lists, loaded and validated from `Mappings/`.
-public struct MappingTable: Sendable, Equatable {
+package struct MappingTable: Sendable, Equatable {
     /// The newest rules-file format this build understands.
-    public static let supportedFormat = 1
+    package static let supportedFormat = 1
     /// The rules file name inside a mappings directory.
-    public static let rulesFileName = "v1-to-v2.rules"
+    package static let rulesFileName = "v1-to-v2.rules"
     /// The V2-only list file name inside a mappings directory.
-    public static let v2OnlyFileName = "v2-only.rules"
+    package static let v2OnlyFileName = "v2-only.rules"
 
     /// Tunable values.
-    public var settings: MappingSettings
+    package var settings: MappingSettings
     /// Rules in file order; the first match wins.
-    public var rules: [MappingRule]
+    package var rules: [MappingRule]
     /// V2 notifications with no V1 counterpart by design.
-    public var v2Only: [V2OnlyEntry]
+    package var v2Only: [V2OnlyEntry]
 
     /// Creates a table from parts.
-    public init(settings: MappingSettings, rules: [MappingRule], v2Only: [V2OnlyEntry]) {
+    package init(settings: MappingSettings, rules: [MappingRule], v2Only: [V2OnlyEntry]) {
         self.settings = settings
         self.rules = rules
         self.v2Only = v2Only
@@ -25,7 +25,7 @@ public struct MappingTable: Sendable, Equatable {
 
     /// A digest of the table as parsed (settings, rules in order, V2-only lists; comments, spacing and line numbers aside), as a
     /// 63-bit number: `nightly` keeps it in its state and re-maps its V1 files when the rules in force differ.
-    public var digest: Int64 {
+    package var digest: Int64 {
         var lines = ["settings|\(settings.resubscribeTolerance)|\(settings.companionTolerance)|\(settings.offerResubscribeCutoff)"]
         lines += rules.map { "rule|\($0.id)|\($0.v1Types.joined(separator: ","))|\($0.conditionText)|\($0.v2Type)|\($0.v2Subtype ?? "-")" }
         lines += v2Only.map { "v2-only|\($0.list)|\($0.type)|\(String(reflecting: $0.subtype))" }
@@ -37,20 +37,20 @@ public struct MappingTable: Sendable, Equatable {
     // MARK: - Loading
 
     /// The table built into this binary (identical to the repository's `Mappings/` files; a test checks it).
-    public static func builtIn() throws(ASNError) -> MappingTable {
+    package static func builtIn() throws(ASNError) -> MappingTable {
         try parse(rules: MappingDefaults.rules, rulesPath: "(built-in) " + rulesFileName,
                   v2Only: MappingDefaults.v2Only, v2OnlyPath: "(built-in) " + v2OnlyFileName)
     }
 
     /// Loads `v1-to-v2.rules` and `v2-only.rules` from a directory (`--mappings DIR`).
-    public static func load(directory: String) throws(ASNError) -> MappingTable {
+    package static func load(directory: String) throws(ASNError) -> MappingTable {
         let rulesPath = (directory as NSString).appendingPathComponent(rulesFileName)
         let v2OnlyPath = (directory as NSString).appendingPathComponent(v2OnlyFileName)
         return try parse(rules: readText(rulesPath), rulesPath: rulesPath, v2Only: readText(v2OnlyPath), v2OnlyPath: v2OnlyPath)
     }
 
     /// Parses both files' text; errors name the file and line and say what is wrong.
-    public static func parse(rules rulesText: String, rulesPath: String, v2Only v2OnlyText: String, v2OnlyPath: String) throws(ASNError) -> MappingTable {
+    package static func parse(rules rulesText: String, rulesPath: String, v2Only v2OnlyText: String, v2OnlyPath: String) throws(ASNError) -> MappingTable {
         var settings = MappingSettings()
         var rules: [MappingRule] = []
         var seenIds: [String: Int] = [:]
@@ -155,14 +155,14 @@ public struct MappingTable: Sendable, Equatable {
     // MARK: - Queries
 
     /// True when a V2 notification of this type/subtype has no V1 counterpart (for this ownership type).
-    public func isV2OnlyExpected(type: String, subtype: String?, familyShared: Bool) -> Bool {
+    package func isV2OnlyExpected(type: String, subtype: String?, familyShared: Bool) -> Bool {
         v2Only.contains { entry in
             entry.matches(type: type, subtype: subtype) && (entry.list == .neverAnnounced || familyShared)
         }
     }
 
     /// The rules that apply to a V1 type, in order.
-    public func rules(forV1Type type: String) -> [MappingRule] {
+    package func rules(forV1Type type: String) -> [MappingRule] {
         rules.filter { $0.v1Types.contains(type) }
     }
 

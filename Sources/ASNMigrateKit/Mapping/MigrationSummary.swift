@@ -1,43 +1,43 @@
 /// Counts of a `migrate` run; `read = migrated + unmapped + rejected` always holds.
-public struct MigrationSummary: Sendable, Equatable {
+package struct MigrationSummary: Sendable, Equatable {
     /// One line of the per-mapping breakdown.
-    public struct Route: Sendable, Hashable, Comparable {
+    package struct Route: Sendable, Hashable, Comparable {
         /// V1 notification_type.
-        public var v1Type: String
+        package var v1Type: String
         /// V2 notificationType.
-        public var v2Type: String
+        package var v2Type: String
         /// V2 subtype, or nil.
-        public var v2Subtype: String?
+        package var v2Subtype: String?
         /// Orders by V1 type, then V2 type and subtype.
-        public static func < (a: Route, b: Route) -> Bool {
+        package static func < (a: Route, b: Route) -> Bool {
             (a.v1Type, a.v2Type, a.v2Subtype ?? "") < (b.v1Type, b.v2Type, b.v2Subtype ?? "")
         }
     }
 
     /// Records read (including ones that could not be parsed).
-    public private(set) var read = 0
+    package private(set) var read = 0
     /// Records migrated.
-    public private(set) var migrated = 0
+    package private(set) var migrated = 0
     /// Records no rule maps.
-    public private(set) var unmapped = 0
+    package private(set) var unmapped = 0
     /// Records rejected.
-    public private(set) var rejected = 0
+    package private(set) var rejected = 0
     /// Migrated counts per V1 → V2 route.
-    public private(set) var routes: [Route: Int] = [:]
+    package private(set) var routes: [Route: Int] = [:]
     /// Unmapped counts per V1 type.
-    public private(set) var unmappedTypes: [String: Int] = [:]
+    package private(set) var unmappedTypes: [String: Int] = [:]
     /// Input files read.
-    public var files = 0
+    package var files = 0
     /// Entries of input directories skipped because they are not regular files (FIFOs, sockets, devices).
-    public var skippedNotRegular = 0
+    package var skippedNotRegular = 0
     /// The rejects grouped by cause.
-    public private(set) var causes = RejectCauses()
+    package private(set) var causes = RejectCauses()
 
     /// Creates empty counts.
-    public init() {}
+    package init() {}
 
     /// Counts one record's outcome.
-    public mutating func count(_ outcome: V1RecordOutcome) {
+    package mutating func count(_ outcome: V1RecordOutcome) {
         read += 1
         switch outcome {
         case .migrated(let p):
@@ -54,17 +54,17 @@ public struct MigrationSummary: Sendable, Equatable {
     }
 
     /// True when every record read is accounted for.
-    public var isBalanced: Bool { read == migrated + unmapped + rejected }
+    package var isBalanced: Bool { read == migrated + unmapped + rejected }
 
     /// The counts as `--summary-json` names them, in order: `files`, `read`, `migrated`, `unmapped`, `rejected`,
     /// `skipped_not_regular`.
-    public var metrics: [(String, String)] {
+    package var metrics: [(String, String)] {
         [("files", String(files)), ("read", String(read)), ("migrated", String(migrated)), ("unmapped", String(unmapped)),
          ("rejected", String(rejected)), ("skipped_not_regular", String(skippedNotRegular))]
     }
 
     /// The per-route and per-unmapped-type counts as JSON members (`routes`, `unmapped_types`), sorted.
-    public var breakdownJSON: [JSONObject.Member] {
+    package var breakdownJSON: [JSONObject.Member] {
         let routeList = routes.keys.sorted().map { route in
             JSONValue.object(JSONObject([
                 .init(key: "v1_notification_type", value: .string(route.v1Type)),
@@ -78,7 +78,7 @@ public struct MigrationSummary: Sendable, Equatable {
     }
 
     /// The one-screen summary printed to stderr.
-    public func render() -> String {
+    package func render() -> String {
         var lines = ["asn-migrate migrate: \(read) record\(read == 1 ? "" : "s") read from \(files) input\(files == 1 ? "" : "s")"]
         lines.append("  migrated  \(migrated)")
         let width = routes.keys.map { $0.v1Type.count }.max() ?? 0

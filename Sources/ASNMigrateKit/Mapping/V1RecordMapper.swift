@@ -1,21 +1,21 @@
 /// The pure per-record stage of `migrate`: raw record bytes → parse → unwrap → decode → map.
-public struct V1RecordMapper: Sendable {
+package struct V1RecordMapper: Sendable {
     /// The namespace of the deterministic notificationUUIDs (UUID version 5 over the canonical body).
-    public static let uuidNamespace: [UInt8] = [0x6a, 0x5f, 0x3c, 0x1e, 0x0b, 0x7d, 0x4e, 0x52, 0x9a, 0x61, 0x2f, 0xd8, 0x43, 0x15, 0xc7, 0x90]
+    package static let uuidNamespace: [UInt8] = [0x6a, 0x5f, 0x3c, 0x1e, 0x0b, 0x7d, 0x4e, 0x52, 0x9a, 0x61, 0x2f, 0xd8, 0x43, 0x15, 0xc7, 0x90]
 
     /// The mapping engine.
-    public let engine: MappingEngine
+    package let engine: MappingEngine
     /// The JSON parser; it never materializes `password` or receipt blobs.
-    public let parser: JSONParser
+    package let parser: JSONParser
 
     /// Creates a mapper over a mapping table.
-    public init(table: MappingTable) {
+    package init(table: MappingTable) {
         engine = MappingEngine(table: table)
         parser = JSONParser(skippingKeys: Envelope.secretKeys)
     }
 
     /// Maps one record.
-    public func map(_ record: RawRecord) -> V1RecordOutcome {
+    package func map(_ record: RawRecord) -> V1RecordOutcome {
         let value: JSONValue
         do {
             value = try parser.parse(record.bytes)
@@ -26,7 +26,7 @@ public struct V1RecordMapper: Sendable {
     }
 
     /// Maps one parsed record.
-    public func map(_ value: JSONValue, location: SourceLocation) -> V1RecordOutcome {
+    package func map(_ value: JSONValue, location: SourceLocation) -> V1RecordOutcome {
         do {
             let unwrapped = try Envelope.unwrap(value, parser: parser, location: location)
             let body = try ResponseBodyV1(unwrapped.body, location: location)

@@ -1,5 +1,5 @@
 /// What became of one V1 record (`V1RecordMapper`, `FastRecordMapper`): migrated, unmapped or rejected.
-public enum V1RecordOutcome: Sendable, Equatable {
+package enum V1RecordOutcome: Sendable, Equatable {
     /// Mapped onto V2.
     case migrated(ResponseBodyV2DecodedPayload)
     /// Read, but no rule maps it.

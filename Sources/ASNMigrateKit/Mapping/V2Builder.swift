@@ -1,10 +1,10 @@
 /// Builds the V2-shaped payload (transaction info, renewal info, status) for a V1 notification and its matched rule.
-public enum V2Builder {
+package enum V2Builder {
     /// The V2 product type of auto-renewable subscriptions.
-    public static let autoRenewableType = "Auto-Renewable Subscription"
+    package static let autoRenewableType = "Auto-Renewable Subscription"
 
     /// The payload for a context and the rule that matched it.
-    public static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation) -> ResponseBodyV2DecodedPayload {
+    package static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation) -> ResponseBodyV2DecodedPayload {
         let body = c.body
         let environment = EnvironmentName.normalized(body.environmentRaw)
         // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
@@ -42,7 +42,7 @@ public enum V2Builder {
     // MARK: - Parts
 
     /// The V2 transaction for a V1 receipt entry.
-    public static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule) -> JWSTransactionDecodedPayload {
+    package static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule) -> JWSTransactionDecodedPayload {
         var v = JWSTransactionDecodedPayload()
         v.transactionId = t.transactionId
         v.originalTransactionId = t.originalTransactionId
@@ -83,7 +83,7 @@ public enum V2Builder {
     }
 
     /// V2 renewal info from the subscription's pending renewal entry (or legacy top-level fields).
-    public static func renewal(_ c: MappingContext, environment: String?) -> JWSRenewalInfoDecodedPayload {
+    package static func renewal(_ c: MappingContext, environment: String?) -> JWSRenewalInfoDecodedPayload {
         var r = JWSRenewalInfoDecodedPayload()
         r.originalTransactionId = c.subscriptionId ?? c.pending?.originalTransactionId
         r.productId = c.pending?.productId ?? c.newest?.productId
@@ -108,7 +108,7 @@ public enum V2Builder {
 
     /// The V2 `status` at the event (`SubscriptionStatus.at`, the one status rule); without an event time, 5 for a
     /// revoked transaction, else nil.
-    public static func status(_ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?) -> Int? {
+    package static func status(_ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?) -> Int? {
         guard t.expiresDate != nil else { return nil }
         guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
         return SubscriptionStatus.at(event, expires: t.expiresDate, revoked: t.revocationDate,

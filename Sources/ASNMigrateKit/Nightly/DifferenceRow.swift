@@ -1,22 +1,22 @@
 /// A difference as the state keeps it: the `differences.csv` row plus when it was first and last seen, and how it ended.
-public struct DifferenceRow: Sendable, Equatable {
+package struct DifferenceRow: Sendable, Equatable {
     /// The difference.
-    public var difference: Discrepancy
+    package var difference: Discrepancy
     /// The run date it was first confirmed (or first held pending).
-    public var firstSeen: String
+    package var firstSeen: String
     /// The last run date it was still there.
-    public var lastSeen: String
+    package var lastSeen: String
     /// The run date it was resolved, nil while open.
-    public var resolved: String?
+    package var resolved: String?
     /// `late_record`, `corrected_record` or `rule`, nil while open.
-    public var resolvedBy: String?
+    package var resolvedBy: String?
     /// Pending items: when the record settles (UTC ISO 8601).
-    public var settlesAt: String = ""
+    package var settlesAt: String = ""
     /// Pending items: `settle` (younger than the settle time) or `edge` (its partner could lie outside the data).
-    public var pendingReason: String = ""
+    package var pendingReason: String = ""
 
     /// Creates a row.
-    public init(difference: Discrepancy, firstSeen: String, lastSeen: String, resolved: String? = nil, resolvedBy: String? = nil) {
+    package init(difference: Discrepancy, firstSeen: String, lastSeen: String, resolved: String? = nil, resolvedBy: String? = nil) {
         self.difference = difference
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
@@ -26,7 +26,7 @@ public struct DifferenceRow: Sendable, Equatable {
 
     /// What makes two nights' rows "the same difference": every cell but the two values, and for a state mismatch
     /// (dated at the period end, which moves) only kind, subscription and field.
-    public static func identity(_ d: Discrepancy) -> String {
+    package static func identity(_ d: Discrepancy) -> String {
         let cells = d.cells
         let kept: [String]
         if d.kind == .stateMismatch {

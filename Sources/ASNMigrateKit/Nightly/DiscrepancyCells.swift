@@ -1,7 +1,7 @@
 /// Reading a difference back from the cells the state database stores.
 extension Discrepancy {
     /// Rebuilds a difference from its `differences.csv` cells (as stored in the state database); nil when the kind is unknown.
-    public init?(cells: [String]) {
+    package init?(cells: [String]) {
         guard cells.count == Discrepancy.columns.count, let kind = Kind(rawValue: cells[0]) else { return nil }
         self.init(kind: kind)
         environment = cells[1]

@@ -2,31 +2,31 @@ import Foundation
 
 /// What makes an input file "the same file" to the nightly ledger: its resolved real path, and its content
 /// fingerprint (the bytes read so far: their count and SHA-1), never the spelling of the path it was listed under.
-public enum FileIdentity {
+package enum FileIdentity {
     /// Suffixes of names an exporter writes to before renaming into place; such files are left for a later night.
-    public static let temporarySuffixes = [".tmp", ".part", ".partial"]
+    package static let temporarySuffixes = [".tmp", ".part", ".partial"]
 
     /// The path with symbolic links, `.` and `..` resolved and made absolute (`realpath`); nil when it cannot be resolved.
-    public static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// Whether a file name marks a file still being written: a leading `.` or one of `temporarySuffixes`.
-    public static func isTemporaryName(_ path: String) -> Bool {
+    package static func isTemporaryName(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasPrefix(".") || temporarySuffixes.contains { name.hasSuffix($0) }
     }
 
     /// The SHA-1 (hex) of the first `length` bytes of `bytes`.
-    public static func hash(_ bytes: UnsafeRawBufferPointer, length: Int) -> String {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, length: Int) -> String {
         SHA1.hex(SHA1.digest(UnsafeRawBufferPointer(rebasing: bytes[0..<Swift.min(length, bytes.count)])))
     }
 
     /// Whether a file whose first `consumed` bytes were read may be read on from there: JSON Lines (its first
     /// non-blank byte is `{`, so neither a JSON array, a CSV export nor gzip) whose read part ends with a newline.
-    public static func isAppendable(_ bytes: UnsafeRawBufferPointer, consumed: Int) -> Bool {
+    package static func isAppendable(_ bytes: UnsafeRawBufferPointer, consumed: Int) -> Bool {
         guard consumed > 0, consumed <= bytes.count, bytes[consumed - 1] == UInt8(ascii: "\n") else { return false }
         for byte in bytes[0..<consumed] where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
             return byte == UInt8(ascii: "{")
@@ -35,21 +35,21 @@ public enum FileIdentity {
     }
 
     /// The end of the last complete line of `bytes` (one past its newline), or 0 when there is none.
-    public static func completeLinesEnd(_ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func completeLinesEnd(_ bytes: UnsafeRawBufferPointer) -> Int {
         var end = bytes.count
         while end > 0, bytes[end - 1] != UInt8(ascii: "\n") { end -= 1 }
         return end
     }
 
     /// The number of newlines among the first `length` bytes: a line offset for records read from there on.
-    public static func lineCount(_ bytes: UnsafeRawBufferPointer, length: Int) -> Int {
+    package static func lineCount(_ bytes: UnsafeRawBufferPointer, length: Int) -> Int {
         var count = 0
         for byte in bytes[0..<Swift.min(length, bytes.count)] where byte == UInt8(ascii: "\n") { count += 1 }
         return count
     }
 
     /// An unlinked temporary file holding `bytes`, open for reading from its start; the caller closes the descriptor.
-    public static func detachedCopy(_ bytes: UnsafeRawBufferPointer, of path: String) throws(ASNError) -> Int32 {
+    package static func detachedCopy(_ bytes: UnsafeRawBufferPointer, of path: String) throws(ASNError) -> Int32 {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((FileSystem.trimmingTrailingSlashes(directory) + "/asn-migrate-tail-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in

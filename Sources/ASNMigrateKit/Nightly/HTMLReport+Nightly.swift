@@ -9,7 +9,7 @@ extension HTMLReport {
     /// The page of a night: its `summary.csv` rows, its `open.csv` rows (the backlog, with first and last seen) and
     /// the open-item trend of the last nights. Nightly keeps no V2 prices with its differences, so the page has no
     /// value at stake.
-    public static func nightly(_ report: NightlyReport) -> HTMLReport {
+    package static func nightly(_ report: NightlyReport) -> HTMLReport {
         let value = { (name: String) in report.metric(name) ?? "" }
         let facts = [
             ("run date", report.date), ("period", "\(value("period_start")) .. \(value("period_end"))"),

@@ -2,19 +2,19 @@
 ///
 /// Parsing only checks the shape and the key names; values are checked by `NightlySettings`, which names the file,
 /// line and key of a bad one.
-public struct NightlyConfigFile: Sendable, Equatable {
+package struct NightlyConfigFile: Sendable, Equatable {
     /// One `key = value` line.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The key, such as `window`.
-        public var key: String
+        package var key: String
         /// The value, trimmed.
-        public var value: String
+        package var value: String
         /// The 1-based line number.
-        public var line: Int
+        package var line: Int
     }
 
     /// The keys a config file may hold (each is also a `nightly` flag with the same name).
-    public static let keys: [String] = [
+    package static let keys: [String] = [
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
         "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
@@ -24,18 +24,18 @@ public struct NightlyConfigFile: Sendable, Equatable {
     ]
 
     /// The keys that may appear more than once.
-    public static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"]
+    package static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
-    public static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date", "no-html"]
+    package static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date", "no-html"]
 
     /// The file's path as given.
-    public var path: String
+    package var path: String
     /// The entries in file order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Parses `text` read from `path`; an unknown key, a line without `=`, or a repeated single key is a usage error naming file and line.
-    public init(path: String, text: String) throws(ASNError) {
+    package init(path: String, text: String) throws(ASNError) {
         self.path = path
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
@@ -64,12 +64,12 @@ public struct NightlyConfigFile: Sendable, Equatable {
     }
 
     /// Every value given for `key`, in file order.
-    public func entries(_ key: String) -> [Entry] {
+    package func entries(_ key: String) -> [Entry] {
         entries.filter { $0.key == key }
     }
 
     /// The usage error for line `line` of the file at `path`.
-    public static func error(_ path: String, _ line: Int, _ message: String) -> ASNError {
+    package static func error(_ path: String, _ line: Int, _ message: String) -> ASNError {
         ASNError(.usage, "config file '\(path)' line \(line): \(message)", at: SourceLocation(path: path, line: line))
     }
 

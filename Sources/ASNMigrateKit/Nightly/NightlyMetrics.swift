@@ -4,19 +4,19 @@ import Foundation
 ///
 /// Counts of what one run did are `asn_migrate_nightly_run_*`; levels of the state (the backlog, records held, the
 /// ledger) have names of their own, so a per-run count is never summed with a backlog gauge by mistake.
-public enum NightlyMetrics {
+package enum NightlyMetrics {
     /// The per-run record counters (summary.csv names) shown as `run_records{kind=…}`.
-    public static let runRecordKinds = [
+    package static let runRecordKinds = [
         "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment", "v1_rejected",
         "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
         "records_replaced", "records_pruned",
     ]
     /// The per-run file counters shown as `run_files{kind=…}` (summary.csv name `files_<kind>`, or `lines_deferred`).
-    public static let runFileKinds = ["ingested", "vanished", "deferred", "appended", "changed", "renamed", "same_content"]
+    package static let runFileKinds = ["ingested", "vanished", "deferred", "appended", "changed", "renamed", "same_content"]
 
     /// Renders the metrics: `asn_migrate_nightly_*` gauges. Without a report (a failed run) only the run's duration,
     /// exit code and the last success (as it was) are written.
-    public static func render(_ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?) -> String {
+    package static func render(_ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?) -> String {
         var lines: [String] = []
         func gauge(_ name: String, _ help: String, label: String = "kind", _ samples: [(String?, String)]) {
             lines.append("# HELP asn_migrate_nightly_\(name) \(help)")
@@ -75,7 +75,7 @@ public enum NightlyMetrics {
     }
 
     /// The `last_success_timestamp_seconds` value of an earlier metrics file's text, if it has one.
-    public static func lastSuccess(in text: String) -> Int64? {
+    package static func lastSuccess(in text: String) -> Int64? {
         let prefix = "asn_migrate_nightly_last_success_timestamp_seconds "
         for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
             return Int64(line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces))

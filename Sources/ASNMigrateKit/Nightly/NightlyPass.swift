@@ -5,32 +5,32 @@ import Foundation
 ///
 /// All changes happen in one SQLite transaction; the reports are derived from the committed state by
 /// `NightlyReport`, so a run killed at any moment leaves either nothing or a state the next run publishes as is.
-public struct NightlyPass {
+package struct NightlyPass {
     /// The settings.
-    public var settings: NightlySettings
+    package var settings: NightlySettings
     /// The mapping table.
-    public var table: MappingTable
+    package var table: MappingTable
     /// The column map for V2 CSV exports.
-    public var columnMap: V2ColumnMap?
+    package var columnMap: V2ColumnMap?
     /// The run date (YYYY-MM-DD).
-    public var date: String
+    package var date: String
     /// The run's "now", epoch ms.
-    public var now: Int64
+    package var now: Int64
     /// Writes one log line (the command adds the timestamp).
-    public var log: (String) -> Void
+    package var log: (String) -> Void
     /// Called at named steps (`ingested`, `settled`); the test hook pauses there.
-    public var step: (String) -> Void
+    package var step: (String) -> Void
     /// The machine's clock (epoch ms) that file ages are measured against (`min-file-age`), whatever the run date.
-    public var fileClock: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    package var fileClock: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
     /// Called after each file read with its bytes and records read (the command's progress line).
-    public var progress: (Int, Int) -> Void = { _, _ in }
+    package var progress: (Int, Int) -> Void = { _, _ in }
     /// The signature checks for V2 records read (nil: not verified).
-    public var signatures: SignaturePolicy?
+    package var signatures: SignaturePolicy?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
-    public var pairsFirstNightInMemory = true
+    package var pairsFirstNightInMemory = true
 
     /// Creates a run.
-    public init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
+    package init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
                 log: @escaping (String) -> Void, step: @escaping (String) -> Void = { _ in }) {
         self.settings = settings
         self.table = table
@@ -42,17 +42,17 @@ public struct NightlyPass {
     }
 
     /// What the run changed, for the log.
-    public struct Figures: Sendable, Equatable {
+    package struct Figures: Sendable, Equatable {
         /// Files read this run (new or changed).
-        public var filesIngested = 0
+        package var filesIngested = 0
         /// Subscriptions re-paired.
-        public var subscriptionsRepaired = 0
+        package var subscriptionsRepaired = 0
         /// Differences first confirmed.
-        public var new = 0
+        package var new = 0
         /// Differences resolved.
-        public var resolved = 0
+        package var resolved = 0
         /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
-        public var v2Unverified = 0
+        package var v2Unverified = 0
     }
 
     // MARK: - Running
@@ -80,7 +80,7 @@ public struct NightlyPass {
     }
 
     /// Ingests, re-pairs, settles and compares, all in one transaction of `store`.
-    public func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
+    package func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
         try store.transaction { () throws(ASNError) -> Figures in
             let runId = try store.insertRun(date: date, started: started)
             var tally = Tally()
@@ -333,7 +333,7 @@ public struct NightlyPass {
     }
 
     /// reconcile's default period over the two sides' bounds: their overlap, or the one side that has records.
-    public static func period(_ b1: (min: Int64, max: Int64)?, _ b2: (min: Int64, max: Int64)?) -> (from: Int64, to: Int64)? {
+    package static func period(_ b1: (min: Int64, max: Int64)?, _ b2: (min: Int64, max: Int64)?) -> (from: Int64, to: Int64)? {
         switch (b1, b2) {
         case let (a?, b?): return (Swift.max(a.min, b.min), Swift.min(a.max, b.max))
         case let (a?, nil): return (a.min, a.max)

@@ -1,42 +1,42 @@
 /// The reports of one run date, derived from the committed state only, so that publishing them again (after a
 /// crash, or on a re-run of the same night) gives the same bytes.
-public struct NightlyReport: Sendable {
+package struct NightlyReport: Sendable {
     /// The report's file names.
-    public static let fileNames = ["new.csv", "open.csv", "resolved.csv", "pending.csv", "rejected.csv", "summary.csv"]
+    package static let fileNames = ["new.csv", "open.csv", "resolved.csv", "pending.csv", "rejected.csv", "summary.csv"]
 
     /// `new.csv` and `open.csv` columns: `differences.csv`'s plus `first_seen,last_seen`.
-    public static let openColumns = Discrepancy.columns + ["first_seen", "last_seen"]
+    package static let openColumns = Discrepancy.columns + ["first_seen", "last_seen"]
     /// `resolved.csv` columns.
-    public static let resolvedColumns = Discrepancy.columns + ["first_seen", "last_seen", "resolved", "resolved_by"]
+    package static let resolvedColumns = Discrepancy.columns + ["first_seen", "last_seen", "resolved", "resolved_by"]
     /// `pending.csv` columns.
-    public static let pendingColumns = Discrepancy.columns + ["first_seen", "settles_at", "pending_reason"]
+    package static let pendingColumns = Discrepancy.columns + ["first_seen", "settles_at", "pending_reason"]
 
     /// The run date.
-    public var date: String
+    package var date: String
     /// Differences first confirmed on the date, still open.
-    public var new: [DifferenceRow]
+    package var new: [DifferenceRow]
     /// Every open difference.
-    public var open: [DifferenceRow]
+    package var open: [DifferenceRow]
     /// Differences resolved on the date.
-    public var resolved: [DifferenceRow]
+    package var resolved: [DifferenceRow]
     /// Pending items.
-    public var pending: [DifferenceRow]
+    package var pending: [DifferenceRow]
     /// Rejects of the files read on the date.
-    public var rejects: [ReconciliationResult.Reject]
+    package var rejects: [ReconciliationResult.Reject]
     /// `summary.csv` rows.
-    public var metrics: [(String, String)]
+    package var metrics: [(String, String)]
     /// Whether a sanity check failed, and which (one line).
-    public var sanityFailure: String?
+    package var sanityFailure: String?
     /// One line per stale side: its newest record (or file) is older than `max-lag` at the end of the run date.
-    public var stale: [String] = []
+    package var stale: [String] = []
     /// Open differences at the end of each of the last `trendNights` run dates up to the date, oldest first.
-    public var trend: [(date: String, open: Int)] = []
+    package var trend: [(date: String, open: Int)] = []
 
     /// How many nights `report.html`'s open-item trend covers.
-    public static let trendNights = 30
+    package static let trendNights = 30
 
     /// Collects the reports of `date` from the state.
-    public static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
+    package static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
         let sort = { (rows: [DifferenceRow]) in rows.sorted { Discrepancy.reportOrder($0.difference, $1.difference) } }
         let new = sort(try store.differenceRows(.new, date: date))
         let open = sort(try store.differenceRows(.open, date: date))
@@ -114,7 +114,7 @@ public struct NightlyReport: Sendable {
     // MARK: - Rendering
 
     /// The report files, in `fileNames` order.
-    public var files: [(name: String, bytes: [UInt8])] {
+    package var files: [(name: String, bytes: [UInt8])] {
         [
             ("new.csv", Self.render(Self.openColumns, new.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
             ("open.csv", Self.render(Self.openColumns, open.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
@@ -128,13 +128,13 @@ public struct NightlyReport: Sendable {
     }
 
     /// The exit status the date's reports call for: 3 on a failed sanity check or a stale side, 1 with new differences or rejects, else 0.
-    public var status: ExitStatus {
+    package var status: ExitStatus {
         if sanityFailure != nil || !stale.isEmpty { return .sanityCheckFailed }
         return new.isEmpty && rejects.isEmpty ? .success : .findings
     }
 
     /// The value of one summary metric.
-    public func metric(_ name: String) -> String? {
+    package func metric(_ name: String) -> String? {
         metrics.first { $0.0 == name }?.1
     }
 

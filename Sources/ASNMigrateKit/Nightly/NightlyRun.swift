@@ -4,20 +4,20 @@ import Foundation
 /// night stopped after its commit, back the state up, run the night's pass (`NightlyPass`, one transaction), publish
 /// its reports, drop old ones, log the night, and write the metrics file whatever happened. The command only parses
 /// the config file and flags into `Settings`.
-public struct NightlyRun {
+package struct NightlyRun {
     /// What one run does, as parsed from the config file and the command line.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The night's settings.
-        public var nightly: NightlySettings
+        package var nightly: NightlySettings
         /// The signature checks (nil: not verified).
-        public var signatures: SignaturePolicy?
+        package var signatures: SignaturePolicy?
         /// `--fail-on` / `--warn-on`.
-        public var thresholds: ThresholdCheck
+        package var thresholds: ThresholdCheck
         /// `--config`, when given (an input the outputs must not overwrite).
-        public var configPath: String?
+        package var configPath: String?
 
         /// Settings of a night.
-        public init(nightly: NightlySettings, signatures: SignaturePolicy?, thresholds: ThresholdCheck, configPath: String?) {
+        package init(nightly: NightlySettings, signatures: SignaturePolicy?, thresholds: ThresholdCheck, configPath: String?) {
             self.nightly = nightly
             self.signatures = signatures
             self.thresholds = thresholds
@@ -40,16 +40,16 @@ public struct NightlyRun {
     }
 
     /// The run's settings.
-    public let settings: Settings
+    package let settings: Settings
     /// Where the log lines go.
-    public let console: Console
+    package let console: Console
     /// The wall clock, epoch ms.
-    public let clock: () -> Int64
+    package let clock: () -> Int64
     /// Called with each of `NightlyCommand.steps` as the run passes it.
-    public let stepReached: (String) -> Void
+    package let stepReached: (String) -> Void
 
     /// A run of `settings` logging to `console`.
-    public init(settings: Settings, console: Console, clock: @escaping () -> Int64, stepReached: @escaping (String) -> Void = { _ in }) {
+    package init(settings: Settings, console: Console, clock: @escaping () -> Int64, stepReached: @escaping (String) -> Void = { _ in }) {
         self.settings = settings
         self.console = console
         self.clock = clock
@@ -62,7 +62,7 @@ public struct NightlyRun {
     }
 
     /// Runs every step and returns the exit status.
-    public func run() -> ExitStatus {
+    package func run() -> ExitStatus {
         let startedAt = clock()
         let nightly = settings.nightly
         if let refusal = Self.refusal(nightly, clock: startedAt) {

@@ -1,95 +1,95 @@
 import Foundation
 
 /// The resolved settings of one `nightly` run: flags over the config file over defaults, values checked, paths resolved.
-public struct NightlySettings: Sendable, Equatable {
+package struct NightlySettings: Sendable, Equatable {
     /// V1 input roots.
-    public var v1: [String] = []
+    package var v1: [String] = []
     /// V2 input roots.
-    public var v2: [String] = []
+    package var v2: [String] = []
     /// Column map for V2 CSV exports.
-    public var v2Columns: String?
+    package var v2Columns: String?
     /// The state database.
-    public var state = "Reports/state.sqlite"
+    package var state = "Reports/state.sqlite"
     /// The reports root; each run writes `<reports>/<run date>/`.
-    public var reports = "Reports"
+    package var reports = "Reports"
     /// Pairing window, ms.
-    public var window: Int64 = 48 * 3_600_000
+    package var window: Int64 = 48 * 3_600_000
     /// Fields not compared (`ignore-field`, repeatable), in every row kind that compares them, as `reconcile`.
-    public var ignoredFields: [ComparedField] = []
+    package var ignoredFields: [ComparedField] = []
     /// Two times that differ by less compare equal, ms (`time-tolerance`), as `reconcile`.
-    public var timeTolerance: Int64 = 0
+    package var timeTolerance: Int64 = 0
     /// How long an unpaired record stays pending, ms.
-    public var settle: Int64 = 72 * 3_600_000
+    package var settle: Int64 = 72 * 3_600_000
     /// How long records of settled subscriptions are kept, ms; nil (the default, `none`): for ever, so no later answer
     /// can differ from one `reconcile` over every file. A horizon trades that exactness for size (README, "Forget").
-    public var horizon: Int64?
+    package var horizon: Int64?
     /// Only records of this environment ("Production" / "Sandbox"); nil = all.
-    public var environment: String?
+    package var environment: String?
     /// Mappings folder.
-    public var mappings: String?
+    package var mappings: String?
     /// Report folders older than this many days are removed; nil = kept.
-    public var retentionDays: Int?
+    package var retentionDays: Int?
     /// The highest tolerated share of rejected records per side (0.01 = 1%).
-    public var maxRejectRate = SanityCheck.defaultMaxRejectRate
+    package var maxRejectRate = SanityCheck.defaultMaxRejectRate
     /// Prometheus text file to write.
-    public var metricsFile: String?
+    package var metricsFile: String?
     /// The run date (YYYY-MM-DD), nil = today (UTC).
-    public var runDate: String?
+    package var runDate: String?
     /// Whether every V2 JWS read is verified (`verify-signatures`), as `reconcile --verify-signatures` does.
-    public var verifySignatures = false
+    package var verifySignatures = false
     /// Whether V2 records given decoded are rejects rather than unverified (`require-signatures`).
-    public var requireSignatures = false
+    package var requireSignatures = false
     /// Extra accepted root certificates, DER or PEM files (`root-certificate`, repeatable).
-    public var rootCertificates: [String] = []
+    package var rootCertificates: [String] = []
     /// The bundle ID V2 records must have (`bundle-id`).
-    public var bundleId: String?
+    package var bundleId: String?
     /// The appAppleId V2 records must have (`app-apple-id`).
-    public var appAppleId: String?
+    package var appAppleId: String?
     /// Files modified less than this long ago (ms, by the machine's clock) are left for a later night (`min-file-age`).
-    public var minFileAge: Int64 = 10 * 60_000
+    package var minFileAge: Int64 = 10 * 60_000
     /// The oldest a side's newest record may be at the end of the run date before the side is stale (ms; `max-lag`).
-    public var maxLag: [String: Int64] = ["v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay]
+    package var maxLag: [String: Int64] = ["v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay]
     /// A folder where each run first copies the state as it was before the night (`before-<run date>.sqlite`); nil = none.
-    public var stateBackup: String?
+    package var stateBackup: String?
     /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
-    public var allowFutureRunDate = false
+    package var allowFutureRunDate = false
     /// Whether each night's report folder holds `report.html` (`--no-html` turns it off).
-    public var html = true
+    package var html = true
 
     /// With `v1 = postgres://…`: the table or SELECT to read (`v1-query`).
-    public var v1Query: String?
+    package var v1Query: String?
     /// With `v2 = postgres://…`: the table or SELECT to read (`v2-query`).
-    public var v2Query: String?
+    package var v2Query: String?
     /// The V1 source's monotonic column: only rows at or after its high-water mark (less `sinceOverlap`) are read.
-    public var v1SinceColumn: String?
+    package var v1SinceColumn: String?
     /// The V2 source's monotonic column, as `v1SinceColumn`.
-    public var v2SinceColumn: String?
+    package var v2SinceColumn: String?
     /// How far before the high-water mark a night reads again, so rows that arrive late (with an older since-column
     /// value) are still read: ms for time columns (default 3d); integer columns are read from the mark itself.
-    public var sinceOverlap: Int64 = 3 * Timestamp.millisecondsPerDay
+    package var sinceOverlap: Int64 = 3 * Timestamp.millisecondsPerDay
 
     /// The PostgreSQL source of `side` (`v1`/`v2`), when that side's root is a `postgres://` URI.
-    public func databaseSource(side: String) -> PostgresSource? {
+    package func databaseSource(side: String) -> PostgresSource? {
         let roots = side == "v1" ? v1 : v2
         guard roots.count == 1, let uri = roots.first, PostgresSource.isURI(uri) else { return nil }
         return PostgresSource(side: side, uri: uri, query: (side == "v1" ? v1Query : v2Query) ?? "")
     }
 
     /// The since-column of `side`, if one was named.
-    public func sinceColumn(side: String) -> String? {
+    package func sinceColumn(side: String) -> String? {
         side == "v1" ? v1SinceColumn : v2SinceColumn
     }
 
     /// `--fail-on` rules as given (`ThresholdRule`), judged on the night's new items and figures.
-    public var failOn: [String] = []
+    package var failOn: [String] = []
     /// `--warn-on` rules as given.
-    public var warnOn: [String] = []
+    package var warnOn: [String] = []
 
     /// Creates default settings.
-    public init() {}
+    package init() {}
 
     /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
-    public func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
+    package func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
         try SignaturePolicy.resolve(verify: verifySignatures, requireSignatures: requireSignatures,
                                     rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
     }
@@ -97,13 +97,13 @@ public struct NightlySettings: Sendable, Equatable {
     // MARK: - Derived
 
     /// The run's "now": the last millisecond of `runDate` (UTC) when given, else `clock`.
-    public func now(clock: Int64) -> Int64 {
+    package func now(clock: Int64) -> Int64 {
         guard let runDate, let parsed = Timestamp.parseUTCDayOrInstant(runDate) else { return clock }
         return parsed.ms + Timestamp.millisecondsPerDay - 1
     }
 
     /// The run date: `runDate`, else the clock's UTC day.
-    public func day(clock: Int64) -> String {
+    package func day(clock: Int64) -> String {
         runDate ?? Timestamp.day(ms: clock)
     }
 }

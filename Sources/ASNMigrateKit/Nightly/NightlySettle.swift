@@ -8,21 +8,21 @@
 /// `type_mismatch`, often a record paired with the wrong partner because its own partner has not arrived yet. A
 /// subscription with a `settle` item holds its `state_mismatch` rows pending as well, since the missing partner may be
 /// what makes the states differ.
-public struct NightlySettle: Sendable {
+package struct NightlySettle: Sendable {
     /// The settle time, ms.
-    public var settle: Int64
+    package var settle: Int64
     /// The run's now, epoch ms.
-    public var now: Int64
+    package var now: Int64
 
     /// Creates the rule for one run.
-    public init(settle: Int64, now: Int64) {
+    package init(settle: Int64, now: Int64) {
         self.settle = settle
         self.now = now
     }
 
     /// Splits the engine's `differences` into confirmed ones and pending rows (with their settle time and reason);
     /// `edge` is the engine's pending list, every item of which is pending with reason `edge`.
-    public func split(_ differences: [Discrepancy], edge: [Discrepancy] = []) -> (confirmed: [Discrepancy], pending: [DifferenceRow]) {
+    package func split(_ differences: [Discrepancy], edge: [Discrepancy] = []) -> (confirmed: [Discrepancy], pending: [DifferenceRow]) {
         var confirmed: [Discrepancy] = []
         var pending: [DifferenceRow] = []
         var heldUntil: [SubscriptionKey: Int64] = [:]
@@ -74,7 +74,7 @@ public struct NightlySettle: Sendable {
     }
 
     /// `settle` when the difference is an unpaired record or a type mismatch younger than the settle time, else nil.
-    public func pendingReason(_ d: Discrepancy) -> String? {
+    package func pendingReason(_ d: Discrepancy) -> String? {
         guard d.kind == .missingInV1 || d.kind == .missingInV2 || d.kind == .typeMismatch, let time = d.eventDate else { return nil }
         return time > now &- settle ? "settle" : nil
     }

@@ -2,27 +2,27 @@ import Foundation
 
 /// The state database of `nightly`, as typed queries: the file ledger, stored records, seen UUIDs, differences,
 /// pending items, rejects and the run log. All SQL lives here; `NightlyPass` decides, this file stores.
-public final class NightlyStore {
+package final class NightlyStore {
     /// One row of the file ledger.
-    public struct LedgerEntry: Sendable, Equatable {
+    package struct LedgerEntry: Sendable, Equatable {
         /// Row id.
-        public var id: Int64
+        package var id: Int64
         /// The path as listed under an input root.
-        public var path: String
+        package var path: String
         /// "v1" or "v2".
-        public var side: String
+        package var side: String
         /// Size in bytes when last ingested.
-        public var size: Int64
+        package var size: Int64
         /// Modification time (ms) when last seen.
-        public var mtimeMs: Int64
+        package var mtimeMs: Int64
         /// SHA-1 of the content, hex.
-        public var sha1: String
+        package var sha1: String
         /// The run date the file was found missing, nil while present.
-        public var vanished: String?
+        package var vanished: String?
     }
 
     /// The database.
-    public let database: SQLiteDatabase
+    package let database: SQLiteDatabase
 
     private var statements: [String: SQLiteStatement] = [:]
     private var textIds: [String: Int64] = [:]
@@ -34,7 +34,7 @@ public final class NightlyStore {
     private static let subscriptionCacheLimit = 1 << 20
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
-    public init(path: String) throws(ASNError) {
+    package init(path: String) throws(ASNError) {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
         database = try SQLiteDatabase(path: path)
         try StateSchema.migrate(database)
@@ -43,7 +43,7 @@ public final class NightlyStore {
 
     /// Refuses an existing state file that is not an SQLite database (empty, or other bytes), which SQLite would
     /// otherwise take as an empty state and start over in; a missing file is fine (a first night creates it).
-    public static func checkStateFile(_ path: String) throws(ASNError) {
+    package static func checkStateFile(_ path: String) throws(ASNError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return }
             throw ASNError(.stateDatabase, "cannot open the state file '\(path)'; check its permissions", at: SourceLocation(path: path))
@@ -63,7 +63,7 @@ public final class NightlyStore {
     /// Copies the state, as committed, to `directory/name` (SQLite's `VACUUM INTO`, then a rename), unless that file
     /// exists already (a re-run of the night keeps the copy made before its first run); returns the path.
     @discardableResult
-    public func backup(into directory: String, name: String) throws(ASNError) -> String {
+    package func backup(into directory: String, name: String) throws(ASNError) -> String {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
         guard !FileManager.default.fileExists(atPath: path) else { return path }
         try FileSystem.createDirectories(directory)
@@ -79,14 +79,14 @@ public final class NightlyStore {
     }
 
     /// Runs `body` in one transaction.
-    public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
+    package func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
         try database.transaction(body)
     }
 
     // MARK: - Ledger
 
     /// The ledger entry for `path`, if any.
-    public func ledgerEntry(path: String) throws(ASNError) -> LedgerEntry? {
+    package func ledgerEntry(path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
         try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([.text(path)]) { s in
             found = Self.entry(s)
@@ -95,7 +95,7 @@ public final class NightlyStore {
     }
 
     /// A ledger entry (other than at `path`) whose consumed bytes are exactly `size` bytes hashing to `sha1`: the same file under another name.
-    public func ledgerEntry(size: Int64, sha1: String, notAt path: String) throws(ASNError) -> LedgerEntry? {
+    package func ledgerEntry(size: Int64, sha1: String, notAt path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
         try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1")
             .forEach([.integer(size), .text(sha1), .text(path)]) { s in found = Self.entry(s) }
@@ -103,26 +103,26 @@ public final class NightlyStore {
     }
 
     /// Moves a ledger entry to the path its file is found under now (renamed, moved, or listed through another spelling).
-    public func moveFile(id: Int64, to path: String, mtimeMs: Int64) throws(ASNError) {
+    package func moveFile(id: Int64, to path: String, mtimeMs: Int64) throws(ASNError) {
         try cached("UPDATE files SET path = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.text(path), .integer(mtimeMs), .integer(id)])
     }
 
     /// Notes that `size` bytes (hashing to `sha1`) of a file that grew are now read, and adds what reading the new bytes gave.
-    public func extendFile(id: Int64, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64, counts: IngestCounts) throws(ASNError) {
+    package func extendFile(id: Int64, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64, counts: IngestCounts) throws(ASNError) {
         try cached("UPDATE files SET size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = records_read + ?, records_stored = records_stored + ?, duplicates = duplicates + ?, other_environment = other_environment + ?, rejects = rejects + ? WHERE id = ?")
             .run([.integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(Int64(counts.read)), .integer(Int64(counts.stored)),
                   .integer(Int64(counts.duplicates)), .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
     }
 
     /// The newest modification time (ms) of the ledger's files of `side`, if any.
-    public func newestFile(side: String) throws(ASNError) -> Int64? {
+    package func newestFile(side: String) throws(ASNError) -> Int64? {
         var found: Int64?
         try cached("SELECT MAX(mtime_ms) FROM files WHERE side = ?").forEach([.text(side)]) { s in found = s.optionalInt64(0) }
         return found
     }
 
     /// Every ledger entry of `side`, by path.
-    public func ledgerEntries(side: String) throws(ASNError) -> [LedgerEntry] {
+    package func ledgerEntries(side: String) throws(ASNError) -> [LedgerEntry] {
         var all: [LedgerEntry] = []
         try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE side = ? ORDER BY path").forEach([.text(side)]) { s in
             all.append(Self.entry(s))
@@ -131,7 +131,7 @@ public final class NightlyStore {
     }
 
     /// Adds (or, for a known path, resets) a ledger entry before its records are read; returns its id.
-    public func beginFile(path: String, side: String, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64) throws(ASNError) -> Int64 {
+    package func beginFile(path: String, side: String, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64) throws(ASNError) -> Int64 {
         if let existing = try ledgerEntry(path: path) {
             try cached("UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0 WHERE id = ?")
                 .run([.text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(existing.id)])
@@ -143,25 +143,25 @@ public final class NightlyStore {
     }
 
     /// Records what reading the file gave.
-    public func finishFile(id: Int64, counts: IngestCounts) throws(ASNError) {
+    package func finishFile(id: Int64, counts: IngestCounts) throws(ASNError) {
         try cached("UPDATE files SET records_read = ?, records_stored = ?, duplicates = ?, other_environment = ?, rejects = ? WHERE id = ?")
             .run([.integer(Int64(counts.read)), .integer(Int64(counts.stored)), .integer(Int64(counts.duplicates)),
                   .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
     }
 
     /// Notes a new size/modification time for unchanged content, and that the file is present.
-    public func touchFile(id: Int64, size: Int64, mtimeMs: Int64) throws(ASNError) {
+    package func touchFile(id: Int64, size: Int64, mtimeMs: Int64) throws(ASNError) {
         try cached("UPDATE files SET size = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.integer(size), .integer(mtimeMs), .integer(id)])
     }
 
     /// Notes that a file is no longer under its root (its records are kept).
-    public func markVanished(id: Int64, date: String) throws(ASNError) {
+    package func markVanished(id: Int64, date: String) throws(ASNError) {
         try cached("UPDATE files SET vanished = ? WHERE id = ? AND vanished IS NULL").run([.text(date), .integer(id)])
     }
 
     /// Deletes everything a file contributed (records, pruned UUIDs, conflicts, rejects) before it is read again;
     /// returns the subscriptions its records belonged to and how many records were removed.
-    public func removeContent(ofFile id: Int64) throws(ASNError) -> (keys: Set<SubscriptionKey>, records: Int) {
+    package func removeContent(ofFile id: Int64) throws(ASNError) -> (keys: Set<SubscriptionKey>, records: Int) {
         var keys: Set<SubscriptionKey> = []
         var count = 0
         var ids: Set<Int64> = []
@@ -186,7 +186,7 @@ public final class NightlyStore {
 
     /// The ids of the rows already read from the database source `file` whose since-column value is at least
     /// `from` (every row read when nil), or that had none.
-    public func knownRows(file: Int64, from: Int64?) throws(ASNError) -> Set<String> {
+    package func knownRows(file: Int64, from: Int64?) throws(ASNError) -> Set<String> {
         var keys: Set<String> = []
         let sql = from == nil ? "SELECT row_key FROM source_rows WHERE file_id = ?"
             : "SELECT row_key FROM source_rows WHERE file_id = ? AND (mark IS NULL OR mark >= ?)"
@@ -195,26 +195,26 @@ public final class NightlyStore {
     }
 
     /// Notes a row of the database source `file` as read.
-    public func insertRow(file: Int64, key: String, mark: Int64?) throws(ASNError) {
+    package func insertRow(file: Int64, key: String, mark: Int64?) throws(ASNError) {
         try cached("INSERT OR REPLACE INTO source_rows (file_id, row_key, mark) VALUES (?, ?, ?)")
             .run([.integer(file), .text(key), mark.map { .integer($0) } ?? .null])
     }
 
     /// Forgets the rows of `file` whose since-column value lies below `mark`: no later night's filter returns them.
-    public func pruneRows(file: Int64, below mark: Int64) throws(ASNError) {
+    package func pruneRows(file: Int64, below mark: Int64) throws(ASNError) {
         try cached("DELETE FROM source_rows WHERE file_id = ? AND mark < ?").run([.integer(file), .integer(mark)])
     }
 
     // MARK: - Records
 
     /// A notificationUUID already stored (or pruned) on a side.
-    public struct SeenUUID: Sendable, Equatable {
+    package struct SeenUUID: Sendable, Equatable {
         /// V2: the content fingerprint of the copy stored; nil for V1.
-        public var digest: Int64?
+        package var digest: Int64?
     }
 
     /// The record stored (or pruned) earlier under notificationUUID `uuid` on `side`, if any ("" is never seen).
-    public func seen(side: String, uuid: String) throws(ASNError) -> SeenUUID? {
+    package func seen(side: String, uuid: String) throws(ASNError) -> SeenUUID? {
         let value = Self.uuidValue(uuid)
         guard value != .null else { return nil }
         var found: SeenUUID?
@@ -227,7 +227,7 @@ public final class NightlyStore {
     }
 
     /// Stores one record (its notificationUUID, when it has one, is then seen).
-    public func insert(_ r: StoredRecord, file: Int64) throws(ASNError) {
+    package func insert(_ r: StoredRecord, file: Int64) throws(ASNError) {
         let facts = r.facts
         let subscription = try subscriptionId(r.key)
         let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
@@ -240,7 +240,7 @@ public final class NightlyStore {
     }
 
     /// The stored records of one subscription, in the order they were ingested.
-    public func records(of key: SubscriptionKey) throws(ASNError) -> [StoredRecord] {
+    package func records(of key: SubscriptionKey) throws(ASNError) -> [StoredRecord] {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [StoredRecord] = []
         var damaged: Int64?
@@ -265,7 +265,7 @@ public final class NightlyStore {
     }
 
     /// The first and last known event time of a side (V1: not inferred), over stored records and `meta` bounds of pruned ones.
-    public func bounds(side: String) throws(ASNError) -> (min: Int64, max: Int64)? {
+    package func bounds(side: String) throws(ASNError) -> (min: Int64, max: Int64)? {
         var low: Int64?, high: Int64?
         try cached("SELECT MIN(event_ms), MAX(event_ms) FROM facts WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL").forEach([.integer(Self.sideCode(side))]) { s in
             low = s.optionalInt64(0)
@@ -278,7 +278,7 @@ public final class NightlyStore {
     }
 
     /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.
-    public func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<SubscriptionKey> {
+    package func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<SubscriptionKey> {
         var ids: Set<Int64> = []
         let bound: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
         for side in [1, 2] as [Int64] {
@@ -293,7 +293,7 @@ public final class NightlyStore {
     }
 
     /// Subscriptions with a record saying billing retry is on whose retry ends (`retry_ends_ms`) within `range`.
-    public func subscriptions(retryEndingIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+    package func subscriptions(retryEndingIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var ids: Set<Int64> = []
         try cached("SELECT DISTINCT subscription_id FROM facts WHERE retry_ends_ms BETWEEN ? AND ?")
             .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
@@ -301,7 +301,7 @@ public final class NightlyStore {
     }
 
     /// Subscriptions with a record whose expiry (`expires_ms`) lies in `range`.
-    public func subscriptions(expiringIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+    package func subscriptions(expiringIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var ids: Set<Int64> = []
         try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
             .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
@@ -309,7 +309,7 @@ public final class NightlyStore {
     }
 
     /// Subscriptions with an open difference or a pending item.
-    public func unsettledSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
+    package func unsettledSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
         try cached("SELECT environment, original_transaction_id FROM differences WHERE resolved IS NULL UNION SELECT environment, original_transaction_id FROM pending")
             .forEach { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
@@ -319,7 +319,7 @@ public final class NightlyStore {
     /// Deletes the records of subscriptions whose every record is older than `cutoff` and that have nothing open or
     /// pending, looking only at records with event times in `window` (the stretch that newly fell out of the horizon).
     /// Their UUIDs stay in `seen_uuids`, so a late retry is still a duplicate; the side bounds are kept in `meta`.
-    public func prune(olderThan cutoff: Int64, candidatesIn window: ClosedRange<Int64>) throws(ASNError) -> Int {
+    package func prune(olderThan cutoff: Int64, candidatesIn window: ClosedRange<Int64>) throws(ASNError) -> Int {
         let candidates = try subscriptions(eventIn: window, expiresToo: false)
         let unsettled = try unsettledSubscriptions()
         var removed = 0
@@ -345,19 +345,19 @@ public final class NightlyStore {
     }
 
     /// Whether the state holds no records, conflicts, differences or pending items (a first night, as far as pairing goes).
-    public func isEmpty() throws(ASNError) -> Bool {
+    package func isEmpty() throws(ASNError) -> Bool {
         try scalar("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM facts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))") == 0
     }
 
     /// Counts of stored records per side.
-    public func recordCount(side: String) throws(ASNError) -> Int {
+    package func recordCount(side: String) throws(ASNError) -> Int {
         if let kept = try meta("\(side)_records_in_state") { return Int(kept) + (countChanges[side] ?? 0) }
         return try scalar("SELECT COUNT(*) FROM facts WHERE side = ?", [.integer(Self.sideCode(side))])
     }
 
     /// Keeps the record counts `recordCount` gives in `meta`, inside the caller's transaction, so a night does not count
     /// a whole side's records (a state of millions) to report how many there are.
-    public func saveRecordCounts() throws(ASNError) {
+    package func saveRecordCounts() throws(ASNError) {
         for side in ["v1", "v2"] {
             try setMeta("\(side)_records_in_state", Int64(try recordCount(side: side)))
         }
@@ -367,13 +367,13 @@ public final class NightlyStore {
     // MARK: - Conflicts and rejects
 
     /// Stores a V2 notificationUUID seen again with other content.
-    public func insertConflict(_ d: Discrepancy, file: Int64) throws(ASNError) {
+    package func insertConflict(_ d: Discrepancy, file: Int64) throws(ASNError) {
         try cached("INSERT INTO conflicts (file_id, \(Self.cellColumns)) VALUES (?, \(Self.cellMarks))")
             .run([.integer(file)] + d.cells.map { .text($0) })
     }
 
     /// The conflicting duplicates stored for one subscription.
-    public func conflicts(of key: SubscriptionKey) throws(ASNError) -> [Discrepancy] {
+    package func conflicts(of key: SubscriptionKey) throws(ASNError) -> [Discrepancy] {
         var all: [Discrepancy] = []
         try cached("SELECT \(Self.cellColumns) FROM conflicts WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
             .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
@@ -383,13 +383,13 @@ public final class NightlyStore {
     }
 
     /// Stores one reject of a file.
-    public func insertReject(file: Int64, _ reject: ReconciliationResult.Reject, date: String) throws(ASNError) {
+    package func insertReject(file: Int64, _ reject: ReconciliationResult.Reject, date: String) throws(ASNError) {
         try cached("INSERT INTO rejects (file_id, side, source, line, reason, cause, ingested) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .run([.integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)), .text(reject.reason), .text(reject.cause), .text(date)])
     }
 
     /// The rejects read on `date` (rejects stored before schema 2: those of the files (re)ingested on `date`), V1 first, in input order.
-    public func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
+    package func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
         var all: [ReconciliationResult.Reject] = []
         try cached("SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id")
             .forEach([.text(date)]) { s in
@@ -401,7 +401,7 @@ public final class NightlyStore {
     // MARK: - Differences
 
     /// The open differences of one subscription, by identity, with their row ids.
-    public func openDifferences(of key: SubscriptionKey) throws(ASNError) -> [String: (id: Int64, row: DifferenceRow)] {
+    package func openDifferences(of key: SubscriptionKey) throws(ASNError) -> [String: (id: Int64, row: DifferenceRow)] {
         var found: [String: (id: Int64, row: DifferenceRow)] = [:]
         try cached("SELECT id, identity, first_seen, last_seen, \(Self.cellColumns) FROM differences WHERE environment = ? AND original_transaction_id = ? AND resolved IS NULL")
             .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
@@ -412,25 +412,25 @@ public final class NightlyStore {
     }
 
     /// Stores a newly confirmed difference.
-    public func insertDifference(_ d: Discrepancy, identity: String, date: String) throws(ASNError) {
+    package func insertDifference(_ d: Discrepancy, identity: String, date: String) throws(ASNError) {
         try cached("INSERT INTO differences (identity, first_seen, last_seen, \(Self.cellColumns)) VALUES (?, ?, ?, \(Self.cellMarks))")
             .run([.text(identity), .text(date), .text(date)] + d.cells.map { .text($0) })
     }
 
     /// Notes that an open difference is still there (with its current values).
-    public func updateDifference(id: Int64, _ d: Discrepancy, date: String) throws(ASNError) {
+    package func updateDifference(id: Int64, _ d: Discrepancy, date: String) throws(ASNError) {
         let assignments = Discrepancy.columns.map { "\($0) = ?" }.joined(separator: ", ")
         try cached("UPDATE differences SET last_seen = ?, \(assignments) WHERE id = ?")
             .run([.text(date)] + d.cells.map { .text($0) } + [.integer(id)])
     }
 
     /// Closes an open difference.
-    public func resolveDifference(id: Int64, date: String, by reason: String) throws(ASNError) {
+    package func resolveDifference(id: Int64, date: String, by reason: String) throws(ASNError) {
         try cached("UPDATE differences SET resolved = ?, resolved_by = ? WHERE id = ?").run([.text(date), .text(reason), .integer(id)])
     }
 
     /// Which differences `differenceRows` returns.
-    public enum DifferenceFilter: Sendable {
+    package enum DifferenceFilter: Sendable {
         /// First seen on the date and still open.
         case new
         /// Every open difference.
@@ -440,7 +440,7 @@ public final class NightlyStore {
     }
 
     /// The difference rows that `filter` selects for `date`.
-    public func differenceRows(_ filter: DifferenceFilter, date: String) throws(ASNError) -> [DifferenceRow] {
+    package func differenceRows(_ filter: DifferenceFilter, date: String) throws(ASNError) -> [DifferenceRow] {
         let condition: String
         var values: [SQLiteValue] = []
         switch filter {
@@ -463,7 +463,7 @@ public final class NightlyStore {
 
     /// The differences open at the end of each of the last `nights` run dates up to `date` (oldest first): first seen
     /// by then and not resolved by then. Derived from the differences' own dates, so publishing again gives the same.
-    public func openTrend(through date: String, nights: Int) throws(ASNError) -> [(date: String, open: Int)] {
+    package func openTrend(through date: String, nights: Int) throws(ASNError) -> [(date: String, open: Int)] {
         var dates: [String] = []
         try cached("SELECT DISTINCT run_date FROM runs WHERE run_date <= ? ORDER BY run_date DESC LIMIT ?").forEach([.text(date), .integer(Int64(nights))]) { s in
             dates.append(s.text(0))
@@ -478,7 +478,7 @@ public final class NightlyStore {
     }
 
     /// How many differences resolved on `date` each `resolved_by` has.
-    public func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
+    package func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
         var counts: [String: Int] = [:]
         try cached("SELECT resolved_by, COUNT(*) FROM differences WHERE resolved = ? GROUP BY 1").forEach([.text(date)]) { s in
             counts[s.text(0)] = Int(s.int64(1))
@@ -489,7 +489,7 @@ public final class NightlyStore {
     // MARK: - Pending
 
     /// The pending items of one subscription, by identity (to keep their first-seen date).
-    public func pendingFirstSeen(of key: SubscriptionKey) throws(ASNError) -> [String: String] {
+    package func pendingFirstSeen(of key: SubscriptionKey) throws(ASNError) -> [String: String] {
         var found: [String: String] = [:]
         try cached("SELECT identity, first_seen FROM pending WHERE environment = ? AND original_transaction_id = ?")
             .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in found[s.text(0)] = s.text(1) }
@@ -498,7 +498,7 @@ public final class NightlyStore {
 
     /// Makes the pending items of one subscription exactly `rows`, leaving rows that are already right untouched
     /// (so a re-run of the same night rewrites nothing).
-    public func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
+    package func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
         var existing: [String: (id: Int64, row: DifferenceRow)] = [:]
         try cached("SELECT id, identity, first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending WHERE environment = ? AND original_transaction_id = ?")
             .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
@@ -519,7 +519,7 @@ public final class NightlyStore {
     }
 
     /// Adds pending items to a subscription that has none (a first night).
-    public func insertPending(_ rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
+    package func insertPending(_ rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
         for (identity, row) in rows {
             try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
                 .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
@@ -527,7 +527,7 @@ public final class NightlyStore {
     }
 
     /// Every pending item.
-    public func pendingRows() throws(ASNError) -> [DifferenceRow] {
+    package func pendingRows() throws(ASNError) -> [DifferenceRow] {
         var rows: [DifferenceRow] = []
         try cached("SELECT first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending").forEach { s in
             guard let d = Discrepancy(cells: Self.cells(s, from: 3)) else { return }
@@ -542,7 +542,7 @@ public final class NightlyStore {
     // MARK: - Runs and meta
 
     /// The latest run, if any: id, date and whether its reports were published.
-    public func latestRun() throws(ASNError) -> (id: Int64, date: String, published: Bool)? {
+    package func latestRun() throws(ASNError) -> (id: Int64, date: String, published: Bool)? {
         var found: (Int64, String, Bool)?
         try cached("SELECT id, run_date, published FROM runs ORDER BY id DESC LIMIT 1").forEach { s in
             found = (s.int64(0), s.text(1), s.int64(2) != 0)
@@ -551,26 +551,26 @@ public final class NightlyStore {
     }
 
     /// Adds a run row; returns its id.
-    public func insertRun(date: String, started: String) throws(ASNError) -> Int64 {
+    package func insertRun(date: String, started: String) throws(ASNError) -> Int64 {
         try cached("INSERT INTO runs (run_date, started) VALUES (?, ?)").run([.text(date), .text(started)])
         return try lastInsertId()
     }
 
     /// Sets integer columns of a run row.
-    public func updateRun(id: Int64, _ values: [(String, Int)]) throws(ASNError) {
+    package func updateRun(id: Int64, _ values: [(String, Int)]) throws(ASNError) {
         guard !values.isEmpty else { return }
         let assignments = values.map { "\($0.0) = ?" }.joined(separator: ", ")
         try database.prepare("UPDATE runs SET \(assignments) WHERE id = ?").run(values.map { .integer(Int64($0.1)) } + [.integer(id)])
     }
 
     /// Marks every run of `date` as published, and this one finished with `status`.
-    public func finishRun(id: Int64, date: String, finished: String, status: Int32) throws(ASNError) {
+    package func finishRun(id: Int64, date: String, finished: String, status: Int32) throws(ASNError) {
         try cached("UPDATE runs SET finished = ?, exit_status = ? WHERE id = ?").run([.text(finished), .integer(Int64(status)), .integer(id)])
         try cached("UPDATE runs SET published = 1 WHERE run_date = ?").run([.text(date)])
     }
 
     /// Sums of the run-log counters over every run of `date`.
-    public func runTotals(date: String) throws(ASNError) -> [String: Int] {
+    package func runTotals(date: String) throws(ASNError) -> [String: Int] {
         var totals: [String: Int] = [:]
         let columns = Self.summedRunColumns
         try cached("SELECT \(columns.map { "COALESCE(SUM(\($0)), 0)" }.joined(separator: ", ")) FROM runs WHERE run_date = ?").forEach([.text(date)]) { s in
@@ -580,35 +580,35 @@ public final class NightlyStore {
     }
 
     /// When the latest run of `date` started (UTC ISO 8601), if there is one.
-    public func latestStart(date: String) throws(ASNError) -> String? {
+    package func latestStart(date: String) throws(ASNError) -> String? {
         var found: String?
         try cached("SELECT started FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1").forEach([.text(date)]) { s in found = s.text(0) }
         return found
     }
 
     /// Run dates the tool has run for.
-    public func runDates() throws(ASNError) -> Set<String> {
+    package func runDates() throws(ASNError) -> Set<String> {
         var dates: Set<String> = []
         try cached("SELECT DISTINCT run_date FROM runs").forEach { s in dates.insert(s.text(0)) }
         return dates
     }
 
     /// The finish time (UTC ISO 8601) of the last run that exited 0 or 1.
-    public func lastSuccess() throws(ASNError) -> String? {
+    package func lastSuccess() throws(ASNError) -> String? {
         var found: String?
         try cached("SELECT finished FROM runs WHERE exit_status IN (0, 1) AND finished IS NOT NULL ORDER BY id DESC LIMIT 1").forEach { s in found = s.text(0) }
         return found
     }
 
     /// A `meta` value.
-    public func meta(_ key: String) throws(ASNError) -> Int64? {
+    package func meta(_ key: String) throws(ASNError) -> Int64? {
         var value: Int64?
         try cached("SELECT value FROM meta WHERE key = ?").forEach([.text(key)]) { s in value = s.int64(0) }
         return value
     }
 
     /// Sets (or, with nil, removes) a `meta` value.
-    public func setMeta(_ key: String, _ value: Int64?) throws(ASNError) {
+    package func setMeta(_ key: String, _ value: Int64?) throws(ASNError) {
         if let value {
             try cached("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run([.text(key), .integer(value)])
         } else {
@@ -617,14 +617,14 @@ public final class NightlyStore {
     }
 
     /// A single integer from a query.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(ASNError) -> Int {
+    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(ASNError) -> Int {
         var value = 0
         try cached(sql).forEach(values) { s in value = Int(s.int64(0)) }
         return value
     }
 
     /// The run-log columns summed per run date for `summary.csv`.
-    public static let summedRunColumns = [
+    package static let summedRunColumns = [
         "files_ingested", "files_vanished", "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment",
         "v1_rejected", "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
         "records_replaced", "records_pruned",

@@ -6,9 +6,9 @@
 /// present field in mask order. Texts are ids of the state's `texts` table; numeric Apple ids are varints (a text id
 /// when not canonical decimal); dates are zigzag varints relative to an earlier date of the record; small numbers are
 /// zigzag varints. Decoding checks every length, so damaged bytes are an error, never a wrong value.
-public enum RecordFactsCodec {
+package enum RecordFactsCodec {
     /// The format byte this binary writes.
-    public static let format: UInt8 = 1
+    package static let format: UInt8 = 1
 
     /// The optional fields, in mask (and byte) order.
     private enum Field: Int, CaseIterable {
@@ -24,7 +24,7 @@ public enum RecordFactsCodec {
     }
 
     /// Encodes `facts`; `text` gives a text's id in the state's `texts` table (adding it when new).
-    public static func encode(_ facts: RecordFacts, text: (String) throws(ASNError) -> Int64) throws(ASNError) -> [UInt8] {
+    package static func encode(_ facts: RecordFacts, text: (String) throws(ASNError) -> Int64) throws(ASNError) -> [UInt8] {
         var out: [UInt8] = [format]
         out.reserveCapacity(80)
         var flags = UInt64(facts.kind.rawValue)
@@ -97,7 +97,7 @@ public enum RecordFactsCodec {
 
     /// Decodes bytes written by `encode`; `environment`, `originalTransactionId`, `notificationUUID` and `time` come
     /// from the row's own columns, `text` resolves a text id. Returns nil when the bytes are damaged or of an unknown format.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, environment: String, originalTransactionId: String,
+    package static func decode(_ bytes: UnsafeRawBufferPointer, environment: String, originalTransactionId: String,
                               notificationUUID: String?, time: Int64?, text: (Int64) -> String?) -> RecordFacts? {
         var reader = Varint.Reader(bytes)
         guard let first = reader.byte(), first == format, let flags = reader.next(),

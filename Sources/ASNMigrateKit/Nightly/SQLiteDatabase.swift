@@ -5,14 +5,14 @@ import Foundation
 ///
 /// Every failure is an `ASNError(.stateDatabase, …)` naming the file and SQLite's own message. Not thread-safe: one
 /// run uses one handle on one thread.
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     /// The database file's path.
-    public let path: String
+    package let path: String
 
     private var handle: OpaquePointer?
 
     /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for another writer.
-    public init(path: String, create: Bool = true, busyTimeoutMs: Int32 = 5_000) throws(ASNError) {
+    package init(path: String, create: Bool = true, busyTimeoutMs: Int32 = 5_000) throws(ASNError) {
         self.path = path
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
@@ -31,7 +31,7 @@ public final class SQLiteDatabase {
     }
 
     /// Closes the handle; safe to call more than once.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         sqlite3_close_v2(handle)
         self.handle = nil
@@ -40,7 +40,7 @@ public final class SQLiteDatabase {
     // MARK: - Running SQL
 
     /// Runs one or more SQL statements that return no rows.
-    public func execute(_ sql: String) throws(ASNError) {
+    package func execute(_ sql: String) throws(ASNError) {
         let db = try open()
         var errorText: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(db, sql, nil, nil, &errorText)
@@ -52,7 +52,7 @@ public final class SQLiteDatabase {
     }
 
     /// Compiles one statement.
-    public func prepare(_ sql: String) throws(ASNError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(ASNError) -> SQLiteStatement {
         let db = try open()
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
@@ -62,7 +62,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when `body` throws.
-    public func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
+    package func transaction<T>(_ body: () throws(ASNError) -> T) throws(ASNError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()
@@ -75,7 +75,7 @@ public final class SQLiteDatabase {
     }
 
     /// `PRAGMA user_version`: the schema version the database says it has.
-    public var userVersion: Int {
+    package var userVersion: Int {
         get throws(ASNError) {
             let statement = try prepare("PRAGMA user_version")
             guard try statement.step() else { return 0 }
@@ -84,7 +84,7 @@ public final class SQLiteDatabase {
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int {
+    package var changes: Int {
         handle.map { Int(sqlite3_changes($0)) } ?? 0
     }
 

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// One compiled SQL statement: bind parameters (1-based), step through rows, read columns (0-based), reset to reuse.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     private let statement: OpaquePointer
     private let database: SQLiteDatabase
 
@@ -19,7 +19,7 @@ public final class SQLiteStatement {
 
     /// Binds parameters 1, 2, … in order (nil binds NULL); resets the statement first.
     @discardableResult
-    public func bind(_ values: [SQLiteValue]) throws(ASNError) -> SQLiteStatement {
+    package func bind(_ values: [SQLiteValue]) throws(ASNError) -> SQLiteStatement {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -42,7 +42,7 @@ public final class SQLiteStatement {
     // MARK: - Stepping
 
     /// Advances to the next row: true when there is one, false when done.
-    public func step() throws(ASNError) -> Bool {
+    package func step() throws(ASNError) -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -54,13 +54,13 @@ public final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows, with `values` bound.
-    public func run(_ values: [SQLiteValue] = []) throws(ASNError) {
+    package func run(_ values: [SQLiteValue] = []) throws(ASNError) {
         try bind(values)
         while try step() {}
     }
 
     /// Calls `body` for each row of the statement with `values` bound.
-    public func forEach(_ values: [SQLiteValue] = [], _ body: (SQLiteStatement) throws(ASNError) -> Void) throws(ASNError) {
+    package func forEach(_ values: [SQLiteValue] = [], _ body: (SQLiteStatement) throws(ASNError) -> Void) throws(ASNError) {
         try bind(values)
         while try step() { try body(self) }
     }
@@ -68,44 +68,44 @@ public final class SQLiteStatement {
     // MARK: - Columns
 
     /// How many columns each row has.
-    public var columnCount: Int32 {
+    package var columnCount: Int32 {
         sqlite3_column_count(statement)
     }
 
     /// Whether column `index` of the current row is NULL.
-    public func isNull(_ index: Int32) -> Bool {
+    package func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(statement, index) == SQLITE_NULL
     }
 
     /// Whether column `index` of the current row holds bytes (a BLOB).
-    public func isBlob(_ index: Int32) -> Bool {
+    package func isBlob(_ index: Int32) -> Bool {
         sqlite3_column_type(statement, index) == SQLITE_BLOB
     }
 
     /// Column `index` as an integer (0 for NULL).
-    public func int64(_ index: Int32) -> Int64 {
+    package func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(statement, index)
     }
 
     /// Column `index` as an optional integer.
-    public func optionalInt64(_ index: Int32) -> Int64? {
+    package func optionalInt64(_ index: Int32) -> Int64? {
         isNull(index) ? nil : int64(index)
     }
 
     /// Column `index` as text ("" for NULL).
-    public func text(_ index: Int32) -> String {
+    package func text(_ index: Int32) -> String {
         guard let pointer = sqlite3_column_text(statement, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// Column `index` as an optional text.
-    public func optionalText(_ index: Int32) -> String? {
+    package func optionalText(_ index: Int32) -> String? {
         isNull(index) ? nil : text(index)
     }
 
     /// Column `index` as bytes (empty for NULL).
-    public func blob(_ index: Int32) -> [UInt8] {
+    package func blob(_ index: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(statement, index) else { return [] }
         let count = Int(sqlite3_column_bytes(statement, index))
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))

@@ -1,5 +1,5 @@
 /// A value bound to a statement parameter.
-public enum SQLiteValue: Sendable, Equatable {
+package enum SQLiteValue: Sendable, Equatable {
     /// NULL.
     case null
     /// A 64-bit integer.
@@ -10,7 +10,7 @@ public enum SQLiteValue: Sendable, Equatable {
     case blob([UInt8])
 
     /// An optional integer: NULL when nil.
-    public static func integer(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
+    package static func integer(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
     /// An optional text: NULL when nil.
-    public static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    package static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }

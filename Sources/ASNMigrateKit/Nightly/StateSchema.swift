@@ -2,12 +2,12 @@
 ///
 /// Version N is reached by running `migrations[0..<N]` in order inside one transaction. A database whose
 /// `user_version` is above `currentVersion` was written by a newer asn-migrate and is refused, never touched.
-public enum StateSchema {
+package enum StateSchema {
     /// The schema version this binary writes and reads.
-    public static var currentVersion: Int { migrations.count }
+    package static var currentVersion: Int { migrations.count }
 
     /// The migrations; element `i` takes the schema from version `i` to `i + 1`. Never edit one that has shipped: append.
-    public static let migrations: [String] = [
+    package static let migrations: [String] = [
         """
         CREATE TABLE files (
             id INTEGER PRIMARY KEY,
@@ -205,7 +205,7 @@ public enum StateSchema {
     ]
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.
-    public static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
+    package static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
         let found = try database.userVersion
         guard found <= currentVersion else {
@@ -224,7 +224,7 @@ public enum StateSchema {
     }
 
     /// The tables holding difference rows, whose cells follow `Discrepancy.columns`.
-    public static let cellTables = ["conflicts", "differences", "pending"]
+    package static let cellTables = ["conflicts", "differences", "pending"]
 
     /// Adds every `Discrepancy.columns` column a cell table lacks (as `TEXT NOT NULL DEFAULT ''`), so a column
     /// appended to `differences.csv` needs no migration; rows stored before it read back with that cell empty.

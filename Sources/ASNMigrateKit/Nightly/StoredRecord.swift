@@ -3,46 +3,46 @@
 ///
 /// The facts are fed back to the `Reconciler` as `reconcile` feeds the record, so both judge the same values. No V1
 /// `password` or `latest_receipt` is in them.
-public struct StoredRecord: Sendable, Equatable {
+package struct StoredRecord: Sendable, Equatable {
     /// The record's facts.
-    public var facts: RecordFacts
+    package var facts: RecordFacts
     /// V2: the first 8 bytes of the content digest (as `reconcile` compares them); nil for V1.
-    public var digest: Int64?
+    package var digest: Int64?
 
     /// A record with its facts and digest.
-    public init(facts: RecordFacts, digest: Int64? = nil) {
+    package init(facts: RecordFacts, digest: Int64? = nil) {
         self.facts = facts
         self.digest = digest
     }
 
     /// A migrated V1 record.
-    public init(migrated p: ResponseBodyV2DecodedPayload) {
+    package init(migrated p: ResponseBodyV2DecodedPayload) {
         self.init(facts: RecordFacts(p, kind: .migrated, location: SourceLocation(path: "")))
     }
 
     /// A V1 record no rule maps.
-    public init(unmapped u: UnmappedNotification) {
+    package init(unmapped u: UnmappedNotification) {
         self.init(facts: RecordFacts(unmapped: u))
     }
 
     /// A V2 record.
-    public init(v2 record: V2Record) {
+    package init(v2 record: V2Record) {
         self.init(facts: RecordFacts(record.payload, kind: .v2, location: record.location), digest: Int64(bitPattern: SHA1.prefix64(record.contentDigest)))
     }
 
     /// The subscription's key ("" for an absent environment or originalTransactionId).
-    public var key: SubscriptionKey {
+    package var key: SubscriptionKey {
         SubscriptionKey(environment: facts.environment ?? "", originalTransactionId: facts.originalTransactionId ?? "")
     }
 
     /// notificationUUID, "" when none.
-    public var notificationUUID: String { facts.notificationUUID ?? "" }
+    package var notificationUUID: String { facts.notificationUUID ?? "" }
 
     /// "v1" or "v2".
-    public var side: String { facts.side }
+    package var side: String { facts.side }
 
     /// Feeds the record to `reconciler` exactly as `reconcile` feeds the original.
-    public func feed(into reconciler: inout Reconciler) {
+    package func feed(into reconciler: inout Reconciler) {
         reconciler.add(facts, fingerprint: digest.map { UInt64(bitPattern: $0) } ?? 0)
     }
 }

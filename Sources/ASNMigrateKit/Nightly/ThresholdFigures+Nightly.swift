@@ -2,7 +2,7 @@
 extension ThresholdFigures {
     /// `nightly`'s catalog: every difference kind (counted in the night's `new.csv`), every whole-number
     /// `summary.csv` figure of a night, and `rejects`.
-    public static let nightly: Catalog = {
+    package static let nightly: Catalog = {
         let names = Set(nightlySummaryNames + Discrepancy.Kind.allCases.map(\.rawValue) + ["rejects", "records_read"])
         var of: [String: String] = ["rejects": "records_read", "v1_rejected": "v1_records_read", "v2_rejected": "v2_records_read"]
         for kind in Discrepancy.Kind.allCases { of[kind.rawValue] = "differences_open" }
@@ -23,7 +23,7 @@ extension ThresholdFigures {
     }
 
     /// A night's figures: its `summary.csv` counts, the night's new differences per kind, `rejects` and `records_read`.
-    public static func nightly(metrics: [(String, String)], new: [Discrepancy.Kind]) -> ThresholdFigures {
+    package static func nightly(metrics: [(String, String)], new: [Discrepancy.Kind]) -> ThresholdFigures {
         var counts: [String: Int] = [:]
         for (name, value) in metrics where SummaryJSON.isCount(value) { counts[name] = Int(value) ?? 0 }
         for kind in Discrepancy.Kind.allCases { counts[kind.rawValue] = 0 }

@@ -9,15 +9,15 @@ import Darwin
 ///
 /// Appends are buffered and written in blocks of about `blockSize` bytes, so it suits large JSONL output.
 /// After a failed write the file refuses to commit. Not thread-safe: use from one task.
-public final class AtomicFile: ByteSink {
+package final class AtomicFile: ByteSink {
     /// The destination path.
-    public let path: String
+    package let path: String
     /// The hidden temp file being written.
-    public let temporaryPath: String
+    package let temporaryPath: String
     /// Bytes buffered before a write(2).
-    public let blockSize: Int
+    package let blockSize: Int
     /// Whether `commit()` has moved the file into place.
-    public var isCommitted: Bool { state == .committed }
+    package var isCommitted: Bool { state == .committed }
 
     /// The write(2) used, replaceable in tests to inject failures.
     var writeFunction: FileSystem.WriteFunction = FileSystem.systemWrite
@@ -27,7 +27,7 @@ public final class AtomicFile: ByteSink {
     private var state = State.open
 
     /// Opens a fresh temp file beside `path`, creating missing parent directories.
-    public init(path: String, blockSize: Int = 1 << 20) throws(ASNError) {
+    package init(path: String, blockSize: Int = 1 << 20) throws(ASNError) {
         self.path = FileSystem.trimmingTrailingSlashes(path)
         self.blockSize = max(1, blockSize)
         let parent = FileSystem.parentDirectory(of: self.path)
@@ -46,19 +46,19 @@ public final class AtomicFile: ByteSink {
     // MARK: - Writing
 
     /// Appends bytes, writing full blocks to the temp file.
-    public func write(_ bytes: [UInt8]) throws(ASNError) {
+    package func write(_ bytes: [UInt8]) throws(ASNError) {
         try checkOpen()
         buffer.append(contentsOf: bytes)
         if buffer.count >= blockSize { try flush() }
     }
 
     /// Appends text as UTF-8.
-    public func write(_ text: String) throws(ASNError) {
+    package func write(_ text: String) throws(ASNError) {
         try write(Array(text.utf8))
     }
 
     /// Writes what is buffered, syncs, and renames the temp file over `path`; on failure the temp file is removed.
-    public func commit() throws(ASNError) {
+    package func commit() throws(ASNError) {
         try checkOpen()
         do throws(ASNError) {
             try flush()
@@ -76,7 +76,7 @@ public final class AtomicFile: ByteSink {
     }
 
     /// Discards the temp file; `path` is left as it was. Safe to call more than once.
-    public func abort() {
+    package func abort() {
         guard state != .committed, state != .aborted else { return }
         if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1

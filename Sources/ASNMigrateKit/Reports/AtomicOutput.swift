@@ -9,11 +9,11 @@ import Darwin
 ///
 /// Everything is written into a hidden sibling (`.NAME.tmp-<pid>-<random>`) on the same file system, synced, then
 /// moved into place with rename(2). Leftover hidden siblings of dead processes are removed on the next write.
-public enum AtomicOutput {
+package enum AtomicOutput {
     // MARK: - Files
 
     /// Replaces (or creates) the file at `path` with `bytes` atomically, creating missing parent directories.
-    public static func writeFileAtomically(path: String, bytes: [UInt8]) throws(ASNError) {
+    package static func writeFileAtomically(path: String, bytes: [UInt8]) throws(ASNError) {
         let file = try AtomicFile(path: path)
         try file.write(bytes)
         try file.commit()
@@ -23,7 +23,7 @@ public enum AtomicOutput {
 
     /// Replaces (or creates) the directory at `path` so it holds exactly `files`, atomically. An existing directory is
     /// replaced only when it is empty or holds nothing but entries with these names (an earlier run's output).
-    public static func writeDirectoryAtomically(path: String, files: [(name: String, bytes: [UInt8])]) throws(ASNError) {
+    package static func writeDirectoryAtomically(path: String, files: [(name: String, bytes: [UInt8])]) throws(ASNError) {
         try writeDirectoryAtomically(path: path, replacing: Set(files.map(\.name))) { (staging: StagingDirectory) throws(ASNError) in
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
         }
@@ -32,7 +32,7 @@ public enum AtomicOutput {
     /// `writeDirectoryAtomically(path:_:)` that replaces an existing directory only when every entry in it has one of
     /// `names` (what this writer puts there), so a folder given by mistake (a home folder, `.`) is never deleted: a
     /// foreign entry is an `.outputFailed` error naming it, thrown before anything is written.
-    public static func writeDirectoryAtomically(path: String, replacing names: Set<String>,
+    package static func writeDirectoryAtomically(path: String, replacing names: Set<String>,
                                                 _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
         try writeDirectoryAtomically(path: path, exchange: systemExchange, replacing: names, fill)
     }
@@ -47,7 +47,7 @@ public enum AtomicOutput {
     /// but both complete copies as hidden siblings — never a half-written one. A symbolic link at `path` (a chain of
     /// them) is followed: the directory it points to is replaced and the link kept. Something at `path` that is not a
     /// directory is an error, never replaced.
-    public static func writeDirectoryAtomically(path: String, _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+    package static func writeDirectoryAtomically(path: String, _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
         try writeDirectoryAtomically(path: path, exchange: systemExchange, fill)
     }
 

@@ -4,16 +4,16 @@
 /// tab or CR first gets a `'` prefix so a spreadsheet shows it as text instead of evaluating it (`CSVFormulaGuard`,
 /// which V2 CSV reading undoes). Rows accumulate in
 /// `bytes`; a streaming caller drains them into a `ByteSink` whenever `bytes.count` passes a threshold.
-public struct CSVWriter: Sendable {
+package struct CSVWriter: Sendable {
     /// The encoded output not yet drained, starting with the header row.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Number of cells every row must have: the header's.
-    public let columnCount: Int
+    package let columnCount: Int
     /// Whether cells are formula-guarded (on unless a report needs raw values).
-    public let guardsFormulas: Bool
+    package let guardsFormulas: Bool
 
     /// Creates a writer and writes the header row.
-    public init(header: [String], guardsFormulas: Bool = true) {
+    package init(header: [String], guardsFormulas: Bool = true) {
         columnCount = header.count
         self.guardsFormulas = guardsFormulas
         appendRecord(header)
@@ -22,7 +22,7 @@ public struct CSVWriter: Sendable {
     // MARK: - Writing
 
     /// Appends one row; throws `.outputFailed` if it does not have exactly `columnCount` cells (a bug in the caller).
-    public mutating func appendRow(_ cells: [String]) throws(ASNError) {
+    package mutating func appendRow(_ cells: [String]) throws(ASNError) {
         guard cells.count == columnCount else {
             throw ASNError(.outputFailed, "CSV row has \(cells.count) cells but the header has \(columnCount); this is a bug in the report writer, please report it")
         }
@@ -30,33 +30,33 @@ public struct CSVWriter: Sendable {
     }
 
     /// Returns the buffered bytes and empties the buffer.
-    public mutating func drain() -> [UInt8] {
+    package mutating func drain() -> [UInt8] {
         defer { bytes.removeAll(keepingCapacity: true) }
         return bytes
     }
 
     /// Writes the buffered bytes to `sink` and empties the buffer.
-    public mutating func drain(into sink: some ByteSink) throws(ASNError) {
+    package mutating func drain(into sink: some ByteSink) throws(ASNError) {
         guard !bytes.isEmpty else { return }
         try sink.write(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 
     /// A whole small report as a string: header then rows (which must match the header's width; extra cells are kept, missing ones left out).
-    public static func render(header: [String], rows: [[String]]) -> String {
+    package static func render(header: [String], rows: [[String]]) -> String {
         String(decoding: renderBytes(header: header, rows: rows), as: UTF8.self)
     }
 
     /// A whole report as bytes, as `render` writes it; rows are taken one at a time, so a lazy sequence never holds
     /// every row's cells at once (a 1M × 1M reconcile's `subscriptions.csv` has 130,000 rows).
-    public static func renderBytes(header: [String], rows: some Sequence<[String]>) -> [UInt8] {
+    package static func renderBytes(header: [String], rows: some Sequence<[String]>) -> [UInt8] {
         var writer = CSVWriter(header: header)
         for row in rows { writer.appendRecord(row) }
         return writer.bytes
     }
 
     /// One cell as it appears in the file: guarded, then quoted if needed.
-    public static func encode(cell: String, guardsFormulas: Bool = true) -> String {
+    package static func encode(cell: String, guardsFormulas: Bool = true) -> String {
         var text = cell
         if guardsFormulas { text = CSVFormulaGuard.guarded(cell) }
         guard text.utf8.contains(where: ByteTables.isCSVSpecial) else { return text }

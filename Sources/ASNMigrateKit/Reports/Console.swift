@@ -1,17 +1,17 @@
 import Foundation
 
 /// Where a command prints: standard output (bytes) and standard error (text lines).
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// Writes bytes to standard output.
-    public var output: @Sendable ([UInt8]) throws(ASNError) -> Void
+    package var output: @Sendable ([UInt8]) throws(ASNError) -> Void
     /// Writes one message line to standard error.
-    public var diagnostic: @Sendable (String) -> Void
+    package var diagnostic: @Sendable (String) -> Void
     /// The descriptor behind `output` when it is a real one (1 for `.standard`): written directly, so a failed write
     /// can say exactly how many bytes got out; nil for a console that captures output.
-    public var outputDescriptor: Int32?
+    package var outputDescriptor: Int32?
 
     /// Creates a console from two writers.
-    public init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void,
+    package init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void,
                 outputDescriptor: Int32? = nil) {
         self.output = output
         self.diagnostic = diagnostic
@@ -19,12 +19,12 @@ public struct Console: Sendable {
     }
 
     /// An output file for `path` (`-` meaning this console's standard output).
-    public func outputFile(_ path: String, target: OutputTarget) throws(ASNError) -> OutputFile {
+    package func outputFile(_ path: String, target: OutputTarget) throws(ASNError) -> OutputFile {
         try OutputFile(path: path, target: target, standardOutput: outputDescriptor == nil ? output : nil, descriptor: outputDescriptor ?? 1)
     }
 
     /// The process's real standard output and standard error.
-    public static let standard = Console(
+    package static let standard = Console(
         output: { (bytes: [UInt8]) throws(ASNError) in try FileDescriptorSink.standardOutput.write(bytes) },
         // The last line of defence: whatever a message holds, no escape sequence from the input reaches the terminal.
         diagnostic: { line in FileDescriptorSink.writeAll(Array((ConsoleText.lines(line) + "\n").utf8), to: 2) },
@@ -33,23 +33,23 @@ public struct Console: Sendable {
 }
 
 /// Writes bytes to a file descriptor, whole, retrying on EINTR and short writes.
-public final class FileDescriptorSink: ByteSink, Sendable {
+package final class FileDescriptorSink: ByteSink, Sendable {
     /// Standard output (fd 1).
-    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
+    package static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
 
     /// The descriptor written to.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// A name for error messages.
-    public let name: String
+    package let name: String
 
     /// Creates a sink over an open descriptor (not closed by the sink).
-    public init(descriptor: Int32, name: String) {
+    package init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name
     }
 
     /// Writes all bytes or throws `.outputFailed`.
-    public func write(_ bytes: [UInt8]) throws(ASNError) {
+    package func write(_ bytes: [UInt8]) throws(ASNError) {
         guard FileDescriptorSink.writeAll(bytes, to: descriptor) else {
             throw ASNError(.outputFailed, "cannot write to \(name): \(String(cString: strerror(errno)))")
         }
@@ -57,7 +57,7 @@ public final class FileDescriptorSink: ByteSink, Sendable {
 
     /// Writes all bytes to `fd`; false on an error other than EINTR.
     @discardableResult
-    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         bytes.withUnsafeBytes { raw -> Bool in
             guard var base = raw.baseAddress else { return true }
             var remaining = raw.count

@@ -1,7 +1,7 @@
 /// Renders `migrate` output: one JSON line per payload, or flat CSV columns; and the rejects CSV.
-public enum MigrationOutput {
+package enum MigrationOutput {
     /// The output formats of `migrate --format`.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// JSON Lines, one decoded V2 payload per line (the default).
         case jsonl
         /// CSV, the same values as flat columns.
@@ -9,7 +9,7 @@ public enum MigrationOutput {
     }
 
     /// How `migrate --format csv` names its columns (`--csv-names`).
-    public enum CSVNames: String, Sendable, CaseIterable {
+    package enum CSVNames: String, Sendable, CaseIterable {
         /// The JSON path, as the JSON Lines output nests it: `data.transactionInfo.productId`.
         case dotted
         /// snake_case, joinable from SQL without quoting: `data_transaction_info_product_id`.
@@ -17,13 +17,13 @@ public enum MigrationOutput {
     }
 
     /// The CSV columns of `migrate --format csv` under `names`, in order.
-    public static func csvColumns(_ names: CSVNames) -> [String] {
+    package static func csvColumns(_ names: CSVNames) -> [String] {
         names == .dotted ? csvColumns : csvColumns.map(snakeCase)
     }
 
     /// `data.transactionInfo.webOrderLineItemId` → `data_transaction_info_web_order_line_item_id`,
     /// `notificationUUID` → `notification_uuid`, `migration.v1NotificationType` → `migration_v1_notification_type`.
-    public static func snakeCase(_ path: String) -> String {
+    package static func snakeCase(_ path: String) -> String {
         let characters = Array(path)
         var result = ""
         for (index, character) in characters.enumerated() {
@@ -43,7 +43,7 @@ public enum MigrationOutput {
     }
 
     /// The CSV columns of `migrate --format csv`, in order.
-    public static let csvColumns: [String] = [
+    package static let csvColumns: [String] = [
         "notificationType", "subtype", "notificationUUID", "version", "signedDate",
         "data.bundleId", "data.bundleVersion", "data.environment", "data.status",
     ] + transactionColumns.map { "data.transactionInfo." + $0 }
@@ -51,7 +51,7 @@ public enum MigrationOutput {
       + ["migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule", "migration.eventTimeInferred"]
 
     /// The columns of `rejects` CSVs (`RejectRow.columns`, shared with `reconcile`'s `rejected.csv`).
-    public static let rejectColumns = RejectRow.columns
+    package static let rejectColumns = RejectRow.columns
 
     /// V2 date fields, rendered as ISO 8601 in CSV.
     static let dateFields: Set<String> = [
@@ -73,25 +73,25 @@ public enum MigrationOutput {
     ]
 
     /// Appends one payload as a JSON line (with `\n`).
-    public static func appendJSONLine(_ payload: ResponseBodyV2DecodedPayload, to out: inout [UInt8]) {
+    package static func appendJSONLine(_ payload: ResponseBodyV2DecodedPayload, to out: inout [UInt8]) {
         JSONWriter.append(.object(payload.json), to: &out)
         out.append(0x0A)
     }
 
     /// The CSV cells of one payload, in `csvColumns` order; dates as ISO 8601 UTC with milliseconds.
-    public static func csvRow(_ payload: ResponseBodyV2DecodedPayload) -> [String] {
+    package static func csvRow(_ payload: ResponseBodyV2DecodedPayload) -> [String] {
         var flat: [String: String] = [:]
         flatten(payload.json, prefix: "", into: &flat)
         return csvColumns.map { flat[$0] ?? "" }
     }
 
     /// The cells of one rejects row (side `v1`).
-    public static func rejectRow(_ error: ASNError) -> [String] {
+    package static func rejectRow(_ error: ASNError) -> [String] {
         RejectRow.cells(side: "v1", location: error.location, reason: error.reportReason)
     }
 
     /// The cells of a rejects row for an unmapped record (side `v1`).
-    public static func unmappedRow(_ u: UnmappedNotification) -> [String] {
+    package static func unmappedRow(_ u: UnmappedNotification) -> [String] {
         RejectRow.cells(side: "v1", location: u.location, reason: "unmapped: \(u.reason)")
     }
 

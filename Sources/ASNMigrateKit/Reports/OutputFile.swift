@@ -10,15 +10,15 @@ import Darwin
 /// `commit()` publishes an atomic file (a direct stream is complete once written); `abort()` or dropping it uncommitted
 /// leaves an atomic destination as it was. `bytesWritten` counts the bytes that reached a direct stream, partial writes
 /// included, so a failure can say how much of the output exists. Not thread-safe: use from one task.
-public final class OutputFile: ByteSink {
+package final class OutputFile: ByteSink {
     /// The path as given (`-` for standard output).
-    public let path: String
+    package let path: String
     /// Where the bytes go.
-    public let target: OutputTarget
+    package let target: OutputTarget
     /// Bytes that reached a direct stream (always 0 for an atomic file, whose bytes appear only on commit).
-    public private(set) var bytesWritten = 0
+    package private(set) var bytesWritten = 0
     /// Whether the output is complete: an atomic file committed, or a stream finished without error.
-    public private(set) var isCommitted = false
+    package private(set) var isCommitted = false
 
     private let backing: Backing
 
@@ -32,12 +32,12 @@ public final class OutputFile: ByteSink {
     /// Opens `path` for writing; `-` goes to `standardOutput`, or to descriptor 1 when that is nil.
     ///
     /// A FIFO is opened for writing here, which waits until a reader opens it (as a shell redirection does).
-    public convenience init(path: String, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil) throws(ASNError) {
+    package convenience init(path: String, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil) throws(ASNError) {
         try self.init(path: path, target: try OutputTarget.resolve(path), standardOutput: standardOutput)
     }
 
     /// Opens an already resolved target; `.standardOutput` goes to `standardOutput`, or to `descriptor` when that is nil.
-    public init(path: String, target: OutputTarget, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil,
+    package init(path: String, target: OutputTarget, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil,
                 descriptor standardDescriptor: Int32 = 1) throws(ASNError) {
         self.path = path
         self.target = target
@@ -58,7 +58,7 @@ public final class OutputFile: ByteSink {
 
     /// Writes a whole small output (a metrics or summary file, say) the way its target needs, and publishes it; the
     /// caller takes the run lock (`OutputTarget.resolve(path).lockPath`) when it wants one.
-    public static func writeWhole(_ bytes: [UInt8], to path: String) throws(ASNError) {
+    package static func writeWhole(_ bytes: [UInt8], to path: String) throws(ASNError) {
         let file = try OutputFile(path: path)
         try file.write(bytes)
         try file.commit()
@@ -69,7 +69,7 @@ public final class OutputFile: ByteSink {
     }
 
     /// True when the output goes straight to its destination (standard output, a device or a FIFO).
-    public var isDirect: Bool {
+    package var isDirect: Bool {
         if case .atomic = backing { return false }
         return true
     }
@@ -77,7 +77,7 @@ public final class OutputFile: ByteSink {
     // MARK: - Writing
 
     /// Appends bytes; for a direct stream, every byte written before a failure is counted in `bytesWritten`.
-    public func write(_ bytes: [UInt8]) throws(ASNError) {
+    package func write(_ bytes: [UInt8]) throws(ASNError) {
         switch backing {
         case .atomic(let file):
             try file.write(bytes)
@@ -96,18 +96,18 @@ public final class OutputFile: ByteSink {
     }
 
     /// Publishes the output: renames an atomic file into place; a direct stream is already complete.
-    public func commit() throws(ASNError) {
+    package func commit() throws(ASNError) {
         if case .atomic(let file) = backing { try file.commit() }
         isCommitted = true
     }
 
     /// Discards an uncommitted atomic file; a direct stream keeps what it was sent.
-    public func abort() {
+    package func abort() {
         if case .atomic(let file) = backing { file.abort() }
     }
 
     /// What became of this output, for the message after a failed run: complete, left as it was, or incomplete.
-    public var fate: String {
+    package var fate: String {
         if isCommitted { return "'\(path)' was written in full" }
         if !isDirect { return "'\(path)' was not written (left as it was)" }
         return bytesWritten == 0 ? "nothing reached \(displayName)" : "\(displayName) got \(bytesWritten) byte(s) and is incomplete"

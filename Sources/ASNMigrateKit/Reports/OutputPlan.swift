@@ -13,9 +13,9 @@ import Darwin
 /// output folder (replacing the folder would delete it); two outputs that are the same file, or one inside the other;
 /// a dangling symbolic link as an output whose target's folder does not exist. Standard output, devices and FIFOs
 /// are written through, never replaced, so they are not checked against files.
-public struct OutputPlan: Sendable {
+package struct OutputPlan: Sendable {
     /// Whether an output is one file or a folder the run fills.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// One file, replaced atomically.
         case file
         /// A folder whose content the run replaces (a report folder) or creates entries in (a reports root).
@@ -23,16 +23,16 @@ public struct OutputPlan: Sendable {
     }
 
     /// One path the run writes.
-    public struct Output: Sendable, Equatable {
+    package struct Output: Sendable, Equatable {
         /// The option that names it (`--out`), or a description (`the lock of --out`).
-        public var option: String
+        package var option: String
         /// The path as given.
-        public var path: String
+        package var path: String
         /// File or folder.
-        public var kind: Kind
+        package var kind: Kind
 
         /// Creates an output.
-        public init(_ option: String, _ path: String, kind: Kind = .file) {
+        package init(_ option: String, _ path: String, kind: Kind = .file) {
             self.option = option
             self.path = path
             self.kind = kind
@@ -40,35 +40,35 @@ public struct OutputPlan: Sendable {
     }
 
     /// One path the run reads: an input root (file or folder) or a settings file.
-    public struct Input: Sendable, Equatable {
+    package struct Input: Sendable, Equatable {
         /// The option that names it (`--v1`, `PATH`, `--mappings`).
-        public var option: String
+        package var option: String
         /// The path as given.
-        public var path: String
+        package var path: String
 
         /// Creates an input.
-        public init(_ option: String, _ path: String) {
+        package init(_ option: String, _ path: String) {
             self.option = option
             self.path = path
         }
     }
 
     /// The outputs, in the order they are reported.
-    public var outputs: [Output]
+    package var outputs: [Output]
     /// The input roots and settings files.
-    public var inputs: [Input]
+    package var inputs: [Input]
     /// The input files found under the roots (hard links to them count as the input).
-    public var inputFiles: [InputFile]
+    package var inputFiles: [InputFile]
 
     /// A plan over `outputs`, `inputs` and the files found under the inputs.
-    public init(outputs: [Output], inputs: [Input], inputFiles: [InputFile] = []) {
+    package init(outputs: [Output], inputs: [Input], inputFiles: [InputFile] = []) {
         self.outputs = outputs
         self.inputs = inputs
         self.inputFiles = inputFiles
     }
 
     /// An output with the lock file beside it (`.NAME.lock`), which the run writes too.
-    public static func withLock(_ output: Output) -> [Output] {
+    package static func withLock(_ output: Output) -> [Output] {
         if output.path == "-" { return [output] }
         let lock = { (path: String) in Output("the lock of \(output.option)", RunLock.lockPath(besideOutput: path)) }
         if output.kind == .folder { return [output, lock((try? OutputTarget.followLinks(output.path)) ?? output.path)] }
@@ -79,7 +79,7 @@ public struct OutputPlan: Sendable {
     // MARK: - Checking
 
     /// Throws a `.usage` error naming both paths for the first conflict; returns when there is none.
-    public func check() throws(ASNError) {
+    package func check() throws(ASNError) {
         var resolved: [Resolved] = []
         for output in outputs {
             if let found = try Self.resolve(output) { resolved.append(found) }

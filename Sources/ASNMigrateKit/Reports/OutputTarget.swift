@@ -9,7 +9,7 @@ import Darwin
 /// A regular file (or nothing yet) is replaced atomically; a symbolic link is followed to the end of its chain and its
 /// final target replaced, so the link stays; a character device, a FIFO or `-` is written directly, in order; anything
 /// else (a directory, a block device, a socket) is refused, never replaced.
-public enum OutputTarget: Sendable, Equatable {
+package enum OutputTarget: Sendable, Equatable {
     /// `-`: the process's standard output.
     case standardOutput
     /// A regular file, or nothing yet, at this path (symbolic links resolved): written atomically by rename.
@@ -26,7 +26,7 @@ public enum OutputTarget: Sendable, Equatable {
     // MARK: - Resolving
 
     /// Classifies the output FILE at `path`, following symbolic links; throws `.outputFailed` for what must not be replaced.
-    public static func resolve(_ path: String) throws(ASNError) -> OutputTarget {
+    package static func resolve(_ path: String) throws(ASNError) -> OutputTarget {
         if path == "-" { return .standardOutput }
         if let descriptor = inheritedDescriptor(path) { return descriptor == 1 ? .standardOutput : .inherited(descriptor: descriptor) }
         let final = try followLinks(path)
@@ -42,7 +42,7 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     /// Resolves the report FOLDER at `path` (following symbolic links); throws when it exists and is not a directory.
-    public static func resolveDirectory(_ path: String) throws(ASNError) -> String {
+    package static func resolveDirectory(_ path: String) throws(ASNError) -> String {
         let trimmed = FileSystem.trimmingTrailingSlashes(path)
         guard !trimmed.isEmpty else { throw ASNError(.outputFailed, "empty output path; give a directory name") }
         guard trimmed != "-" else {
@@ -57,7 +57,7 @@ public enum OutputTarget: Sendable, Equatable {
     }
 
     /// The lock file guarding this output for a run, or nil when none is taken (standard output, devices, FIFOs).
-    public var lockPath: String? {
+    package var lockPath: String? {
         guard case .file(let path) = self else { return nil }
         return RunLock.lockPath(besideOutput: path)
     }

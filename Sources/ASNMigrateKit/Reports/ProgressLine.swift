@@ -3,13 +3,13 @@ import Foundation
 /// The progress line of a long `migrate` or `reconcile` run on a terminal: bytes and records per second and an ETA from the input
 /// files' sizes, rewritten in place (`\r`) at most a few times a second and cleared at the end; silent when standard
 /// error is not a terminal. The terminal decision, the clock and the writer are injected, so it is tested without one.
-public struct ProgressLine {
+package struct ProgressLine {
     /// Whether to show anything at all (`isatty(2)` for the real command).
-    public let enabled: Bool
+    package let enabled: Bool
     /// Bytes of all input files (0 when unknown, e.g. gzip, zstd or zip inputs, which decompress to more: then no ETA).
-    public let totalBytes: Int
+    package let totalBytes: Int
     /// The command the line speaks for (`migrate`, `reconcile`).
-    public let label: String
+    package let label: String
     /// Nanoseconds of a monotonic clock.
     private let now: () -> UInt64
     /// Writes text to the terminal as is.
@@ -26,7 +26,7 @@ public struct ProgressLine {
     private var totals = (bytes: 0, records: 0)
 
     /// A progress line; `interval` is the least time between updates (a quarter second by default).
-    public init(enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
+    package init(enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
                 write: @escaping (String) -> Void) {
         self.enabled = enabled
         self.totalBytes = totalBytes
@@ -39,7 +39,7 @@ public struct ProgressLine {
 
     /// The line for standard error: shown only when it is a terminal; ETA from the sizes of `files` unless one is compressed
     /// (gzip, zstd or zip, told by its magic bytes).
-    public static func standardError(files: [InputFile], label: String = "migrate") -> ProgressLine {
+    package static func standardError(files: [InputFile], label: String = "migrate") -> ProgressLine {
         var total = 0
         for file in files {
             guard !file.isDescriptor, !file.isCompressed(),
@@ -52,7 +52,7 @@ public struct ProgressLine {
     }
 
     /// Reports the totals so far; writes the line unless one was written less than `interval` ago.
-    public mutating func update(bytes: Int, records: Int) {
+    package mutating func update(bytes: Int, records: Int) {
         guard enabled else { return }
         let time = now()
         if let lastShown, time &- lastShown < interval { return }
@@ -65,21 +65,21 @@ public struct ProgressLine {
     }
 
     /// Adds a batch's bytes and records to the totals so far and reports them as `update` does.
-    public mutating func advance(bytes: Int, records: Int) {
+    package mutating func advance(bytes: Int, records: Int) {
         totals.bytes += bytes
         totals.records += records
         update(bytes: totals.bytes, records: totals.records)
     }
 
     /// Clears the line, if one was written.
-    public mutating func finish() {
+    package mutating func finish() {
         guard enabled, shownWidth > 0 else { return }
         write("\r" + String(repeating: " ", count: shownWidth) + "\r")
         shownWidth = 0
     }
 
     /// The text of the line: `migrate: 1.20 GB of 4.00 GB (30%), 512.0 MB/s, 10400 records/s, ETA 0:05`.
-    public static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int, label: String = "migrate") -> String {
+    package static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int, label: String = "migrate") -> String {
         let elapsed = max(seconds, 1e-3)
         let rate = Double(bytes) / elapsed
         var text = "\(label): \(gigabytes(bytes)) GB"

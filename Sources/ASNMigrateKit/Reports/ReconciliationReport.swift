@@ -1,16 +1,16 @@
 /// Renders a `ReconciliationResult` into the report files; pure, no I/O.
-public enum ReconciliationReport {
+package enum ReconciliationReport {
     /// The report's file names, in the order they are written.
-    public static let fileNames = ["differences.csv", "pending.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
+    package static let fileNames = ["differences.csv", "pending.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
 
     /// The `subscriptions.csv` columns.
-    public static let subscriptionColumns = [
+    package static let subscriptionColumns = [
         "environment", "original_transaction_id", "v1_product_id", "v2_product_id", "v1_expires_date", "v2_expires_date",
         "v1_auto_renew_status", "v2_auto_renew_status", "v1_active", "v2_active", "mismatches",
     ]
 
     /// Every report file: name and bytes.
-    public static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
+    package static func files(_ result: ReconciliationResult) -> [(name: String, bytes: [UInt8])] {
         [
             ("differences.csv", render(Discrepancy.columns, result.differences.lazy.map(\.cells))),
             ("pending.csv", render(Discrepancy.columns, result.pending.lazy.map(\.cells))),
@@ -25,7 +25,7 @@ public enum ReconciliationReport {
     /// The `summary.csv` rows (metric name and value), in order: the notification figures, the transaction figures
     /// when transactions were compared, the run's facts, then one `rejects_by_cause` row per cause. Counts are
     /// decimal, dates UTC ISO 8601 with milliseconds ("" when open), yes/no for what was compared.
-    public static func summaryRows(_ s: ReconciliationSummary) -> [(name: String, value: String)] {
+    package static func summaryRows(_ s: ReconciliationSummary) -> [(name: String, value: String)] {
         var rows: [(name: String, value: String)] = [
             ("v1_records_read", String(s.v1RecordsRead)),
             ("v1_rejected", String(s.v1Rejected)),
@@ -65,12 +65,12 @@ public enum ReconciliationReport {
     }
 
     /// The `summary.csv` rows of the threshold rules judged: `thresholds_checked`, `thresholds_warned`, `thresholds_failed`.
-    public static func thresholdRows(_ counts: ReconciliationSummary.ThresholdCounts) -> [(name: String, value: String)] {
+    package static func thresholdRows(_ counts: ReconciliationSummary.ThresholdCounts) -> [(name: String, value: String)] {
         [("thresholds_checked", String(counts.checked)), ("thresholds_warned", String(counts.warned)), ("thresholds_failed", String(counts.failed))]
     }
 
     /// The warning for a side whose clock keeps whole seconds only, when its precision alone accounts for rows.
-    public static func timePrecisionWarning(_ s: ReconciliationSummary) -> String? {
+    package static func timePrecisionWarning(_ s: ReconciliationSummary) -> String? {
         guard s.timePrecisionRows > 0, let side = s.wholeSecondSide, s.timeToleranceMs < 1000 else { return nil }
         return "warning: \(side)'s dates have whole seconds only and the other side's do not; \(s.timePrecisionRows) date difference"
             + " row\(s.timePrecisionRows == 1 ? "" : "s") differ only below the second (time_precision_rows); if \(side) was stored"
@@ -78,7 +78,7 @@ public enum ReconciliationReport {
     }
 
     /// The one-screen summary for standard error.
-    public static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
+    package static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
         let s = result.summary
         let start = date(s.periodStart), end = date(s.periodEnd)
         let apiView = s.transactions.map { $0.comparison.v2TransactionsRead + $0.comparison.statuses.statusesRead } ?? 0
@@ -125,7 +125,7 @@ public enum ReconciliationReport {
     }
 
     /// The console lines about the transaction comparison (empty when transactions were not compared).
-    public static func transactionConsoleLines(_ result: ReconciliationResult) -> [String] {
+    package static func transactionConsoleLines(_ result: ReconciliationResult) -> [String] {
         guard let figures = result.summary.transactions else { return [] }
         let t = figures.comparison, st = t.statuses
         var lines = [
@@ -153,7 +153,7 @@ public enum ReconciliationReport {
     /// The `--summary-json` object: every `summary.csv` metric under its name (counts as JSON numbers, dates, IDs and
     /// paths as strings; `v1_input` / `v2_input` as arrays of strings; `rejects_by_cause` as an array of objects), and
     /// the difference rows per kind under `differences_by_kind`.
-    public static func summaryJSON(_ result: ReconciliationResult) -> [UInt8] {
+    package static func summaryJSON(_ result: ReconciliationResult) -> [UInt8] {
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = JSONObject(Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { .init(key: k.rawValue, value: .number(String($0))) } })

@@ -10,9 +10,9 @@ import Darwin
 /// `ASNError(.locked, …)` naming that pid. The kernel drops the lock when the holder exits, however it dies, so a lock
 /// left by a killed process never blocks: only the `flock` decides, never the pid text. The lock file stays after the
 /// run (it is empty then); deleting it while a run holds it would let a third run lock a fresh file, so it is never removed.
-public final class RunLock {
+package final class RunLock {
     /// The lock file's path.
-    public let path: String
+    package let path: String
 
     private var descriptor: Int32
 
@@ -28,7 +28,7 @@ public final class RunLock {
     // MARK: - Acquiring
 
     /// Takes the lock at `lockPath` (created with its parent directories when missing), or throws `.locked` at once.
-    public static func acquire(_ lockPath: String) throws(ASNError) -> RunLock {
+    package static func acquire(_ lockPath: String) throws(ASNError) -> RunLock {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: lockPath))
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else { throw FileSystem.failure("open the lock file", lockPath, errno) }
@@ -54,7 +54,7 @@ public final class RunLock {
     }
 
     /// The lock file for an output at `outputPath`: `.<name>.lock` in the same directory, so never inside a report folder.
-    public static func lockPath(besideOutput outputPath: String) -> String {
+    package static func lockPath(besideOutput outputPath: String) -> String {
         let trimmed = FileSystem.trimmingTrailingSlashes(outputPath)
         let name = ".\(FileSystem.lastComponent(of: trimmed)).lock"
         let parent = FileSystem.parentDirectory(of: trimmed)
@@ -65,7 +65,7 @@ public final class RunLock {
     // MARK: - Releasing
 
     /// Empties the lock file and drops the lock; safe to call more than once.
-    public func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         _ = ftruncate(descriptor, 0)
         _ = flock(descriptor, LOCK_UN)

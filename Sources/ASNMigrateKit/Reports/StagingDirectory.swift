@@ -1,9 +1,9 @@
 /// The fresh hidden directory an atomic directory write fills before it is swapped into place.
 ///
 /// Files are flat: names may not contain `/` or be `.`/`..`. Writing a name twice replaces the earlier file.
-public final class StagingDirectory {
+package final class StagingDirectory {
     /// The hidden temp directory's path.
-    public let path: String
+    package let path: String
 
     /// Wraps an already created temp directory.
     init(path: String) {
@@ -11,14 +11,14 @@ public final class StagingDirectory {
     }
 
     /// Writes a whole file into the staging directory.
-    public func write(name: String, bytes: [UInt8]) throws(ASNError) {
+    package func write(name: String, bytes: [UInt8]) throws(ASNError) {
         let file = try openFile(name: name)
         try file.write(bytes)
         try file.commit()
     }
 
     /// Opens a streaming file in the staging directory; it is included only if committed before the swap.
-    public func openFile(name: String, blockSize: Int = 1 << 20) throws(ASNError) -> AtomicFile {
+    package func openFile(name: String, blockSize: Int = 1 << 20) throws(ASNError) -> AtomicFile {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
             throw ASNError(.outputFailed, "invalid output file name '\(name)'; this is a bug, please report it")
         }

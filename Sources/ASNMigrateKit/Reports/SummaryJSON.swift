@@ -1,14 +1,14 @@
 /// Renders a run's summary figures as the one JSON object `--summary-json FILE` writes.
-public enum SummaryJSON {
+package enum SummaryJSON {
     /// Metrics that may repeat (one row per input root): always arrays of strings in JSON.
-    public static let listMetrics: Set<String> = ["v1_input", "v2_input"]
+    package static let listMetrics: Set<String> = ["v1_input", "v2_input"]
     /// The metric whose rows are grouped rejects; rendered from the causes as an array of objects instead.
-    public static let causeMetric = "rejects_by_cause"
+    package static let causeMetric = "rejects_by_cause"
 
     /// The object: each metric once, in first-appearance order (whole numbers as JSON numbers, everything else as
     /// strings), `rejects_by_cause` as `[{side, code, cause, count, first_source, first_message, line}]`, then `extra`;
     /// ends with a newline.
-    public static func render(metrics: [(String, String)], causes: [RejectCauses.Cause], extra: [JSONObject.Member] = []) -> [UInt8] {
+    package static func render(metrics: [(String, String)], causes: [RejectCauses.Cause], extra: [JSONObject.Member] = []) -> [UInt8] {
         var members: [JSONObject.Member] = []
         var lists: [String: Int] = [:]
         for (name, value) in metrics where name != causeMetric {

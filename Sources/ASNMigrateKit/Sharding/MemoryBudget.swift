@@ -10,18 +10,18 @@ import Darwin
 /// uncompressed input (measured on simulated data, README "Running at scale"), on top of `baseline`; a gzip file is
 /// counted as `gzipExpansion` times its size. It is an estimate: the console prints the peak reached, and `--shards N`
 /// sets the count directly.
-public enum MemoryBudget {
+package enum MemoryBudget {
     /// Memory the process needs whatever the input (code, batches in flight, decoding threads), in bytes: about 107 MB
     /// measured (`--shards 1` and `--shards 2` peaks on the 20,000-subscriber bench set, release build).
-    public static let baseline: Int64 = 112 << 20
+    package static let baseline: Int64 = 112 << 20
     /// Memory kept per byte of uncompressed input in one pass (records' facts, indexes), over all shards: measured
     /// 0.085 on the 1M × 1M bench set ((689 − 107) MB for 6.8 GB) and 0.042 on the 20,000-subscriber set.
-    public static let bytesPerInputByte: Double = 0.09
+    package static let bytesPerInputByte: Double = 0.09
     /// How many times its size a gzip file is counted.
-    public static let gzipExpansion: Int64 = 8
+    package static let gzipExpansion: Int64 = 8
 
     /// Parses a size: a whole number with an optional binary unit K, M, G or T (`512M`, `2G`, `2GiB`; 1K = 1024).
-    public static func parseSize(_ text: String, option: String = "--memory-limit") throws(ASNError) -> Int64 {
+    package static func parseSize(_ text: String, option: String = "--memory-limit") throws(ASNError) -> Int64 {
         var digits = Substring(text)
         var unit: Int64 = 1
         for suffix in ["iB", "B"] where digits.hasSuffix(suffix) {
@@ -40,14 +40,14 @@ public enum MemoryBudget {
     }
 
     /// The shard passes that should keep a run over `inputBytes` (uncompressed) under `limit` bytes: 1 when it fits.
-    public static func passes(inputBytes: Int64, limit: Int64) -> Int {
+    package static func passes(inputBytes: Int64, limit: Int64) -> Int {
         let room = Double(Swift.max(limit - baseline, 8 << 20))
         let need = Double(inputBytes) * bytesPerInputByte
         return Swift.min(ShardSelection.maximumCount, Swift.max(1, Int((need / room).rounded(.up))))
     }
 
     /// The input size to budget for: every regular file's size, a gzip file's times `gzipExpansion`.
-    public static func inputBytes(_ files: [InputFile]) -> Int64 {
+    package static func inputBytes(_ files: [InputFile]) -> Int64 {
         files.reduce(Int64(0)) { total, file in
             var info = stat()
             guard !file.isDescriptor, stat(file.path, &info) == 0 else { return total }
@@ -63,7 +63,7 @@ public enum MemoryBudget {
     #endif
 
     /// The process's peak resident memory so far, in bytes (`getrusage`).
-    public static func peakResidentBytes() -> Int64 {
+    package static func peakResidentBytes() -> Int64 {
         var usage = rusage()
         guard getrusage(currentProcess, &usage) == 0 else { return 0 }
         #if os(Linux)

@@ -8,26 +8,26 @@
 /// - `rejected.csv` rows and `rejects_by_cause` rows are taken in shard order (shard 0 holds them all);
 /// - `summary.csv` counts are summed; the figures every shard shares (period, window, tolerance, run date, version,
 ///   inputs) must be equal; and both accounting identities must hold for the sums.
-public enum ReportMerge {
+package enum ReportMerge {
     /// One shard's report folder: its name (for errors) and its files by name.
-    public struct Folder: Sendable {
+    package struct Folder: Sendable {
         /// The folder as given on the command line.
-        public var name: String
+        package var name: String
         /// File name → bytes.
-        public var files: [String: [UInt8]]
+        package var files: [String: [UInt8]]
 
         /// Creates a folder.
-        public init(name: String, files: [String: [UInt8]]) {
+        package init(name: String, files: [String: [UInt8]]) {
             self.name = name
             self.files = files
         }
     }
 
     /// The `summary.csv` metrics every shard reports alike (not summed).
-    public static let sharedMetrics: Set<String> = ["period_start", "period_end", "window_ms", "time_tolerance_ms", "run_date", "tool_version", "v1_input", "v2_input"]
+    package static let sharedMetrics: Set<String> = ["period_start", "period_end", "window_ms", "time_tolerance_ms", "run_date", "tool_version", "v1_input", "v2_input"]
 
     /// The merged report files, in `ReconciliationReport.fileNames` order, or an error naming the folder at fault.
-    public static func reconcile(_ folders: [Folder]) throws(ASNError) -> [(name: String, bytes: [UInt8])] {
+    package static func reconcile(_ folders: [Folder]) throws(ASNError) -> [(name: String, bytes: [UInt8])] {
         let ordered = try checkWhole(folders)
         var merged: [(name: String, bytes: [UInt8])] = []
         for name in ReconciliationReport.fileNames {

@@ -3,23 +3,23 @@
 ///
 /// Written only by `--shard K/N` runs, beside the report files; `merge` reads it and does not write it, so the merged
 /// folder is byte for byte the unsharded run's.
-public struct ShardManifest: Sendable, Equatable {
+package struct ShardManifest: Sendable, Equatable {
     /// The file's name in a shard folder.
-    public static let fileName = "shard.csv"
+    package static let fileName = "shard.csv"
 
     /// The command that wrote the folder (`reconcile`).
-    public var command: String
+    package var command: String
     /// The shard and the shard count.
-    public var shard: ShardSelection
+    package var shard: ShardSelection
     /// The run date, `YYYY-MM-DD`.
-    public var runDate: String
+    package var runDate: String
     /// A digest of everything that judges the records (mapping rules, window, tolerance, period, fields compared).
-    public var judgementDigest: String
+    package var judgementDigest: String
     /// The tool version that wrote it.
-    public var toolVersion: String
+    package var toolVersion: String
 
     /// Creates a manifest.
-    public init(command: String, shard: ShardSelection, runDate: String, judgementDigest: String, toolVersion: String) {
+    package init(command: String, shard: ShardSelection, runDate: String, judgementDigest: String, toolVersion: String) {
         self.command = command
         self.shard = shard
         self.runDate = runDate
@@ -29,7 +29,7 @@ public struct ShardManifest: Sendable, Equatable {
 
     /// The digest of a reconcile run's judgement: the mapping table's digest, the window, the time tolerance,
     /// `--from` / `--to` and the fields compared, as 16 hex digits.
-    public static func judgementDigest(table: MappingTable, options: ReconcileOptions) -> String {
+    package static func judgementDigest(table: MappingTable, options: ReconcileOptions) -> String {
         let text = ["reconcile", String(table.digest), String(options.window), String(options.timeTolerance),
                     options.from.map(String.init) ?? "", options.to.map(String.init) ?? "",
                     options.fields.map(\.rawValue).joined(separator: " ")].joined(separator: "|")
@@ -37,7 +37,7 @@ public struct ShardManifest: Sendable, Equatable {
     }
 
     /// The file's bytes: `metric,value` rows.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         CSVWriter.renderBytes(header: ["metric", "value"], rows: [
             ["command", command], ["shard", String(shard.index)], ["shards", String(shard.count)], ["run_date", runDate],
             ["judgement_digest", judgementDigest], ["tool_version", toolVersion],
@@ -45,7 +45,7 @@ public struct ShardManifest: Sendable, Equatable {
     }
 
     /// Reads a `shard.csv`; `folder` names the shard folder in errors.
-    public static func parse(_ bytes: [UInt8], folder: String) throws(ASNError) -> ShardManifest {
+    package static func parse(_ bytes: [UInt8], folder: String) throws(ASNError) -> ShardManifest {
         let path = folder + "/" + fileName
         let rows: [CSVRecord]
         do {

@@ -1,31 +1,31 @@
 /// One shard of a run split N ways: `--shard K/N`, or `--shard auto/N` with K from the batch engine's array index.
-public struct ShardSelection: Sendable, Equatable {
+package struct ShardSelection: Sendable, Equatable {
     /// The environment variables that give a job's index, in the order they are looked at: Kubernetes Indexed Job,
     /// AWS Batch array job, Slurm job array, Cloud Run job.
-    public static let indexVariables = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX"]
+    package static let indexVariables = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX"]
     /// The largest shard count accepted.
-    public static let maximumCount = 4096
+    package static let maximumCount = 4096
 
     /// This shard's index, 0 ..< `count`.
-    public var index: Int
+    package var index: Int
     /// How many shards the run is split into.
-    public var count: Int
+    package var count: Int
 
     /// Creates a selection; `index` must lie in 0 ..< `count`.
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// `K/N` as given on the command line and written to `shard.csv`.
-    public var text: String { "\(index)/\(count)" }
+    package var text: String { "\(index)/\(count)" }
 
     /// Whether a record of shard `shard` (from `ShardHash`) belongs to this one.
-    public func holds(_ shard: Int) -> Bool { shard == index }
+    package func holds(_ shard: Int) -> Bool { shard == index }
 
     /// Parses `K/N` or `auto/N` (`environment` gives `auto` its K); a usage error naming `option` otherwise, also when
     /// `auto` finds none of `indexVariables` set or K ≥ N.
-    public static func parse(_ text: String, option: String = "--shard", environment: [String: String]) throws(ASNError) -> ShardSelection {
+    package static func parse(_ text: String, option: String = "--shard", environment: [String: String]) throws(ASNError) -> ShardSelection {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let count = number(parts[1]), count >= 1, count <= maximumCount else {
             throw ASNError(.usage, "option '\(option)' needs K/N or auto/N with N from 1 to \(maximumCount) (for example 0/8, or auto/8 in a Kubernetes Indexed Job, AWS Batch array job or Slurm array), not '\(text)'")

@@ -2,12 +2,12 @@
 ///
 /// Taken from the last `x5c` element of real Apple-signed notifications; its SHA-256 fingerprint is
 /// `63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179` (tested). Valid 2014-04-30 to 2039-04-30.
-public enum AppleRootCertificate {
+package enum AppleRootCertificate {
     /// The SHA-256 fingerprint of the DER, lowercase hex, as Apple publishes it.
-    public static let sha256Fingerprint = "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
+    package static let sha256Fingerprint = "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179"
 
     /// The certificate's DER bytes.
-    public static let der: [UInt8] = [
+    package static let der: [UInt8] = [
         0x30, 0x82, 0x02, 0x43, 0x30, 0x82, 0x01, 0xC9, 0xA0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x08, 0x2D,
         0xC5, 0xFC, 0x88, 0xD2, 0xC5, 0x4B, 0x95, 0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D,
         0x04, 0x03, 0x03, 0x30, 0x67, 0x31, 0x1B, 0x30, 0x19, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0C, 0x12,

@@ -4,14 +4,14 @@ import CCrypto
 ///
 /// `@unchecked Sendable`: the `X509` is never modified after parsing, and libcrypto 3 allows concurrent read-only use
 /// of one `X509` (its lazily cached extension data is computed under libcrypto's own lock).
-public final class Certificate: @unchecked Sendable {
+package final class Certificate: @unchecked Sendable {
     /// The certificate's DER bytes, as given.
-    public let der: [UInt8]
+    package let der: [UInt8]
     /// The parsed certificate (`X509 *`).
     let x509: OpaquePointer
 
     /// Parses `der`; nil when it is not one whole DER certificate.
-    public init?(der: [UInt8]) {
+    package init?(der: [UInt8]) {
         guard !der.isEmpty else { return nil }
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -36,33 +36,33 @@ public final class Certificate: @unchecked Sendable {
 
     /// Whether `issuer` issued this certificate (names, key identifiers, key usage) and its signature verifies with
     /// `issuer`'s public key.
-    public func isIssued(by issuer: Certificate) -> Bool {
+    package func isIssued(by issuer: Certificate) -> Bool {
         guard X509_check_issued(issuer.x509, x509) == X509_V_OK else { return false }
         guard let key = X509_get0_pubkey(issuer.x509) else { return false }
         return X509_verify(x509, key) == 1
     }
 
     /// Whether this certificate may issue others (basic constraints CA, or a v1 self-signed root).
-    public var isCA: Bool {
+    package var isCA: Bool {
         X509_check_ca(x509) != 0
     }
 
     /// Whether the certificate carries an extension with the dotted `oid`.
-    public func hasExtension(oid: String) -> Bool {
+    package func hasExtension(oid: String) -> Bool {
         guard let object = OBJ_txt2obj(oid, 1) else { return false }
         defer { ASN1_OBJECT_free(object) }
         return X509_get_ext_by_OBJ(x509, object, -1) >= 0
     }
 
     /// The validity period as epoch milliseconds (notBefore, notAfter), nil when a time cannot be read.
-    public var validity: (notBefore: Int64, notAfter: Int64)? {
+    package var validity: (notBefore: Int64, notAfter: Int64)? {
         guard let start = Self.epochMilliseconds(X509_get0_notBefore(x509)),
               let end = Self.epochMilliseconds(X509_get0_notAfter(x509)) else { return nil }
         return (start, end)
     }
 
     /// The subject's common name, for messages.
-    public var commonName: String {
+    package var commonName: String {
         guard let name = X509_get_subject_name(x509) else { return "" }
         var buffer = [CChar](repeating: 0, count: 256)
         let count = X509_NAME_get_text_by_NID(name, NID_commonName, &buffer, Int32(buffer.count))

@@ -8,13 +8,13 @@ import CCrypto
 ///
 /// `@unchecked Sendable`: the key is never modified after creation; each signature gets its own digest context, so
 /// threads may sign at once.
-public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible {
+package final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible {
     /// The key (`EVP_PKEY *`).
     private let key: OpaquePointer
 
     /// The key in `pem` (a PKCS#8 `-----BEGIN PRIVATE KEY-----` block, as App Store Connect's `.p8` holds); nil unless
     /// it is an EC key on P-256.
-    public init?(pem: [UInt8]) {
+    package init?(pem: [UInt8]) {
         let parsed: OpaquePointer? = pem.withUnsafeBytes { raw -> OpaquePointer? in
             guard let base = raw.baseAddress, let bio = BIO_new_mem_buf(base, Int32(raw.count)) else { return nil }
             defer { BIO_free(bio) }
@@ -39,7 +39,7 @@ public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible
     }
 
     /// A fresh random P-256 key (for tests and examples: never a key App Store Connect knows); nil if libcrypto fails.
-    public static func generate() -> ES256PrivateKey? {
+    package static func generate() -> ES256PrivateKey? {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }
         var generated: OpaquePointer?
@@ -50,7 +50,7 @@ public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible
     }
 
     /// The key as a PKCS#8 PEM block, as a `.p8` file holds it (for tests writing a key file).
-    public func pkcs8PEM() -> [UInt8]? {
+    package func pkcs8PEM() -> [UInt8]? {
         guard let bio = BIO_new(BIO_s_mem()) else { return nil }
         defer { BIO_free(bio) }
         guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { return nil }
@@ -61,12 +61,12 @@ public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible
     }
 
     /// The matching public key, to verify what this key signs.
-    public var publicKey: ES256PublicKey? {
+    package var publicKey: ES256PublicKey? {
         ES256PublicKey(envelope: key)
     }
 
     /// The JOSE ES256 signature of `message`: SHA-256, ECDSA P-256, r‖s as 64 bytes.
-    public func signJOSE(_ message: [UInt8]) -> [UInt8]? {
+    package func signJOSE(_ message: [UInt8]) -> [UInt8]? {
         guard let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { return nil }
@@ -84,7 +84,7 @@ public final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertible
     }
 
     /// Says what the key is, never its bytes.
-    public var description: String { "ES256 private key (P-256)" }
+    package var description: String { "ES256 private key (P-256)" }
 
     /// Whether `key` is an EC key on P-256.
     private static func isP256(_ key: OpaquePointer) -> Bool {

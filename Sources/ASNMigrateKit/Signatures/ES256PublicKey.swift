@@ -4,12 +4,12 @@ import CCrypto
 ///
 /// `@unchecked Sendable`: the key is never modified after creation and `ECDSA_do_verify` only reads it (each call
 /// allocates its own big-number context), so any number of threads may verify with one key at once.
-public final class ES256PublicKey: @unchecked Sendable {
+package final class ES256PublicKey: @unchecked Sendable {
     /// The key (`EC_KEY *`).
     private let key: OpaquePointer
 
     /// The leaf certificate's key; nil unless it is an EC key on P-256.
-    public init?(certificate: Certificate) {
+    package init?(certificate: Certificate) {
         guard let publicKey = X509_get0_pubkey(certificate.x509), EVP_PKEY_get_base_id(publicKey) == EVP_PKEY_EC,
               let ecKey = EVP_PKEY_get1_EC_KEY(publicKey) else { return nil }
         guard let group = EC_KEY_get0_group(ecKey), EC_GROUP_get_curve_name(group) == NID_X9_62_prime256v1 else {
@@ -34,7 +34,7 @@ public final class ES256PublicKey: @unchecked Sendable {
     }
 
     /// Whether `signature` (64 bytes: r and s, 32 bytes each, big-endian, as JOSE writes them) signs SHA-256 of `message`.
-    public func verify(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> Bool {
+    package func verify(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> Bool {
         guard signature.count == 64, let signatureBase = signature.baseAddress else { return false }
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         guard SHA256(message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, &digest) != nil else { return false }

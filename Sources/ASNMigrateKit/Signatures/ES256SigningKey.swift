@@ -8,7 +8,7 @@ import CCrypto
 ///
 /// `@unchecked Sendable`: the key is never modified after creation; signing only reads it (each call has its own
 /// big-number context), so threads may sign with one key at once.
-public final class ES256SigningKey: @unchecked Sendable {
+package final class ES256SigningKey: @unchecked Sendable {
     /// The key pair (`EC_KEY *`).
     let key: OpaquePointer
     /// The same key as an `EVP_PKEY *`, for certificate building.
@@ -17,7 +17,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     private let secret: [UInt8]
 
     /// The key whose private scalar is SHA-256 of `seed` reduced into [1, n-1]; nil if libcrypto fails.
-    public init?(seed: [UInt8]) {
+    package init?(seed: [UInt8]) {
         guard let key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1) else { return nil }
         guard let group = EC_KEY_get0_group(key), let context = BN_CTX_new() else {
             EC_KEY_free(key)
@@ -61,7 +61,7 @@ public final class ES256SigningKey: @unchecked Sendable {
     // MARK: - Signing
 
     /// The JOSE ES256 signature of `message`: r‖s, 64 bytes.
-    public func signJOSE(_ message: some Collection<UInt8>) -> [UInt8]? {
+    package func signJOSE(_ message: some Collection<UInt8>) -> [UInt8]? {
         guard let signature = sign(digest: Self.sha256(message)) else { return nil }
         defer { ECDSA_SIG_free(signature) }
         return JOSESignature.bytes(of: signature)

@@ -11,21 +11,21 @@ import Synchronization
 ///
 /// Each distinct header (and so each distinct chain) is checked once and cached, success or failure; the validity
 /// time and the signature are still checked per JWS. Safe to call from any number of threads.
-public final class JWSVerifier: Sendable {
+package final class JWSVerifier: Sendable {
     /// The accepted roots' DER bytes.
-    public let roots: [[UInt8]]
+    package let roots: [[UInt8]]
     /// The OID Apple puts on the leaf certificate of App Store signing chains.
-    public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
+    package static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
     /// The OID Apple puts on the intermediate certificate (Apple Worldwide Developer Relations).
-    public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
+    package static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
     /// The most distinct headers remembered; beyond it chains are still checked, just not cached.
-    public static let cacheLimit = 4096
+    package static let cacheLimit = 4096
 
     /// The verified chains (and failed ones) by header segment.
     private let cache = Mutex<[String: ChainOutcome]>([:])
 
     /// A verifier accepting chains that end in one of `roots` (DER); by default only Apple Root CA - G3.
-    public init(roots: [[UInt8]] = [AppleRootCertificate.der]) {
+    package init(roots: [[UInt8]] = [AppleRootCertificate.der]) {
         self.roots = roots
     }
 
@@ -33,7 +33,7 @@ public final class JWSVerifier: Sendable {
 
     /// Verifies the compact JWS `jws`, judging certificate validity at `signedDate` (epoch ms). Throws a `.signature`
     /// error whose message starts with the failed `SignatureCheck`; `what` names the JWS and `location` locates it.
-    public func verify(_ jws: String, signedDate: Int64?, what: String, at location: SourceLocation?) throws(ASNError) {
+    package func verify(_ jws: String, signedDate: Int64?, what: String, at location: SourceLocation?) throws(ASNError) {
         var text = jws
         let failure: (SignatureCheck, String)? = text.withUTF8 { utf8 in
             verify(UnsafeRawBufferPointer(utf8), signedDate: signedDate)
@@ -44,7 +44,7 @@ public final class JWSVerifier: Sendable {
     }
 
     /// Verifies a compact JWS given as UTF-8 bytes; nil when it verifies, else the failed check and what was wrong.
-    public func verify(_ jws: UnsafeRawBufferPointer, signedDate: Int64?) -> (SignatureCheck, String)? {
+    package func verify(_ jws: UnsafeRawBufferPointer, signedDate: Int64?) -> (SignatureCheck, String)? {
         guard let firstDot = Self.index(of: dot, in: jws, from: 0),
               let secondDot = Self.index(of: dot, in: jws, from: firstDot + 1),
               Self.index(of: dot, in: jws, from: secondDot + 1) == nil else {

@@ -2,10 +2,10 @@ import CCrypto
 import Foundation
 
 /// Reads the certificates of a `--root-certificate FILE`: one DER certificate, or one or more PEM blocks.
-public enum RootCertificateFile {
+package enum RootCertificateFile {
     /// The DER bytes of every certificate in the file at `path`; throws `.usage` naming the file when it cannot be
     /// read or holds no certificate.
-    public static func load(path: String) throws(ASNError) -> [[UInt8]] {
+    package static func load(path: String) throws(ASNError) -> [[UInt8]] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(.usage, "cannot read root certificate '\(path)'; give a DER or PEM certificate file (--root-certificate FILE)")
         }
@@ -13,7 +13,7 @@ public enum RootCertificateFile {
     }
 
     /// The DER bytes of every certificate in `bytes` (DER, or PEM `CERTIFICATE` blocks); `path` names it in errors.
-    public static func parse(_ bytes: [UInt8], path: String) throws(ASNError) -> [[UInt8]] {
+    package static func parse(_ bytes: [UInt8], path: String) throws(ASNError) -> [[UInt8]] {
         if Certificate(der: bytes) != nil { return [bytes] }
         let text = String(decoding: bytes, as: UTF8.self)
         var found: [[UInt8]] = []

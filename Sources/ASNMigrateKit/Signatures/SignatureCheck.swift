@@ -1,6 +1,6 @@
 /// The checks `reconcile --verify-signatures` makes on a signed payload, in the order they run; the raw value names
 /// the failed check in the reject reason (`signature: <check>: …` in `rejected.csv`).
-public enum SignatureCheck: String, Sendable, CaseIterable {
+package enum SignatureCheck: String, Sendable, CaseIterable {
     /// The JWS header is base64url JSON naming `alg` and `x5c`.
     case header
     /// The header's `alg` is `ES256` (not `none`, `HS256`, …).
@@ -33,7 +33,7 @@ public enum SignatureCheck: String, Sendable, CaseIterable {
     case unsigned
 
     /// The reject for this check failing: code `.signature`, message `<check>: <detail>`.
-    public func failure(_ detail: String, at location: SourceLocation?) -> ASNError {
+    package func failure(_ detail: String, at location: SourceLocation?) -> ASNError {
         ASNError(.signature, "\(rawValue): \(detail)", at: location)
     }
 }

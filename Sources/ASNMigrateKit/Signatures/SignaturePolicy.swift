@@ -1,18 +1,18 @@
 /// What `reconcile --verify-signatures` checks on each V2 record: the signatures (through a shared `JWSVerifier`),
 /// whether unsigned records are allowed, and which app the records must belong to.
-public struct SignaturePolicy: Sendable {
+package struct SignaturePolicy: Sendable {
     /// The verifier (accepted roots and the chain cache), shared by every decoding thread.
-    public var verifier: JWSVerifier
+    package var verifier: JWSVerifier
     /// Whether records given decoded (JSON objects, CSV rows) are rejects (`--require-signatures`) rather than
     /// counted as `v2_unverified`.
-    public var requireSignatures: Bool
+    package var requireSignatures: Bool
     /// The bundle ID every payload that names one must have (`--bundle-id`), if given.
-    public var bundleId: String?
+    package var bundleId: String?
     /// The `appAppleId` a Production notification must have (`--app-apple-id`, digits), if given.
-    public var appAppleId: String?
+    package var appAppleId: String?
 
     /// A policy verifying against `verifier`.
-    public init(verifier: JWSVerifier = JWSVerifier(), requireSignatures: Bool = false, bundleId: String? = nil, appAppleId: String? = nil) {
+    package init(verifier: JWSVerifier = JWSVerifier(), requireSignatures: Bool = false, bundleId: String? = nil, appAppleId: String? = nil) {
         self.verifier = verifier
         self.requireSignatures = requireSignatures
         self.bundleId = bundleId
@@ -23,7 +23,7 @@ public struct SignaturePolicy: Sendable {
 
     /// The signature checks the options ask for (shared by `reconcile` and `nightly`): nil unless `verify`; the other
     /// options without `verify` are usage errors, and so are unreadable root certificates (naming the file).
-    public static func resolve(verify: Bool, requireSignatures: Bool, rootCertificates: [String], bundleId: String?,
+    package static func resolve(verify: Bool, requireSignatures: Bool, rootCertificates: [String], bundleId: String?,
                                appAppleId: String?) throws(ASNError) -> SignaturePolicy? {
         guard verify else {
             let given = [("--require-signatures", requireSignatures), ("--root-certificate", !rootCertificates.isEmpty),
@@ -47,7 +47,7 @@ public struct SignaturePolicy: Sendable {
     // MARK: - Payload checks
 
     /// Checks a notification's `data` object: `bundleId` and, for Production, `appAppleId`, as Apple's verifier does.
-    public func checkApp(data: JSONObject, at location: SourceLocation) throws(ASNError) {
+    package func checkApp(data: JSONObject, at location: SourceLocation) throws(ASNError) {
         if let bundleId, let found = Self.text(data["bundleId"]), found != bundleId {
             throw SignatureCheck.bundleId.failure("the notification is for bundle \(found), not \(bundleId) (--bundle-id); it belongs to another app", at: location.with(key: "data.bundleId"))
         }
@@ -65,7 +65,7 @@ public struct SignaturePolicy: Sendable {
 
     /// Checks a nested transaction or renewal info (`path` names it): its `bundleId` and its `environment`, which must
     /// be the notification's `environment` when both are given.
-    public func checkNested(_ object: JSONObject, path: String, environment: String?, at location: SourceLocation) throws(ASNError) {
+    package func checkNested(_ object: JSONObject, path: String, environment: String?, at location: SourceLocation) throws(ASNError) {
         if let bundleId, let found = Self.text(object["bundleId"]), found != bundleId {
             throw SignatureCheck.bundleId.failure("\(path) is for bundle \(found), not \(bundleId) (--bundle-id); it belongs to another app", at: location.with(key: path + ".bundleId"))
         }

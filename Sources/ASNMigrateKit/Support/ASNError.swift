@@ -1,20 +1,20 @@
 /// Where in the input something happened: file, line or array index, and the JSON key.
-public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// How standard input is named in sources: `stdin` (not `-`, which the CSV formula guard would quote and joins
     /// would miss).
-    public static let standardInputName = "stdin"
+    package static let standardInputName = "stdin"
 
     /// The input path as given (or `stdin` for standard input).
-    public var path: String
+    package var path: String
     /// 1-based line where the record starts, when known.
-    public var line: Int?
+    package var line: Int?
     /// 0-based index of the record in a top-level JSON array, when it came from one.
-    public var index: Int?
+    package var index: Int?
     /// The JSON key (dotted path) concerned, when one is.
-    public var key: String?
+    package var key: String?
 
     /// Creates a location.
-    public init(path: String, line: Int? = nil, index: Int? = nil, key: String? = nil) {
+    package init(path: String, line: Int? = nil, index: Int? = nil, key: String? = nil) {
         self.path = path
         self.line = line
         self.index = index
@@ -22,20 +22,20 @@ public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvert
     }
 
     /// `path:line`, `path[index]` or `path`, as reports print a source.
-    public var source: String {
+    package var source: String {
         if let line { return "\(path):\(line)" }
         if let index { return "\(path)[\(index)]" }
         return path
     }
 
     /// The source followed by the key, if any.
-    public var description: String {
+    package var description: String {
         if let key { return "\(source) (key \(key))" }
         return source
     }
 
     /// This location with a key set.
-    public func with(key: String) -> SourceLocation {
+    package func with(key: String) -> SourceLocation {
         var copy = self
         copy.key = key
         return copy
@@ -43,9 +43,9 @@ public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvert
 }
 
 /// The one error type of asn-migrate: a code, a message saying what went wrong and what to do, the location and the cause.
-public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; the raw value is stable and appears in reject reasons.
-    public enum Code: String, Sendable, Equatable {
+    package enum Code: String, Sendable, Equatable {
         /// The command line was wrong (exit 64).
         case usage
         /// An input path could not be opened or read.
@@ -89,19 +89,19 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public var code: Code
+    package var code: Code
     /// What went wrong and, where useful, what to do about it.
-    public var message: String
+    package var message: String
     /// Where it happened, when it is about an input.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// The underlying cause, described.
-    public var cause: String?
+    package var cause: String?
     /// The message without this record's particular values (`column 'x' is not a whole number`), so that rejects can
     /// be counted by cause; nil when the message itself is that.
-    public var group: String?
+    package var group: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil, group: String? = nil) {
+    package init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil, group: String? = nil) {
         self.code = code
         self.message = message
         self.location = location
@@ -110,7 +110,7 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// This error, located in the file at `path` when it has no location of its own.
-    public func located(in path: String) -> ASNError {
+    package func located(in path: String) -> ASNError {
         guard location == nil else { return self }
         var copy = self
         copy.location = SourceLocation(path: path)
@@ -118,12 +118,12 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The key rejects are counted under: the code and the group (or the message).
-    public var causeKey: String {
+    package var causeKey: String {
         "\(code.rawValue): \(group ?? message)"
     }
 
     /// The `reason` cell of rejects reports: `code: message [key K] (cause)`, without the location (it has its own columns).
-    public var reportReason: String {
+    package var reportReason: String {
         var text = "\(code.rawValue): \(message)"
         if let key = location?.key { text += " [key \(key)]" }
         if let cause { text += " (\(cause))" }
@@ -131,7 +131,7 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `location: message (cause)`, one line.
-    public var description: String {
+    package var description: String {
         var text = ""
         if let location { text += "\(location): " }
         text += message
@@ -143,7 +143,7 @@ public struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
 extension ASNError {
     /// A one-line description of any error, for standard error: an `ASNError`'s own description, else the error as
     /// Swift describes it.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? ASNError { return error.description }
         return String(describing: error)
     }

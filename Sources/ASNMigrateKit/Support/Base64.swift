@@ -1,25 +1,25 @@
 /// Base64 for JWS: a lenient decoder (base64url or standard alphabet, padded or not) and strict encoders.
-public enum Base64 {
+package enum Base64 {
     // MARK: - Decoding
 
     /// Decodes base64url or standard base64, with or without `=` padding; nil on any other character or an impossible length.
     ///
     /// Padding, when present, must complete the last quartet (total length a multiple of 4) and stand only at the end.
     /// Unused low bits of the last character are ignored, as most decoders do.
-    public static func decode(_ encoded: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(_ encoded: some Collection<UInt8>) -> [UInt8]? {
         let decoded: [UInt8]?? = encoded.withContiguousStorageIfAvailable { decode(UnsafeRawBufferPointer($0)) }
         if let decoded { return decoded }
         return Array(encoded).withUnsafeBytes { decode($0) }
     }
 
     /// Decodes the UTF-8 of `text` as `decode(_:)` does bytes.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var copy = String(text)
         return copy.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
     }
 
     /// Decodes the bytes of `buffer` as `decode(_:)` does.
-    public static func decode(_ buffer: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func decode(_ buffer: UnsafeRawBufferPointer) -> [UInt8]? {
         var count = buffer.count
         var padding = 0
         while count > 0 && padding < 2 && buffer[count - 1] == UInt8(ascii: "=") {
@@ -65,12 +65,12 @@ public enum Base64 {
     // MARK: - Encoding
 
     /// base64url (RFC 4648 §5) without padding, as JWS uses.
-    public static func encodeURL(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encodeURL(_ bytes: some Sequence<UInt8>) -> String {
         encode(Array(bytes), alphabet: urlAlphabet, padded: false)
     }
 
     /// Standard base64 (RFC 4648 §4) with `=` padding.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         encode(Array(bytes), alphabet: standardAlphabet, padded: true)
     }
 

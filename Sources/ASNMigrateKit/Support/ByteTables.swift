@@ -3,35 +3,35 @@
 ///
 /// The JSON parser, the fast path's tape scanner and canonical writer, the record splitter, the CSV writer and the
 /// UUID and digest formatting all take them from here.
-public enum ByteTables {
+package enum ByteTables {
     // MARK: - ASCII classes
 
     /// Whether `byte` is an ASCII digit.
     @inline(__always)
-    public static func isDigit(_ byte: UInt8) -> Bool {
+    package static func isDigit(_ byte: UInt8) -> Bool {
         byte &- 0x30 < 10
     }
 
     /// JSON whitespace: space, tab, carriage return, line feed.
     @inline(__always)
-    public static func isJSONSpace(_ byte: UInt8) -> Bool {
+    package static func isJSONSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Bytes that force a CSV cell to be quoted: `,`, `"`, CR and LF.
     @inline(__always)
-    public static func isCSVSpecial(_ byte: UInt8) -> Bool {
+    package static func isCSVSpecial(_ byte: UInt8) -> Bool {
         byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A
     }
 
     // MARK: - Hex
 
     /// Lowercase hex digits, as UUIDs, digests and `\u00XX` escapes are written.
-    public static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    package static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The value of an ASCII hex digit (either case), or nil.
     @inline(__always)
-    public static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: return byte &- 0x30
         case 0x61...0x66: return byte &- 0x61 &+ 10
@@ -42,13 +42,13 @@ public enum ByteTables {
 
     /// Appends the two lowercase hex digits of `byte`.
     @inline(__always)
-    public static func appendHex(_ byte: UInt8, to out: inout [UInt8]) {
+    package static func appendHex(_ byte: UInt8, to out: inout [UInt8]) {
         out.append(lowerHexDigits[Int(byte >> 4)])
         out.append(lowerHexDigits[Int(byte & 0x0F)])
     }
 
     /// Bytes as lowercase hex text, two digits per byte.
-    public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexString(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         for byte in bytes { appendHex(byte, to: &out) }
         return String(decoding: out, as: UTF8.self)
@@ -56,7 +56,7 @@ public enum ByteTables {
 
     /// The value of four hex digits at `base[offset..<offset+4]`, or nil when one is not a hex digit (`\uXXXX`).
     @inline(__always)
-    public static func hexValue4(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt32? {
+    package static func hexValue4(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt32? {
         var value: UInt32 = 0
         for k in offset..<(offset + 4) {
             guard let digit = hexValue(base[k]) else { return nil }
@@ -66,7 +66,7 @@ public enum ByteTables {
     }
 
     /// `value` as exactly `digits` hex digits (zero-padded), as messages show bytes, code units and checksums.
-    public static func hexText(_ value: UInt64, digits: Int, uppercase: Bool = false) -> String {
+    package static func hexText(_ value: UInt64, digits: Int, uppercase: Bool = false) -> String {
         let text = String(value, radix: 16, uppercase: uppercase)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
@@ -75,7 +75,7 @@ public enum ByteTables {
 
     /// The 16 bytes of a UUID written as 8-4-4-4-12 hex digits, or nil if it is not one; with `lowercaseOnly`,
     /// uppercase digits also give nil (so a text that would not round-trip is kept as text).
-    public static func uuidBytes(_ text: String, lowercaseOnly: Bool = false) -> [UInt8]? {
+    package static func uuidBytes(_ text: String, lowercaseOnly: Bool = false) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count == 36 else { return nil }
         var out: [UInt8] = []
@@ -97,7 +97,7 @@ public enum ByteTables {
     }
 
     /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
-    public static func uuidText(_ bytes: some Sequence<UInt8>) -> String {
+    package static func uuidText(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
@@ -110,14 +110,14 @@ public enum ByteTables {
     // MARK: - Eight bytes at a time (SWAR)
 
     /// `0x01` in every byte of a word.
-    public static let ones: UInt64 = 0x0101_0101_0101_0101
+    package static let ones: UInt64 = 0x0101_0101_0101_0101
     /// `0x80` in every byte of a word.
-    public static let highs: UInt64 = 0x8080_8080_8080_8080
+    package static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The high bit set in (at least) the lowest byte of `word` equal to `byte`; zero if none. Bits above the first
     /// match may be spurious (borrows), so only the lowest set bit is meaningful.
     @inline(__always)
-    public static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    package static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (ones &* UInt64(byte))
         return (x &- ones) & ~x & highs
     }
@@ -125,7 +125,7 @@ public enum ByteTables {
     /// The high bit set in the lowest byte of `word` that is `"`, `\`, < 0x20 or ≥ 0x80, the bytes that end the fast
     /// scan of a JSON string; zero if none (only the lowest set bit is meaningful).
     @inline(__always)
-    public static func specialStringBytes(_ word: UInt64) -> UInt64 {
+    package static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let control = (word &- ones &* 0x20) & ~word
         return (matches(word, 0x22) | matches(word, 0x5C) | control | word) & highs
     }
@@ -133,7 +133,7 @@ public enum ByteTables {
     /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time inline (short keys would spend more
     /// on calling `memcmp` than on comparing).
     @inline(__always)
-    public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var k = 0
         while k &+ 8 <= count {
@@ -150,7 +150,7 @@ public enum ByteTables {
     /// Copies `count` bytes from `source` to `target` (which must not overlap): short runs with two overlapping
     /// word moves inline, long ones through `memmove`. Reads and writes only inside the two ranges.
     @inline(__always)
-    public static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, _ count: Int) {
+    package static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, _ count: Int) {
         let s = UnsafeRawPointer(source), t = UnsafeMutableRawPointer(target)
         if count >= 8 && count <= 16 {
             let head = s.loadUnaligned(as: UInt64.self), tail = s.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
@@ -170,7 +170,7 @@ public enum ByteTables {
     /// Compares `la` bytes at `a` with `lb` bytes at `b` as unsigned bytes, shorter prefix first (as `memcmp` then
     /// length): negative, zero or positive. Eight bytes at a time inline.
     @inline(__always)
-    public static func compare(_ a: UnsafePointer<UInt8>, _ la: Int, _ b: UnsafePointer<UInt8>, _ lb: Int) -> Int {
+    package static func compare(_ a: UnsafePointer<UInt8>, _ la: Int, _ b: UnsafePointer<UInt8>, _ lb: Int) -> Int {
         let common = min(la, lb)
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var k = 0
@@ -190,7 +190,7 @@ public enum ByteTables {
     /// From `offset`, skips eight bytes at a time while none is a quote, a backslash, a control character or
     /// non-ASCII; returns the offset of the first such byte, or where fewer than eight bytes are left before `end`.
     @inline(__always)
-    public static func skipPlainStringBytes(_ raw: UnsafeRawPointer, from offset: Int, end: Int) -> Int {
+    package static func skipPlainStringBytes(_ raw: UnsafeRawPointer, from offset: Int, end: Int) -> Int {
         var i = offset
         while i &+ 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
@@ -205,7 +205,7 @@ public enum ByteTables {
 
     /// Writes `scalar` as UTF-8 at `out`; returns how many bytes (1 to 4).
     @inline(__always)
-    public static func writeUTF8(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func writeUTF8(_ scalar: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if scalar < 0x80 {
             out[0] = UInt8(truncatingIfNeeded: scalar)
             return 1
@@ -229,7 +229,7 @@ public enum ByteTables {
 
     /// Appends `scalar` as UTF-8.
     @inline(__always)
-    public static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    package static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
             guard let p = buffer.baseAddress else { return }
             let count = writeUTF8(scalar, to: p)
@@ -238,7 +238,7 @@ public enum ByteTables {
     }
 
     /// What a multi-byte UTF-8 sequence reads as: its length, or what is wrong with it.
-    public enum UTF8Sequence: Equatable, Sendable {
+    package enum UTF8Sequence: Equatable, Sendable {
         /// A well-formed sequence of this many bytes.
         case valid(Int)
         /// The first byte cannot start a multi-byte sequence.
@@ -252,7 +252,7 @@ public enum ByteTables {
     /// Checks the multi-byte UTF-8 sequence starting at `base[offset]` against Unicode table 3-7 (no overlong
     /// forms, no surrogates, nothing above U+10FFFF), reading no byte at or after `end`.
     @inline(__always)
-    public static func utf8Sequence(_ base: UnsafePointer<UInt8>, at offset: Int, end: Int) -> UTF8Sequence {
+    package static func utf8Sequence(_ base: UnsafePointer<UInt8>, at offset: Int, end: Int) -> UTF8Sequence {
         let length: Int
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
@@ -281,7 +281,7 @@ public enum ByteTables {
 
     /// Appends the UTF-8 bytes `utf8` as a quoted JSON string, escaped minimally: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
     /// `\t`, other control characters as `\u00XX` (lowercase hex); `/` and non-ASCII as is.
-    public static func appendEscapedJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    package static func appendEscapedJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(0x22)
         var runStart = 0
         var index = 0

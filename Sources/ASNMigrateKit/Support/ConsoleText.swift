@@ -3,13 +3,13 @@
 /// A value read from an archive (an unknown `notification_type`, a malformed line) may hold escape sequences, line
 /// breaks or megabytes; printed raw it could rewrite the terminal, forge log lines or flood the log. The console and
 /// logs get it escaped and cut to `limit` characters with its length; the rejects files keep it whole.
-public enum ConsoleText {
+package enum ConsoleText {
     /// How many characters of one value the console shows.
-    public static let limit = 200
+    package static let limit = 200
 
     /// `value` with control characters escaped (`\n`, `\t`, `\r`, `\u{1B}` …) and, when longer than `limit`
     /// characters, cut there with its length: `abc… (8,700,000 characters)`.
-    public static func value(_ value: String, limit: Int = limit) -> String {
+    package static func value(_ value: String, limit: Int = limit) -> String {
         var out = ""
         var count = 0
         var cut = false
@@ -27,7 +27,7 @@ public enum ConsoleText {
     /// One console or log line built from messages that may hold input values: every control character escaped
     /// (line breaks included, so one message stays one line), and every run of more than `limit` characters without
     /// a space cut as `value` cuts it; a line still longer than ten times `limit` (a value full of spaces) is cut there too.
-    public static func line(_ text: String, limit: Int = limit) -> String {
+    package static func line(_ text: String, limit: Int = limit) -> String {
         var out = ""
         var run = ""
         for character in text {
@@ -45,7 +45,7 @@ public enum ConsoleText {
 
     /// Text for a terminal or log that may span lines: control characters other than the line breaks between its
     /// lines escaped, so no escape sequence from the input reaches the terminal whatever path it took.
-    public static func lines(_ text: String) -> String {
+    package static func lines(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" }) else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { part in
             var out = ""

@@ -2,9 +2,9 @@
 ///
 /// Shared by command-line options (`ArgumentValue.durationMilliseconds`), mapping-table settings and the nightly
 /// configuration file; each caller words its own error, so this lives below all of them and throws nothing.
-public enum DurationText {
+package enum DurationText {
     /// What reading a duration gave.
-    public enum Reading: Sendable, Equatable {
+    package enum Reading: Sendable, Equatable {
         /// A valid duration, in milliseconds.
         case milliseconds(Int64)
         /// Not one or more number-unit pairs with units `ms`, `s`, `m`, `h`, `d`.
@@ -15,7 +15,7 @@ public enum DurationText {
 
     /// Reads `text` as one or more number-unit pairs (ASCII digits, then a unit among `ms`, `s`, `m`, `h`, `d`), or a
     /// bare `0` (zero needs no unit).
-    public static func read(_ text: String) -> Reading {
+    package static func read(_ text: String) -> Reading {
         if text == "0" { return .milliseconds(0) }
         var total: Int64 = 0
         var rest = Substring(text)
@@ -35,7 +35,7 @@ public enum DurationText {
     }
 
     /// `text` in milliseconds, or nil when it is malformed or too long.
-    public static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         if case .milliseconds(let value) = read(text) { return value }
         return nil
     }

@@ -22,11 +22,11 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case configuration = 78
 
     /// Exit 75 (EX_TEMPFAIL) under the name that fits a database that cannot be reached now; the same code as `locked`.
-    public static let temporaryFailure: ExitStatus = .locked
+    package static let temporaryFailure: ExitStatus = .locked
 
     /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
     /// the connection, 78 for a database source set up wrong, else 2.
-    public static func failure(for code: ASNError.Code) -> ExitStatus {
+    package static func failure(for code: ASNError.Code) -> ExitStatus {
         switch code {
         case .databaseUnavailable: return .temporaryFailure
         case .databaseConfiguration: return .configuration

@@ -1,9 +1,9 @@
 import CZlib
 
 /// Writes a gzip file through zlib (`gzopen`/`gzwrite`/`gzclose`); failures are `.outputFailed` naming the path.
-public final class GzipWriter {
+package final class GzipWriter {
     /// The path being written.
-    public let path: String
+    package let path: String
     /// The zlib stream, or nil once closed.
     private var stream: gzFile?
 
@@ -13,7 +13,7 @@ public final class GzipWriter {
     // MARK: - Opening
 
     /// Creates (or truncates) `path` for gzip output at compression `level` (0…9, default 6).
-    public init(path: String, level: Int = 6) throws {
+    package init(path: String, level: Int = 6) throws {
         self.path = path
         let clamped = max(0, min(9, level))
         guard let stream = gzopen(path, "wb\(clamped)") else {
@@ -31,18 +31,18 @@ public final class GzipWriter {
     // MARK: - Writing
 
     /// Compresses and appends `bytes`.
-    public func write(_ bytes: some Sequence<UInt8>) throws {
+    package func write(_ bytes: some Sequence<UInt8>) throws {
         let contiguous = Array(bytes)
         try contiguous.withUnsafeBytes { try write(raw: $0) }
     }
 
     /// Compresses and appends the UTF-8 bytes of `text`.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         try write(Array(text.utf8))
     }
 
     /// Compresses and appends the bytes in `buffer`.
-    public func write(raw buffer: UnsafeRawBufferPointer) throws {
+    package func write(raw buffer: UnsafeRawBufferPointer) throws {
         guard let stream else {
             throw ASNError(.outputFailed, "cannot write to gzip file '\(path)': it is already closed", at: SourceLocation(path: path))
         }
@@ -57,7 +57,7 @@ public final class GzipWriter {
     }
 
     /// Flushes and closes the file; the file is complete only after this returns without throwing.
-    public func close() throws {
+    package func close() throws {
         guard let stream else { return }
         self.stream = nil
         let code = gzclose_w(stream)
@@ -71,7 +71,7 @@ public final class GzipWriter {
     // MARK: - Convenience
 
     /// Writes `bytes` as the whole gzip file at `path`.
-    public static func write(_ bytes: some Sequence<UInt8>, to path: String, level: Int = 6) throws {
+    package static func write(_ bytes: some Sequence<UInt8>, to path: String, level: Int = 6) throws {
         let writer = try GzipWriter(path: path, level: level)
         try writer.write(bytes)
         try writer.close()

@@ -1,7 +1,7 @@
 /// Compares identifiers numerically when both are digit strings (without converting), else as text.
-public enum IdentifierOrder {
+package enum IdentifierOrder {
     /// True when `a` sorts before `b`.
-    public static func less(_ a: String, _ b: String) -> Bool {
+    package static func less(_ a: String, _ b: String) -> Bool {
         let da = a.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }, db = b.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         if da && db && !a.isEmpty && !b.isEmpty {
             let ta = a.drop { $0 == "0" }, tb = b.drop { $0 == "0" }

@@ -7,13 +7,13 @@ import Foundation
 ///
 /// The one parallel runner of the tool: `migrate`'s pipeline and `reconcile`'s readers use it through
 /// `OrderedBatchRun` (batches of input records), the simulator directly (batches of subscribers).
-public enum OrderedWorkers {
+package enum OrderedWorkers {
     /// What the producing thread adds batches through.
-    public struct Feed<Work: Sendable>: Sendable {
+    package struct Feed<Work: Sendable>: Sendable {
         /// Adds a batch, waiting while `capacity` batches are alive; false once the run has stopped (stop producing).
-        public let add: @Sendable (Work) -> Bool
+        package let add: @Sendable (Work) -> Bool
         /// Whether the run has stopped (the consumer threw): a long producer checks it between batches.
-        public let isCancelled: @Sendable () -> Bool
+        package let isCancelled: @Sendable () -> Bool
     }
 
     /// Runs `produce` on one thread and `process` on `workers` threads, calling `consume` with each result in the
@@ -21,7 +21,7 @@ public enum OrderedWorkers {
     ///
     /// An error thrown by `consume` stops every thread (the producer at its next `add` or `isCancelled`, a worker
     /// after its current batch), and is rethrown once they have all ended; so is a normal return.
-    public static func run<Work: Sendable, Result: Sendable, Failure: Error>(
+    package static func run<Work: Sendable, Result: Sendable, Failure: Error>(
         workers: Int, capacity: Int,
         produce: @escaping @Sendable (Feed<Work>) -> Void,
         process: @escaping @Sendable (Work) -> Result,

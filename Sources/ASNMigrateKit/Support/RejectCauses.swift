@@ -1,24 +1,24 @@
 /// Rejects counted by cause (`ASNError.causeKey`) and side: one entry per distinct cause with its count and first
 /// occurrence, in order of first appearance, so a run shows every problem at once instead of the first one 13,619 times.
-public struct RejectCauses: Sendable, Equatable {
+package struct RejectCauses: Sendable, Equatable {
     /// One distinct cause.
-    public struct Cause: Sendable, Equatable {
+    package struct Cause: Sendable, Equatable {
         /// `v1` or `v2`.
-        public var side: String
+        package var side: String
         /// The cause the rejects were counted under (`RejectCauses.key`: `ASNError.causeKey`, digit runs as `#`).
-        public var key: String
+        package var key: String
         /// How many rejects had this cause.
-        public var count: Int
+        package var count: Int
         /// The first reject's error (its message and location).
-        public var first: ASNError
+        package var first: ASNError
 
         /// Where the first reject was: `path:line`, `path[index]` or `path`.
-        public var firstSource: String { first.location?.source ?? "" }
+        package var firstSource: String { first.location?.source ?? "" }
 
         /// One line for the console and `summary.csv`: the first message, the count and first location, then the
         /// advice after the message's first `; `, for example `v2 wrong_field_type: column 'auto_renew' (…) holds 't',
         /// which is not a whole number: 13,619 rejected, first at events.csv:2; add a boolean conversion (…)`.
-        public var line: String {
+        package var line: String {
             let message = first.message
             let head: Substring, tail: Substring
             if let split = message.range(of: "; ") {
@@ -34,14 +34,14 @@ public struct RejectCauses: Sendable, Equatable {
     }
 
     /// The causes, in order of first appearance.
-    public private(set) var causes: [Cause] = []
+    package private(set) var causes: [Cause] = []
     private var positions: [String: Int] = [:]
 
     /// Creates an empty count.
-    public init() {}
+    package init() {}
 
     /// Counts one reject of `side`.
-    public mutating func add(side: String, _ error: ASNError) {
+    package mutating func add(side: String, _ error: ASNError) {
         let cause = Self.key(error)
         let key = side + "\u{0}" + cause
         if let position = positions[key] {
@@ -55,7 +55,7 @@ public struct RejectCauses: Sendable, Equatable {
     /// The cause a reject is counted under: `ASNError.causeKey` with every run of digits written `#`, so that messages
     /// differing only in a byte offset, line, column or array index (`malformed JSON at byte 586 (line 1, column 587)`)
     /// are one cause. Digits that are part of a word (`V1`, `V2`, `base64`, `ES256`) are names, not numbers, and stay.
-    public static func key(_ error: ASNError) -> String {
+    package static func key(_ error: ASNError) -> String {
         var out = ""
         var inDigits = false, keepDigits = false
         var previous: Unicode.Scalar?
@@ -79,7 +79,7 @@ public struct RejectCauses: Sendable, Equatable {
     }
 
     /// The console lines for grouped rejects: a heading and one indented line per cause; none without rejects.
-    public static func consoleLines(_ causes: [Cause]) -> [String] {
+    package static func consoleLines(_ causes: [Cause]) -> [String] {
         guard !causes.isEmpty else { return [] }
         return ["  rejects by cause (\(causes.count) distinct):"] + causes.map { "    " + ConsoleText.line($0.line) }
     }

@@ -1,11 +1,11 @@
 /// The one rejects format, shared by `migrate --rejects` and `reconcile`'s `rejected.csv`: `side,source,line,reason`.
-public enum RejectRow {
+package enum RejectRow {
     /// The columns, in order.
-    public static let columns = ["side", "source", "line", "reason"]
+    package static let columns = ["side", "source", "line", "reason"]
 
     /// The `source` cell of a location: the path (`stdin` for standard input), with `[index]` appended for a top-level
     /// array element whose line is unknown; empty without a location.
-    public static func source(_ location: SourceLocation?) -> String {
+    package static func source(_ location: SourceLocation?) -> String {
         guard let location else { return "" }
         if location.line == nil, let index = location.index { return "\(location.path)[\(index)]" }
         return location.path
@@ -13,7 +13,7 @@ public enum RejectRow {
 
     /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty. The reason is kept whole (the
     /// console gets it cut, see `ConsoleText`), with a NUL written `\u0000` so the file stays text.
-    public static func cells(side: String, location: SourceLocation?, reason: String) -> [String] {
+    package static func cells(side: String, location: SourceLocation?, reason: String) -> [String] {
         let text = reason.utf8.contains(0) ? reason.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000") : reason
         return [side, source(location), location?.line.map(String.init) ?? "", text]
     }

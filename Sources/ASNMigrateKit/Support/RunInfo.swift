@@ -1,35 +1,35 @@
 /// What identifies a run in its summaries: the run date, the tool's version and the input roots as given.
-public struct RunInfo: Sendable, Equatable {
+package struct RunInfo: Sendable, Equatable {
     /// One input root as given on the command line (`stdin` for `-`).
-    public struct Input: Sendable, Equatable {
+    package struct Input: Sendable, Equatable {
         /// `v1` or `v2`.
-        public var side: String
+        package var side: String
         /// The path as given.
-        public var root: String
+        package var root: String
 
         /// Creates an input root; `-` is recorded as `stdin`.
-        public init(side: String, root: String) {
+        package init(side: String, root: String) {
             self.side = side
             self.root = root == "-" ? SourceLocation.standardInputName : root
         }
     }
 
     /// The run date, `YYYY-MM-DD` (UTC).
-    public var runDate: String
+    package var runDate: String
     /// The tool's version number (`0.1.0`).
-    public var toolVersion: String
+    package var toolVersion: String
     /// The input roots, in command-line order.
-    public var inputs: [Input]
+    package var inputs: [Input]
 
     /// Creates run facts.
-    public init(runDate: String = "", toolVersion: String = "", inputs: [Input] = []) {
+    package init(runDate: String = "", toolVersion: String = "", inputs: [Input] = []) {
         self.runDate = runDate
         self.toolVersion = toolVersion
         self.inputs = inputs
     }
 
     /// The summary rows: `run_date`, `tool_version`, then one `v1_input` / `v2_input` row per root.
-    public var metrics: [(String, String)] {
+    package var metrics: [(String, String)] {
         [("run_date", runDate), ("tool_version", toolVersion)] + inputs.map { ("\($0.side)_input", $0.root) }
     }
 }

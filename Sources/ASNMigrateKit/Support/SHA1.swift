@@ -5,19 +5,19 @@ import CCrypto
 ///
 /// It replaced two Swift implementations (a reference and an unrolled one); libcrypto's gives the same bytes (the
 /// FIPS vectors and every golden file are unchanged) at several times the speed.
-public struct SHA1: Sendable {
+package struct SHA1: Sendable {
     /// The running libcrypto state.
     private var context = SHA_CTX()
 
     /// A fresh hasher.
-    public init() {
+    package init() {
         SHA1_Init(&context)
     }
 
     // MARK: - One-shot
 
     /// The 20-byte digest of `bytes`.
-    public static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         if let digest = bytes.withContiguousStorageIfAvailable({ buffer in digest(UnsafeRawBufferPointer(buffer)) }) {
             return digest
         }
@@ -25,7 +25,7 @@ public struct SHA1: Sendable {
     }
 
     /// The 20-byte digest of the bytes of `buffer`.
-    public static func digest(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
         // libcrypto reads nothing for a zero length, but wants a pointer all the same.
         let empty: UInt8 = 0
@@ -37,42 +37,42 @@ public struct SHA1: Sendable {
     }
 
     /// The 20-byte digest of `count` bytes at `bytes`.
-    public static func digest(_ bytes: UnsafeRawPointer, count: Int) -> [UInt8] {
+    package static func digest(_ bytes: UnsafeRawPointer, count: Int) -> [UInt8] {
         digest(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
     /// The digest as 40 lowercase hex digits.
-    public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
         hex(digest(bytes))
     }
 
     /// The first 8 bytes of a digest as a big-endian integer (fewer bytes: those there are): a content fingerprint.
-    public static func prefix64(_ digest: some Sequence<UInt8>) -> UInt64 {
+    package static func prefix64(_ digest: some Sequence<UInt8>) -> UInt64 {
         digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     /// A digest (or any bytes) as lowercase hex digits, two per byte.
-    public static func hex(_ digest: some Sequence<UInt8>) -> String {
+    package static func hex(_ digest: some Sequence<UInt8>) -> String {
         ByteTables.hexString(digest)
     }
 
     // MARK: - Streaming
 
     /// Feeds more bytes.
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ buffer in update(UnsafeRawBufferPointer(buffer)) }) == nil {
             Array(bytes).withUnsafeBytes { update($0) }
         }
     }
 
     /// Feeds the bytes of `buffer`.
-    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         SHA1_Update(&context, base, buffer.count)
     }
 
     /// The digest of everything fed; the hasher must not be used afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
         SHA1_Final(&out, &context)
         return out

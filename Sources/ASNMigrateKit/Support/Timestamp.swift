@@ -2,11 +2,11 @@
 ///
 /// No `DateFormatter`, no locale, no time zone database: the calendar arithmetic is Howard Hinnant's
 /// `days_from_civil` / `civil_from_days` (proleptic Gregorian), exact for every `Int64` millisecond value it accepts.
-public enum Timestamp {
+package enum Timestamp {
     // MARK: - Formatting
 
     /// `2021-03-01T07:00:00.000Z`: UTC, always milliseconds; years outside 0000...9999 use the expanded form `+010000` / `-000001`.
-    public static func iso8601(ms: Int64) -> String {
+    package static func iso8601(ms: Int64) -> String {
         let (days, msOfDay) = floorDivide(ms, millisecondsPerDay)
         let (year, month, day) = civil(fromDays: days)
         let hour = msOfDay / 3_600_000
@@ -18,7 +18,7 @@ public enum Timestamp {
     }
 
     /// The UTC calendar day of an instant, `2021-03-01`.
-    public static func day(ms: Int64) -> String {
+    package static func day(ms: Int64) -> String {
         let (days, _) = floorDivide(ms, millisecondsPerDay)
         let (year, month, day) = civil(fromDays: days)
         return formatYear(year) + "-" + pad(month, 2) + "-" + pad(day, 2)
@@ -30,7 +30,7 @@ public enum Timestamp {
     ///
     /// Accepts `YYYY-MM-DD` (midnight UTC), `YYYY-MM-DDTHH:MM:SS` (UTC), an optional fraction of 1–9 digits
     /// (truncated to milliseconds), and a zone of `Z`, `±HH:MM` or `±HHMM`. Invalid dates and times give nil.
-    public static func parseISO8601(_ text: String) -> Int64? {
+    package static func parseISO8601(_ text: String) -> Int64? {
         var scanner = ByteScanner(text)
         guard let days = scanner.date() else { return nil }
         if scanner.atEnd { return checkedMilliseconds(days: days, msOfDay: 0) }
@@ -51,7 +51,7 @@ public enum Timestamp {
     }
 
     /// Epoch milliseconds of V1's `2021-03-01 07:00:00 Etc/GMT` (also ` GMT` or ` UTC`), or nil for any other zone (such as `America/Los_Angeles`).
-    public static func parseAppleGMT(_ text: String) -> Int64? {
+    package static func parseAppleGMT(_ text: String) -> Int64? {
         var scanner = ByteScanner(text)
         guard let days = scanner.date(),
               scanner.take(where: { $0 == UInt8(ascii: " ") }) != nil,
@@ -67,7 +67,7 @@ public enum Timestamp {
     /// Up to 11 significant digits are seconds (×1000) and may carry a fraction (`1614582000.5`, truncated to
     /// milliseconds toward the past); 12 or more digits are milliseconds and must be whole. A leading `-` is allowed;
     /// exponents, `+`, spaces and values outside `Int64` give nil.
-    public static func parseEpoch(_ text: String) -> Int64? {
+    package static func parseEpoch(_ text: String) -> Int64? {
         var scanner = ByteScanner(text)
         let negative = scanner.take(where: { $0 == UInt8(ascii: "-") }) != nil
         let integerDigits = scanner.takeDigits()
@@ -95,7 +95,7 @@ public enum Timestamp {
     }
 
     /// Epoch milliseconds from any accepted form, trying epoch digits, ISO 8601, then Apple's GMT form; surrounding whitespace is ignored.
-    public static func parseAny(_ text: String) -> Int64? {
+    package static func parseAny(_ text: String) -> Int64? {
         let trimmed = trimmingSpaces(text)
         return parseEpoch(trimmed) ?? parseISO8601(trimmed) ?? parseAppleGMT(trimmed)
     }
@@ -103,7 +103,7 @@ public enum Timestamp {
     /// Epoch milliseconds of a timestamp as databases print it, or nil: ISO 8601 (`T` or a space between date and time),
     /// psql's `2021-01-01 00:00:00.5+00`, MySQL's and sqlite's `2021-01-01 00:00:00` (no zone is UTC), with an optional
     /// zone of `Z`, ` UTC`, ` GMT`, `±HH`, `±HHMM` or `±HH:MM` (a space before the zone is allowed).
-    public static func parseDatabaseText(_ text: String) -> Int64? {
+    package static func parseDatabaseText(_ text: String) -> Int64? {
         var bytes = Array(trimmingSpaces(text).utf8)
         for zone in [" UTC", " GMT", "UTC", "GMT"] where bytes.count > zone.utf8.count + 10 {
             let tail = bytes.suffix(zone.utf8.count)
@@ -130,7 +130,7 @@ public enum Timestamp {
     /// For `--from` / `--to` flags: a UTC day (`2021-03-01`, `isWholeDay` true) or a full ISO 8601 instant, as epoch milliseconds.
     ///
     /// A caller treating `--to` as inclusive adds one day (`millisecondsPerDay`) when `isWholeDay` is true.
-    public static func parseUTCDayOrInstant(_ text: String) -> (ms: Int64, isWholeDay: Bool)? {
+    package static func parseUTCDayOrInstant(_ text: String) -> (ms: Int64, isWholeDay: Bool)? {
         let trimmed = trimmingSpaces(text)
         var scanner = ByteScanner(trimmed)
         if let days = scanner.date(), scanner.atEnd {
@@ -140,7 +140,7 @@ public enum Timestamp {
     }
 
     /// Milliseconds in one UTC day.
-    public static let millisecondsPerDay: Int64 = 86_400_000
+    package static let millisecondsPerDay: Int64 = 86_400_000
 
     // MARK: - Calendar arithmetic
 

@@ -1,26 +1,26 @@
 /// Name-based UUIDs, version 5 (RFC 9562 §5.5): SHA-1 of namespace and name, with version and variant bits set.
-public enum UUIDv5 {
+package enum UUIDv5 {
     // MARK: - Namespaces
 
     /// The RFC 9562 DNS namespace, 6ba7b810-9dad-11d1-80b4-00c04fd430c8.
-    public static let dnsNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
+    package static let dnsNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
     /// The RFC 9562 URL namespace, 6ba7b811-9dad-11d1-80b4-00c04fd430c8.
-    public static let urlNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
+    package static let urlNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
 
     // MARK: - Making
 
     /// The version-5 UUID of `name` in `namespace` (16 bytes), as lowercase 8-4-4-4-12 text.
-    public static func make(namespace: [UInt8], name: [UInt8]) -> String {
+    package static func make(namespace: [UInt8], name: [UInt8]) -> String {
         format(makeBytes(namespace: namespace, name: name))
     }
 
     /// The version-5 UUID of the UTF-8 bytes of `name` in `namespace`, as lowercase text.
-    public static func make(namespace: [UInt8], name: String) -> String {
+    package static func make(namespace: [UInt8], name: String) -> String {
         make(namespace: namespace, name: Array(name.utf8))
     }
 
     /// The 16 bytes of the version-5 UUID of `name` in `namespace`; the namespace must be 16 bytes.
-    public static func makeBytes(namespace: [UInt8], name: [UInt8]) -> [UInt8] {
+    package static func makeBytes(namespace: [UInt8], name: [UInt8]) -> [UInt8] {
         precondition(namespace.count == 16, "a UUID namespace is 16 bytes")
         var hasher = SHA1()
         hasher.update(namespace)
@@ -34,12 +34,12 @@ public enum UUIDv5 {
     // MARK: - Text
 
     /// The 16 bytes of a UUID written as 8-4-4-4-12 hex digits (either case), or nil if it is not one.
-    public static func bytes(of text: String) -> [UInt8]? {
+    package static func bytes(of text: String) -> [UInt8]? {
         ByteTables.uuidBytes(text)
     }
 
     /// Lowercase 8-4-4-4-12 text of 16 UUID bytes.
-    public static func format(_ bytes: [UInt8]) -> String {
+    package static func format(_ bytes: [UInt8]) -> String {
         ByteTables.uuidText(bytes)
     }
 }

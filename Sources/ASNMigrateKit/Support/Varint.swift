@@ -1,7 +1,7 @@
 /// LEB128 variable-length integers (7 bits a byte, low bits first) and their zigzag form for signed values.
-public enum Varint {
+package enum Varint {
     /// Appends `value` as an unsigned varint.
-    public static func append(_ value: UInt64, to out: inout [UInt8]) {
+    package static func append(_ value: UInt64, to out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -11,32 +11,32 @@ public enum Varint {
     }
 
     /// Appends `value` zigzag-encoded (small magnitudes, either sign, take few bytes).
-    public static func appendSigned(_ value: Int64, to out: inout [UInt8]) {
+    package static func appendSigned(_ value: Int64, to out: inout [UInt8]) {
         append(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &out)
     }
 
     /// Reads varints from bytes, failing (nil) on a truncated or over-long value.
-    public struct Reader {
+    package struct Reader {
         private let bytes: UnsafeRawBufferPointer
         private var offset = 0
 
         /// A reader at the start of `bytes`.
-        public init(_ bytes: UnsafeRawBufferPointer) {
+        package init(_ bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
         }
 
         /// Whether every byte was read.
-        public var isAtEnd: Bool { offset == bytes.count }
+        package var isAtEnd: Bool { offset == bytes.count }
 
         /// The next raw byte.
-        public mutating func byte() -> UInt8? {
+        package mutating func byte() -> UInt8? {
             guard offset < bytes.count else { return nil }
             defer { offset += 1 }
             return bytes[offset]
         }
 
         /// The next unsigned varint.
-        public mutating func next() -> UInt64? {
+        package mutating func next() -> UInt64? {
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while offset < bytes.count, shift < 64 {
@@ -50,7 +50,7 @@ public enum Varint {
         }
 
         /// The next zigzag-encoded signed varint.
-        public mutating func nextSigned() -> Int64? {
+        package mutating func nextSigned() -> Int64? {
             next().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
         }
     }

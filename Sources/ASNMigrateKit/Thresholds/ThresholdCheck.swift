@@ -1,18 +1,18 @@
 /// Judges a run's figures against its `--fail-on` / `--warn-on` rules: pure, the command prints and exits.
-public struct ThresholdCheck: Sendable, Equatable {
+package struct ThresholdCheck: Sendable, Equatable {
     /// One rule the run crossed.
-    public struct Crossing: Sendable, Equatable {
+    package struct Crossing: Sendable, Equatable {
         /// The rule.
-        public var rule: ThresholdRule
+        package var rule: ThresholdRule
         /// The figure's value (a percentage when the rule's limit is one).
-        public var value: Double
+        package var value: Double
         /// The figure's count.
-        public var count: Int
+        package var count: Int
         /// The denominator's count, for a percentage.
-        public var denominator: Int?
+        package var denominator: Int?
 
         /// The standard-error line naming the rule, the value and the threshold.
-        public var line: String {
+        package var line: String {
             let kind = rule.severity == .fail ? "error" : "warning"
             let shown = rule.isPercent
                 ? "\(ThresholdRule.number(value))% (\(count) of \(denominator ?? 0))"
@@ -22,15 +22,15 @@ public struct ThresholdCheck: Sendable, Equatable {
     }
 
     /// The rules, `--fail-on` first, each in the order given.
-    public var rules: [ThresholdRule]
+    package var rules: [ThresholdRule]
 
     /// Creates a check.
-    public init(rules: [ThresholdRule]) {
+    package init(rules: [ThresholdRule]) {
         self.rules = rules
     }
 
     /// Parses the `--fail-on` and `--warn-on` values against `catalog`; the first bad rule is a usage error.
-    public static func parse(failOn: [String], warnOn: [String], catalog: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdCheck {
+    package static func parse(failOn: [String], warnOn: [String], catalog: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdCheck {
         var rules: [ThresholdRule] = []
         for text in failOn { rules.append(try ThresholdRule.parse(text, severity: .fail, figures: catalog)) }
         for text in warnOn { rules.append(try ThresholdRule.parse(text, severity: .warn, figures: catalog)) }
@@ -38,12 +38,12 @@ public struct ThresholdCheck: Sendable, Equatable {
     }
 
     /// Whether any `--fail-on` rule was given (then exit 1 means a crossed error threshold and nothing else).
-    public var decidesFindings: Bool {
+    package var decidesFindings: Bool {
         rules.contains { $0.severity == .fail }
     }
 
     /// The rules `figures` cross, in rule order.
-    public func crossings(_ figures: ThresholdFigures) -> [Crossing] {
+    package func crossings(_ figures: ThresholdFigures) -> [Crossing] {
         rules.compactMap { rule in
             let value = figures.value(for: rule)
             guard rule.comparison.holds(value, rule.limit) else { return nil }
@@ -53,14 +53,14 @@ public struct ThresholdCheck: Sendable, Equatable {
     }
 
     /// The rules given, and the crossings of each severity.
-    public func counts(_ crossings: [Crossing]) -> ReconciliationSummary.ThresholdCounts {
+    package func counts(_ crossings: [Crossing]) -> ReconciliationSummary.ThresholdCounts {
         .init(checked: rules.count, warned: crossings.filter { $0.rule.severity == .warn }.count,
               failed: crossings.filter { $0.rule.severity == .fail }.count)
     }
 
     /// The exit status with thresholds applied to `base` (the status without them): without `--fail-on` rules the
     /// base stands; with them, 1 means a crossed error threshold and nothing else (0, 2, 3 stay as they are).
-    public func status(base: ExitStatus, crossings: [Crossing]) -> ExitStatus {
+    package func status(base: ExitStatus, crossings: [Crossing]) -> ExitStatus {
         guard decidesFindings, base == .success || base == .findings else { return base }
         return crossings.contains { $0.rule.severity == .fail } ? .findings : .success
     }

@@ -1,37 +1,37 @@
 /// The figures a run's threshold rules are judged on: counts by name, and which count each percentage is taken of.
-public struct ThresholdFigures: Sendable, Equatable {
+package struct ThresholdFigures: Sendable, Equatable {
     /// The names a command accepts in a rule, and each name's denominator (the figure a percentage is of).
-    public struct Catalog: Sendable, Equatable {
+    package struct Catalog: Sendable, Equatable {
         /// Every name a rule may use.
-        public var names: Set<String>
+        package var names: Set<String>
         /// Name → the name of the figure its percentage is taken of; names missing here take counts only.
-        public var denominators: [String: String]
+        package var denominators: [String: String]
 
         /// Creates a catalog.
-        public init(names: Set<String>, denominators: [String: String]) {
+        package init(names: Set<String>, denominators: [String: String]) {
             self.names = names
             self.denominators = denominators
         }
     }
 
     /// The run's counts by name (a name absent here counts 0).
-    public var counts: [String: Int]
+    package var counts: [String: Int]
     /// The catalog the rules were parsed against.
-    public var catalog: Catalog
+    package var catalog: Catalog
 
     /// Creates the figures.
-    public init(counts: [String: Int], catalog: Catalog) {
+    package init(counts: [String: Int], catalog: Catalog) {
         self.counts = counts
         self.catalog = catalog
     }
 
     /// The count of `name` (0 when the run had none).
-    public func count(_ name: String) -> Int {
+    package func count(_ name: String) -> Int {
         counts[name] ?? 0
     }
 
     /// The value a rule compares: the count, or the count as a percentage of its denominator (0 when that is 0).
-    public func value(for rule: ThresholdRule) -> Double {
+    package func value(for rule: ThresholdRule) -> Double {
         let count = Double(count(rule.figure))
         guard rule.isPercent else { return count }
         guard let denominator = catalog.denominators[rule.figure] else { return count }
@@ -42,7 +42,7 @@ public struct ThresholdFigures: Sendable, Equatable {
     // MARK: - reconcile
 
     /// `reconcile`'s catalog: every difference kind, every whole-number `summary.csv` figure, and `rejects`.
-    public static let reconcile: Catalog = {
+    package static let reconcile: Catalog = {
         var summary = ReconciliationSummary()
         summary.transactions = .init(notificationsCompared: false, v1NotificationsNotCompared: 0, comparison: TransactionSummary())
         summary.v2Unverified = 0
@@ -78,7 +78,7 @@ public struct ThresholdFigures: Sendable, Equatable {
     /// A `reconcile` run's figures: its `summary.csv` counts, then difference rows per kind for the kinds the summary
     /// does not count (a summary figure wins: `state_mismatch` counts subscriptions, so its percentage is of
     /// `subscriptions_compared`), `rejects` (both sides) and `records_read` (both sides).
-    public static func reconcile(_ result: ReconciliationResult) -> ThresholdFigures {
+    package static func reconcile(_ result: ReconciliationResult) -> ThresholdFigures {
         var counts: [String: Int] = [:]
         for row in ReconciliationReport.summaryRows(result.summary) where SummaryJSON.isCount(row.value) {
             counts[row.name] = Int(row.value) ?? 0

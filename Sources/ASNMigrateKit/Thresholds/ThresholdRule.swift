@@ -1,8 +1,8 @@
 /// One `--fail-on` / `--warn-on` rule such as `missing_in_v2>0` or `state_mismatch>0.5%`: a figure, an operator and a
 /// limit, a count or a percentage of the figure's denominator (`ThresholdFigures`).
-public struct ThresholdRule: Sendable, Equatable {
+package struct ThresholdRule: Sendable, Equatable {
     /// What crossing the rule does.
-    public enum Severity: String, Sendable, Equatable {
+    package enum Severity: String, Sendable, Equatable {
         /// `--fail-on`: the run exits 1.
         case fail
         /// `--warn-on`: the run prints a warning and counts it.
@@ -10,7 +10,7 @@ public struct ThresholdRule: Sendable, Equatable {
     }
 
     /// The comparison operator, longest spellings first so `>=` is never read as `>`.
-    public enum Comparison: String, Sendable, Equatable, CaseIterable {
+    package enum Comparison: String, Sendable, Equatable, CaseIterable {
         /// `>=`
         case atLeast = ">="
         /// `<=`
@@ -23,7 +23,7 @@ public struct ThresholdRule: Sendable, Equatable {
         case below = "<"
 
         /// Whether `value` compared with `limit` holds.
-        public func holds(_ value: Double, _ limit: Double) -> Bool {
+        package func holds(_ value: Double, _ limit: Double) -> Bool {
             switch self {
             case .atLeast: return value >= limit
             case .atMost: return value <= limit
@@ -35,26 +35,26 @@ public struct ThresholdRule: Sendable, Equatable {
     }
 
     /// The rule as given (`missing_in_v2>0`).
-    public var text: String
+    package var text: String
     /// `--fail-on` or `--warn-on`.
-    public var severity: Severity
+    package var severity: Severity
     /// The figure's name: a difference kind, a `summary.csv` figure or `rejects`.
-    public var figure: String
+    package var figure: String
     /// The operator.
-    public var comparison: Comparison
+    package var comparison: Comparison
     /// The limit: a count, or a percentage when `isPercent`.
-    public var limit: Double
+    package var limit: Double
     /// Whether the limit is a percentage of the figure's denominator.
-    public var isPercent: Bool
+    package var isPercent: Bool
 
     /// The option that gives rules of `severity`.
-    public static func option(_ severity: Severity) -> String {
+    package static func option(_ severity: Severity) -> String {
         severity == .fail ? "--fail-on" : "--warn-on"
     }
 
     /// Parses `text`; an unknown figure (with a did-you-mean suggestion), a missing operator, a bad number or a
     /// percentage of a figure without a denominator is a usage error.
-    public static func parse(_ text: String, severity: Severity, figures: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdRule {
+    package static func parse(_ text: String, severity: Severity, figures: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdRule {
         let option = option(severity)
         let spaced = text.filter { $0 != " " }
         let example = "give FIGURE OPERATOR LIMIT, for example 'missing_in_v2>0', 'state_mismatch>0.5%' or 'rejects>=10' (operators >, >=, <, <=, ==)"
@@ -87,7 +87,7 @@ public struct ThresholdRule: Sendable, Equatable {
     }
 
     /// The limit as written in messages (`0`, `0.5%`).
-    public var limitText: String {
+    package var limitText: String {
         ThresholdRule.number(limit) + (isPercent ? "%" : "")
     }
 

@@ -30,7 +30,7 @@ extension InputFile {
 
     /// Whether this file starts with gzip, zstd or zip magic bytes, so that its size does not tell how many bytes it
     /// holds (the progress line shows no ETA then); false for descriptors, FIFOs and files that cannot be read.
-    public func isCompressed() -> Bool {
+    package func isCompressed() -> Bool {
         guard isRegularFile else { return false }
         let fd = systemOpen(path)
         guard fd >= 0 else { return false }

@@ -20,11 +20,11 @@ import Darwin
 /// split from it. The cost: a member's records reach the caller only after the whole member is read (one member of a
 /// plain `gzip` file is the whole file), with memory bounded by `holdLimit` and temporary disk space up to the
 /// member's decompressed size beyond it.
-public final class GzipByteSource: ByteSource {
+package final class GzipByteSource: ByteSource {
     /// The path reported in errors.
-    public let name: String
+    package let name: String
     /// Trailing data found after the last complete gzip member, once reading has ended.
-    public private(set) var endProblem: ASNError?
+    package private(set) var endProblem: ASNError?
 
     /// Where reading stands.
     private enum Phase {
@@ -50,10 +50,10 @@ public final class GzipByteSource: ByteSource {
     /// The compressed-input buffer size.
     private static let inputSize = 256 * 1024
     /// How many decompressed bytes of a member are held in memory before the rest goes to a temporary file.
-    public static let defaultHoldLimit = 32 << 20
+    package static let defaultHoldLimit = 32 << 20
 
     /// Reads `fd`; closes it on `close()` only when `owned`. A member's bytes beyond `holdLimit` wait in a temporary file.
-    public convenience init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
+    package convenience init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
         self.init(upstream: SourceBuffer(PlainByteSource(descriptor: fd, owned: owned, name: name)), name: name, holdLimit: holdLimit)
     }
 
@@ -74,7 +74,7 @@ public final class GzipByteSource: ByteSource {
 
     /// Decompresses up to `buffer.count` bytes; throws `.unreadableInput` with zlib's message on a corrupt or
     /// truncated member, or a failed read.
-    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !closed, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             switch phase {
@@ -116,7 +116,7 @@ public final class GzipByteSource: ByteSource {
     }
 
     /// Ends the zlib stream and closes the descriptor if this source owns it.
-    public func close() {
+    package func close() {
         if let stream {
             inflateEnd(stream)
             stream.deinitialize(count: 1)

@@ -5,20 +5,20 @@
 /// bytes is removed; any other leading `'` stays. So that every value survives the round trip, a value that itself
 /// starts with one or more `'` and then one of those bytes (`'=x`) gets one more `'` too (`''=x`), and reading
 /// removes one `'` from any cell made of `'`s then one of those bytes.
-public enum CSVFormulaGuard {
+package enum CSVFormulaGuard {
     /// First bytes that make a spreadsheet treat a cell as a formula.
-    public static let leaders: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+    package static let leaders: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
 
     /// The guard byte put in front of such a cell.
-    public static let mark = UInt8(ascii: "'")
+    package static let mark = UInt8(ascii: "'")
 
     /// `cell` as written: with `'` in front when it starts with a formula leader (after any `'`s).
-    public static func guarded(_ cell: String) -> String {
+    package static func guarded(_ cell: String) -> String {
         needsGuard(cell) ? "'" + cell : cell
     }
 
     /// `cell` as read back: without the `'` the writer put in front; anything else unchanged.
-    public static func unguarded(_ cell: String) -> String {
+    package static func unguarded(_ cell: String) -> String {
         guard cell.utf8.first == mark, needsGuard(cell) else { return cell }
         return String(cell.dropFirst())
     }

@@ -7,11 +7,11 @@
 /// goes on with the next row. Only a quote still open at the end of the file ends it early: one `.malformed` row
 /// saying how many lines it swallowed. A bad header row throws, since no row can be read without it. `feed`/`finish`
 /// are the strict forms, throwing the first malformed row. Memory use is one record, whatever the file size.
-public struct CSVReader: Sendable {
+package struct CSVReader: Sendable {
     /// The input path as given, for error locations.
-    public let path: String
+    package let path: String
     /// The header fields, once the first record has been read.
-    public private(set) var header: [String]?
+    package private(set) var header: [String]?
 
     private var state = State.fieldStart
     private var field: [UInt8] = []
@@ -28,7 +28,7 @@ public struct CSVReader: Sendable {
     private var lastByteEndedLine = false
 
     /// Creates a reader for the input named `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -36,7 +36,7 @@ public struct CSVReader: Sendable {
 
     /// Consumes a chunk and returns the data rows it completed, good or malformed (the header is kept in `header`).
     /// Throws only for a bad header row or when fed after `finishRows()`.
-    public mutating func feedRows(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRow] {
+    package mutating func feedRows(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRow] {
         guard !finished else { throw ASNError(.malformedCSV, "CSV reader fed after finish(); this is a bug, please report it", at: location(line)) }
         var rows: [CSVRow] = []
         for byte in chunk {
@@ -50,7 +50,7 @@ public struct CSVReader: Sendable {
 
     /// Ends the input and returns the last row, if it had no final line end, or one `.malformed` row for a quote
     /// left open (it swallowed every line to the end of the file). Throws when the file has no header row.
-    public mutating func finishRows() throws(ASNError) -> [CSVRow] {
+    package mutating func finishRows() throws(ASNError) -> [CSVRow] {
         var rows: [CSVRow] = []
         if bomBytesSeen < 3 {
             bomBytesSeen = 3
@@ -75,17 +75,17 @@ public struct CSVReader: Sendable {
     }
 
     /// Consumes a chunk and returns the data records it completed; throws the first malformed row (strict form).
-    public mutating func feed(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRecord] {
+    package mutating func feed(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRecord] {
         try Self.strict(feedRows(chunk))
     }
 
     /// Ends the input and returns the last record; throws the first malformed row (strict form).
-    public mutating func finish() throws(ASNError) -> [CSVRecord] {
+    package mutating func finish() throws(ASNError) -> [CSVRecord] {
         try Self.strict(finishRows())
     }
 
     /// Reads a whole buffer strictly: the header and every record, or the first malformed row thrown.
-    public static func read(_ bytes: [UInt8], path: String) throws(ASNError) -> (header: [String], records: [CSVRecord]) {
+    package static func read(_ bytes: [UInt8], path: String) throws(ASNError) -> (header: [String], records: [CSVRecord]) {
         var reader = CSVReader(path: path)
         var records = try reader.feed(bytes)
         records += try reader.finish()
@@ -105,7 +105,7 @@ public struct CSVReader: Sendable {
     }
 
     /// The 0-based index of a header column, once the header has been read.
-    public func columnIndex(named name: String) -> Int? {
+    package func columnIndex(named name: String) -> Int? {
         header?.firstIndex(of: name)
     }
 

@@ -1,18 +1,18 @@
 /// One CSV data record: its fields and the 1-based line it starts on.
-public struct CSVRecord: Sendable, Equatable {
+package struct CSVRecord: Sendable, Equatable {
     /// The fields, unquoted, as many as the header has.
-    public var fields: [String]
+    package var fields: [String]
     /// 1-based line number where the record starts (a quoted field may continue over later lines).
-    public var line: Int
+    package var line: Int
 
     /// Creates a record.
-    public init(fields: [String], line: Int) {
+    package init(fields: [String], line: Int) {
         self.fields = fields
         self.line = line
     }
 
     /// The field at `index`, or nil when out of range.
-    public subscript(index: Int) -> String? {
+    package subscript(index: Int) -> String? {
         fields.indices.contains(index) ? fields[index] : nil
     }
 }

@@ -6,16 +6,16 @@ import Foundation
 /// `workers` threads decode whole batches with `V2RecordDecoder` (JSON parse, JWS payloads, content digest); the
 /// caller's thread receives the outcomes strictly in input order, so what `body` sees is exactly what
 /// `V2RecordReader.read` gives. CSV exports are read by `V2RecordReader` itself, in their place among the files.
-public struct ParallelV2Reader: Sendable {
+package struct ParallelV2Reader: Sendable {
     /// The sequential reader, for CSV files and the decoder.
-    public var reader: V2RecordReader
+    package var reader: V2RecordReader
     /// Decoding threads.
-    public var workers: Int
+    package var workers: Int
     /// Raw bytes per batch, roughly.
-    public var batchBytes: Int
+    package var batchBytes: Int
 
     /// A reader using `columnMap` for CSV files and `workers` threads (default: the active processor count).
-    public init(columnMap: V2ColumnMap? = nil, workers: Int? = nil, batchBytes: Int = 1 << 20) {
+    package init(columnMap: V2ColumnMap? = nil, workers: Int? = nil, batchBytes: Int = 1 << 20) {
         reader = V2RecordReader(columnMap: columnMap)
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         self.batchBytes = max(1, batchBytes)
@@ -24,7 +24,7 @@ public struct ParallelV2Reader: Sendable {
     /// Calls `body` with the outcome of every record of `files`, in order, as `V2RecordReader.read` does, and
     /// `progress` with the input bytes (records and line breaks) and the outcomes of each batch of JSON input after them.
     /// Errors thrown by `body`, and reading failures other than an unreadable file, stop the run and are rethrown.
-    public func read(_ files: [InputFile], progress: (_ bytes: Int, _ outcomes: Int) -> Void = { _, _ in }, _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func read(_ files: [InputFile], progress: (_ bytes: Int, _ outcomes: Int) -> Void = { _, _ in }, _ body: (V2ReadOutcome) throws -> Void) throws {
         var run: [InputFile] = []
         for file in files {
             // CSV exports, and archives (whose members may be CSV), are read in their place by the sequential reader.

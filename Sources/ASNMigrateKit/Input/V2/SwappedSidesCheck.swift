@@ -1,6 +1,6 @@
 /// Guards `reconcile` against `--v1` and `--v2` given the wrong way round: it looks at the first bytes of each side's
 /// first files for the keys only the other side's records carry.
-public enum SwappedSidesCheck {
+package enum SwappedSidesCheck {
     /// Keys only V1 bodies carry (escaped or not, so an envelope's string payload counts too).
     static let v1Markers = ["notification_type", "unified_receipt"]
     /// Keys only V2 notifications carry.
@@ -11,7 +11,7 @@ public enum SwappedSidesCheck {
     static let sampleFiles = 3
 
     /// What the first records of a side look like.
-    public enum Look: Sendable, Equatable {
+    package enum Look: Sendable, Equatable {
         /// V1 bodies (`notification_type` / `unified_receipt`, no V2 key).
         case v1
         /// V2 notifications (`signedPayload` / `notificationType`, no V1 key).
@@ -21,7 +21,7 @@ public enum SwappedSidesCheck {
     }
 
     /// What `bytes` (the start of a file) look like.
-    public static func look(_ bytes: [UInt8]) -> Look {
+    package static func look(_ bytes: [UInt8]) -> Look {
         let text = String(decoding: bytes, as: UTF8.self)
         let v1 = v1Markers.contains { text.contains($0) }, v2 = v2Markers.contains { text.contains($0) }
         if v1 && !v2 { return .v1 }
@@ -31,7 +31,7 @@ public enum SwappedSidesCheck {
 
     /// What the first files of a side look like: the first of them that looks like either side (files that cannot be
     /// read, standard input and CSV exports are passed over: reading reports those).
-    public static func look(files: [InputFile]) -> Look {
+    package static func look(files: [InputFile]) -> Look {
         var looked = 0
         for file in files where !file.isDescriptor && !V2RecordReader.isCSV(file.path) && looked < sampleFiles {
             looked += 1
@@ -42,7 +42,7 @@ public enum SwappedSidesCheck {
     }
 
     /// The usage error for swapped sides, or nil when each side looks like its own (or cannot be told).
-    public static func problem(v1: Look, v2: Look) -> ASNError? {
+    package static func problem(v1: Look, v2: Look) -> ASNError? {
         let advice = "swap the paths given to --v1 and --v2 (or pass --force if the files really are what they are given as)"
         if v1 == .v2 {
             let also = v2 == .v1 ? ", and the --v2 files hold V1 bodies (notification_type)" : ""

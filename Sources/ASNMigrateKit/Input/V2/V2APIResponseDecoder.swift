@@ -12,37 +12,37 @@
 ///
 /// A placeholder or malformed JWS (Apple's library examples hold `"signed_transaction_value"`) is a `.malformedJWS`
 /// reject of its own entry; the other entries of the page are read. Signatures are not verified here.
-public struct V2APIResponseDecoder: Sendable {
+package struct V2APIResponseDecoder: Sendable {
     /// The record decoder, for JWS payloads.
-    public let decoder: V2RecordDecoder
+    package let decoder: V2RecordDecoder
 
     /// Creates an API decoder over a record decoder.
-    public init(decoder: V2RecordDecoder) {
+    package init(decoder: V2RecordDecoder) {
         self.decoder = decoder
     }
 
     // MARK: - Detection
 
     /// Whether `object` is a Get Transaction History page.
-    public static func isHistoryPage(_ object: JSONObject) -> Bool {
+    package static func isHistoryPage(_ object: JSONObject) -> Bool {
         object["signedTransactions"] != nil
     }
 
     /// Whether `object` is a Get All Subscription Statuses response: a `data` array (notifications have an object).
-    public static func isStatusesResponse(_ object: JSONObject) -> Bool {
+    package static func isStatusesResponse(_ object: JSONObject) -> Bool {
         if case .array? = object["data"] { return true }
         return false
     }
 
     /// Whether `object` is a decoded transaction: it has a `transactionId` and no `notificationType`.
-    public static func isTransaction(_ object: JSONObject) -> Bool {
+    package static func isTransaction(_ object: JSONObject) -> Bool {
         object["notificationType"] == nil && object["transactionId"] != nil && object["autoRenewStatus"] == nil
     }
 
     // MARK: - Decoding
 
     /// The entries of a Get Transaction History page.
-    public func historyPage(_ page: JSONObject, at location: SourceLocation) -> [V2ReadOutcome] {
+    package func historyPage(_ page: JSONObject, at location: SourceLocation) -> [V2ReadOutcome] {
         guard case .array(let entries)? = page["signedTransactions"] else {
             let found = page["signedTransactions"].map { V1FieldReader.describe($0) } ?? "missing"
             return [.rejected(ASNError(.wrongFieldType, "signedTransactions is \(found), not an array; save Get Transaction History responses unchanged", at: location.with(key: "signedTransactions")))]
@@ -66,7 +66,7 @@ public struct V2APIResponseDecoder: Sendable {
 
     /// The `lastTransactions` entries of a Get All Subscription Statuses response; `envelopeTime` is the time of the
     /// envelope it came in, its fetch time unless it names one itself.
-    public func statusesResponse(_ response: JSONObject, at location: SourceLocation, envelopeTime: Int64? = nil) -> [V2ReadOutcome] {
+    package func statusesResponse(_ response: JSONObject, at location: SourceLocation, envelopeTime: Int64? = nil) -> [V2ReadOutcome] {
         guard case .array(let groups)? = response["data"] else { return [] }
         let reader = V2FieldReader(response)
         let environment = reader.string("environment")
@@ -113,7 +113,7 @@ public struct V2APIResponseDecoder: Sendable {
     }
 
     /// A lone decoded transaction object.
-    public func loneTransaction(_ object: JSONObject, at location: SourceLocation) -> V2ReadOutcome {
+    package func loneTransaction(_ object: JSONObject, at location: SourceLocation) -> V2ReadOutcome {
         guard let id = V2FieldReader(object).string("transactionId"), !id.isEmpty else {
             let found = object["transactionId"].map { V1FieldReader.describe($0) } ?? "missing"
             return .rejected(ASNError(.wrongFieldType, "transactionId is \(found), not a non-empty string of digits; a transaction record must carry Apple's transactionId", at: location.with(key: "transactionId")))

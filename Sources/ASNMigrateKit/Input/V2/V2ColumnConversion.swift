@@ -7,7 +7,7 @@
 /// | `epoch-seconds` | seconds since 1970, optionally with a fraction | epoch milliseconds |
 /// | `epoch-milliseconds` | milliseconds since 1970 | epoch milliseconds |
 /// | `date` | ISO 8601 with or without zone, psql / MySQL / sqlite text (`2021-01-01 00:00:00`, `…+00`, `… UTC`, `…Z`) | epoch milliseconds; no zone is UTC |
-public enum V2ColumnConversion: Sendable, Equatable {
+package enum V2ColumnConversion: Sendable, Equatable {
     /// A boolean written in any of the usual spellings.
     case boolean
     /// A decimal multiplied by a whole factor, exactly (dollars to milliunits: `scale 1000`).

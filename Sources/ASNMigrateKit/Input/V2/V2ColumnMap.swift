@@ -49,12 +49,12 @@ import Foundation
 ///
 /// Also accepts `V2 FIELD | CSV COLUMN | CONVERSION` (see `V2ColumnConversion`) and `V2 FIELD = VALUE`, a constant
 /// every row gets (read as the field's kind when the map loads).
-public struct V2ColumnMap: Sendable, Equatable {
+package struct V2ColumnMap: Sendable, Equatable {
     /// The newest column-map format this build understands.
-    public static let supportedFormat = 2
+    package static let supportedFormat = 2
 
     /// How a column's cells are read.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Text, kept as is.
         case text
         /// A transaction ID: ASCII digits only, kept as text so no digit is lost.
@@ -70,36 +70,36 @@ public struct V2ColumnMap: Sendable, Equatable {
     }
 
     /// A V2 field a column can hold.
-    public struct Field: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// The dotted path, such as `data.transactionInfo.expiresDate`.
-        public let path: String
+        package let path: String
         /// How its cells are read.
-        public let kind: Kind
+        package let kind: Kind
     }
 
     /// One mapping line.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The V2 field.
-        public let field: Field
+        package let field: Field
         /// The CSV header name of the column holding it (empty for a constant).
-        public let column: String
+        package let column: String
         /// The 1-based line of the map file it was given on.
-        public let line: Int
+        package let line: Int
         /// How the column's cells become the field's value (format 2), or nil for the field kind's own reading.
-        public var conversion: V2ColumnConversion? = nil
+        package var conversion: V2ColumnConversion? = nil
         /// The value every row gets for this field (format 2 `FIELD = VALUE`), read as the field's kind; nil for a column.
-        public var constant: JSONValue? = nil
+        package var constant: JSONValue? = nil
     }
 
     /// The map file's path as given, for messages.
-    public let path: String
+    package let path: String
     /// The mappings in file order.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     // MARK: - Fields
 
     /// Every field a map may name: the notification's own, `data`'s, and every transaction and renewal info field.
-    public static let fields: [Field] = {
+    package static let fields: [Field] = {
         var fields: [Field] = [
             Field(path: "notificationType", kind: .text), Field(path: "subtype", kind: .text),
             Field(path: "notificationUUID", kind: .text), Field(path: "version", kind: .text),
@@ -133,7 +133,7 @@ public struct V2ColumnMap: Sendable, Equatable {
     // MARK: - Loading
 
     /// Loads and validates the map file at `path`.
-    public static func load(path: String) throws(ASNError) -> V2ColumnMap {
+    package static func load(path: String) throws(ASNError) -> V2ColumnMap {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(.badMapping, "cannot read column-map file '\(path)'; check the path given to --v2-columns", at: SourceLocation(path: path))
         }
@@ -144,7 +144,7 @@ public struct V2ColumnMap: Sendable, Equatable {
     }
 
     /// Parses and validates map text; errors name `path` and the line and say what to change.
-    public static func parse(_ text: String, path: String) throws(ASNError) -> V2ColumnMap {
+    package static func parse(_ text: String, path: String) throws(ASNError) -> V2ColumnMap {
         let byPath = Dictionary(fields.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
@@ -218,9 +218,9 @@ public struct V2ColumnMap: Sendable, Equatable {
     // MARK: - Reading rows
 
     /// This map bound to one CSV file's header: where each mapped column is.
-    public struct Binding: Sendable {
+    package struct Binding: Sendable {
         /// The CSV file's path, for row locations.
-        public let csvPath: String
+        package let csvPath: String
         /// The mapped columns in map order.
         private let columns: [Column]
 
@@ -243,7 +243,7 @@ public struct V2ColumnMap: Sendable, Equatable {
 
         /// True when the map names no notification (neither `notificationType` nor `signedPayload`) but
         /// `data.transactionInfo.transactionId`: each row is then one transaction, read as a decoded transaction.
-        public let isTransactionTable: Bool
+        package let isTransactionTable: Bool
 
         /// Binds `entries` to the header indexes found for them.
         init(csvPath: String, entries: [(Entry, Int)]) {
@@ -264,7 +264,7 @@ public struct V2ColumnMap: Sendable, Equatable {
 
         /// The row as the JSON object of a V2 notification (or `{"signedPayload": …}`), cells typed by their field.
         /// Throws a reject-worthy error located `file:line`, naming the column, for a cell it cannot read.
-        public func object(of record: CSVRecord) throws(ASNError) -> JSONObject {
+        package func object(of record: CSVRecord) throws(ASNError) -> JSONObject {
             let at = SourceLocation(path: csvPath, line: record.line)
             var top = JSONObject(), data = JSONObject(), transaction = JSONObject(), renewal = JSONObject()
             for column in columns {
@@ -310,10 +310,10 @@ public struct V2ColumnMap: Sendable, Equatable {
     }
 
     /// The field whose mapping, without `notificationType` or `signedPayload`, makes a map a table of transactions.
-    public static let transactionKeyPath = "data.transactionInfo.transactionId"
+    package static let transactionKeyPath = "data.transactionInfo.transactionId"
 
     /// Binds this map to a CSV header; throws `.malformedCSV` naming every mapped column the header lacks.
-    public func bind(header: [String], csvPath: String) throws(ASNError) -> Binding {
+    package func bind(header: [String], csvPath: String) throws(ASNError) -> Binding {
         var found: [(Entry, Int)] = []
         var missing: [String] = []
         for entry in entries {

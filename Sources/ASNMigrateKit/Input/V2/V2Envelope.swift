@@ -4,17 +4,17 @@
 /// The body sits under one of `Envelope.bodyKeys` (the V1 reader's list) or `response`, as an object, a JSON string
 /// holding one, or a JWS string; envelopes may nest up to `maximumDepth` deep. An envelope's time (`fetchTimeKeys`:
 /// epoch seconds or milliseconds, or ISO 8601) is the fetch time of a statuses response that has none of its own.
-public enum V2Envelope {
+package enum V2Envelope {
     /// The keys an envelope keeps its body under: the V1 reader's body keys, and `response` for stored API responses.
-    public static let bodyKeys = Envelope.bodyKeys + ["response"]
+    package static let bodyKeys = Envelope.bodyKeys + ["response"]
     /// The keys of the time an API response was fetched, on the response itself or on its envelope.
-    public static let fetchTimeKeys = ["fetchedAt", "fetched_at"] + Envelope.receiveTimeKeys
+    package static let fetchTimeKeys = ["fetchedAt", "fetched_at"] + Envelope.receiveTimeKeys
     /// How many envelopes may wrap one record.
-    public static let maximumDepth = 3
+    package static let maximumDepth = 3
 
     /// The body of `object` if it is an envelope (a body key holding an object or a string), with the key it sat
     /// under; nil when `object` has no such key.
-    public static func body(of object: JSONObject, parser: JSONParser) -> (key: String, value: JSONValue)? {
+    package static func body(of object: JSONObject, parser: JSONParser) -> (key: String, value: JSONValue)? {
         for key in bodyKeys {
             switch object[key] {
             case .object(let inner)?:
@@ -32,7 +32,7 @@ public enum V2Envelope {
 
     /// The fetch time `object` names (epoch seconds or milliseconds, or ISO 8601) and the key it sits under; nil
     /// when it names none or the value is not a time.
-    public static func fetchTime(of object: JSONObject) -> (key: String, ms: Int64)? {
+    package static func fetchTime(of object: JSONObject) -> (key: String, ms: Int64)? {
         for key in fetchTimeKeys {
             switch object[key] {
             case .number(let text)?:

@@ -1,5 +1,5 @@
 /// What reading one V2 record gave: a record, or a reject saying what was wrong and where.
-public enum V2ReadOutcome: Sendable, Equatable {
+package enum V2ReadOutcome: Sendable, Equatable {
     /// A decoded notification.
     case record(V2Record)
     /// A transaction or subscription status from an App Store Server API response (or a lone transaction).
@@ -8,19 +8,19 @@ public enum V2ReadOutcome: Sendable, Equatable {
     case rejected(ASNError)
 
     /// The record, if this outcome is one.
-    public var record: V2Record? {
+    package var record: V2Record? {
         if case .record(let record) = self { return record }
         return nil
     }
 
     /// The API record, if this outcome is one.
-    public var apiRecord: V2APIRecord? {
+    package var apiRecord: V2APIRecord? {
         if case .api(let record) = self { return record }
         return nil
     }
 
     /// The error, if this outcome is a reject.
-    public var error: ASNError? {
+    package var error: ASNError? {
         if case .rejected(let error) = self { return error }
         return nil
     }

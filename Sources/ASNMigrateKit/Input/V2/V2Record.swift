@@ -1,17 +1,17 @@
 /// One V2 notification read for `reconcile`: the decoded payload, where it was found, and a digest of its content.
-public struct V2Record: Sendable, Equatable {
+package struct V2Record: Sendable, Equatable {
     /// The decoded notification; `migration` is set when the record was written by `asn-migrate migrate`.
-    public var payload: ResponseBodyV2DecodedPayload
+    package var payload: ResponseBodyV2DecodedPayload
     /// The file and line (and array or history-page index) the record came from.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// SHA-1 of the canonical JSON of `payload` without `migration`; see `contentDigest(of:)`.
-    public var contentDigest: [UInt8]
+    package var contentDigest: [UInt8]
     /// Whether every JWS of the record was verified (`reconcile --verify-signatures`): false for records given decoded,
     /// and whenever signatures were not checked.
-    public var signatureVerified = false
+    package var signatureVerified = false
 
     /// Creates a record, computing its content digest from `payload`.
-    public init(payload: ResponseBodyV2DecodedPayload, location: SourceLocation) {
+    package init(payload: ResponseBodyV2DecodedPayload, location: SourceLocation) {
         self.payload = payload
         self.location = location
         self.contentDigest = Self.contentDigest(of: payload)
@@ -22,7 +22,7 @@ public struct V2Record: Sendable, Equatable {
     /// Because it hashes the decoded model rather than the input bytes, a raw `{"signedPayload"}` body and a decoded
     /// copy of the same notification give the same digest, whatever their whitespace, key order or JWS wrapping.
     /// Members the model does not keep (`appAppleId`, `summary`, `externalPurchaseToken`, …) do not count.
-    public static func contentDigest(of payload: ResponseBodyV2DecodedPayload) -> [UInt8] {
+    package static func contentDigest(of payload: ResponseBodyV2DecodedPayload) -> [UInt8] {
         var content = payload
         content.migration = nil
         // The model writes its members in a fixed order, so its JSON is already canonical for our purpose: no key sort

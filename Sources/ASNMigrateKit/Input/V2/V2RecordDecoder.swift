@@ -21,21 +21,21 @@ import Foundation
 /// Unknown notification types and subtypes are kept raw. Anything else is rejected with a message that says what is
 /// wrong and what to do: `.malformedJSON`, `.notAnObject`, `.malformedJWS` (not three parts, bad base64url, payload
 /// not JSON), `.missingNotificationType`, or `.wrongFieldType` (for example `data` that is not an object).
-public struct V2RecordDecoder: Sendable {
+package struct V2RecordDecoder: Sendable {
     /// The parser for record bytes and JWS payloads.
-    public let parser: JSONParser
+    package let parser: JSONParser
     /// The signature checks to make, or nil to decode without verifying (the default).
-    public var signatures: SignaturePolicy?
+    package var signatures: SignaturePolicy?
 
     /// Creates a decoder.
-    public init() {
+    package init() {
         parser = JSONParser()
     }
 
     // MARK: - Decoding
 
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
-    public func decode(_ record: RawRecord) -> [V2ReadOutcome] {
+    package func decode(_ record: RawRecord) -> [V2ReadOutcome] {
         if let jws = Self.bareJWS(record.bytes) {
             return [V2IDCheck.checked(topLevelJWS(jws, at: record.location))]
         }
@@ -49,7 +49,7 @@ public struct V2RecordDecoder: Sendable {
     }
 
     /// Decodes one parsed record found at `location`.
-    public func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
+    package func decode(_ value: JSONValue, at location: SourceLocation) -> [V2ReadOutcome] {
         decode(value, at: location, envelopes: 0, envelopeTime: nil).map(V2IDCheck.checked)
     }
 

@@ -10,21 +10,21 @@
 /// reading goes on. A file that fails part way (unreadable, a corrupt gzip stream) gives one `.rejected` outcome for
 /// the rest of it, and the next file is read. Only a column map that does not fit a CSV header (a mapped column missing) throws,
 /// because then no row of that file could be read.
-public struct V2RecordReader: Sendable {
+package struct V2RecordReader: Sendable {
     /// The column map for `.csv` inputs, if one was given.
-    public var columnMap: V2ColumnMap?
+    package var columnMap: V2ColumnMap?
     /// The decoder for JSON and JWS records.
-    public var decoder: V2RecordDecoder
+    package var decoder: V2RecordDecoder
     /// How many bytes each read asks for.
-    public var chunkSize: Int
+    package var chunkSize: Int
 
     /// A reader using `columnMap` for CSV files, reading 1 MiB at a time.
-    public init(columnMap: V2ColumnMap? = nil) {
+    package init(columnMap: V2ColumnMap? = nil) {
         self.init(columnMap: columnMap, chunkSize: 1 << 20)
     }
 
     /// A reader reading `chunkSize` bytes at a time (at least 1); small sizes exercise chunk boundaries in tests.
-    public init(columnMap: V2ColumnMap?, chunkSize: Int) {
+    package init(columnMap: V2ColumnMap?, chunkSize: Int) {
         self.columnMap = columnMap
         self.decoder = V2RecordDecoder()
         self.chunkSize = max(1, chunkSize)
@@ -33,7 +33,7 @@ public struct V2RecordReader: Sendable {
     // MARK: - Reading
 
     /// Calls `body` with the outcome of every record of `files`, in order. Errors thrown by `body` are rethrown as is.
-    public func read(_ files: [InputFile], _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func read(_ files: [InputFile], _ body: (V2ReadOutcome) throws -> Void) throws {
         for file in files {
             try read(file, body)
         }
@@ -41,7 +41,7 @@ public struct V2RecordReader: Sendable {
 
     /// Calls `body` with the outcome of every record of one file. Throws what `body` throws, or `.malformedCSV` when a
     /// mapped column is missing from the CSV header; every other failure is a `.rejected` outcome.
-    public func read(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func read(_ file: InputFile, _ body: (V2ReadOutcome) throws -> Void) throws {
         do {
             try file.forEachMember { member in
                 switch member {
@@ -66,7 +66,7 @@ public struct V2RecordReader: Sendable {
     }
 
     /// Whether `path` names a CSV export: `.csv` or `.csv.gz`, any case.
-    public static func isCSV(_ path: String) -> Bool {
+    package static func isCSV(_ path: String) -> Bool {
         let lower = path.lowercased()
         return lower.hasSuffix(".csv") || lower.hasSuffix(".csv.gz")
     }

@@ -1,24 +1,24 @@
 /// One subscription's status from a Get All Subscription Statuses response (`data[].lastTransactions[]`).
-public struct V2SubscriptionStatus: Sendable, Equatable {
+package struct V2SubscriptionStatus: Sendable, Equatable {
     /// "Production" / "Sandbox" (or Apple's other spelling kept raw), from the response.
-    public var environment: String
+    package var environment: String
     /// The subscription's `originalTransactionId`.
-    public var originalTransactionId: String
+    package var originalTransactionId: String
     /// The group the subscription belongs to.
-    public var subscriptionGroupIdentifier: String?
+    package var subscriptionGroupIdentifier: String?
     /// Apple's `status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-    public var status: Int?
+    package var status: Int?
     /// The decoded `signedTransactionInfo`: the subscription's last transaction.
-    public var transaction: JWSTransactionDecodedPayload?
+    package var transaction: JWSTransactionDecodedPayload?
     /// The decoded `signedRenewalInfo`.
-    public var renewal: JWSRenewalInfoDecodedPayload?
+    package var renewal: JWSRenewalInfoDecodedPayload?
     /// When the response was fetched (epoch ms): its `fetchedAt`/`receivedAt` member, else the newest `signedDate` inside it.
-    public var fetchedAt: Int64?
+    package var fetchedAt: Int64?
     /// The file and line (and entry index) it came from.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a status record.
-    public init(environment: String, originalTransactionId: String, subscriptionGroupIdentifier: String?, status: Int?,
+    package init(environment: String, originalTransactionId: String, subscriptionGroupIdentifier: String?, status: Int?,
                 transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?, fetchedAt: Int64?,
                 location: SourceLocation) {
         self.environment = environment

@@ -1,7 +1,7 @@
 /// One transaction of Apple's own V2 view, read from an App Store Server API response or a single transaction record.
-public struct V2Transaction: Sendable, Equatable {
+package struct V2Transaction: Sendable, Equatable {
     /// Where a transaction was read from.
-    public enum Origin: String, Sendable, Equatable {
+    package enum Origin: String, Sendable, Equatable {
         /// An entry of a Get Transaction History page's `signedTransactions`.
         case history
         /// A lone transaction: a `.jws` file, a JWS or decoded `JWSTransactionDecodedPayload` per line, or a CSV row.
@@ -9,16 +9,16 @@ public struct V2Transaction: Sendable, Equatable {
     }
 
     /// The decoded transaction.
-    public var payload: JWSTransactionDecodedPayload
+    package var payload: JWSTransactionDecodedPayload
     /// "Production" / "Sandbox" (or Apple's other spelling kept raw), from the transaction or its page.
-    public var environment: String
+    package var environment: String
     /// Where it came from.
-    public var origin: Origin
+    package var origin: Origin
     /// The file and line (and entry index) it came from.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Creates a transaction record.
-    public init(payload: JWSTransactionDecodedPayload, environment: String, origin: Origin, location: SourceLocation) {
+    package init(payload: JWSTransactionDecodedPayload, environment: String, origin: Origin, location: SourceLocation) {
         self.payload = payload
         self.environment = environment
         self.origin = origin

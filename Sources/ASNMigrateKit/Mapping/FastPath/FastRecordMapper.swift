@@ -5,22 +5,22 @@
 /// `JSONValue` tree. Anything the fast path does not handle exactly as the reference does (invalid JSON, wrong field
 /// types, escaped keys, string-held bodies, unusual spellings) goes to the reference path, so rejects keep their
 /// exact codes and messages. Differential tests hold the two paths equal.
-public struct FastRecordMapper: RecordMapping {
+package struct FastRecordMapper: RecordMapping {
     /// The reference path, for records the fast path declines.
-    public let reference: V1RecordMapper
+    package let reference: V1RecordMapper
 
     /// Creates a fast mapper over a mapping table.
-    public init(table: MappingTable) {
+    package init(table: MappingTable) {
         reference = V1RecordMapper(table: table)
     }
 
     /// Maps one record, falling back to the reference path when the fast path declines.
-    public func map(_ record: RawRecord) -> V1RecordOutcome {
+    package func map(_ record: RawRecord) -> V1RecordOutcome {
         fastMap(record) ?? reference.map(record)
     }
 
     /// The fast path's outcome, or nil when it declines the record.
-    public func fastMap(_ record: RawRecord) -> V1RecordOutcome? {
+    package func fastMap(_ record: RawRecord) -> V1RecordOutcome? {
         record.bytes.withUnsafeBufferPointer { buffer -> V1RecordOutcome? in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
             var tape = JSONTape(base: base, count: buffer.count)

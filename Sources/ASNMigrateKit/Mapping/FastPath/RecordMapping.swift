@@ -1,5 +1,5 @@
 /// The per-record stage of `migrate` behind one small interface, so the fast path and the reference path are interchangeable.
-public protocol RecordMapping: Sendable {
+package protocol RecordMapping: Sendable {
     /// Maps one record.
     func map(_ record: RawRecord) -> V1RecordOutcome
 }

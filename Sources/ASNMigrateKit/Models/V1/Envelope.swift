@@ -2,24 +2,24 @@
 ///
 /// A raw body has `notification_type` at its top. Otherwise the body sits under `body`, `payload`,
 /// `notification` or `data`, as an object or a JSON string holding one (log pipelines store it escaped).
-public enum Envelope {
+package enum Envelope {
     /// Keys under which archives nest the body, tried in this order.
-    public static let bodyKeys = ["body", "payload", "notification", "data"]
+    package static let bodyKeys = ["body", "payload", "notification", "data"]
     /// Keys that carry the time the archive received the notification, tried in this order.
-    public static let receiveTimeKeys = ["received_at", "receivedAt", "timestamp", "time"]
+    package static let receiveTimeKeys = ["received_at", "receivedAt", "timestamp", "time"]
     /// Keys never kept from a V1 body: the app's shared secret and receipt blobs.
-    public static let secretKeys: Set<String> = ["password", "latest_receipt", "latest_expired_receipt"]
+    package static let secretKeys: Set<String> = ["password", "latest_receipt", "latest_expired_receipt"]
 
     /// An unwrapped record.
-    public struct Unwrapped: Sendable, Equatable {
+    package struct Unwrapped: Sendable, Equatable {
         /// The V1 body object.
-        public var body: JSONObject
+        package var body: JSONObject
         /// The envelope's receive time in epoch ms, if it had one.
-        public var receivedAt: Int64?
+        package var receivedAt: Int64?
     }
 
     /// Unwraps `value`, parsing string-held bodies with `parser`; throws a reject-worthy ASNError.
-    public static func unwrap(_ value: JSONValue, parser: JSONParser, location: SourceLocation) throws(ASNError) -> Unwrapped {
+    package static func unwrap(_ value: JSONValue, parser: JSONParser, location: SourceLocation) throws(ASNError) -> Unwrapped {
         guard case .object(let top) = value else {
             throw ASNError(.notAnObject, "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be one V1 notification body or an envelope holding one", at: location)
         }

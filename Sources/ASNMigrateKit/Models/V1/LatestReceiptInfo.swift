@@ -1,51 +1,51 @@
 /// One transaction of a V1 receipt (`latest_receipt_info` entry), named after Apple's `LatestReceiptInfo`.
-public struct LatestReceiptInfo: Sendable, Equatable {
+package struct LatestReceiptInfo: Sendable, Equatable {
     /// `transaction_id`.
-    public var transactionId: String?
+    package var transactionId: String?
     /// `original_transaction_id`: the subscription.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// `web_order_line_item_id`: one renewal purchase.
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// `product_id`.
-    public var productId: String?
+    package var productId: String?
     /// `subscription_group_identifier`.
-    public var subscriptionGroupIdentifier: String?
+    package var subscriptionGroupIdentifier: String?
     /// `purchase_date_ms` (or `purchase_date`).
-    public var purchaseDate: Int64?
+    package var purchaseDate: Int64?
     /// `original_purchase_date_ms` (or `original_purchase_date`).
-    public var originalPurchaseDate: Int64?
+    package var originalPurchaseDate: Int64?
     /// `expires_date_ms` (or `expires_date`, whose digits are milliseconds in legacy bodies).
-    public var expiresDate: Int64?
+    package var expiresDate: Int64?
     /// `cancellation_date_ms` (or `cancellation_date`).
-    public var cancellationDate: Int64?
+    package var cancellationDate: Int64?
     /// `cancellation_reason` ("0" or "1"), raw.
-    public var cancellationReason: String?
+    package var cancellationReason: String?
     /// `quantity`, raw digits.
-    public var quantity: String?
+    package var quantity: String?
     /// `is_trial_period`.
-    public var isTrialPeriod: Bool?
+    package var isTrialPeriod: Bool?
     /// `is_in_intro_offer_period`.
-    public var isInIntroOfferPeriod: Bool?
+    package var isInIntroOfferPeriod: Bool?
     /// `is_upgraded`.
-    public var isUpgraded: Bool?
+    package var isUpgraded: Bool?
     /// `offer_code_ref_name`.
-    public var offerCodeRefName: String?
+    package var offerCodeRefName: String?
     /// `promotional_offer_id`.
-    public var promotionalOfferId: String?
+    package var promotionalOfferId: String?
     /// `in_app_ownership_type`, raw ("PURCHASED", "FAMILY_SHARED", or whatever Apple sent).
-    public var inAppOwnershipType: String?
+    package var inAppOwnershipType: String?
     /// `app_account_token`.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
     /// `bid` (legacy per-transaction bundle id).
-    public var bid: String?
+    package var bid: String?
     /// `bvrs` (legacy per-transaction bundle version).
-    public var bvrs: String?
+    package var bvrs: String?
 
     /// Creates an empty transaction.
-    public init() {}
+    package init() {}
 
     /// Decodes a transaction from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`.
-    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+    package init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
         transactionId = try r.identifier(.transactionId)
         originalTransactionId = try r.identifier(.originalTransactionId)
         webOrderLineItemId = try r.identifier(.webOrderLineItemId)
@@ -69,7 +69,7 @@ public struct LatestReceiptInfo: Sendable, Equatable {
     }
 
     /// Fills fields this transaction lacks from another copy of the same transaction.
-    public mutating func fillGaps(from other: LatestReceiptInfo) {
+    package mutating func fillGaps(from other: LatestReceiptInfo) {
         transactionId = transactionId ?? other.transactionId
         originalTransactionId = originalTransactionId ?? other.originalTransactionId
         webOrderLineItemId = webOrderLineItemId ?? other.webOrderLineItemId

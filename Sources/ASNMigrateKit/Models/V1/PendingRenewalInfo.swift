@@ -1,31 +1,31 @@
 /// One subscription's renewal state in a V1 receipt (`pending_renewal_info` entry), named after Apple's `PendingRenewalInfo`.
-public struct PendingRenewalInfo: Sendable, Equatable {
+package struct PendingRenewalInfo: Sendable, Equatable {
     /// `auto_renew_product_id`.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// `auto_renew_status` ("1"/"0" here).
-    public var autoRenewStatus: Bool?
+    package var autoRenewStatus: Bool?
     /// `original_transaction_id`.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// `product_id`.
-    public var productId: String?
+    package var productId: String?
     /// `expiration_intent` ("1"…"5"), raw.
-    public var expirationIntent: String?
+    package var expirationIntent: String?
     /// `grace_period_expires_date_ms` (or `grace_period_expires_date`).
-    public var gracePeriodExpiresDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
     /// `is_in_billing_retry_period`.
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// `price_consent_status` ("0"/"1"), raw.
-    public var priceConsentStatus: String?
+    package var priceConsentStatus: String?
     /// `offer_code_ref_name`.
-    public var offerCodeRefName: String?
+    package var offerCodeRefName: String?
     /// `promotional_offer_id`.
-    public var promotionalOfferId: String?
+    package var promotionalOfferId: String?
 
     /// Creates an empty entry.
-    public init() {}
+    package init() {}
 
     /// Decodes an entry from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`.
-    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+    package init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
         autoRenewProductId = try r.string(.autoRenewProductId)
         autoRenewStatus = try r.bool(.autoRenewStatus)
         originalTransactionId = try r.identifier(.originalTransactionId)

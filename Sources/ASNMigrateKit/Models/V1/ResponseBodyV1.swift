@@ -1,49 +1,49 @@
 /// A V1 notification body (`responseBodyV1`), decoded tolerantly; `password` and `latest_receipt` are never kept.
-public struct ResponseBodyV1: Sendable, Equatable {
+package struct ResponseBodyV1: Sendable, Equatable {
     /// `notification_type`, raw.
-    public var notificationType: String
+    package var notificationType: String
     /// `environment` as sent ("PROD", "Sandbox"), raw; falls back to the receipt's.
-    public var environmentRaw: String?
+    package var environmentRaw: String?
     /// `auto_renew_status` at top level ("true"/"false").
-    public var autoRenewStatus: Bool?
+    package var autoRenewStatus: Bool?
     /// `auto_renew_product_id` at top level.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// `auto_renew_status_change_date_ms` (or `auto_renew_status_change_date`).
-    public var autoRenewStatusChangeDate: Int64?
+    package var autoRenewStatusChangeDate: Int64?
     /// `bid`: the app's bundle identifier.
-    public var bid: String?
+    package var bid: String?
     /// `bvrs`: the app's bundle version.
-    public var bvrs: String?
+    package var bvrs: String?
     /// Top-level `original_transaction_id` (a JSON number in Apple's bodies), kept digit for digit.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// Top-level `cancellation_date_ms` (or `cancellation_date`).
-    public var cancellationDate: Int64?
+    package var cancellationDate: Int64?
     /// Top-level `web_order_line_item_id`.
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// Top-level `expiration_intent` (legacy bodies).
-    public var expirationIntent: String?
+    package var expirationIntent: String?
     /// Top-level `is_in_billing_retry_period` (legacy bodies).
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// All transactions known to this body: `unified_receipt.latest_receipt_info`, then legacy `latest_receipt_info` and `latest_expired_receipt_info`, merged by transaction id.
-    public var transactions: [LatestReceiptInfo]
+    package var transactions: [LatestReceiptInfo]
     /// `unified_receipt.pending_renewal_info` (and a legacy top-level `pending_renewal_info`).
-    public var pendingRenewalInfo: [PendingRenewalInfo]
+    package var pendingRenewalInfo: [PendingRenewalInfo]
 
     /// Creates a body by hand (tests, simulator).
-    public init(notificationType: String, transactions: [LatestReceiptInfo] = [], pendingRenewalInfo: [PendingRenewalInfo] = []) {
+    package init(notificationType: String, transactions: [LatestReceiptInfo] = [], pendingRenewalInfo: [PendingRenewalInfo] = []) {
         self.notificationType = notificationType
         self.transactions = transactions
         self.pendingRenewalInfo = pendingRenewalInfo
     }
 
     /// Decodes a body; `notification_type` must be a string, and fields the mapping reads must have readable values.
-    public init(_ object: JSONObject, location: SourceLocation) throws(ASNError) {
+    package init(_ object: JSONObject, location: SourceLocation) throws(ASNError) {
         try self.init(V1FieldReader(object, location: location))
     }
 
     /// Decodes a body from either path's source (`V1FieldReader` or the fast path's tape), by `V1Key`: the one
     /// place that says which keys a body reads, by which rule, and how its receipt lists merge.
-    public init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
+    package init<Source: V1FieldSource>(_ r: Source) throws(Source.Failure) {
         notificationType = try r.requiredString(.notificationType)
         let unified = try r.nested(.unifiedReceipt)
         environmentRaw = try r.string(.environment)

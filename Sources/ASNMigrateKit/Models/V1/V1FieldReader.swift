@@ -1,16 +1,16 @@
 /// Reads V1 fields tolerantly, as real archives spell them, and fails with the key's path when a value cannot be read.
 ///
 /// Empty strings count as absent. IDs are kept as text, whatever JSON kind carried them.
-public struct V1FieldReader: Sendable {
+package struct V1FieldReader: Sendable {
     /// The object being read.
-    public let object: JSONObject
+    package let object: JSONObject
     /// Where the object is, for error messages.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The dotted key path of `object` within the record (empty at top level).
-    public let keyPath: String
+    package let keyPath: String
 
     /// Creates a reader over one JSON object.
-    public init(_ object: JSONObject, location: SourceLocation, keyPath: String = "") {
+    package init(_ object: JSONObject, location: SourceLocation, keyPath: String = "") {
         self.object = object
         self.location = location
         self.keyPath = keyPath
@@ -19,12 +19,12 @@ public struct V1FieldReader: Sendable {
     // MARK: - Paths and errors
 
     /// The dotted path of `key` within the record.
-    public func path(_ key: String) -> String {
+    package func path(_ key: String) -> String {
         keyPath.isEmpty ? key : "\(keyPath).\(key)"
     }
 
     /// A wrong-field-type error for `key`.
-    public func wrongType(_ key: String, expected: String, found: JSONValue) -> ASNError {
+    package func wrongType(_ key: String, expected: String, found: JSONValue) -> ASNError {
         ASNError(
             .wrongFieldType,
             "'\(path(key))' should be \(expected) but is \(Self.describe(found)); fix or remove the field in the archive",
@@ -49,7 +49,7 @@ public struct V1FieldReader: Sendable {
     // MARK: - Values
 
     /// The raw value of `key`, treating JSON null and "" as absent.
-    public func present(_ key: String) -> JSONValue? {
+    package func present(_ key: String) -> JSONValue? {
         guard let value = object[key] else { return nil }
         switch value {
         case .null: return nil
@@ -59,7 +59,7 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A text field; numbers and booleans are accepted and kept as their literal text.
-    public func string(_ key: String) throws(ASNError) -> String? {
+    package func string(_ key: String) throws(ASNError) -> String? {
         guard let value = present(key) else { return nil }
         switch value {
         case .string(let s): return s
@@ -71,7 +71,7 @@ public struct V1FieldReader: Sendable {
 
     /// An identifier (`NumericID`): a string or a JSON number of 1 to 20 digits, kept digit for digit; anything else
     /// (a sign, exponent, fraction, space, letter, another JSON kind) is a `bad_id` error naming the field.
-    public func identifier(_ key: String) throws(ASNError) -> String? {
+    package func identifier(_ key: String) throws(ASNError) -> String? {
         guard let value = present(key) else { return nil }
         switch value {
         case .string(let text), .number(let text):
@@ -83,7 +83,7 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A boolean written as true/false, "true"/"false", "1"/"0", 1/0 (any case).
-    public func bool(_ key: String) throws(ASNError) -> Bool? {
+    package func bool(_ key: String) throws(ASNError) -> Bool? {
         guard let value = present(key) else { return nil }
         switch value {
         case .bool(let b): return b
@@ -101,7 +101,7 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A small integer code (expiration_intent, cancellation_reason, …) as text, digits only.
-    public func code(_ key: String) throws(ASNError) -> String? {
+    package func code(_ key: String) throws(ASNError) -> String? {
         guard let value = present(key) else { return nil }
         let text: String
         switch value {
@@ -116,7 +116,7 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A date in epoch milliseconds: from `base_ms` if present, else from `base` (digits = ms, or `2021-03-01 07:00:00 Etc/GMT`, or ISO 8601).
-    public func date(_ base: String) throws(ASNError) -> Int64? {
+    package func date(_ base: String) throws(ASNError) -> Int64? {
         if let ms = try millis(base + "_ms") { return ms }
         guard let value = present(base) else { return nil }
         switch value {
@@ -136,7 +136,7 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A `*_ms` field: epoch milliseconds as digits (string or number).
-    public func millis(_ key: String) throws(ASNError) -> Int64? {
+    package func millis(_ key: String) throws(ASNError) -> Int64? {
         guard let value = present(key) else { return nil }
         let text: String
         switch value {
@@ -151,14 +151,14 @@ public struct V1FieldReader: Sendable {
     }
 
     /// A nested object, or nil when absent.
-    public func nested(_ key: String) throws(ASNError) -> V1FieldReader? {
+    package func nested(_ key: String) throws(ASNError) -> V1FieldReader? {
         guard let value = present(key) else { return nil }
         guard case .object(let o) = value else { throw wrongType(key, expected: "an object", found: value) }
         return V1FieldReader(o, location: location, keyPath: path(key))
     }
 
     /// A list of objects: an array of objects, or a single object taken as a one-element list (legacy bodies).
-    public func objectList(_ key: String) throws(ASNError) -> [V1FieldReader] {
+    package func objectList(_ key: String) throws(ASNError) -> [V1FieldReader] {
         guard let value = present(key) else { return [] }
         switch value {
         case .object(let o):

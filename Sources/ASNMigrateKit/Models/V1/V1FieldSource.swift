@@ -2,7 +2,7 @@
 /// reference path) or the raw bytes of a token tape (the fast path, which declines what it does not read exactly alike).
 ///
 /// The models decode themselves once, generically over a source, so a field added to a model is read by both paths.
-public protocol V1FieldSource {
+package protocol V1FieldSource {
     /// What a read throws: a reject-worthy `ASNError` on the reference path, a decline on the fast path.
     associatedtype Failure: Error
 
@@ -26,7 +26,7 @@ public protocol V1FieldSource {
 
 extension V1FieldReader: V1FieldSource {
     /// `notification_type` as `ResponseBodyV1` requires it, with the reject messages of a missing or wrong type.
-    public func requiredString(_ key: V1Key) throws(ASNError) -> String {
+    package func requiredString(_ key: V1Key) throws(ASNError) -> String {
         guard let value = object[key.name] else {
             throw ASNError(
                 .missingNotificationType,
@@ -41,17 +41,17 @@ extension V1FieldReader: V1FieldSource {
     }
 
     /// `string(_:)` by key.
-    public func string(_ key: V1Key) throws(ASNError) -> String? { try string(key.name) }
+    package func string(_ key: V1Key) throws(ASNError) -> String? { try string(key.name) }
     /// `identifier(_:)` by key.
-    public func identifier(_ key: V1Key) throws(ASNError) -> String? { try identifier(key.name) }
+    package func identifier(_ key: V1Key) throws(ASNError) -> String? { try identifier(key.name) }
     /// `bool(_:)` by key.
-    public func bool(_ key: V1Key) throws(ASNError) -> Bool? { try bool(key.name) }
+    package func bool(_ key: V1Key) throws(ASNError) -> Bool? { try bool(key.name) }
     /// `code(_:)` by key.
-    public func code(_ key: V1Key) throws(ASNError) -> String? { try code(key.name) }
+    package func code(_ key: V1Key) throws(ASNError) -> String? { try code(key.name) }
     /// `date(_:)` by key.
-    public func date(_ key: V1Key) throws(ASNError) -> Int64? { try date(key.name) }
+    package func date(_ key: V1Key) throws(ASNError) -> Int64? { try date(key.name) }
     /// `nested(_:)` by key.
-    public func nested(_ key: V1Key) throws(ASNError) -> V1FieldReader? { try nested(key.name) }
+    package func nested(_ key: V1Key) throws(ASNError) -> V1FieldReader? { try nested(key.name) }
     /// `objectList(_:)` by key.
-    public func objectList(_ key: V1Key) throws(ASNError) -> [V1FieldReader] { try objectList(key.name) }
+    package func objectList(_ key: V1Key) throws(ASNError) -> [V1FieldReader] { try objectList(key.name) }
 }

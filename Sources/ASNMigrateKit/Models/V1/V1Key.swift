@@ -2,7 +2,7 @@
 /// builds its key tables from `allCases`, so a key added here is seen by both paths.
 ///
 /// A date key names its base field (`purchase_date`); readers take its `_ms` form (`purchase_date_ms`) first.
-public enum V1Key: Int, CaseIterable, Sendable {
+package enum V1Key: Int, CaseIterable, Sendable {
     // MARK: - Body (`responseBodyV1`) and `unified_receipt`
 
     /// `notification_type`.
@@ -81,7 +81,7 @@ public enum V1Key: Int, CaseIterable, Sendable {
     // MARK: - Names
 
     /// The key as Apple spells it in the JSON body.
-    public var name: String {
+    package var name: String {
         switch self {
         case .notificationType: "notification_type"
         case .unifiedReceipt: "unified_receipt"
@@ -120,5 +120,5 @@ public enum V1Key: Int, CaseIterable, Sendable {
     }
 
     /// The milliseconds form of a date key (`purchase_date_ms`), read before the base key.
-    public var millisecondsName: String { name + "_ms" }
+    package var millisecondsName: String { name + "_ms" }
 }

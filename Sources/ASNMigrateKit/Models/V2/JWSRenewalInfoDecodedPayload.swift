@@ -1,47 +1,47 @@
 /// V2 renewal information (`JWSRenewalInfoDecodedPayload`), with Apple's field names; enumerations kept raw.
-public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
+package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
     /// `originalTransactionId`.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// `productId`.
-    public var productId: String?
+    package var productId: String?
     /// `autoRenewProductId`.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// `autoRenewStatus` (0 off, 1 on).
-    public var autoRenewStatus: Int?
+    package var autoRenewStatus: Int?
     /// `expirationIntent` (1…5).
-    public var expirationIntent: Int?
+    package var expirationIntent: Int?
     /// `gracePeriodExpiresDate`, epoch ms.
-    public var gracePeriodExpiresDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
     /// `isInBillingRetryPeriod`.
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// `priceIncreaseStatus` (0, 1).
-    public var priceIncreaseStatus: Int?
+    package var priceIncreaseStatus: Int?
     /// `offerType`.
-    public var offerType: Int?
+    package var offerType: Int?
     /// `offerIdentifier`.
-    public var offerIdentifier: String?
+    package var offerIdentifier: String?
     /// `offerDiscountType`, raw.
-    public var offerDiscountType: String?
+    package var offerDiscountType: String?
     /// `renewalDate`, epoch ms.
-    public var renewalDate: Int64?
+    package var renewalDate: Int64?
     /// `recentSubscriptionStartDate`, epoch ms.
-    public var recentSubscriptionStartDate: Int64?
+    package var recentSubscriptionStartDate: Int64?
     /// `appAccountToken`.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
     /// `signedDate`, epoch ms.
-    public var signedDate: Int64?
+    package var signedDate: Int64?
     /// `environment`, raw.
-    public var environment: String?
+    package var environment: String?
     /// `renewalPrice`, milliunits.
-    public var renewalPrice: Int64?
+    package var renewalPrice: Int64?
     /// `currency`.
-    public var currency: String?
+    package var currency: String?
 
     /// Creates empty renewal info.
-    public init() {}
+    package init() {}
 
     /// Decodes renewal info; never fails, unknown values are kept raw.
-    public init(_ object: JSONObject) {
+    package init(_ object: JSONObject) {
         let r = V2FieldReader(object)
         originalTransactionId = r.string("originalTransactionId")
         productId = r.string("productId")
@@ -64,7 +64,7 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
     }
 
     /// The renewal info as an ordered JSON object, absent values left out.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var b = JSONObjectBuilder()
         b.add("originalTransactionId", originalTransactionId)
         b.add("productId", productId)

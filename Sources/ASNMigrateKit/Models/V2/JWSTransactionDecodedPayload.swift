@@ -1,61 +1,61 @@
 /// A V2 transaction (`JWSTransactionDecodedPayload`), with Apple's field names; enumerations are kept as raw values.
-public struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
+package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
     /// `transactionId`.
-    public var transactionId: String?
+    package var transactionId: String?
     /// `originalTransactionId`: the subscription.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// `webOrderLineItemId`: one renewal purchase.
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// `bundleId`.
-    public var bundleId: String?
+    package var bundleId: String?
     /// `productId`.
-    public var productId: String?
+    package var productId: String?
     /// `subscriptionGroupIdentifier`.
-    public var subscriptionGroupIdentifier: String?
+    package var subscriptionGroupIdentifier: String?
     /// `purchaseDate`, epoch ms.
-    public var purchaseDate: Int64?
+    package var purchaseDate: Int64?
     /// `originalPurchaseDate`, epoch ms.
-    public var originalPurchaseDate: Int64?
+    package var originalPurchaseDate: Int64?
     /// `expiresDate`, epoch ms.
-    public var expiresDate: Int64?
+    package var expiresDate: Int64?
     /// `quantity`.
-    public var quantity: Int?
+    package var quantity: Int?
     /// `type` ("Auto-Renewable Subscription", …), raw.
-    public var type: String?
+    package var type: String?
     /// `appAccountToken`.
-    public var appAccountToken: String?
+    package var appAccountToken: String?
     /// `inAppOwnershipType` ("PURCHASED", "FAMILY_SHARED"), raw.
-    public var inAppOwnershipType: String?
+    package var inAppOwnershipType: String?
     /// `signedDate`, epoch ms.
-    public var signedDate: Int64?
+    package var signedDate: Int64?
     /// `revocationReason` (0, 1).
-    public var revocationReason: Int?
+    package var revocationReason: Int?
     /// `revocationDate`, epoch ms.
-    public var revocationDate: Int64?
+    package var revocationDate: Int64?
     /// `isUpgraded`.
-    public var isUpgraded: Bool?
+    package var isUpgraded: Bool?
     /// `offerType` (1 introductory, 2 promotional, 3 offer code, …).
-    public var offerType: Int?
+    package var offerType: Int?
     /// `offerIdentifier`.
-    public var offerIdentifier: String?
+    package var offerIdentifier: String?
     /// `offerDiscountType` ("FREE_TRIAL", …), raw.
-    public var offerDiscountType: String?
+    package var offerDiscountType: String?
     /// `environment` ("Production", "Sandbox"), raw.
-    public var environment: String?
+    package var environment: String?
     /// `transactionReason` ("PURCHASE", "RENEWAL"), raw.
-    public var transactionReason: String?
+    package var transactionReason: String?
     /// `storefront`.
-    public var storefront: String?
+    package var storefront: String?
     /// `price`, milliunits.
-    public var price: Int64?
+    package var price: Int64?
     /// `currency`.
-    public var currency: String?
+    package var currency: String?
 
     /// Creates an empty transaction.
-    public init() {}
+    package init() {}
 
     /// Decodes a transaction; never fails, unknown values are kept raw.
-    public init(_ object: JSONObject) {
+    package init(_ object: JSONObject) {
         let r = V2FieldReader(object)
         transactionId = r.string("transactionId")
         originalTransactionId = r.string("originalTransactionId")
@@ -85,7 +85,7 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
     }
 
     /// The transaction as an ordered JSON object, absent values left out.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var b = JSONObjectBuilder()
         b.add("transactionId", transactionId)
         b.add("originalTransactionId", originalTransactionId)

@@ -1,20 +1,20 @@
 /// Where a migrated notification came from: `migration` in `migrate` output.
-public struct MigrationInfo: Sendable, Equatable, Hashable {
+package struct MigrationInfo: Sendable, Equatable, Hashable {
     /// The input file (or `-`).
-    public var source: String
+    package var source: String
     /// The 1-based line where the V1 record starts, when known.
-    public var line: Int?
+    package var line: Int?
     /// The 0-based index in a top-level JSON array, when it came from one.
-    public var index: Int?
+    package var index: Int?
     /// The V1 `notification_type`.
-    public var v1NotificationType: String
+    package var v1NotificationType: String
     /// The id of the mapping rule that matched.
-    public var ruleId: String
+    package var ruleId: String
     /// True when the event time was inferred (no envelope receive time, and the V1 type has no event date of its own).
-    public var eventTimeInferred: Bool
+    package var eventTimeInferred: Bool
 
     /// Creates migration info.
-    public init(source: String, line: Int?, index: Int?, v1NotificationType: String, ruleId: String, eventTimeInferred: Bool = false) {
+    package init(source: String, line: Int?, index: Int?, v1NotificationType: String, ruleId: String, eventTimeInferred: Bool = false) {
         self.source = source
         self.line = line
         self.index = index
@@ -24,12 +24,12 @@ public struct MigrationInfo: Sendable, Equatable, Hashable {
     }
 
     /// `path:line`, `path[index]` or `path`.
-    public var sourceReference: String {
+    package var sourceReference: String {
         SourceLocation(path: source, line: line, index: index).source
     }
 
     /// The info as an ordered JSON object.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var b = JSONObjectBuilder()
         b.add("source", source)
         b.add("line", line)
@@ -41,7 +41,7 @@ public struct MigrationInfo: Sendable, Equatable, Hashable {
     }
 
     /// Reads migration info back from `migrate` output; nil when the required keys are missing.
-    public init?(_ object: JSONObject) {
+    package init?(_ object: JSONObject) {
         let r = V2FieldReader(object)
         guard let source = r.string("source"), let type = r.string("v1NotificationType"), let rule = r.string("rule") else { return nil }
         self.init(source: source, line: r.int("line"), index: r.int("index"), v1NotificationType: type, ruleId: rule,

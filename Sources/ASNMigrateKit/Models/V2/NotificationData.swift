@@ -1,23 +1,23 @@
 /// The `data` object of a V2 notification: app metadata, status, and the decoded transaction and renewal info.
-public struct NotificationData: Sendable, Equatable, Hashable {
+package struct NotificationData: Sendable, Equatable, Hashable {
     /// `bundleId`.
-    public var bundleId: String?
+    package var bundleId: String?
     /// `bundleVersion`.
-    public var bundleVersion: String?
+    package var bundleVersion: String?
     /// `environment` ("Production", "Sandbox"), raw.
-    public var environment: String?
+    package var environment: String?
     /// `status`: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-    public var status: Int?
+    package var status: Int?
     /// The decoded `signedTransactionInfo`.
-    public var transactionInfo: JWSTransactionDecodedPayload?
+    package var transactionInfo: JWSTransactionDecodedPayload?
     /// The decoded `signedRenewalInfo`.
-    public var renewalInfo: JWSRenewalInfoDecodedPayload?
+    package var renewalInfo: JWSRenewalInfoDecodedPayload?
 
     /// Creates empty data.
-    public init() {}
+    package init() {}
 
     /// The data as an ordered JSON object (`transactionInfo` / `renewalInfo` decoded), absent values left out.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var b = JSONObjectBuilder()
         b.add("bundleId", bundleId)
         b.add("bundleVersion", bundleVersion)

@@ -1,22 +1,22 @@
 /// A decoded V2 notification (`responseBodyV2DecodedPayload`); `migrate` writes one per V1 notification, with `migration` added.
-public struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
+package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
     /// `notificationType`, raw (unknown values are kept).
-    public var notificationType: String
+    package var notificationType: String
     /// `subtype`, raw; nil when the notification has none.
-    public var subtype: String?
+    package var subtype: String?
     /// `notificationUUID`.
-    public var notificationUUID: String?
+    package var notificationUUID: String?
     /// `version`.
-    public var version: String?
+    package var version: String?
     /// `signedDate`, epoch ms: for migrated records, the V1 event time.
-    public var signedDate: Int64?
+    package var signedDate: Int64?
     /// `data`.
-    public var data: NotificationData
+    package var data: NotificationData
     /// `migration`: present on records written by `migrate`.
-    public var migration: MigrationInfo?
+    package var migration: MigrationInfo?
 
     /// Creates a payload.
-    public init(notificationType: String, subtype: String? = nil, notificationUUID: String? = nil, version: String? = "2.0",
+    package init(notificationType: String, subtype: String? = nil, notificationUUID: String? = nil, version: String? = "2.0",
                 signedDate: Int64? = nil, data: NotificationData = NotificationData(), migration: MigrationInfo? = nil) {
         self.notificationType = notificationType
         self.subtype = subtype
@@ -28,7 +28,7 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
     }
 
     /// The payload as an ordered JSON object, absent values left out.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var b = JSONObjectBuilder()
         b.add("notificationType", notificationType)
         b.add("subtype", subtype)

@@ -1,15 +1,15 @@
 /// Reads V2 JSON fields without ever failing: a value of an unexpected kind is kept as its text, or dropped when it has none.
-public struct V2FieldReader: Sendable {
+package struct V2FieldReader: Sendable {
     /// The object being read.
-    public let object: JSONObject
+    package let object: JSONObject
 
     /// Creates a reader.
-    public init(_ object: JSONObject) {
+    package init(_ object: JSONObject) {
         self.object = object
     }
 
     /// A string field; numbers and booleans are given as their literal text.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         switch object[key] {
         case .string(let s)?: return s
         case .number(let n)?: return n
@@ -19,7 +19,7 @@ public struct V2FieldReader: Sendable {
     }
 
     /// An integer field (dates in ms, codes); a numeric string is accepted too.
-    public func int64(_ key: String) -> Int64? {
+    package func int64(_ key: String) -> Int64? {
         switch object[key] {
         case .number(let n)?:
             if let v = Int64(n) { return v }
@@ -32,12 +32,12 @@ public struct V2FieldReader: Sendable {
     }
 
     /// An integer field as `Int`.
-    public func int(_ key: String) -> Int? {
+    package func int(_ key: String) -> Int? {
         int64(key).map { Int(truncatingIfNeeded: $0) }
     }
 
     /// A boolean field; "true"/"false"/1/0 are accepted too.
-    public func bool(_ key: String) -> Bool? {
+    package func bool(_ key: String) -> Bool? {
         switch object[key] {
         case .bool(let b)?: return b
         case .number(let n)?: return n == "1" ? true : (n == "0" ? false : nil)
@@ -53,35 +53,35 @@ public struct V2FieldReader: Sendable {
 }
 
 /// Builds ordered JSON objects, leaving out absent values.
-public struct JSONObjectBuilder: Sendable {
+package struct JSONObjectBuilder: Sendable {
     /// The members so far.
-    public private(set) var object = JSONObject()
+    package private(set) var object = JSONObject()
 
     /// Creates an empty builder.
-    public init() {}
+    package init() {}
 
     /// Adds a string member when present.
-    public mutating func add(_ key: String, _ value: String?) {
+    package mutating func add(_ key: String, _ value: String?) {
         if let value { object.members.append(.init(key: key, value: .string(value))) }
     }
 
     /// Adds an integer member when present.
-    public mutating func add(_ key: String, _ value: Int64?) {
+    package mutating func add(_ key: String, _ value: Int64?) {
         if let value { object.members.append(.init(key: key, value: .number(String(value)))) }
     }
 
     /// Adds an integer member when present.
-    public mutating func add(_ key: String, _ value: Int?) {
+    package mutating func add(_ key: String, _ value: Int?) {
         if let value { object.members.append(.init(key: key, value: .number(String(value)))) }
     }
 
     /// Adds a boolean member when present.
-    public mutating func add(_ key: String, _ value: Bool?) {
+    package mutating func add(_ key: String, _ value: Bool?) {
         if let value { object.members.append(.init(key: key, value: .bool(value))) }
     }
 
     /// Adds any JSON member when present.
-    public mutating func add(_ key: String, json value: JSONValue?) {
+    package mutating func add(_ key: String, json value: JSONValue?) {
         if let value { object.members.append(.init(key: key, value: value)) }
     }
 }

@@ -1,9 +1,9 @@
 /// The compared values of one record, compactly: text as pool tokens, dates as ms, small numbers as Int32.
-public struct FieldValues: Sendable, Equatable {
+package struct FieldValues: Sendable, Equatable {
     /// Absent marker for dates.
-    public static let noDate = Int64.min
+    package static let noDate = Int64.min
     /// Absent marker for numbers.
-    public static let noNumber = Int32.min
+    package static let noNumber = Int32.min
 
     /// `productId` (pool token).
     var productId: StringPool.Token = 0

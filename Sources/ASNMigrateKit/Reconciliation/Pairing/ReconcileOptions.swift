@@ -1,24 +1,24 @@
 /// The settings of one `reconcile` run.
-public struct ReconcileOptions: Sendable, Equatable {
+package struct ReconcileOptions: Sendable, Equatable {
     /// How far apart (ms) a V1 event time and a V2 signedDate may be to pair (default 48h).
-    public var window: Int64 = 48 * 3_600_000
+    package var window: Int64 = 48 * 3_600_000
     /// The judged period's first instant (epoch ms, inclusive); nil = derived from the data.
-    public var from: Int64?
+    package var from: Int64?
     /// The judged period's last instant (epoch ms, inclusive); nil = derived from the data.
-    public var to: Int64?
+    package var to: Int64?
     /// V1's first and last (not inferred) event time over all the data, when the records fed are only part of it
     /// (`nightly` re-pairs some subscriptions of its state); nil = the span of the records fed. The period and the
     /// pending rule use it.
-    public var v1Span: ClosedRange<Int64>?
+    package var v1Span: ClosedRange<Int64>?
     /// V2's first and last signedDate over all the data (see `v1Span`); nil = the span of the records fed.
-    public var v2Span: ClosedRange<Int64>?
+    package var v2Span: ClosedRange<Int64>?
     /// The fields compared between paired records.
-    public var fields: [ComparedField] = ComparedField.defaultFields
+    package var fields: [ComparedField] = ComparedField.defaultFields
     /// Two times that differ by less than this (ms) compare equal (`--time-tolerance`; 0: exactly).
-    public var timeTolerance: Int64 = 0
+    package var timeTolerance: Int64 = 0
     /// The run date, tool version and input roots, reported after the counts in `summary.csv`.
-    public var run = RunInfo()
+    package var run = RunInfo()
 
     /// Creates default options.
-    public init() {}
+    package init() {}
 }

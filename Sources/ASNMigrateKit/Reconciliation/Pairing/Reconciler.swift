@@ -4,24 +4,24 @@
 /// The work is split by concern: `ReconciliationInputs` collects the records, `RecordPairing` pairs them and decides
 /// their fates, `RecordDifferences` and `SubscriptionStateComparison` turn fates into rows, and `finish()` counts
 /// them into a `ReconciliationSummary`.
-public struct Reconciler: Sendable {
+package struct Reconciler: Sendable {
     /// The mapping table (for V2-only lists and the companion tolerance).
-    public let table: MappingTable
+    package let table: MappingTable
     /// The run's options (settable until `finish()`: a nightly backfill knows its period only after feeding).
-    public var options: ReconcileOptions
+    package var options: ReconcileOptions
     /// V2 records read while signatures were checked but given decoded, so unverified; nil when signatures were not
     /// checked (then `summary.csv` has no `v2_unverified` row).
-    public var v2Unverified: Int?
+    package var v2Unverified: Int?
     /// Whether the V2 records' prices are kept (for `report.html`'s value at stake; off by default, so a run that
     /// writes no page pays nothing for them).
-    public var collectsPrices: Bool {
+    package var collectsPrices: Bool {
         get { inputs.collectsPrices }
         set { inputs.collectsPrices = newValue }
     }
     private var inputs = ReconciliationInputs()
 
     /// Creates an engine.
-    public init(table: MappingTable, options: ReconcileOptions) {
+    package init(table: MappingTable, options: ReconcileOptions) {
         self.table = table
         self.options = options
     }
@@ -29,23 +29,23 @@ public struct Reconciler: Sendable {
     // MARK: - Input
 
     /// Takes one V1 outcome from `V1RecordMapper`.
-    public mutating func addV1(_ outcome: V1RecordOutcome) {
+    package mutating func addV1(_ outcome: V1RecordOutcome) {
         inputs.addV1(outcome)
     }
 
     /// Takes one decoded V2 record; `digest` identifies its content (same UUID, other digest = conflicting duplicate).
-    public mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
+    package mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
         inputs.addV2(payload, location: location, digest: digest)
     }
 
     /// Takes one record's facts, as `addV1` / `addV2` take the record they come from (nightly feeds its stored facts).
     /// `fingerprint` is `SHA1.prefix64` of a V2 record's content digest (0 for V1).
-    public mutating func add(_ facts: RecordFacts, fingerprint: UInt64) {
+    package mutating func add(_ facts: RecordFacts, fingerprint: UInt64) {
         inputs.add(facts, fingerprint: fingerprint)
     }
 
     /// Counts one V2 record that could not be read.
-    public mutating func addV2Reject(_ error: ASNError) {
+    package mutating func addV2Reject(_ error: ASNError) {
         inputs.addV2Reject(error)
     }
 
@@ -55,7 +55,7 @@ public struct Reconciler: Sendable {
     ///
     /// Consuming: the engine's duplicate tables are freed before pairing allocates its own (that lowers the peak memory
     /// of a large run when the caller does not use the engine afterwards).
-    public consuming func finish() -> ReconciliationResult {
+    package consuming func finish() -> ReconciliationResult {
         inputs.dropDuplicateIndex()
         let v1 = inputs.v1Records, v2 = inputs.v2Records
         let period = ReconciliationPeriod(v1Span: options.v1Span ?? ReconciliationPeriod.span(of: v1.lazy.filter { !$0.inferred }.map(\.time)),

@@ -6,9 +6,9 @@
 /// - a pair is judged when either member lies in the period (a time-less member counts as in it);
 /// - an unpaired in-period record is `pending`, not missing, when its pairing window reaches beyond the other side's
 ///   data (before that side's first event time or after its last), so its partner could simply not be in the data yet.
-public struct ReconciliationPeriod: Sendable, Equatable {
+package struct ReconciliationPeriod: Sendable, Equatable {
     /// The two sides.
-    public enum Side: Sendable, Equatable {
+    package enum Side: Sendable, Equatable {
         /// The V1 archive.
         case v1
         /// The V2 records.
@@ -16,19 +16,19 @@ public struct ReconciliationPeriod: Sendable, Equatable {
     }
 
     /// The first judged instant (epoch ms, inclusive); `Int64.min` when neither the data nor `--from` gives one.
-    public var start: Int64
+    package var start: Int64
     /// The last judged instant (epoch ms, inclusive); `Int64.max` when neither the data nor `--to` gives one.
-    public var end: Int64
+    package var end: Int64
     /// V1's first and last event time among the records read (inferred times left out); nil when it has none.
-    public var v1Span: ClosedRange<Int64>?
+    package var v1Span: ClosedRange<Int64>?
     /// V2's first and last `signedDate` among the records read; nil when it has none.
-    public var v2Span: ClosedRange<Int64>?
+    package var v2Span: ClosedRange<Int64>?
     /// The pairing window (ms): how far a partner may lie from a record.
-    public var window: Int64
+    package var window: Int64
 
     /// Derives the period: `from`/`to` where given, else the overlap of both spans (one span alone when the other
     /// side has no timed record). Only records that were read give spans; rejected input never moves the period.
-    public init(v1Span: ClosedRange<Int64>?, v2Span: ClosedRange<Int64>?, from: Int64?, to: Int64?, window: Int64) {
+    package init(v1Span: ClosedRange<Int64>?, v2Span: ClosedRange<Int64>?, from: Int64?, to: Int64?, window: Int64) {
         self.v1Span = v1Span
         self.v2Span = v2Span
         self.window = window
@@ -51,7 +51,7 @@ public struct ReconciliationPeriod: Sendable, Equatable {
     }
 
     /// The span of a list of event times (`FieldValues.noDate` left out); nil when none has a time.
-    public static func span(of times: some Sequence<Int64>) -> ClosedRange<Int64>? {
+    package static func span(of times: some Sequence<Int64>) -> ClosedRange<Int64>? {
         var low = Int64.max, high = Int64.min
         for t in times where t != FieldValues.noDate {
             low = Swift.min(low, t)
@@ -61,26 +61,26 @@ public struct ReconciliationPeriod: Sendable, Equatable {
     }
 
     /// Whether the period has a start or an end at all (some data or `--from`/`--to`).
-    public var isSet: Bool { start != Int64.min || end != Int64.max }
+    package var isSet: Bool { start != Int64.min || end != Int64.max }
 
     /// Whether the period has no instant in it (the sides' data do not overlap).
-    public var isEmpty: Bool { start > end }
+    package var isEmpty: Bool { start > end }
 
     /// Whether an instant lies in the period; a record without a time (`FieldValues.noDate`) always does.
-    public func contains(_ time: Int64) -> Bool {
+    package func contains(_ time: Int64) -> Bool {
         time == FieldValues.noDate || (time >= start && time <= end)
     }
 
     /// Whether a pair is judged: either member lies in the period. Pass nil for a member whose time does not count
     /// (a V1 time that is only inferred): the other member then decides alone.
-    public func judgesPair(v1Time: Int64?, v2Time: Int64?) -> Bool {
+    package func judgesPair(v1Time: Int64?, v2Time: Int64?) -> Bool {
         (v1Time.map(contains) ?? false) || (v2Time.map(contains) ?? false)
     }
 
     /// Whether an unpaired in-period record of `side` at `time` is pending: its window `[time - window, time + window]`
     /// reaches before the other side's first or after its last event time, so its partner could lie outside the data.
     /// Never for a time-less record, nor when the other side has no timed record (everything there is missing).
-    public func isPending(_ time: Int64, side: Side) -> Bool {
+    package func isPending(_ time: Int64, side: Side) -> Bool {
         guard time != FieldValues.noDate, let other = side == .v1 ? v2Span : v1Span else { return false }
         return time &- window < other.lowerBound || time &+ window > other.upperBound
     }

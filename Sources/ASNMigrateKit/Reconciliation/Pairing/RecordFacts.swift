@@ -3,9 +3,9 @@
 /// `nightly` stores it (compactly, `RecordFactsCodec`) and feeds it back, so both modes judge the very same values.
 ///
 /// Texts stay as read (`nil` when absent); the engine interns them. No V1 `password` or `latest_receipt` is in here.
-public struct RecordFacts: Sendable, Equatable {
+package struct RecordFacts: Sendable, Equatable {
     /// Where the record came from.
-    public enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         /// A V1 record mapped to a V2 type and subtype.
         case migrated = 0
         /// A V1 record no rule maps.
@@ -15,77 +15,77 @@ public struct RecordFacts: Sendable, Equatable {
     }
 
     /// Where the record came from.
-    public var kind: Kind
+    package var kind: Kind
     /// "Production" / "Sandbox" as the engine names it (unmapped V1: as read).
-    public var environment: String?
+    package var environment: String?
     /// The subscription.
-    public var originalTransactionId: String?
+    package var originalTransactionId: String?
     /// notificationUUID.
-    public var notificationUUID: String?
+    package var notificationUUID: String?
     /// V2 notificationType (V1: the expected one).
-    public var notificationType: String?
+    package var notificationType: String?
     /// V2 subtype (V1: the expected one).
-    public var subtype: String?
+    package var subtype: String?
     /// V1 notification_type (V1 only).
-    public var v1NotificationType: String?
+    package var v1NotificationType: String?
     /// The mapping rule (migrated V1 only).
-    public var ruleId: String?
+    package var ruleId: String?
     /// Event time (V1) or signedDate (V2), epoch ms.
-    public var time: Int64?
+    package var time: Int64?
     /// V1: the event time is only inferred.
-    public var eventTimeInferred = false
+    package var eventTimeInferred = false
     /// Where the record was read.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The transaction's `productId`.
-    public var productId: String?
+    package var productId: String?
     /// `webOrderLineItemId`.
-    public var webOrderLineItemId: String?
+    package var webOrderLineItemId: String?
     /// `bundleId` (the transaction's, else the notification's).
-    public var bundleId: String?
+    package var bundleId: String?
     /// `inAppOwnershipType`.
-    public var inAppOwnershipType: String?
+    package var inAppOwnershipType: String?
     /// The renewal info's `autoRenewProductId`.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// `offerIdentifier`.
-    public var offerIdentifier: String?
+    package var offerIdentifier: String?
     /// `transactionId`.
-    public var transactionId: String?
+    package var transactionId: String?
     /// `purchaseDate`, ms.
-    public var purchaseDate: Int64?
+    package var purchaseDate: Int64?
     /// `expiresDate`, ms.
-    public var expiresDate: Int64?
+    package var expiresDate: Int64?
     /// `originalPurchaseDate`, ms.
-    public var originalPurchaseDate: Int64?
+    package var originalPurchaseDate: Int64?
     /// `revocationDate`, ms.
-    public var revocationDate: Int64?
+    package var revocationDate: Int64?
     /// The renewal info's `gracePeriodExpiresDate`, ms.
-    public var gracePeriodExpiresDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
     /// `revocationReason`.
-    public var revocationReason: Int?
+    package var revocationReason: Int?
     /// The renewal info's `autoRenewStatus`.
-    public var autoRenewStatus: Int?
+    package var autoRenewStatus: Int?
     /// The renewal info's `expirationIntent`.
-    public var expirationIntent: Int?
+    package var expirationIntent: Int?
     /// The renewal info's `priceIncreaseStatus`.
-    public var priceIncreaseStatus: Int?
+    package var priceIncreaseStatus: Int?
     /// The transaction's `offerType`.
-    public var offerType: Int?
+    package var offerType: Int?
     /// `isUpgraded`.
-    public var isUpgraded: Bool?
+    package var isUpgraded: Bool?
     /// The renewal info's `isInBillingRetryPeriod`.
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// The record carries renewal info with an `autoRenewStatus`.
-    public var hasAutoRenewStatus = false
+    package var hasAutoRenewStatus = false
 
     /// A record with only its kind and place (the rest set field by field).
-    public init(kind: Kind, location: SourceLocation) {
+    package init(kind: Kind, location: SourceLocation) {
         self.kind = kind
         self.location = location
     }
 
     /// The facts of a V2 payload: a V2 record as read (`kind` `.v2`, at `location`), or a V1 record's mapped payload
     /// (`kind` `.migrated`, placed by its `migration` metadata).
-    public init(_ p: ResponseBodyV2DecodedPayload, kind: Kind, location: SourceLocation) {
+    package init(_ p: ResponseBodyV2DecodedPayload, kind: Kind, location: SourceLocation) {
         self.init(kind: kind, location: location)
         let t = p.data.transactionInfo
         let r = p.data.renewalInfo
@@ -124,7 +124,7 @@ public struct RecordFacts: Sendable, Equatable {
     }
 
     /// The facts of a V1 record no rule maps.
-    public init(unmapped u: UnmappedNotification) {
+    package init(unmapped u: UnmappedNotification) {
         self.init(kind: .unmapped, location: u.location)
         environment = u.environment
         originalTransactionId = u.originalTransactionId
@@ -135,11 +135,11 @@ public struct RecordFacts: Sendable, Equatable {
     }
 
     /// The transaction is FAMILY_SHARED.
-    public var isFamilyShared: Bool { inAppOwnershipType == "FAMILY_SHARED" }
+    package var isFamilyShared: Bool { inAppOwnershipType == "FAMILY_SHARED" }
 
     /// The later of the transaction's `expiresDate` and the grace period's end, epoch ms.
-    public var expiry: Int64? { [expiresDate, gracePeriodExpiresDate].compactMap { $0 }.max() }
+    package var expiry: Int64? { [expiresDate, gracePeriodExpiresDate].compactMap { $0 }.max() }
 
     /// "v1" or "v2".
-    public var side: String { kind == .v2 ? "v2" : "v1" }
+    package var side: String { kind == .v2 ? "v2" : "v1" }
 }

@@ -2,9 +2,9 @@
 ///
 /// Token 0 means absent. Digit strings up to 18 digits without a leading zero are packed as numbers (no table entry);
 /// everything else is stored once in the table. A token turns back into exactly the original text.
-public struct StringPool: Sendable {
+package struct StringPool: Sendable {
     /// A compact handle for a piece of text (0 = absent).
-    public typealias Token = UInt64
+    package typealias Token = UInt64
 
     private static let numberTag: UInt64 = 1 << 62
     private static let stringTag: UInt64 = 1 << 63
@@ -12,10 +12,10 @@ public struct StringPool: Sendable {
     private var index: [String: UInt64] = [:]
 
     /// Creates an empty pool.
-    public init() {}
+    package init() {}
 
     /// The token for `text` (0 for nil).
-    public mutating func token(_ text: String?) -> Token {
+    package mutating func token(_ text: String?) -> Token {
         guard let text else { return 0 }
         if let packed = Self.packNumber(text) { return packed }
         if let existing = index[text] { return existing }
@@ -26,7 +26,7 @@ public struct StringPool: Sendable {
     }
 
     /// The text of a token (nil for 0).
-    public func text(_ token: Token) -> String? {
+    package func text(_ token: Token) -> String? {
         if token == 0 { return nil }
         if token & Self.stringTag != 0 {
             let i = Int(token & ~Self.stringTag)
@@ -36,12 +36,12 @@ public struct StringPool: Sendable {
     }
 
     /// The text of a token, or "" for absent.
-    public func string(_ token: Token) -> String {
+    package func string(_ token: Token) -> String {
         text(token) ?? ""
     }
 
     /// How many distinct non-numeric strings are stored.
-    public var count: Int { strings.count }
+    package var count: Int { strings.count }
 
     private static func packNumber(_ text: String) -> Token? {
         let utf8 = text.utf8

@@ -1,18 +1,18 @@
 /// A subscription: environment + `originalTransactionId`, the key no pairing, state or comparison crosses.
-public struct SubscriptionKey: Sendable, Hashable, Comparable {
+package struct SubscriptionKey: Sendable, Hashable, Comparable {
     /// "Production" / "Sandbox" ("" when unknown).
-    public var environment: String
+    package var environment: String
     /// originalTransactionId.
-    public var originalTransactionId: String
+    package var originalTransactionId: String
 
     /// Creates a key.
-    public init(environment: String, originalTransactionId: String) {
+    package init(environment: String, originalTransactionId: String) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
     }
 
     /// Byte-wise order, environment first.
-    public static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
+    package static func < (a: SubscriptionKey, b: SubscriptionKey) -> Bool {
         if a.environment != b.environment { return a.environment.utf8.lexicographicallyPrecedes(b.environment.utf8) }
         return a.originalTransactionId.utf8.lexicographicallyPrecedes(b.originalTransactionId.utf8)
     }

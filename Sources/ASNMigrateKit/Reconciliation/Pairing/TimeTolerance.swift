@@ -1,8 +1,8 @@
 /// `--time-tolerance`: two times that differ by less than the tolerance compare equal, for a side whose clock is
 /// coarser (a database `timestamp(0)` column keeps whole seconds).
-public enum TimeTolerance {
+package enum TimeTolerance {
     /// Whether `a` and `b` are equal within `tolerance` ms (0: exactly equal; both absent: equal).
-    public static func equal(_ a: Int64?, _ b: Int64?, tolerance: Int64) -> Bool {
+    package static func equal(_ a: Int64?, _ b: Int64?, tolerance: Int64) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         if tolerance <= 0 { return a == b }
         let (difference, overflow) = a.subtractingReportingOverflow(b)
@@ -11,7 +11,7 @@ public enum TimeTolerance {
 
     /// Whether two different times would be equal if both were cut to whole seconds: the precision of one side alone
     /// accounts for the difference (`time_precision_rows`).
-    public static func differsOnlyInPrecision(_ a: Int64, _ b: Int64) -> Bool {
+    package static func differsOnlyInPrecision(_ a: Int64, _ b: Int64) -> Bool {
         a != b && floorSecond(a) == floorSecond(b)
     }
 
@@ -25,7 +25,7 @@ public enum TimeTolerance {
 extension ReconciliationResult {
     /// Counts the date difference rows that differ only below the second (`time_precision_rows`), and notes the side
     /// whose differing dates all have whole seconds while the other side's do not (a `timestamp(0)` export).
-    public mutating func countTimePrecision() {
+    package mutating func countTimePrecision() {
         let dateFields = Set(ComparedField.allCases.filter(\.isDate).map(\.rawValue))
         var rows = 0
         var wholeV1 = true, wholeV2 = true

@@ -1,5 +1,5 @@
 /// The V2 fields `reconcile` compares between a V1 record and its V2 partner, in report order.
-public enum ComparedField: String, Sendable, CaseIterable, Equatable {
+package enum ComparedField: String, Sendable, CaseIterable, Equatable {
     /// `productId`.
     case productId
     /// `webOrderLineItemId`.
@@ -43,10 +43,10 @@ public enum ComparedField: String, Sendable, CaseIterable, Equatable {
     case quantity
 
     /// The fields compared unless told otherwise.
-    public static let defaultFields: [ComparedField] = allCases.filter { $0 != .transactionId }
+    package static let defaultFields: [ComparedField] = allCases.filter { $0 != .transactionId }
 
     /// Whether the field is a date (rendered as ISO 8601).
-    public var isDate: Bool {
+    package var isDate: Bool {
         switch self {
         case .purchaseDate, .expiresDate, .originalPurchaseDate, .revocationDate, .gracePeriodExpiresDate: return true
         default: return false

@@ -1,7 +1,7 @@
 /// One difference found by `reconcile`: a row of `differences.csv`, as a value; rendering is separate.
-public struct Discrepancy: Sendable, Equatable, Hashable {
+package struct Discrepancy: Sendable, Equatable, Hashable {
     /// The kinds of difference, as written in the `kind` column.
-    public enum Kind: String, Sendable, CaseIterable, Comparable {
+    package enum Kind: String, Sendable, CaseIterable, Comparable {
         /// A V1 record with no V2 counterpart.
         case missingInV2 = "missing_in_v2"
         /// A V2 record with no V1 counterpart (and not expected to lack one).
@@ -32,63 +32,63 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
         case unannouncedInV1 = "unannounced_in_v1"
 
         /// Orders kinds by their CSV text.
-        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// "Production" / "Sandbox".
-    public var environment: String = ""
+    package var environment: String = ""
     /// The subscription.
-    public var originalTransactionId: String = ""
+    package var originalTransactionId: String = ""
     /// The renewal purchase, when known.
-    public var webOrderLineItemId: String = ""
+    package var webOrderLineItemId: String = ""
     /// The event time, epoch ms (nil when unknown).
-    public var eventDate: Int64?
+    package var eventDate: Int64?
     /// The V1 notification_type.
-    public var v1NotificationType: String = ""
+    package var v1NotificationType: String = ""
     /// The V2 type the V1 record maps to.
-    public var expectedType: String = ""
+    package var expectedType: String = ""
     /// The V2 subtype the V1 record maps to.
-    public var expectedSubtype: String = ""
+    package var expectedSubtype: String = ""
     /// The V2 record's notificationType.
-    public var v2NotificationType: String = ""
+    package var v2NotificationType: String = ""
     /// The V2 record's subtype.
-    public var v2Subtype: String = ""
+    package var v2Subtype: String = ""
     /// The V2 field name (camelCase) for field and state mismatches.
-    public var field: String = ""
+    package var field: String = ""
     /// The V1 side's value.
-    public var v1Value: String = ""
+    package var v1Value: String = ""
     /// The V2 side's value.
-    public var v2Value: String = ""
+    package var v2Value: String = ""
     /// `path:line` of the V1 record.
-    public var v1Source: String = ""
+    package var v1Source: String = ""
     /// The V2 record's notificationUUID.
-    public var v2NotificationUUID: String = ""
+    package var v2NotificationUUID: String = ""
     /// The transaction's productId: the V1 record's when it has one, else the V2 record's (state mismatches: the V1
     /// state's product, else the V2 state's).
-    public var productId: String = ""
+    package var productId: String = ""
     /// The bundleId: the V1 record's when it has one, else the V2 record's.
-    public var bundleId: String = ""
+    package var bundleId: String = ""
     /// The V2 record's signedDate, epoch ms (nil when no V2 record is involved).
-    public var v2SignedDate: Int64?
+    package var v2SignedDate: Int64?
     /// Whether the V1 record's event time is only inferred (nil when no V1 record is involved).
-    public var v1EventTimeInferred: Bool?
+    package var v1EventTimeInferred: Bool?
 
     /// Creates a discrepancy of a kind; fill the rest by assignment.
-    public init(kind: Kind) {
+    package init(kind: Kind) {
         self.kind = kind
     }
 
     /// The `differences.csv` (and `pending.csv`) columns, in order.
-    public static let columns = [
+    package static let columns = [
         "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
         "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
         "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred",
     ]
 
     /// The row's cells, in `columns` order.
-    public var cells: [String] {
+    package var cells: [String] {
         [kind.rawValue, environment, originalTransactionId, webOrderLineItemId, eventDate.map(Timestamp.iso8601(ms:)) ?? "",
          v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
          v1Source, v2NotificationUUID, productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
@@ -96,12 +96,12 @@ public struct Discrepancy: Sendable, Equatable, Hashable {
     }
 
     /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.
-    public static func reportOrder(_ a: Discrepancy, _ b: Discrepancy) -> Bool {
+    package static func reportOrder(_ a: Discrepancy, _ b: Discrepancy) -> Bool {
         reportOrder(cells: a.cells, b.cells)
     }
 
     /// The report order over rows given as cells (`cells`, as `merge` reads them back from `differences.csv`).
-    public static func reportOrder(cells ca: [String], _ cb: [String]) -> Bool {
+    package static func reportOrder(cells ca: [String], _ cb: [String]) -> Bool {
         for column in [1, 2, 4, 0, 10] where ca[column] != cb[column] {
             return ca[column].utf8.lexicographicallyPrecedes(cb[column].utf8)
         }

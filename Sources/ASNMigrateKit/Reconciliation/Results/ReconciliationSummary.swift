@@ -3,92 +3,92 @@
 /// A value, no text: the report renderers (`ReconciliationReport`, `SummaryJSON`) name and format every figure.
 /// Each V1 record read ends in exactly one of rejected, duplicate, out of period, unmapped, companion, matched,
 /// type mismatch, missing in V2 or pending; each V2 record likewise on its side.
-public struct ReconciliationSummary: Sendable, Equatable {
+package struct ReconciliationSummary: Sendable, Equatable {
     /// V1 records read (`v1_records_read`).
-    public var v1RecordsRead = 0
+    package var v1RecordsRead = 0
     /// V1 records that could not be read or mapped (`v1_rejected`).
-    public var v1Rejected = 0
+    package var v1Rejected = 0
     /// V1 records whose notificationUUID was seen before (`v1_duplicates`).
-    public var v1Duplicates = 0
+    package var v1Duplicates = 0
     /// V1 records not judged: outside the period (`v1_out_of_period`).
-    public var v1OutOfPeriod = 0
+    package var v1OutOfPeriod = 0
     /// V1 records no mapping rule covers (`v1_unmapped`).
-    public var v1Unmapped = 0
+    package var v1Unmapped = 0
     /// V1 renewal-status records that accompany another record and found no partner of their own (`v1_companion`).
-    public var v1Companion = 0
+    package var v1Companion = 0
     /// V2 records read (`v2_records_read`): notifications, and with Apple's API view its transactions and statuses too.
-    public var v2RecordsRead = 0
+    package var v2RecordsRead = 0
     /// V2 records that could not be read (`v2_rejected`).
-    public var v2Rejected = 0
+    package var v2Rejected = 0
     /// V2 records given decoded while signatures were checked, so unverified; nil when signatures were not checked
     /// (then there is no `v2_unverified` row).
-    public var v2Unverified: Int?
+    package var v2Unverified: Int?
     /// V2 records whose notificationUUID was seen before (`v2_duplicates`).
-    public var v2Duplicates = 0
+    package var v2Duplicates = 0
     /// V2 records not judged: outside the period (`v2_out_of_period`).
-    public var v2OutOfPeriod = 0
+    package var v2OutOfPeriod = 0
     /// V2 records that V1 never had a counterpart for, by the mapping table (`v2_only_expected`).
-    public var v2OnlyExpected = 0
+    package var v2OnlyExpected = 0
     /// Pairs of the same type and subtype (`matched`).
-    public var matched = 0
+    package var matched = 0
     /// Pairs of different types (`type_mismatch`).
-    public var typeMismatch = 0
+    package var typeMismatch = 0
     /// V1 records without a V2 partner (`missing_in_v2`).
-    public var missingInV2 = 0
+    package var missingInV2 = 0
     /// V2 records without a V1 partner (`missing_in_v1`).
-    public var missingInV1 = 0
+    package var missingInV1 = 0
     /// V1 records whose partner could lie beyond the V2 data (`v1_pending`).
-    public var v1Pending = 0
+    package var v1Pending = 0
     /// V2 records whose partner could lie beyond the V1 data (`v2_pending`).
-    public var v2Pending = 0
+    package var v2Pending = 0
     /// `field_mismatch` difference rows (`field_mismatch`).
-    public var fieldMismatch = 0
+    package var fieldMismatch = 0
     /// Subscriptions whose state differs at the period end (`state_mismatch`).
-    public var stateMismatch = 0
+    package var stateMismatch = 0
     /// V2 records whose notificationUUID was seen with other content (`conflicting_duplicate_v2`).
-    public var conflictingDuplicateV2 = 0
+    package var conflictingDuplicateV2 = 0
     /// Subscriptions whose state was compared at the period end (`subscriptions_compared`).
-    public var subscriptionsCompared = 0
+    package var subscriptionsCompared = 0
     /// The judged period's first instant, epoch ms; nil when open (`period_start`).
-    public var periodStart: Int64?
+    package var periodStart: Int64?
     /// The judged period's last instant, epoch ms; nil when open (`period_end`).
-    public var periodEnd: Int64?
+    package var periodEnd: Int64?
     /// The pairing window, ms (`window_ms`).
-    public var windowMs: Int64 = 0
+    package var windowMs: Int64 = 0
     /// `--time-tolerance`, ms (`time_tolerance_ms`).
-    public var timeToleranceMs: Int64 = 0
+    package var timeToleranceMs: Int64 = 0
     /// Date difference rows the precision of one side's clock alone accounts for (`time_precision_rows`).
-    public var timePrecisionRows = 0
+    package var timePrecisionRows = 0
     /// The side whose differing dates all have whole seconds while the other's do not, when one does.
-    public var wholeSecondSide: String?
+    package var wholeSecondSide: String?
     /// The transaction comparison's figures, when the V2 side held App Store Server API records.
-    public var transactions: TransactionFigures?
+    package var transactions: TransactionFigures?
     /// The `--fail-on` / `--warn-on` rules judged and crossed; nil when none were given (no `thresholds_*` rows).
-    public var thresholds: ThresholdCounts?
+    package var thresholds: ThresholdCounts?
     /// Run date, tool version and input roots.
-    public var run = RunInfo()
+    package var run = RunInfo()
     /// The rejects grouped by side and cause, in order of first appearance (`rejects_by_cause`).
-    public var rejectCauses: [RejectCauses.Cause] = []
+    package var rejectCauses: [RejectCauses.Cause] = []
 
     /// An empty summary (every count 0, the period open).
-    public init() {}
+    package init() {}
 
     /// The figures that count V1 records judged against V2 notifications (zeroed when no notifications were compared).
-    public var notificationJudgedV1Records: Int {
+    package var notificationJudgedV1Records: Int {
         matched + typeMismatch + missingInV2 + v1Pending + v1Companion + v1OutOfPeriod
     }
 
     /// How many threshold rules a run judged, and how many of each severity it crossed.
-    public struct ThresholdCounts: Sendable, Equatable {
+    package struct ThresholdCounts: Sendable, Equatable {
         /// Rules given (`thresholds_checked`).
-        public var checked: Int
+        package var checked: Int
         /// `--warn-on` rules crossed (`thresholds_warned`).
-        public var warned: Int
+        package var warned: Int
         /// `--fail-on` rules crossed (`thresholds_failed`).
-        public var failed: Int
+        package var failed: Int
 
         /// Creates the counts.
-        public init(checked: Int, warned: Int, failed: Int) {
+        package init(checked: Int, warned: Int, failed: Int) {
             self.checked = checked
             self.warned = warned
             self.failed = failed
@@ -96,17 +96,17 @@ public struct ReconciliationSummary: Sendable, Equatable {
     }
 
     /// The figures added when transactions were compared with Apple's App Store Server API view.
-    public struct TransactionFigures: Sendable, Equatable {
+    package struct TransactionFigures: Sendable, Equatable {
         /// Whether V2 notifications were compared too (`notifications_compared`).
-        public var notificationsCompared: Bool
+        package var notificationsCompared: Bool
         /// V1 records that were not compared because the V2 side held no notifications; nil when they were
         /// (`v1_notifications_not_compared`).
-        public var v1NotificationsNotCompared: Int?
+        package var v1NotificationsNotCompared: Int?
         /// The comparison's own figures.
-        public var comparison: TransactionSummary
+        package var comparison: TransactionSummary
 
         /// Creates the figures.
-        public init(notificationsCompared: Bool, v1NotificationsNotCompared: Int?, comparison: TransactionSummary) {
+        package init(notificationsCompared: Bool, v1NotificationsNotCompared: Int?, comparison: TransactionSummary) {
             self.notificationsCompared = notificationsCompared
             self.v1NotificationsNotCompared = v1NotificationsNotCompared
             self.comparison = comparison

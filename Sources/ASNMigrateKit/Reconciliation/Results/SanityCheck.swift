@@ -4,21 +4,21 @@ import Foundation
 ///
 /// A side fails when more than `--max-reject-rate` of the records read from it were rejected, or (with two sides)
 /// when it has no usable records while the other side has some. Pure: counts in, one line of failed checks out.
-public enum SanityCheck {
+package enum SanityCheck {
     /// The default `--max-reject-rate`: 1%.
-    public static let defaultMaxRejectRate = 0.01
+    package static let defaultMaxRejectRate = 0.01
 
     /// One side's counts: records read (rejected ones included) and rejected.
-    public struct Side: Sendable, Equatable {
+    package struct Side: Sendable, Equatable {
         /// `V1`, `V2` or `input`, as the message names it.
-        public var name: String
+        package var name: String
         /// Records read, rejected ones included.
-        public var read: Int
+        package var read: Int
         /// Records rejected.
-        public var rejected: Int
+        package var rejected: Int
 
         /// Creates a side's counts.
-        public init(name: String, read: Int, rejected: Int) {
+        package init(name: String, read: Int, rejected: Int) {
             self.name = name
             self.read = read
             self.rejected = rejected
@@ -28,7 +28,7 @@ public enum SanityCheck {
     // MARK: - Checking
 
     /// The failed checks as one line (nil when all pass); `pairedSides` adds the "one side empty" check.
-    public static func failures(_ sides: [Side], maxRejectRate: Double, pairedSides: Bool) -> String? {
+    package static func failures(_ sides: [Side], maxRejectRate: Double, pairedSides: Bool) -> String? {
         var failed: [String] = []
         for side in sides where side.read > 0 && Double(side.rejected) / Double(side.read) > maxRejectRate {
             failed.append("\(side.name) rejected \(side.rejected) of \(side.read) records read (\(percent(Double(side.rejected) / Double(side.read)))), "
@@ -49,7 +49,7 @@ public enum SanityCheck {
     // MARK: - Parsing
 
     /// Parses a rate given as a fraction (`0.01`) or a percentage (`1%`, `0.5%`), between 0 and 1; nil otherwise.
-    public static func parseRate(_ text: String) -> Double? {
+    package static func parseRate(_ text: String) -> Double? {
         let isPercent = text.hasSuffix("%")
         let number = isPercent ? String(text.dropLast()) : text
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),

@@ -5,18 +5,18 @@
 /// is the one V2 states for it there; the first record in input order that states both `price` and `currency` gives
 /// it. Apple: "Don't use the price or currency values for any revenue reconciliation or recognition", so the report
 /// calls the sum an indication, never revenue.
-public struct V2PriceList: Sendable, Equatable {
+package struct V2PriceList: Sendable, Equatable {
     /// A subscription's product.
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         /// "Production" / "Sandbox".
-        public var environment: String
+        package var environment: String
         /// The subscription.
-        public var originalTransactionId: String
+        package var originalTransactionId: String
         /// The product.
-        public var productId: String
+        package var productId: String
 
         /// Creates a key.
-        public init(environment: String, originalTransactionId: String, productId: String) {
+        package init(environment: String, originalTransactionId: String, productId: String) {
             self.environment = environment
             self.originalTransactionId = originalTransactionId
             self.productId = productId
@@ -24,45 +24,45 @@ public struct V2PriceList: Sendable, Equatable {
     }
 
     /// A price as V2 states it.
-    public struct Price: Sendable, Equatable {
+    package struct Price: Sendable, Equatable {
         /// The price in milliunits of the currency (1,000 milliunits are one unit).
-        public var milliunits: Int64
+        package var milliunits: Int64
         /// The ISO 4217 currency code, as V2 wrote it.
-        public var currency: String
+        package var currency: String
 
         /// Creates a price.
-        public init(milliunits: Int64, currency: String) {
+        package init(milliunits: Int64, currency: String) {
             self.milliunits = milliunits
             self.currency = currency
         }
     }
 
     /// The prices by subscription and product.
-    public private(set) var prices: [Key: Price] = [:]
+    package private(set) var prices: [Key: Price] = [:]
 
     /// An empty list.
-    public init() {}
+    package init() {}
 
     /// Records a price unless the key has one (the first in input order stays); a missing price, a missing or empty
     /// currency, or a negative price is not a price.
-    public mutating func add(_ key: Key, milliunits: Int64?, currency: String?) {
+    package mutating func add(_ key: Key, milliunits: Int64?, currency: String?) {
         guard let milliunits, milliunits >= 0, let currency, !currency.isEmpty, prices[key] == nil else { return }
         prices[key] = Price(milliunits: milliunits, currency: currency)
     }
 
     /// Adds every price of `other` whose key this list lacks.
-    public mutating func merge(_ other: V2PriceList) {
+    package mutating func merge(_ other: V2PriceList) {
         for (key, price) in other.prices where prices[key] == nil { prices[key] = price }
     }
 
     /// The price of the product of a difference row's subscription, when V2 states one.
-    public func price(of d: Discrepancy) -> Price? {
+    package func price(of d: Discrepancy) -> Price? {
         prices[Key(environment: d.environment, originalTransactionId: d.originalTransactionId, productId: d.productId)]
     }
 
     /// The kinds whose rows stand for a whole purchase that one side lacks or misnames, so the purchase's price is at
     /// stake; field and state mismatches (one row per differing item of a purchase both sides have) are not.
-    public static let valuedKinds: [Discrepancy.Kind] = [
+    package static let valuedKinds: [Discrepancy.Kind] = [
         .missingInV2, .missingInV1, .typeMismatch, .transactionMissingInV2, .transactionMissingInV1, .unannouncedInV1,
     ]
 }

@@ -1,21 +1,21 @@
 /// What one record (V1 or V2, notification or API response) tells about its subscription's state: the facts the state
 /// rules read, extracted once per record and never read from JSON again.
-public struct StateFact: Sendable, Equatable {
+package struct StateFact: Sendable, Equatable {
     /// A transaction the record shows.
-    public struct Transaction: Sendable, Equatable {
+    package struct Transaction: Sendable, Equatable {
         /// `transactionId` / `transaction_id`, when known (copies of one transaction merge on it).
-        public var transactionId: String?
+        package var transactionId: String?
         /// `purchaseDate`, ms.
-        public var purchaseDate: Int64
+        package var purchaseDate: Int64
         /// `expiresDate`, ms (nil: not a subscription).
-        public var expiresDate: Int64?
+        package var expiresDate: Int64?
         /// `revocationDate` (V1 `cancellation_date` of a refund or revocation, not of an upgrade), ms.
-        public var revocationDate: Int64?
+        package var revocationDate: Int64?
         /// `productId`.
-        public var productId: String?
+        package var productId: String?
 
         /// Creates a transaction fact.
-        public init(transactionId: String?, purchaseDate: Int64, expiresDate: Int64?, revocationDate: Int64?, productId: String?) {
+        package init(transactionId: String?, purchaseDate: Int64, expiresDate: Int64?, revocationDate: Int64?, productId: String?) {
             self.transactionId = transactionId
             self.purchaseDate = purchaseDate
             self.expiresDate = expiresDate
@@ -26,18 +26,18 @@ public struct StateFact: Sendable, Equatable {
 
     /// The renewal info the record carries (V1 `pending_renewal_info` or its legacy top-level fields, V2
     /// `JWSRenewalInfoDecodedPayload`), describing the moment of the record.
-    public struct Renewal: Sendable, Equatable {
+    package struct Renewal: Sendable, Equatable {
         /// `autoRenewStatus` (1 on, 0 off), when stated.
-        public var autoRenewStatus: Int?
+        package var autoRenewStatus: Int?
         /// `autoRenewProductId`, when stated.
-        public var autoRenewProductId: String?
+        package var autoRenewProductId: String?
         /// `gracePeriodExpiresDate`: present only while in a grace period.
-        public var gracePeriodExpiresDate: Int64?
+        package var gracePeriodExpiresDate: Int64?
         /// `isInBillingRetryPeriod`: present (true) only while in billing retry.
-        public var isInBillingRetryPeriod: Bool?
+        package var isInBillingRetryPeriod: Bool?
 
         /// Creates renewal facts.
-        public init(autoRenewStatus: Int?, autoRenewProductId: String?, gracePeriodExpiresDate: Int64?, isInBillingRetryPeriod: Bool?) {
+        package init(autoRenewStatus: Int?, autoRenewProductId: String?, gracePeriodExpiresDate: Int64?, isInBillingRetryPeriod: Bool?) {
             self.autoRenewStatus = autoRenewStatus
             self.autoRenewProductId = autoRenewProductId
             self.gracePeriodExpiresDate = gracePeriodExpiresDate
@@ -46,21 +46,21 @@ public struct StateFact: Sendable, Equatable {
     }
 
     /// The record's event time (V1) or `signedDate` (V2), ms.
-    public var time: Int64
+    package var time: Int64
     /// The transactions of the subscription the record shows (V1: the receipt; V2: its one transaction).
-    public var transactions: [Transaction]
+    package var transactions: [Transaction]
     /// The position in `transactions` of the transaction the record is about, when one can be told.
-    public var own: Int?
+    package var own: Int?
     /// The renewal info, nil when the record carries none.
-    public var renewal: Renewal?
+    package var renewal: Renewal?
     /// A record only V2 sends (`Mappings/v2-only.rules`): V1 hears of what it says only through a later notification.
-    public var v2Only: Bool
+    package var v2Only: Bool
     /// The moment the record's facts describe, when the record itself dates it (a V1 body's own event time, for a
     /// record delivered late in an envelope); nil: `time`.
-    public var moment: Int64?
+    package var moment: Int64?
 
     /// Creates a record's facts.
-    public init(time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false, moment: Int64? = nil) {
+    package init(time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false, moment: Int64? = nil) {
         self.time = time
         self.moment = moment
         self.transactions = transactions

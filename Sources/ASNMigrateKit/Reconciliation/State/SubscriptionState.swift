@@ -1,27 +1,27 @@
 /// A subscription's state at an instant as one side's records imply it (`SubscriptionStateRules.derive`), or as
 /// Apple's Get All Subscription Statuses states it.
-public struct SubscriptionState: Sendable, Equatable {
+package struct SubscriptionState: Sendable, Equatable {
     /// The latest transaction's transactionId.
-    public var transactionId: String?
+    package var transactionId: String?
     /// The latest transaction's productId.
-    public var productId: String?
+    package var productId: String?
     /// The latest transaction's expiresDate.
-    public var expiresDate: Int64?
+    package var expiresDate: Int64?
     /// The newest stated autoRenewStatus (1 on, 0 off).
-    public var autoRenewStatus: Int?
+    package var autoRenewStatus: Int?
     /// The newest stated autoRenewProductId.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// The grace period's end, while the newest renewal info states one.
-    public var gracePeriodExpiresDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
     /// Whether Apple retries billing at the instant (nil: no renewal info ever said).
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// Apple's status at the instant.
-    public var status: SubscriptionStatus
+    package var status: SubscriptionStatus
     /// The newest record the state was derived from (its event time), when the state is a side's derivation.
-    public var newestRecordTime: Int64?
+    package var newestRecordTime: Int64?
 
     /// Creates a state.
-    public init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, status: SubscriptionStatus) {
+    package init(productId: String?, expiresDate: Int64?, autoRenewStatus: Int?, status: SubscriptionStatus) {
         self.productId = productId
         self.expiresDate = expiresDate
         self.autoRenewStatus = autoRenewStatus
@@ -29,12 +29,12 @@ public struct SubscriptionState: Sendable, Equatable {
     }
 
     /// Equal states: every item but `newestRecordTime`, which tells where a state came from, not what it is.
-    public static func == (a: SubscriptionState, b: SubscriptionState) -> Bool {
+    package static func == (a: SubscriptionState, b: SubscriptionState) -> Bool {
         a.transactionId == b.transactionId && a.productId == b.productId && a.expiresDate == b.expiresDate
             && a.autoRenewStatus == b.autoRenewStatus && a.autoRenewProductId == b.autoRenewProductId
             && a.gracePeriodExpiresDate == b.gracePeriodExpiresDate && a.isInBillingRetryPeriod == b.isInBillingRetryPeriod && a.status == b.status
     }
 
     /// Whether the customer has service at the instant (active or in a billing grace period).
-    public var active: Bool { status.providesService }
+    package var active: Bool { status.providesService }
 }

@@ -13,9 +13,9 @@
 ///   they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is in
 ///   the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
 /// - The status is `SubscriptionStatus.at`: billing retry ends at most 60 days after the expiry.
-public enum SubscriptionStateRules {
+package enum SubscriptionStateRules {
     /// Which records a side knows at the instant.
-    public enum Knowledge: Sendable, Equatable {
+    package enum Knowledge: Sendable, Equatable {
         /// Every record given: the caller already chose them (notification pairing judges which lie in the period).
         case all
         /// Records whose time is at or before the instant; and, as notifications lag the event, records up to `lag`
@@ -27,7 +27,7 @@ public enum SubscriptionStateRules {
 
     /// The state at `instant` from `facts` (input order: among equal knowledge the later record wins), or nil when no
     /// record shows a transaction with an expiry (no subscription to speak of).
-    public static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all) -> SubscriptionState? {
+    package static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all) -> SubscriptionState? {
         var merged: [String: StateFact.Transaction] = [:]
         var autoRenew: (fact: StateFact, value: Int)?
         var autoRenewProduct: (fact: StateFact, value: String)?

@@ -3,7 +3,7 @@
 /// Apple, *status* (`../shared/spec/app-store-server-notifications-v1-and-v2.txt`, "int32 status", Possible Values):
 /// "1 The auto-renewable subscription is active. 2 … expired. 3 … in a billing retry period. 4 … in a Billing Grace
 /// Period. 5 … revoked."
-public enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseIterable {
+package enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseIterable {
     /// `1`: active.
     case active = 1
     /// `2`: expired.
@@ -18,14 +18,14 @@ public enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseIterab
     /// How long Apple retries billing after a failed renewal, ms. Apple, `DID_FAIL_TO_RENEW`: "The App Store continues
     /// to retry billing for 60 days, or until the user resolves their billing issue or cancels their subscription,
     /// whichever comes first."
-    public static let billingRetryLimit: Int64 = 60 * 86_400_000
+    package static let billingRetryLimit: Int64 = 60 * 86_400_000
 
     /// Orders by Apple's code.
-    public static func < (a: SubscriptionStatus, b: SubscriptionStatus) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: SubscriptionStatus, b: SubscriptionStatus) -> Bool { a.rawValue < b.rawValue }
 
     /// Whether the customer has service: active, or in a billing grace period (Apple, `DID_FAIL_TO_RENEW`: "If the
     /// `subtype` is `GRACE_PERIOD`, continue to provide service through the grace period").
-    public var providesService: Bool { self == .active || self == .gracePeriod }
+    package var providesService: Bool { self == .active || self == .gracePeriod }
 
     /// The status at `instant` of a subscription whose latest transaction expires at `expires` (nil: not a
     /// subscription) and is revoked at `revoked`, with the renewal facts of its newest renewal info.
@@ -38,7 +38,7 @@ public enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseIterab
     ///   Apple V1 *is_in_billing_retry_period*: "This field is only present if an auto-renewable subscription is in
     ///   the billing retry state");
     /// - else expired.
-    public static func at(_ instant: Int64, expires: Int64?, revoked: Int64?, gracePeriodExpires: Int64?, billingRetry: Bool?) -> SubscriptionStatus? {
+    package static func at(_ instant: Int64, expires: Int64?, revoked: Int64?, gracePeriodExpires: Int64?, billingRetry: Bool?) -> SubscriptionStatus? {
         guard let expires else { return nil }
         if let revoked, revoked <= instant { return .revoked }
         if expires > instant { return .active }

@@ -7,7 +7,7 @@ extension ReconciliationResult {
     /// are dropped, the figures of V1 records judged against notifications are set to 0 and their sum is
     /// `v1_notifications_not_compared`. The report renders the added figures after the notification ones, so a reader
     /// of notification runs keeps working.
-    public func adding(_ comparison: TransactionComparison, notificationsCompared: Bool) -> ReconciliationResult {
+    package func adding(_ comparison: TransactionComparison, notificationsCompared: Bool) -> ReconciliationResult {
         var result = self
         var notCompared: Int?
         if !notificationsCompared {

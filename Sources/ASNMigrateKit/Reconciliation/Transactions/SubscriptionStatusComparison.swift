@@ -8,12 +8,12 @@
 /// `statuses_after_v1_end`): after the archive ends, renewals, refunds, auto-renew changes and expiries reach Apple but
 /// not V1, so any difference would be invented. A response saved twice (same subscription and fetch time) is compared
 /// once (`statuses_duplicates`).
-public struct SubscriptionStatusComparison: Sendable {
+package struct SubscriptionStatusComparison: Sendable {
     /// The run's options (compared fields).
-    public let options: ReconcileOptions
+    package let options: ReconcileOptions
 
     /// Creates a comparison.
-    public init(options: ReconcileOptions) {
+    package init(options: ReconcileOptions) {
         self.options = options
     }
 
@@ -23,12 +23,12 @@ public struct SubscriptionStatusComparison: Sendable {
     /// after the instant still contributes the transactions it shows that were purchased by the instant (a renewal
     /// just before the fetch whose DID_RENEW arrived just after), without refunds dated after the instant; its renewal
     /// facts, which may be newer than the instant, are left out (`SubscriptionStateRules.Knowledge.asOf`).
-    public static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> SubscriptionState? {
+    package static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> SubscriptionState? {
         SubscriptionStateRules.derive(records.compactMap { $0.stateFact(of: subscription) }, at: instant, knowledge: .asOf(lag: lag))
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
-    public func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
+    package func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
         var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0, duplicates = 0
         var seen: Set<[String]> = []

@@ -16,22 +16,22 @@
 ///   when either member's purchaseDate lies in it. An unpaired transaction in the period whose partner could lie beyond
 ///   the other side's data (purchased within `--window` of the other side's last V1 event time / V2 purchase date) is
 ///   pending, not a difference.
-public struct TransactionReconciler: Sendable {
+package struct TransactionReconciler: Sendable {
     /// Which transactions are expected only on the V2 side.
-    public let rules: V2OnlyTransactionRules
+    package let rules: V2OnlyTransactionRules
     /// The run's options (period, window, compared fields).
-    public let options: ReconcileOptions
+    package let options: ReconcileOptions
 
     /// The V2 transactions, de-duplicated, in input order.
-    public private(set) var transactions: [V2Transaction] = []
+    package private(set) var transactions: [V2Transaction] = []
     /// The subscription statuses, in input order.
-    public private(set) var statuses: [V2SubscriptionStatus] = []
+    package private(set) var statuses: [V2SubscriptionStatus] = []
     /// V2 transaction records read (copies included).
-    public private(set) var transactionsRead = 0
+    package private(set) var transactionsRead = 0
     private var index: [V1TransactionCollector.Key: Int] = [:]
 
     /// Creates an engine.
-    public init(rules: V2OnlyTransactionRules, options: ReconcileOptions) {
+    package init(rules: V2OnlyTransactionRules, options: ReconcileOptions) {
         self.rules = rules
         self.options = options
     }
@@ -39,7 +39,7 @@ public struct TransactionReconciler: Sendable {
     // MARK: - Input
 
     /// Takes one API record.
-    public mutating func add(_ record: V2APIRecord) {
+    package mutating func add(_ record: V2APIRecord) {
         switch record {
         case .transaction(let transaction):
             transactionsRead += 1
@@ -56,10 +56,10 @@ public struct TransactionReconciler: Sendable {
     }
 
     /// True once any API record was taken: the run compares transactions.
-    public var holdsRecords: Bool { transactionsRead > 0 || !statuses.isEmpty }
+    package var holdsRecords: Bool { transactionsRead > 0 || !statuses.isEmpty }
 
     /// The subscriptions the statuses name: the V1 collector keeps their records.
-    public var statusSubscriptions: Set<SubscriptionKey> {
+    package var statusSubscriptions: Set<SubscriptionKey> {
         Set(statuses.map { SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId) })
     }
 
@@ -92,7 +92,7 @@ public struct TransactionReconciler: Sendable {
     }
 
     /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
-    public func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
+    package func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
         let v1 = collector.transactions
         let v2 = transactions
         let window = options.window

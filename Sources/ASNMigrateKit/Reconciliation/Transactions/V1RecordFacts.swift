@@ -1,36 +1,36 @@
 /// What one V1 record tells about transactions and renewal state, for comparing with Apple's API view.
-public struct V1RecordFacts: Sendable, Equatable {
+package struct V1RecordFacts: Sendable, Equatable {
     /// "Production" / "Sandbox" (or the raw value), "" when unknown.
-    public var environment: String
+    package var environment: String
     /// The subscription (`original_transaction_id`), when one can be told.
-    public var subscriptionId: String?
+    package var subscriptionId: String?
     /// The event time (epoch ms), when one can be told.
-    public var eventTime: Int64?
+    package var eventTime: Int64?
     /// True when the event time is only inferred.
-    public var eventTimeInferred: Bool
+    package var eventTimeInferred: Bool
     /// The moment the body dates its facts by (a late delivery's envelope time aside).
-    public var bodyEventTime: Int64?
+    package var bodyEventTime: Int64?
     /// The V1 `notification_type`.
-    public var notificationType: String
+    package var notificationType: String
     /// The transaction the notification is about (`MappingContext.relevant`).
-    public var relevantTransactionId: String?
+    package var relevantTransactionId: String?
     /// Every transaction the record shows: `latest_receipt_info` (both places) and `latest_expired_receipt_info`.
-    public var transactions: [LatestReceiptInfo]
+    package var transactions: [LatestReceiptInfo]
     /// The auto-renew status the record states.
-    public var autoRenewStatus: Bool?
+    package var autoRenewStatus: Bool?
     /// The product that renews next.
-    public var autoRenewProductId: String?
+    package var autoRenewProductId: String?
     /// The grace period's end, from `pending_renewal_info`.
-    public var gracePeriodExpiresDate: Int64?
+    package var gracePeriodExpiresDate: Int64?
     /// Whether Apple is retrying billing.
-    public var isInBillingRetryPeriod: Bool?
+    package var isInBillingRetryPeriod: Bool?
     /// `path:line` (or `path[index]`) of the record.
-    public var source: String
+    package var source: String
     /// The app's bundle identifier (`bid`).
-    public var bundleId: String?
+    package var bundleId: String?
 
     /// Derives the facts of a decoded body through `MappingContext`, the same reading `migrate` uses.
-    public init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
+    package init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
         let context = MappingContext(body: body, receivedAt: receivedAt)
         environment = EnvironmentName.normalized(body.environmentRaw) ?? ""
         subscriptionId = context.subscriptionId
@@ -53,7 +53,7 @@ extension V1RecordFacts {
     /// The record's facts for the state rules about `subscription`: the transactions it shows of that subscription
     /// (an upgraded transaction's `cancellation_date` is the upgrade, not a revocation), the one it is about, and its
     /// renewal info when the record is the subscription's own; nil without an event time.
-    public func stateFact(of subscription: String) -> StateFact? {
+    package func stateFact(of subscription: String) -> StateFact? {
         guard let time = eventTime else { return nil }
         var own: Int?
         var shown: [StateFact.Transaction] = []

@@ -1,26 +1,26 @@
 /// One transaction as the whole V1 archive shows it: every copy of it merged, facts only growing.
-public struct V1Transaction: Sendable, Equatable {
+package struct V1Transaction: Sendable, Equatable {
     /// "Production" / "Sandbox", "" when unknown.
-    public var environment: String
+    package var environment: String
     /// The subscription.
-    public var originalTransactionId: String
+    package var originalTransactionId: String
     /// The merged transaction.
-    public var info: LatestReceiptInfo
+    package var info: LatestReceiptInfo
     /// True once a V1 notification had it as its relevant transaction (announced it).
-    public var announced: Bool
+    package var announced: Bool
     /// `path:line` of the first V1 record that showed it.
-    public var source: String
+    package var source: String
     /// The `notification_type` of that record.
-    public var sourceType: String
+    package var sourceType: String
     /// The app's bundle identifier (`bid`) of the first record that showed it.
-    public var bundleId: String?
+    package var bundleId: String?
     /// The event time of the record that first showed the current `expiresDate` (V1 learnt an extension then).
-    public var expiresLearntAt: Int64?
+    package var expiresLearntAt: Int64?
     /// The event time of the record that first showed the transaction upgraded.
-    public var upgradeLearntAt: Int64?
+    package var upgradeLearntAt: Int64?
 
     /// Creates a transaction as first seen.
-    public init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String,
+    package init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String,
                 bundleId: String? = nil, learntAt: Int64? = nil) {
         self.bundleId = bundleId
         self.expiresLearntAt = learntAt
@@ -36,7 +36,7 @@ public struct V1Transaction: Sendable, Equatable {
     /// Merges another copy of the same transaction, shown by a record of event time `time`: gaps are filled, a
     /// revocation once shown stands, the newest expiry wins, an upgrade once shown stands; when the copy shows a later
     /// expiry or the upgrade first, `time` is when V1 learnt it.
-    public mutating func merge(_ other: LatestReceiptInfo, at time: Int64? = nil) {
+    package mutating func merge(_ other: LatestReceiptInfo, at time: Int64? = nil) {
         let newestExpiry = [info.expiresDate, other.expiresDate].compactMap { $0 }.max()
         let upgraded = info.isUpgraded == true || other.isUpgraded == true
         if let later = other.expiresDate, later > (info.expiresDate ?? Int64.min) { expiresLearntAt = time }
@@ -47,7 +47,7 @@ public struct V1Transaction: Sendable, Equatable {
     }
 
     /// The transaction in V2's shape (`V2Builder.transaction`), the same conversion `migrate` uses.
-    public var v2Shape: JWSTransactionDecodedPayload {
+    package var v2Shape: JWSTransactionDecodedPayload {
         // On an upgraded transaction V1's cancellation date is the upgrade time, not a refund: V2Builder keeps isUpgraded only.
         let neutral = MappingRule(id: "", v1Types: [], conditions: [], v2Type: "", v2Subtype: nil, line: 0)
         return V2Builder.transaction(info, bundleId: nil, environment: environment, rule: neutral)

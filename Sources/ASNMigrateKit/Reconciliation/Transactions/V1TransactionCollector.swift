@@ -5,41 +5,41 @@
 /// merged as they grow (`V1Transaction.merge`), with the first record that showed it as its source. For the
 /// subscriptions named in `statusSubscriptions`, each record's facts are kept too, so that the subscription's state can
 /// be rebuilt as of any instant.
-public struct V1TransactionCollector: Sendable {
+package struct V1TransactionCollector: Sendable {
     /// Environment + transactionId.
-    public struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         /// "Production" / "Sandbox".
-        public var environment: String
+        package var environment: String
         /// The transactionId.
-        public var transactionId: String
+        package var transactionId: String
 
         /// Creates a key.
-        public init(environment: String, transactionId: String) {
+        package init(environment: String, transactionId: String) {
             self.environment = environment
             self.transactionId = transactionId
         }
     }
 
     /// The transactions, in the order first seen.
-    public private(set) var transactions: [V1Transaction] = []
+    package private(set) var transactions: [V1Transaction] = []
     /// Where each transaction is in `transactions`.
-    public private(set) var index: [Key: Int] = [:]
+    package private(set) var index: [Key: Int] = [:]
     /// Receipt entries without a transaction_id (they cannot be compared).
-    public private(set) var withoutId = 0
+    package private(set) var withoutId = 0
     /// The earliest and latest non-inferred notification event time seen.
-    public private(set) var eventRange: ClosedRange<Int64>?
+    package private(set) var eventRange: ClosedRange<Int64>?
     /// The facts of every record of the subscriptions in `statusSubscriptions`, in input order.
-    public private(set) var recordsBySubscription: [SubscriptionKey: [V1RecordFacts]] = [:]
+    package private(set) var recordsBySubscription: [SubscriptionKey: [V1RecordFacts]] = [:]
     /// The subscriptions whose records are kept for the status comparison.
-    public let statusSubscriptions: Set<SubscriptionKey>
+    package let statusSubscriptions: Set<SubscriptionKey>
 
     /// Creates an empty collector keeping records of `statusSubscriptions`.
-    public init(statusSubscriptions: Set<SubscriptionKey> = []) {
+    package init(statusSubscriptions: Set<SubscriptionKey> = []) {
         self.statusSubscriptions = statusSubscriptions
     }
 
     /// Takes one V1 record's facts.
-    public mutating func add(_ facts: V1RecordFacts) {
+    package mutating func add(_ facts: V1RecordFacts) {
         if let time = facts.eventTime, !facts.eventTimeInferred {
             eventRange = eventRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
         }
@@ -77,7 +77,7 @@ public struct V1TransactionCollector: Sendable {
 extension V1TransactionCollector {
     /// The facts of one raw V1 record, read as `V1RecordMapper` reads it (secrets never parsed); nil for a record
     /// `migrate` would reject (the notification side counts those).
-    public static func facts(of record: RawRecord, parser: JSONParser) -> V1RecordFacts? {
+    package static func facts(of record: RawRecord, parser: JSONParser) -> V1RecordFacts? {
         do {
             let value = try parser.parse(record.bytes)
             let unwrapped = try Envelope.unwrap(value, parser: parser, location: record.location)

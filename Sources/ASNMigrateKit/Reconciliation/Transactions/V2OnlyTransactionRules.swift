@@ -11,22 +11,22 @@ import Foundation
 /// member's first transaction that was not revoked (Apple's table "Receive notifications for the purchaser and family
 /// members": INITIAL_BUY is not sent for family members, while DID_RENEW, DID_RECOVER, INTERACTIVE_RENEWAL and REVOKE
 /// are).
-public struct V2OnlyTransactionRules: Sendable, Equatable {
+package struct V2OnlyTransactionRules: Sendable, Equatable {
     /// One line of the file.
-    public struct Rule: Sendable, Equatable {
+    package struct Rule: Sendable, Equatable {
         /// Apple's `type` (`Consumable`, …), nil for any.
-        public var type: String?
+        package var type: String?
         /// `inAppOwnershipType`, nil for any.
-        public var ownership: String?
+        package var ownership: String?
         /// Whether the transaction is revoked, nil for either.
-        public var revoked: Bool?
+        package var revoked: Bool?
         /// Whether the transaction is the subscription's first purchase, nil for either.
-        public var first: Bool?
+        package var first: Bool?
         /// The line it was read from.
-        public var line: Int
+        package var line: Int
 
         /// Whether `transaction` matches this rule.
-        public func matches(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+        package func matches(_ transaction: JWSTransactionDecodedPayload) -> Bool {
             if let type, transaction.type != type { return false }
             if let ownership, transaction.inAppOwnershipType != ownership { return false }
             if let revoked, (transaction.revocationDate != nil) != revoked { return false }
@@ -36,20 +36,20 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     }
 
     /// The file name inside a `--mappings` folder.
-    public static let fileName = "v2-only-transactions.rules"
+    package static let fileName = "v2-only-transactions.rules"
     /// The newest format this build reads.
-    public static let supportedFormat = 2
+    package static let supportedFormat = 2
 
     /// The rules, in file order.
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// Whether a transaction is expected only on the V2 side.
-    public func isV2OnlyExpected(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+    package func isV2OnlyExpected(_ transaction: JWSTransactionDecodedPayload) -> Bool {
         rules.contains { $0.matches(transaction) }
     }
 
     /// The built-in rules (the text of `Mappings/v2-only-transactions.rules`).
-    public static let builtIn: V2OnlyTransactionRules = {
+    package static let builtIn: V2OnlyTransactionRules = {
         do {
             return try parse(defaultText, path: "(built-in) " + fileName)
         } catch {
@@ -58,7 +58,7 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     }()
 
     /// `DIR/v2-only-transactions.rules` when `directory` is given and holds one, else the built-in rules.
-    public static func load(directory: String?) throws(ASNError) -> V2OnlyTransactionRules {
+    package static func load(directory: String?) throws(ASNError) -> V2OnlyTransactionRules {
         guard let directory else { return builtIn }
         let path = (directory as NSString).appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: path) else { return builtIn }
@@ -72,7 +72,7 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     }
 
     /// Parses the file's text; errors name `path` and the line.
-    public static func parse(_ text: String, path: String) throws(ASNError) -> V2OnlyTransactionRules {
+    package static func parse(_ text: String, path: String) throws(ASNError) -> V2OnlyTransactionRules {
         var rules: [Rule] = []
         var format: Int?
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -128,10 +128,10 @@ public struct V2OnlyTransactionRules: Sendable, Equatable {
     }
 
     /// Apple's transaction `type` values.
-    public static let knownTypes: Set<String> = ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"]
+    package static let knownTypes: Set<String> = ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"]
 
     /// The text of `Mappings/v2-only-transactions.rules` (a test keeps them equal).
-    public static let defaultText = #"""
+    package static let defaultText = #"""
     # asn-migrate: transactions Apple's API shows that a V1 archive had no reason to show.
     # `reconcile` with an App Store Server API view on the V2 side: an unpaired V2 transaction matching a line counts as
     # v2_only_expected, not as transaction_missing_in_v1, and a V1 transaction matching one is never unannounced_in_v1.

@@ -11,7 +11,7 @@ extension HTMLReport {
     ]
 
     /// The page of a `reconcile` result: its `summary.csv` rows, its `differences.csv` rows and its V2 prices.
-    public static func reconcile(_ result: ReconciliationResult) -> HTMLReport {
+    package static func reconcile(_ result: ReconciliationResult) -> HTMLReport {
         let metrics = ReconciliationReport.summaryRows(result.summary).map { ($0.name, $0.value) }
         let value = { (name: String) in metrics.first { $0.0 == name }?.1 ?? "" }
         var facts = [("run date", value("run_date")), ("period", "\(value("period_start")) .. \(value("period_end"))")]

@@ -5,13 +5,13 @@
 /// `differences.csv` (`open.csv` for `nightly`), so the page never disagrees with the CSV files. The bytes depend on
 /// the inputs only (no clock; every list sorted), and the markup is well-formed XML (XHTML-compatible HTML5), with
 /// every input value escaped (`HTMLText`).
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// The file's name in the report folder.
-    public static let fileName = "report.html"
+    package static let fileName = "report.html"
     /// How many rows of each kind the page lists.
-    public static let rowsPerKind = 50
+    package static let rowsPerKind = 50
     /// How many products the by-product chart shows (the rest are summed in one sentence).
-    public static let productsShown = 25
+    package static let productsShown = 25
 
     /// The page's heading (the report's own text).
     var title: String
@@ -37,7 +37,7 @@ public struct HTMLReport: Sendable {
     var trend: [(date: String, open: Int)]?
 
     /// The page's bytes (UTF-8).
-    public func render() -> [UInt8] {
+    package func render() -> [UInt8] {
         var out =
             "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta "
             + "charset=\"utf-8\"/>\n"
