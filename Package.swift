@@ -8,7 +8,7 @@ let package = Package(
     products: [
         .executable(name: "asn-migrate", targets: ["asn-migrate"]),
         .library(name: "ASNMigrateKit", targets: ["ASNMigrateKit"]),
-        .library(name: "ASNSimulation", targets: ["ASNSimulation"]),
+        .library(name: "ASNSimulation", targets: ["ASNSimulation"])
     ],
     dependencies: [],
     targets: [
@@ -48,6 +48,6 @@ let package = Package(
             name: "ASNMigrateKitTests",
             dependencies: ["ASNMigrateKit", "ASNSimulation", "asn-migrate", "asn-migrate-test-host"],
             path: "Tests/ASNMigrateKitTests"
-        ),
+        )
     ]
 )

@@ -35,7 +35,7 @@ package enum APIFaultInjector {
     /// The fields of a history transaction that may be changed: issue 11's `transaction_field_mismatch` list.
     package static let changeableFields = [
         "productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason",
-        "isUpgraded", "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity",
+        "isUpgraded", "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity"
     ]
 
     /// Fields `reconcile` compares only when the V1 side knows a value.
@@ -51,8 +51,10 @@ package enum APIFaultInjector {
     /// probability `rate`; the first picked that can be perturbed unambiguously is.
     /// `statusesCompared` is false when the statuses are fetched more than `reconcile`'s default window after the V1
     /// archive ends: `reconcile` counts them (`statuses_after_v1_end`) instead of comparing them, so no status is changed.
-    package static func inject(_ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
-                              span: ClosedRange<Int64>, statusesCompared: Bool = true, random: inout SimulationRandom) -> [Truth] {
+    package static func inject(
+        _ view: inout SimulatedAPIView.Derived, archive: SimulatedV1Archive, rate: Double,
+        span: ClosedRange<Int64>, statusesCompared: Bool = true, random: inout SimulationRandom
+    ) -> [Truth] {
         guard rate > 0 else { return [] }
         let seen = archive.transactions(dropping: [])
         let keys = view.history.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }
@@ -62,10 +64,13 @@ package enum APIFaultInjector {
             for position in list.indices.dropLast() {
                 guard random.chance(rate) else { continue }
                 let apple = list[position]
-                guard let id = apple.transactionId, let mine = seen[id], mine.transaction.announced, apple.type == V2Builder.autoRenewableType,
-                      apple.inAppOwnershipType == "PURCHASED" || (apple.inAppOwnershipType == "FAMILY_SHARED" && id != apple.originalTransactionId),
-                      let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
-                      purchase - margin > span.lowerBound, purchase + margin < span.upperBound, v1Purchase == purchase else { continue }
+                guard let id = apple.transactionId, let mine = seen[id], mine.transaction.announced,
+                    apple.type == V2Builder.autoRenewableType,
+                    apple.inAppOwnershipType == "PURCHASED"
+                        || (apple.inAppOwnershipType == "FAMILY_SHARED" && id != apple.originalTransactionId),
+                    let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
+                    purchase - margin > span.lowerBound, purchase + margin < span.upperBound, v1Purchase == purchase
+                else { continue }
                 if random.weighted([1, 1.5]) == 0 {
                     view.history[key]?.remove(at: position)
                     var row = self.row("transaction_missing_in_v2", mine.transaction)
@@ -76,13 +81,15 @@ package enum APIFaultInjector {
                 let shape = mine.transaction.v2Shape
                 let fields = changeableFields.filter { field in
                     let v1 = value(of: field, in: shape)
-                    return v1 == value(of: field, in: apple) && (!v1.isEmpty || !comparedOnlyWhenKnown.contains(field)) && canChange(field, apple)
+                    return v1 == value(of: field, in: apple) && (!v1.isEmpty || !comparedOnlyWhenKnown.contains(field))
+                        && canChange(field, apple)
                 }
                 guard !fields.isEmpty else { continue }
                 let field = random.pick(fields)
                 var changed = apple
                 perturb(field, &changed, random: &random)
-                let before = value(of: field, in: shape), after = value(of: field, in: changed)
+                let before = value(of: field, in: shape)
+                let after = value(of: field, in: changed)
                 guard before != after else { continue }
                 view.history[key]?[position] = changed
                 var row = self.row("transaction_field_mismatch", mine.transaction)
@@ -92,11 +99,14 @@ package enum APIFaultInjector {
                 return [Truth(row: row, sourceRecord: mine.firstRecord)]
             }
             guard statusesCompared, random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
-                  let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
-                  archive.state(of: key[1], dropping: [], at: span.upperBound)?.status.rawValue == status else { continue }
+                let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
+                archive.state(of: key[1], dropping: [], at: span.upperBound)?.status.rawValue == status
+            else { continue }
             let replacement = random.pick([1, 2, 3, 4, 5].filter { $0 != status })
             view.statusOverrides[key] = replacement
-            var row = TruthRow(kind: "state_mismatch", environment: key[0], originalTransactionId: key[1], webOrderLineItemId: "", eventDate: span.upperBound)
+            var row = TruthRow(
+                kind: "state_mismatch", environment: key[0], originalTransactionId: key[1], webOrderLineItemId: "",
+                eventDate: span.upperBound)
             row.field = "status"
             row.productId = latest.productId ?? ""
             row.bundleId = latest.bundleId ?? ""
@@ -111,31 +121,45 @@ package enum APIFaultInjector {
 
     /// Whether losing the V1 lines of the records in `dropped` has only the effects `lostNotificationRows` describes
     /// (see the type's notes); `instant` is the statuses' fetch time.
-    package static func dropIsClean(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived, instant: Int64) -> Bool {
-        let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
+    package static func dropIsClean(
+        _ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived, instant: Int64
+    ) -> Bool {
+        let before = archive.transactions(dropping: [])
+        let after = archive.transactions(dropping: dropped)
         let apple = appleTransactions(view)
         for (id, was) in before {
             if let now = after[id] {
-                guard now.transaction.info == was.transaction.info, now.transaction.environment == was.transaction.environment,
-                      now.transaction.originalTransactionId == was.transaction.originalTransactionId else { return false }
+                guard now.transaction.info == was.transaction.info,
+                    now.transaction.environment == was.transaction.environment,
+                    now.transaction.originalTransactionId == was.transaction.originalTransactionId
+                else { return false }
                 if now.transaction.announced == was.transaction.announced { continue }
             }
             // A lost notification hides a purchaser's transaction, or a family member's renewal (Apple's table: family
             // members receive DID_RENEW, DID_RECOVER and INTERACTIVE_RENEWAL, not INITIAL_BUY).
             guard let t = apple[id], t.type == V2Builder.autoRenewableType, t.purchaseDate != nil,
-                  t.inAppOwnershipType == "PURCHASED" || (t.inAppOwnershipType == "FAMILY_SHARED" && t.transactionId != t.originalTransactionId),
-                  t.environment == was.transaction.environment, t.originalTransactionId == was.transaction.originalTransactionId else { return false }
+                t.inAppOwnershipType == "PURCHASED"
+                    || (t.inAppOwnershipType == "FAMILY_SHARED" && t.transactionId != t.originalTransactionId),
+                t.environment == was.transaction.environment,
+                t.originalTransactionId == was.transaction.originalTransactionId
+            else { return false }
         }
         for key in view.renewals.keys {
-            guard archive.state(of: key[1], dropping: dropped, at: instant) == archive.state(of: key[1], dropping: [], at: instant) else { return false }
+            guard
+                archive.state(of: key[1], dropping: dropped, at: instant)
+                    == archive.state(of: key[1], dropping: [], at: instant)
+            else { return false }
         }
         return true
     }
 
     /// The rows that losing the V1 lines of the records in `dropped` causes (admitted by `dropIsClean`).
-    package static func lostNotificationRows(_ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived) -> [Truth] {
+    package static func lostNotificationRows(
+        _ archive: SimulatedV1Archive, dropped: Set<Int>, view: SimulatedAPIView.Derived
+    ) -> [Truth] {
         guard !dropped.isEmpty else { return [] }
-        let before = archive.transactions(dropping: []), after = archive.transactions(dropping: dropped)
+        let before = archive.transactions(dropping: [])
+        let after = archive.transactions(dropping: dropped)
         let apple = appleTransactions(view)
         var truths: [Truth] = []
         for id in before.keys.sorted(by: IdentifierOrder.less) {
@@ -147,8 +171,10 @@ package enum APIFaultInjector {
                 row.v1Value = id
                 truths.append(Truth(row: row, sourceRecord: now.firstRecord))
             } else if let t = apple[id], let purchase = t.purchaseDate {
-                var row = TruthRow(kind: "transaction_missing_in_v1", environment: t.environment ?? "", originalTransactionId: t.originalTransactionId ?? "",
-                                   webOrderLineItemId: t.webOrderLineItemId ?? "", eventDate: purchase)
+                var row = TruthRow(
+                    kind: "transaction_missing_in_v1", environment: t.environment ?? "",
+                    originalTransactionId: t.originalTransactionId ?? "",
+                    webOrderLineItemId: t.webOrderLineItemId ?? "", eventDate: purchase)
                 row.field = "transactionId"
                 row.v2Value = id
                 row.productId = t.productId ?? ""
@@ -172,8 +198,9 @@ package enum APIFaultInjector {
 
     /// A row about a V1 transaction, as `reconcile` identifies it: the V1 side's identity and purchase date.
     private static func row(_ kind: String, _ t: V1Transaction) -> TruthRow {
-        var row = TruthRow(kind: kind, environment: t.environment, originalTransactionId: t.originalTransactionId,
-                           webOrderLineItemId: t.info.webOrderLineItemId ?? "", eventDate: t.info.purchaseDate ?? 0)
+        var row = TruthRow(
+            kind: kind, environment: t.environment, originalTransactionId: t.originalTransactionId,
+            webOrderLineItemId: t.info.webOrderLineItemId ?? "", eventDate: t.info.purchaseDate ?? 0)
         row.v1NotificationType = t.sourceType
         row.productId = t.info.productId ?? ""
         row.bundleId = t.bundleId ?? ""
@@ -220,7 +247,8 @@ package enum APIFaultInjector {
         case "revocationDate": t.revocationDate = t.revocationDate.map { $0 - earlier }
         case "revocationReason": t.revocationReason = t.revocationReason.map { $0 == 0 ? 1 : 0 }
         case "isUpgraded": t.isUpgraded = t.isUpgraded != true
-        case "inAppOwnershipType": t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
+        case "inAppOwnershipType":
+            t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
         case "offerType": t.offerType = t.offerType.map { $0 % 3 + 1 }
         case "offerIdentifier": t.offerIdentifier = t.offerIdentifier.map { $0 + "X" }
         case "webOrderLineItemId": t.webOrderLineItemId = t.webOrderLineItemId.map { $0 + "7" }

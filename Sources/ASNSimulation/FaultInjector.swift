@@ -55,14 +55,15 @@ package struct FaultInjector {
     package static let changeableFields = [
         "productId", "purchaseDate", "expiresDate", "originalPurchaseDate", "inAppOwnershipType", "revocationDate",
         "revocationReason", "isUpgraded", "offerType", "offerIdentifier", "autoRenewStatus", "autoRenewProductId",
-        "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus",
+        "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus"
     ]
 
     /// Kinds a changed V2 type may take.
     static let replacementKinds = [
         NotificationKind("DID_RENEW"), NotificationKind("DID_RENEW", "BILLING_RECOVERY"),
-        NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
-        NotificationKind("DID_FAIL_TO_RENEW"), NotificationKind("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"),
+        NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"),
+        NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
+        NotificationKind("DID_FAIL_TO_RENEW"), NotificationKind("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE")
     ]
 
     private static let day = SimulationCalendar.day
@@ -71,8 +72,10 @@ package struct FaultInjector {
     /// `edges` is the simulated span (the anchor's first and last event); drops stay clear of it (see above).
     /// `v1DropAllowed` is asked, with every V1 record dropped so far plus the candidate, whether losing those V1 lines
     /// has an unambiguous effect on the comparison with Apple's API view (`APIFaultInjector.dropIsClean`).
-    package static func inject(_ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
-                              random: inout SimulationRandom, v1DropAllowed: (Set<Int>) -> Bool = { _ in true }) -> [Int: Fault] {
+    package static func inject(
+        _ records: inout [SimulatedRecord], rate: Double, edges: ClosedRange<Int64>,
+        random: inout SimulationRandom, v1DropAllowed: (Set<Int>) -> Bool = { _ in true }
+    ) -> [Int: Fault] {
         guard rate > 0 else { return [:] }
         var faults: [Int: Fault] = [:]
         var sensitive: [String: [Int64]] = [:]
@@ -84,10 +87,14 @@ package struct FaultInjector {
                 sensitive[key, default: []].append(record.time)
                 if let v1 = record.v1Mapped?.signedDate { sensitive[key, default: []].append(v1) }
             }
-            for purchase in [record.v1Mapped?.data.transactionInfo?.purchaseDate, record.v2?.transaction?.purchaseDate].compactMap({ $0 }) {
+            for purchase in [record.v1Mapped?.data.transactionInfo?.purchaseDate, record.v2?.transaction?.purchaseDate]
+                .compactMap({ $0 })
+            {
                 latestPurchase[key] = max(latestPurchase[key] ?? purchase, purchase)
             }
-            if record.v1Mapped != nil, let kind = record.v1Mapped.map({ NotificationKind($0.notificationType, $0.subtype) }) {
+            if record.v1Mapped != nil,
+                let kind = record.v1Mapped.map({ NotificationKind($0.notificationType, $0.subtype) })
+            {
                 kindTimes[key, default: []].append((kind, record.time))
             }
         }
@@ -98,7 +105,8 @@ package struct FaultInjector {
             guard random.chance(rate) else { continue }
             let record = records[index]
             guard eligible(record, sensitive: sensitive, latestPurchase: latestPurchase, perturbed: perturbed),
-                  let key = record.originalTransactionId, let v2 = record.v2, let mapped = record.v1Mapped else { continue }
+                let key = record.originalTransactionId, let v2 = record.v2, let mapped = record.v1Mapped
+            else { continue }
             let choice = random.weighted([1, 1, 1.2, 1, 1, 0.4, 0.4])
             var fault: Fault?
             switch choice {
@@ -107,13 +115,18 @@ package struct FaultInjector {
                 if fault != nil { droppedV1.insert(index) }
             case 1: fault = clearOfEdges(record, edges) ? .dropV2 : nil
             case 2:
-                let fields = changeableFields.filter { value(of: $0, in: mapped.data.transactionInfo, mapped.data.renewalInfo) != nil && value(of: $0, in: v2) != nil }
+                let fields = changeableFields.filter {
+                    value(of: $0, in: mapped.data.transactionInfo, mapped.data.renewalInfo) != nil
+                        && value(of: $0, in: v2) != nil
+                }
                 guard !fields.isEmpty else { break }
                 let field = random.pick(fields)
                 var changed = v2
                 perturb(field, &changed, random: &random)
-                guard let before = value(of: field, in: mapped.data.transactionInfo, mapped.data.renewalInfo), let after = value(of: field, in: changed),
-                      before != after else { break }
+                guard let before = value(of: field, in: mapped.data.transactionInfo, mapped.data.renewalInfo),
+                    let after = value(of: field, in: changed),
+                    before != after
+                else { break }
                 records[index].v2 = changed
                 fault = .changeField(field: field, v1Value: before, v2Value: after)
             case 3:
@@ -136,14 +149,25 @@ package struct FaultInjector {
                 guard duplicate != v2 else { break }
                 fault = .conflictingDuplicate(duplicate)
             case 5:
-                fault = random.chance(0.5)
-                    ? .malformedV1(line: Array(#"{"notification_type":"DID_RENEW","environment":PROD,"bid":"com.example.simulated"}"#.utf8), reasonKind: "malformed_json")
-                    : .malformedV1(line: Array(#"{"received_at":"2021-01-01T00:00:00.000Z","body":{"environment":"PROD","auto_renew_status":"true"}}"#.utf8),
-                                   reasonKind: "missing_notification_type")
+                fault =
+                    random.chance(0.5)
+                    ? .malformedV1(
+                        line: Array(
+                            #"{"notification_type":"DID_RENEW","environment":PROD,"bid":"com.example.simulated"}"#.utf8),
+                        reasonKind: "malformed_json")
+                    : .malformedV1(
+                        line: Array(
+                            #"{"received_at":"2021-01-01T00:00:00.000Z","body":{"environment":"PROD","auto_renew_status":"true"}}"#
+                                .utf8),
+                        reasonKind: "missing_notification_type")
             default:
-                fault = random.chance(0.5)
-                    ? .malformedV2(line: Array(#"{"signedPayload":eyJhbGciOiJFUzI1NiJ9.e30.c2ln}"#.utf8), reasonKind: "malformed_json")
-                    : .malformedV2(line: Array(#"{"signedPayload":"this-is-not-a-jws"}"#.utf8), reasonKind: "malformed_jws")
+                fault =
+                    random.chance(0.5)
+                    ? .malformedV2(
+                        line: Array(#"{"signedPayload":eyJhbGciOiJFUzI1NiJ9.e30.c2ln}"#.utf8),
+                        reasonKind: "malformed_json")
+                    : .malformedV2(
+                        line: Array(#"{"signedPayload":"this-is-not-a-jws"}"#.utf8), reasonKind: "malformed_jws")
             }
             guard let fault else { continue }
             faults[index] = fault
@@ -155,35 +179,42 @@ package struct FaultInjector {
     /// The difference `reconcile` must report for a fault, or nil (malformed lines are rejects, not differences).
     /// `v1Source` is the V1 record's `path:line`.
     package static func truthRow(_ fault: Fault, record: SimulatedRecord, v1Source: String) -> TruthRow? {
-        guard let v2 = record.v2, let mapped = record.v1Mapped, let key = record.originalTransactionId else { return nil }
+        guard let v2 = record.v2, let mapped = record.v1Mapped, let key = record.originalTransactionId else {
+            return nil
+        }
         let environment = record.environment.rawValue
         let v1Time = mapped.signedDate ?? record.time
         var row: TruthRow
         switch fault {
         case .dropV1:
-            row = TruthRow(kind: "missing_in_v1", environment: environment, originalTransactionId: key,
-                           webOrderLineItemId: v2.transaction?.webOrderLineItemId ?? "", eventDate: v2.signedDate)
+            row = TruthRow(
+                kind: "missing_in_v1", environment: environment, originalTransactionId: key,
+                webOrderLineItemId: v2.transaction?.webOrderLineItemId ?? "", eventDate: v2.signedDate)
             fillV2(&row, v2)
             return row
         case .conflictingDuplicate(let duplicate):
-            row = TruthRow(kind: "conflicting_duplicate_v2", environment: environment, originalTransactionId: key,
-                           webOrderLineItemId: duplicate.transaction?.webOrderLineItemId ?? "", eventDate: duplicate.signedDate)
+            row = TruthRow(
+                kind: "conflicting_duplicate_v2", environment: environment, originalTransactionId: key,
+                webOrderLineItemId: duplicate.transaction?.webOrderLineItemId ?? "", eventDate: duplicate.signedDate)
             fillV2(&row, duplicate)
             return row
         case .malformedV1, .malformedV2:
             return nil
         case .dropV2:
-            row = TruthRow(kind: "missing_in_v2", environment: environment, originalTransactionId: key,
-                           webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
+            row = TruthRow(
+                kind: "missing_in_v2", environment: environment, originalTransactionId: key,
+                webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
         case .changeField(let field, let v1Value, let v2Value):
-            row = TruthRow(kind: "field_mismatch", environment: environment, originalTransactionId: key,
-                           webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
+            row = TruthRow(
+                kind: "field_mismatch", environment: environment, originalTransactionId: key,
+                webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
             row.field = field
             row.v1Value = v1Value
             row.v2Value = v2Value
         case .changeType:
-            row = TruthRow(kind: "type_mismatch", environment: environment, originalTransactionId: key,
-                           webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
+            row = TruthRow(
+                kind: "type_mismatch", environment: environment, originalTransactionId: key,
+                webOrderLineItemId: mapped.data.transactionInfo?.webOrderLineItemId ?? "", eventDate: v1Time)
         }
         row.v1NotificationType = record.v1Type ?? ""
         row.expectedType = mapped.notificationType
@@ -222,14 +253,20 @@ package struct FaultInjector {
         return times.allSatisfy { $0 - edgeMargin > edges.lowerBound && $0 + edgeMargin < edges.upperBound }
     }
 
-    private static func eligible(_ record: SimulatedRecord, sensitive: [String: [Int64]], latestPurchase: [String: Int64],
-                                 perturbed: [String: [Int64]]) -> Bool {
-        guard record.role == .twin, let key = record.originalTransactionId, let v2 = record.v2, let mapped = record.v1Mapped,
-              record.v1Line != nil, record.v1Retries == 0, record.v2Retries == 0, !record.late, !record.inferredTime, !record.hasCompanion,
-              let purchase = mapped.data.transactionInfo?.purchaseDate, let v2Purchase = v2.transaction?.purchaseDate,
-              let latest = latestPurchase[key], max(purchase, v2Purchase) < latest else { return false }
+    private static func eligible(
+        _ record: SimulatedRecord, sensitive: [String: [Int64]], latestPurchase: [String: Int64],
+        perturbed: [String: [Int64]]
+    ) -> Bool {
+        guard record.role == .twin, let key = record.originalTransactionId, let v2 = record.v2,
+            let mapped = record.v1Mapped,
+            record.v1Line != nil, record.v1Retries == 0, record.v2Retries == 0, !record.late, !record.inferredTime,
+            !record.hasCompanion,
+            let purchase = mapped.data.transactionInfo?.purchaseDate, let v2Purchase = v2.transaction?.purchaseDate,
+            let latest = latestPurchase[key], max(purchase, v2Purchase) < latest
+        else { return false }
         let kind = NotificationKind(v2.notificationType, v2.subtype)
-        guard !kind.isV2OnlyExpected(ownership: v2.transaction?.inAppOwnershipType, hasOriginalTransactionId: true) else { return false }
+        guard !kind.isV2OnlyExpected(ownership: v2.transaction?.inAppOwnershipType, hasOriginalTransactionId: true)
+        else { return false }
         let times = [record.time, mapped.signedDate ?? record.time, v2.signedDate]
         for t in times {
             if (sensitive[key] ?? []).contains(where: { abs($0 - t) <= 3 * day }) { return false }
@@ -246,7 +283,9 @@ package struct FaultInjector {
     }
 
     /// A compared field of a transaction / renewal info pair, rendered: dates ISO 8601, booleans true/false, codes as digits.
-    static func value(of field: String, in t: JWSTransactionDecodedPayload?, _ r: JWSRenewalInfoDecodedPayload?) -> String? {
+    static func value(of field: String, in t: JWSTransactionDecodedPayload?, _ r: JWSRenewalInfoDecodedPayload?)
+        -> String?
+    {
         switch field {
         case "productId": return t?.productId
         case "purchaseDate": return t?.purchaseDate.map(Timestamp.iso8601)
@@ -278,7 +317,8 @@ package struct FaultInjector {
             case "purchaseDate": t.purchaseDate = t.purchaseDate.map { $0 - earlier }
             case "expiresDate": t.expiresDate = t.expiresDate.map { $0 - earlier }
             case "originalPurchaseDate": t.originalPurchaseDate = t.originalPurchaseDate.map { $0 - earlier }
-            case "inAppOwnershipType": t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
+            case "inAppOwnershipType":
+                t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
             case "revocationDate": t.revocationDate = t.revocationDate.map { $0 - earlier }
             case "revocationReason": t.revocationReason = t.revocationReason.map { $0 == 0 ? 1 : 0 }
             case "isUpgraded": t.isUpgraded = t.isUpgraded.map { !$0 }
@@ -291,7 +331,8 @@ package struct FaultInjector {
         if var r = n.renewal {
             switch field {
             case "autoRenewStatus": r.autoRenewStatus = r.autoRenewStatus.map { $0 == 0 ? 1 : 0 }
-            case "autoRenewProductId": r.autoRenewProductId = random.pick(subscriptions.filter { $0 != r.autoRenewProductId })
+            case "autoRenewProductId":
+                r.autoRenewProductId = random.pick(subscriptions.filter { $0 != r.autoRenewProductId })
             case "expirationIntent": r.expirationIntent = r.expirationIntent.map { $0 % 5 + 1 }
             case "isInBillingRetryPeriod": r.isInBillingRetryPeriod = r.isInBillingRetryPeriod.map { !$0 }
             case "gracePeriodExpiresDate": r.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map { $0 - earlier }

@@ -19,11 +19,12 @@ package struct LifecycleGenerator {
     package static let eventKinds: [String] = [
         "initial-buy", "initial-buy-trial", "initial-buy-offer-code", "family-initial-buy", "renewal", "auto-renew-off",
         "auto-renew-on", "voluntary-expiry", "billing-failure", "billing-failure-grace", "grace-period-expired",
-        "billing-recovery", "billing-recovery-legacy", "billing-expiry", "upgrade", "upgrade-offer", "upgrade-companion",
+        "billing-recovery", "billing-recovery-legacy", "billing-expiry", "upgrade", "upgrade-offer",
+        "upgrade-companion",
         "downgrade", "downgrade-reverted", "resubscribe-same", "resubscribe-same-offer", "resubscribe-other",
         "resubscribe-other-offer", "resubscribe-companion", "refund", "refund-companion", "revoke", "price-increase",
         "price-increase-accepted", "price-increase-expiry", "renewal-extended", "consumption-request",
-        "consumable-refund", "refund-declined", "test",
+        "consumable-refund", "refund-declined", "test"
     ]
 
     /// The fake shared secret every V1 body carries as `password`.
@@ -70,14 +71,20 @@ package struct LifecycleGenerator {
     private mutating func unlateOvertakers() throws(ASNError) {
         for i in records.indices where records[i].late {
             let key = records[i].originalTransactionId
-            let from = records[i].time, to = records[i].v1DeliveryTime + Self.hour
+            let from = records[i].time
+            let to = records[i].v1DeliveryTime + Self.hour
             let overtakes = records.indices.contains { j in
                 j != i && records[j].originalTransactionId == key && records[j].time >= from && records[j].time <= to
             }
-            guard overtakes, let body = records[i].v1Body, let v1Type = records[i].v1Type, let intended = records[i].kind else { continue }
+            guard overtakes, let body = records[i].v1Body, let v1Type = records[i].v1Type,
+                let intended = records[i].kind
+            else { continue }
             let mapped = try map(body, label: records[i].label, v1Type: v1Type)
             guard NotificationKind(mapped.notificationType, mapped.subtype) == intended else {
-                throw ASNError(.badMapping, "simulated \(records[i].label) event: its bare V1 \(v1Type) body does not map to the intended \(intended)")
+                throw ASNError(
+                    .badMapping,
+                    "simulated \(records[i].label) event: its bare V1 \(v1Type) body does not map to the intended \(intended)"
+                )
             }
             records[i].v1Line = JSONWriter.bytes(body)
             records[i].v1Mapped = mapped
@@ -104,25 +111,35 @@ package struct LifecycleGenerator {
     private mutating func anchor() throws(ASNError) {
         let ids = Identifiers(transactionBase: 2_000_000_000_000_000, webOrderBase: 5_000_000_000_000_000)
         let product = SimulatedProduct.monthly[0]
-        var state = SimulatedSubscriptionState(environment: .production, originalTransactionId: String(ids.transactionBase),
-                                      isSubscription: true, productId: product.id)
+        var state = SimulatedSubscriptionState(
+            environment: .production, originalTransactionId: String(ids.transactionBase),
+            isSubscription: true, productId: product.id)
         var time = options.start
-        state.append(transaction(ids, 0, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
-                                 original: time, ownership: "PURCHASED", token: nil))
-        try twin("initial-buy", "INITIAL_BUY", NotificationKind("SUBSCRIBED", "INITIAL_BUY"), at: time, state, role: .anchor)
+        state.append(
+            transaction(
+                ids, 0, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
+                original: time, ownership: "PURCHASED", token: nil))
+        try twin(
+            "initial-buy", "INITIAL_BUY", NotificationKind("SUBSCRIBED", "INITIAL_BUY"), at: time, state, role: .anchor)
         for month in 1...max(1, options.months) {
             time = SimulationCalendar.adding(months: month, to: options.start)
-            state.append(transaction(ids, month, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
-                                     original: options.start, ownership: "PURCHASED", token: nil))
+            state.append(
+                transaction(
+                    ids, month, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
+                    original: options.start, ownership: "PURCHASED", token: nil))
             try twin("renewal", "DID_RENEW", NotificationKind("DID_RENEW"), at: time, state, role: .anchor)
         }
         for month in 0..<max(1, options.months) {
-            let at = SimulationCalendar.adding(months: month, to: options.start) + 14 * Self.day + random.int(in: 0...Self.day)
+            let at =
+                SimulationCalendar.adding(months: month, to: options.start) + 14 * Self.day
+                + random.int(in: 0...Self.day)
             guard at >= options.windowStart, at <= options.windowEnd else { continue }
             let environment: SimulationEnvironment = month % 3 == 2 ? .sandbox : .production
-            var record = SimulatedRecord(label: "test", role: .v2Only, environment: environment, originalTransactionId: nil, time: at)
+            var record = SimulatedRecord(
+                label: "test", role: .v2Only, environment: environment, originalTransactionId: nil, time: at)
             record.v2 = SimulatedV2Notification(
-                notificationType: "TEST", subtype: nil, notificationUUID: random.uuid(), signedDate: at, environment: environment,
+                notificationType: "TEST", subtype: nil, notificationUUID: random.uuid(), signedDate: at,
+                environment: environment,
                 bundleVersion: nil, status: nil, transaction: nil, renewal: nil, signatureSeed: random.next())
             records.append(record)
         }
@@ -136,16 +153,21 @@ package struct LifecycleGenerator {
         let slot = Int64(index) * 10_000
         let ids: Identifiers
         switch (environment, big) {
-        case (.sandbox, _): ids = Identifiers(transactionBase: 1_000_000_000_000_000 + slot, webOrderBase: 4_000_000_000_000_000 + slot)
-        case (.production, true): ids = Identifiers(transactionBase: 9_100_000_000_000_000 + slot, webOrderBase: 9_300_000_000_000_000 + slot)
-        case (.production, false): ids = Identifiers(transactionBase: 2_000_000_000_000_000 + slot, webOrderBase: 5_000_000_000_000_000 + slot)
+        case (.sandbox, _):
+            ids = Identifiers(transactionBase: 1_000_000_000_000_000 + slot, webOrderBase: 4_000_000_000_000_000 + slot)
+        case (.production, true):
+            ids = Identifiers(transactionBase: 9_100_000_000_000_000 + slot, webOrderBase: 9_300_000_000_000_000 + slot)
+        case (.production, false):
+            ids = Identifiers(transactionBase: 2_000_000_000_000_000 + slot, webOrderBase: 5_000_000_000_000_000 + slot)
         }
         let token: String? = random.chance(0.3) ? random.uuid() : nil
-        let product = random.chance(0.25) ? SimulatedProduct.yearly : SimulatedProduct.monthly[random.weighted([0.5, 0.35, 0.15])]
+        let product =
+            random.chance(0.25) ? SimulatedProduct.yearly : SimulatedProduct.monthly[random.weighted([0.5, 0.35, 0.15])]
         let span = options.windowEnd - options.windowStart
         if span > 20 * Self.day {
             let first = options.windowStart + random.int(in: 0...(span * 3 / 4))
-            try subscription(environment: environment, family: family, ids: ids, product: product, start: first, token: token)
+            try subscription(
+                environment: environment, family: family, ids: ids, product: product, start: first, token: token)
         }
         if random.chance(0.15), span > 20 * Self.day {
             for purchase in 0..<(1 + random.below(2)) {
@@ -168,16 +190,21 @@ package struct LifecycleGenerator {
         case stop
     }
 
-    private mutating func subscription(environment: SimulationEnvironment, family: Bool, ids: Identifiers, product: SimulatedProduct,
-                                       start: Int64, token: String?) throws(ASNError) {
+    private mutating func subscription(
+        environment: SimulationEnvironment, family: Bool, ids: Identifiers, product: SimulatedProduct,
+        start: Int64, token: String?
+    ) throws(ASNError) {
         let ownership = family ? "FAMILY_SHARED" : "PURCHASED"
-        var state = SimulatedSubscriptionState(environment: environment, originalTransactionId: String(ids.transactionBase),
-                                      isSubscription: true, productId: product.id)
-        var context = LifecycleContext(ids: ids, ownership: ownership, token: token, family: family, environment: environment, start: start)
+        var state = SimulatedSubscriptionState(
+            environment: environment, originalTransactionId: String(ids.transactionBase),
+            isSubscription: true, productId: product.id)
+        var context = LifecycleContext(
+            ids: ids, ownership: ownership, token: token, family: family, environment: environment, start: start)
 
         // Initial purchase: plain, with a free trial, or redeeming an offer code (not for family members).
-        var first = transaction(ids, 0, product, purchase: start, expires: SimulationCalendar.adding(months: product.months, to: start),
-                                original: start, ownership: ownership, token: token)
+        var first = transaction(
+            ids, 0, product, purchase: start, expires: SimulationCalendar.adding(months: product.months, to: start),
+            original: start, ownership: ownership, token: token)
         let roll = random.unit()
         var label = "initial-buy"
         if roll < 0.2 {
@@ -210,7 +237,8 @@ package struct LifecycleGenerator {
             if !state.autoRenewOn {
                 // Voluntary expiry: V1 never announced it; V2 sends EXPIRED / VOLUNTARY.
                 state.expirationIntent = "1"
-                try v2Only("voluntary-expiry", asV1: "DID_RENEW", NotificationKind("EXPIRED", "VOLUNTARY"), at: expires, state)
+                try v2Only(
+                    "voluntary-expiry", asV1: "DID_RENEW", NotificationKind("EXPIRED", "VOLUNTARY"), at: expires, state)
                 guard try resubscribe(&state, &context, after: expires) else { return }
             } else if state.priceConsentStatus == "0" {
                 // The customer never consented to the price increase: expiry with intent 3.
@@ -219,27 +247,33 @@ package struct LifecycleGenerator {
                 state.autoRenewOn = false
                 state.expirationIntent = "3"
                 state.autoRenewChangeDate = at
-                try twin("price-increase-expiry", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("EXPIRED", "PRICE_INCREASE"), at: at, state)
+                try twin(
+                    "price-increase-expiry", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("EXPIRED", "PRICE_INCREASE"),
+                    at: at, state)
                 guard try resubscribe(&state, &context, after: at) else { return }
             } else if environment == .production, random.chance(0.10) {
                 guard try billingFailure(&state, &context, expires: expires) else { return }
             } else {
                 var renewAt = expires
                 if environment == .production, random.chance(0.03), expires - 3 * Self.hour > current.purchaseDate,
-                   expires + 8 * Self.day <= options.windowEnd {
+                    expires + 8 * Self.day <= options.windowEnd
+                {
                     // The developer extends the renewal date (after every mid-period event); V1 has no notification for it.
                     // A renewal always follows, so the extended transaction never is the subscription's latest.
                     let at = expires - random.int(in: 60_000...(90 * 60_000))
                     renewAt = expires + 7 * Self.day
                     state.updateCurrent { $0.expiresDate = renewAt }
-                    try v2Only("renewal-extended", asV1: "DID_RENEW", NotificationKind("RENEWAL_EXTENDED"), at: at, state)
+                    try v2Only(
+                        "renewal-extended", asV1: "DID_RENEW", NotificationKind("RENEWAL_EXTENDED"), at: at, state)
                 }
                 guard renewAt <= options.windowEnd else { return }
                 let next = productNamed(state.autoRenewProductId)
                 state.priceConsentStatus = nil
-                state.append(transaction(context.ids, context.take(), next, purchase: renewAt,
-                                         expires: SimulationCalendar.adding(months: next.months, to: renewAt),
-                                         original: context.start, ownership: context.ownership, token: context.token))
+                state.append(
+                    transaction(
+                        context.ids, context.take(), next, purchase: renewAt,
+                        expires: SimulationCalendar.adding(months: next.months, to: renewAt),
+                        original: context.start, ownership: context.ownership, token: context.token))
                 try twin("renewal", "DID_RENEW", NotificationKind("DID_RENEW"), at: renewAt, state, policy: .late)
             }
         }
@@ -265,7 +299,9 @@ package struct LifecycleGenerator {
 
     /// Events between a purchase and the expiry: auto-renew off and on, downgrade and its reversal, price increase,
     /// and at most one terminal event (upgrade, refund or revoke).
-    private mutating func midPeriod(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext) throws(ASNError) -> PeriodOutcome {
+    private mutating func midPeriod(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext)
+        throws(ASNError) -> PeriodOutcome
+    {
         guard let current = state.current, let expires = current.expiresDate else { return .stop }
         let low = current.purchaseDate + 2 * Self.hour
         let high = min(expires, options.windowEnd) - 2 * Self.hour
@@ -275,7 +311,9 @@ package struct LifecycleGenerator {
 
         enum Action { case priceIncrease, off, downgrade, upgrade, refund }
         var actions: [Action] = []
-        if production, !context.family, !context.priceIncreaseDone, state.autoRenewOn, random.chance(0.04) { actions.append(.priceIncrease) }
+        if production, !context.family, !context.priceIncreaseDone, state.autoRenewOn, random.chance(0.04) {
+            actions.append(.priceIncrease)
+        }
         if state.autoRenewOn, random.chance(0.08) { actions.append(.off) }
         if level > 1, state.autoRenewOn, random.chance(0.06) { actions.append(.downgrade) }
         if level > 0, level < 3, random.chance(0.06) {
@@ -287,38 +325,52 @@ package struct LifecycleGenerator {
 
         // Times: sorted, an hour apart; the price increase comes first so nothing lies between its inferred and real time.
         var times: [Int64] = (0..<actions.count).map { _ in random.int(in: low...high) }.sorted()
-        for i in 1..<max(1, times.count) where times[i] < times[i - 1] + Self.hour { times[i] = times[i - 1] + Self.hour }
+        for i in 1..<max(1, times.count) where times[i] < times[i - 1] + Self.hour {
+            times[i] = times[i - 1] + Self.hour
+        }
         for (action, at) in zip(actions, times) where at <= high {
             switch action {
             case .priceIncrease:
                 context.priceIncreaseDone = true
                 state.priceConsentStatus = "0"
-                try twin("price-increase", "PRICE_INCREASE_CONSENT", NotificationKind("PRICE_INCREASE", "PENDING"), at: at, state, policy: .late)
+                try twin(
+                    "price-increase", "PRICE_INCREASE_CONSENT", NotificationKind("PRICE_INCREASE", "PENDING"), at: at,
+                    state, policy: .late)
                 let accept = at + random.int(in: (6 * Self.hour)...(3 * Self.day))
                 if random.chance(0.7), accept <= high, accept < (times.first { $0 > at } ?? Int64.max) - Self.hour {
                     state.priceConsentStatus = "1"
-                    try v2Only("price-increase-accepted", asV1: "DID_RENEW", NotificationKind("PRICE_INCREASE", "ACCEPTED"), at: accept, state)
+                    try v2Only(
+                        "price-increase-accepted", asV1: "DID_RENEW", NotificationKind("PRICE_INCREASE", "ACCEPTED"),
+                        at: accept, state)
                 }
             case .off:
                 state.autoRenewOn = false
                 state.autoRenewChangeDate = at
-                try twin("auto-renew-off", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), at: at, state)
+                try twin(
+                    "auto-renew-off", "DID_CHANGE_RENEWAL_STATUS",
+                    NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), at: at, state)
                 let on = at + random.int(in: Self.hour...(10 * Self.day))
                 if random.chance(0.4), on <= high, on < (times.first { $0 > at } ?? Int64.max) - Self.hour {
                     state.autoRenewOn = true
                     state.autoRenewChangeDate = on
-                    try twin("auto-renew-on", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), at: on, state)
+                    try twin(
+                        "auto-renew-on", "DID_CHANGE_RENEWAL_STATUS",
+                        NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), at: on, state)
                 }
             case .downgrade:
                 guard state.autoRenewOn, state.autoRenewProductId == current.product.id else { continue }
                 state.autoRenewProductId = SimulatedProduct.monthly[random.below(level - 1)].id
                 state.autoRenewChangeDate = at
-                try twin("downgrade", "DID_CHANGE_RENEWAL_PREF", NotificationKind("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"), at: at, state, policy: .late)
+                try twin(
+                    "downgrade", "DID_CHANGE_RENEWAL_PREF", NotificationKind("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"),
+                    at: at, state, policy: .late)
                 let back = at + random.int(in: Self.hour...(5 * Self.day))
                 if random.chance(0.4), back <= high, back < (times.first { $0 > at } ?? Int64.max) - Self.hour {
                     state.autoRenewProductId = current.product.id
                     state.autoRenewChangeDate = back
-                    try twin("downgrade-reverted", "DID_CHANGE_RENEWAL_PREF", NotificationKind("DID_CHANGE_RENEWAL_PREF"), at: back, state)
+                    try twin(
+                        "downgrade-reverted", "DID_CHANGE_RENEWAL_PREF", NotificationKind("DID_CHANGE_RENEWAL_PREF"),
+                        at: back, state)
                 }
             case .upgrade:
                 try upgrade(&state, &context, at: at, level: level)
@@ -332,7 +384,9 @@ package struct LifecycleGenerator {
 
     /// An immediate upgrade: V1 INTERACTIVE_RENEWAL plus a companion DID_CHANGE_RENEWAL_STATUS minutes before or after;
     /// V2 one DID_CHANGE_RENEWAL_PREF / UPGRADE (OFFER_REDEEMED / UPGRADE with a promotional offer).
-    private mutating func upgrade(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64, level: Int) throws(ASNError) {
+    private mutating func upgrade(
+        _ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64, level: Int
+    ) throws(ASNError) {
         let target = SimulatedProduct.monthly[level + random.below(3 - level)]
         let offer = !context.family && random.chance(0.15)
         let delta = companionOffset()
@@ -340,30 +394,39 @@ package struct LifecycleGenerator {
             var before = state
             before.autoRenewOn = true
             before.autoRenewChangeDate = at + delta
-            try companion("upgrade-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), at: at + delta, before)
+            try companion(
+                "upgrade-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
+                at: at + delta, before)
         }
         state.updateCurrent {
             $0.isUpgraded = true
             $0.cancellationDate = at
         }
-        var next = transaction(context.ids, context.take(), target, purchase: at, expires: SimulationCalendar.adding(months: 1, to: at),
-                               original: context.start, ownership: context.ownership, token: context.token)
+        var next = transaction(
+            context.ids, context.take(), target, purchase: at, expires: SimulationCalendar.adding(months: 1, to: at),
+            original: context.start, ownership: context.ownership, token: context.token)
         if offer { next.promotionalOfferId = "UPGRADE\(target.level)" }
         state.append(next)
         state.autoRenewOn = true
         state.autoRenewProductId = target.id
         state.priceConsentStatus = nil
         state.autoRenewChangeDate = at + delta
-        try twin(offer ? "upgrade-offer" : "upgrade", "INTERACTIVE_RENEWAL",
-                 NotificationKind(offer ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE"), at: at, state, hasCompanion: true)
+        try twin(
+            offer ? "upgrade-offer" : "upgrade", "INTERACTIVE_RENEWAL",
+            NotificationKind(offer ? "OFFER_REDEEMED" : "DID_CHANGE_RENEWAL_PREF", "UPGRADE"), at: at, state,
+            hasCompanion: true)
         if delta > 0 {
-            try companion("upgrade-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), at: at + delta, state)
+            try companion(
+                "upgrade-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
+                at: at + delta, state)
         }
     }
 
     /// A refund (V1 CANCEL with a companion DID_CHANGE_RENEWAL_STATUS; V2 REFUND) or, for a family member, a
     /// revocation (V1 and V2 REVOKE).
-    private mutating func refund(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64) throws(ASNError) -> PeriodOutcome {
+    private mutating func refund(
+        _ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, at: Int64
+    ) throws(ASNError) -> PeriodOutcome {
         let expires = state.current?.expiresDate ?? at
         let reason = random.chance(0.3) ? "1" : "0"
         if context.family {
@@ -381,7 +444,9 @@ package struct LifecycleGenerator {
             var before = state
             before.autoRenewOn = false
             before.autoRenewChangeDate = at + delta
-            try companion("refund-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), at: at + delta, before)
+            try companion(
+                "refund-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"),
+                at: at + delta, before)
         }
         state.updateCurrent {
             $0.cancellationDate = at
@@ -391,27 +456,37 @@ package struct LifecycleGenerator {
         state.autoRenewChangeDate = at + delta
         try twin("refund", "CANCEL", NotificationKind("REFUND"), at: at, state, cancellation: at, hasCompanion: true)
         if delta > 0 {
-            try companion("refund-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"), at: at + delta, state)
+            try companion(
+                "refund-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED"),
+                at: at + delta, state)
         }
         return .ended(after: expires)
     }
 
     /// A failed renewal at `expires`, with or without a grace period, then recovery or expiry after billing retry.
     /// Returns false when the simulated window ends first.
-    private mutating func billingFailure(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, expires: Int64) throws(ASNError) -> Bool {
+    private mutating func billingFailure(
+        _ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, expires: Int64
+    ) throws(ASNError) -> Bool {
         guard let current = state.current else { return false }
         let grace: Int64? = random.chance(0.5) ? expires + (current.product.months == 12 ? 16 : 6) * Self.day : nil
         state.billingRetry = true
         state.expirationIntent = "2"
         state.gracePeriodExpires = grace
-        try twin(grace == nil ? "billing-failure" : "billing-failure-grace", "DID_FAIL_TO_RENEW",
-                 NotificationKind("DID_FAIL_TO_RENEW", grace == nil ? nil : "GRACE_PERIOD"), at: expires, state, policy: .late)
+        try twin(
+            grace == nil ? "billing-failure" : "billing-failure-grace", "DID_FAIL_TO_RENEW",
+            NotificationKind("DID_FAIL_TO_RENEW", grace == nil ? nil : "GRACE_PERIOD"), at: expires, state,
+            policy: .late)
         let recover = random.chance(0.6)
-        let end = recover ? expires + random.int(in: (2 * Self.hour)...(30 * Self.day))
-                          : max(grace ?? expires, expires) + random.int(in: Self.day...(40 * Self.day))
+        let end =
+            recover
+            ? expires + random.int(in: (2 * Self.hour)...(30 * Self.day))
+            : max(grace ?? expires, expires) + random.int(in: Self.day...(40 * Self.day))
         if let grace, end > grace {
             guard grace <= options.windowEnd else { return false }
-            try v2Only("grace-period-expired", asV1: "DID_FAIL_TO_RENEW", NotificationKind("GRACE_PERIOD_EXPIRED"), at: grace, state)
+            try v2Only(
+                "grace-period-expired", asV1: "DID_FAIL_TO_RENEW", NotificationKind("GRACE_PERIOD_EXPIRED"), at: grace,
+                state)
         }
         guard end <= options.windowEnd else { return false }
         if recover {
@@ -422,25 +497,31 @@ package struct LifecycleGenerator {
             state.expirationIntent = nil
             state.gracePeriodExpires = nil
             state.priceConsentStatus = nil
-            state.append(transaction(context.ids, context.take(), next, purchase: end, expires: newExpiry,
-                                     original: context.start, ownership: context.ownership, token: context.token))
+            state.append(
+                transaction(
+                    context.ids, context.take(), next, purchase: end, expires: newExpiry,
+                    original: context.start, ownership: context.ownership, token: context.token))
             let legacy = end < Self.renewalTypeRetired
-            try twin(legacy ? "billing-recovery-legacy" : "billing-recovery", legacy ? "RENEWAL" : "DID_RECOVER",
-                     NotificationKind("DID_RENEW", "BILLING_RECOVERY"), at: end, state, policy: .late)
+            try twin(
+                legacy ? "billing-recovery-legacy" : "billing-recovery", legacy ? "RENEWAL" : "DID_RECOVER",
+                NotificationKind("DID_RENEW", "BILLING_RECOVERY"), at: end, state, policy: .late)
             return true
         }
         state.autoRenewOn = false
         state.billingRetry = false
         state.gracePeriodExpires = nil
         state.autoRenewChangeDate = end
-        try twin("billing-expiry", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("EXPIRED", "BILLING_RETRY"), at: end, state)
+        try twin(
+            "billing-expiry", "DID_CHANGE_RENEWAL_STATUS", NotificationKind("EXPIRED", "BILLING_RETRY"), at: end, state)
         return try resubscribe(&state, &context, after: end)
     }
 
     /// Maybe resubscribes days after `after`: to the same product (V1 DID_CHANGE_RENEWAL_STATUS only) or to another
     /// level of group A (V1 INTERACTIVE_RENEWAL plus a companion); V2 SUBSCRIBED / RESUBSCRIBE, or OFFER_REDEEMED /
     /// RESUBSCRIBE with a promotional offer before the offer cutoff. Returns false when nothing follows.
-    private mutating func resubscribe(_ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, after: Int64) throws(ASNError) -> Bool {
+    private mutating func resubscribe(
+        _ state: inout SimulatedSubscriptionState, _ context: inout LifecycleContext, after: Int64
+    ) throws(ASNError) -> Bool {
         guard random.chance(0.4), let current = state.current else { return false }
         let at = after + random.int(in: (3 * Self.day)...(40 * Self.day))
         guard at + Self.hour <= options.windowEnd else { return false }
@@ -452,8 +533,10 @@ package struct LifecycleGenerator {
             target = levels[random.below(levels.count)]
         }
         let offer = !context.family && random.chance(0.2)
-        var next = transaction(context.ids, context.take(), target, purchase: at, expires: SimulationCalendar.adding(months: target.months, to: at),
-                               original: context.start, ownership: context.ownership, token: context.token)
+        var next = transaction(
+            context.ids, context.take(), target, purchase: at,
+            expires: SimulationCalendar.adding(months: target.months, to: at),
+            original: context.start, ownership: context.ownership, token: context.token)
         if offer { next.promotionalOfferId = "WINBACK\(target.level)" }
         state.autoRenewOn = true
         state.autoRenewProductId = target.id
@@ -466,7 +549,9 @@ package struct LifecycleGenerator {
             let event = at + random.int(in: 0...(30 * 60_000))
             state.autoRenewChangeDate = event
             let kind = NotificationKind(offer && event < offerCutoff ? "OFFER_REDEEMED" : "SUBSCRIBED", "RESUBSCRIBE")
-            try twin(offer ? "resubscribe-same-offer" : "resubscribe-same", "DID_CHANGE_RENEWAL_STATUS", kind, at: event, state)
+            try twin(
+                offer ? "resubscribe-same-offer" : "resubscribe-same", "DID_CHANGE_RENEWAL_STATUS", kind, at: event,
+                state)
             return true
         }
         let delta = companionOffset()
@@ -474,14 +559,19 @@ package struct LifecycleGenerator {
             var before = state
             before.autoRenewProductId = current.product.id
             before.autoRenewChangeDate = at + delta
-            try companion("resubscribe-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"), at: at + delta, before)
+            try companion(
+                "resubscribe-companion", NotificationKind("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
+                at: at + delta, before)
         }
         state.append(next)
         state.autoRenewChangeDate = at + delta
         let kind = NotificationKind(offer && at < offerCutoff ? "OFFER_REDEEMED" : "SUBSCRIBED", "RESUBSCRIBE")
-        try twin(offer ? "resubscribe-other-offer" : "resubscribe-other", "INTERACTIVE_RENEWAL", kind, at: at, state, hasCompanion: true)
+        try twin(
+            offer ? "resubscribe-other-offer" : "resubscribe-other", "INTERACTIVE_RENEWAL", kind, at: at, state,
+            hasCompanion: true)
         if delta > 0 {
-            let companionKind = NotificationKind(offer && at + delta < offerCutoff ? "OFFER_REDEEMED" : "SUBSCRIBED", "RESUBSCRIBE")
+            let companionKind = NotificationKind(
+                offer && at + delta < offerCutoff ? "OFFER_REDEEMED" : "SUBSCRIBED", "RESUBSCRIBE")
             try companion("resubscribe-companion", companionKind, at: at + delta, state)
         }
         return true
@@ -490,19 +580,28 @@ package struct LifecycleGenerator {
     // MARK: - Consumables
 
     /// A consumable purchase followed by a consumption request (then a refund or a declined refund), or by a refund.
-    private mutating func consumable(environment: SimulationEnvironment, ids: Identifiers, number: Int) throws(ASNError) {
-        let purchase = options.windowStart + random.int(in: 0...(options.windowEnd - options.windowStart - 12 * Self.day))
+    private mutating func consumable(environment: SimulationEnvironment, ids: Identifiers, number: Int) throws(ASNError)
+    {
+        let purchase =
+            options.windowStart + random.int(in: 0...(options.windowEnd - options.windowStart - 12 * Self.day))
         let id = String(ids.transactionBase + 5_000 + Int64(number))
-        var state = SimulatedSubscriptionState(environment: environment, originalTransactionId: id, isSubscription: false, productId: SimulatedProduct.coins.id)
-        state.append(SimulatedTransaction(transactionId: id, originalTransactionId: id, webOrderLineItemId: nil, product: .coins,
-                                          purchaseDate: purchase, originalPurchaseDate: purchase, expiresDate: nil,
-                                          ownership: "PURCHASED", appAccountToken: nil))
+        var state = SimulatedSubscriptionState(
+            environment: environment, originalTransactionId: id, isSubscription: false,
+            productId: SimulatedProduct.coins.id)
+        state.append(
+            SimulatedTransaction(
+                transactionId: id, originalTransactionId: id, webOrderLineItemId: nil, product: .coins,
+                purchaseDate: purchase, originalPurchaseDate: purchase, expiresDate: nil,
+                ownership: "PURCHASED", appAccountToken: nil))
         var at = purchase + random.int(in: Self.day...(4 * Self.day))
         if environment == .production, random.chance(0.6) {
-            try twin("consumption-request", "CONSUMPTION_REQUEST", NotificationKind("CONSUMPTION_REQUEST"), at: at, state, policy: .late)
+            try twin(
+                "consumption-request", "CONSUMPTION_REQUEST", NotificationKind("CONSUMPTION_REQUEST"), at: at, state,
+                policy: .late)
             at += random.int(in: Self.day...(4 * Self.day))
             if random.chance(0.5) {
-                try v2Only("refund-declined", asV1: "CONSUMPTION_REQUEST", NotificationKind("REFUND_DECLINED"), at: at, state)
+                try v2Only(
+                    "refund-declined", asV1: "CONSUMPTION_REQUEST", NotificationKind("REFUND_DECLINED"), at: at, state)
                 return
             }
         }
@@ -510,7 +609,8 @@ package struct LifecycleGenerator {
             $0.cancellationDate = at
             $0.cancellationReason = "0"
         }
-        try twin("consumable-refund", "REFUND", NotificationKind("REFUND"), at: at, state, cancellation: at, policy: .late)
+        try twin(
+            "consumable-refund", "REFUND", NotificationKind("REFUND"), at: at, state, cancellation: at, policy: .late)
     }
 
     // MARK: - Emitting
@@ -526,15 +626,20 @@ package struct LifecycleGenerator {
     }
 
     /// Emits a V1 record and its V2 twin.
-    private mutating func twin(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState,
-                               cancellation: Int64? = nil, policy: EnvelopePolicy = .prompt, role: SimulatedRecord.Role = .twin,
-                               hasCompanion: Bool = false) throws(ASNError) {
-        var record = try v1Record(label, v1Type, intended, at: time, state, cancellation: cancellation,
-                                  policy: role == .anchor ? .none : (hasCompanion ? .prompt : policy), role: role)
+    private mutating func twin(
+        _ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64,
+        _ state: SimulatedSubscriptionState,
+        cancellation: Int64? = nil, policy: EnvelopePolicy = .prompt, role: SimulatedRecord.Role = .twin,
+        hasCompanion: Bool = false
+    ) throws(ASNError) {
+        var record = try v1Record(
+            label, v1Type, intended, at: time, state, cancellation: cancellation,
+            policy: role == .anchor ? .none : (hasCompanion ? .prompt : policy), role: role)
         record.hasCompanion = hasCompanion
         guard let mapped = record.v1Mapped else { return }
-        record.v2 = v2Notification(mapped, kind: intended, at: time, environment: state.environment,
-                                   delay: role != .anchor ? Self.v2Delay : (options.realisticEdges ? Self.edgeV2Delay : nil))
+        record.v2 = v2Notification(
+            mapped, kind: intended, at: time, environment: state.environment,
+            delay: role != .anchor ? Self.v2Delay : (options.realisticEdges ? Self.edgeV2Delay : nil))
         if role != .anchor {
             if random.chance(0.02) { record.v1Retries = 1 }
             if random.chance(0.02) { record.v2Retries = 1 }
@@ -543,27 +648,44 @@ package struct LifecycleGenerator {
     }
 
     /// Emits V1's companion DID_CHANGE_RENEWAL_STATUS (V2 sends nothing for it).
-    private mutating func companion(_ label: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState) throws(ASNError) {
-        records.append(try v1Record(label, "DID_CHANGE_RENEWAL_STATUS", intended, at: time, state, cancellation: nil, policy: .prompt, role: .companion))
+    private mutating func companion(
+        _ label: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState
+    ) throws(ASNError) {
+        records.append(
+            try v1Record(
+                label, "DID_CHANGE_RENEWAL_STATUS", intended, at: time, state, cancellation: nil, policy: .prompt,
+                role: .companion))
     }
 
     /// Emits a V2-only notification whose data is what V2 would carry for the state (mapped from a V1 body of `asV1`, never written).
-    private mutating func v2Only(_ label: String, asV1 v1Type: String, _ kind: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState) throws(ASNError) {
-        let body = state.body(type: v1Type, cancellation: nil, bundleVersion: bundleVersion(at: time), receipt: "", cap: options.receiptHistoryCap,
-                              password: Self.password)
+    private mutating func v2Only(
+        _ label: String, asV1 v1Type: String, _ kind: NotificationKind, at time: Int64,
+        _ state: SimulatedSubscriptionState
+    ) throws(ASNError) {
+        let body = state.body(
+            type: v1Type, cancellation: nil, bundleVersion: bundleVersion(at: time), receipt: "",
+            cap: options.receiptHistoryCap,
+            password: Self.password)
         let mapped = try map(.object(body), label: label, v1Type: v1Type)
-        var record = SimulatedRecord(label: label, role: .v2Only, environment: state.environment, originalTransactionId: state.originalTransactionId, time: time)
+        var record = SimulatedRecord(
+            label: label, role: .v2Only, environment: state.environment,
+            originalTransactionId: state.originalTransactionId, time: time)
         record.v2 = v2Notification(mapped, kind: kind, at: time, environment: state.environment, delay: Self.v2Delay)
         if random.chance(0.02) { record.v2Retries = 1 }
         records.append(record)
     }
 
     /// Builds the V1 record of an event (maybe in an envelope), maps it and checks it maps to `intended`.
-    private mutating func v1Record(_ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64, _ state: SimulatedSubscriptionState,
-                                   cancellation: Int64?, policy: EnvelopePolicy, role: SimulatedRecord.Role) throws(ASNError) -> SimulatedRecord {
-        let body = JSONValue.object(state.body(type: v1Type, cancellation: cancellation, bundleVersion: bundleVersion(at: time),
-                                               receipt: receiptBlob(entries: min(state.transactions.count, options.receiptHistoryCap)),
-                                               cap: options.receiptHistoryCap, password: Self.password))
+    private mutating func v1Record(
+        _ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64,
+        _ state: SimulatedSubscriptionState,
+        cancellation: Int64?, policy: EnvelopePolicy, role: SimulatedRecord.Role
+    ) throws(ASNError) -> SimulatedRecord {
+        let body = JSONValue.object(
+            state.body(
+                type: v1Type, cancellation: cancellation, bundleVersion: bundleVersion(at: time),
+                receipt: receiptBlob(entries: min(state.transactions.count, options.receiptHistoryCap)),
+                cap: options.receiptHistoryCap, password: Self.password))
         var receivedAt: Int64?
         var late = false
         if policy != .none, random.chance(0.25) {
@@ -584,9 +706,14 @@ package struct LifecycleGenerator {
         }
         let got = NotificationKind(mapped.notificationType, mapped.subtype)
         guard got == intended else {
-            throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body maps to \(got) (rule \(mapped.migration?.ruleId ?? "?")), not the intended \(intended); the simulator and the mapping table disagree")
+            throw ASNError(
+                .badMapping,
+                "simulated \(label) event: its V1 \(v1Type) body maps to \(got) (rule \(mapped.migration?.ruleId ?? "?")), not the intended \(intended); the simulator and the mapping table disagree"
+            )
         }
-        var record = SimulatedRecord(label: label, role: role, environment: state.environment, originalTransactionId: state.originalTransactionId, time: time)
+        var record = SimulatedRecord(
+            label: label, role: role, environment: state.environment,
+            originalTransactionId: state.originalTransactionId, time: time)
         record.v1Line = JSONWriter.bytes(value)
         record.v1Type = v1Type
         record.v1Mapped = mapped
@@ -600,7 +727,8 @@ package struct LifecycleGenerator {
     /// Maps a V1 record as `V1RecordMapper.map` does (envelope, decoding, mapping engine), leaving out only its
     /// notificationUUID (a SHA-1 over the canonical body, a quarter of the generation time; V2 has its own UUIDs).
     /// Anything but a migration is a simulator bug.
-    private func map(_ value: JSONValue, label: String, v1Type: String) throws(ASNError) -> ResponseBodyV2DecodedPayload {
+    private func map(_ value: JSONValue, label: String, v1Type: String) throws(ASNError) -> ResponseBodyV2DecodedPayload
+    {
         let location = SourceLocation(path: "simulated", line: 1)
         let outcome: MappingEngine.Outcome
         do {
@@ -608,12 +736,14 @@ package struct LifecycleGenerator {
             let body = try ResponseBodyV1(unwrapped.body, location: location)
             outcome = mapper.engine.map(body, receivedAt: unwrapped.receivedAt, uuid: "", location: location)
         } catch {
-            throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body is rejected (\(error.message))")
+            throw ASNError(
+                .badMapping, "simulated \(label) event: its V1 \(v1Type) body is rejected (\(error.message))")
         }
         switch outcome {
         case .migrated(let payload): return payload
         case .unmapped(let unmapped):
-            throw ASNError(.badMapping, "simulated \(label) event: its V1 \(v1Type) body is unmapped (\(unmapped.reason))")
+            throw ASNError(
+                .badMapping, "simulated \(label) event: its V1 \(v1Type) body is unmapped (\(unmapped.reason))")
         }
     }
 
@@ -623,8 +753,10 @@ package struct LifecycleGenerator {
     static let edgeV2Delay: ClosedRange<Int64> = 1_000...300_000
 
     /// The V2 notification for a mapped V1 body: the mapped kind and data, signed `delay` after the event (nil: at it).
-    private mutating func v2Notification(_ mapped: ResponseBodyV2DecodedPayload, kind: NotificationKind, at time: Int64,
-                                         environment: SimulationEnvironment, delay: ClosedRange<Int64>?) -> SimulatedV2Notification {
+    private mutating func v2Notification(
+        _ mapped: ResponseBodyV2DecodedPayload, kind: NotificationKind, at time: Int64,
+        environment: SimulationEnvironment, delay: ClosedRange<Int64>?
+    ) -> SimulatedV2Notification {
         let signedDate = time + (delay.map { random.int(in: $0) } ?? 0)
         var transaction = mapped.data.transactionInfo
         var renewal = mapped.data.renewalInfo
@@ -652,11 +784,15 @@ package struct LifecycleGenerator {
 
     // MARK: - Helpers
 
-    private func transaction(_ ids: Identifiers, _ number: Int, _ product: SimulatedProduct, purchase: Int64, expires: Int64,
-                             original: Int64, ownership: String, token: String?) -> SimulatedTransaction {
-        SimulatedTransaction(transactionId: String(ids.transactionBase + Int64(number)), originalTransactionId: String(ids.transactionBase),
-                             webOrderLineItemId: String(ids.webOrderBase + Int64(number)), product: product, purchaseDate: purchase,
-                             originalPurchaseDate: original, expiresDate: expires, ownership: ownership, appAccountToken: token)
+    private func transaction(
+        _ ids: Identifiers, _ number: Int, _ product: SimulatedProduct, purchase: Int64, expires: Int64,
+        original: Int64, ownership: String, token: String?
+    ) -> SimulatedTransaction {
+        SimulatedTransaction(
+            transactionId: String(ids.transactionBase + Int64(number)),
+            originalTransactionId: String(ids.transactionBase),
+            webOrderLineItemId: String(ids.webOrderBase + Int64(number)), product: product, purchaseDate: purchase,
+            originalPurchaseDate: original, expiresDate: expires, ownership: ownership, appAccountToken: token)
     }
 
     private func productNamed(_ id: String) -> SimulatedProduct {
@@ -677,8 +813,10 @@ package struct LifecycleGenerator {
     /// A deterministic stand-in for the base64 PKCS #7 receipt: a DER-looking header and random bytes, growing with the history.
     private mutating func receiptBlob(entries: Int) -> String {
         let length = 1_500 + 160 * entries
-        var bytes: [UInt8] = [0x30, 0x82, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
-                              0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x82]
+        var bytes: [UInt8] = [
+            0x30, 0x82, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+            0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x82
+        ]
         bytes.reserveCapacity(length)
         blobRandom.appendBytes(length - bytes.count, to: &bytes)
         return Base64.encode(bytes)
@@ -686,6 +824,10 @@ package struct LifecycleGenerator {
 
     /// `{"received_at": ISO, "body": {...}}`.
     private static func envelope(_ body: JSONValue, receivedAt: Int64) -> JSONValue {
-        .object(JSONObject([.init(key: "received_at", value: .string(Timestamp.iso8601(ms: receivedAt))), .init(key: "body", value: body)]))
+        .object(
+            JSONObject([
+                .init(key: "received_at", value: .string(Timestamp.iso8601(ms: receivedAt))),
+                .init(key: "body", value: body)
+            ]))
     }
 }

@@ -24,8 +24,9 @@ package struct NotificationKind: Sendable, Hashable, CustomStringConvertible {
         if !hasOriginalTransactionId { return true }
         switch type {
         case "GRACE_PERIOD_EXPIRED", "REFUND_DECLINED", "REFUND_REVERSED", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION",
-             "EXTERNAL_PURCHASE_TOKEN", "TEST", "ONE_TIME_CHARGE", "METADATA_UPDATE", "MIGRATION", "MIGRATE", "PRICE_CHANGE",
-             "RESCIND_CONSENT":
+            "EXTERNAL_PURCHASE_TOKEN", "TEST", "ONE_TIME_CHARGE", "METADATA_UPDATE", "MIGRATION", "MIGRATE",
+            "PRICE_CHANGE",
+            "RESCIND_CONSENT":
             return true
         case "EXPIRED" where subtype == "VOLUNTARY", "PRICE_INCREASE" where subtype == "ACCEPTED":
             return true

@@ -5,23 +5,55 @@ package enum SimulateCommand {
     /// The command's spec (options, help).
     package static let spec = CommandSpec(
         name: "simulate",
-        abstract: "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
-        usage: "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
+        abstract:
+            "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
+        usage:
+            "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
         options: [
-            .single("--subscribers", valueName: "N", help: "How many subscribers to simulate (the first is the anchor fixing the period).",
-                    valueKind: .integer(1...100_000_000)),
-            .single("--seed", valueName: "S", help: "The seed (0 to 18446744073709551615); the same seed and options give byte-identical files."),
-            .single("--start", valueName: "DATE", help: "The first simulated instant, a UTC day or ISO 8601 instant.", defaultValue: "2021-01-01"),
-            .single("--months", valueName: "M", help: "How many calendar months to simulate.", defaultValue: "12", valueKind: .integer(1...600)),
-            .single("--inject", valueName: "RATE", help: "The fraction of records (0 to 1) to perturb, and of Apple's API view; truth.csv lists what reconcile --v2 DIR/v2 must report, truth-api.csv what reconcile --v2 DIR/v2-api must.",
-                    defaultValue: "0"),
-            .single("--receipt-history", valueName: "N", help: "The most latest_receipt_info entries a V1 body lists (the newest); at least 2, because an upgrade's body must show the transaction it replaces.",
-                    defaultValue: "50", valueKind: .integer(2...10_000)),
-            .single("--fetch-at", valueName: "DATE", help: "When Apple's API view (v2-api) is fetched: a UTC day or ISO 8601 instant, inside the span (statuses fetched while the archive still runs) or after it (default: the span's end)."),
-            .flag("--realistic-edges", help: "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."),
+            .single(
+                "--subscribers", valueName: "N",
+                help: "How many subscribers to simulate (the first is the anchor fixing the period).",
+                valueKind: .integer(1...100_000_000)),
+            .single(
+                "--seed", valueName: "S",
+                help: "The seed (0 to 18446744073709551615); the same seed and options give byte-identical files."),
+            .single(
+                "--start", valueName: "DATE", help: "The first simulated instant, a UTC day or ISO 8601 instant.",
+                defaultValue: "2021-01-01"),
+            .single(
+                "--months", valueName: "M", help: "How many calendar months to simulate.", defaultValue: "12",
+                valueKind: .integer(1...600)),
+            .single(
+                "--inject", valueName: "RATE",
+                help:
+                    "The fraction of records (0 to 1) to perturb, and of Apple's API view; truth.csv lists what reconcile --v2 DIR/v2 must report, truth-api.csv what reconcile --v2 DIR/v2-api must.",
+                defaultValue: "0"),
+            .single(
+                "--receipt-history", valueName: "N",
+                help:
+                    "The most latest_receipt_info entries a V1 body lists (the newest); at least 2, because an upgrade's body must show the transaction it replaces.",
+                defaultValue: "50", valueKind: .integer(2...10_000)),
+            .single(
+                "--fetch-at", valueName: "DATE",
+                help:
+                    "When Apple's API view (v2-api) is fetched: a UTC day or ISO 8601 instant, inside the span (statuses fetched while the archive still runs) or after it (default: the span's end)."
+            ),
+            .flag(
+                "--realistic-edges",
+                help:
+                    "Sign the anchor's V2 records 1 s to 5 min after its V1 events, as real data is, so the first and last events straddle the period edges (default: no delay there)."
+            ),
             .flag("--gzip", help: "Write the V1 and V2 files gzip-compressed (.jsonl.gz)."),
-            .flag("--sign", help: "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."),
-            .single("--out", short: "-o", valueName: "DIR", help: "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files)."),
+            .flag(
+                "--sign",
+                help:
+                    "Sign every V2 JWS with a test CA made from the seed (P-256, Apple's marker OIDs) and write its root to DIR/test-root.der."
+            ),
+            .single(
+                "--out", short: "-o", valueName: "DIR",
+                help:
+                    "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files)."
+            )
         ]
     )
 
@@ -41,8 +73,10 @@ package enum SimulateCommand {
         do {
             let table = try MappingTable.builtIn()
             let summary = try Simulator.run(options, directory: directory, mapper: V1RecordMapper(table: table))
-            console.diagnostic("asn-migrate simulate: \(summary.subscribers) subscribers → \(summary.v1Lines) V1 lines (\(summary.v1Bytes) bytes), "
-                + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults, \(summary.apiFaults.values.reduce(0, +)) truth-api.csv rows; see \(directory)/README.txt")
+            console.diagnostic(
+                "asn-migrate simulate: \(summary.subscribers) subscribers → \(summary.v1Lines) V1 lines (\(summary.v1Bytes) bytes), "
+                    + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults, \(summary.apiFaults.values.reduce(0, +)) truth-api.csv rows; see \(directory)/README.txt"
+            )
             return .success
         } catch {
             console.diagnostic("asn-migrate simulate: \(ASNError.describe(error)); nothing was written")
@@ -59,27 +93,31 @@ package enum SimulateCommand {
             throw ASNError(.usage, "option '--seed' is required (any whole number; the same seed gives the same files)")
         }
         guard let seed = UInt64(seedText) else {
-            throw ASNError(.usage, "option '--seed' needs a whole number from 0 to 18446744073709551615 (got '\(seedText)')")
+            throw ASNError(
+                .usage, "option '--seed' needs a whole number from 0 to 18446744073709551615 (got '\(seedText)')")
         }
         guard let directory = arguments.value("--out"), !directory.isEmpty else {
             throw ASNError(.usage, "option '--out' is required (the directory to write)")
         }
         let startText = arguments.value("--start") ?? "2021-01-01"
         guard let start = Timestamp.parseUTCDayOrInstant(startText)?.ms else {
-            throw ASNError(.usage, "option '--start' needs a UTC day (2021-01-01) or an ISO 8601 instant (got '\(startText)')")
+            throw ASNError(
+                .usage, "option '--start' needs a UTC day (2021-01-01) or an ISO 8601 instant (got '\(startText)')")
         }
         let rateText = arguments.value("--inject") ?? "0"
         guard let rate = Double(rateText), rate >= 0, rate <= 1 else {
             throw ASNError(.usage, "option '--inject' needs a fraction from 0 to 1 (got '\(rateText)')")
         }
-        var options = SimulationOptions(subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
-                                        injectRate: rate, gzip: arguments.flag("--gzip"),
-                                        receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50,
-                                        realisticEdges: arguments.flag("--realistic-edges"))
+        var options = SimulationOptions(
+            subscribers: subscribers, seed: seed, start: start, months: try arguments.integer("--months") ?? 12,
+            injectRate: rate, gzip: arguments.flag("--gzip"),
+            receiptHistoryCap: try arguments.integer("--receipt-history") ?? 50,
+            realisticEdges: arguments.flag("--realistic-edges"))
         options.sign = arguments.flag("--sign")
         if let text = arguments.value("--fetch-at") {
             guard let at = Timestamp.parseUTCDayOrInstant(text)?.ms, at > options.start else {
-                throw ASNError(.usage, "option '--fetch-at' needs a UTC day or ISO 8601 instant after --start (got '\(text)')")
+                throw ASNError(
+                    .usage, "option '--fetch-at' needs a UTC day or ISO 8601 instant after --start (got '\(text)')")
             }
             options.fetchAt = at
         }

@@ -1,5 +1,5 @@
-import Foundation
 import ASNMigrateKit
+import Foundation
 
 /// Apple's App Store Server API view of a simulation (`DIR/v2-api/`), derived from the V2 notifications it wrote: what
 /// Get Transaction History and Get All Subscription Statuses would return for the same lifecycles.
@@ -29,14 +29,16 @@ package enum SimulatedAPIView {
 
     /// Derives the view from a simulation's V2 notifications (one subscriber's, or all).
     package static func derive(_ notifications: [SimulatedV2Notification]) -> Derived {
-        derive(notifications.map { n in
-            var data = NotificationData()
-            data.environment = n.transaction?.environment ?? n.renewal?.environment
-            data.transactionInfo = n.transaction
-            data.renewalInfo = n.renewal
-            return ResponseBodyV2DecodedPayload(notificationType: n.notificationType, subtype: n.subtype, notificationUUID: n.notificationUUID,
-                                                version: "2.0", signedDate: n.signedDate, data: data, migration: nil)
-        })
+        derive(
+            notifications.map { n in
+                var data = NotificationData()
+                data.environment = n.transaction?.environment ?? n.renewal?.environment
+                data.transactionInfo = n.transaction
+                data.renewalInfo = n.renewal
+                return ResponseBodyV2DecodedPayload(
+                    notificationType: n.notificationType, subtype: n.subtype, notificationUUID: n.notificationUUID,
+                    version: "2.0", signedDate: n.signedDate, data: data, migration: nil)
+            })
     }
 
     /// Derives the view from V2 notifications, in any order.
@@ -59,14 +61,19 @@ package enum SimulatedAPIView {
                 }
             }
         }
-        for t in byId.values { derived.history[[t.environment ?? "", t.originalTransactionId ?? ""], default: []].append(t) }
+        for t in byId.values {
+            derived.history[[t.environment ?? "", t.originalTransactionId ?? ""], default: []].append(t)
+        }
         for key in derived.history.keys {
             var list = (derived.history[key] ?? []).sorted {
-                ($0.purchaseDate ?? 0) != ($1.purchaseDate ?? 0) ? ($0.purchaseDate ?? 0) < ($1.purchaseDate ?? 0)
+                ($0.purchaseDate ?? 0) != ($1.purchaseDate ?? 0)
+                    ? ($0.purchaseDate ?? 0) < ($1.purchaseDate ?? 0)
                     : IdentifierOrder.less($0.transactionId ?? "", $1.transactionId ?? "")
             }
-            for i in list.indices.dropLast() where list[i].productId != list[i + 1].productId
-                && (list[i].expiresDate ?? 0) > (list[i + 1].purchaseDate ?? 0) && list[i].revocationDate == nil {
+            for i in list.indices.dropLast()
+            where list[i].productId != list[i + 1].productId
+                && (list[i].expiresDate ?? 0) > (list[i + 1].purchaseDate ?? 0) && list[i].revocationDate == nil
+            {
                 list[i].isUpgraded = true
             }
             derived.history[key] = list
@@ -91,8 +98,10 @@ package enum SimulatedAPIView {
     /// The answers for every history of the view, in environment then id order (what a loopback App Store Server API
     /// serves); every JWS signed at `fetchedAt` (default one minute after the newest notification) by `signer`
     /// (`simulate --sign`), else with a placeholder signature.
-    package static func answers(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
-                               signer: TestCertificateAuthority? = nil) throws(ASNError) -> [Answers] {
+    package static func answers(
+        _ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+        signer: TestCertificateAuthority? = nil
+    ) throws(ASNError) -> [Answers] {
         try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer).answers
     }
 
@@ -104,34 +113,50 @@ package enum SimulatedAPIView {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         for name in names where name.hasSuffix(".jsonl") {
             guard let data = FileManager.default.contents(atPath: directory + "/" + name) else {
-                throw ASNError(.unreadableInput, "cannot read '\(directory)/\(name)'", at: SourceLocation(path: directory + "/" + name))
+                throw ASNError(
+                    .unreadableInput, "cannot read '\(directory)/\(name)'",
+                    at: SourceLocation(path: directory + "/" + name))
             }
             for line in Array(data).split(separator: 0x0A) where !line.isEmpty {
                 guard case .object(var object) = try parser.parse(line) else { continue }
                 let reader = V2FieldReader(object)
                 let environment = reader.string("environment") ?? ""
-                if name.hasPrefix("history-"), let revision = reader.string("revision"), let dash = revision.lastIndex(of: "-") {
+                if name.hasPrefix("history-"), let revision = reader.string("revision"),
+                    let dash = revision.lastIndex(of: "-")
+                {
                     let id = String(revision[..<dash])
-                    byKey[[environment, id], default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)]
-                        .pages.append(Array(line))
+                    byKey[
+                        [environment, id],
+                        default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)
+                    ]
+                    .pages.append(Array(line))
                 } else if name.hasPrefix("statuses-"), case .array(let groups)? = object["data"],
-                          case .object(let group)? = groups.first, case .array(let entries)? = group["lastTransactions"],
-                          case .object(let entry)? = entries.first, let id = V2FieldReader(entry).string("originalTransactionId") {
+                    case .object(let group)? = groups.first, case .array(let entries)? = group["lastTransactions"],
+                    case .object(let entry)? = entries.first,
+                    let id = V2FieldReader(entry).string("originalTransactionId")
+                {
                     object.members.removeAll { $0.key == "fetchedAt" }
-                    byKey[[environment, id], default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)]
-                        .statuses = JSONWriter.bytes(.object(object))
+                    byKey[
+                        [environment, id],
+                        default: Answers(environment: environment, originalTransactionId: id, pages: [], statuses: nil)
+                    ]
+                    .statuses = JSONWriter.bytes(.object(object))
                 }
             }
         }
-        return byKey.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }.compactMap { byKey[$0] }
+        return byKey.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }.compactMap {
+            byKey[$0]
+        }
     }
 
     /// The history pages and statuses responses (fetched at `fetchedAt`, default one minute after the newest
     /// notification) as lines per file stem (`history-Production`, `statuses-Sandbox`, …); every JWS signed by `signer`
     /// (`simulate --sign`), else with a placeholder signature. Each statuses line is the `answers` body with a
     /// leading `fetchedAt` member.
-    package static func files(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
-                             signer: TestCertificateAuthority? = nil) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
+    package static func files(
+        _ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64? = nil,
+        signer: TestCertificateAuthority? = nil
+    ) throws(ASNError) -> [(name: String, lines: [[UInt8]])] {
         let (answers, time) = try answersAndFetchTime(derived, random: &random, fetchedAt: fetchedAt, signer: signer)
         var out: [String: [[UInt8]]] = [:]
         for answer in answers {
@@ -146,8 +171,10 @@ package enum SimulatedAPIView {
     }
 
     /// `answers`, and the fetch time used.
-    private static func answersAndFetchTime(_ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64?,
-                                            signer: TestCertificateAuthority?) throws(ASNError) -> (answers: [Answers], fetchedAt: Int64) {
+    private static func answersAndFetchTime(
+        _ derived: Derived, random: inout SimulationRandom, fetchedAt: Int64?,
+        signer: TestCertificateAuthority?
+    ) throws(ASNError) -> (answers: [Answers], fetchedAt: Int64) {
         var answers: [Answers] = []
         let keys = derived.history.keys.sorted { a, b in
             a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1])
@@ -164,21 +191,32 @@ package enum SimulatedAPIView {
                 page.add("environment", key[0])
                 var signed: [JSONValue] = []
                 for t in list[start..<min(start + pageSize, list.count)] {
-                    signed.append(.string(try SimulatedV2Notification.jws(signedAt(t, fetchedAt).json, random: &random, signer: signer)))
+                    signed.append(
+                        .string(
+                            try SimulatedV2Notification.jws(
+                                signedAt(t, fetchedAt).json, random: &random, signer: signer)))
                 }
                 var object = page.object
                 object.members.append(.init(key: "signedTransactions", value: .array(signed)))
                 answer.pages.append(JSONWriter.bytes(.object(object)))
             }
             defer { answers.append(answer) }
-            guard let latest = list.last, latest.type == V2Builder.autoRenewableType, let renewal = derived.renewals[key] else { continue }
+            guard let latest = list.last, latest.type == V2Builder.autoRenewableType,
+                let renewal = derived.renewals[key]
+            else { continue }
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
-            entry.add("status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2)
+            entry.add(
+                "status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2
+            )
             var signedRenewal = renewal
             signedRenewal.signedDate = fetchedAt
-            entry.add("signedTransactionInfo", try SimulatedV2Notification.jws(signedAt(latest, fetchedAt).json, random: &random, signer: signer))
-            entry.add("signedRenewalInfo", try SimulatedV2Notification.jws(signedRenewal.json, random: &random, signer: signer))
+            entry.add(
+                "signedTransactionInfo",
+                try SimulatedV2Notification.jws(signedAt(latest, fetchedAt).json, random: &random, signer: signer))
+            entry.add(
+                "signedRenewalInfo",
+                try SimulatedV2Notification.jws(signedRenewal.json, random: &random, signer: signer))
             var group = JSONObjectBuilder()
             group.add("subscriptionGroupIdentifier", latest.subscriptionGroupIdentifier)
             var groupObject = group.object
@@ -195,7 +233,9 @@ package enum SimulatedAPIView {
 
     /// `transaction` as the API returns it at `time`: Apple signs each response when it is made, so `signedDate` is
     /// the fetch time (a statuses response without `fetchedAt` is then dated right, from its newest `signedDate`).
-    private static func signedAt(_ transaction: JWSTransactionDecodedPayload, _ time: Int64) -> JWSTransactionDecodedPayload {
+    private static func signedAt(_ transaction: JWSTransactionDecodedPayload, _ time: Int64)
+        -> JWSTransactionDecodedPayload
+    {
         var copy = transaction
         copy.signedDate = time
         return copy

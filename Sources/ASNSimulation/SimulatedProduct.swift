@@ -32,14 +32,22 @@ package struct SimulatedProduct: Sendable, Equatable {
 
     /// Group A's levels, lowest first.
     package static let monthly: [SimulatedProduct] = [
-        SimulatedProduct(id: "com.example.simulated.basic.monthly", group: groupA, level: 1, kind: .subscription(months: 1), price: 2_990),
-        SimulatedProduct(id: "com.example.simulated.pro.monthly", group: groupA, level: 2, kind: .subscription(months: 1), price: 5_990),
-        SimulatedProduct(id: "com.example.simulated.premium.monthly", group: groupA, level: 3, kind: .subscription(months: 1), price: 9_990),
+        SimulatedProduct(
+            id: "com.example.simulated.basic.monthly", group: groupA, level: 1, kind: .subscription(months: 1),
+            price: 2_990),
+        SimulatedProduct(
+            id: "com.example.simulated.pro.monthly", group: groupA, level: 2, kind: .subscription(months: 1),
+            price: 5_990),
+        SimulatedProduct(
+            id: "com.example.simulated.premium.monthly", group: groupA, level: 3, kind: .subscription(months: 1),
+            price: 9_990)
     ]
     /// Group B's yearly plan.
-    package static let yearly = SimulatedProduct(id: "com.example.simulated.yearly", group: groupB, level: 1, kind: .subscription(months: 12), price: 49_990)
+    package static let yearly = SimulatedProduct(
+        id: "com.example.simulated.yearly", group: groupB, level: 1, kind: .subscription(months: 12), price: 49_990)
     /// The consumable.
-    package static let coins = SimulatedProduct(id: "com.example.simulated.coins100", group: nil, level: 0, kind: .consumable, price: 990)
+    package static let coins = SimulatedProduct(
+        id: "com.example.simulated.coins100", group: nil, level: 0, kind: .consumable, price: 990)
 
     /// Every product.
     package static let all: [SimulatedProduct] = monthly + [yearly, coins]

@@ -51,7 +51,9 @@ package struct SimulatedRecord: Sendable {
     package var v2Retries = 0
 
     /// Creates a record.
-    package init(label: String, role: Role, environment: SimulationEnvironment, originalTransactionId: String?, time: Int64) {
+    package init(
+        label: String, role: Role, environment: SimulationEnvironment, originalTransactionId: String?, time: Int64
+    ) {
         self.label = label
         self.role = role
         self.environment = environment

@@ -30,7 +30,9 @@ package struct SimulatedSubscriptionState: Sendable {
     private var entries: [JSONValue] = []
 
     /// Creates the state of a subscription (or consumable purchase) with no transactions yet.
-    package init(environment: SimulationEnvironment, originalTransactionId: String, isSubscription: Bool, productId: String) {
+    package init(
+        environment: SimulationEnvironment, originalTransactionId: String, isSubscription: Bool, productId: String
+    ) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.isSubscription = isSubscription
@@ -59,7 +61,9 @@ package struct SimulatedSubscriptionState: Sendable {
 
     /// The V1 body of a notification of `type` sent now; `cancellation` adds the top-level cancellation fields;
     /// `bundleVersion` is the app version; `receipt` the `latest_receipt` blob; `cap` the most receipt entries to list.
-    package func body(type: String, cancellation: Int64?, bundleVersion: String, receipt: String, cap: Int, password: String) -> JSONObject {
+    package func body(
+        type: String, cancellation: Int64?, bundleVersion: String, receipt: String, cap: Int, password: String
+    ) -> JSONObject {
         var b = V1ObjectBuilder()
         if isSubscription {
             b.string("auto_renew_product_id", autoRenewProductId)

@@ -36,8 +36,11 @@ package struct SimulatedTransaction: Sendable, Equatable {
     package var appAccountToken: String?
 
     /// Creates a transaction.
-    package init(transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, product: SimulatedProduct,
-                purchaseDate: Int64, originalPurchaseDate: Int64, expiresDate: Int64?, ownership: String, appAccountToken: String?) {
+    package init(
+        transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, product: SimulatedProduct,
+        purchaseDate: Int64, originalPurchaseDate: Int64, expiresDate: Int64?, ownership: String,
+        appAccountToken: String?
+    ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
         self.webOrderLineItemId = webOrderLineItemId

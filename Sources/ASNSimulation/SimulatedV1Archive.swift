@@ -24,10 +24,14 @@ package struct SimulatedV1Archive: Sendable {
     package init(records: [SimulatedRecord]) {
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         facts = records.map { record in
-            record.v1Line.flatMap { V1TransactionCollector.facts(of: RawRecord(location: SourceLocation(path: "v1"), bytes: $0), parser: parser) }
+            record.v1Line.flatMap {
+                V1TransactionCollector.facts(
+                    of: RawRecord(location: SourceLocation(path: "v1"), bytes: $0), parser: parser)
+            }
         }
         readingOrder = records.indices.sorted { a, b in
-            let ma = SimulationCalendar.monthKey(records[a].v1DeliveryTime), mb = SimulationCalendar.monthKey(records[b].v1DeliveryTime)
+            let ma = SimulationCalendar.monthKey(records[a].v1DeliveryTime)
+            let mb = SimulationCalendar.monthKey(records[b].v1DeliveryTime)
             return ma != mb ? ma < mb : a < b
         }
     }
@@ -44,8 +48,11 @@ package struct SimulatedV1Archive: Sendable {
                     seen[id]?.transaction.merge(entry, at: facts.eventTime)
                     if announces { seen[id]?.transaction.announced = true }
                 } else {
-                    let transaction = V1Transaction(environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                                                    info: entry, announced: announces, source: "", sourceType: facts.notificationType, bundleId: facts.bundleId, learntAt: facts.eventTime)
+                    let transaction = V1Transaction(
+                        environment: facts.environment,
+                        originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
+                        info: entry, announced: announces, source: "", sourceType: facts.notificationType,
+                        bundleId: facts.bundleId, learntAt: facts.eventTime)
                     seen[id] = Seen(transaction: transaction, firstRecord: index)
                 }
             }
@@ -55,7 +62,9 @@ package struct SimulatedV1Archive: Sendable {
 
     /// V1's state of subscription `originalTransactionId` at `instant` when the records in `dropped` are not written
     /// (`SubscriptionStatusComparison.state`, over the records in reading order).
-    package func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64) -> SubscriptionState? {
+    package func state(of originalTransactionId: String, dropping dropped: Set<Int>, at instant: Int64)
+        -> SubscriptionState?
+    {
         let kept = readingOrder.filter { !dropped.contains($0) }.compactMap { facts[$0] }
         return SubscriptionStatusComparison.state(of: originalTransactionId, records: kept, at: instant)
     }

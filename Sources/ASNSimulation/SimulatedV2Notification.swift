@@ -27,9 +27,13 @@ package struct SimulatedV2Notification: Sendable, Equatable {
     package var signatureSeed: UInt64
 
     /// Creates a notification.
-    package init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, environment: SimulationEnvironment,
-                bundleVersion: String?, status: Int?, transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?,
-                signatureSeed: UInt64) {
+    package init(
+        notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64,
+        environment: SimulationEnvironment,
+        bundleVersion: String?, status: Int?, transaction: JWSTransactionDecodedPayload?,
+        renewal: JWSRenewalInfoDecodedPayload?,
+        signatureSeed: UInt64
+    ) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID
@@ -61,7 +65,9 @@ package struct SimulatedV2Notification: Sendable, Equatable {
         data.add("bundleId", SimulatedProduct.bundleId)
         data.add("bundleVersion", bundleVersion)
         data.add("environment", environment.rawValue)
-        if let transaction { data.add("signedTransactionInfo", try Self.jws(transaction.json, random: &random, signer: signer)) }
+        if let transaction {
+            data.add("signedTransactionInfo", try Self.jws(transaction.json, random: &random, signer: signer))
+        }
         if let renewal { data.add("signedRenewalInfo", try Self.jws(renewal.json, random: &random, signer: signer)) }
         data.add("status", status)
         var b = JSONObjectBuilder()
@@ -102,12 +108,15 @@ package struct SimulatedV2Notification: Sendable, Equatable {
 
     /// The JWS of `object`: signed by `signer`, or with a placeholder signature drawn from `random` when it is nil
     /// (the random stream advances either way, so the other records stay the same).
-    package static func jws(_ object: JSONObject, random: inout SimulationRandom, signer: TestCertificateAuthority?) throws(ASNError) -> String {
+    package static func jws(_ object: JSONObject, random: inout SimulationRandom, signer: TestCertificateAuthority?)
+        throws(ASNError) -> String
+    {
         var signature: [UInt8] = []
         signature.reserveCapacity(64)
         random.appendBytes(64, to: &signature)
         if let signer { return try signer.sign(JSONWriter.bytes(.object(object))) }
-        return encodedHeader + "." + Base64.encodeURL(JSONWriter.bytes(.object(object))) + "." + Base64.encodeURL(signature)
+        return encodedHeader + "." + Base64.encodeURL(JSONWriter.bytes(.object(object))) + "."
+            + Base64.encodeURL(signature)
     }
 
     private static let linePrefix = Array(#"{"signedPayload":""#.utf8)

@@ -29,8 +29,10 @@ package struct SimulationOptions: Sendable, Equatable {
     package var apiFetchTime: Int64 { fetchAt ?? end }
 
     /// Creates options; `start` defaults to 2021-01-01T00:00:00Z.
-    package init(subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,
-                gzip: Bool = false, receiptHistoryCap: Int = 50, realisticEdges: Bool = false) {
+    package init(
+        subscribers: Int, seed: UInt64, start: Int64 = 1_609_459_200_000, months: Int = 12, injectRate: Double = 0,
+        gzip: Bool = false, receiptHistoryCap: Int = 50, realisticEdges: Bool = false
+    ) {
         self.subscribers = subscribers
         self.seed = seed
         self.start = start

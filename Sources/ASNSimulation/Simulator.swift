@@ -35,16 +35,21 @@ package enum Simulator {
     }
 
     /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
-    package static let ownEntries: Set<String> = ["v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"]
+    package static let ownEntries: Set<String> = [
+        "v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"
+    ]
 
     /// Subscribers generated per parallel batch (with at most `2 × workers + 2` batches alive, bounds memory).
     static let batchSize = 16
 
     /// Simulates into `directory` (replaced atomically); `displayPath` is how truth files name it (default: as given).
-    package static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError) -> Summary {
+    package static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError)
+        -> Summary
+    {
         var summary = Summary()
         let display = FileSystem.trimmingTrailingSlashes(directory)
-        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: ownEntries) { (staging: StagingDirectory) throws(ASNError) in
+        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: ownEntries) {
+            (staging: StagingDirectory) throws(ASNError) in
             summary = try write(options, into: staging, displayRoot: display, mapper: mapper)
         }
         return summary
@@ -52,8 +57,10 @@ package enum Simulator {
 
     // MARK: - Writing
 
-    private static func write(_ options: SimulationOptions, into staging: StagingDirectory, displayRoot: String,
-                              mapper: V1RecordMapper) throws(ASNError) -> Summary {
+    private static func write(
+        _ options: SimulationOptions, into staging: StagingDirectory, displayRoot: String,
+        mapper: V1RecordMapper
+    ) throws(ASNError) -> Summary {
         let files = SimulationFiles(root: staging.path, displayRoot: displayRoot, gzip: options.gzip)
         var summary = Summary()
         var rows: [TruthRow] = []
@@ -63,27 +70,36 @@ package enum Simulator {
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
         let signer = try options.sign ? makeSigner(options, staging: staging) : nil
         // Batches of subscribers generated on worker threads, emitted strictly in subscriber order.
-        try OrderedWorkers.run(workers: workers, capacity: 2 * workers + 2, produce: { feed in
-            var first = 0
-            while first < total, feed.add(first..<min(first + batchSize, total)) { first += batchSize }
-        }, process: { (indices: Range<Int>) -> [Result<SubscriberOutput, ASNError>] in
-            indices.map { index in
-                Result { () throws(ASNError) -> SubscriberOutput in
-                    try produce(index: index, options: options, mapper: mapper, signer: signer)
+        try OrderedWorkers.run(
+            workers: workers, capacity: 2 * workers + 2,
+            produce: { feed in
+                var first = 0
+                while first < total, feed.add(first..<min(first + batchSize, total)) { first += batchSize }
+            },
+            process: { (indices: Range<Int>) -> [Result<SubscriberOutput, ASNError>] in
+                indices.map { index in
+                    Result { () throws(ASNError) -> SubscriberOutput in
+                        try produce(index: index, options: options, mapper: mapper, signer: signer)
+                    }
                 }
-            }
-        }, consume: { (outputs: [Result<SubscriberOutput, ASNError>]) throws(ASNError) in
-            for output in outputs {
-                try emit(output.get(), files: files, rows: &rows, apiRows: &apiRows, rejects: &rejects, summary: &summary)
-            }
-        })
+            },
+            consume: { (outputs: [Result<SubscriberOutput, ASNError>]) throws(ASNError) in
+                for output in outputs {
+                    try emit(
+                        output.get(), files: files, rows: &rows, apiRows: &apiRows, rejects: &rejects, summary: &summary
+                    )
+                }
+            })
         try files.finish()
         summary.subscribers = total
         summary.v1Lines = files.linesWritten["v1"] ?? 0
         summary.v2Lines = files.linesWritten["v2"] ?? 0
         summary.v1Bytes = files.bytesWritten["v1"] ?? 0
         summary.v2Bytes = files.bytesWritten["v2"] ?? 0
-        summary.files = files.fileNames + ["README.txt"] + (options.sign ? ["test-root.der"] : []) + ["truth-api.csv", "truth-rejects.csv", "truth.csv"]
+        summary.files =
+            files.fileNames + ["README.txt"] + (options.sign ? ["test-root.der"] : []) + [
+                "truth-api.csv", "truth-rejects.csv", "truth.csv"
+            ]
 
         rows.sort(by: TruthRow.precedes)
         var truth = CSVWriter(header: TruthRow.columns)
@@ -96,14 +112,19 @@ package enum Simulator {
         var rejected = CSVWriter(header: TruthReject.columns)
         for reject in rejects { try rejected.appendRow(reject.cells) }
         try staging.write(name: "truth-rejects.csv", bytes: rejected.drain())
-        try staging.write(name: "README.txt", bytes: Array(SimulationReadme.text(options, summary: summary, displayRoot: displayRoot).utf8))
+        try staging.write(
+            name: "README.txt",
+            bytes: Array(SimulationReadme.text(options, summary: summary, displayRoot: displayRoot).utf8))
         return summary
     }
 
     /// The test CA for `--sign`, its root written to `test-root.der`.
-    private static func makeSigner(_ options: SimulationOptions, staging: StagingDirectory) throws(ASNError) -> TestCertificateAuthority {
+    private static func makeSigner(_ options: SimulationOptions, staging: StagingDirectory) throws(ASNError)
+        -> TestCertificateAuthority
+    {
         let validity = options.signingValidity
-        let authority = try TestCertificateAuthority(seed: options.seed, notBefore: validity.notBefore, notAfter: validity.notAfter)
+        let authority = try TestCertificateAuthority(
+            seed: options.seed, notBefore: validity.notBefore, notAfter: validity.notAfter)
         try staging.write(name: "test-root.der", bytes: authority.root.der)
         return authority
     }
@@ -137,8 +158,10 @@ package enum Simulator {
     }
 
     /// Generates one subscriber, injects faults and renders every line.
-    private static func produce(index: Int, options: SimulationOptions, mapper: V1RecordMapper,
-                                signer: TestCertificateAuthority?) throws(ASNError) -> SubscriberOutput {
+    private static func produce(
+        index: Int, options: SimulationOptions, mapper: V1RecordMapper,
+        signer: TestCertificateAuthority?
+    ) throws(ASNError) -> SubscriberOutput {
         var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
         var records = try generator.generate()
         var output = SubscriberOutput()
@@ -158,15 +181,18 @@ package enum Simulator {
             let dropped = Set(faults.compactMap { $0.value == .dropV1 ? $0.key : nil })
             if dropped.isEmpty {
                 var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 4)
-                output.apiTruth = APIFaultInjector.inject(&view, archive: archive, rate: options.injectRate, span: apiSpan,
-                                                         statusesCompared: options.apiFetchTime <= options.end + ReconcileOptions().window,
-                                                         random: &apiRandom)
+                output.apiTruth = APIFaultInjector.inject(
+                    &view, archive: archive, rate: options.injectRate, span: apiSpan,
+                    statusesCompared: options.apiFetchTime <= options.end + ReconcileOptions().window,
+                    random: &apiRandom)
             } else {
                 output.apiTruth = APIFaultInjector.lostNotificationRows(archive, dropped: dropped, view: view)
             }
         }
         var apiRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 3)
-        for (name, lines) in try SimulatedAPIView.files(view, random: &apiRandom, fetchedAt: options.apiFetchTime, signer: signer) {
+        for (name, lines) in try SimulatedAPIView.files(
+            view, random: &apiRandom, fetchedAt: options.apiFetchTime, signer: signer)
+        {
             output.apiLines += lines.map { (name, $0) }
         }
         for (position, record) in records.enumerated() {
@@ -181,8 +207,12 @@ package enum Simulator {
             }
             if let line = record.v1Line, fault != .dropV1 {
                 let month = SimulationCalendar.monthKey(record.v1DeliveryTime)
-                let needsSource = rowIndex.flatMap { output.rows[$0].kind == "missing_in_v1" || output.rows[$0].kind == "conflicting_duplicate_v2" ? nil : $0 }
-                output.lines.append(PendingLine(side: "v1", month: month, bytes: line, rowIndex: needsSource, record: position))
+                let needsSource = rowIndex.flatMap {
+                    output.rows[$0].kind == "missing_in_v1" || output.rows[$0].kind == "conflicting_duplicate_v2"
+                        ? nil : $0
+                }
+                output.lines.append(
+                    PendingLine(side: "v1", month: month, bytes: line, rowIndex: needsSource, record: position))
                 for _ in 0..<record.v1Retries {
                     output.lines.append(PendingLine(side: "v1", month: month, bytes: line))
                     output.v1Retries += 1
@@ -218,15 +248,19 @@ package enum Simulator {
     }
 
     /// Writes a subscriber's lines in order, completing its truth rows with sources.
-    private static func emit(_ output: SubscriberOutput, files: SimulationFiles, rows: inout [TruthRow], apiRows: inout [TruthRow],
-                             rejects: inout [TruthReject], summary: inout Summary) throws(ASNError) {
+    private static func emit(
+        _ output: SubscriberOutput, files: SimulationFiles, rows: inout [TruthRow], apiRows: inout [TruthRow],
+        rejects: inout [TruthReject], summary: inout Summary
+    ) throws(ASNError) {
         var own = output.rows
         var recordSources: [Int: String] = [:]
         for line in output.lines {
             let source = try files.append(side: line.side, month: line.month, line: line.bytes)
             if let index = line.rowIndex { own[index].v1Source = source }
             if let record = line.record { recordSources[record] = source }
-            if let kind = line.rejectKind { rejects.append(TruthReject(side: line.side, source: source, reasonKind: kind)) }
+            if let kind = line.rejectKind {
+                rejects.append(TruthReject(side: line.side, source: source, reasonKind: kind))
+            }
         }
         rows.append(contentsOf: own)
         for truth in output.apiTruth {

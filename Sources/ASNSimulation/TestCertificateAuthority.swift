@@ -23,18 +23,23 @@ package struct TestCertificateAuthority: Sendable {
 
     /// Builds the CA for `seed`, every certificate valid from `notBefore` to `notAfter` (epoch ms); `leafMarker` /
     /// `intermediateMarker` false leave out Apple's marker extensions (for negative tests).
-    package init(seed: UInt64, notBefore: Int64, notAfter: Int64, leafMarker: Bool = true, intermediateMarker: Bool = true) throws(ASNError) {
+    package init(
+        seed: UInt64, notBefore: Int64, notAfter: Int64, leafMarker: Bool = true, intermediateMarker: Bool = true
+    ) throws(ASNError) {
         rootKey = try Self.key(seed: seed, label: "root")
         intermediateKey = try Self.key(seed: seed, label: "intermediate")
         leafKey = try Self.key(seed: seed, label: "leaf")
-        root = try Self.issue(subject: Self.rootName, serial: 1, key: rootKey, issuer: Self.rootName, issuerKey: rootKey,
-                              notBefore: notBefore, notAfter: notAfter, isCA: true, markerOID: nil)
-        intermediate = try Self.issue(subject: Self.intermediateName, serial: 2, key: intermediateKey, issuer: Self.rootName, issuerKey: rootKey,
-                                      notBefore: notBefore, notAfter: notAfter, isCA: true,
-                                      markerOID: intermediateMarker ? JWSVerifier.intermediateMarkerOID : nil)
-        leaf = try Self.issue(subject: Self.leafName, serial: 3, key: leafKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
-                              notBefore: notBefore, notAfter: notAfter, isCA: false,
-                              markerOID: leafMarker ? JWSVerifier.leafMarkerOID : nil)
+        root = try Self.issue(
+            subject: Self.rootName, serial: 1, key: rootKey, issuer: Self.rootName, issuerKey: rootKey,
+            notBefore: notBefore, notAfter: notAfter, isCA: true, markerOID: nil)
+        intermediate = try Self.issue(
+            subject: Self.intermediateName, serial: 2, key: intermediateKey, issuer: Self.rootName, issuerKey: rootKey,
+            notBefore: notBefore, notAfter: notAfter, isCA: true,
+            markerOID: intermediateMarker ? JWSVerifier.intermediateMarkerOID : nil)
+        leaf = try Self.issue(
+            subject: Self.leafName, serial: 3, key: leafKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
+            notBefore: notBefore, notAfter: notAfter, isCA: false,
+            markerOID: leafMarker ? JWSVerifier.leafMarkerOID : nil)
         encodedHeader = Self.encodedHeader(alg: "ES256", x5c: [leaf.der, intermediate.der, root.der])
     }
 
@@ -72,18 +77,22 @@ package struct TestCertificateAuthority: Sendable {
     package static let leafName = "asn-migrate Test App Store Signing"
 
     /// A v3 certificate for `key`, named `subject`, issued by `issuer` and signed (deterministically) by `issuerKey`.
-    package static func issue(subject: String, serial: Int, key: ES256SigningKey, issuer: String, issuerKey: ES256SigningKey,
-                             notBefore: Int64, notAfter: Int64, isCA: Bool, markerOID: String?) throws(ASNError) -> Certificate {
+    package static func issue(
+        subject: String, serial: Int, key: ES256SigningKey, issuer: String, issuerKey: ES256SigningKey,
+        notBefore: Int64, notAfter: Int64, isCA: Bool, markerOID: String?
+    ) throws(ASNError) -> Certificate {
         let failed = ASNError(.outputFailed, "libcrypto could not build the test certificate '\(subject)'")
         guard let x509 = X509_new() else { throw failed }
         defer { X509_free(x509) }
         guard X509_set_version(x509, 2) == 1, ASN1_INTEGER_set(X509_get_serialNumber(x509), serial) == 1,
-              setName(subject, on: x509, subject: true), setName(issuer, on: x509, subject: false),
-              ASN1_TIME_set(X509_getm_notBefore(x509), time_t(notBefore / 1000)) != nil,
-              ASN1_TIME_set(X509_getm_notAfter(x509), time_t(notAfter / 1000)) != nil,
-              X509_set_pubkey(x509, key.envelope) == 1,
-              addExtension(nid: NID_basic_constraints, value: isCA ? "critical,CA:TRUE" : "critical,CA:FALSE", to: x509),
-              addExtension(nid: NID_key_usage, value: isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", to: x509)
+            setName(subject, on: x509, subject: true), setName(issuer, on: x509, subject: false),
+            ASN1_TIME_set(X509_getm_notBefore(x509), time_t(notBefore / 1000)) != nil,
+            ASN1_TIME_set(X509_getm_notAfter(x509), time_t(notAfter / 1000)) != nil,
+            X509_set_pubkey(x509, key.envelope) == 1,
+            addExtension(nid: NID_basic_constraints, value: isCA ? "critical,CA:TRUE" : "critical,CA:FALSE", to: x509),
+            addExtension(
+                nid: NID_key_usage, value: isCA ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature", to: x509
+            )
         else { throw failed }
         if let markerOID {
             guard addMarker(oid: markerOID, to: x509) else { throw failed }
@@ -97,7 +106,9 @@ package struct TestCertificateAuthority: Sendable {
             var cursor = buffer.baseAddress
             return i2d_re_X509_tbs(x509, &cursor)
         }
-        guard written == tbsLength, let signature = issuerKey.signDER(digest: ES256SigningKey.sha256(tbs)) else { throw failed }
+        guard written == tbsLength, let signature = issuerKey.signDER(digest: ES256SigningKey.sha256(tbs)) else {
+            throw failed
+        }
         let der = DER.sequence(tbs + ecdsaWithSHA256 + DER.bitString(signature))
         guard let certificate = Certificate(der: der) else { throw failed }
         return certificate
@@ -119,7 +130,8 @@ package struct TestCertificateAuthority: Sendable {
         guard let name = X509_NAME_new() else { return false }
         defer { X509_NAME_free(name) }
         guard X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, "asn-migrate tests", -1, -1, 0) == 1,
-              X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1 else { return false }
+            X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, -1, -1, 0) == 1
+        else { return false }
         return (subject ? X509_set_subject_name(x509, name) : X509_set_issuer_name(x509, name)) == 1
     }
 
@@ -137,13 +149,16 @@ package struct TestCertificateAuthority: Sendable {
         guard let value = ASN1_OCTET_STRING_new() else { return false }
         defer { ASN1_OCTET_STRING_free(value) }
         let null: [UInt8] = [0x05, 0x00]
-        guard ASN1_OCTET_STRING_set(value, null, 2) == 1, let ext = X509_EXTENSION_create_by_OBJ(nil, object, 0, value) else { return false }
+        guard ASN1_OCTET_STRING_set(value, null, 2) == 1, let ext = X509_EXTENSION_create_by_OBJ(nil, object, 0, value)
+        else { return false }
         defer { X509_EXTENSION_free(ext) }
         return X509_add_ext(x509, ext, -1) == 1
     }
 
     /// The DER AlgorithmIdentifier of ecdsa-with-SHA256 (1.2.840.10045.4.3.2).
-    private static let ecdsaWithSHA256: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
+    private static let ecdsaWithSHA256: [UInt8] = [
+        0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02
+    ]
 }
 
 /// The two DER constructions the test CA assembles by hand.

@@ -45,7 +45,9 @@ package struct TruthRow: Sendable, Equatable {
     package var v1EventTimeInferred: Bool?
 
     /// Creates a row with its identifying columns.
-    package init(kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64) {
+    package init(
+        kind: String, environment: String, originalTransactionId: String, webOrderLineItemId: String, eventDate: Int64
+    ) {
         self.kind = kind
         self.environment = environment
         self.originalTransactionId = originalTransactionId
@@ -55,9 +57,14 @@ package struct TruthRow: Sendable, Equatable {
 
     /// The cells in `columns` order; `event_date` as ISO 8601 UTC with milliseconds.
     package var cells: [String] {
-        [kind, environment, originalTransactionId, webOrderLineItemId, Timestamp.iso8601(ms: eventDate), v1NotificationType,
-         expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source, v2NotificationUUID,
-         productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "", v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""]
+        [
+            kind, environment, originalTransactionId, webOrderLineItemId, Timestamp.iso8601(ms: eventDate),
+            v1NotificationType,
+            expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value, v1Source,
+            v2NotificationUUID,
+            productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
+            v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""
+        ]
     }
 
     /// `differences.csv`'s order: environment, original_transaction_id (numerically), event_date, kind, field; then every other cell.

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (V1Decodable names its properties as Apple spells the V1 keys, as a plain Codable tool would.)
 import Foundation
 import Synchronization
 
@@ -71,7 +74,11 @@ enum Baselines {
         var from = 0
         for k in 1...parts {
             var to = k == parts ? data.count : data.count * k / parts
-            if to < data.count, let newline = data[to...].firstIndex(of: 0x0A) { to = newline + 1 } else { to = data.count }
+            if to < data.count, let newline = data[to...].firstIndex(of: 0x0A) {
+                to = newline + 1
+            } else {
+                to = data.count
+            }
             if to > from { pieces.append(data[from..<to]) }
             from = to
             if from >= data.count { break }
@@ -114,13 +121,15 @@ struct V1Decodable: Decodable {
     /// A `latest_receipt_info` entry.
     struct Transaction: Decodable {
         /// V1 fields, as Apple names them.
-        var transaction_id: String?, original_transaction_id: String?, web_order_line_item_id: String?, product_id: String?
+        var transaction_id: String?, original_transaction_id: String?, web_order_line_item_id: String?,
+            product_id: String?
         /// V1 fields, as Apple names them.
         var subscription_group_identifier: String?, purchase_date_ms: String?, original_purchase_date_ms: String?
         /// V1 fields, as Apple names them.
         var expires_date_ms: String?, cancellation_date_ms: String?, cancellation_reason: String?, quantity: String?
         /// V1 fields, as Apple names them.
-        var is_trial_period: String?, is_in_intro_offer_period: String?, is_upgraded: String?, offer_code_ref_name: String?
+        var is_trial_period: String?, is_in_intro_offer_period: String?, is_upgraded: String?,
+            offer_code_ref_name: String?
         /// V1 fields, as Apple names them.
         var promotional_offer_id: String?, in_app_ownership_type: String?, app_account_token: String?
     }
@@ -128,7 +137,8 @@ struct V1Decodable: Decodable {
     /// A `pending_renewal_info` entry.
     struct Pending: Decodable {
         /// V1 fields, as Apple names them.
-        var auto_renew_product_id: String?, auto_renew_status: String?, original_transaction_id: String?, product_id: String?
+        var auto_renew_product_id: String?, auto_renew_status: String?, original_transaction_id: String?,
+            product_id: String?
         /// V1 fields, as Apple names them.
         var expiration_intent: String?, grace_period_expires_date_ms: String?, is_in_billing_retry_period: String?
         var price_consent_status: String?

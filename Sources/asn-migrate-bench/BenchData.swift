@@ -28,19 +28,25 @@ struct BenchData {
         let directory = "\(folder)/\(name)"
         // simulate replaces its output folder atomically, so a folder with its README.txt is complete.
         if !FileManager.default.fileExists(atPath: "\(directory)/README.txt") {
-            var arguments = ["simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--months", "12", "--out", directory]
+            var arguments = [
+                "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--months", "12", "--out",
+                directory
+            ]
             if let receiptHistory { arguments += ["--receipt-history", String(receiptHistory)] }
             say("simulating \(name) (once; later runs reuse it): asn-migrate \(arguments.joined(separator: " "))")
             let result = try ChildProcess.run(binary, arguments)
             guard result.status == 0 else { throw BenchError("simulate exited with \(result.status)") }
             say("  simulated in \(fixed(result.seconds, 1)) s")
         }
-        return DataSet(directory: directory, v1: try Self.jsonl(in: "\(directory)/v1"), v2: try Self.jsonl(in: "\(directory)/v2"))
+        return DataSet(
+            directory: directory, v1: try Self.jsonl(in: "\(directory)/v1"), v2: try Self.jsonl(in: "\(directory)/v2"))
     }
 
     /// The `.jsonl` files of `directory`, sorted.
     private static func jsonl(in directory: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".jsonl") }.sorted().map { "\(directory)/\($0)" }
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".jsonl") }.sorted().map {
+            "\(directory)/\($0)"
+        }
     }
 }
 

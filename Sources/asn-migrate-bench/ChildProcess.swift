@@ -32,8 +32,12 @@ struct ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let exited = status & 0x7F == 0
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        return Result(seconds: seconds, status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), maxRSS: usage.ru_maxrss * 1024, cpuSeconds: cpu)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Result(
+            seconds: seconds, status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+            maxRSS: usage.ru_maxrss * 1024, cpuSeconds: cpu)
     }
 }
 

@@ -26,7 +26,8 @@ enum HistoryPageBench {
         var notifications = 0
         func flush() {
             guard !page.isEmpty else { return }
-            text += #"{"revision":"r","hasMore":true,"bundleId":"com.example.app","appAppleId":1,"environment":"Production","signedTransactions":["#
+            text +=
+                #"{"revision":"r","hasMore":true,"bundleId":"com.example.app","appAppleId":1,"environment":"Production","signedTransactions":["#
                 + page.map { "\"" + $0 + "\"" }.joined(separator: ",") + "]}\n"
             page = []
         }
@@ -39,8 +40,10 @@ enum HistoryPageBench {
         flush()
         try Data(text.utf8).write(to: URL(fileURLWithPath: pagePath))
 
-        var result = Result(notificationBytes: v2Files.reduce(0) { $0 + fileSize($1) }, notificationSeconds: .infinity, notifications: 0,
-                            pageBytes: fileSize(pagePath), pageSeconds: .infinity, transactions: 0)
+        var result = Result(
+            notificationBytes: v2Files.reduce(0) { $0 + fileSize($1) }, notificationSeconds: .infinity,
+            notifications: 0,
+            pageBytes: fileSize(pagePath), pageSeconds: .infinity, transactions: 0)
         for _ in 0..<max(1, runs) {
             var count = 0
             let start = Date()
@@ -62,8 +65,14 @@ enum HistoryPageBench {
         let r = try run(v2Files: v2Files, folder: folder, runs: runs)
         let notificationRate = Double(r.notificationBytes) / r.notificationSeconds / 1e6
         let pageRate = Double(r.pageBytes) / r.pageSeconds / 1e6
-        say("V2 notifications: \(r.notifications) records, \(fixed(Double(r.notificationBytes) / 1e6, 1)) MB in \(fixed(r.notificationSeconds, 3)) s = \(fixed(notificationRate, 1)) MB/s (best of \(runs))")
-        say("history pages: \(r.transactions) transactions, \(fixed(Double(r.pageBytes) / 1e6, 1)) MB in \(fixed(r.pageSeconds, 3)) s = \(fixed(pageRate, 1)) MB/s (best of \(runs))")
-        say("target: history pages at least as fast per byte as V2 notifications: \(pageRate >= notificationRate ? "met" : "NOT met") (\(fixed(pageRate / notificationRate, 2))x)")
+        say(
+            "V2 notifications: \(r.notifications) records, \(fixed(Double(r.notificationBytes) / 1e6, 1)) MB in \(fixed(r.notificationSeconds, 3)) s = \(fixed(notificationRate, 1)) MB/s (best of \(runs))"
+        )
+        say(
+            "history pages: \(r.transactions) transactions, \(fixed(Double(r.pageBytes) / 1e6, 1)) MB in \(fixed(r.pageSeconds, 3)) s = \(fixed(pageRate, 1)) MB/s (best of \(runs))"
+        )
+        say(
+            "target: history pages at least as fast per byte as V2 notifications: \(pageRate >= notificationRate ? "met" : "NOT met") (\(fixed(pageRate / notificationRate, 2))x)"
+        )
     }
 }

@@ -11,7 +11,10 @@ enum NightlyBench {
         say("load average before nightly bench (/proc/loadavg): \(loadAverage())")
         let directory = "\(folder)/sim-\(subscribers)-seed21-m4-rh2"
         if !FileManager.default.fileExists(atPath: "\(directory)/README.txt") {
-            let arguments = ["simulate", "--subscribers", String(subscribers), "--seed", "21", "--months", "4", "--receipt-history", "2", "--out", directory]
+            let arguments = [
+                "simulate", "--subscribers", String(subscribers), "--seed", "21", "--months", "4", "--receipt-history",
+                "2", "--out", directory
+            ]
             say("simulating nightly data (once; later runs reuse it): asn-migrate \(arguments.joined(separator: " "))")
             let made = try ChildProcess.run(binary, arguments)
             guard made.status == 0 else { throw BenchError("simulate exited with \(made.status)") }
@@ -22,11 +25,16 @@ enum NightlyBench {
         try? FileManager.default.removeItem(atPath: work)
         var nightLines: [String: [Substring]] = [:]
         for side in ["v1", "v2"] {
-            let months = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(side)").filter { $0.hasSuffix(".jsonl") }.sorted()
-            guard months.count >= 4 else { throw BenchError("\(directory)/\(side) has \(months.count) month files, expected 4 or more") }
+            let months = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(side)").filter {
+                $0.hasSuffix(".jsonl")
+            }.sorted()
+            guard months.count >= 4 else {
+                throw BenchError("\(directory)/\(side) has \(months.count) month files, expected 4 or more")
+            }
             try FileManager.default.createDirectory(atPath: "\(work)/in/\(side)", withIntermediateDirectories: true)
             for month in months.prefix(3) {
-                try FileManager.default.linkItem(atPath: "\(directory)/\(side)/\(month)", toPath: "\(work)/in/\(side)/\(month)")
+                try FileManager.default.linkItem(
+                    atPath: "\(directory)/\(side)/\(month)", toPath: "\(work)/in/\(side)/\(month)")
             }
             // Read only the lines needed: the children's peak RSS (ru_maxrss) starts from this process's RSS at spawn time.
             nightLines[side] = try firstLines("\(directory)/\(side)/\(months[3])", count: nightRecords)
@@ -34,19 +42,37 @@ enum NightlyBench {
         let stateRecords = try countLines(try inputFiles("\(work)/in"))
         _ = try Baselines.read(try inputFiles("\(work)/in"))
         let backfillDate = "2021-03-31"
-        let reconcile = try ChildProcess.run(binary, ["reconcile", "--v1", "\(work)/in/v1", "--v2", "\(work)/in/v2", "--out", "\(work)/reconcile", "--run-date", backfillDate])
-        guard [0, 1, 3].contains(reconcile.status) else { throw BenchError("reconcile exited with \(reconcile.status)") }
-        say("reconcile over months 1-3 (\(stateRecords) V1 + V2 lines): \(fixed(reconcile.seconds, 2)) s wall, CPU \(fixed(reconcile.cpuSeconds, 2)) s, max RSS \(megabytes(reconcile.maxRSS)) MB")
+        let reconcile = try ChildProcess.run(
+            binary,
+            [
+                "reconcile", "--v1", "\(work)/in/v1", "--v2", "\(work)/in/v2", "--out", "\(work)/reconcile",
+                "--run-date", backfillDate
+            ])
+        guard [0, 1, 3].contains(reconcile.status) else {
+            throw BenchError("reconcile exited with \(reconcile.status)")
+        }
+        say(
+            "reconcile over months 1-3 (\(stateRecords) V1 + V2 lines): \(fixed(reconcile.seconds, 2)) s wall, CPU \(fixed(reconcile.cpuSeconds, 2)) s, max RSS \(megabytes(reconcile.maxRSS)) MB"
+        )
 
         // Files written a moment ago and simulated dates long past: no deferral, no freshness alarm.
-        let nightly = ["nightly", "--v1", "\(work)/in/v1", "--v2", "\(work)/in/v2", "--state", "\(work)/state.sqlite", "--reports", "\(work)/Reports",
-                       "--min-file-age", "0", "--max-lag", "36500d"]
+        let nightly = [
+            "nightly", "--v1", "\(work)/in/v1", "--v2", "\(work)/in/v2", "--state", "\(work)/state.sqlite", "--reports",
+            "\(work)/Reports",
+            "--min-file-age", "0", "--max-lag", "36500d"
+        ]
         let backfill = try ChildProcess.run(binary, nightly + ["--run-date", backfillDate])
-        guard [0, 1, 3].contains(backfill.status) else { throw BenchError("nightly (backfill) exited with \(backfill.status)") }
-        let inState = try summaryValue("\(work)/Reports/\(backfillDate)/summary.csv", "v1_records_in_state") + summaryValue("\(work)/Reports/\(backfillDate)/summary.csv", "v2_records_in_state")
+        guard [0, 1, 3].contains(backfill.status) else {
+            throw BenchError("nightly (backfill) exited with \(backfill.status)")
+        }
+        let inState =
+            try summaryValue("\(work)/Reports/\(backfillDate)/summary.csv", "v1_records_in_state")
+            + summaryValue("\(work)/Reports/\(backfillDate)/summary.csv", "v2_records_in_state")
         let ratio = backfill.seconds / reconcile.seconds
-        say("nightly first night (backfill) over the same data: \(fixed(backfill.seconds, 2)) s wall, CPU \(fixed(backfill.cpuSeconds, 2)) s, max RSS \(megabytes(backfill.maxRSS)) MB; "
-            + "\(inState) records in the state; \(fixed(ratio, 2))x reconcile's wall time, \(fixed(backfill.cpuSeconds / reconcile.cpuSeconds, 2))x its CPU time")
+        say(
+            "nightly first night (backfill) over the same data: \(fixed(backfill.seconds, 2)) s wall, CPU \(fixed(backfill.cpuSeconds, 2)) s, max RSS \(megabytes(backfill.maxRSS)) MB; "
+                + "\(inState) records in the state; \(fixed(ratio, 2))x reconcile's wall time, \(fixed(backfill.cpuSeconds / reconcile.cpuSeconds, 2))x its CPU time"
+        )
 
         // The night: the first lines of month 4 arrive; the run date is the day after the newest V2 record among them.
         var newest: Int64 = 0
@@ -59,8 +85,12 @@ enum NightlyBench {
         // The first night after the backfill: the period's end moves from the end of month 3 across most of month 4.
         let night = try ChildProcess.run(binary, nightly + ["--run-date", nightDate])
         guard [0, 1, 3].contains(night.status) else { throw BenchError("nightly (night) exited with \(night.status)") }
-        let read = try summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v1_records_read") + summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v2_records_read")
-        say("nightly night \(nightDate): \(read) new records read on a state of \(inState): \(fixed(night.seconds, 2)) s wall, CPU \(fixed(night.cpuSeconds, 2)) s, max RSS \(megabytes(night.maxRSS)) MB")
+        let read =
+            try summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v1_records_read")
+            + summaryValue("\(work)/Reports/\(nightDate)/summary.csv", "v2_records_read")
+        say(
+            "nightly night \(nightDate): \(read) new records read on a state of \(inState): \(fixed(night.seconds, 2)) s wall, CPU \(fixed(night.cpuSeconds, 2)) s, max RSS \(megabytes(night.maxRSS)) MB"
+        )
         // A second night, the usual one: the next lines of month 4 (the period's end moves by about a day, where the
         // first night's moved from the end of month 3 across most of month 4, so most subscriptions were re-paired).
         for side in ["v1", "v2"] {
@@ -69,16 +99,24 @@ enum NightlyBench {
         }
         let secondDate = day(ms: newest + 2 * 86_400_000)
         let second = try ChildProcess.run(binary, nightly + ["--run-date", secondDate])
-        guard [0, 1, 3].contains(second.status) else { throw BenchError("nightly (second night) exited with \(second.status)") }
-        let read2 = try summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v1_records_read") + summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v2_records_read")
-        say("nightly second night \(secondDate): \(read2) new records read: \(fixed(second.seconds, 2)) s wall, CPU \(fixed(second.cpuSeconds, 2)) s, max RSS \(megabytes(second.maxRSS)) MB")
+        guard [0, 1, 3].contains(second.status) else {
+            throw BenchError("nightly (second night) exited with \(second.status)")
+        }
+        let read2 =
+            try summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v1_records_read")
+            + summaryValue("\(work)/Reports/\(secondDate)/summary.csv", "v2_records_read")
+        say(
+            "nightly second night \(secondDate): \(read2) new records read: \(fixed(second.seconds, 2)) s wall, CPU \(fixed(second.cpuSeconds, 2)) s, max RSS \(megabytes(second.maxRSS)) MB"
+        )
         let stateBytes = (try? FileManager.default.attributesOfItem(atPath: "\(work)/state.sqlite")[.size] as? Int) ?? 0
         let perRecord = inState > 0 ? stateBytes / inState : 0
         say("state file: \(stateBytes >> 20) MB, \(perRecord) bytes per record")
         say("load average after nightly bench (/proc/loadavg): \(loadAverage())")
-        say("targets (issue 18): night <= 5 s wall: first \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s), second \(second.seconds <= 5 ? "met" : "NOT met") (\(fixed(second.seconds, 2)) s); "
-            + "night <= 300 MB peak RSS: first \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB), second \(second.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(second.maxRSS)) MB); "
-            + "state <= 200 bytes per record: \(perRecord <= 200 ? "met" : "NOT met") (\(perRecord)); backfill <= 1.5x reconcile: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x); state \(inState) records")
+        say(
+            "targets (issue 18): night <= 5 s wall: first \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s), second \(second.seconds <= 5 ? "met" : "NOT met") (\(fixed(second.seconds, 2)) s); "
+                + "night <= 300 MB peak RSS: first \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB), second \(second.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(second.maxRSS)) MB); "
+                + "state <= 200 bytes per record: \(perRecord <= 200 ? "met" : "NOT met") (\(perRecord)); backfill <= 1.5x reconcile: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x); state \(inState) records"
+        )
     }
 
     /// The first `count` lines of a file, read a megabyte at a time (never the whole file).
@@ -97,7 +135,9 @@ enum NightlyBench {
     /// The `.jsonl` files under `root/v1` and `root/v2`.
     private static func inputFiles(_ root: String) throws -> [String] {
         try ["v1", "v2"].flatMap { side in
-            try FileManager.default.contentsOfDirectory(atPath: "\(root)/\(side)").sorted().map { "\(root)/\(side)/\($0)" }
+            try FileManager.default.contentsOfDirectory(atPath: "\(root)/\(side)").sorted().map {
+                "\(root)/\(side)/\($0)"
+            }
         }
     }
 

@@ -16,10 +16,15 @@ enum ShardBench {
 
     /// Runs the measurement on `set` and prints one line per run.
     static func run(binary: String, set: BenchData.DataSet, folder: String) throws {
-        let v1Records = try countLines(set.v1), v2Records = try countLines(set.v2)
-        say("shards data: \(set.directory): V1 \(v1Records) records (\(fixed(Double(set.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(set.v2Bytes) / 1e9)) GB)")
+        let v1Records = try countLines(set.v1)
+        let v2Records = try countLines(set.v2)
+        say(
+            "shards data: \(set.directory): V1 \(v1Records) records (\(fixed(Double(set.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(set.v2Bytes) / 1e9)) GB)"
+        )
         _ = try Baselines.read(set.v1 + set.v2)
-        let common = ["reconcile", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2", "--run-date", "2024-01-01"]
+        let common = [
+            "reconcile", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2", "--run-date", "2024-01-01"
+        ]
         let whole = "\(folder)/shards-whole"
         let unsharded = try measure(binary, common + ["--out", whole])
         var rows = [Row(label: "unsharded", result: unsharded, identical: true)]
@@ -38,14 +43,18 @@ enum ShardBench {
         rows.append(Row(label: "--memory-limit \(limit >> 20)M", result: result, identical: try same(whole, limited)))
         say(line(rows[rows.count - 1]) + "; under the limit: \(result.maxRSS <= limit ? "yes" : "NO")")
         let one = try measure(binary, common + ["--shard", "0/8", "--out", "\(folder)/shards-one"])
-        say("--shard 0/8 alone (one engine task): \(fixed(one.seconds, 2)) s wall, CPU \(fixed(one.cpuSeconds, 2)) s, max RSS \(megabytes(one.maxRSS)) MB; "
-            + "\(fixed(one.cpuSeconds / max(unsharded.cpuSeconds, 0.001) * 100, 0))% of the unsharded CPU (each shard decodes every record)")
+        say(
+            "--shard 0/8 alone (one engine task): \(fixed(one.seconds, 2)) s wall, CPU \(fixed(one.cpuSeconds, 2)) s, max RSS \(megabytes(one.maxRSS)) MB; "
+                + "\(fixed(one.cpuSeconds / max(unsharded.cpuSeconds, 0.001) * 100, 0))% of the unsharded CPU (each shard decodes every record)"
+        )
     }
 
     /// Runs the binary and checks it wrote its report (exit 0, 1 or 3).
     private static func measure(_ binary: String, _ arguments: [String]) throws -> ChildProcess.Result {
         let result = try ChildProcess.run(binary, arguments)
-        guard [0, 1, 3].contains(result.status) else { throw BenchError("asn-migrate \(arguments.joined(separator: " ")) exited with \(result.status)") }
+        guard [0, 1, 3].contains(result.status) else {
+            throw BenchError("asn-migrate \(arguments.joined(separator: " ")) exited with \(result.status)")
+        }
         return result
     }
 
@@ -54,13 +63,17 @@ enum ShardBench {
         let names = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
         guard names == (try FileManager.default.contentsOfDirectory(atPath: b).sorted()) else { return false }
         return try names.allSatisfy { name in
-            try Data(contentsOf: URL(fileURLWithPath: a + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: b + "/" + name))
+            try Data(contentsOf: URL(fileURLWithPath: a + "/" + name))
+                == Data(contentsOf: URL(fileURLWithPath: b + "/" + name))
         }
     }
 
     private static func line(_ row: Row) -> String {
         let r = row.result
-        return "reconcile \(row.label): \(fixed(r.seconds, 2)) s wall, CPU \(fixed(r.cpuSeconds, 2)) s, max RSS \(megabytes(r.maxRSS)) MB"
-            + (row.identical.map { "; report \($0 ? "byte-identical to the unsharded one" : "DIFFERS from the unsharded one") " } ?? "")
+        return
+            "reconcile \(row.label): \(fixed(r.seconds, 2)) s wall, CPU \(fixed(r.cpuSeconds, 2)) s, max RSS \(megabytes(r.maxRSS)) MB"
+            + (row.identical.map {
+                "; report \($0 ? "byte-identical to the unsharded one" : "DIFFERS from the unsharded one") "
+            } ?? "")
     }
 }

@@ -13,48 +13,68 @@ enum SignatureBench {
         say("load average before signature bench (/proc/loadavg): \(loadAverage())")
         let rates = try verificationRates(threads: [1, cores])
         for rate in rates {
-            say("JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s) (ES256 + chain cache lookup + validity check); "
-                + "\(Int(rate.perCPUSecond)) per CPU-second, so \(Int(rate.perCPUSecond * Double(cores))) per second on \(cores) idle cores")
+            say(
+                "JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s) (ES256 + chain cache lookup + validity check); "
+                    + "\(Int(rate.perCPUSecond)) per CPU-second, so \(Int(rate.perCPUSecond * Double(cores))) per second on \(cores) idle cores"
+            )
         }
         let allCores = rates.last?.wall ?? 0
         say("target: >= 30,000 JWS/s on \(cores) cores: \(allCores >= 30_000 ? "met" : "NOT met") (\(Int(allCores)))")
 
         let directory = "\(folder)/sim-\(subscribers)-seed5-m12-signed"
         if !FileManager.default.fileExists(atPath: "\(directory)/README.txt") {
-            let arguments = ["simulate", "--subscribers", String(subscribers), "--seed", "5", "--months", "12", "--sign", "--out", directory]
+            let arguments = [
+                "simulate", "--subscribers", String(subscribers), "--seed", "5", "--months", "12", "--sign", "--out",
+                directory
+            ]
             say("simulating signed data (once; later runs reuse it): asn-migrate \(arguments.joined(separator: " "))")
             let made = try ChildProcess.run(binary, arguments)
             guard made.status == 0 else { throw BenchError("simulate --sign exited with \(made.status)") }
             say("  simulated in \(fixed(made.seconds, 1)) s")
         }
-        let v2Lines = try countLines(try FileManager.default.contentsOfDirectory(atPath: "\(directory)/v2").sorted().map { "\(directory)/v2/\($0)" })
+        let v2Lines = try countLines(
+            try FileManager.default.contentsOfDirectory(atPath: "\(directory)/v2").sorted().map {
+                "\(directory)/v2/\($0)"
+            })
         let base = ["reconcile", "--v1", "\(directory)/v1", "--v2", "\(directory)/v2", "--run-date", "2024-01-01"]
         var plain = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
         var verified = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
         for _ in 0..<runs {
             let a = try ChildProcess.run(binary, base + ["--out", "\(folder)/report-plain"])
-            let b = try ChildProcess.run(binary, base + ["--out", "\(folder)/report-verified", "--verify-signatures",
-                                                         "--root-certificate", "\(directory)/test-root.der"])
-            guard [0, 1].contains(a.status), [0, 1].contains(b.status) else { throw BenchError("reconcile exited with \(a.status) / \(b.status)") }
+            let b = try ChildProcess.run(
+                binary,
+                base + [
+                    "--out", "\(folder)/report-verified", "--verify-signatures",
+                    "--root-certificate", "\(directory)/test-root.der"
+                ])
+            guard [0, 1].contains(a.status), [0, 1].contains(b.status) else {
+                throw BenchError("reconcile exited with \(a.status) / \(b.status)")
+            }
             if a.seconds < plain.seconds { plain = a }
             if b.seconds < verified.seconds { verified = b }
         }
-        let same = FileManager.default.contentsEqual(atPath: "\(folder)/report-plain/differences.csv", andPath: "\(folder)/report-verified/differences.csv")
+        let same = FileManager.default.contentsEqual(
+            atPath: "\(folder)/report-plain/differences.csv", andPath: "\(folder)/report-verified/differences.csv")
         let ratio = verified.seconds / plain.seconds
-        say("reconcile on \(v2Lines) signed V2 lines (3 JWS each): without verification \(fixed(plain.seconds, 2)) s (CPU \(fixed(plain.cpuSeconds, 2)) s), "
-            + "--verify-signatures \(fixed(verified.seconds, 2)) s (CPU \(fixed(verified.cpuSeconds, 2)) s), \(fixed(ratio, 2))x; differences.csv identical: \(same) (best of \(runs))")
+        say(
+            "reconcile on \(v2Lines) signed V2 lines (3 JWS each): without verification \(fixed(plain.seconds, 2)) s (CPU \(fixed(plain.cpuSeconds, 2)) s), "
+                + "--verify-signatures \(fixed(verified.seconds, 2)) s (CPU \(fixed(verified.cpuSeconds, 2)) s), \(fixed(ratio, 2))x; differences.csv identical: \(same) (best of \(runs))"
+        )
         say("target: --verify-signatures within 1.5x: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x)")
         say("load average after signature bench (/proc/loadavg): \(loadAverage())")
     }
 
     /// JWS verified per second with each thread count: 400 distinct signed transactions under one chain, verified
     /// round-robin for about a second per thread count.
-    static func verificationRates(threads counts: [Int]) throws -> [(threads: Int, wall: Double, perCPUSecond: Double)] {
+    static func verificationRates(threads counts: [Int]) throws -> [(threads: Int, wall: Double, perCPUSecond: Double)]
+    {
         let signedDate: Int64 = 1_700_000_000_000
-        let authority = try TestCertificateAuthority(seed: 1, notBefore: signedDate - 86_400_000 * 365, notAfter: signedDate + 86_400_000 * 365)
+        let authority = try TestCertificateAuthority(
+            seed: 1, notBefore: signedDate - 86_400_000 * 365, notAfter: signedDate + 86_400_000 * 365)
         let verifier = JWSVerifier(roots: [authority.root.der])
         let tokens: [[UInt8]] = try (0..<400).map { index in
-            let payload = #"{"transactionId":"\#(2_000_000_000_000_000 + index)","originalTransactionId":"2000000000000000","bundleId":"com.example.simulated","productId":"com.example.simulated.monthly","purchaseDate":1699990000000,"expiresDate":1702590000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":\#(signedDate),"environment":"Production","transactionReason":"RENEWAL","storefront":"USA","price":9990,"currency":"USD"}"#
+            let payload =
+                #"{"transactionId":"\#(2_000_000_000_000_000 + index)","originalTransactionId":"2000000000000000","bundleId":"com.example.simulated","productId":"com.example.simulated.monthly","purchaseDate":1699990000000,"expiresDate":1702590000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":\#(signedDate),"environment":"Production","transactionReason":"RENEWAL","storefront":"USA","price":9990,"currency":"USD"}"#
             return Array(try authority.sign(Array(payload.utf8)).utf8)
         }
         var rates: [(threads: Int, wall: Double, perCPUSecond: Double)] = []
@@ -85,7 +105,8 @@ enum SignatureBench {
 private func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 /// A total added to from several threads.

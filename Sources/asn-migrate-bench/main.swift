@@ -32,7 +32,9 @@ struct BenchSettings {
     /// Records (V1 + V2) of the measured incremental night.
     var nightlyNightRecords = 20_000
     /// The `asn-migrate` binary: beside this one.
-    var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("asn-migrate").path
+    var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "asn-migrate"
+    ).path
 
     /// Reads `--data`, `--gb`, `--runs`, `--reconcile-runs`, `--binary`, `--reconcile-subscribers`, `--reconcile-receipt-history`.
     init(_ arguments: [String]) throws {
@@ -53,7 +55,9 @@ struct BenchSettings {
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
-                throw BenchError("unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N")
+                throw BenchError(
+                    "unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N"
+                )
             }
         }
     }
@@ -69,14 +73,16 @@ func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(d
 func procField(_ file: String, _ key: String) -> String {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return "unknown" }
     for line in text.split(separator: "\n") where line.hasPrefix(key) {
-        return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+            ?? "unknown"
     }
     return "unknown"
 }
 
 /// The load average line of /proc/loadavg (1, 5, 15 minutes, runnable/total tasks, last pid).
 func loadAverage() -> String {
-    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "unknown").trimmingCharacters(in: .whitespacesAndNewlines)
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "unknown").trimmingCharacters(
+        in: .whitespacesAndNewlines)
 }
 
 /// The 1-minute load average.
@@ -95,7 +101,9 @@ func runBenchmark() throws {
     }
     let cores = ProcessInfo.processInfo.activeProcessorCount
     say("asn-migrate-bench")
-    say("machine: \(cores) cores (nproc), CPU \(procField("/proc/cpuinfo", "model name")), memory \(procField("/proc/meminfo", "MemTotal"))")
+    say(
+        "machine: \(cores) cores (nproc), CPU \(procField("/proc/cpuinfo", "model name")), memory \(procField("/proc/meminfo", "MemTotal"))"
+    )
     say("binary: \(settings.binary)")
     let loadBefore = loadAverage()
     say("load average at start (/proc/loadavg): \(loadBefore)")
@@ -104,40 +112,53 @@ func runBenchmark() throws {
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
     if settings.only == "verify-rate" {
         for rate in try SignatureBench.verificationRates(threads: [1, cores]) {
-            say("JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s), \(Int(rate.perCPUSecond)) per CPU-second")
+            say(
+                "JWS verified in process: \(Int(rate.wall)) per second on \(rate.threads) thread(s), \(Int(rate.perCPUSecond)) per CPU-second"
+            )
         }
         return
     }
     if settings.only == "nightly" {
-        return try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
+        return try NightlyBench.run(
+            binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers,
+            nightRecords: settings.nightlyNightRecords)
     }
     if settings.only == "signatures" {
-        return try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
+        return try SignatureBench.run(
+            binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers,
+            runs: settings.reconcileRuns)
     }
     let data = BenchData(binary: settings.binary, folder: settings.data)
     if settings.only == "reconcile" {
-        let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
-        let figures = try ReconcileBench.run(binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
+        let set = try data.dataSet(
+            subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        let figures = try ReconcileBench.run(
+            binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
         say("load average at end (/proc/loadavg): \(loadAverage())")
         say(ReconcileBench.targetLine(figures))
         return
     }
     if settings.only == "shards" {
-        let set = try data.dataSet(subscribers: settings.shardSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        let set = try data.dataSet(
+            subscribers: settings.shardSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
         try ShardBench.run(binary: settings.binary, set: set, folder: settings.data)
         say("load average at end (/proc/loadavg): \(loadAverage())")
         return
     }
     if settings.only == "history-pages" {
-        let set = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+        let set = try data.dataSet(
+            subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
         try HistoryPageBench.report(v2Files: set.v2, folder: settings.data, runs: settings.runs)
         return
     }
-    let migrateSet = try data.dataSet(subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
+    let migrateSet = try data.dataSet(
+        subscribers: max(1, Int(settings.gigabytes * 21_000)), seed: 1, receiptHistory: nil)
     let parts = migrateSet.v1
     let size = migrateSet.v1Bytes
     let records = try countLines(parts)
-    say("migrate data: \(migrateSet.directory)/v1 (\(parts.count) files) = \(fixed(Double(size) / 1e9)) GB, \(records) V1 records")
+    say(
+        "migrate data: \(migrateSet.directory)/v1 (\(parts.count) files) = \(fixed(Double(size) / 1e9)) GB, \(records) V1 records"
+    )
     say("load average after data: \(loadAverage())")
 
     // Warm the page cache, then the floor: reading the bytes.
@@ -154,23 +175,35 @@ func runBenchmark() throws {
         if result.seconds < best.seconds { best = result }
     }
     let migrateRate = Double(size) / best.seconds / 1e9
-    say("migrate \(fixed(Double(size) / 1e9)) GB: \(fixed(best.seconds, 3)) s, \(fixed(migrateRate)) GB/s, \(Int(Double(records) / best.seconds)) records/s, max RSS \(megabytes(best.maxRSS)) MB (best of \(settings.runs))")
-    say("migrate CPU time: \(fixed(best.cpuSeconds, 2)) s = \(fixed(Double(size) / best.cpuSeconds / 1e9, 3)) GB/s per core busy; \(fixed(best.cpuSeconds / best.seconds, 2)) cores used on average")
+    say(
+        "migrate \(fixed(Double(size) / 1e9)) GB: \(fixed(best.seconds, 3)) s, \(fixed(migrateRate)) GB/s, \(Int(Double(records) / best.seconds)) records/s, max RSS \(megabytes(best.maxRSS)) MB (best of \(settings.runs))"
+    )
+    say(
+        "migrate CPU time: \(fixed(best.cpuSeconds, 2)) s = \(fixed(Double(size) / best.cpuSeconds / 1e9, 3)) GB/s per core busy; \(fixed(best.cpuSeconds / best.seconds, 2)) cores used on average"
+    )
 
     // Foundation JSONDecoder on the same bytes, on every core and on one.
     let decoded = try Baselines.jsonDecoder(parts, threads: cores)
     let decoderRate = Double(size) / decoded.seconds / 1e9
-    say("baseline JSONDecoder (\(cores) threads, Codable V1 struct per line): \(fixed(decoderRate, 3)) GB/s (\(fixed(decoded.seconds, 2)) s, \(decoded.lines) lines)")
+    say(
+        "baseline JSONDecoder (\(cores) threads, Codable V1 struct per line): \(fixed(decoderRate, 3)) GB/s (\(fixed(decoded.seconds, 2)) s, \(decoded.lines) lines)"
+    )
     let single = try Baselines.jsonDecoder([parts[0]], threads: 1)
-    say("baseline JSONDecoder (1 thread, \(parts[0])): \(fixed(Double(fileSize(parts[0])) / single.seconds / 1e9, 3)) GB/s")
-    say("ratios: migrate = \(fixed(migrateRate / decoderRate, 1))x JSONDecoder (\(cores) threads); migrate time = \(fixed(best.seconds / readSeconds, 1))x the read time (\(fixed(migrateRate / readRate * 100, 1))% of cat speed)")
+    say(
+        "baseline JSONDecoder (1 thread, \(parts[0])): \(fixed(Double(fileSize(parts[0])) / single.seconds / 1e9, 3)) GB/s"
+    )
+    say(
+        "ratios: migrate = \(fixed(migrateRate / decoderRate, 1))x JSONDecoder (\(cores) threads); migrate time = \(fixed(best.seconds / readSeconds, 1))x the read time (\(fixed(migrateRate / readRate * 100, 1))% of cat speed)"
+    )
 
     // Python + orjson, one process, the same job on the same bytes.
     var pythonResult: ChildProcess.Result?
     if PythonBaseline.available() {
         let python = try PythonBaseline.run(parts, folder: settings.data)
         pythonResult = python
-        say("baseline Python + orjson (1 process, parse, drop secrets, canonical JSON -> UUIDv5, newest transaction, map, write V2 JSON Lines): \(fixed(Double(size) / python.seconds / 1e9, 3)) GB/s (\(fixed(python.seconds, 2)) s wall, \(fixed(python.cpuSeconds, 2)) CPU-s = \(fixed(python.cpuSeconds / (Double(size) / 1e9), 2)) CPU-s/GB); migrate = \(fixed(python.seconds / best.seconds, 1))x its wall-clock speed, \(fixed(python.cpuSeconds / best.cpuSeconds, 1))x its CPU efficiency")
+        say(
+            "baseline Python + orjson (1 process, parse, drop secrets, canonical JSON -> UUIDv5, newest transaction, map, write V2 JSON Lines): \(fixed(Double(size) / python.seconds / 1e9, 3)) GB/s (\(fixed(python.seconds, 2)) s wall, \(fixed(python.cpuSeconds, 2)) CPU-s = \(fixed(python.cpuSeconds / (Double(size) / 1e9), 2)) CPU-s/GB); migrate = \(fixed(python.seconds / best.seconds, 1))x its wall-clock speed, \(fixed(python.cpuSeconds / best.cpuSeconds, 1))x its CPU efficiency"
+        )
     } else {
         say("baseline Python + orjson: skipped (python3 or its orjson module not found)")
     }
@@ -186,7 +219,9 @@ func runBenchmark() throws {
         if result.seconds < bestSixteen.seconds { bestSixteen = result }
     }
     let sixteenRate = Double(sixteenSet.v1Bytes) / bestSixteen.seconds / 1e9
-    say("migrate \(fixed(Double(sixteenSet.v1Bytes) / 1e9)) GB of \(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB records (5 receipt entries): \(fixed(bestSixteen.seconds, 3)) s, \(fixed(sixteenRate)) GB/s, CPU \(fixed(bestSixteen.cpuSeconds / (Double(sixteenSet.v1Bytes) / 1e9), 2)) CPU-s/GB (best of \(settings.runs))")
+    say(
+        "migrate \(fixed(Double(sixteenSet.v1Bytes) / 1e9)) GB of \(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB records (5 receipt entries): \(fixed(bestSixteen.seconds, 3)) s, \(fixed(sixteenRate)) GB/s, CPU \(fixed(bestSixteen.cpuSeconds / (Double(sixteenSet.v1Bytes) / 1e9), 2)) CPU-s/GB (best of \(settings.runs))"
+    )
 
     // Peak memory: about 1 GB (the first months up to half the set) and about 4 GB (the set twice) of input.
     var smallParts: [String] = []
@@ -197,16 +232,22 @@ func runBenchmark() throws {
     }
     let small = try ChildProcess.run(settings.binary, ["migrate"] + smallParts)
     let large = try ChildProcess.run(settings.binary, ["migrate"] + parts + parts)
-    say("migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)")
+    say(
+        "migrate max RSS: \(fixed(Double(smallBytes) / 1e9)) GB input \(megabytes(small.maxRSS)) MB (\(fixed(small.seconds, 2)) s), \(fixed(Double(size) * 2 / 1e9)) GB input \(megabytes(large.maxRSS)) MB (\(fixed(large.seconds, 2)) s)"
+    )
 
     let cpuPerGB = best.cpuSeconds / (Double(size) / 1e9)
     let pythonTimes = pythonResult.map { $0.seconds / best.seconds }
-    say("targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 5-entry records (\(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB) >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.0 CPU-s/GB (stretch): \(cpuPerGB <= 1 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 4x Python + orjson: \(pythonTimes.map { $0 >= 4 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)")
+    say(
+        "targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 5-entry records (\(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB) >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.0 CPU-s/GB (stretch): \(cpuPerGB <= 1 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 4x Python + orjson: \(pythonTimes.map { $0 >= 4 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)"
+    )
     if settings.only == "migrate" { return }
-    let reconcileSet = try data.dataSet(subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
+    let reconcileSet = try data.dataSet(
+        subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
 
     // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
-    let reconcile = try ReconcileBench.run(binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns)
+    let reconcile = try ReconcileBench.run(
+        binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns)
 
     // Reading Get Transaction History pages against reading V2 notifications, per byte.
     try HistoryPageBench.report(v2Files: reconcileSet.v2, folder: settings.data, runs: settings.runs)
@@ -214,10 +255,16 @@ func runBenchmark() throws {
     let loadAfter = loadAverage()
     say("load average at end (/proc/loadavg): \(loadAfter)")
     let busy = (Double(loadBefore.split(separator: " ").first ?? "") ?? 0) >= 0.5 || loadOne() >= Double(cores) + 0.5
-    say("other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")")
+    say(
+        "other load: \(busy ? "likely present (load average at start >= 0.5, or at end above this benchmark's own \(cores) cores); wall times may be inflated" : "none seen (load average at start < 0.5)")"
+    )
 
-    try SignatureBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers, runs: settings.reconcileRuns)
-    try NightlyBench.run(binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers, nightRecords: settings.nightlyNightRecords)
+    try SignatureBench.run(
+        binary: settings.binary, folder: settings.data, subscribers: settings.signatureSubscribers,
+        runs: settings.reconcileRuns)
+    try NightlyBench.run(
+        binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers,
+        nightRecords: settings.nightlyNightRecords)
     say(ReconcileBench.targetLine(reconcile))
 }
 

@@ -7,10 +7,12 @@ import Testing
 @Suite struct LayerOrderTests {
     /// The layers, lowest first; folders in one layer may use each other.
     static let layers: [[String]] = [
-        ["Support"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"], ["Input/V1", "Input/V2"],
+        ["Support"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"],
+        ["Input/V1", "Input/V2"],
         ["Reconciliation/State"], ["Mapping"], ["Reconciliation/Results"], ["Reconciliation/Pairing"],
-        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Database"], ["Fetch", "Nightly"],
-        ["Commands"],
+        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Database"],
+        ["Fetch", "Nightly"],
+        ["Commands"]
     ]
 
     /// The library's sources.
@@ -36,7 +38,11 @@ import Testing
                     kept.removeLast()
                     break
                 }
-                if character == "\"" && previous != "\\" { inString.toggle() } else if !inString { kept.append(character) }
+                if character == "\"" && previous != "\\" {
+                    inString.toggle()
+                } else if !inString {
+                    kept.append(character)
+                }
                 previous = character
             }
             out += kept + "\n"
@@ -56,23 +62,31 @@ import Testing
 
     /// Every use of a type declared in a later layer, and every folder in no layer, as messages.
     static func violations(_ files: [Source]) throws -> [String] {
-        let rank = Dictionary(uniqueKeysWithValues: layers.enumerated().flatMap { index, folders in folders.map { ($0, index) } })
-        let declaration = try Regex(#"(?m)^(?:public |package |final )*(?:struct|enum|class|protocol|typealias) ([A-Z][A-Za-z0-9]*)"#)
+        let rank = Dictionary(
+            uniqueKeysWithValues: layers.enumerated().flatMap { index, folders in folders.map { ($0, index) } })
+        let declaration = try Regex(
+            #"(?m)^(?:public |package |final )*(?:struct|enum|class|protocol|typealias) ([A-Z][A-Za-z0-9]*)"#)
         var declaredIn: [String: String] = [:]
         for file in files {
             for match in file.code.matches(of: declaration) {
-                if let name = match.output[1].substring, declaredIn[String(name)] == nil { declaredIn[String(name)] = file.folder }
+                if let name = match.output[1].substring, declaredIn[String(name)] == nil {
+                    declaredIn[String(name)] = file.folder
+                }
             }
         }
         var found: [String] = []
         for file in files {
             guard let own = rank[file.folder] else {
-                found.append("\(file.path): folder \(file.folder) is in no layer; add it to LayerOrderTests.layers and Sources/README.md")
+                found.append(
+                    "\(file.path): folder \(file.folder) is in no layer; add it to LayerOrderTests.layers and Sources/README.md"
+                )
                 continue
             }
             let words = Set(file.code.split { !$0.isLetter && !$0.isNumber }.map(String.init))
             for word in words.sorted() {
-                guard let folder = declaredIn[word], folder != file.folder, let used = rank[folder], used > own else { continue }
+                guard let folder = declaredIn[word], folder != file.folder, let used = rank[folder], used > own else {
+                    continue
+                }
                 found.append("\(file.path) (\(file.folder)) uses \(word) from \(folder), a later layer")
             }
         }
@@ -94,13 +108,20 @@ import Testing
 
     @Test func anUpwardUseAndAnUnknownFolderAreCaught() throws {
         let files = [
-            Source(folder: "Commands", path: "Commands/Tool.swift", code: Self.code("public enum Tool { static let x = Helper.y }")),
-            Source(folder: "Support", path: "Support/Helper.swift", code: Self.code("enum Helper {\n static let y = Tool.x // fine in a comment: Tool\n}")),
-            Source(folder: "Elsewhere", path: "Elsewhere/Odd.swift", code: "struct Odd {}"),
+            Source(
+                folder: "Commands", path: "Commands/Tool.swift",
+                code: Self.code("public enum Tool { static let x = Helper.y }")),
+            Source(
+                folder: "Support", path: "Support/Helper.swift",
+                code: Self.code("enum Helper {\n static let y = Tool.x // fine in a comment: Tool\n}")),
+            Source(folder: "Elsewhere", path: "Elsewhere/Odd.swift", code: "struct Odd {}")
         ]
         let found = try Self.violations(files)
-        #expect(found.sorted() == ["Elsewhere/Odd.swift: folder Elsewhere is in no layer; add it to LayerOrderTests.layers and Sources/README.md",
-                                   "Support/Helper.swift (Support) uses Tool from Commands, a later layer"])
+        #expect(
+            found.sorted() == [
+                "Elsewhere/Odd.swift: folder Elsewhere is in no layer; add it to LayerOrderTests.layers and Sources/README.md",
+                "Support/Helper.swift (Support) uses Tool from Commands, a later layer"
+            ])
         #expect(Self.folder(of: "Reconciliation/Pairing/Reconciler.swift") == "Reconciliation/Pairing")
         #expect(Self.folder(of: "Reports/HTML/HTMLPage.swift") == "Reports")
         #expect(!Self.code("let a = \"ReconcileCommand\" // Nightly\nlet b = 1").contains("ReconcileCommand"))

@@ -7,7 +7,9 @@ import Testing
     /// The names of the library's `public` declarations, each with its file.
     static func publicNames() throws -> [(name: String, file: String)] {
         let library = PackagePaths.root.appendingPathComponent("Sources/ASNMigrateKit")
-        let declaration = try Regex(#"(?m)^\s*public (?:static )?(?:let|var|func|enum|struct|class|protocol|typealias) ([A-Za-z_][A-Za-z0-9_]*)"#)
+        let declaration = try Regex(
+            #"(?m)^\s*public (?:static )?(?:let|var|func|enum|struct|class|protocol|typealias) ([A-Za-z_][A-Za-z0-9_]*)"#
+        )
         var names: [(String, String)] = []
         let walker = FileManager.default.enumerator(atPath: library.path)
         while let relative = walker?.nextObject() as? String {
@@ -35,7 +37,9 @@ import Testing
         #expect(names.count >= 10 && names.count <= 30, "a small public API: \(names.count) public declarations")
         let words = Set(section.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init))
         for (name, file) in names {
-            #expect(words.contains(name), "\(file): public '\(name)' is not listed in README's 'Using it from Swift'; list it or make it package")
+            #expect(
+                words.contains(name),
+                "\(file): public '\(name)' is not listed in README's 'Using it from Swift'; list it or make it package")
         }
     }
 }

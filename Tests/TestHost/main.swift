@@ -10,11 +10,13 @@ let pauseAt = ProcessInfo.processInfo.environment["ASN_MIGRATE_TEST_PAUSE_AT"]
 let commands = ToolCommands.all.map { entry in
     guard entry.spec.name == "nightly" else { return entry }
     return CommandEntry(spec: entry.spec) { arguments, console in
-        NightlyCommand.run(arguments, console: console, stepReached: { step in
-            guard step == pauseAt else { return }
-            console.diagnostic("asn-migrate nightly: test pause at \(step) (pid \(getpid()))")
-            while true { sleep(60) }
-        })
+        NightlyCommand.run(
+            arguments, console: console,
+            stepReached: { step in
+                guard step == pauseAt else { return }
+                console.diagnostic("asn-migrate nightly: test pause at \(step) (pid \(getpid()))")
+                while true { sleep(60) }
+            })
     }
 }
 let status = ASNMigrateCLI.run(Array(CommandLine.arguments.dropFirst()), commands: commands)

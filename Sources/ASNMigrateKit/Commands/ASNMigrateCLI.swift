@@ -27,13 +27,14 @@ public enum ASNMigrateCLI {
         CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
         CommandEntry(spec: MergeCommand.spec) { MergeCommand.run($0, console: $1) },
         CommandEntry(spec: MappingsCommand.spec) { MappingsCommand.run($0, console: $1) },
-        CommandEntry(spec: FetchCommand.spec) { FetchCommand.run($0, console: $1) },
+        CommandEntry(spec: FetchCommand.spec) { FetchCommand.run($0, console: $1) }
     ]
 
     /// The program made of `commands`: every subcommand and its options.
     package static func program(commands: [CommandEntry] = builtInCommands) -> Program {
         Program(
-            abstract: "Migrate archived App Store Server Notifications V1 to V2 form, and reconcile them with V2 records.",
+            abstract:
+                "Migrate archived App Store Server Notifications V1 to V2 form, and reconcile them with V2 records.",
             version: version,
             commands: commands.map(\.spec)
         )
@@ -46,8 +47,10 @@ public enum ASNMigrateCLI {
     }
 
     /// Runs the tool made of `commands` on the arguments after the executable name.
-    package static func run(_ arguments: [String], console: Console = .standard,
-                           commands: [CommandEntry] = builtInCommands) -> ExitStatus {
+    package static func run(
+        _ arguments: [String], console: Console = .standard,
+        commands: [CommandEntry] = builtInCommands
+    ) -> ExitStatus {
         let outcome: ParseOutcome
         do {
             outcome = try program(commands: commands).parse(arguments)

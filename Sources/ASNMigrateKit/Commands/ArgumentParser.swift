@@ -85,7 +85,10 @@ struct ArgumentParser {
     private func check(_ positionals: [String]) throws(ASNError) {
         guard let positional = spec.positional else {
             if let first = positionals.first {
-                throw ASNError(.usage, "unexpected argument '\(first)' for '\(spec.name)'; it takes no arguments. See '\(spec.programName) \(spec.name) --help'.")
+                throw ASNError(
+                    .usage,
+                    "unexpected argument '\(first)' for '\(spec.name)'; it takes no arguments. See '\(spec.programName) \(spec.name) --help'."
+                )
             }
             return
         }
@@ -94,7 +97,8 @@ struct ArgumentParser {
             throw ASNError(.usage, "'-' (standard input) cannot be used with '\(spec.name)'; give a file path")
         }
         if stdinCount > 1 {
-            throw ASNError(.usage, "'-' (standard input) given \(stdinCount) times; standard input can be read only once")
+            throw ASNError(
+                .usage, "'-' (standard input) given \(stdinCount) times; standard input can be read only once")
         }
         if positionals.count < positional.minCount {
             let hint = positional.missingHint ?? "give at least \(positional.minCount)"
@@ -102,7 +106,10 @@ struct ArgumentParser {
         }
         if let maxCount = positional.maxCount, positionals.count > maxCount {
             let extra = positionals.dropFirst(maxCount).map { "'\($0)'" }.joined(separator: ", ")
-            throw ASNError(.usage, "too many arguments for '\(spec.name)': it takes at most \(maxCount) \(positional.name), got \(positionals.count) (unexpected: \(extra))")
+            throw ASNError(
+                .usage,
+                "too many arguments for '\(spec.name)': it takes at most \(maxCount) \(positional.name), got \(positionals.count) (unexpected: \(extra))"
+            )
         }
     }
 }

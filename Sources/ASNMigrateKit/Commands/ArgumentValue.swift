@@ -6,17 +6,23 @@ package enum ArgumentValue {
     package static func choice(_ text: String, option: String, among allowed: [String]) throws(ASNError) -> String {
         guard !allowed.contains(text) else { return text }
         var message = "option '\(option)' must be one of: \(allowed.joined(separator: ", ")) (got '\(text)'"
-        if let suggestion = Suggestion.closest(to: text, among: allowed) { message += "; did you mean '\(suggestion)'?" }
+        if let suggestion = Suggestion.closest(to: text, among: allowed) {
+            message += "; did you mean '\(suggestion)'?"
+        }
         throw ASNError(.usage, message + ")")
     }
 
     /// `text` as a whole number within `range` (if any), else a usage error.
-    package static func integer(_ text: String, option: String, in range: ClosedRange<Int>? = nil) throws(ASNError) -> Int {
+    package static func integer(_ text: String, option: String, in range: ClosedRange<Int>? = nil) throws(ASNError)
+        -> Int
+    {
         guard let number = Int(text) else {
             throw ASNError(.usage, "option '\(option)' needs a whole number (got '\(text)')")
         }
         if let range, !range.contains(number) {
-            throw ASNError(.usage, "option '\(option)' must be between \(range.lowerBound) and \(range.upperBound) (got \(number))")
+            throw ASNError(
+                .usage, "option '\(option)' must be between \(range.lowerBound) and \(range.upperBound) (got \(number))"
+            )
         }
         return number
     }
@@ -25,7 +31,8 @@ package enum ArgumentValue {
     package static func durationMilliseconds(_ text: String, option: String) throws(ASNError) -> Int64 {
         switch DurationText.read(text) {
         case .milliseconds(let value): return value
-        case .malformed: throw ASNError(.usage, "option '\(option)' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")
+        case .malformed:
+            throw ASNError(.usage, "option '\(option)' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")
         case .tooLong: throw ASNError(.usage, "option '\(option)' duration '\(text)' is too long")
         }
     }
@@ -40,4 +47,3 @@ package enum ArgumentValue {
         }
     }
 }
-

@@ -19,8 +19,11 @@ package struct CommandSpec: Sendable, Equatable {
     package var exitStatuses: [ExitStatus]
 
     /// Creates a command spec.
-    package init(name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [], positional: PositionalSpec? = nil,
-                programName: String = "asn-migrate", exitStatuses: [ExitStatus] = []) {
+    package init(
+        name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [],
+        positional: PositionalSpec? = nil,
+        programName: String = "asn-migrate", exitStatuses: [ExitStatus] = []
+    ) {
         self.exitStatuses = exitStatuses
         self.name = name
         self.abstract = abstract
@@ -55,7 +58,9 @@ package struct CommandSpec: Sendable, Equatable {
                 problems.append("option '\(option.long)' needs a value name")
             }
             if let defaultValue = option.defaultValue {
-                if option.kind != .single { problems.append("option '\(option.long)' has a default but is not a single-value option") }
+                if option.kind != .single {
+                    problems.append("option '\(option.long)' has a default but is not a single-value option")
+                }
                 do throws(ASNError) {
                     try ArgumentValue.validate(defaultValue, for: option)
                 } catch {

@@ -3,9 +3,14 @@ package enum MappingsCommand {
     /// The command's spec.
     package static let spec = CommandSpec(
         name: "mappings",
-        abstract: "Print the effective V1 to V2 mapping table and V2-only transaction rules (built in, or from --mappings DIR).",
+        abstract:
+            "Print the effective V1 to V2 mapping table and V2-only transaction rules (built in, or from --mappings DIR).",
         options: [
-            .single("--mappings", valueName: "DIR", help: "Validate and print DIR/v1-to-v2.rules, DIR/v2-only.rules and DIR/v2-only-transactions.rules (built-in when absent) instead of the built-in table."),
+            .single(
+                "--mappings", valueName: "DIR",
+                help:
+                    "Validate and print DIR/v1-to-v2.rules, DIR/v2-only.rules and DIR/v2-only-transactions.rules (built-in when absent) instead of the built-in table."
+            )
         ]
     )
 
@@ -34,7 +39,10 @@ package enum MappingsCommand {
         lines.append("")
         lines.append("rules (first match wins)")
         let rows = table.rules.map { rule in
-            [rule.id, rule.v1Types.joined(separator: ", "), rule.conditionText, rule.v2Type + " / " + (rule.v2Subtype ?? "-")]
+            [
+                rule.id, rule.v1Types.joined(separator: ", "), rule.conditionText,
+                rule.v2Type + " / " + (rule.v2Subtype ?? "-")
+            ]
         }
         let header = ["id", "V1 notification_type", "condition", "V2 notificationType / subtype"]
         lines.append(contentsOf: aligned([header] + rows).map { "  " + $0 })
@@ -51,11 +59,19 @@ package enum MappingsCommand {
         }
         lines.append(contentsOf: aligned([["list", "V2 notificationType", "subtype"]] + v2Rows).map { "  " + $0 })
         lines.append("")
-        lines.append("transactions V1 had no reason to show (\(V2OnlyTransactionRules.fileName); reconcile against Apple's API view)")
+        lines.append(
+            "transactions V1 had no reason to show (\(V2OnlyTransactionRules.fileName); reconcile against Apple's API view)"
+        )
         let transactionRows = transactionRules.rules.map { rule -> [String] in
-            [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*", rule.first.map { $0 ? "first" : "later" } ?? "*"]
+            [
+                rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*",
+                rule.first.map { $0 ? "first" : "later" } ?? "*"
+            ]
         }
-        lines.append(contentsOf: aligned([["V2 type", "inAppOwnershipType", "revoked", "transaction"]] + transactionRows).map { "  " + $0 })
+        lines.append(
+            contentsOf: aligned([["V2 type", "inAppOwnershipType", "revoked", "transaction"]] + transactionRows).map {
+                "  " + $0
+            })
         return lines.joined(separator: "\n") + "\n"
     }
 

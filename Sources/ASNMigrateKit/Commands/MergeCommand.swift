@@ -6,11 +6,19 @@ package enum MergeCommand {
     /// The command's spec.
     package static let spec = CommandSpec(
         name: "merge",
-        abstract: "Combine the report folders of 'reconcile --shard K/N' runs (every shard 0 to N-1 once) into one report, byte for byte the unsharded run's.",
+        abstract:
+            "Combine the report folders of 'reconcile --shard K/N' runs (every shard 0 to N-1 once) into one report, byte for byte the unsharded run's.",
         options: [
-            .single("--out", short: "-o", valueName: "DIR", help: "The merged report folder (required); written as reconcile writes its folder: atomically, locked, only over an empty folder or an earlier report."),
-            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some (over the merged figures).",
-                    defaultValue: "1%"),
+            .single(
+                "--out", short: "-o", valueName: "DIR",
+                help:
+                    "The merged report folder (required); written as reconcile writes its folder: atomically, locked, only over an empty folder or an earlier report."
+            ),
+            .single(
+                "--max-reject-rate", valueName: "RATE",
+                help: SanityCheck.optionHelp
+                    + ", or when one side has no records while the other has some (over the merged figures).",
+                defaultValue: "1%")
         ],
         positional: PositionalSpec(
             name: "SHARD_DIR",
@@ -25,7 +33,8 @@ package enum MergeCommand {
     package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         let name = "asn-migrate merge"
         guard let out = arguments.value("--out") else {
-            console.diagnostic("\(name): missing --out DIR: name the folder for the merged report. See 'asn-migrate merge --help'.")
+            console.diagnostic(
+                "\(name): missing --out DIR: name the folder for the merged report. See 'asn-migrate merge --help'.")
             return .usage
         }
         let maxRejectRate: Double
@@ -45,12 +54,15 @@ package enum MergeCommand {
         var folders: [ReportMerge.Folder] = []
         for path in arguments.positionals {
             if let resolved = try? OutputTarget.resolveDirectory(path), resolved == destination {
-                console.diagnostic("\(name): --out '\(out)' is also given as a shard folder; write the merged report to a new folder")
+                console.diagnostic(
+                    "\(name): --out '\(out)' is also given as a shard folder; write the merged report to a new folder")
                 return .usage
             }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                console.diagnostic("\(name): '\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written")
+                console.diagnostic(
+                    "\(name): '\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
+                )
                 return .dataError
             }
             var files: [String: [UInt8]] = [:]
@@ -70,13 +82,16 @@ package enum MergeCommand {
         }
         do throws(ASNError) {
             locks.append(try RunLock.acquire(RunLock.lockPath(besideOutput: destination)))
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: ReconcileRun.reportNames) { (staging: StagingDirectory) throws(ASNError) in
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: ReconcileRun.reportNames) {
+                (staging: StagingDirectory) throws(ASNError) in
                 for file in merged { try staging.write(name: file.name, bytes: file.bytes) }
             }
         } catch {
             console.diagnostic("\(name): \(error.description); nothing written")
             return error.code == .locked ? .locked : .failure
         }
-        return MergedReportVerdict.finish(merged, label: name, what: "\(folders.count) shard\(folders.count == 1 ? "" : "s") merged", directory: out, maxRejectRate: maxRejectRate, console: console)
+        return MergedReportVerdict.finish(
+            merged, label: name, what: "\(folders.count) shard\(folders.count == 1 ? "" : "s") merged", directory: out,
+            maxRejectRate: maxRejectRate, console: console)
     }
 }

@@ -9,48 +9,123 @@ package enum NightlyCommand {
     /// The command's spec; every config key is also a flag with the same name.
     package static let spec = CommandSpec(
         name: "nightly",
-        abstract: "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
+        abstract:
+            "Reconcile the V1 and V2 files that arrived since the last run against a state database; report new, open, resolved and pending differences.",
         options: [
-            .single("--config", valueName: "FILE", help: "Config file of 'key = value' lines (keys are the options below without '--'); flags win over it."),
-            .repeatable("--v1", valueName: "PATH", help: "V1 input root: file or directory (repeatable); or one postgres:// URI with --v1-query."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 input root: file or directory (repeatable); or one postgres:// URI with --v2-query."),
+            .single(
+                "--config", valueName: "FILE",
+                help: "Config file of 'key = value' lines (keys are the options below without '--'); flags win over it."
+            ),
+            .repeatable(
+                "--v1", valueName: "PATH",
+                help: "V1 input root: file or directory (repeatable); or one postgres:// URI with --v1-query."),
+            .repeatable(
+                "--v2", valueName: "PATH",
+                help: "V2 input root: file or directory (repeatable); or one postgres:// URI with --v2-query."),
             .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV."),
-            .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."),
-            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or the columns the --v2-columns map names)."),
-            .single("--v1-since-column", valueName: "COLUMN", help: "With --v1 postgres://…: a column that grows as rows arrive (received_at, or an id sequence); each night reads rows from its high-water mark less --since-overlap."),
+            .single(
+                "--v1-query", valueName: "SQL",
+                help:
+                    "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."
+            ),
+            .single(
+                "--v2-query", valueName: "SQL",
+                help:
+                    "With --v2 postgres://…: the table or SELECT giving 'id' and 'signed_payload' or 'body' (or the columns the --v2-columns map names)."
+            ),
+            .single(
+                "--v1-since-column", valueName: "COLUMN",
+                help:
+                    "With --v1 postgres://…: a column that grows as rows arrive (received_at, or an id sequence); each night reads rows from its high-water mark less --since-overlap."
+            ),
             .single("--v2-since-column", valueName: "COLUMN", help: "With --v2 postgres://…: as --v1-since-column."),
-            .single("--since-overlap", valueName: "DURATION", help: "How far before the high-water mark of a time since-column a night reads again, for rows that arrive late (default 3d); rows already read are skipped by id.", valueKind: .duration),
+            .single(
+                "--since-overlap", valueName: "DURATION",
+                help:
+                    "How far before the high-water mark of a time since-column a night reads again, for rows that arrive late (default 3d); rows already read are skipped by id.",
+                valueKind: .duration),
             .single("--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite)."),
-            .single("--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."),
-            .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration),
-            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable), as reconcile --ignore-field."),
-            .single("--time-tolerance", valueName: "DURATION", help: "Two times that differ by less compare equal (default 0), as reconcile --time-tolerance.", valueKind: .duration),
-            .single("--settle", valueName: "DURATION", help: "How long an unpaired record stays pending before it is a difference (default 72h).", valueKind: .duration),
-            .single("--horizon", valueName: "DURATION", help: "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (README, Forget)."),
-            .single("--environment", valueName: "NAME", help: "Only records of this environment.", valueKind: .choice(["Production", "Sandbox"])),
-            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
-            .single("--retention-days", valueName: "N", help: "Remove report folders older than N days (default: keep all).", valueKind: .integer(1...36_500)),
-            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + " in the run (default 1%), or when the state holds records of one side only."),
-            .single("--metrics-file", valueName: "FILE", help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
-            .single("--run-date", valueName: "YYYY-MM-DD", help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
-            .single("--state-backup", valueName: "DIR", help: "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."),
-            .flag("--allow-future-run-date", help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
-            .single("--min-file-age", valueName: "DURATION", help: "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).", valueKind: .duration),
-            .flag("--no-html", help: "Do not write report.html (written by default beside the CSV files: the night's figures, charts of the open differences, the open-item trend over the last 30 nights). In the config: no-html = yes."),
-            .single("--max-lag", valueName: "DURATION", help: "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."),
+            .single(
+                "--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."
+            ),
+            .single(
+                "--window", valueName: "DURATION",
+                help: "How far apart a V1 event and a V2 signedDate may be to pair (default 48h).", valueKind: .duration
+            ),
+            .repeatable(
+                "--ignore-field", valueName: "FIELD",
+                help: "Do not compare FIELD (repeatable), as reconcile --ignore-field."),
+            .single(
+                "--time-tolerance", valueName: "DURATION",
+                help: "Two times that differ by less compare equal (default 0), as reconcile --time-tolerance.",
+                valueKind: .duration),
+            .single(
+                "--settle", valueName: "DURATION",
+                help: "How long an unpaired record stays pending before it is a difference (default 72h).",
+                valueKind: .duration),
+            .single(
+                "--horizon", valueName: "DURATION",
+                help:
+                    "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (README, Forget)."
+            ),
+            .single(
+                "--environment", valueName: "NAME", help: "Only records of this environment.",
+                valueKind: .choice(["Production", "Sandbox"])),
+            .single(
+                "--mappings", valueName: "DIR",
+                help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
+            .single(
+                "--retention-days", valueName: "N",
+                help: "Remove report folders older than N days (default: keep all).", valueKind: .integer(1...36_500)),
+            .single(
+                "--max-reject-rate", valueName: "RATE",
+                help: SanityCheck.optionHelp
+                    + " in the run (default 1%), or when the state holds records of one side only."),
+            .single(
+                "--metrics-file", valueName: "FILE",
+                help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
+            .single(
+                "--run-date", valueName: "YYYY-MM-DD",
+                help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
+            .single(
+                "--state-backup", valueName: "DIR",
+                help:
+                    "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."
+            ),
+            .flag(
+                "--allow-future-run-date",
+                help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
+            .single(
+                "--min-file-age", valueName: "DURATION",
+                help:
+                    "Leave files modified less than this long ago (machine clock) for a later night (default 10m; 0 reads everything).",
+                valueKind: .duration),
+            .flag(
+                "--no-html",
+                help:
+                    "Do not write report.html (written by default beside the CSV files: the night's figures, charts of the open differences, the open-item trend over the last 30 nights). In the config: no-html = yes."
+            ),
+            .single(
+                "--max-lag", valueName: "DURATION",
+                help:
+                    "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."
+            )
         ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
         exitStatuses: ExitStatus.allCases
     )
 
     /// Runs the command; `clock` gives the wall time (epoch ms); `stepReached` is called with each of `steps` as the
     /// run passes it (the crash tests' host binary stops there to be killed).
-    package static func run(_ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
-                           stepReached: @escaping (String) -> Void = { _ in }) -> ExitStatus {
+    package static func run(
+        _ arguments: ParsedArguments, console: Console, clock: @escaping () -> Int64 = ReconcileCommand.currentTime,
+        stepReached: @escaping (String) -> Void = { _ in }
+    ) -> ExitStatus {
         let settings: NightlyRun.Settings
         do {
             settings = try Self.settings(arguments)
         } catch {
-            console.diagnostic("\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")
+            console.diagnostic(
+                "\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")
             return .usage
         }
         return NightlyRun(settings: settings, console: console, clock: clock, stepReached: stepReached).run()
@@ -67,8 +142,10 @@ package enum NightlyCommand {
             config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
         }
         let nightly = try NightlySettings.resolve(arguments, config: config)
-        return NightlyRun.Settings(nightly: nightly, signatures: try nightly.signaturePolicy(),
-                                   thresholds: try ThresholdCheck.parse(failOn: nightly.failOn, warnOn: nightly.warnOn, catalog: ThresholdFigures.nightly),
-                                   configPath: configPath)
+        return NightlyRun.Settings(
+            nightly: nightly, signatures: try nightly.signaturePolicy(),
+            thresholds: try ThresholdCheck.parse(
+                failOn: nightly.failOn, warnOn: nightly.warnOn, catalog: ThresholdFigures.nightly),
+            configPath: configPath)
     }
 }

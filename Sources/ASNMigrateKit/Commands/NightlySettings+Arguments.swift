@@ -4,7 +4,9 @@ import Foundation
 extension NightlySettings {
     /// Resolves `config` (if any) and the flags in `arguments`; flags win; relative paths in the config (and the
     /// defaults, when a config is given) are taken relative to the config file's folder.
-    package static func resolve(_ arguments: ParsedArguments, config: NightlyConfigFile?) throws(ASNError) -> NightlySettings {
+    package static func resolve(_ arguments: ParsedArguments, config: NightlyConfigFile?) throws(ASNError)
+        -> NightlySettings
+    {
         var s = NightlySettings()
         let base = config.map { FileSystem.parentDirectory(of: $0.path) }
         func relative(_ path: String) -> String {
@@ -51,7 +53,8 @@ extension NightlySettings {
                 var on = arguments.flag(flag)
                 if !on, let config, let entry = config.entries(key).last {
                     guard let parsed = Self.boolean(entry.value) else {
-                        throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)' needs yes or no (got '\(entry.value)')")
+                        throw NightlyConfigFile.error(
+                            config.path, entry.line, "key '\(key)' needs yes or no (got '\(entry.value)')")
                     }
                     on = parsed
                 }
@@ -74,20 +77,30 @@ extension NightlySettings {
             }
         }
         guard !s.v1.isEmpty || !s.v2.isEmpty else {
-            throw ASNError(.usage, "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'.")
+            throw ASNError(
+                .usage,
+                "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'."
+            )
         }
         for side in ["v1", "v2"] {
             let roots = side == "v1" ? s.v1 : s.v2
             let query = side == "v1" ? s.v1Query : s.v2Query
             if let uri = roots.first(where: PostgresSource.isURI) {
                 guard roots.count == 1 else {
-                    throw ASNError(.usage, "\(side) \(PostgresSource.redacted(uri)) must be the only \(side) root (\(roots.count) given); read files and the database with separate states")
+                    throw ASNError(
+                        .usage,
+                        "\(side) \(PostgresSource.redacted(uri)) must be the only \(side) root (\(roots.count) given); read files and the database with separate states"
+                    )
                 }
                 guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw ASNError(.usage, "\(side) \(PostgresSource.redacted(uri)) needs \(side)-query TABLE or \(side)-query 'SELECT …' (README, Reading from PostgreSQL)")
+                    throw ASNError(
+                        .usage,
+                        "\(side) \(PostgresSource.redacted(uri)) needs \(side)-query TABLE or \(side)-query 'SELECT …' (README, Reading from PostgreSQL)"
+                    )
                 }
             } else if query != nil || s.sinceColumn(side: side) != nil {
-                throw ASNError(.usage, "\(side)-query and \(side)-since-column need \(side) = postgres://USER@HOST/DATABASE")
+                throw ASNError(
+                    .usage, "\(side)-query and \(side)-since-column need \(side) = postgres://USER@HOST/DATABASE")
             }
         }
         return s
@@ -109,7 +122,8 @@ extension NightlySettings {
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
         case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
-        case "environment": environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
+        case "environment":
+            environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
         case "retention-days": retentionDays = try ArgumentValue.integer(value, option: option, in: 1...36_500)
         case "v1-query": v1Query = value
         case "v2-query": v2Query = value
@@ -140,7 +154,8 @@ extension NightlySettings {
         for part in value.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, ["v1", "v2"].contains(pair[0]) else {
-                throw ASNError(.usage, "option '\(option)' needs a duration (2d) or per side 'v1=2d,v2=1d', not '\(value)'")
+                throw ASNError(
+                    .usage, "option '\(option)' needs a duration (2d) or per side 'v1=2d,v2=1d', not '\(value)'")
             }
             lags[pair[0]] = try ArgumentValue.durationMilliseconds(pair[1], option: option)
         }
@@ -159,7 +174,10 @@ extension NightlySettings {
     /// A compared field named by `ignore-field`.
     static func field(_ name: String, option: String) throws(ASNError) -> ComparedField {
         guard let field = ComparedField(rawValue: name) else {
-            throw ASNError(.usage, "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ASNError(
+                .usage,
+                "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return field
     }

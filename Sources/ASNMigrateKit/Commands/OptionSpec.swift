@@ -38,7 +38,10 @@ package struct OptionSpec: Sendable, Equatable {
     package var valueKind: ValueKind
 
     /// Creates an option spec; prefer `.flag`, `.single` and `.repeatable`.
-    package init(_ long: String, short: String? = nil, kind: Kind, valueName: String = "VALUE", help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) {
+    package init(
+        _ long: String, short: String? = nil, kind: Kind, valueName: String = "VALUE", help: String,
+        defaultValue: String? = nil, valueKind: ValueKind = .text
+    ) {
         self.long = long
         self.short = short
         self.kind = kind
@@ -56,12 +59,19 @@ package struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option taking one value, such as `--out FILE`.
-    package static func single(_ long: String, short: String? = nil, valueName: String, help: String, defaultValue: String? = nil, valueKind: ValueKind = .text) -> OptionSpec {
-        OptionSpec(long, short: short, kind: .single, valueName: valueName, help: help, defaultValue: defaultValue, valueKind: valueKind)
+    package static func single(
+        _ long: String, short: String? = nil, valueName: String, help: String, defaultValue: String? = nil,
+        valueKind: ValueKind = .text
+    ) -> OptionSpec {
+        OptionSpec(
+            long, short: short, kind: .single, valueName: valueName, help: help, defaultValue: defaultValue,
+            valueKind: valueKind)
     }
 
     /// An option that may be given several times, such as `--ignore-field NAME`.
-    package static func repeatable(_ long: String, short: String? = nil, valueName: String, help: String, valueKind: ValueKind = .text) -> OptionSpec {
+    package static func repeatable(
+        _ long: String, short: String? = nil, valueName: String, help: String, valueKind: ValueKind = .text
+    ) -> OptionSpec {
         OptionSpec(long, short: short, kind: .repeatable, valueName: valueName, help: help, valueKind: valueKind)
     }
 

@@ -14,7 +14,10 @@ package struct PositionalSpec: Sendable, Equatable {
     package var missingHint: String?
 
     /// Creates a positional spec.
-    package init(name: String, help: String, minCount: Int = 0, maxCount: Int? = nil, acceptsStandardInput: Bool = false, missingHint: String? = nil) {
+    package init(
+        name: String, help: String, minCount: Int = 0, maxCount: Int? = nil, acceptsStandardInput: Bool = false,
+        missingHint: String? = nil
+    ) {
         self.name = name
         self.help = help
         self.minCount = minCount

@@ -35,7 +35,10 @@ package struct Program: Sendable, Equatable {
             return .version(version)
         default:
             if first.hasPrefix("-"), first != "-" {
-                throw ASNError(.usage, "unknown option '\(first)' before the command; options go after it, as in '\(name) COMMAND [OPTIONS]'. Commands: \(commandList)")
+                throw ASNError(
+                    .usage,
+                    "unknown option '\(first)' before the command; options go after it, as in '\(name) COMMAND [OPTIONS]'. Commands: \(commandList)"
+                )
             }
             return try command(first).parse(Array(arguments.dropFirst()))
         }
@@ -73,7 +76,8 @@ package struct Program: Sendable, Equatable {
         if version != nil { options.append(("-V, --version", "Print the version (also '\(name) version').")) }
         formatter.table("OPTIONS", options)
         formatter.table("EXIT STATUS", ExitStatus.allCases.map { (String($0.rawValue), $0.help) })
-        formatter.paragraph("See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")
+        formatter.paragraph(
+            "See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")
         return formatter.text
     }
 }

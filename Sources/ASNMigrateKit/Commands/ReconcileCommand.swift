@@ -5,32 +5,109 @@ package enum ReconcileCommand {
     /// The command's spec.
     package static let spec = CommandSpec(
         name: "reconcile",
-        abstract: "Reconcile archived V1 notifications against V2 records and write CSV difference reports. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
+        abstract:
+            "Reconcile archived V1 notifications against V2 records and write CSV difference reports. When standard error is a terminal, a progress line there shows bytes and records per second and the time left.",
         options: [
-            .repeatable("--v1", valueName: "PATH", help: "V1 archive file or directory (repeatable; '-' for standard input); or one postgres://USER@HOST/DATABASE URI with --v1-query (password in ~/.pgpass or PGPASSWORD)."),
-            .repeatable("--v2", valueName: "PATH", help: "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable); or one postgres:// URI with --v2-query."),
-            .single("--v1-query", valueName: "SQL", help: "With --v1 postgres://…: the table (its rows in the order of its first column) or SELECT giving a 'body' column (json, jsonb or text), optionally 'received_at' and 'id'."),
-            .single("--v2-query", valueName: "SQL", help: "With --v2 postgres://…: the table or SELECT giving 'signed_payload' (a JWS) or 'body' (a V2 body or decoded payload), or the columns of --v2-columns; optionally 'id'."),
-            .single("--out", short: "-o", valueName: "DIR", help: "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept), and only when it is empty or holds nothing but report files; a lock file .DIR.lock beside it keeps two runs from writing it at once."),
-            .single("--run-date", valueName: "YYYY-MM-DD", help: "The run date naming the default report folder and reported as run_date in summary.csv (default: today, UTC)."),
-            .single("--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.", defaultValue: "48h", valueKind: .duration),
-            .single("--from", valueName: "DATE", help: "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events. A pair is judged when either record is in the period."),
-            .single("--to", valueName: "DATE", help: "Last instant judged (a date means through its end); default: the earlier of both sides' last events."),
-            .repeatable("--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
-            .repeatable("--ignore-field", valueName: "FIELD", help: "Do not compare FIELD (repeatable): field_mismatch, transaction_field_mismatch and state_mismatch rows alike."),
-            .single("--time-tolerance", valueName: "DURATION", help: "Two times that differ by less compare equal (for a side stored with whole seconds, 1s).", defaultValue: "0", valueKind: .duration),
-            .single("--v2-columns", valueName: "FILE", help: "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."),
-            .single("--mappings", valueName: "DIR", help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."),
+            .repeatable(
+                "--v1", valueName: "PATH",
+                help:
+                    "V1 archive file or directory (repeatable; '-' for standard input); or one postgres://USER@HOST/DATABASE URI with --v1-query (password in ~/.pgpass or PGPASSWORD)."
+            ),
+            .repeatable(
+                "--v2", valueName: "PATH",
+                help:
+                    "V2 records: raw bodies, decoded payloads, notification history pages, migrate output, or CSV with --v2-columns; also App Store Server API responses (Get Transaction History pages, Get All Subscription Statuses) and transactions, which are compared transaction by transaction (repeatable); or one postgres:// URI with --v2-query."
+            ),
+            .single(
+                "--v1-query", valueName: "SQL",
+                help:
+                    "With --v1 postgres://…: the table (its rows in the order of its first column) or SELECT giving a 'body' column (json, jsonb or text), optionally 'received_at' and 'id'."
+            ),
+            .single(
+                "--v2-query", valueName: "SQL",
+                help:
+                    "With --v2 postgres://…: the table or SELECT giving 'signed_payload' (a JWS) or 'body' (a V2 body or decoded payload), or the columns of --v2-columns; optionally 'id'."
+            ),
+            .single(
+                "--out", short: "-o", valueName: "DIR",
+                help:
+                    "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept), and only when it is empty or holds nothing but report files; a lock file .DIR.lock beside it keeps two runs from writing it at once."
+            ),
+            .single(
+                "--run-date", valueName: "YYYY-MM-DD",
+                help:
+                    "The run date naming the default report folder and reported as run_date in summary.csv (default: today, UTC)."
+            ),
+            .single(
+                "--window", valueName: "DURATION", help: "How far apart a V1 event and a V2 signedDate may be to pair.",
+                defaultValue: "48h", valueKind: .duration),
+            .single(
+                "--from", valueName: "DATE",
+                help:
+                    "First instant judged (ISO 8601 date or instant, UTC); default: the later of both sides' first events. A pair is judged when either record is in the period."
+            ),
+            .single(
+                "--to", valueName: "DATE",
+                help:
+                    "Last instant judged (a date means through its end); default: the earlier of both sides' last events."
+            ),
+            .repeatable(
+                "--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
+            .repeatable(
+                "--ignore-field", valueName: "FIELD",
+                help:
+                    "Do not compare FIELD (repeatable): field_mismatch, transaction_field_mismatch and state_mismatch rows alike."
+            ),
+            .single(
+                "--time-tolerance", valueName: "DURATION",
+                help: "Two times that differ by less compare equal (for a side stored with whole seconds, 1s).",
+                defaultValue: "0", valueKind: .duration),
+            .single(
+                "--v2-columns", valueName: "FILE",
+                help:
+                    "Column-mapping file for V2 records given as CSV (see Mappings/v2-columns.example.map); the formula guard ('=…) of this tool's CSV is undone."
+            ),
+            .single(
+                "--mappings", valueName: "DIR",
+                help:
+                    "Use DIR/v1-to-v2.rules and DIR/v2-only.rules (and DIR/v2-only-transactions.rules when present) instead of the built-in mapping."
+            )
         ] + signatureOptions(configKeys: false) + [
-            .flag("--html", help: "Also write report.html beside the CSV files: one self-contained page (inline CSS and SVG, no script) with the figures, the accounting identities, bar charts of the differences by kind, product and month, the value at stake per currency and the first 50 rows of each kind."),
-            .single("--summary-json", valueName: "FILE", help: "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."),
-            .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
-                    defaultValue: "1%"),
+            .flag(
+                "--html",
+                help:
+                    "Also write report.html beside the CSV files: one self-contained page (inline CSS and SVG, no script) with the figures, the accounting identities, bar charts of the differences by kind, product and month, the value at stake per currency and the first 50 rows of each kind."
+            ),
+            .single(
+                "--summary-json", valueName: "FILE",
+                help:
+                    "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."
+            ),
+            .single(
+                "--max-reject-rate", valueName: "RATE",
+                help: SanityCheck.optionHelp + ", or when one side has no records while the other has some.",
+                defaultValue: "1%")
         ] + thresholdOptions(night: false) + [
-            .flag("--force", help: "Run even when the --v1 files look like V2 notifications or the --v2 files like V1 bodies (by default a usage error suggesting to swap them)."),
-            .single("--shard", valueName: "K/N", help: "Judge only shard K of N (subscriptions by a stable hash of environment and originalTransactionId; records without one in shard 0) and write that shard's report with shard.csv, for 'asn-migrate merge'. auto/N takes K from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID or CLOUD_RUN_TASK_INDEX."),
-            .single("--shards", valueName: "N", help: "Bounded memory on one machine: judge the N shards in turn in this process (reading the input N times) and write the merged report."),
-            .single("--memory-limit", valueName: "SIZE", help: "Like --shards, with N estimated from the input's size so the run stays under SIZE (2G, 512M); the console prints the peak reached."),
+            .flag(
+                "--force",
+                help:
+                    "Run even when the --v1 files look like V2 notifications or the --v2 files like V1 bodies (by default a usage error suggesting to swap them)."
+            ),
+            .single(
+                "--shard", valueName: "K/N",
+                help:
+                    "Judge only shard K of N (subscriptions by a stable hash of environment and originalTransactionId; records without one in shard 0) and write that shard's report with shard.csv, for 'asn-migrate merge'. auto/N takes K from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID or CLOUD_RUN_TASK_INDEX."
+            ),
+            .single(
+                "--shards", valueName: "N",
+                help:
+                    "Bounded memory on one machine: judge the N shards in turn in this process (reading the input N times) and write the merged report."
+            ),
+            .single(
+                "--memory-limit", valueName: "SIZE",
+                help:
+                    "Like --shards, with N estimated from the input's size so the run stays under SIZE (2G, 512M); the console prints the peak reached."
+            )
         ],
         exitStatuses: ExitStatus.allCases
     )
@@ -50,12 +127,14 @@ package enum ReconcileCommand {
         let (options, out) = try parseOptions(arguments, now: now)
         var settings = ReconcileRun.Settings(
             options: options, outDirectory: out, maxRejectRate: try SanityCheck.maxRejectRate(arguments),
-            thresholds: try ThresholdCheck.parse(failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
-                                                 catalog: ThresholdFigures.reconcile))
+            thresholds: try ThresholdCheck.parse(
+                failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
+                catalog: ThresholdFigures.reconcile))
         settings.sharding = try shardPlan(arguments, environment: ProcessInfo.processInfo.environment)
         if case .one(let shard) = settings.sharding {
             // Shards of one run must not share a folder: without --out each gets its own beside the dated one.
-            settings.outDirectory = arguments.value("--out").map { $0.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
+            settings.outDirectory =
+                arguments.value("--out").map { $0.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
                 ?? "Reports/\(options.run.runDate).shard-\(shard.index)-of-\(shard.count)"
         }
         settings.v1Roots = arguments.values("--v1")
@@ -75,14 +154,23 @@ package enum ReconcileCommand {
     /// The sharding options, checked: at most one of `--shard`, `--shards`, `--memory-limit`, and none of them with
     /// what a shard cannot compute alone (`--summary-json`, `--fail-on`, `--warn-on`); `--shard auto/N` reads
     /// `environment`.
-    static func shardPlan(_ arguments: ParsedArguments, environment: [String: String]) throws(ASNError) -> ReconcileRun.ShardPlan {
+    static func shardPlan(_ arguments: ParsedArguments, environment: [String: String]) throws(ASNError)
+        -> ReconcileRun.ShardPlan
+    {
         let given = ["--shard", "--shards", "--memory-limit"].filter { arguments.value($0) != nil }
         guard let option = given.first else { return .whole }
         guard given.count == 1 else {
-            throw ASNError(.usage, "\(given.joined(separator: " and ")) exclude each other: --shard K/N runs one shard (merge them with 'asn-migrate merge'), --shards N and --memory-limit run every shard in turn here")
+            throw ASNError(
+                .usage,
+                "\(given.joined(separator: " and ")) exclude each other: --shard K/N runs one shard (merge them with 'asn-migrate merge'), --shards N and --memory-limit run every shard in turn here"
+            )
         }
-        for other in ["--summary-json", "--fail-on", "--warn-on", "--html"] where arguments.flag(other) || arguments.value(other) != nil || !arguments.values(other).isEmpty {
-            throw ASNError(.usage, "\(other) does not work with \(option) yet: run the unsharded reconcile for it, or read the merged summary.csv")
+        for other in ["--summary-json", "--fail-on", "--warn-on", "--html"]
+        where arguments.flag(other) || arguments.value(other) != nil || !arguments.values(other).isEmpty {
+            throw ASNError(
+                .usage,
+                "\(other) does not work with \(option) yet: run the unsharded reconcile for it, or read the merged summary.csv"
+            )
         }
         let value = arguments.value(option) ?? ""
         switch option {
@@ -91,12 +179,17 @@ package enum ReconcileCommand {
         case "--shards":
             let count = try ShardSelection.parse("0/" + value, option: "--shards", environment: [:]).count
             guard !(arguments.values("--v1") + arguments.values("--v2")).contains("-") else {
-                throw ASNError(.usage, "--shards reads the input once per shard, so standard input ('-') cannot be one; give files")
+                throw ASNError(
+                    .usage, "--shards reads the input once per shard, so standard input ('-') cannot be one; give files"
+                )
             }
             return .inTurn(count)
         default:
             guard !(arguments.values("--v1") + arguments.values("--v2")).contains("-") else {
-                throw ASNError(.usage, "--memory-limit may read the input once per shard, so standard input ('-') cannot be one; give files")
+                throw ASNError(
+                    .usage,
+                    "--memory-limit may read the input once per shard, so standard input ('-') cannot be one; give files"
+                )
             }
             return .memoryLimit(try MemoryBudget.parseSize(value))
         }
@@ -104,14 +197,24 @@ package enum ReconcileCommand {
 
     /// The `--fail-on` / `--warn-on` options `reconcile` and `nightly` share; `night` says what the kinds count.
     static func thresholdOptions(night: Bool) -> [OptionSpec] {
-        let kinds = night ? "a difference kind (the night's new.csv rows of that kind)" : "a difference kind (its rows in differences.csv)"
-        let rule = "RULE is FIGURE OPERATOR LIMIT: FIGURE is \(kinds), a summary.csv count or rejects; OPERATOR >, >=, <, <=, ==; LIMIT a count or a percentage (state_mismatch>0.5%, of the figure's denominator: README, Thresholds)"
+        let kinds =
+            night
+            ? "a difference kind (the night's new.csv rows of that kind)"
+            : "a difference kind (its rows in differences.csv)"
+        let rule =
+            "RULE is FIGURE OPERATOR LIMIT: FIGURE is \(kinds), a summary.csv count or rejects; OPERATOR >, >=, <, <=, ==; LIMIT a count or a percentage (state_mismatch>0.5%, of the figure's denominator: README, Thresholds)"
         return [
-            .repeatable("--fail-on", valueName: "RULE", help: "Exit 1 when RULE holds (repeatable); with any --fail-on, exit 1 means a crossed --fail-on rule and nothing else. " + rule + "."),
-            .repeatable("--warn-on", valueName: "RULE", help: "Print a warning and count it (thresholds_warned in summary.csv) when RULE holds (repeatable). " + rule + "."),
+            .repeatable(
+                "--fail-on", valueName: "RULE",
+                help:
+                    "Exit 1 when RULE holds (repeatable); with any --fail-on, exit 1 means a crossed --fail-on rule and nothing else. "
+                    + rule + "."),
+            .repeatable(
+                "--warn-on", valueName: "RULE",
+                help: "Print a warning and count it (thresholds_warned in summary.csv) when RULE holds (repeatable). "
+                    + rule + ".")
         ]
     }
-
 
     /// The wall clock in epoch ms (used only for the default run date).
     package static func currentTime() -> Int64 {
@@ -121,27 +224,40 @@ package enum ReconcileCommand {
     /// Validates the options; usage errors name the option.
     static func parseOptions(_ arguments: ParsedArguments, now: Int64) throws(ASNError) -> (ReconcileOptions, String) {
         guard !arguments.values("--v1").isEmpty else {
-            throw ASNError(.usage, "missing --v1 PATH: give the V1 archive (file, directory or '-'). See 'asn-migrate reconcile --help'.")
+            throw ASNError(
+                .usage,
+                "missing --v1 PATH: give the V1 archive (file, directory or '-'). See 'asn-migrate reconcile --help'.")
         }
         guard !arguments.values("--v2").isEmpty else {
-            throw ASNError(.usage, "missing --v2 PATH: give the V2 records (file or directory). See 'asn-migrate reconcile --help'.")
+            throw ASNError(
+                .usage,
+                "missing --v2 PATH: give the V2 records (file or directory). See 'asn-migrate reconcile --help'.")
         }
         let standardInputs = (arguments.values("--v1") + arguments.values("--v2")).filter { $0 == "-" }.count
         guard standardInputs <= 1 else {
-            throw ASNError(.usage, "'-' (standard input) given \(standardInputs) times across --v1 and --v2; standard input can be read only once")
+            throw ASNError(
+                .usage,
+                "'-' (standard input) given \(standardInputs) times across --v1 and --v2; standard input can be read only once"
+            )
         }
         var options = ReconcileOptions()
         if let window = try arguments.durationMilliseconds("--window") { options.window = window }
         if let tolerance = try arguments.durationMilliseconds("--time-tolerance") { options.timeTolerance = tolerance }
         if let from = arguments.value("--from") {
             guard let parsed = Timestamp.parseUTCDayOrInstant(from) else {
-                throw ASNError(.usage, "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(from)'")
+                throw ASNError(
+                    .usage,
+                    "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(from)'"
+                )
             }
             options.from = parsed.ms
         }
         if let to = arguments.value("--to") {
             guard let parsed = Timestamp.parseUTCDayOrInstant(to) else {
-                throw ASNError(.usage, "option '--to' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(to)'")
+                throw ASNError(
+                    .usage,
+                    "option '--to' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(to)'"
+                )
             }
             options.to = parsed.isWholeDay ? parsed.ms + Timestamp.millisecondsPerDay - 1 : parsed.ms
         }
@@ -160,9 +276,14 @@ package enum ReconcileCommand {
         options.fields = ComparedField.allCases.filter(fields.contains)
 
         let runDate = try runDate(arguments, now: now)
-        options.run = RunInfo(runDate: runDate, toolVersion: BuildInfo.versionNumber,
-                              inputs: arguments.values("--v1").map { RunInfo.Input(side: "v1", root: describedRoot($0, arguments, side: "v1")) }
-                                  + arguments.values("--v2").map { RunInfo.Input(side: "v2", root: describedRoot($0, arguments, side: "v2")) })
+        options.run = RunInfo(
+            runDate: runDate, toolVersion: BuildInfo.versionNumber,
+            inputs: arguments.values("--v1").map {
+                RunInfo.Input(side: "v1", root: describedRoot($0, arguments, side: "v1"))
+            }
+                + arguments.values("--v2").map {
+                    RunInfo.Input(side: "v2", root: describedRoot($0, arguments, side: "v2"))
+                })
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")
     }
 
@@ -179,20 +300,39 @@ package enum ReconcileCommand {
     static func signatureOptions(configKeys: Bool) -> [OptionSpec] {
         let config = { (line: String) in configKeys ? " In the config: \(line)." : "" }
         return [
-            .flag("--verify-signatures", help: "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects." + config("verify-signatures = yes")),
-            .flag("--require-signatures", help: "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified." + config("require-signatures = yes")),
-            .repeatable("--root-certificate", valueName: "FILE", help: "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."),
-            .single("--bundle-id", valueName: "ID", help: "With --verify-signatures: reject V2 records of another bundle ID."),
-            .single("--app-apple-id", valueName: "N", help: "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."),
+            .flag(
+                "--verify-signatures",
+                help:
+                    "Verify every V2 JWS (chain to Apple Root CA - G3, marker OIDs, validity at signedDate, ES256); failures are 'signature:' rejects."
+                    + config("verify-signatures = yes")),
+            .flag(
+                "--require-signatures",
+                help:
+                    "With --verify-signatures: reject V2 records given decoded (JSON, CSV) instead of counting them as v2_unverified."
+                    + config("require-signatures = yes")),
+            .repeatable(
+                "--root-certificate", valueName: "FILE",
+                help:
+                    "With --verify-signatures: also accept chains ending in this root, DER or PEM (for test CAs such as simulate --sign writes)."
+            ),
+            .single(
+                "--bundle-id", valueName: "ID",
+                help: "With --verify-signatures: reject V2 records of another bundle ID."),
+            .single(
+                "--app-apple-id", valueName: "N",
+                help:
+                    "With --verify-signatures: reject V2 records of another appAppleId (Production notifications must carry it)."
+            )
         ]
     }
 
     /// The signature checks asked for, or nil without `--verify-signatures`; the options that need it are usage
     /// errors without it, and unreadable root certificates are usage errors naming the file.
     static func signaturePolicy(_ arguments: ParsedArguments) throws(ASNError) -> SignaturePolicy? {
-        try SignaturePolicy.resolve(verify: arguments.flag("--verify-signatures"), requireSignatures: arguments.flag("--require-signatures"),
-                                    rootCertificates: arguments.values("--root-certificate"), bundleId: arguments.value("--bundle-id"),
-                                    appAppleId: arguments.value("--app-apple-id"))
+        try SignaturePolicy.resolve(
+            verify: arguments.flag("--verify-signatures"), requireSignatures: arguments.flag("--require-signatures"),
+            rootCertificates: arguments.values("--root-certificate"), bundleId: arguments.value("--bundle-id"),
+            appAppleId: arguments.value("--app-apple-id"))
     }
 
     // MARK: - Database sources
@@ -204,15 +344,24 @@ package enum ReconcileCommand {
         let query = arguments.value("--\(side)-query")
         guard let uri = values.first(where: PostgresSource.isURI) else {
             if query != nil {
-                throw ASNError(.usage, "--\(side)-query needs --\(side) postgres://USER@HOST/DATABASE; the files given to --\(side) are read as files")
+                throw ASNError(
+                    .usage,
+                    "--\(side)-query needs --\(side) postgres://USER@HOST/DATABASE; the files given to --\(side) are read as files"
+                )
             }
             return nil
         }
         guard values.count == 1 else {
-            throw ASNError(.usage, "--\(side) \(PostgresSource.redacted(uri)) must be the only --\(side) input (\(values.count) given); read files and the database in separate runs")
+            throw ASNError(
+                .usage,
+                "--\(side) \(PostgresSource.redacted(uri)) must be the only --\(side) input (\(values.count) given); read files and the database in separate runs"
+            )
         }
         guard let query, !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ASNError(.usage, "--\(side) \(PostgresSource.redacted(uri)) needs --\(side)-query TABLE or --\(side)-query 'SELECT …' (README, Reading from PostgreSQL)")
+            throw ASNError(
+                .usage,
+                "--\(side) \(PostgresSource.redacted(uri)) needs --\(side)-query TABLE or --\(side)-query 'SELECT …' (README, Reading from PostgreSQL)"
+            )
         }
         return PostgresSource(side: side, uri: uri, query: query)
     }
@@ -223,8 +372,10 @@ package enum ReconcileCommand {
         return PostgresSource(side: side, uri: root, query: arguments.value("--\(side)-query") ?? "").describedRoot
     }
 
-
     private static func unknownField(_ name: String, option: String) -> ASNError {
-        ASNError(.usage, "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))")
+        ASNError(
+            .usage,
+            "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
     }
 }

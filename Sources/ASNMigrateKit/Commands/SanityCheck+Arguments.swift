@@ -14,7 +14,9 @@ extension SanityCheck {
     /// `text` as a reject rate (`0.01` or `1%`, between 0 and 1), or a usage error naming `option`.
     static func rate(_ text: String, option: String) throws(ASNError) -> Double {
         guard let rate = parseRate(text) else {
-            throw ASNError(.usage, "option '\(option)' needs a fraction (0.01) or a percentage (1%) between 0 and 1, not '\(text)'")
+            throw ASNError(
+                .usage, "option '\(option)' needs a fraction (0.01) or a percentage (1%) between 0 and 1, not '\(text)'"
+            )
         }
         return rate
     }

@@ -29,20 +29,26 @@ final class PostgresConnection {
         guard let options = PQconninfoParse(uri, &parseError) else {
             let detail = parseError.map { String(cString: $0) } ?? "out of memory"
             if let parseError { PQfreemem(parseError) }
-            throw ASNError(.databaseConfiguration,
-                           "'\(PostgresSource.redacted(uri))' is not a PostgreSQL connection URI: \(PostgresFailure.scrub(detail, secrets: PostgresFailure.secrets(in: uri)).trimmingCharacters(in: .whitespacesAndNewlines)); "
-                               + "write it as postgres://USER@HOST:PORT/DATABASE (the password in ~/.pgpass or PGPASSWORD, never on the command line)")
+            throw ASNError(
+                .databaseConfiguration,
+                "'\(PostgresSource.redacted(uri))' is not a PostgreSQL connection URI: \(PostgresFailure.scrub(detail, secrets: PostgresFailure.secrets(in: uri)).trimmingCharacters(in: .whitespacesAndNewlines)); "
+                    + "write it as postgres://USER@HOST:PORT/DATABASE (the password in ~/.pgpass or PGPASSWORD, never on the command line)"
+            )
         }
         PQconninfoFree(options)
         guard let connection = PQconnectdb(uri) else {
-            throw ASNError(.databaseUnavailable, "could not start a PostgreSQL connection to '\(PostgresSource.redacted(uri))': out of memory; run again later")
+            throw ASNError(
+                .databaseUnavailable,
+                "could not start a PostgreSQL connection to '\(PostgresSource.redacted(uri))': out of memory; run again later"
+            )
         }
         self.connection = connection
         target = Self.describe(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = PostgresFailure.scrub(String(cString: PQerrorMessage(connection)), secrets: secrets)
             // deinit closes the connection (every stored property is set, so Swift runs it when init throws).
-            throw PostgresFailure.connectionError(message, target: target, needsPassword: PQconnectionNeedsPassword(connection) != 0)
+            throw PostgresFailure.connectionError(
+                message, target: target, needsPassword: PQconnectionNeedsPassword(connection) != 0)
         }
         try execute("SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'iso_8601'")
     }
@@ -91,7 +97,9 @@ final class PostgresConnection {
     func columnTypes(_ query: String) throws(ASNError) -> [UInt32] {
         let result = PQexec(connection, "SELECT * FROM (" + query + ") AS asn_migrate_probe LIMIT 0")
         defer { PQclear(result) }
-        guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { throw failure(result, doing: "reading the columns of '\(Self.shortened(query))'") }
+        guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else {
+            throw failure(result, doing: "reading the columns of '\(Self.shortened(query))'")
+        }
         return (0..<PQnfields(result)).map { UInt32(PQftype(result, $0)) }
     }
 
@@ -108,14 +116,16 @@ final class PostgresConnection {
         var text = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
         if text.isEmpty { text = String(cString: PQerrorMessage(connection)) }
         let message = PostgresFailure.scrub(text, secrets: secrets)
-        return PostgresFailure.queryError(message, sqlState: state, connectionLost: PQstatus(connection) != CONNECTION_OK,
-                                          target: target, doing: what)
+        return PostgresFailure.queryError(
+            message, sqlState: state, connectionLost: PQstatus(connection) != CONNECTION_OK,
+            target: target, doing: what)
     }
 
     /// `database 'D' on host 'H' port P as user 'U'`, from what libpq settled on (URI, environment, defaults).
     private static func describe(_ connection: OpaquePointer) -> String {
         let text = { (value: UnsafeMutablePointer<CChar>?) in value.map { String(cString: $0) } ?? "" }
-        return "database '\(text(PQdb(connection)))' on host '\(text(PQhost(connection)))' port \(text(PQport(connection))) as user '\(text(PQuser(connection)))'"
+        return
+            "database '\(text(PQdb(connection)))' on host '\(text(PQhost(connection)))' port \(text(PQport(connection))) as user '\(text(PQuser(connection)))'"
     }
 
     /// The first 120 characters of a statement, on one line.

@@ -12,24 +12,33 @@ enum PostgresFailure {
         let lower = detail.lowercased()
         let configuration = needsPassword || configurationSigns.contains { lower.contains($0) }
         if configuration {
-            return ASNError(.databaseConfiguration,
-                            "PostgreSQL refused the connection to \(target): \(detail); check the URI, the user, the database name and the password in ~/.pgpass or PGPASSWORD (exit 78)",
-                            cause: needsPassword ? "the server asks for a password and none was found" : nil)
+            return ASNError(
+                .databaseConfiguration,
+                "PostgreSQL refused the connection to \(target): \(detail); check the URI, the user, the database name and the password in ~/.pgpass or PGPASSWORD (exit 78)",
+                cause: needsPassword ? "the server asks for a password and none was found" : nil)
         }
-        return ASNError(.databaseUnavailable,
-                        "could not reach PostgreSQL, \(target): \(detail); nothing was published; run again when the server is up (exit 75)")
+        return ASNError(
+            .databaseUnavailable,
+            "could not reach PostgreSQL, \(target): \(detail); nothing was published; run again when the server is up (exit 75)"
+        )
     }
 
     /// The error for a statement that failed with `message` (scrubbed) and SQLSTATE `sqlState` while doing `what`.
-    static func queryError(_ message: String, sqlState: String?, connectionLost: Bool, target: String, doing what: String) -> ASNError {
+    static func queryError(
+        _ message: String, sqlState: String?, connectionLost: Bool, target: String, doing what: String
+    ) -> ASNError {
         let detail = oneLine(message)
         let state = sqlState.map { " (SQLSTATE \($0))" } ?? ""
         if connectionLost || sqlState == nil || temporaryClasses.contains(where: { sqlState?.hasPrefix($0) == true }) {
-            return ASNError(.databaseUnavailable,
-                            "lost PostgreSQL, \(target), while \(what): \(detail)\(state); no report was written; run again when the server is up (exit 75)")
+            return ASNError(
+                .databaseUnavailable,
+                "lost PostgreSQL, \(target), while \(what): \(detail)\(state); no report was written; run again when the server is up (exit 75)"
+            )
         }
-        return ASNError(.databaseConfiguration,
-                        "PostgreSQL, \(target), refused \(what): \(detail)\(state); check --v1-query / --v2-query and the columns it returns (exit 78)")
+        return ASNError(
+            .databaseConfiguration,
+            "PostgreSQL, \(target), refused \(what): \(detail)\(state); check --v1-query / --v2-query and the columns it returns (exit 78)"
+        )
     }
 
     // MARK: - Passwords
@@ -40,7 +49,9 @@ enum PostgresFailure {
         if let options = PQconninfoParse(uri, nil) {
             var option = options
             while let keyword = option.pointee.keyword {
-                if String(cString: keyword) == "password", let value = option.pointee.val { found.append(String(cString: value)) }
+                if String(cString: keyword) == "password", let value = option.pointee.val {
+                    found.append(String(cString: value))
+                }
                 option += 1
             }
             PQconninfoFree(options)
@@ -73,7 +84,7 @@ enum PostgresFailure {
     private static let configurationSigns = [
         "password authentication failed", "authentication failed", "no password supplied", "does not exist",
         "no pg_hba.conf entry", "invalid ", "unsupported", "permission denied for database", "not permitted to log in",
-        "ssl is not enabled", "certificate",
+        "ssl is not enabled", "certificate"
     ]
 
     /// SQLSTATE classes that pass: connection exception, operator intervention (shutdown, cancel), insufficient
@@ -82,6 +93,8 @@ enum PostgresFailure {
 
     /// libpq's possibly multi-line message on one line.
     private static func oneLine(_ message: String) -> String {
-        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }.joined(separator: " ")
     }
 }

@@ -60,8 +60,16 @@ package struct PostgresReader: Sendable {
 
         /// Whether the since-column is a time, so the overlap applies (set once the read has looked at it).
         package var isTimeColumn: Bool {
-            get { lock.lock(); defer { lock.unlock() }; return time }
-            set { lock.lock(); defer { lock.unlock() }; time = newValue }
+            get {
+                lock.lock()
+                defer { lock.unlock() }
+                return time
+            }
+            set {
+                lock.lock()
+                defer { lock.unlock() }
+                time = newValue
+            }
         }
 
         /// An empty log.
@@ -106,22 +114,30 @@ package struct PostgresReader: Sendable {
             position += 1
             guard try isNew(row, connection: connection) else { return }
             if columns == nil {
-                guard let body = row.index(of: "body") else { throw missingColumns(row.columns, connection: connection) }
+                guard let body = row.index(of: "body") else {
+                    throw missingColumns(row.columns, connection: connection)
+                }
                 columns = (body, row.index(of: "received_at"), row.index(of: "id"))
             }
             guard let columns else { return }
             let body = row.bytes(columns.body) ?? Array("null".utf8)
             var bytes = body
             if let column = columns.receivedAt, let received = row.text(column) {
-                bytes = Array("{\"received_at\":".utf8) + Self.receiveTime(received) + Array(",\"body\":".utf8) + body + [UInt8(ascii: "}")]
+                bytes =
+                    Array("{\"received_at\":".utf8) + Self.receiveTime(received) + Array(",\"body\":".utf8) + body + [
+                        UInt8(ascii: "}")
+                    ]
             }
-            try emit(.record(RawRecord(location: location(row, idColumn: columns.id, position: position), bytes: bytes)))
+            try emit(
+                .record(RawRecord(location: location(row, idColumn: columns.id, position: position), bytes: bytes)))
         }
     }
 
     /// Calls `body` with the outcome of every row, decoded by `decoder` as the file readers decode records
     /// (through `columnMap` when given, as a CSV export's rows are).
-    package func v2Outcomes(decoder: V2RecordDecoder, columnMap: V2ColumnMap?, _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func v2Outcomes(decoder: V2RecordDecoder, columnMap: V2ColumnMap?, _ body: (V2ReadOutcome) throws -> Void)
+        throws
+    {
         let connection = try PostgresConnection(uri: source.uri)
         var binding: V2ColumnMap.Binding?
         var columns: (payload: Int, signed: Bool, id: Int?)?
@@ -134,9 +150,13 @@ package struct PostgresReader: Sendable {
             if let columnMap {
                 if binding == nil {
                     do {
-                        binding = try columnMap.bind(header: row.columns.filter { $0 != Self.markColumn }, csvPath: source.label)
+                        binding = try columnMap.bind(
+                            header: row.columns.filter { $0 != Self.markColumn }, csvPath: source.label)
                     } catch let error as ASNError {
-                        throw ASNError(.databaseConfiguration, "the rows of \(source.side) \(source.label) (\(connection.target)) do not fit the column map: \(error.message) (exit 78)")
+                        throw ASNError(
+                            .databaseConfiguration,
+                            "the rows of \(source.side) \(source.label) (\(connection.target)) do not fit the column map: \(error.message) (exit 78)"
+                        )
                     }
                 }
                 guard let binding else { return }
@@ -182,15 +202,19 @@ package struct PostgresReader: Sendable {
         let mark: String
         var from = incremental.mark
         switch types.first {
-        case 1184?, 1114?, 1082?:  // timestamptz, timestamp (as UTC), date
+        case 1184?, 1114?, 1082?: // timestamptz, timestamp (as UTC), date
             mark = "(extract(epoch FROM \(quoted)) * 1000)::bigint"
             from = from.map { $0 - incremental.overlap }
             incremental.read.isTimeColumn = true
-        case 20?, 21?, 23?: mark = "\(quoted)::bigint"  // bigint, smallint, integer
+        case 20?, 21?, 23?: mark = "\(quoted)::bigint" // bigint, smallint, integer
         default:
-            throw ASNError(.databaseConfiguration, "the since-column '\(column)' of \(source.side) \(source.label) (\(connection.target)) is neither a time (timestamptz, timestamp, date) nor an integer; name a column that only grows as rows arrive (exit 78)")
+            throw ASNError(
+                .databaseConfiguration,
+                "the since-column '\(column)' of \(source.side) \(source.label) (\(connection.target)) is neither a time (timestamptz, timestamp, date) nor an integer; name a column that only grows as rows arrive (exit 78)"
+            )
         }
-        var sql = "SELECT asn_migrate_source.*, \(mark) AS \(Self.markColumn) FROM (\(inner)) AS asn_migrate_source WHERE \(quoted) IS NOT NULL"
+        var sql =
+            "SELECT asn_migrate_source.*, \(mark) AS \(Self.markColumn) FROM (\(inner)) AS asn_migrate_source WHERE \(quoted) IS NOT NULL"
         if let from { sql += " AND \(mark) >= \(from)" }
         return source.isTableName ? sql + " ORDER BY 1" : sql
     }
@@ -199,10 +223,16 @@ package struct PostgresReader: Sendable {
     private func isNew(_ row: PostgresRow, connection: PostgresConnection) throws -> Bool {
         guard let incremental else { return true }
         guard let idColumn = row.index(of: "id") else {
-            throw ASNError(.databaseConfiguration, "\(source.side) \(source.label) (\(connection.target)) has no 'id' column; nightly needs one to tell the rows it has read from new ones (a primary key) (exit 78)")
+            throw ASNError(
+                .databaseConfiguration,
+                "\(source.side) \(source.label) (\(connection.target)) has no 'id' column; nightly needs one to tell the rows it has read from new ones (a primary key) (exit 78)"
+            )
         }
         guard let key = row.text(idColumn) else {
-            throw ASNError(.databaseConfiguration, "\(source.side) \(source.label) (\(connection.target)) has a row whose 'id' is NULL; nightly needs every row to have one (exit 78)")
+            throw ASNError(
+                .databaseConfiguration,
+                "\(source.side) \(source.label) (\(connection.target)) has a row whose 'id' is NULL; nightly needs every row to have one (exit 78)"
+            )
         }
         let mark = row.index(of: Self.markColumn).flatMap { row.text($0) }.flatMap { Int64($0) }
         let new = !incremental.known.contains(key)
@@ -220,11 +250,14 @@ package struct PostgresReader: Sendable {
 
     /// The configuration error for a result without the columns this side needs.
     private func missingColumns(_ found: [String], connection: PostgresConnection) -> ASNError {
-        let needed = source.side == "v1"
+        let needed =
+            source.side == "v1"
             ? "a column named 'body' (json, jsonb or text: the V1 body), and optionally 'received_at' and 'id'"
             : "a column named 'signed_payload' (the JWS) or 'body' (json, jsonb or text: a V2 body or decoded payload), and optionally 'id'; or pass --v2-columns to read decoded columns"
-        return ASNError(.databaseConfiguration,
-                        "\(source.side) \(source.label) (\(connection.target)) returns the columns \(found.map { "'\($0)'" }.joined(separator: ", ")); it needs \(needed) (exit 78)")
+        return ASNError(
+            .databaseConfiguration,
+            "\(source.side) \(source.label) (\(connection.target)) returns the columns \(found.map { "'\($0)'" }.joined(separator: ", ")); it needs \(needed) (exit 78)"
+        )
     }
 
     /// A receive time as the envelope's JSON value: epoch milliseconds when it reads as a time, else the text as a

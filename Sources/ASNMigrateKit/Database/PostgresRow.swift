@@ -23,7 +23,9 @@ struct PostgresRow {
     func bytes(_ column: Int) -> [UInt8]? {
         guard !isNull(column), let value = PQgetvalue(result, row, Int32(column)) else { return nil }
         let length = Int(PQgetlength(result, row, Int32(column)))
-        return value.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
     /// The value at `column` as text, or nil for NULL.

@@ -29,7 +29,8 @@ package struct PostgresSource: Sendable, Equatable {
     package static func redacted(_ uri: String) -> String {
         var text = uri
         if let userinfo = userinfo(of: uri), let colon = userinfo.firstIndex(of: ":"),
-           let range = text.range(of: userinfo) {
+            let range = text.range(of: userinfo)
+        {
             text.replaceSubrange(range, with: userinfo[..<colon])
         }
         // password=… in a query string (`?password=x&…`) or a key=value connection string.
@@ -56,10 +57,15 @@ package struct PostgresSource: Sendable, Equatable {
     /// Whether `query` is a table name (`asn_v1`, `archive.asn_v1`) rather than SQL.
     package var isTableName: Bool {
         let parts = query.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...2).contains(parts.count) && parts.allSatisfy { part in
-            guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
-            return part.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-        }
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { part in
+                guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
+                    return false
+                }
+                return part.unicodeScalars.allSatisfy {
+                    $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                }
+            }
     }
 
     /// How sources of rejects and reports name this input: the table name, or `v1-query` / `v2-query`.

@@ -29,8 +29,10 @@ package final class APIClient: @unchecked Sendable {
     private var stopped = false
 
     /// A client over `transport` for `baseURL`.
-    package init(transport: any HTTPTransport, baseURL: String, tokens: APITokenSource, limiter: RateLimiter,
-                maxRetries: Int, retryDelay: Double, userAgent: String = "asn-migrate") {
+    package init(
+        transport: any HTTPTransport, baseURL: String, tokens: APITokenSource, limiter: RateLimiter,
+        maxRetries: Int, retryDelay: Double, userAgent: String = "asn-migrate"
+    ) {
         self.transport = transport
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -67,18 +69,23 @@ package final class APIClient: @unchecked Sendable {
 
     /// Get All Subscription Statuses for `transactionId`.
     package func subscriptionStatuses(_ transactionId: String) throws(ASNError) -> APIResult {
-        try send(HTTPRequest(method: "GET", url: baseURL + "/inApps/v1/subscriptions/" + Self.pathComponent(transactionId)))
+        try send(
+            HTTPRequest(method: "GET", url: baseURL + "/inApps/v1/subscriptions/" + Self.pathComponent(transactionId)))
     }
 
     /// Get Notification History between `startDate` and `endDate` (epoch ms), the page after `paginationToken`.
-    package func notificationHistory(startDate: Int64, endDate: Int64, paginationToken: String?) throws(ASNError) -> APIResult {
+    package func notificationHistory(startDate: Int64, endDate: Int64, paginationToken: String?) throws(ASNError)
+        -> APIResult
+    {
         var url = baseURL + "/inApps/v1/notifications/history"
         if let paginationToken { url += "?paginationToken=" + Self.queryValue(paginationToken) }
         var body = JSONObjectBuilder()
         body.add("startDate", startDate)
         body.add("endDate", endDate)
-        return try send(HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"],
-                                    body: JSONWriter.bytes(.object(body.object))))
+        return try send(
+            HTTPRequest(
+                method: "POST", url: url, headers: ["Content-Type": "application/json"],
+                body: JSONWriter.bytes(.object(body.object))))
     }
 
     // MARK: - Sending
@@ -128,7 +135,8 @@ package final class APIClient: @unchecked Sendable {
     /// The message for a 401.
     package static let unauthorizedError = ASNError(
         .unauthorized,
-        "App Store Server API refused the token (HTTP 401): check --key-id, --issuer-id and --bundle-id against App Store Connect (Users and Access > Integrations > In-App Purchase), that --private-key is that key's .p8 file, that the key is not revoked, and that this machine's clock is right")
+        "App Store Server API refused the token (HTTP 401): check --key-id, --issuer-id and --bundle-id against App Store Connect (Users and Access > Integrations > In-App Purchase), that --private-key is that key's .p8 file, that the key is not revoked, and that this machine's clock is right"
+    )
 
     // MARK: - Private
 
@@ -155,7 +163,9 @@ package final class APIClient: @unchecked Sendable {
     /// The error of a request that kept failing.
     private func failure(_ request: HTTPRequest, _ reason: String) -> ASNError {
         let path = request.url.hasPrefix(baseURL) ? String(request.url.dropFirst(baseURL.count)) : request.url
-        return ASNError(.fetchFailed, "\(request.method) \(path) still failed after \(maxRetries) retries (last: \(reason))", group: "still failing after the retries")
+        return ASNError(
+            .fetchFailed, "\(request.method) \(path) still failed after \(maxRetries) retries (last: \(reason))",
+            group: "still failing after the retries")
     }
 
     /// `text` escaped for a URL path segment.

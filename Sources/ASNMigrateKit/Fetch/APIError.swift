@@ -3,14 +3,14 @@ import Foundation
 /// Apple's App Store Server API error codes `fetch` acts on (the `errorCode` of an error response body).
 package enum APIErrorCode {
     /// TransactionIdNotFoundError: the id is unknown in this environment.
-    package static let transactionIdNotFound = 4040010
+    package static let transactionIdNotFound = 4_040_010
     /// OriginalTransactionIdNotFoundError.
-    package static let originalTransactionIdNotFound = 4040005
+    package static let originalTransactionIdNotFound = 4_040_005
     /// RateLimitExceededError (HTTP 429).
-    package static let rateLimitExceeded = 4290000
+    package static let rateLimitExceeded = 4_290_000
     /// The errors Apple documents as retryable: AccountNotFoundRetryableError, AppNotFoundRetryableError,
     /// OriginalTransactionIdNotFoundRetryableError, GeneralInternalRetryableError.
-    package static let retryable: Set<Int> = [4040002, 4040004, 4040006, 5000001]
+    package static let retryable: Set<Int> = [4_040_002, 4_040_004, 4_040_006, 5_000_001]
 }
 
 /// What one API answer means for the fetch.
@@ -52,13 +52,16 @@ package enum APIAnswer: Sendable, Equatable {
     /// The `errorCode` of an error body `{"errorCode": 4040010, "errorMessage": "…"}`, if it is one.
     package static func errorCode(_ body: [UInt8]) -> Int? {
         guard !body.isEmpty, let value = try? JSONParser().parse(body), case .object(let object) = value,
-              case .number(let literal)? = object["errorCode"] else { return nil }
+            case .number(let literal)? = object["errorCode"]
+        else { return nil }
         return Int(literal)
     }
 
     /// Seconds from a Retry-After header: a whole number of seconds (an HTTP date is not trusted: clocks differ).
     package static func retryAfter(_ header: String?) -> Double? {
-        guard let header, let seconds = Double(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+        guard let header, let seconds = Double(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
         return min(seconds, 3600)
     }
 }

@@ -10,7 +10,8 @@ package enum APIToken {
     package static let maximumLifetime: Int64 = 3600
 
     /// A signed token issued at `issuedAt` (epoch seconds), expiring `lifetime` seconds later (at most 60 minutes).
-    package static func make(_ credentials: APICredentials, issuedAt: Int64, lifetime: Int64) throws(ASNError) -> String {
+    package static func make(_ credentials: APICredentials, issuedAt: Int64, lifetime: Int64) throws(ASNError) -> String
+    {
         var header = JSONObjectBuilder()
         header.add("alg", "ES256")
         header.add("kid", credentials.keyId)
@@ -21,7 +22,9 @@ package enum APIToken {
         claims.add("exp", issuedAt + min(lifetime, maximumLifetime))
         claims.add("aud", audience)
         claims.add("bid", credentials.bundleId)
-        let signingInput = Base64.encodeURL(JSONWriter.bytes(.object(header.object))) + "." + Base64.encodeURL(JSONWriter.bytes(.object(claims.object)))
+        let signingInput =
+            Base64.encodeURL(JSONWriter.bytes(.object(header.object))) + "."
+            + Base64.encodeURL(JSONWriter.bytes(.object(claims.object)))
         guard let signature = credentials.privateKey.signJOSE(Array(signingInput.utf8)) else {
             throw ASNError(.outputFailed, "libcrypto could not sign the API token with the private key")
         }
@@ -49,8 +52,10 @@ package final class APITokenSource: @unchecked Sendable {
     package private(set) var tokensMade = 0
 
     /// A source of tokens living `lifetime` seconds (default 20 minutes), each replaced `renewBefore` seconds before it expires.
-    package init(credentials: APICredentials, lifetime: Int64 = 1200, renewBefore: Int64 = 300,
-                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    package init(
+        credentials: APICredentials, lifetime: Int64 = 1200, renewBefore: Int64 = 300,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
         self.credentials = credentials
         self.lifetime = min(lifetime, APIToken.maximumLifetime)
         self.renewBefore = renewBefore

@@ -11,8 +11,9 @@ package enum FetchAnswers {
             for case .string(let jws) in signed {
                 let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
                 guard parts.count == 3, let payload = Base64.decode(parts[1]),
-                      case .object(let transaction)? = try? JSONParser().parse(payload),
-                      let id = V2FieldReader(transaction).string("originalTransactionId") else { continue }
+                    case .object(let transaction)? = try? JSONParser().parse(payload),
+                    let id = V2FieldReader(transaction).string("originalTransactionId")
+                else { continue }
                 ids.insert(id)
             }
         }

@@ -149,7 +149,9 @@ package final class FetchCheckpoint: @unchecked Sendable {
         var done = 0
         while done < entry.bodyLength {
             let n = bytes.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress.map { $0 + done }, entry.bodyLength - done, off_t(entry.bodyOffset + done))
+                pread(
+                    descriptor, raw.baseAddress.map { $0 + done }, entry.bodyLength - done,
+                    off_t(entry.bodyOffset + done))
             }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw FileSystem.failure("read the fetch checkpoint", path, n < 0 ? errno : EIO) }
@@ -167,8 +169,10 @@ package final class FetchCheckpoint: @unchecked Sendable {
         let parser = JSONParser()
         while offset < bytes.count {
             guard let end = bytes[offset...].firstIndex(of: 0x0A),
-                  let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])), case .object(let object) = value,
-                  var entry = entry(object) else { break }
+                let value = try? parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])),
+                case .object(let object) = value,
+                var entry = entry(object)
+            else { break }
             var next = end + 1
             if case .number(let literal)? = object["bytes"], let length = Int(literal) {
                 guard length >= 0, next + length < bytes.count, bytes[next + length] == 0x0A else { break }
@@ -186,8 +190,9 @@ package final class FetchCheckpoint: @unchecked Sendable {
     private static func entry(_ object: JSONObject) -> Entry? {
         let reader = V2FieldReader(object)
         guard let kind = reader.string("kind") else { return nil }
-        var entry = Entry(kind: kind, environment: reader.string("environment") ?? "", id: reader.string("id") ?? "",
-                          generation: reader.int("generation") ?? 0)
+        var entry = Entry(
+            kind: kind, environment: reader.string("environment") ?? "", id: reader.string("id") ?? "",
+            generation: reader.int("generation") ?? 0)
         entry.after = reader.string("after")
         entry.revision = reader.string("revision")
         if case .bool(let value)? = object["hasMore"] { entry.hasMore = value }

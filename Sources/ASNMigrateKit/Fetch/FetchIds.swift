@@ -28,8 +28,9 @@ package enum FetchIds {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard isId(line) else {
-                throw ASNError(.usage, "'\(line)' is not an originalTransactionId (digits only); give one id per line",
-                               at: SourceLocation(path: path, line: index + 1))
+                throw ASNError(
+                    .usage, "'\(line)' is not an originalTransactionId (digits only); give one id per line",
+                    at: SourceLocation(path: path, line: index + 1))
             }
             ids.insert(line)
         }

@@ -35,12 +35,16 @@ package enum FetchOutput {
             return
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw ASNError(.outputFailed, "'\(directory)' is not a folder; give --out a folder for the fetched responses", at: SourceLocation(path: directory))
+            throw ASNError(
+                .outputFailed, "'\(directory)' is not a folder; give --out a folder for the fetched responses",
+                at: SourceLocation(path: directory))
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         if let foreign = names.sorted().first(where: { !$0.hasPrefix(".") && !ownNames.contains($0) }) {
-            throw ASNError(.outputFailed, "'\(directory)' holds '\(foreign)', which fetch did not write; give --out an empty or new folder, or an earlier fetch's folder",
-                           at: SourceLocation(path: directory))
+            throw ASNError(
+                .outputFailed,
+                "'\(directory)' holds '\(foreign)', which fetch did not write; give --out an empty or new folder, or an earlier fetch's folder",
+                at: SourceLocation(path: directory))
         }
     }
 
@@ -56,7 +60,8 @@ package enum FetchOutput {
 
     /// Writes the response folders from `checkpoint`; returns the not-found rows.
     @discardableResult
-    package static func writeResponses(_ checkpoint: FetchCheckpoint, directory: String) throws(ASNError) -> [NotFound] {
+    package static func writeResponses(_ checkpoint: FetchCheckpoint, directory: String) throws(ASNError) -> [NotFound]
+    {
         let entries = checkpoint.entries
         var byKey: [[String]: [FetchCheckpoint.Entry]] = [:]
         var notifications: [FetchCheckpoint.Entry] = []
@@ -99,8 +104,9 @@ package enum FetchOutput {
 
     /// `not-found.csv`: `original_transaction_id,environment,error_code`.
     package static func notFoundCSV(_ rows: [NotFound]) -> [UInt8] {
-        CSVWriter.renderBytes(header: ["original_transaction_id", "environment", "error_code"],
-                              rows: rows.map { [$0.id, $0.environment, $0.errorCode.map(String.init) ?? ""] })
+        CSVWriter.renderBytes(
+            header: ["original_transaction_id", "environment", "error_code"],
+            rows: rows.map { [$0.id, $0.environment, $0.errorCode.map(String.init) ?? ""] })
     }
 
     // MARK: - Private
@@ -109,14 +115,19 @@ package enum FetchOutput {
     /// (Sorting afterwards is stable, so Apple's page order stays.)
     private static func unique(_ entries: [FetchCheckpoint.Entry]) -> [FetchCheckpoint.Entry] {
         var seen: Set<[String]> = []
-        return entries.filter { seen.insert([$0.environment, $0.id, String($0.generation), $0.after ?? "\u{0}"]).inserted }
+        return entries.filter {
+            seen.insert([$0.environment, $0.id, String($0.generation), $0.after ?? "\u{0}"]).inserted
+        }
     }
 
     /// Replaces the folder at `path` with gzip part files holding the bodies of `entries`, one per line.
-    private static func writeParts(_ entries: [FetchCheckpoint.Entry], of checkpoint: FetchCheckpoint, to path: String) throws(ASNError) {
+    private static func writeParts(_ entries: [FetchCheckpoint.Entry], of checkpoint: FetchCheckpoint, to path: String)
+        throws(ASNError)
+    {
         let existing = Set(((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(isPartName))
         let partCount = (entries.count + linesPerPart - 1) / linesPerPart
-        try AtomicOutput.writeDirectoryAtomically(path: path, replacing: existing) { (staging: StagingDirectory) throws(ASNError) in
+        try AtomicOutput.writeDirectoryAtomically(path: path, replacing: existing) {
+            (staging: StagingDirectory) throws(ASNError) in
             for part in 0..<partCount {
                 let name = partName(part + 1)
                 let target = staging.path + "/" + name

@@ -84,8 +84,10 @@ package final class FetchRun: @unchecked Sendable {
     private var coveredBy: [String: String] = [:]
 
     /// Creates a run.
-    package init(client: APIClient, checkpoint: FetchCheckpoint, plan: FetchPlan,
-                progress: @escaping @Sendable (FetchFigures, Int) -> Void = { _, _ in }) {
+    package init(
+        client: APIClient, checkpoint: FetchCheckpoint, plan: FetchPlan,
+        progress: @escaping @Sendable (FetchFigures, Int) -> Void = { _, _ in }
+    ) {
         self.client = client
         self.checkpoint = checkpoint
         self.plan = plan
@@ -111,15 +113,19 @@ package final class FetchRun: @unchecked Sendable {
         let latest = entries.filter { $0.environment == environment }.map(\.generation).max() ?? 0
         var generation = latest
         if plan.update {
-            let resuming = entries.contains { $0.kind == "run" && $0.generation == latest && $0.environment == environment }
+            let resuming =
+                entries.contains { $0.kind == "run" && $0.generation == latest && $0.environment == environment }
                 && !entries.contains { $0.kind == "end" && $0.generation == latest && $0.environment == environment }
             if !resuming {
                 generation = entries.contains { $0.environment == environment } ? latest + 1 : 0
-                try checkpoint.append(FetchCheckpoint.Entry(kind: "run", environment: environment, generation: generation))
+                try checkpoint.append(
+                    FetchCheckpoint.Entry(kind: "run", environment: environment, generation: generation))
             }
         }
         // What earlier runs left: finished ids, this generation's answers, each id's last revision.
-        var finishedAny: Set<String> = [], finishedNow: Set<String> = [], lastRevision: [String: String] = [:]
+        var finishedAny: Set<String> = []
+        var finishedNow: Set<String> = []
+        var lastRevision: [String: String] = [:]
         var mine: [String: [FetchCheckpoint.Entry]] = [:]
         for entry in entries where entry.environment == environment && !entry.id.isEmpty {
             let key = entry.id
@@ -148,7 +154,9 @@ package final class FetchRun: @unchecked Sendable {
         }
 
         // The workers take the next id from a shared index; every thread is joined before returning.
-        let generationNow = generation, answered = mine, revisions = lastRevision
+        let generationNow = generation
+        let answered = mine
+        let revisions = lastRevision
         nextIndex = 0
         let group = DispatchGroup()
         let failureBox = FailureBox()
@@ -169,12 +177,15 @@ package final class FetchRun: @unchecked Sendable {
                     do throws(ASNError) {
                         if let heldBy {
                             // A smaller id of the same customer was answered: Apple would send the same again.
-                            var entry = FetchCheckpoint.Entry(kind: "covered", environment: plan.environment, id: id, generation: generationNow)
+                            var entry = FetchCheckpoint.Entry(
+                                kind: "covered", environment: plan.environment, id: id, generation: generationNow)
                             entry.covers = [heldBy]
                             try checkpoint.append(entry)
                             count { $0.idsCovered += 1 }
                         } else {
-                            try fetch(id, generation: generationNow, previous: answered[id] ?? [], lastRevision: plan.update ? revisions[id] : nil)
+                            try fetch(
+                                id, generation: generationNow, previous: answered[id] ?? [],
+                                lastRevision: plan.update ? revisions[id] : nil)
                         }
                     } catch {
                         switch error.code {
@@ -210,7 +221,9 @@ package final class FetchRun: @unchecked Sendable {
         figures.idsNotReached = max(0, todo.count - done)
         let outcome = Outcome(figures: figures, failures: failures, unauthorized: unauthorized)
         lock.unlock()
-        if !outcome.unauthorized && outcome.figures.idsFailed == 0 && outcome.figures.idsNotReached == 0 && failures.isEmpty {
+        if !outcome.unauthorized && outcome.figures.idsFailed == 0 && outcome.figures.idsNotReached == 0
+            && failures.isEmpty
+        {
             try checkpoint.append(FetchCheckpoint.Entry(kind: "end", environment: environment, generation: generation))
         }
         return outcome
@@ -219,14 +232,20 @@ package final class FetchRun: @unchecked Sendable {
     // MARK: - One id
 
     /// Asks for one id: its history pages from where earlier runs stopped, then its statuses.
-    private func fetch(_ id: String, generation: Int, previous: [FetchCheckpoint.Entry], lastRevision: String?) throws(ASNError) {
+    private func fetch(_ id: String, generation: Int, previous: [FetchCheckpoint.Entry], lastRevision: String?)
+        throws(ASNError)
+    {
         let environment = plan.environment
         var after = lastRevision
         var historyDone = false
         var revision = lastRevision
         if let last = previous.last(where: { $0.kind == "history" }) {
             revision = last.revision ?? revision
-            if last.hasMore == true, let next = last.revision, next != last.after { after = next } else { historyDone = true }
+            if last.hasMore == true, let next = last.revision, next != last.after {
+                after = next
+            } else {
+                historyDone = true
+            }
         }
         var pages = 0
         var held: Set<String> = []
@@ -237,7 +256,8 @@ package final class FetchRun: @unchecked Sendable {
             switch try client.transactionHistory(id, revision: after) {
             case .body(let body):
                 let (next, hasMore) = Self.pageFacts(body, revisionKey: "revision")
-                var entry = FetchCheckpoint.Entry(kind: "history", environment: environment, id: id, generation: generation)
+                var entry = FetchCheckpoint.Entry(
+                    kind: "history", environment: environment, id: id, generation: generation)
                 entry.after = after
                 entry.revision = next
                 entry.hasMore = hasMore
@@ -248,10 +268,14 @@ package final class FetchRun: @unchecked Sendable {
                 // Guard against a page that says more follow without moving on: never ask the same page forever.
                 if hasMore, let next, next != after { after = next } else { historyDone = true }
             case .notFound(let code), .refused(_, let code):
-                var entry = FetchCheckpoint.Entry(kind: "notFound", environment: environment, id: id, generation: generation)
+                var entry = FetchCheckpoint.Entry(
+                    kind: "notFound", environment: environment, id: id, generation: generation)
                 entry.errorCode = code
                 try checkpoint.append(entry)
-                count { $0.historyPages += pages; $0.idsNotFound += 1 }
+                count {
+                    $0.historyPages += pages
+                    $0.idsNotFound += 1
+                }
                 return
             }
         }
@@ -259,11 +283,14 @@ package final class FetchRun: @unchecked Sendable {
         if !previous.contains(where: { $0.kind == "statuses" || $0.kind == "statusesNotFound" }) {
             switch try client.subscriptionStatuses(id) {
             case .body(let body):
-                try checkpoint.append(FetchCheckpoint.Entry(kind: "statuses", environment: environment, id: id, generation: generation), body: body)
+                try checkpoint.append(
+                    FetchCheckpoint.Entry(kind: "statuses", environment: environment, id: id, generation: generation),
+                    body: body)
                 held.formUnion(FetchAnswers.originalTransactionIds(in: body))
                 statuses = 1
             case .notFound(let code), .refused(_, let code):
-                var entry = FetchCheckpoint.Entry(kind: "statusesNotFound", environment: environment, id: id, generation: generation)
+                var entry = FetchCheckpoint.Entry(
+                    kind: "statusesNotFound", environment: environment, id: id, generation: generation)
                 entry.errorCode = code
                 try checkpoint.append(entry)
             }
@@ -276,7 +303,11 @@ package final class FetchRun: @unchecked Sendable {
         lock.lock()
         noteCovered(done.covers, by: id)
         lock.unlock()
-        count { $0.historyPages += pages; $0.statusResponses += statuses; $0.idsAnswered += 1 }
+        count {
+            $0.historyPages += pages
+            $0.statusResponses += statuses
+            $0.idsAnswered += 1
+        }
     }
 
     // MARK: - Notifications
@@ -292,7 +323,8 @@ package final class FetchRun: @unchecked Sendable {
         var token: String?
         if let last = pagesSoFar.last {
             guard last.hasMore == true, let next = last.revision, next != last.after else {
-                try checkpoint.append(FetchCheckpoint.Entry(kind: "notificationsDone", environment: environment, generation: generation))
+                try checkpoint.append(
+                    FetchCheckpoint.Entry(kind: "notificationsDone", environment: environment, generation: generation))
                 return
             }
             token = next
@@ -301,7 +333,8 @@ package final class FetchRun: @unchecked Sendable {
             switch try client.notificationHistory(startDate: start, endDate: end, paginationToken: token) {
             case .body(let body):
                 let (next, hasMore) = Self.pageFacts(body, revisionKey: "paginationToken")
-                var entry = FetchCheckpoint.Entry(kind: "notifications", environment: environment, generation: generation)
+                var entry = FetchCheckpoint.Entry(
+                    kind: "notifications", environment: environment, generation: generation)
                 entry.after = token
                 entry.revision = next
                 entry.hasMore = hasMore
@@ -310,13 +343,17 @@ package final class FetchRun: @unchecked Sendable {
                 try checkpoint.append(entry, body: body)
                 count { $0.notificationPages += 1 }
                 guard hasMore, let next, next != token else {
-                    try checkpoint.append(FetchCheckpoint.Entry(kind: "notificationsDone", environment: environment, generation: generation))
+                    try checkpoint.append(
+                        FetchCheckpoint.Entry(
+                            kind: "notificationsDone", environment: environment, generation: generation))
                     return
                 }
                 token = next
             case .notFound(let code), .refused(_, let code):
-                throw ASNError(.fetchFailed, "Get Notification History was refused (Apple error \(code.map(String.init) ?? "none")); Apple keeps 180 days of notification history, so --notifications-since must lie within them",
-                               group: "notification history refused")
+                throw ASNError(
+                    .fetchFailed,
+                    "Get Notification History was refused (Apple error \(code.map(String.init) ?? "none")); Apple keeps 180 days of notification history, so --notifications-since must lie within them",
+                    group: "notification history refused")
             }
         }
     }
@@ -333,7 +370,9 @@ package final class FetchRun: @unchecked Sendable {
 
     /// Records that `id`'s answers hold `others` (call under the lock, or before the threads start).
     private func noteCovered(_ others: [String], by id: String) {
-        for other in others where coveredBy[other].map({ IdentifierOrder.less(id, $0) }) ?? true { coveredBy[other] = id }
+        for other in others where coveredBy[other].map({ IdentifierOrder.less(id, $0) }) ?? true {
+            coveredBy[other] = id
+        }
     }
 
     /// Changes the figures under the lock.

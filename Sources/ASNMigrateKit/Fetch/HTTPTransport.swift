@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One HTTP request as the API client makes it.
@@ -88,7 +89,9 @@ package final class URLSessionTransport: HTTPTransport {
         let (data, response, error) = box.get()
         if let error {
             // The URL is named; the request's headers (the token) never are.
-            throw ASNError(.fetchFailed, "no answer from \(url.host ?? request.url): \(error.localizedDescription)", group: "no answer")
+            throw ASNError(
+                .fetchFailed, "no answer from \(url.host ?? request.url): \(error.localizedDescription)",
+                group: "no answer")
         }
         guard let http = response as? HTTPURLResponse else {
             throw ASNError(.fetchFailed, "no HTTP answer from \(url.host ?? request.url)", group: "no answer")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A chunked reader of one input's raw bytes (plain or gzip-decompressed); the caller owns and reuses the buffer.
@@ -54,7 +54,9 @@ extension InputFile {
 enum ByteSourceErrors {
     /// Bytes after the end of a compressed stream that are not more of it (`format` "gzip" / "zstd", whose complete
     /// `parts` ("member" / "frame") were read); `tool` names the command that checks such a file.
-    static func trailingData(_ name: String, count: Int, offset: Int, format: String, complete: Int, part: String, tool: String) -> ASNError {
+    static func trailingData(
+        _ name: String, count: Int, offset: Int, format: String, complete: Int, part: String, tool: String
+    ) -> ASNError {
         ASNError(
             .unreadableInput,
             "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its \(format) stream "
@@ -67,7 +69,8 @@ enum ByteSourceErrors {
     static func readFailed(_ path: String, errno code: Int32) -> ASNError {
         let reason = String(cString: strerror(code)).lowercased()
         return ASNError(
-            .unreadableInput, "cannot read input '\(path)': \(reason) while reading; check the disk or the producing process",
+            .unreadableInput,
+            "cannot read input '\(path)': \(reason) while reading; check the disk or the producing process",
             at: SourceLocation(path: path))
     }
 

@@ -36,7 +36,10 @@ enum FileShape: Equatable {
 
     /// The shape of a file whose first lines are `sample` (starting at its first non-blank byte).
     static func of(_ sample: [UInt8]) -> FileShape {
-        var complete = 0, pretty = 0, lines = 0, elements = 0
+        var complete = 0
+        var pretty = 0
+        var lines = 0
+        var elements = 0
         var firstLineIsArray = false
         sample.withUnsafeBufferPointer { bytes in
             var start = 0
@@ -67,7 +70,8 @@ enum FileShape: Equatable {
     /// Whether `line` is one array element on its own line: a complete object once the array's `[` (first line only)
     /// and a trailing `,` or closing `]` are set aside.
     private static func isElementLine(_ line: UnsafeBufferPointer<UInt8>, first: Bool) -> Bool {
-        var a = 0, b = line.count
+        var a = 0
+        var b = line.count
         while a < b && isBlank(line[a]) { a += 1 }
         while b > a && isBlank(line[b - 1]) { b -= 1 }
         if first, a < b, line[a] == 0x5B {
@@ -89,7 +93,8 @@ enum FileShape: Equatable {
 
     /// Whether `line` is a whole array: `[` closed exactly at its end.
     private static func isWholeArray(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var a = 0, b = line.count
+        var a = 0
+        var b = line.count
         while a < b && isBlank(line[a]) { a += 1 }
         while b > a && isBlank(line[b - 1]) { b -= 1 }
         return a < b && line[a] == 0x5B && closesAtEnd(line, from: a, to: b)
@@ -107,11 +112,13 @@ enum FileShape: Equatable {
 
     /// The kind of one line (without its line feed).
     static func kind(of line: UnsafeBufferPointer<UInt8>) -> LineKind {
-        var a = 0, b = line.count
+        var a = 0
+        var b = line.count
         while a < b && isBlank(line[a]) { a += 1 }
         while b > a && isBlank(line[b - 1]) { b -= 1 }
         guard a < b else { return .other }
-        let first = line[a], last = line[b - 1]
+        let first = line[a]
+        let last = line[b - 1]
         if first == 0x7B && closesAtEnd(line, from: a, to: b) { return .complete }
         if (a..<b).allSatisfy({ line[$0] == 0x7D || line[$0] == 0x5D || line[$0] == 0x2C }) { return .pretty }
         if last == 0x7B || last == 0x5B { return .pretty }
@@ -122,7 +129,8 @@ enum FileShape: Equatable {
     /// Whether the value opening at `line[from]` closes exactly at `line[to - 1]`.
     private static func closesAtEnd(_ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
         var depth = 0
-        var inString = false, escaped = false
+        var inString = false
+        var escaped = false
         for i in from..<to {
             let byte = line[i]
             if inString {

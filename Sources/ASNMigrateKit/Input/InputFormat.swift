@@ -34,8 +34,11 @@ enum InputFormat: Equatable, Sendable {
             return .unsupported(name: "UTF-16 text", advice: "convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)")
         }
         if isBinary(head) && !opensJSON(head) {
-            return .unsupported(name: "binary data of an unknown format",
-                                advice: "check that the path names the archive you meant; asn-migrate reads JSON, JSON Lines, JWS and CSV text, plain or in gzip, zstd, tar or zip")
+            return .unsupported(
+                name: "binary data of an unknown format",
+                advice:
+                    "check that the path names the archive you meant; asn-migrate reads JSON, JSON Lines, JWS and CSV text, plain or in gzip, zstd, tar or zip"
+            )
         }
         return .text
     }
@@ -54,19 +57,42 @@ enum InputFormat: Equatable, Sendable {
 
     /// Formats seen in archives that are not read, with the command that turns each into something that is.
     private static let knownBinary: [Known] = [
-        Known(magic: Array("BZh".utf8), name: "bzip2", advice: "decompress it first (bunzip2 -k FILE), or recompress it with gzip or zstd"),
-        Known(magic: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], name: "xz", advice: "decompress it first (xz -dk FILE), or recompress it with gzip or zstd"),
-        Known(magic: [0x5D, 0x00, 0x00], name: "lzma", advice: "decompress it first (unlzma -k FILE), or recompress it with gzip or zstd"),
-        Known(magic: [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], name: "7-Zip", advice: "extract it first (7z x FILE), or repack it as tar or zip"),
-        Known(magic: Array("Rar!\u{1A}\u{7}".utf8), name: "RAR", advice: "extract it first (unrar x FILE), or repack it as tar or zip"),
-        Known(magic: [0x04, 0x22, 0x4D, 0x18], name: "lz4", advice: "decompress it first (lz4 -d FILE), or recompress it with gzip or zstd"),
-        Known(magic: Array("%PDF-".utf8), name: "PDF", advice: "this is a document, not a notification archive; check the path"),
-        Known(magic: [0x7F, 0x45, 0x4C, 0x46], name: "ELF executable", advice: "this is a program, not a notification archive; check the path"),
-        Known(magic: Array("SQLite format 3\u{0}".utf8), name: "SQLite database",
-              advice: "export the table as JSON Lines or CSV first (see README 'Getting data out of your database')"),
-        Known(magic: Array("PAR1".utf8), name: "Parquet", advice: "export it as JSON Lines or CSV first (for example with DuckDB: COPY … TO 'x.csv')"),
-        Known(magic: [0x89, 0x50, 0x4E, 0x47], name: "PNG image", advice: "this is an image, not a notification archive; check the path"),
-        Known(magic: [0xFF, 0xD8, 0xFF], name: "JPEG image", advice: "this is an image, not a notification archive; check the path"),
+        Known(
+            magic: Array("BZh".utf8), name: "bzip2",
+            advice: "decompress it first (bunzip2 -k FILE), or recompress it with gzip or zstd"),
+        Known(
+            magic: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], name: "xz",
+            advice: "decompress it first (xz -dk FILE), or recompress it with gzip or zstd"),
+        Known(
+            magic: [0x5D, 0x00, 0x00], name: "lzma",
+            advice: "decompress it first (unlzma -k FILE), or recompress it with gzip or zstd"),
+        Known(
+            magic: [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], name: "7-Zip",
+            advice: "extract it first (7z x FILE), or repack it as tar or zip"),
+        Known(
+            magic: Array("Rar!\u{1A}\u{7}".utf8), name: "RAR",
+            advice: "extract it first (unrar x FILE), or repack it as tar or zip"),
+        Known(
+            magic: [0x04, 0x22, 0x4D, 0x18], name: "lz4",
+            advice: "decompress it first (lz4 -d FILE), or recompress it with gzip or zstd"),
+        Known(
+            magic: Array("%PDF-".utf8), name: "PDF",
+            advice: "this is a document, not a notification archive; check the path"),
+        Known(
+            magic: [0x7F, 0x45, 0x4C, 0x46], name: "ELF executable",
+            advice: "this is a program, not a notification archive; check the path"),
+        Known(
+            magic: Array("SQLite format 3\u{0}".utf8), name: "SQLite database",
+            advice: "export the table as JSON Lines or CSV first (see README 'Getting data out of your database')"),
+        Known(
+            magic: Array("PAR1".utf8), name: "Parquet",
+            advice: "export it as JSON Lines or CSV first (for example with DuckDB: COPY … TO 'x.csv')"),
+        Known(
+            magic: [0x89, 0x50, 0x4E, 0x47], name: "PNG image",
+            advice: "this is an image, not a notification archive; check the path"),
+        Known(
+            magic: [0xFF, 0xD8, 0xFF], name: "JPEG image",
+            advice: "this is an image, not a notification archive; check the path")
     ]
 
     /// Whether the first byte after a UTF-8 BOM and whitespace opens a JSON object or array: then the JSON reader
@@ -87,7 +113,9 @@ enum InputFormat: Equatable, Sendable {
         while i < head.count {
             let byte = head[i]
             if byte < 0x80 {
-                if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D && byte != 0x1B) || byte == 0x7F {
+                if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D && byte != 0x1B)
+                    || byte == 0x7F
+                {
                     suspicious += 1
                 }
                 i += 1
@@ -96,7 +124,7 @@ enum InputFormat: Equatable, Sendable {
             guard let base = head.baseAddress?.assumingMemoryBound(to: UInt8.self) else { break }
             switch ByteTables.utf8Sequence(base, at: i, end: head.count) {
             case .valid(let length): i += length
-            case .truncated: i = head.count  // a sequence cut by the end of the sample counts as valid
+            case .truncated: i = head.count // a sequence cut by the end of the sample counts as valid
             case .invalidLead, .invalidContinuation:
                 suspicious += 1
                 i += 1

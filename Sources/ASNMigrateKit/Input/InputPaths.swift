@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Expands command-line input arguments (files, directories, `-`) into the ordered list of files to read.
@@ -71,7 +72,8 @@ package enum InputPaths {
                 if visited.insert(info.identity).inserted {
                     pending.append(link)
                 } else {
-                    skipped.append(InputSelection.Skipped(path: link, kind: InputSelection.Skipped.directoryAlreadyRead))
+                    skipped.append(
+                        InputSelection.Skipped(path: link, kind: InputSelection.Skipped.directoryAlreadyRead))
                 }
                 continue
             }
@@ -105,7 +107,8 @@ package enum InputPaths {
                         pending.append(path)
                     } else {
                         // A real directory reached again through a followed link (a link to an ancestor).
-                        skipped.append(InputSelection.Skipped(path: path, kind: InputSelection.Skipped.directoryAlreadyRead))
+                        skipped.append(
+                            InputSelection.Skipped(path: path, kind: InputSelection.Skipped.directoryAlreadyRead))
                     }
                 } else if info.isRegular {
                     found.append(path)

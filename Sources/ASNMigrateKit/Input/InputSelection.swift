@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the command-line input arguments expand to: the files to read, in order, and the entries of input
@@ -27,9 +27,11 @@ package struct InputSelection: Sendable, Equatable {
         /// The warning printed for it, after the command's name.
         package var warning: String {
             if kind == Self.directoryAlreadyRead {
-                return "warning: skipped '\(path)': a symbolic link to a directory already read under this input (a link loop, or a second path to the same directory); its files are read once"
+                return
+                    "warning: skipped '\(path)': a symbolic link to a directory already read under this input (a link loop, or a second path to the same directory); its files are read once"
             }
-            return "warning: skipped '\(path)': a \(kind), not a regular file; input directories are read for regular files only (name a FIFO or device explicitly to read it as a stream)"
+            return
+                "warning: skipped '\(path)': a \(kind), not a regular file; input directories are read for regular files only (name a FIFO or device explicitly to read it as a stream)"
         }
     }
 

@@ -8,23 +8,29 @@ import Foundation
 enum OrderedBatchRun {
     /// Runs `process` on batches of about `batchBytes` of `files` on `workers` threads, calling `consume` in order.
     /// An error thrown by `consume` stops every thread and is rethrown once they have all ended.
-    static func run<Result: Sendable>(files: [InputFile], batchBytes: Int, workers: Int, capacity: Int,
-                                      process: @escaping @Sendable ([ReadItem]) -> Result,
-                                      consume: (Result) throws -> Void) throws {
-        try OrderedWorkers.run(workers: workers, capacity: capacity,
-                               produce: { feed in split(files, batchBytes: batchBytes, feed: feed) },
-                               process: process, consume: consume)
+    static func run<Result: Sendable>(
+        files: [InputFile], batchBytes: Int, workers: Int, capacity: Int,
+        process: @escaping @Sendable ([ReadItem]) -> Result,
+        consume: (Result) throws -> Void
+    ) throws {
+        try OrderedWorkers.run(
+            workers: workers, capacity: capacity,
+            produce: { feed in split(files, batchBytes: batchBytes, feed: feed) },
+            process: process, consume: consume)
     }
 
     /// Runs as `run(files:…)` over the items `produce` emits (rows of a database, say) instead of files' records.
     /// `produce` runs on the splitting thread; what it throws ends the run there and is rethrown in order.
-    static func run<Result: Sendable>(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
-                                      batchBytes: Int, workers: Int, capacity: Int,
-                                      process: @escaping @Sendable ([ReadItem]) -> Result,
-                                      consume: (Result) throws -> Void) throws {
-        try OrderedWorkers.run(workers: workers, capacity: capacity,
-                               produce: { feed in split(produce, batchBytes: batchBytes, feed: feed) },
-                               process: process, consume: consume)
+    static func run<Result: Sendable>(
+        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
+        batchBytes: Int, workers: Int, capacity: Int,
+        process: @escaping @Sendable ([ReadItem]) -> Result,
+        consume: (Result) throws -> Void
+    ) throws {
+        try OrderedWorkers.run(
+            workers: workers, capacity: capacity,
+            produce: { feed in split(produce, batchBytes: batchBytes, feed: feed) },
+            process: process, consume: consume)
     }
 
     // MARK: - Private
@@ -34,7 +40,10 @@ enum OrderedBatchRun {
         var items: [ReadItem] = []
         var bytes = 0
         func flush() -> Bool {
-            defer { items = []; bytes = 0 }
+            defer {
+                items = []
+                bytes = 0
+            }
             return feed.add(items)
         }
         readFiles: for file in files {
@@ -59,8 +68,10 @@ enum OrderedBatchRun {
     }
 
     /// The splitting thread over a producer: batches its items until it returns, throws or the run stops.
-    private static func split(_ produce: (_ emit: (InputItem) throws -> Void) throws -> Void, batchBytes: Int,
-                              feed: OrderedWorkers.Feed<[ReadItem]>) {
+    private static func split(
+        _ produce: (_ emit: (InputItem) throws -> Void) throws -> Void, batchBytes: Int,
+        feed: OrderedWorkers.Feed<[ReadItem]>
+    ) {
         var items: [ReadItem] = []
         var bytes = 0
         do {
@@ -69,7 +80,10 @@ enum OrderedBatchRun {
                 items.append(.item(item))
                 if case .record(let record) = item { bytes += record.bytes.count }
                 if bytes >= batchBytes {
-                    defer { items = []; bytes = 0 }
+                    defer {
+                        items = []
+                        bytes = 0
+                    }
                     if !feed.add(items) { throw CancellationError() }
                 }
             }

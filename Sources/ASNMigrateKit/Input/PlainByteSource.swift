@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads an uncompressed file or descriptor with POSIX `read`, straight into the caller's buffer.
@@ -19,7 +19,7 @@ package final class PlainByteSource: ByteSource {
         self.owned = owned
         self.name = name
         #if os(Linux)
-        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+            _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
     }
 

@@ -39,7 +39,8 @@ package struct RecordReader: Sendable {
     }
 
     /// Splits the bytes of `source` into items located in `path`.
-    static func split(_ source: any ByteSource, path: String, chunkSize: Int, _ body: (InputItem) throws -> Void) throws {
+    static func split(_ source: any ByteSource, path: String, chunkSize: Int, _ body: (InputItem) throws -> Void) throws
+    {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         var splitter = RecordSplitter(path: path)
@@ -70,7 +71,9 @@ package struct RecordReader: Sendable {
 
     /// Reads `files` one after another in order, calling `body` with every item; stops at the first file that
     /// cannot be read (callers that want to go on past it read each file with its own reader).
-    package static func forEach(in files: [InputFile], chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void) throws {
+    package static func forEach(in files: [InputFile], chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void)
+        throws
+    {
         for file in files {
             try RecordReader(file: file, chunkSize: chunkSize).forEach(body)
         }

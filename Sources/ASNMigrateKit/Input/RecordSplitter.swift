@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The streaming state machine behind `RecordReader`: fed one source's bytes chunk by chunk (any sizes), it finds
@@ -326,7 +326,8 @@ struct RecordSplitter {
             try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
             return
         }
-        var a = 0, b = bytes.count
+        var a = 0
+        var b = bytes.count
         if arrayOpenPending, a < b, bytes[a] == Bytes.openBracket {
             arrayOpenPending = false
             a += 1
@@ -342,14 +343,19 @@ struct RecordSplitter {
         }
         while b > a && Bytes.isSpace(bytes[b - 1]) { b -= 1 }
         guard a < b else { return }
-        try emit(.record(RawRecord(location: SourceLocation(path: path, line: line, index: nextIndex), bytes: Array(bytes[a..<b]))))
+        try emit(
+            .record(
+                RawRecord(
+                    location: SourceLocation(path: path, line: line, index: nextIndex), bytes: Array(bytes[a..<b]))))
         nextIndex += 1
     }
 
     // MARK: - Concatenated values
 
     /// Splits top-level values one after another.
-    private mutating func scanConcatenated(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws -> Int {
+    private mutating func scanConcatenated(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ emit: Emit) throws
+        -> Int
+    {
         var i = start
         while i < end {
             if !inValue {
@@ -550,7 +556,7 @@ struct RecordSplitter {
                 }
                 return .incomplete
             }
-            if pending.isEmpty && i < end { i += 1 }  // the first byte always belongs to the scalar
+            if pending.isEmpty && i < end { i += 1 } // the first byte always belongs to the scalar
             while i < end {
                 if Bytes.endsScalar(p[i]) { return .end(i) }
                 i += 1
@@ -632,7 +638,8 @@ struct RecordSplitter {
     }
 
     /// Emits the value made of `pending` plus `p[from..<to]` as a record.
-    private mutating func emitValue(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, index: Int?, _ emit: Emit) throws {
+    private mutating func emitValue(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, index: Int?, _ emit: Emit) throws
+    {
         let bytes: [UInt8]
         if pending.isEmpty {
             bytes = Array(UnsafeBufferPointer(start: p + from, count: to - from))
@@ -642,12 +649,16 @@ struct RecordSplitter {
             pending = []
         }
         inValue = false
-        try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
+        try emit(
+            .record(
+                RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
     }
 
     /// `bytes` without trailing whitespace when they are a top-level junk line (which runs to its line end).
     private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
-        guard isScalar && mode != .array, let last = bytes.lastIndex(where: { !Bytes.isSpace($0) }) else { return bytes }
+        guard isScalar && mode != .array, let last = bytes.lastIndex(where: { !Bytes.isSpace($0) }) else {
+            return bytes
+        }
         return last == bytes.count - 1 ? bytes : Array(bytes[...last])
     }
 
@@ -657,7 +668,10 @@ struct RecordSplitter {
         if isScalar {
             let bytes = pending
             pending = []
-            try emit(.record(RawRecord(location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
+            try emit(
+                .record(
+                    RawRecord(
+                        location: SourceLocation(path: path, line: recordLine, index: index), bytes: trimmed(bytes))))
         } else {
             try emit(.broken(unterminated(index: index)))
         }
@@ -713,7 +727,8 @@ struct RecordSplitter {
         while let last = preview.last, Bytes.isSpace(last) || last == Bytes.newline { preview.removeLast() }
         let quoted = String(decoding: preview, as: UTF8.self).debugDescription
         let after = nextIndex == 0 ? "at the start of the array" : "after array element \(nextIndex - 1)"
-        let skipped = atEndOfFile
+        let skipped =
+            atEndOfFile
             ? "the file ends there without closing the array; the archive may be truncated or damaged"
             : "the bytes up to the next ',', ']' or record were skipped and any record in them is lost"
         return ASNError(

@@ -60,7 +60,8 @@ final class SourceBuffer: ByteSource {
         while available < wanted && !atEnd {
             let n: Int
             do {
-                n = try upstream.readChunk(into: UnsafeMutableRawBufferPointer(start: storage + available, count: capacity - available))
+                n = try upstream.readChunk(
+                    into: UnsafeMutableRawBufferPointer(start: storage + available, count: capacity - available))
             } catch {
                 guard available > 0 else { throw error }
                 deferredFailure = error

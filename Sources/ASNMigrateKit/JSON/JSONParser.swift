@@ -32,9 +32,11 @@ package struct JSONParser: Sendable {
     /// Parses exactly one JSON value, optionally surrounded by whitespace, from `bytes`.
     package func parse(_ bytes: UnsafeRawBufferPointer) throws(ASNError) -> JSONValue {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
+            throw ASNError(
+                .malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
         }
-        var reader = JSONByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
+        var reader = JSONByteReader(
+            base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
         return try reader.parseDocument()
     }
 
@@ -52,7 +54,9 @@ package struct JSONParser: Sendable {
     package func parse(_ text: String) throws(ASNError) -> JSONValue {
         var copy = text
         let result: Result<JSONValue, ASNError> = copy.withUTF8 { buffer in
-            do throws(ASNError) { return .success(try parse(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+            do throws(ASNError) { return .success(try parse(UnsafeRawBufferPointer(buffer))) } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }
@@ -62,9 +66,11 @@ package struct JSONParser: Sendable {
     /// Checks that `bytes` hold exactly one valid JSON value without building it.
     package func validate(_ bytes: UnsafeRawBufferPointer) throws(ASNError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw ASNError(.malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
+            throw ASNError(
+                .malformedJSON, "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value")
         }
-        var reader = JSONByteReader(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
+        var reader = JSONByteReader(
+            base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, skippedKeys: skippedKeyBytes)
         try reader.validateDocument()
     }
 
@@ -82,7 +88,9 @@ private func withRawBytes<C: Collection<UInt8>, T>(
     _ body: (UnsafeRawBufferPointer) throws(ASNError) -> T
 ) throws(ASNError) -> T {
     let result: Result<T, ASNError>? = bytes.withContiguousStorageIfAvailable { buffer in
-        do throws(ASNError) { return .success(try body(UnsafeRawBufferPointer(buffer))) } catch { return .failure(error) }
+        do throws(ASNError) { return .success(try body(UnsafeRawBufferPointer(buffer))) } catch {
+            return .failure(error)
+        }
     }
     if let result { return try result.get() }
     let copy = Array(bytes)
@@ -390,11 +398,14 @@ private struct JSONByteReader: ~Copyable {
     private mutating func expectSeparator(closing: UInt8, context: String) throws(ASNError) {
         skipWhitespace()
         guard i < end else {
-            throw failure("unexpected end of input, expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)")
+            throw failure(
+                "unexpected end of input, expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)")
         }
         let byte = base[i]
         guard byte == Byte.comma || byte == closing else {
-            throw failure("unexpected \(describe(byte)), expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)")
+            throw failure(
+                "unexpected \(describe(byte)), expected ',' or '\(Character(Unicode.Scalar(closing)))' after \(context)"
+            )
         }
         i += 1
         if byte == Byte.comma {
@@ -425,7 +436,9 @@ private struct JSONByteReader: ~Copyable {
     private mutating func skipWhitespace() {
         while i < end {
             let byte = base[i]
-            guard byte == Byte.space || byte == Byte.newline || byte == Byte.carriageReturn || byte == Byte.tab else { return }
+            guard byte == Byte.space || byte == Byte.newline || byte == Byte.carriageReturn || byte == Byte.tab else {
+                return
+            }
             i += 1
         }
     }
@@ -449,14 +462,18 @@ private struct JSONByteReader: ~Copyable {
         if i < end && base[i] == Byte.dot {
             i += 1
             guard i < end else { throw failure("unexpected end of input in number, expected a digit after '.'") }
-            guard isDigit(base[i]) else { throw failure("unexpected \(describe(base[i])) in number, expected a digit after '.'") }
+            guard isDigit(base[i]) else {
+                throw failure("unexpected \(describe(base[i])) in number, expected a digit after '.'")
+            }
             while i < end && isDigit(base[i]) { i += 1 }
         }
         if i < end && (base[i] | 0x20) == Byte.lowerE {
             i += 1
             if i < end && (base[i] == Byte.plus || base[i] == Byte.minus) { i += 1 }
             guard i < end else { throw failure("unexpected end of input in number, expected a digit in the exponent") }
-            guard isDigit(base[i]) else { throw failure("unexpected \(describe(base[i])) in number, expected a digit in the exponent") }
+            guard isDigit(base[i]) else {
+                throw failure("unexpected \(describe(base[i])) in number, expected a digit in the exponent")
+            }
             while i < end && isDigit(base[i]) { i += 1 }
         }
     }
@@ -495,7 +512,7 @@ private struct JSONByteReader: ~Copyable {
         guard i + 1 < end else { throw failure("unexpected end of input in string escape", at: end) }
         switch base[i + 1] {
         case Byte.quote, Byte.backslash, Byte.slash,
-             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             i += 2
         case Byte.lowerU:
             let unit = try hexEscape(at: i)
@@ -505,11 +522,15 @@ private struct JSONByteReader: ~Copyable {
             i += 6
             if unit >= 0xD800 && unit <= 0xDBFF {
                 guard i + 1 < end && base[i] == Byte.backslash && base[i + 1] == Byte.lowerU else {
-                    throw failure("unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow", at: i - 6)
+                    throw failure(
+                        "unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow",
+                        at: i - 6)
                 }
                 let low = try hexEscape(at: i)
                 guard low >= 0xDC00 && low <= 0xDFFF else {
-                    throw failure("unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow", at: i - 6)
+                    throw failure(
+                        "unpaired high surrogate escape \\u\(hex4(unit)) in string; a \\uDC00–\\uDFFF escape must follow",
+                        at: i - 6)
                 }
                 i += 6
             }
@@ -523,7 +544,9 @@ private struct JSONByteReader: ~Copyable {
         var value: UInt32 = 0
         var k = offset + 2
         while k < offset + 6 {
-            guard k < end else { throw failure("unexpected end of input in \\u escape, expected 4 hex digits", at: end) }
+            guard k < end else {
+                throw failure("unexpected end of input in \\u escape, expected 4 hex digits", at: end)
+            }
             guard let digit = hexDigitValue(base[k]) else {
                 throw failure("unexpected \(describe(base[k])) in \\u escape, expected 4 hex digits", at: k)
             }
@@ -567,11 +590,16 @@ private struct JSONByteReader: ~Copyable {
         let raw = UnsafeRawPointer(base)
         var k = 0
         while k + 8 <= length {
-            if raw.loadUnaligned(fromByteOffset: first + k, as: UInt64.self) != raw.loadUnaligned(fromByteOffset: second + k, as: UInt64.self) { return false }
+            if raw.loadUnaligned(fromByteOffset: first + k, as: UInt64.self)
+                != raw.loadUnaligned(fromByteOffset: second + k, as: UInt64.self)
+            {
+                return false
+            }
             k += 8
         }
         let last = length - 8
-        return raw.loadUnaligned(fromByteOffset: first + last, as: UInt64.self) == raw.loadUnaligned(fromByteOffset: second + last, as: UInt64.self)
+        return raw.loadUnaligned(fromByteOffset: first + last, as: UInt64.self)
+            == raw.loadUnaligned(fromByteOffset: second + last, as: UInt64.self)
     }
 
     /// Builds the `String` of a scanned string: straight from the bytes, or unescaped.
@@ -595,11 +623,21 @@ private struct JSONByteReader: ~Copyable {
                 let escape = base[r + 1]
                 r += 2
                 switch escape {
-                case UInt8(ascii: "b"): out[w] = 0x08; w += 1
-                case UInt8(ascii: "f"): out[w] = 0x0C; w += 1
-                case UInt8(ascii: "n"): out[w] = 0x0A; w += 1
-                case UInt8(ascii: "r"): out[w] = 0x0D; w += 1
-                case UInt8(ascii: "t"): out[w] = 0x09; w += 1
+                case UInt8(ascii: "b"):
+                    out[w] = 0x08
+                    w += 1
+                case UInt8(ascii: "f"):
+                    out[w] = 0x0C
+                    w += 1
+                case UInt8(ascii: "n"):
+                    out[w] = 0x0A
+                    w += 1
+                case UInt8(ascii: "r"):
+                    out[w] = 0x0D
+                    w += 1
+                case UInt8(ascii: "t"):
+                    out[w] = 0x09
+                    w += 1
                 case Byte.lowerU:
                     var scalar = decodeHex4(r)
                     r += 4
@@ -609,7 +647,9 @@ private struct JSONByteReader: ~Copyable {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (lowUnit - 0xDC00)
                     }
                     w = writeUTF8(scalar, to: out, at: w)
-                default: out[w] = escape; w += 1
+                default:
+                    out[w] = escape
+                    w += 1
                 }
             }
             return w
@@ -640,7 +680,9 @@ private struct JSONByteReader: ~Copyable {
             }
             k += 1
         }
-        return ASNError(.malformedJSON, "malformed JSON at byte \(position) (line \(line), column \(position - lineStart + 1)): \(message)")
+        return ASNError(
+            .malformedJSON,
+            "malformed JSON at byte \(position) (line \(line), column \(position - lineStart + 1)): \(message)")
     }
 }
 

@@ -70,7 +70,8 @@ package struct MigrateRun {
             console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")
             return error.code == .usage ? .usage : .failure
         }
-        let table: MappingTable, selection: InputSelection
+        let table: MappingTable
+        let selection: InputSelection
         do { (table, selection) = try readInputs() } catch {
             console.diagnostic("\(name): \(ASNError.describe(error))")
             return .failure
@@ -90,9 +91,13 @@ package struct MigrateRun {
         summary.skippedNotRegular = selection.skipped.count
         for entry in selection.skipped { console.diagnostic("asn-migrate migrate: \(entry.warning)") }
         if selection.files.isEmpty {
-            console.diagnostic("\(name): warning: no input files found under \(settings.inputs.joined(separator: ", ")); nothing to do")
+            console.diagnostic(
+                "\(name): warning: no input files found under \(settings.inputs.joined(separator: ", ")); nothing to do"
+            )
         }
-        guard let shown = convert(selection.files, table: table, targets: targets, summary: &summary) else { return .failure }
+        guard let shown = convert(selection.files, table: table, targets: targets, summary: &summary) else {
+            return .failure
+        }
         return finish(summary, rejectsShown: shown)
     }
 
@@ -104,10 +109,15 @@ package struct MigrateRun {
         let rejects = try settings.rejectsPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
         let summary = try settings.summaryPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
         if let rejects, rejects == out {
-            throw ASNError(.usage, "--out and --rejects name the same output ('\(settings.rejectsPath ?? "")'); give them different files")
+            throw ASNError(
+                .usage,
+                "--out and --rejects name the same output ('\(settings.rejectsPath ?? "")'); give them different files")
         }
         if let summary, summary == out || summary == rejects {
-            throw ASNError(.usage, "--summary-json names the same output as --out or --rejects ('\(settings.summaryPath ?? "")'); give it its own file")
+            throw ASNError(
+                .usage,
+                "--summary-json names the same output as --out or --rejects ('\(settings.summaryPath ?? "")'); give it its own file"
+            )
         }
         return Targets(out: out, rejects: rejects, summary: summary)
     }
@@ -119,13 +129,16 @@ package struct MigrateRun {
 
     /// Refuses an output that is one of the inputs, or inside an input root.
     private func checkOutputs(against files: [InputFile]) throws(ASNError) {
-        let outputs = [OutputPlan.Output("--out", settings.outPath)]
+        let outputs =
+            [OutputPlan.Output("--out", settings.outPath)]
             + [("--rejects", settings.rejectsPath), ("--summary-json", settings.summaryPath)]
             .compactMap { option, path in path.map { OutputPlan.Output(option, $0) } }
-        try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock),
-                       inputs: settings.inputs.map { OutputPlan.Input("PATH", $0) }
-                           + (settings.mappingsDirectory.map { [OutputPlan.Input("--mappings", $0)] } ?? []),
-                       inputFiles: files).check()
+        try OutputPlan(
+            outputs: outputs.flatMap(OutputPlan.withLock),
+            inputs: settings.inputs.map { OutputPlan.Input("PATH", $0) }
+                + (settings.mappingsDirectory.map { [OutputPlan.Input("--mappings", $0)] } ?? []),
+            inputFiles: files
+        ).check()
     }
 
     /// Locks every output for the whole run, so a second run on the same files fails at once instead of silently
@@ -133,7 +146,8 @@ package struct MigrateRun {
     private func lock(_ targets: Targets) throws(ASNError) -> [RunLock] {
         var locks: [RunLock] = []
         do throws(ASNError) {
-            for path in [targets.out.lockPath, targets.rejects?.lockPath, targets.summary?.lockPath].compactMap({ $0 }) {
+            for path in [targets.out.lockPath, targets.rejects?.lockPath, targets.summary?.lockPath].compactMap({ $0 })
+            {
                 locks.append(try RunLock.acquire(path))
             }
         } catch {
@@ -145,7 +159,9 @@ package struct MigrateRun {
 
     /// Maps every record on every core and writes the outputs in input order; returns how many rejects were shown on
     /// the console, or nil when the run failed (after saying so).
-    private func convert(_ files: [InputFile], table: MappingTable, targets: Targets, summary: inout MigrationSummary) -> Int? {
+    private func convert(_ files: [InputFile], table: MappingTable, targets: Targets, summary: inout MigrationSummary)
+        -> Int?
+    {
         var outputs: [OutputFile] = []
         do {
             let outFile = try console.outputFile(settings.outPath, target: targets.out)
@@ -154,9 +170,11 @@ package struct MigrateRun {
                 try console.outputFile(path, target: targets.rejects ?? .standardOutput)
             }
             if let rejectsFile { outputs.append(rejectsFile) }
-            var writer = MigrateWriter(format: settings.format, csvNames: settings.csvNames, out: outFile, rejects: rejectsFile,
-                                       console: console, shownLimit: Self.rejectsShownOnConsole)
-            let mapper: any RecordMapping = settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
+            var writer = MigrateWriter(
+                format: settings.format, csvNames: settings.csvNames, out: outFile, rejects: rejectsFile,
+                console: console, shownLimit: Self.rejectsShownOnConsole)
+            let mapper: any RecordMapping =
+                settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
             // Records are split, mapped and rendered on every core; batches come back in input order, so output,
             // rejects and counts are those of a sequential run.
             let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers)
@@ -185,23 +203,29 @@ package struct MigrateRun {
     private func finish(_ summary: MigrationSummary, rejectsShown: Int) -> ExitStatus {
         let hidden = summary.rejected + summary.unmapped - rejectsShown
         if settings.rejectsPath == nil, hidden > 0 {
-            console.diagnostic("\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
+            console.diagnostic(
+                "\(name): \(hidden) more rejected or unmapped record(s) not shown; use --rejects FILE to list them all")
         }
         console.diagnostic(summary.render())
         if let summaryPath = settings.summaryPath {
-            let run = RunInfo(runDate: settings.runDate, toolVersion: BuildInfo.versionNumber,
-                              inputs: settings.inputs.map { RunInfo.Input(side: "v1", root: $0) })
+            let run = RunInfo(
+                runDate: settings.runDate, toolVersion: BuildInfo.versionNumber,
+                inputs: settings.inputs.map { RunInfo.Input(side: "v1", root: $0) })
             do {
-                try OutputFile.writeWhole(SummaryJSON.render(metrics: summary.metrics + run.metrics, causes: summary.causes.causes,
-                                                             extra: summary.breakdownJSON), to: summaryPath)
+                try OutputFile.writeWhole(
+                    SummaryJSON.render(
+                        metrics: summary.metrics + run.metrics, causes: summary.causes.causes,
+                        extra: summary.breakdownJSON), to: summaryPath)
             } catch {
                 console.diagnostic("\(name): \(error.description); the output was written, the summary JSON was not")
                 return .failure
             }
         }
         if let maxRejectRate = settings.maxRejectRate,
-           let failed = SanityCheck.failures([.init(name: "input", read: summary.read, rejected: summary.rejected)],
-                                             maxRejectRate: maxRejectRate, pairedSides: false) {
+            let failed = SanityCheck.failures(
+                [.init(name: "input", read: summary.read, rejected: summary.rejected)],
+                maxRejectRate: maxRejectRate, pairedSides: false)
+        {
             console.diagnostic("\(name): \(failed) (exit 3)")
             return .sanityCheckFailed
         }

@@ -21,8 +21,10 @@ struct MigrateWriter {
     private var rejectRows = CSVWriter(header: MigrationOutput.rejectColumns)
 
     /// A writer for `format`; a CSV output starts with its header.
-    init(format: MigrationOutput.Format, csvNames: MigrationOutput.CSVNames, out: OutputFile, rejects: OutputFile?,
-         console: Console, shownLimit: Int) {
+    init(
+        format: MigrationOutput.Format, csvNames: MigrationOutput.CSVNames, out: OutputFile, rejects: OutputFile?,
+        console: Console, shownLimit: Int
+    ) {
         self.format = format
         self.out = out
         self.rejects = rejects
@@ -73,7 +75,9 @@ struct MigrateWriter {
             try rejectRows.appendRow(cells)
         } else if shownOnConsole < shownLimit {
             shownOnConsole += 1
-            console.diagnostic("asn-migrate migrate: \(ConsoleText.line(cells[3])) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])")
+            console.diagnostic(
+                "asn-migrate migrate: \(ConsoleText.line(cells[3])) at \(cells[1])\(cells[2].isEmpty ? "" : ":" + cells[2])"
+            )
         }
     }
 }

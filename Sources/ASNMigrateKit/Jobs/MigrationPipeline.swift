@@ -17,7 +17,9 @@ package struct MigrationPipeline: Sendable {
     package let maxBatchesInFlight: Int
 
     /// Creates a pipeline; `workers` defaults to the active processor count.
-    package init(mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil) {
+    package init(
+        mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil
+    ) {
         self.mapper = mapper
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         self.batchBytes = max(1, batchBytes)
@@ -28,22 +30,30 @@ package struct MigrationPipeline: Sendable {
     /// With `renderJSONLines`, workers also render migrated payloads as `MigrationOutput.appendJSONLine` does.
     /// An error thrown by `consume`, or a batch's `failure`, stops the run and is rethrown after the threads end.
     /// With `keep`, workers drop the outcomes it refuses (`migrate --shard`: another shard's records).
-    package func run(files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
-                    consume: (MigrationBatch) throws -> Void) throws {
+    package func run(
+        files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
+        consume: (MigrationBatch) throws -> Void
+    ) throws {
         let mapper = self.mapper
-        try OrderedBatchRun.run(files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-                                process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep) }) { batch in
+        try OrderedBatchRun.run(
+            files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
+            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep) }
+        ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
         }
     }
 
     /// Runs the pipeline over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    package func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
-                    consume: (MigrationBatch) throws -> Void) throws {
+    package func run(
+        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
+        consume: (MigrationBatch) throws -> Void
+    ) throws {
         let mapper = self.mapper
-        try OrderedBatchRun.run(produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-                                process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil) }) { batch in
+        try OrderedBatchRun.run(
+            produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
+            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil) }
+        ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
         }
@@ -52,7 +62,9 @@ package struct MigrationPipeline: Sendable {
     // MARK: - Private
 
     /// A worker's job: map (and render) one batch.
-    private static func map(_ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?) -> MigrationBatch {
+    private static func map(
+        _ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?
+    ) -> MigrationBatch {
         var batch = MigrationBatch()
         batch.outcomes.reserveCapacity(items.count)
         for item in items {
@@ -67,7 +79,9 @@ package struct MigrationPipeline: Sendable {
                 return batch
             }
             if let keep, !keep(outcome) { continue }
-            if render, case .migrated(let payload) = outcome { MigrationOutput.appendJSONLine(payload, to: &batch.jsonLines) }
+            if render, case .migrated(let payload) = outcome {
+                MigrationOutput.appendJSONLine(payload, to: &batch.jsonLines)
+            }
             batch.outcomes.append(outcome)
         }
         return batch

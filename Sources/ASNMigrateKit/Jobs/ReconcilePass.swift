@@ -35,21 +35,32 @@ struct ReconcilePass {
     /// Judges the records of `shard` (all of them when nil).
     func run(_ shard: ShardSelection?) -> Result<ReconciliationResult, ASNError> {
         if shard != nil, settings.v1Database != nil || settings.v2Database != nil {
-            return .failure(ASNError(.usage, "--shard, --shards and --memory-limit read files; a PostgreSQL source is not split yet: reconcile it without sharding, or export it to files"))
+            return .failure(
+                ASNError(
+                    .usage,
+                    "--shard, --shards and --memory-limit read files; a PostgreSQL source is not split yet: reconcile it without sharding, or export it to files"
+                ))
         }
         var reconciler = Reconciler(table: inputs.table, options: settings.options)
         reconciler.collectsPrices = settings.html
         if settings.signatures != nil { reconciler.v2Unverified = 0 }
-        let progress = ProgressLine.standardError(files: inputs.v2Files + inputs.v1.files,
-                                                  label: shard.map { "reconcile \($0.text)" } ?? "reconcile")
-        let state = State(reconciler: reconciler, transactions: TransactionReconciler(rules: inputs.transactionRules, options: settings.options),
-                          progress: progress)
+        let progress = ProgressLine.standardError(
+            files: inputs.v2Files + inputs.v1.files,
+            label: shard.map { "reconcile \($0.text)" } ?? "reconcile")
+        let state = State(
+            reconciler: reconciler,
+            transactions: TransactionReconciler(rules: inputs.transactionRules, options: settings.options),
+            progress: progress)
         defer { state.progress.finish() }
         do {
             try readV2(shard, into: state)
             if state.transactions.holdsRecords {
                 guard shard == nil else {
-                    return .failure(ASNError(.usage, "the V2 side holds App Store Server API records (transactions, statuses), which --shard, --shards and --memory-limit do not split yet; reconcile them without sharding"))
+                    return .failure(
+                        ASNError(
+                            .usage,
+                            "the V2 side holds App Store Server API records (transactions, statuses), which --shard, --shards and --memory-limit do not split yet; reconcile them without sharding"
+                        ))
                 }
                 try readV1WithTransactions(into: state)
             } else {
@@ -82,7 +93,8 @@ struct ReconcilePass {
             }
         }
         if let database = settings.v2Database {
-            try PostgresReader(source: database).v2Outcomes(decoder: reader.reader.decoder, columnMap: inputs.columnMap) { outcome in
+            try PostgresReader(source: database).v2Outcomes(decoder: reader.reader.decoder, columnMap: inputs.columnMap)
+            { outcome in
                 state.progress.advance(bytes: 0, records: 1)
                 add(outcome)
             }
@@ -97,7 +109,9 @@ struct ReconcilePass {
             state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
             for outcome in batch.outcomes {
                 state.spans.addV1(outcome)
-                if Self.holds(shard, ShardHash.shard(of: outcome, count: shard?.count ?? 1)) { state.reconciler.addV1(outcome) }
+                if Self.holds(shard, ShardHash.shard(of: outcome, count: shard?.count ?? 1)) {
+                    state.reconciler.addV1(outcome)
+                }
             }
         }
         let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: inputs.table))
@@ -129,14 +143,16 @@ struct ReconcilePass {
     /// Judges what was read: a shard with the whole input's spans, plus the API view's comparison when there is one.
     private func finish(_ shard: ShardSelection?, _ state: State) -> ReconciliationResult {
         var reconciler = state.reconciler
-        state.reconciler = Reconciler(table: inputs.table, options: settings.options)  // one copy of the records, not two
+        // One copy of the records, not two.
+        state.reconciler = Reconciler(table: inputs.table, options: settings.options)
         if shard != nil {
             reconciler.options.v1Span = state.spans.v1
             reconciler.options.v2Span = state.spans.v2
         }
         var result = reconciler.finish()
         if state.transactions.holdsRecords {
-            result = result.adding(state.transactions.finish(v1: state.collector), notificationsCompared: state.v2Notifications > 0)
+            result = result.adding(
+                state.transactions.finish(v1: state.collector), notificationsCompared: state.v2Notifications > 0)
         }
         result.countTimePrecision()
         return result

@@ -2,7 +2,8 @@ extension ReconcileRun {
     /// Runs a sharded plan: one shard written with its `shard.csv`, or every shard in turn merged by `ReportMerge`
     /// (the code `asn-migrate merge` runs) into the report the unsharded run writes.
     func runSharded(_ plan: ShardPlan, pass: ReconcilePass, table: MappingTable, destination: String) -> ExitStatus {
-        let name = Self.name, options = settings.options
+        let name = Self.name
+        let options = settings.options
         let shards: [ShardSelection]
         switch plan {
         case .one(let shard): shards = [shard]
@@ -19,23 +20,29 @@ extension ReconcileRun {
                 console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
                 return error.code == .usage ? .usage : .failure
             }
-            let manifest = ShardManifest(command: "reconcile", shard: shard, runDate: options.run.runDate, judgementDigest: digest, toolVersion: options.run.toolVersion)
+            let manifest = ShardManifest(
+                command: "reconcile", shard: shard, runDate: options.run.runDate, judgementDigest: digest,
+                toolVersion: options.run.toolVersion)
             var files = Dictionary(uniqueKeysWithValues: ReconciliationReport.files(result).map { ($0.name, $0.bytes) })
             files[ShardManifest.fileName] = manifest.bytes
             if case .inTurn = plan {
-                console.diagnostic("\(name): shard \(shard.text) judged: V1 \(result.summary.v1RecordsRead), V2 \(result.summary.v2RecordsRead) records; peak memory so far \(MemoryBudget.peakResidentBytes() >> 20) MiB")
+                console.diagnostic(
+                    "\(name): shard \(shard.text) judged: V1 \(result.summary.v1RecordsRead), V2 \(result.summary.v2RecordsRead) records; peak memory so far \(MemoryBudget.peakResidentBytes() >> 20) MiB"
+                )
             }
             folders.append(ReportMerge.Folder(name: "shard \(shard.text)", files: files))
         }
         let written: [(name: String, bytes: [UInt8])]
         do {
             if case .one = plan {
-                written = ReconciliationReport.fileNames.compactMap { file in folders[0].files[file].map { (file, $0) } }
+                written =
+                    ReconciliationReport.fileNames.compactMap { file in folders[0].files[file].map { (file, $0) } }
                     + [(ShardManifest.fileName, folders[0].files[ShardManifest.fileName] ?? [])]
             } else {
                 written = try ReportMerge.reconcile(folders)
             }
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) { (staging: StagingDirectory) throws(ASNError) in
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) {
+                (staging: StagingDirectory) throws(ASNError) in
                 for file in written { try staging.write(name: file.name, bytes: file.bytes) }
             }
         } catch {
@@ -44,14 +51,18 @@ extension ReconcileRun {
         }
         let what: String
         switch plan {
-        case .one(let shard): what = "shard \(shard.text) written; findings and the reject rate are judged by 'asn-migrate merge'"
-        default: what = "\(shards.count) shard\(shards.count == 1 ? "" : "s") in turn, merged; peak memory \(MemoryBudget.peakResidentBytes() >> 20) MiB"
+        case .one(let shard):
+            what = "shard \(shard.text) written; findings and the reject rate are judged by 'asn-migrate merge'"
+        default:
+            what =
+                "\(shards.count) shard\(shards.count == 1 ? "" : "s") in turn, merged; peak memory \(MemoryBudget.peakResidentBytes() >> 20) MiB"
         }
         // A shard's findings and reject rate are the merged report's to judge (shard 0 holds every reject): a written
         // shard exits 0, so a batch engine retries only shards that failed.
         var judge = true
         if case .one = plan { judge = false }
-        return MergedReportVerdict.finish(written, label: name, what: what, directory: settings.outDirectory, maxRejectRate: settings.maxRejectRate,
-                                          judge: judge, console: console)
+        return MergedReportVerdict.finish(
+            written, label: name, what: what, directory: settings.outDirectory, maxRejectRate: settings.maxRejectRate,
+            judge: judge, console: console)
     }
 }

@@ -41,7 +41,8 @@ package struct ReconcileRun {
 
         /// Settings with `options`, the report folder, the reject limit and the thresholds; the rest as the flags'
         /// defaults.
-        package init(options: ReconcileOptions, outDirectory: String, maxRejectRate: Double, thresholds: ThresholdCheck) {
+        package init(options: ReconcileOptions, outDirectory: String, maxRejectRate: Double, thresholds: ThresholdCheck)
+        {
             self.options = options
             self.outDirectory = outDirectory
             self.maxRejectRate = maxRejectRate
@@ -106,8 +107,10 @@ package struct ReconcileRun {
             console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
             return .failure
         }
-        if let problem = ReconcileRun.inputProblem(v1Files: inputs.v1.files, v2Files: inputs.v2Files, columnMap: inputs.columnMap,
-                                                   force: settings.force) {
+        if let problem = ReconcileRun.inputProblem(
+            v1Files: inputs.v1.files, v2Files: inputs.v2Files, columnMap: inputs.columnMap,
+            force: settings.force)
+        {
             console.diagnostic("\(Self.name): \(problem.message); no report written")
             return .usage
         }
@@ -126,7 +129,9 @@ package struct ReconcileRun {
         let pass = ReconcilePass(settings: settings, inputs: inputs)
         var sharding = settings.sharding
         if case .memoryLimit(let limit) = sharding {
-            sharding = .inTurn(MemoryBudget.passes(inputBytes: MemoryBudget.inputBytes(inputs.v1.files + inputs.v2Files), limit: limit))
+            sharding = .inTurn(
+                MemoryBudget.passes(inputBytes: MemoryBudget.inputBytes(inputs.v1.files + inputs.v2Files), limit: limit)
+            )
         }
         if sharding != .whole { return runSharded(sharding, pass: pass, table: inputs.table, destination: destination) }
         switch pass.run(nil) {
@@ -154,21 +159,29 @@ package struct ReconcileRun {
         let v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [])
         // A fetch folder's own files (its summary and not-found list) are not Apple's answers: never read as records.
         let v2Files = v2.files.filter { !FetchFolder.isOwnFile($0.path) }
-        let columnMap = try settings.v2ColumnsPath.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
-        return Inputs(table: table, transactionRules: transactionRules, v1: v1, v2: v2, v2Files: v2Files, columnMap: columnMap)
+        let columnMap = try settings.v2ColumnsPath.map { (path: String) throws(ASNError) in
+            try V2ColumnMap.load(path: path)
+        }
+        return Inputs(
+            table: table, transactionRules: transactionRules, v1: v1, v2: v2, v2Files: v2Files, columnMap: columnMap)
     }
 
     /// Refuses an output that is one of the inputs or inside an input root.
     private func checkOutputs(_ inputs: Inputs) throws(ASNError) {
-        let outputs = [OutputPlan.Output("--out", settings.outDirectory, kind: .folder)]
+        let outputs =
+            [OutputPlan.Output("--out", settings.outDirectory, kind: .folder)]
             + (settings.summaryJSONPath.map { [OutputPlan.Output("--summary-json", $0)] } ?? [])
-        let named = [("--v2-columns", settings.v2ColumnsPath), ("--mappings", settings.mappingsDirectory)]
+        let named =
+            [("--v2-columns", settings.v2ColumnsPath), ("--mappings", settings.mappingsDirectory)]
             .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
             + settings.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
-        let roots = settings.v1Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
+        let roots =
+            settings.v1Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
             + settings.v2Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) }
-        try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock), inputs: roots + named,
-                       inputFiles: inputs.v1.files + inputs.v2Files).check()
+        try OutputPlan(
+            outputs: outputs.flatMap(OutputPlan.withLock), inputs: roots + named,
+            inputFiles: inputs.v1.files + inputs.v2Files
+        ).check()
     }
 
     /// Locks the report folder (beside it, never inside) and the summary JSON for the whole run, so a second run
@@ -176,7 +189,9 @@ package struct ReconcileRun {
     private func lock(_ destination: String) throws(ASNError) -> [RunLock] {
         var locks = [try RunLock.acquire(RunLock.lockPath(besideOutput: destination))]
         do throws(ASNError) {
-            let target = try settings.summaryJSONPath.map { (path: String) throws(ASNError) in try OutputTarget.resolve(path) }
+            let target = try settings.summaryJSONPath.map { (path: String) throws(ASNError) in
+                try OutputTarget.resolve(path)
+            }
             if let lockPath = target?.lockPath { locks.append(try RunLock.acquire(lockPath)) }
         } catch {
             for lock in locks { lock.release() }
@@ -201,9 +216,12 @@ package struct ReconcileRun {
     /// Warns about a side with no input files, and about what the folders held that is not read.
     private func warnAboutMissingInputs(_ inputs: Inputs) {
         let database = [InputFile(path: "database")]
-        for (side, roots, found) in [("--v1", settings.v1Roots, settings.v1Database == nil ? inputs.v1.files : database),
-                                     ("--v2", settings.v2Roots, settings.v2Database == nil ? inputs.v2Files : database)] where found.isEmpty {
-            console.diagnostic("\(Self.name): warning: no input files found under \(side) \(roots.joined(separator: ", "))")
+        for (side, roots, found) in [
+            ("--v1", settings.v1Roots, settings.v1Database == nil ? inputs.v1.files : database),
+            ("--v2", settings.v2Roots, settings.v2Database == nil ? inputs.v2Files : database)
+        ] where found.isEmpty {
+            console.diagnostic(
+                "\(Self.name): warning: no input files found under \(side) \(roots.joined(separator: ", "))")
         }
         for entry in inputs.v1.skipped + inputs.v2.skipped { console.diagnostic("\(Self.name): \(entry.warning)") }
     }
@@ -216,8 +234,11 @@ package struct ReconcileRun {
         let crossings = settings.thresholds.crossings(ThresholdFigures.reconcile(result))
         if !settings.thresholds.rules.isEmpty { result.summary.thresholds = settings.thresholds.counts(crossings) }
         do {
-            let files = ReconciliationReport.files(result) + (settings.html ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) { (staging: StagingDirectory) throws(ASNError) in
+            let files =
+                ReconciliationReport.files(result)
+                + (settings.html ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) {
+                (staging: StagingDirectory) throws(ASNError) in
                 for file in files { try staging.write(name: file.name, bytes: file.bytes) }
             }
         } catch {
@@ -229,7 +250,8 @@ package struct ReconcileRun {
                 try OutputFile.writeWhole(ReconciliationReport.summaryJSON(result), to: path)
             } catch {
                 console.diagnostic(ReconciliationReport.consoleSummary(result, directory: settings.outDirectory))
-                console.diagnostic("\(Self.name): \(error.description); the report folder was written, the summary JSON was not")
+                console.diagnostic(
+                    "\(Self.name): \(error.description); the report folder was written, the summary JSON was not")
                 return .failure
             }
         }
@@ -246,7 +268,9 @@ package struct ReconcileRun {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }
         for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
-        if let line = ReconciliationReport.timePrecisionWarning(result.summary) { console.diagnostic("\(Self.name): \(line)") }
+        if let line = ReconciliationReport.timePrecisionWarning(result.summary) {
+            console.diagnostic("\(Self.name): \(line)")
+        }
         for crossing in crossings { console.diagnostic("\(Self.name): \(crossing.line)") }
     }
 
@@ -254,8 +278,10 @@ package struct ReconcileRun {
     private func judge(_ result: ReconciliationResult, crossings: [ThresholdCheck.Crossing]) -> ExitStatus {
         // v2_records_read counts API records (transactions, statuses) too; their rejects are already in v2_rejected.
         let summary = result.summary
-        let sides = [SanityCheck.Side(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
-                     SanityCheck.Side(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)]
+        let sides = [
+            SanityCheck.Side(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
+            SanityCheck.Side(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)
+        ]
         if let failed = SanityCheck.failures(sides, maxRejectRate: settings.maxRejectRate, pairedSides: true) {
             console.diagnostic("\(Self.name): \(failed) (exit 3)")
             return .sanityCheckFailed
@@ -267,14 +293,19 @@ package struct ReconcileRun {
 
     /// The usage error the inputs call for before anything is read: V2 CSV exports without `--v2-columns`, or the
     /// two sides swapped (unless `force`).
-    static func inputProblem(v1Files: [InputFile], v2Files: [InputFile], columnMap: V2ColumnMap?, force: Bool) -> ASNError? {
+    static func inputProblem(v1Files: [InputFile], v2Files: [InputFile], columnMap: V2ColumnMap?, force: Bool)
+        -> ASNError?
+    {
         if columnMap == nil, let csv = v2Files.first(where: { V2RecordReader.isCSV($0.path) }) {
-            return ASNError(.usage, "'\(csv.path)' is a CSV export, which needs a column map: pass --v2-columns Mappings/v2-columns.migrate-csv.map "
-                + "for 'migrate --format csv' output (Mappings/v2-columns.migrate-csv-snake.map with --csv-names snake), or write your own "
-                + "from Mappings/v2-columns.example.map (README, Column-mapping file)")
+            return ASNError(
+                .usage,
+                "'\(csv.path)' is a CSV export, which needs a column map: pass --v2-columns Mappings/v2-columns.migrate-csv.map "
+                    + "for 'migrate --format csv' output (Mappings/v2-columns.migrate-csv-snake.map with --csv-names snake), or write your own "
+                    + "from Mappings/v2-columns.example.map (README, Column-mapping file)")
         }
         guard !force else { return nil }
-        return SwappedSidesCheck.problem(v1: SwappedSidesCheck.look(files: v1Files), v2: SwappedSidesCheck.look(files: v2Files))
+        return SwappedSidesCheck.problem(
+            v1: SwappedSidesCheck.look(files: v1Files), v2: SwappedSidesCheck.look(files: v2Files))
     }
 
     /// The exit status for a failed run: 75 for a database that could not be reached or dropped the connection,

@@ -30,19 +30,26 @@ package struct TransactionFactsPipeline: Sendable {
     package func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
-        try OrderedBatchRun.run(files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-                                process: { items in Self.process(items, mapper: mapper, parser: parser) }) { batch in
+        try OrderedBatchRun.run(
+            files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+            process: { items in Self.process(items, mapper: mapper, parser: parser) }
+        ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
         }
     }
 
     /// Runs over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    package func run(produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, consume: (Batch) throws -> Void) throws {
+    package func run(
+        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
+        consume: (Batch) throws -> Void
+    ) throws {
         let mapper = self.mapper
         let parser = JSONParser(skippingKeys: Envelope.secretKeys)
-        try OrderedBatchRun.run(produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-                                process: { items in Self.process(items, mapper: mapper, parser: parser) }) { batch in
+        try OrderedBatchRun.run(
+            produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+            process: { items in Self.process(items, mapper: mapper, parser: parser) }
+        ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
         }

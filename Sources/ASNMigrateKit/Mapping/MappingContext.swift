@@ -38,7 +38,9 @@ package struct MappingContext: Sendable {
             if candidates.count == 1 {
                 pendingEntry = candidates[0]
             } else if let product = body.autoRenewProductId {
-                pendingEntry = candidates.first { $0.autoRenewProductId == product } ?? candidates.first { $0.productId == product }
+                pendingEntry =
+                    candidates.first { $0.autoRenewProductId == product }
+                    ?? candidates.first { $0.productId == product }
             }
             if pendingEntry == nil, let first = candidates.first, body.autoRenewProductId == nil {
                 pendingEntry = first
@@ -55,13 +57,16 @@ package struct MappingContext: Sendable {
         if pendingEntry == nil, let subscription {
             pendingEntry = body.pendingRenewalInfo.first { $0.originalTransactionId == subscription }
         }
-        if pendingEntry == nil, body.pendingRenewalInfo.count == 1, body.pendingRenewalInfo[0].originalTransactionId == nil {
+        if pendingEntry == nil, body.pendingRenewalInfo.count == 1,
+            body.pendingRenewalInfo[0].originalTransactionId == nil
+        {
             pendingEntry = body.pendingRenewalInfo[0]
         }
         pending = pendingEntry
 
         // The subscription's transactions (all of them when none match), picked and sorted as indices: copied once.
-        var mine = subscription.map { id in all.indices.filter { all[$0].originalTransactionId == id } } ?? Array(all.indices)
+        var mine =
+            subscription.map { id in all.indices.filter { all[$0].originalTransactionId == id } } ?? Array(all.indices)
         if mine.isEmpty { mine = Array(all.indices) }
         let ordered = Self.oldestFirst(all, mine)
         history = ordered
@@ -89,7 +94,9 @@ package struct MappingContext: Sendable {
     }
 
     /// The time the body itself dates the event by (whatever the envelope says), and whether that is only inferred.
-    private static func bodyTime(type: String, body: ResponseBodyV1, chosen: LatestReceiptInfo?) -> (time: Int64?, inferred: Bool) {
+    private static func bodyTime(type: String, body: ResponseBodyV1, chosen: LatestReceiptInfo?) -> (
+        time: Int64?, inferred: Bool
+    ) {
         switch type {
         case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF":
             return (body.autoRenewStatusChangeDate ?? chosen?.purchaseDate, false)
@@ -124,8 +131,10 @@ package struct MappingContext: Sendable {
         var i = anchorIndex
         let sixtyDays: Int64 = 60 * 86_400_000
         while i > 0 {
-            let earlier = history[i - 1], later = history[i]
-            guard let expires = earlier.expiresDate, let purchase = later.purchaseDate, purchase - expires <= sixtyDays else { break }
+            let earlier = history[i - 1]
+            let later = history[i]
+            guard let expires = earlier.expiresDate, let purchase = later.purchaseDate, purchase - expires <= sixtyDays
+            else { break }
             start = earlier.purchaseDate ?? start
             i -= 1
         }
@@ -136,9 +145,11 @@ package struct MappingContext: Sendable {
 
     /// Orders transactions by purchase date, then expiry, then transaction id (numeric-aware).
     static func precedes(_ a: LatestReceiptInfo, _ b: LatestReceiptInfo) -> Bool {
-        let pa = a.purchaseDate ?? Int64.min, pb = b.purchaseDate ?? Int64.min
+        let pa = a.purchaseDate ?? Int64.min
+        let pb = b.purchaseDate ?? Int64.min
         if pa != pb { return pa < pb }
-        let ea = a.expiresDate ?? Int64.min, eb = b.expiresDate ?? Int64.min
+        let ea = a.expiresDate ?? Int64.min
+        let eb = b.expiresDate ?? Int64.min
         if ea != eb { return ea < eb }
         return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
     }

@@ -23,18 +23,19 @@ package struct MappingEngine: Sendable {
         let context = MappingContext(body: body, receivedAt: receivedAt)
         guard let rule = firstMatch(context) else {
             let known = !table.rules(forV1Type: body.notificationType).isEmpty
-            return .unmapped(UnmappedNotification(
-                v1NotificationType: body.notificationType,
-                reason: known
-                    ? "no rule for \(body.notificationType) matched this record (auto_renew_status missing?)"
-                    : "V1 notification_type '\(body.notificationType)' has no mapping rule",
-                location: location,
-                notificationUUID: uuid,
-                environment: EnvironmentName.normalized(body.environmentRaw),
-                originalTransactionId: context.subscriptionId,
-                webOrderLineItemId: context.relevant?.webOrderLineItemId,
-                eventTime: context.eventTime
-            ))
+            return .unmapped(
+                UnmappedNotification(
+                    v1NotificationType: body.notificationType,
+                    reason: known
+                        ? "no rule for \(body.notificationType) matched this record (auto_renew_status missing?)"
+                        : "V1 notification_type '\(body.notificationType)' has no mapping rule",
+                    location: location,
+                    notificationUUID: uuid,
+                    environment: EnvironmentName.normalized(body.environmentRaw),
+                    originalTransactionId: context.subscriptionId,
+                    webOrderLineItemId: context.relevant?.webOrderLineItemId,
+                    eventTime: context.eventTime
+                ))
         }
         let payload = V2Builder.build(context: context, rule: rule, uuid: uuid, location: location)
         return .migrated(payload)

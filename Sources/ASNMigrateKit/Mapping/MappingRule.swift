@@ -14,7 +14,9 @@ package struct MappingRule: Sendable, Equatable {
     package var line: Int
 
     /// Creates a rule.
-    package init(id: String, v1Types: [String], conditions: [MappingCondition], v2Type: String, v2Subtype: String?, line: Int) {
+    package init(
+        id: String, v1Types: [String], conditions: [MappingCondition], v2Type: String, v2Subtype: String?, line: Int
+    ) {
         self.id = id
         self.v1Types = v1Types
         self.conditions = conditions

@@ -42,7 +42,8 @@ package struct MigrationSummary: Sendable, Equatable {
         switch outcome {
         case .migrated(let p):
             migrated += 1
-            let route = Route(v1Type: p.migration?.v1NotificationType ?? "?", v2Type: p.notificationType, v2Subtype: p.subtype)
+            let route = Route(
+                v1Type: p.migration?.v1NotificationType ?? "?", v2Type: p.notificationType, v2Subtype: p.subtype)
             routes[route, default: 0] += 1
         case .unmapped(let u):
             unmapped += 1
@@ -59,27 +60,38 @@ package struct MigrationSummary: Sendable, Equatable {
     /// The counts as `--summary-json` names them, in order: `files`, `read`, `migrated`, `unmapped`, `rejected`,
     /// `skipped_not_regular`.
     package var metrics: [(String, String)] {
-        [("files", String(files)), ("read", String(read)), ("migrated", String(migrated)), ("unmapped", String(unmapped)),
-         ("rejected", String(rejected)), ("skipped_not_regular", String(skippedNotRegular))]
+        [
+            ("files", String(files)), ("read", String(read)), ("migrated", String(migrated)),
+            ("unmapped", String(unmapped)),
+            ("rejected", String(rejected)), ("skipped_not_regular", String(skippedNotRegular))
+        ]
     }
 
     /// The per-route and per-unmapped-type counts as JSON members (`routes`, `unmapped_types`), sorted.
     package var breakdownJSON: [JSONObject.Member] {
         let routeList = routes.keys.sorted().map { route in
-            JSONValue.object(JSONObject([
-                .init(key: "v1_notification_type", value: .string(route.v1Type)),
-                .init(key: "v2_notification_type", value: .string(route.v2Type)),
-                .init(key: "v2_subtype", value: .string(route.v2Subtype ?? "")),
-                .init(key: "count", value: .number(String(routes[route] ?? 0))),
-            ]))
+            JSONValue.object(
+                JSONObject([
+                    .init(key: "v1_notification_type", value: .string(route.v1Type)),
+                    .init(key: "v2_notification_type", value: .string(route.v2Type)),
+                    .init(key: "v2_subtype", value: .string(route.v2Subtype ?? "")),
+                    .init(key: "count", value: .number(String(routes[route] ?? 0)))
+                ]))
         }
-        let types = unmappedTypes.keys.sorted().map { JSONObject.Member(key: $0, value: .number(String(unmappedTypes[$0] ?? 0))) }
-        return [.init(key: "routes", value: .array(routeList)), .init(key: "unmapped_types", value: .object(JSONObject(types)))]
+        let types = unmappedTypes.keys.sorted().map {
+            JSONObject.Member(key: $0, value: .number(String(unmappedTypes[$0] ?? 0)))
+        }
+        return [
+            .init(key: "routes", value: .array(routeList)),
+            .init(key: "unmapped_types", value: .object(JSONObject(types)))
+        ]
     }
 
     /// The one-screen summary printed to stderr.
     package func render() -> String {
-        var lines = ["asn-migrate migrate: \(read) record\(read == 1 ? "" : "s") read from \(files) input\(files == 1 ? "" : "s")"]
+        var lines = [
+            "asn-migrate migrate: \(read) record\(read == 1 ? "" : "s") read from \(files) input\(files == 1 ? "" : "s")"
+        ]
         lines.append("  migrated  \(migrated)")
         let width = routes.keys.map { $0.v1Type.count }.max() ?? 0
         for route in routes.keys.sorted() {
@@ -94,7 +106,9 @@ package struct MigrationSummary: Sendable, Equatable {
         lines.append("  rejected  \(rejected)")
         lines += RejectCauses.consoleLines(causes.causes)
         if skippedNotRegular > 0 { lines.append("  skipped (not a regular file) \(skippedNotRegular)") }
-        lines.append("  check: read \(read) = migrated \(migrated) + unmapped \(unmapped) + rejected \(rejected)\(isBalanced ? "" : "  (MISMATCH: please report)")")
+        lines.append(
+            "  check: read \(read) = migrated \(migrated) + unmapped \(unmapped) + rejected \(rejected)\(isBalanced ? "" : "  (MISMATCH: please report)")"
+        )
         return lines.joined(separator: "\n")
     }
 }

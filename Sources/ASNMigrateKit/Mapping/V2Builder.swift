@@ -4,7 +4,9 @@ package enum V2Builder {
     package static let autoRenewableType = "Auto-Renewable Subscription"
 
     /// The payload for a context and the rule that matched it.
-    package static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation) -> ResponseBodyV2DecodedPayload {
+    package static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation)
+        -> ResponseBodyV2DecodedPayload
+    {
         let body = c.body
         let environment = EnvironmentName.normalized(body.environmentRaw)
         // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
@@ -33,16 +35,19 @@ package enum V2Builder {
             version: "2.0",
             signedDate: c.eventTime,
             data: data,
-            migration: MigrationInfo(source: location.path, line: location.line, index: location.index,
-                                     v1NotificationType: body.notificationType, ruleId: rule.id,
-                                     eventTimeInferred: c.eventTimeInferred)
+            migration: MigrationInfo(
+                source: location.path, line: location.line, index: location.index,
+                v1NotificationType: body.notificationType, ruleId: rule.id,
+                eventTimeInferred: c.eventTimeInferred)
         )
     }
 
     // MARK: - Parts
 
     /// The V2 transaction for a V1 receipt entry.
-    package static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule) -> JWSTransactionDecodedPayload {
+    package static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule)
+        -> JWSTransactionDecodedPayload
+    {
         var v = JWSTransactionDecodedPayload()
         v.transactionId = t.transactionId
         v.originalTransactionId = t.originalTransactionId
@@ -108,11 +113,15 @@ package enum V2Builder {
 
     /// The V2 `status` at the event (`SubscriptionStatus.at`, the one status rule); without an event time, 5 for a
     /// revoked transaction, else nil.
-    package static func status(_ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?) -> Int? {
+    package static func status(
+        _ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?
+    ) -> Int? {
         guard t.expiresDate != nil else { return nil }
         guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
-        return SubscriptionStatus.at(event, expires: t.expiresDate, revoked: t.revocationDate,
-                                     gracePeriodExpires: renewal?.gracePeriodExpiresDate, billingRetry: renewal?.isInBillingRetryPeriod)?.rawValue
+        return SubscriptionStatus.at(
+            event, expires: t.expiresDate, revoked: t.revocationDate,
+            gracePeriodExpires: renewal?.gracePeriodExpiresDate, billingRetry: renewal?.isInBillingRetryPeriod)?
+            .rawValue
     }
 
     // MARK: - Private

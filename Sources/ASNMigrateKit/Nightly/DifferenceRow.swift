@@ -16,7 +16,9 @@ package struct DifferenceRow: Sendable, Equatable {
     package var pendingReason: String = ""
 
     /// Creates a row.
-    package init(difference: Discrepancy, firstSeen: String, lastSeen: String, resolved: String? = nil, resolvedBy: String? = nil) {
+    package init(
+        difference: Discrepancy, firstSeen: String, lastSeen: String, resolved: String? = nil, resolvedBy: String? = nil
+    ) {
         self.difference = difference
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen

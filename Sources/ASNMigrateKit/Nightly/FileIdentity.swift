@@ -57,7 +57,10 @@ package enum FileIdentity {
             return mkstemp(base)
         }
         guard fd >= 0 else {
-            throw ASNError(.unreadableInput, "cannot make a temporary file in '\(directory)' to read the new lines of '\(path)': \(FileSystem.errnoText(errno)); set TMPDIR to a writable folder")
+            throw ASNError(
+                .unreadableInput,
+                "cannot make a temporary file in '\(directory)' to read the new lines of '\(path)': \(FileSystem.errnoText(errno)); set TMPDIR to a writable folder"
+            )
         }
         template.withUnsafeBufferPointer { buffer in
             if let base = buffer.baseAddress { _ = unlink(base) }
@@ -68,7 +71,9 @@ package enum FileIdentity {
             guard n > 0 else {
                 let code = errno
                 close(fd)
-                throw ASNError(.unreadableInput, "cannot copy the new lines of '\(path)' to a temporary file: \(FileSystem.errnoText(code))")
+                throw ASNError(
+                    .unreadableInput,
+                    "cannot copy the new lines of '\(path)' to a temporary file: \(FileSystem.errnoText(code))")
             }
             written += n
         }

@@ -3,7 +3,7 @@ extension HTMLReport {
     /// The headline figures of a night, in order.
     static let nightlyHeadline = [
         "differences_new", "differences_resolved", "differences_open", "pending", "rejected", "files_ingested",
-        "v1_records_read", "v2_records_read", "v1_records_in_state", "v2_records_in_state", "v1_stale", "v2_stale",
+        "v1_records_read", "v2_records_read", "v1_records_in_state", "v2_records_in_state", "v1_stale", "v2_stale"
     ]
 
     /// The page of a night: its `summary.csv` rows, its `open.csv` rows (the backlog, with first and last seen) and
@@ -13,7 +13,7 @@ extension HTMLReport {
         let value = { (name: String) in report.metric(name) ?? "" }
         let facts = [
             ("run date", report.date), ("period", "\(value("period_start")) .. \(value("period_end"))"),
-            ("report files", NightlyReport.fileNames.joined(separator: ", ")),
+            ("report files", NightlyReport.fileNames.joined(separator: ", "))
         ]
         return HTMLReport(
             title: "asn-migrate nightly: \(report.date)", facts: facts, headline: nightlyHeadline,

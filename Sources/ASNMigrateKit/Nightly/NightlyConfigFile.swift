@@ -20,14 +20,18 @@ package struct NightlyConfigFile: Sendable, Equatable {
         "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
         "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
-        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap",
+        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap"
     ]
 
     /// The keys that may appear more than once.
-    package static let repeatableKeys: Set<String> = ["v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"]
+    package static let repeatableKeys: Set<String> = [
+        "v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"
+    ]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
-    package static let booleanKeys: Set<String> = ["verify-signatures", "require-signatures", "allow-future-run-date", "no-html"]
+    package static let booleanKeys: Set<String> = [
+        "verify-signatures", "require-signatures", "allow-future-run-date", "no-html"
+    ]
 
     /// The file's path as given.
     package var path: String
@@ -50,12 +54,16 @@ package struct NightlyConfigFile: Sendable, Equatable {
             let value = Self.trim(content[content.index(after: equals)...])
             guard Self.keys.contains(key) else {
                 var message = "unknown key '\(key)'"
-                if let suggestion = Suggestion.closest(to: key, among: Self.keys) { message += "; did you mean '\(suggestion)'?" }
+                if let suggestion = Suggestion.closest(to: key, among: Self.keys) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
                 throw Self.error(path, line, message + " Keys: \(Self.keys.joined(separator: ", "))")
             }
             guard !value.isEmpty else { throw Self.error(path, line, "key '\(key)' has no value") }
             if !Self.repeatableKeys.contains(key), let first = seen[key] {
-                throw Self.error(path, line, "key '\(key)' is given again (first on line \(first)); only v1, v2 and root-certificate may repeat")
+                throw Self.error(
+                    path, line,
+                    "key '\(key)' is given again (first on line \(first)); only v1, v2 and root-certificate may repeat")
             }
             seen[key] = seen[key] ?? line
             entries.append(Entry(key: key, value: value, line: line))

@@ -15,7 +15,9 @@ extension NightlyPass {
 
     /// Reads the rows of `source` not read before and stores their records; with `remap` (the mapping rules changed)
     /// every row is read again and the source's old records are replaced.
-    func ingestDatabase(_ source: PostgresSource, store: NightlyStore, run: Int64, backfill: NightlyBackfill?, remap: Bool) throws(ASNError) -> FileOutcome {
+    func ingestDatabase(
+        _ source: PostgresSource, store: NightlyStore, run: Int64, backfill: NightlyBackfill?, remap: Bool
+    ) throws(ASNError) -> FileOutcome {
         let side = source.side
         let path = Self.ledgerPath(source)
         let sinceColumn = settings.sinceColumn(side: side)
@@ -35,30 +37,44 @@ extension NightlyPass {
             } else if entry.sha1 == tag {
                 mark = try store.meta(Self.markKey(fileId))
             } else {
-                log("note: \(path): the since-column changed (\(entry.sha1) → \(tag)); every row is asked for again, rows already read are skipped")
+                log(
+                    "note: \(path): the since-column changed (\(entry.sha1) → \(tag)); every row is asked for again, rows already read are skipped"
+                )
             }
         } else {
-            fileId = try store.beginFile(path: path, side: side, size: 0, mtimeMs: fileClock, sha1: tag, date: date, run: run)
+            fileId = try store.beginFile(
+                path: path, side: side, size: 0, mtimeMs: fileClock, sha1: tag, date: date, run: run)
         }
         let known = try store.knownRows(file: fileId, from: mark.map { $0 - settings.sinceOverlap })
         let rowLog = PostgresReader.RowLog()
-        let reader = PostgresReader(source: source, incremental: .init(sinceColumn: sinceColumn, mark: mark, overlap: settings.sinceOverlap,
-                                                                        known: known, read: rowLog))
+        let reader = PostgresReader(
+            source: source,
+            incremental: .init(
+                sinceColumn: sinceColumn, mark: mark, overlap: settings.sinceOverlap,
+                known: known, read: rowLog))
         let file = InputFile(path: source.label)
         var result = outcome
         do {
             if side == "v1" {
-                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(produce: { try reader.v1Records($0) }, renderJSONLines: false) { batch in
+                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(
+                    produce: { try reader.v1Records($0) }, renderJSONLines: false
+                ) { batch in
                     result.bytes += batch.inputBytes
                     for item in batch.outcomes {
                         result.counts.read += 1
                         switch item {
                         case .rejected(let error):
-                            try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                            try reject(
+                                error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: 0,
+                                into: &result)
                         case .migrated(let payload):
-                            try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result)
+                            try keep(
+                                StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
+                                lineOffset: 0, into: &result)
                         case .unmapped(let u):
-                            try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result)
+                            try keep(
+                                StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
+                                lineOffset: 0, into: &result)
                         }
                     }
                 }
@@ -69,22 +85,30 @@ extension NightlyPass {
                     result.counts.read += 1
                     switch item {
                     case .rejected(let error):
-                        try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                        try reject(
+                            error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
                     case .record(let record):
                         if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                        try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: 0, into: &result,
-                                 conflict: { Reconciler.conflict(record.payload) })
+                        try keep(
+                            StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: 0,
+                            into: &result,
+                            conflict: { Reconciler.conflict(record.payload) })
                     case .api(let record):
-                        let error = ASNError(.wrongFieldType, "an App Store Server API response is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile'",
-                                             at: record.location)
-                        try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                        let error = ASNError(
+                            .wrongFieldType,
+                            "an App Store Server API response is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile'",
+                            at: record.location)
+                        try reject(
+                            error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
                     }
                 }
             }
         } catch let error as ASNError {
             throw error
         } catch {
-            throw ASNError(.databaseUnavailable, "reading \(side) \(source.label) failed: \(error); the state is unchanged; run again later")
+            throw ASNError(
+                .databaseUnavailable,
+                "reading \(side) \(source.label) failed: \(error); the state is unchanged; run again later")
         }
         outcome = result
         let rows = rowLog.newRows
@@ -100,8 +124,11 @@ extension NightlyPass {
             return FileOutcome(action: .skipped)
         }
         let size = (entry?.size ?? 0) + Int64(rows.count)
-        try store.extendFile(id: fileId, size: size, mtimeMs: fileClock, sha1: tag, date: date, run: run, counts: outcome.counts)
-        log("\(path): \(rows.count) new row(s) read" + (sinceColumn.map { c in newMark.map { " (\(c) high-water mark \($0))" } ?? "" } ?? ""))
+        try store.extendFile(
+            id: fileId, size: size, mtimeMs: fileClock, sha1: tag, date: date, run: run, counts: outcome.counts)
+        log(
+            "\(path): \(rows.count) new row(s) read"
+                + (sinceColumn.map { c in newMark.map { " (\(c) high-water mark \($0))" } ?? "" } ?? ""))
         return outcome
     }
 

@@ -9,14 +9,18 @@ package enum NightlyMetrics {
     package static let runRecordKinds = [
         "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment", "v1_rejected",
         "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
-        "records_replaced", "records_pruned",
+        "records_replaced", "records_pruned"
     ]
     /// The per-run file counters shown as `run_files{kind=…}` (summary.csv name `files_<kind>`, or `lines_deferred`).
-    package static let runFileKinds = ["ingested", "vanished", "deferred", "appended", "changed", "renamed", "same_content"]
+    package static let runFileKinds = [
+        "ingested", "vanished", "deferred", "appended", "changed", "renamed", "same_content"
+    ]
 
     /// Renders the metrics: `asn_migrate_nightly_*` gauges. Without a report (a failed run) only the run's duration,
     /// exit code and the last success (as it was) are written.
-    package static func render(_ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?) -> String {
+    package static func render(
+        _ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?
+    ) -> String {
         var lines: [String] = []
         func gauge(_ name: String, _ help: String, label: String = "kind", _ samples: [(String?, String)]) {
             lines.append("# HELP asn_migrate_nightly_\(name) \(help)")
@@ -28,48 +32,75 @@ package enum NightlyMetrics {
         if let report {
             let value = { (name: String) in report.metric(name) ?? "0" }
             // Per run.
-            gauge("run_differences", "Differences of this run: first confirmed (new) and resolved.", [
-                ("new", value("differences_new")), ("resolved", value("differences_resolved")),
-            ])
-            gauge("run_resolved", "Differences resolved by this run, by how.", [
-                ("late_record", value("resolved_by_late_record")), ("corrected_record", value("resolved_by_corrected_record")),
-                ("rule", value("resolved_by_rule")),
-            ])
-            gauge("run_records", "Records of this run by side and fate; records replaced and pruned by it.", runRecordKinds.map { ($0, value($0)) })
-            gauge("run_files", "Input files of this run by what the ledger made of them.",
-                  runFileKinds.map { ($0, value("files_\($0)")) } + [("lines_deferred", value("lines_deferred"))])
+            gauge(
+                "run_differences", "Differences of this run: first confirmed (new) and resolved.",
+                [
+                    ("new", value("differences_new")), ("resolved", value("differences_resolved"))
+                ])
+            gauge(
+                "run_resolved", "Differences resolved by this run, by how.",
+                [
+                    ("late_record", value("resolved_by_late_record")),
+                    ("corrected_record", value("resolved_by_corrected_record")),
+                    ("rule", value("resolved_by_rule"))
+                ])
+            gauge(
+                "run_records", "Records of this run by side and fate; records replaced and pruned by it.",
+                runRecordKinds.map { ($0, value($0)) })
+            gauge(
+                "run_files", "Input files of this run by what the ledger made of them.",
+                runFileKinds.map { ($0, value("files_\($0)")) } + [("lines_deferred", value("lines_deferred"))])
             // Levels of the state.
-            gauge("backlog", "Differences open and items pending after the run.", [
-                ("open", value("differences_open")), ("pending", value("pending")),
-            ])
-            gauge("open_differences", "Open differences by kind.", Discrepancy.Kind.allCases.map { ($0.rawValue, value("open_\($0.rawValue)")) })
-            gauge("state_records", "Records held in the state, by side.", label: "side", [
-                ("v1", value("v1_records_in_state")), ("v2", value("v2_records_in_state")),
-            ])
+            gauge(
+                "backlog", "Differences open and items pending after the run.",
+                [
+                    ("open", value("differences_open")), ("pending", value("pending"))
+                ])
+            gauge(
+                "open_differences", "Open differences by kind.",
+                Discrepancy.Kind.allCases.map { ($0.rawValue, value("open_\($0.rawValue)")) })
+            gauge(
+                "state_records", "Records held in the state, by side.", label: "side",
+                [
+                    ("v1", value("v1_records_in_state")), ("v2", value("v2_records_in_state"))
+                ])
             gauge("ledger_files", "Files in the ledger.", [(nil, value("files_in_ledger"))])
             // Freshness.
             let newest = ["v1", "v2"].compactMap { side -> (String?, String)? in
-                let text = report.metric("\(side)_newest_record").flatMap { $0.isEmpty ? nil : $0 }
+                let text =
+                    report.metric("\(side)_newest_record").flatMap { $0.isEmpty ? nil : $0 }
                     ?? report.metric("\(side)_newest_file").flatMap { $0.isEmpty ? nil : $0 }
                 guard let text, let ms = Timestamp.parseISO8601(text) else { return nil }
                 return (side, String(ms / 1000))
             }
-            gauge("side_newest_record_timestamp_seconds", "Unix time of a side's newest record (of its newest file when it sent no record).",
-                  label: "side", newest)
-            gauge("side_stale", "1 when a side's newest record is older than max-lag at the end of the run date.", label: "side", [
-                ("v1", value("v1_stale")), ("v2", value("v2_stale")),
-            ])
-            if report.metric("thresholds_checked") != nil {
-                gauge("thresholds", "Threshold rules of the run: checked, and crossed by severity (warned, failed).", [
-                    ("checked", value("thresholds_checked")), ("warned", value("thresholds_warned")), ("failed", value("thresholds_failed")),
+            gauge(
+                "side_newest_record_timestamp_seconds",
+                "Unix time of a side's newest record (of its newest file when it sent no record).",
+                label: "side", newest)
+            gauge(
+                "side_stale", "1 when a side's newest record is older than max-lag at the end of the run date.",
+                label: "side",
+                [
+                    ("v1", value("v1_stale")), ("v2", value("v2_stale"))
                 ])
+            if report.metric("thresholds_checked") != nil {
+                gauge(
+                    "thresholds", "Threshold rules of the run: checked, and crossed by severity (warned, failed).",
+                    [
+                        ("checked", value("thresholds_checked")), ("warned", value("thresholds_warned")),
+                        ("failed", value("thresholds_failed"))
+                    ])
             }
         }
         gauge("run_duration_seconds", "Wall time of the run.", [(nil, String(format3(durationSeconds)))])
-        gauge("last_run_exit_code", "Exit code of the last run (0 clean, 1 findings, 2 failed, 3 sanity check or stale side, 64 usage, 75 locked).",
-              [(nil, String(status.rawValue))])
+        gauge(
+            "last_run_exit_code",
+            "Exit code of the last run (0 clean, 1 findings, 2 failed, 3 sanity check or stale side, 64 usage, 75 locked).",
+            [(nil, String(status.rawValue))])
         if let lastSuccessSeconds {
-            gauge("last_success_timestamp_seconds", "Unix time when a run last finished with exit status 0 or 1.", [(nil, String(lastSuccessSeconds))])
+            gauge(
+                "last_success_timestamp_seconds", "Unix time when a run last finished with exit status 0 or 1.",
+                [(nil, String(lastSuccessSeconds))])
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -30,8 +30,10 @@ package struct NightlyPass {
     package var pairsFirstNightInMemory = true
 
     /// Creates a run.
-    package init(settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
-                log: @escaping (String) -> Void, step: @escaping (String) -> Void = { _ in }) {
+    package init(
+        settings: NightlySettings, table: MappingTable, columnMap: V2ColumnMap?, date: String, now: Int64,
+        log: @escaping (String) -> Void, step: @escaping (String) -> Void = { _ in }
+    ) {
         self.settings = settings
         self.table = table
         self.columnMap = columnMap
@@ -89,7 +91,9 @@ package struct NightlyPass {
             let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
             let remap = try checkRules(store, fresh: fresh)
             for side in ["v1", "v2"] {
-                try ingest(side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1", tally: &tally)
+                try ingest(
+                    side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
+                    tally: &tally)
             }
             step("ingested")
             let judgement = try judge(store, backfill: backfill, tally: &tally)
@@ -106,16 +110,21 @@ package struct NightlyPass {
     /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
     /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
     private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
-        let digest = Self.judgementDigest(table, settings), lastDigest = try store.meta("rules_digest")
+        let digest = Self.judgementDigest(table, settings)
+        let lastDigest = try store.meta("rules_digest")
         let remap = !fresh && lastDigest != nil && lastDigest != digest
-        if remap { log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force") }
+        if remap {
+            log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force")
+        }
         try store.setMeta("rules_digest", digest)
         return remap
     }
 
     /// Ingests what is new or changed on one side, and marks the ledger's files that are gone.
-    private func ingest(side: String, store: NightlyStore, runId: Int64, backfill: NightlyBackfill?, remap: Bool,
-                        tally: inout Tally) throws(ASNError) {
+    private func ingest(
+        side: String, store: NightlyStore, runId: Int64, backfill: NightlyBackfill?, remap: Bool,
+        tally: inout Tally
+    ) throws(ASNError) {
         // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
         let database = settings.databaseSource(side: side)
         let listed = try listed(side: side, database: database)
@@ -130,12 +139,14 @@ package struct NightlyPass {
             if let database {
                 outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
             } else {
-                outcome = try ingestIfNeeded(InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
-                                             remap: remap)
+                outcome = try ingestIfNeeded(
+                    InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                    remap: remap)
             }
             count(outcome, side: side, tally: &tally)
         }
-        for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path) {
+        for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path)
+        {
             try store.markVanished(id: entry.id, date: date)
             tally.counters["files_vanished", default: 0] += 1
             log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
@@ -190,18 +201,23 @@ package struct NightlyPass {
         case .changed: tally.corrected.formUnion(outcome.previous.union(outcome.touched))
         default: tally.late.formUnion(outcome.touched)
         }
-        for (name, value) in [("records_read", outcome.counts.read), ("records_stored", outcome.counts.stored),
-                              ("duplicates", outcome.counts.duplicates), ("other_environment", outcome.counts.otherEnvironment),
-                              ("rejected", outcome.counts.rejected)] {
+        for (name, value) in [
+            ("records_read", outcome.counts.read), ("records_stored", outcome.counts.stored),
+            ("duplicates", outcome.counts.duplicates), ("other_environment", outcome.counts.otherEnvironment),
+            ("rejected", outcome.counts.rejected)
+        ] {
             tally.counters["\(side)_\(name)", default: 0] += value
         }
     }
 
     /// Re-pairs the touched subscriptions through the reconcile engine, as one reconcile over their records would,
     /// over the period of everything stored, and settles what it finds.
-    private func judge(_ store: NightlyStore, backfill: NightlyBackfill?, tally: inout Tally) throws(ASNError) -> Judgement {
+    private func judge(_ store: NightlyStore, backfill: NightlyBackfill?, tally: inout Tally) throws(ASNError)
+        -> Judgement
+    {
         // The period: reconcile's default (the overlap of both sides' event times) over everything stored.
-        let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
+        let b1 = try store.bounds(side: "v1")
+        let b2 = try store.bounds(side: "v2")
         let period = Self.period(b1, b2)
         let keys = try touched(store, period: period, firstNight: backfill != nil, tally: tally).sorted()
         tally.figures.subscriptionsRepaired = keys.count
@@ -227,20 +243,29 @@ package struct NightlyPass {
         }
         let result = reconciler.finish()
         // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
-        let start = result.summary.periodStart ?? Int64.min, end = result.summary.periodEnd ?? Int64.max
-        let differences = result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
-        return Judgement(keys: keys, settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
+        let start = result.summary.periodStart ?? Int64.min
+        let end = result.summary.periodEnd ?? Int64.max
+        let differences =
+            result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
+        return Judgement(
+            keys: keys,
+            settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
     }
 
     /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
     /// edges or whose state at the end may have changed, and everything still open or pending.
-    private func touched(_ store: NightlyStore, period: (from: Int64, to: Int64)?, firstNight: Bool,
-                         tally: Tally) throws(ASNError) -> Set<SubscriptionKey> {
+    private func touched(
+        _ store: NightlyStore, period: (from: Int64, to: Int64)?, firstNight: Bool,
+        tally: Tally
+    ) throws(ASNError) -> Set<SubscriptionKey> {
         var touched = tally.late.union(tally.corrected).union(tally.remapped)
-        let oldFrom = try store.meta("period_from"), oldTo = try store.meta("period_to")
+        let oldFrom = try store.meta("period_from")
+        let oldTo = try store.meta("period_to")
         if let period {
             if let oldFrom, oldFrom != period.from {
-                touched.formUnion(try store.subscriptions(eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
+                touched.formUnion(
+                    try store.subscriptions(
+                        eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
             } else if oldFrom == nil, !firstNight {
                 touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
             }
@@ -258,7 +283,9 @@ package struct NightlyPass {
 
     /// Compares the night's judgement with the open differences and replaces the pending items, subscription by
     /// subscription (a first night has nothing open or pending to compare with).
-    private func compare(_ judgement: Judgement, store: NightlyStore, firstNight: Bool, tally: inout Tally) throws(ASNError) {
+    private func compare(_ judgement: Judgement, store: NightlyStore, firstNight: Bool, tally: inout Tally)
+        throws(ASNError)
+    {
         var confirmedByKey: [SubscriptionKey: [Discrepancy]] = [:]
         for d in judgement.settled.confirmed { confirmedByKey[Self.key(d), default: []].append(d) }
         var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
@@ -276,7 +303,9 @@ package struct NightlyPass {
                 }
             }
             for (identity, existing) in open where !seen.contains(identity) {
-                let reason = tally.corrected.contains(key) ? "corrected_record" : tally.late.contains(key) ? "late_record" : "rule"
+                let reason =
+                    tally.corrected.contains(key)
+                    ? "corrected_record" : tally.late.contains(key) ? "late_record" : "rule"
                 try store.resolveDifference(id: existing.id, date: date, by: reason)
                 tally.figures.resolved += 1
             }
@@ -285,8 +314,10 @@ package struct NightlyPass {
     }
 
     /// A subscription's pending items, each keeping the night it was first seen.
-    private func replacePending(of key: SubscriptionKey, with pending: [DifferenceRow], store: NightlyStore,
-                                firstNight: Bool) throws(ASNError) {
+    private func replacePending(
+        of key: SubscriptionKey, with pending: [DifferenceRow], store: NightlyStore,
+        firstNight: Bool
+    ) throws(ASNError) {
         let firstSeen = firstNight ? [:] : try store.pendingFirstSeen(of: key)
         var pendingSeen: Set<String> = []
         let rows = pending.sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
@@ -306,7 +337,8 @@ package struct NightlyPass {
     private func prune(_ store: NightlyStore, tally: inout Tally) throws(ASNError) {
         let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
         if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
-            tally.counters["records_pruned"] = try store.prune(olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
+            tally.counters["records_pruned"] = try store.prune(
+                olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
             try store.setMeta("prune_cutoff", cutoff)
         }
     }
@@ -328,16 +360,19 @@ package struct NightlyPass {
     /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.
     static func judgementDigest(_ table: MappingTable, _ settings: NightlySettings) -> Int64 {
         guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 else { return table.digest }
-        let text = "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
+        let text =
+            "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
         return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
     }
 
     /// reconcile's default period over the two sides' bounds: their overlap, or the one side that has records.
-    package static func period(_ b1: (min: Int64, max: Int64)?, _ b2: (min: Int64, max: Int64)?) -> (from: Int64, to: Int64)? {
+    package static func period(_ b1: (min: Int64, max: Int64)?, _ b2: (min: Int64, max: Int64)?) -> (
+        from: Int64, to: Int64
+    )? {
         switch (b1, b2) {
-        case let (a?, b?): return (Swift.max(a.min, b.min), Swift.min(a.max, b.max))
-        case let (a?, nil): return (a.min, a.max)
-        case let (nil, b?): return (b.min, b.max)
+        case (let a?, let b?): return (Swift.max(a.min, b.min), Swift.min(a.max, b.max))
+        case (let a?, nil): return (a.min, a.max)
+        case (nil, let b?): return (b.min, b.max)
         case (nil, nil): return nil
         }
     }
@@ -386,8 +421,10 @@ package struct NightlyPass {
     /// or still being written, only the new lines when it grew at its end, everything when it is new or its read part changed.
     /// `listed` holds the real paths of every file listed this run, to tell a rename (old path gone) from a copy.
     /// With `remap` (the mapping rules changed), a file already read and not still being written is read again whole.
-    func ingestIfNeeded(_ file: InputFile, side: String, store: NightlyStore, run: Int64, listed: Set<String>,
-                        backfill: NightlyBackfill? = nil, remap: Bool = false) throws(ASNError) -> FileOutcome {
+    func ingestIfNeeded(
+        _ file: InputFile, side: String, store: NightlyStore, run: Int64, listed: Set<String>,
+        backfill: NightlyBackfill? = nil, remap: Bool = false
+    ) throws(ASNError) -> FileOutcome {
         let status = try Self.fileStatus(file.path)
         let entry = try store.ledgerEntry(path: file.path)
         if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
@@ -404,7 +441,9 @@ package struct NightlyPass {
             outcome.previous = removed.keys
             outcome.replaced = removed.records
             log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
-            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(data.count), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+            let fileId = try store.beginFile(
+                path: file.path, side: side, size: Int64(data.count), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
+                run: run)
             try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
             try store.finishFile(id: fileId, counts: outcome.counts)
             return outcome
@@ -413,7 +452,9 @@ package struct NightlyPass {
         let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
         switch plan {
         case .skip(let linesDeferred):
-            if let entry, linesDeferred == false { try store.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs) }
+            if let entry, linesDeferred == false {
+                try store.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs)
+            }
             var outcome = FileOutcome(action: .skipped)
             outcome.linesDeferred = linesDeferred
             return outcome
@@ -435,12 +476,18 @@ package struct NightlyPass {
             defer { close(fd) }
             let tail = InputFile(descriptor: fd, name: file.path)
             if side == "v1" {
-                try ingestV1(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+                try ingestV1(
+                    tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
             } else {
-                try ingestV2(tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
+                try ingestV2(
+                    tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
             }
-            try store.extendFile(id: entry.id, size: Int64(to), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run, counts: outcome.counts)
-            log("\(file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(from)" + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
+            try store.extendFile(
+                id: entry.id, size: Int64(to), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run,
+                counts: outcome.counts)
+            log(
+                "\(file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(from)"
+                    + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
             return outcome
         case .readAll(let size, let sha1):
             var outcome = FileOutcome(action: .new)
@@ -451,19 +498,27 @@ package struct NightlyPass {
                 let removed = try store.removeContent(ofFile: entry.id)
                 outcome.previous = removed.keys
                 outcome.replaced = removed.records
-                log("warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)")
-            } else if entry == nil, size > 0, let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path) {
+                log(
+                    "warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)"
+                )
+            } else if entry == nil, size > 0,
+                let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
+            {
                 if !listed.contains(twin.path) {
                     try store.moveFile(id: twin.id, to: file.path, mtimeMs: status.mtimeMs)
                     log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
                     return FileOutcome(action: .renamed)
                 }
-                let copy = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+                let copy = try store.beginFile(
+                    path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
+                    run: run)
                 try store.finishFile(id: copy, counts: IngestCounts())
                 log("note: \(file.path) has the same content as \(twin.path): not read")
                 return FileOutcome(action: .sameContent)
             }
-            let fileId = try store.beginFile(path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run)
+            let fileId = try store.beginFile(
+                path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
+                run: run)
             if side == "v1" {
                 try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
             } else {
@@ -487,8 +542,12 @@ package struct NightlyPass {
     }
 
     /// The plan for a file's `bytes`: pure, so each rule is tested without files.
-    static func plan(_ bytes: UnsafeRawBufferPointer, entry: NightlyStore.LedgerEntry?, young: Bool, path: String) -> ReadPlan {
-        guard let entry else { return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count)) }
+    static func plan(_ bytes: UnsafeRawBufferPointer, entry: NightlyStore.LedgerEntry?, young: Bool, path: String)
+        -> ReadPlan
+    {
+        guard let entry else {
+            return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count))
+        }
         let read = Int(entry.size)
         let prefixSame = bytes.count >= read && FileIdentity.hash(bytes, length: read) == entry.sha1
         if prefixSame && bytes.count == read { return .skip(linesDeferred: false) }
@@ -500,26 +559,36 @@ package struct NightlyPass {
                 deferred = true
             }
             guard end > read else { return .skip(linesDeferred: deferred) }
-            return .readTail(from: read, to: end, sha1: FileIdentity.hash(bytes, length: end),
-                             lineOffset: FileIdentity.lineCount(bytes, length: read), linesDeferred: deferred)
+            return .readTail(
+                from: read, to: end, sha1: FileIdentity.hash(bytes, length: end),
+                lineOffset: FileIdentity.lineCount(bytes, length: read), linesDeferred: deferred)
         }
         return young ? .defer : .readAll(size: bytes.count, sha1: FileIdentity.hash(bytes, length: bytes.count))
     }
 
-    private func ingestV1(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
-                          into outcome: inout FileOutcome) throws(ASNError) {
+    private func ingestV1(
+        _ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+        into outcome: inout FileOutcome
+    ) throws(ASNError) {
         var result = outcome
         do {
-            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) { batch in
+            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) {
+                batch in
                 for item in batch.outcomes {
                     result.counts.read += 1
                     switch item {
                     case .rejected(let error):
-                        try reject(error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                        try reject(
+                            error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
+                            into: &result)
                     case .migrated(let payload):
-                        try keep(StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
+                        try keep(
+                            StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
+                            lineOffset: lineOffset, into: &result)
                     case .unmapped(let u):
-                        try keep(StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result)
+                        try keep(
+                            StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
+                            lineOffset: lineOffset, into: &result)
                     }
                 }
             }
@@ -529,8 +598,10 @@ package struct NightlyPass {
         outcome = result
     }
 
-    private func ingestV2(_ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
-                          into outcome: inout FileOutcome) throws(ASNError) {
+    private func ingestV2(
+        _ file: InputFile, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int = 0,
+        into outcome: inout FileOutcome
+    ) throws(ASNError) {
         var result = outcome
         do {
             var reader = ParallelV2Reader(columnMap: columnMap)
@@ -539,16 +610,24 @@ package struct NightlyPass {
                 result.counts.read += 1
                 switch item {
                 case .rejected(let error):
-                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                    try reject(
+                        error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
+                        into: &result)
                 case .record(let record):
                     if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
-                    try keep(StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
-                              conflict: { Reconciler.conflict(record.payload) })
+                    try keep(
+                        StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill,
+                        lineOffset: lineOffset, into: &result,
+                        conflict: { Reconciler.conflict(record.payload) })
                 case .api(let record):
                     // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
-                    let error = ASNError(.wrongFieldType, "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
-                                         at: record.location)
-                    try reject(error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
+                    let error = ASNError(
+                        .wrongFieldType,
+                        "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
+                        at: record.location)
+                    try reject(
+                        error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
+                        into: &result)
                 }
             }
         } catch {
@@ -558,8 +637,10 @@ package struct NightlyPass {
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
-    func reject(_ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
-                        into outcome: inout FileOutcome) throws(ASNError) {
+    func reject(
+        _ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
+        into outcome: inout FileOutcome
+    ) throws(ASNError) {
         outcome.counts.rejected += 1
         var located = error.located(in: file.path)
         if lineOffset > 0, let line = located.location?.line { located.location?.line = line + lineOffset }
@@ -568,8 +649,10 @@ package struct NightlyPass {
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
     /// conflict, whose row `conflict` makes).
-    func keep(_ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
-                      into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }) throws(ASNError) {
+    func keep(
+        _ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
+        into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }
+    ) throws(ASNError) {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
         let key = record.key
@@ -627,7 +710,9 @@ package struct NightlyPass {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw ASNError(.unreadableInput, "cannot read '\(path)' to fingerprint it: \(error.localizedDescription)", at: SourceLocation(path: path))
+            throw ASNError(
+                .unreadableInput, "cannot read '\(path)' to fingerprint it: \(error.localizedDescription)",
+                at: SourceLocation(path: path))
         }
     }
 }

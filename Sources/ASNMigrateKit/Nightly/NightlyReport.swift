@@ -36,7 +36,9 @@ package struct NightlyReport: Sendable {
     package static let trendNights = 30
 
     /// Collects the reports of `date` from the state.
-    package static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError) -> NightlyReport {
+    package static func collect(_ store: NightlyStore, date: String, settings: NightlySettings) throws(ASNError)
+        -> NightlyReport
+    {
         let sort = { (rows: [DifferenceRow]) in rows.sorted { Discrepancy.reportOrder($0.difference, $1.difference) } }
         let new = sort(try store.differenceRows(.new, date: date))
         let open = sort(try store.differenceRows(.open, date: date))
@@ -45,9 +47,11 @@ package struct NightlyReport: Sendable {
         let rejects = try store.rejects(ingestedOn: date)
         let totals = try store.runTotals(date: date)
         let byReason = try store.resolvedCounts(date: date)
-        let b1 = try store.bounds(side: "v1"), b2 = try store.bounds(side: "v2")
+        let b1 = try store.bounds(side: "v1")
+        let b2 = try store.bounds(side: "v2")
         let period = NightlyPass.period(b1, b2)
-        let stored1 = try store.recordCount(side: "v1"), stored2 = try store.recordCount(side: "v2")
+        let stored1 = try store.recordCount(side: "v1")
+        let stored2 = try store.recordCount(side: "v2")
 
         var metrics: [(String, String)] = [("run_date", date)]
         for column in NightlyStore.summedRunColumns { metrics.append((column, String(totals[column] ?? 0))) }
@@ -59,7 +63,7 @@ package struct NightlyReport: Sendable {
             ("resolved_by_late_record", String(byReason["late_record"] ?? 0)),
             ("resolved_by_corrected_record", String(byReason["corrected_record"] ?? 0)),
             ("resolved_by_rule", String(byReason["rule"] ?? 0)),
-            ("differences_open", String(open.count)),
+            ("differences_open", String(open.count))
         ]
         for kind in Discrepancy.Kind.allCases { metrics.append(("open_\(kind.rawValue)", String(byKind[kind] ?? 0))) }
         metrics += [
@@ -71,7 +75,7 @@ package struct NightlyReport: Sendable {
             ("period_start", period.map { Timestamp.iso8601(ms: $0.from) } ?? ""),
             ("period_end", period.map { Timestamp.iso8601(ms: $0.to) } ?? ""),
             ("window_ms", String(settings.window)),
-            ("settle_ms", String(settings.settle)),
+            ("settle_ms", String(settings.settle))
         ]
 
         // Freshness, as a data team's source checks: a side whose newest record (a side that sent none: its newest
@@ -89,26 +93,41 @@ package struct NightlyReport: Sendable {
                 ("\(side)_newest_record", bounds.map { Timestamp.iso8601(ms: $0.max) } ?? ""),
                 ("\(side)_newest_file", newestFile.map { Timestamp.iso8601(ms: $0) } ?? ""),
                 ("\(side)_max_lag_ms", String(lag)),
-                ("\(side)_stale", isStale ? "1" : "0"),
+                ("\(side)_stale", isStale ? "1" : "0")
             ]
             guard isStale else { continue }
-            let what = bounds != nil ? "its newest record is from" : newest != nil ? "it sent no record; its newest file was modified" : "nothing has arrived yet"
-            stale.append("stale: the \(side.uppercased()) side is late: \(what)\(newest.map { " " + Timestamp.iso8601(ms: $0) } ?? ""), more than max-lag \(Self.duration(lag)) before \(Timestamp.iso8601(ms: end)); check the exporter feeding it")
+            let what =
+                bounds != nil
+                ? "its newest record is from"
+                : newest != nil ? "it sent no record; its newest file was modified" : "nothing has arrived yet"
+            stale.append(
+                "stale: the \(side.uppercased()) side is late: \(what)\(newest.map { " " + Timestamp.iso8601(ms: $0) } ?? ""), more than max-lag \(Self.duration(lag)) before \(Timestamp.iso8601(ms: end)); check the exporter feeding it"
+            )
         }
 
         // reconcile's checks (SanityCheck): the reject rate over the records read on the date, and, over the whole
         // state rather than one night (a night may well bring one side only), no side empty while the other is not.
         let read = ["V1", "V2"].map { side in
-            SanityCheck.Side(name: side, read: totals["\(side.lowercased())_records_read"] ?? 0, rejected: totals["\(side.lowercased())_rejected"] ?? 0)
+            SanityCheck.Side(
+                name: side, read: totals["\(side.lowercased())_records_read"] ?? 0,
+                rejected: totals["\(side.lowercased())_rejected"] ?? 0)
         }
-        let stored = [SanityCheck.Side(name: "V1", read: stored1, rejected: 0), SanityCheck.Side(name: "V2", read: stored2, rejected: 0)]
-        let failed = [SanityCheck.failures(read, maxRejectRate: settings.maxRejectRate, pairedSides: false),
-                      SanityCheck.failures(stored, maxRejectRate: 1, pairedSides: true).map { $0 + " (records held in the state)" }]
-            .compactMap { $0 }
+        let stored = [
+            SanityCheck.Side(name: "V1", read: stored1, rejected: 0),
+            SanityCheck.Side(name: "V2", read: stored2, rejected: 0)
+        ]
+        let failed = [
+            SanityCheck.failures(read, maxRejectRate: settings.maxRejectRate, pairedSides: false),
+            SanityCheck.failures(stored, maxRejectRate: 1, pairedSides: true).map {
+                $0 + " (records held in the state)"
+            }
+        ]
+        .compactMap { $0 }
         let sanity = failed.isEmpty ? nil : failed.joined(separator: "; ")
-        return NightlyReport(date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
-                             metrics: metrics, sanityFailure: sanity, stale: stale,
-                             trend: try store.openTrend(through: date, nights: trendNights))
+        return NightlyReport(
+            date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
+            metrics: metrics, sanityFailure: sanity, stale: stale,
+            trend: try store.openTrend(through: date, nights: trendNights))
     }
 
     // MARK: - Rendering
@@ -118,12 +137,22 @@ package struct NightlyReport: Sendable {
         [
             ("new.csv", Self.render(Self.openColumns, new.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
             ("open.csv", Self.render(Self.openColumns, open.map { $0.difference.cells + [$0.firstSeen, $0.lastSeen] })),
-            ("resolved.csv", Self.render(Self.resolvedColumns, resolved.map {
-                $0.difference.cells + [$0.firstSeen, $0.lastSeen, $0.resolved ?? "", $0.resolvedBy ?? ""]
-            })),
-            ("pending.csv", Self.render(Self.pendingColumns, pending.map { $0.difference.cells + [$0.firstSeen, $0.settlesAt, $0.pendingReason] })),
+            (
+                "resolved.csv",
+                Self.render(
+                    Self.resolvedColumns,
+                    resolved.map {
+                        $0.difference.cells + [$0.firstSeen, $0.lastSeen, $0.resolved ?? "", $0.resolvedBy ?? ""]
+                    })
+            ),
+            (
+                "pending.csv",
+                Self.render(
+                    Self.pendingColumns,
+                    pending.map { $0.difference.cells + [$0.firstSeen, $0.settlesAt, $0.pendingReason] })
+            ),
             ("rejected.csv", Self.render(RejectRow.columns, rejects.map(\.cells))),
-            ("summary.csv", Self.render(["metric", "value"], metrics.map { [$0.0, $0.1] })),
+            ("summary.csv", Self.render(["metric", "value"], metrics.map { [$0.0, $0.1] }))
         ]
     }
 
@@ -140,7 +169,8 @@ package struct NightlyReport: Sendable {
 
     /// `2d`, `36h`, `90m` or `0`: a duration in the largest whole unit.
     static func duration(_ ms: Int64) -> String {
-        for (unit, size) in [("d", Timestamp.millisecondsPerDay), ("h", 3_600_000), ("m", 60_000), ("s", 1000)] where ms >= size && ms % size == 0 {
+        for (unit, size) in [("d", Timestamp.millisecondsPerDay), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where ms >= size && ms % size == 0 {
             return "\(ms / size)\(unit)"
         }
         return ms == 0 ? "0" : "\(ms)ms"

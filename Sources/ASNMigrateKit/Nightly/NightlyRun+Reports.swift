@@ -6,9 +6,12 @@ extension NightlyRun {
     /// Why these settings must not run (a usage error, exit 64), or nil: a run date more than a day after the
     /// machine's clock. (The state, reports, backups or metrics inside an input root are `OutputPlan`'s to refuse.)
     static func refusal(_ settings: NightlySettings, clock: Int64) -> String? {
-        if let runDate = settings.runDate, !settings.allowFutureRunDate, let day = Timestamp.parseUTCDayOrInstant(runDate),
-           day.ms > clock + Timestamp.millisecondsPerDay {
-            return "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
+        if let runDate = settings.runDate, !settings.allowFutureRunDate,
+            let day = Timestamp.parseUTCDayOrInstant(runDate),
+            day.ms > clock + Timestamp.millisecondsPerDay
+        {
+            return
+                "--run-date \(runDate) is more than a day after the machine's clock (\(Timestamp.iso8601(ms: clock))): its run would stamp the state with a future night, and every real night after it would be refused as going back. Check the date and the clock; pass --allow-future-run-date if this is meant"
         }
         return nil
     }
@@ -20,7 +23,9 @@ extension NightlyRun {
     static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
         let directory = reportFolder(settings, date: report.date)
         let files = report.files + (settings.html ? [(HTMLReport.fileName, HTMLReport.nightly(report).render())] : [])
-        try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName])) {
+        try AtomicOutput.writeDirectoryAtomically(
+            path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName])
+        ) {
             (staging: StagingDirectory) throws(ASNError) in
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
         }
@@ -28,7 +33,9 @@ extension NightlyRun {
     }
 
     /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.
-    static func removeOldReports(settings: NightlySettings, date: String, dates: Set<String>, log: (String) -> Void) throws(ASNError) {
+    static func removeOldReports(settings: NightlySettings, date: String, dates: Set<String>, log: (String) -> Void)
+        throws(ASNError)
+    {
         guard let days = settings.retentionDays, let today = Timestamp.parseUTCDayOrInstant(date) else { return }
         let oldest = Timestamp.day(ms: today.ms - Int64(days) * Timestamp.millisecondsPerDay)
         for old in dates.sorted() where old < oldest {

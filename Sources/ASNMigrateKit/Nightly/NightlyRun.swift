@@ -17,7 +17,9 @@ package struct NightlyRun {
         package var configPath: String?
 
         /// Settings of a night.
-        package init(nightly: NightlySettings, signatures: SignaturePolicy?, thresholds: ThresholdCheck, configPath: String?) {
+        package init(
+            nightly: NightlySettings, signatures: SignaturePolicy?, thresholds: ThresholdCheck, configPath: String?
+        ) {
             self.nightly = nightly
             self.signatures = signatures
             self.thresholds = thresholds
@@ -49,7 +51,10 @@ package struct NightlyRun {
     package let stepReached: (String) -> Void
 
     /// A run of `settings` logging to `console`.
-    package init(settings: Settings, console: Console, clock: @escaping () -> Int64, stepReached: @escaping (String) -> Void = { _ in }) {
+    package init(
+        settings: Settings, console: Console, clock: @escaping () -> Int64,
+        stepReached: @escaping (String) -> Void = { _ in }
+    ) {
         self.settings = settings
         self.console = console
         self.clock = clock
@@ -86,15 +91,20 @@ package struct NightlyRun {
     /// Refuses an output that is or lies inside an input.
     private func checkOutputs(date: String) throws(ASNError) {
         let nightly = settings.nightly
-        let outputs = [OutputPlan.Output("--state", nightly.state),
-                       OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: nightly.state)),
-                       OutputPlan.Output("--reports", Self.reportFolder(nightly, date: date), kind: .folder)]
+        let outputs =
+            [
+                OutputPlan.Output("--state", nightly.state),
+                OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: nightly.state)),
+                OutputPlan.Output("--reports", Self.reportFolder(nightly, date: date), kind: .folder)
+            ]
             + (nightly.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
             + (nightly.stateBackup.map { [OutputPlan.Output("--state-backup", $0, kind: .folder)] } ?? [])
-        let settingsFiles = [("--config", settings.configPath), ("--v2-columns", nightly.v2Columns), ("--mappings", nightly.mappings)]
+        let settingsFiles =
+            [("--config", settings.configPath), ("--v2-columns", nightly.v2Columns), ("--mappings", nightly.mappings)]
             .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
             + nightly.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
-        let roots = nightly.v1.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
+        let roots =
+            nightly.v1.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v1", $0) }
             + nightly.v2.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) }
         try OutputPlan(outputs: outputs, inputs: roots + settingsFiles).check()
     }
@@ -103,12 +113,14 @@ package struct NightlyRun {
     private func night(date: String, startedAt: Int64, outcome: inout Outcome) -> ExitStatus {
         do {
             let table = try MappingLoader.load(settings.nightly.mappings)
-            let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in try V2ColumnMap.load(path: path) }
+            let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
+                try V2ColumnMap.load(path: path)
+            }
             // One run at a time per state database: the lock sits beside it and is held until the run ends.
             let lock: RunLock
             do {
                 lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.nightly.state))
-            } catch where error.code == .locked {
+            } catch  where error.code == .locked {
                 log(error.message)
                 outcome.writesMetrics = false
                 return .locked
@@ -119,7 +131,9 @@ package struct NightlyRun {
             outcome.store = store
             if let refused = try publishStoppedNight(store, date: date) { return refused }
             if let backups = settings.nightly.stateBackup {
-                log("state as before \(date) copied to \(try store.backup(into: backups, name: "before-\(date).sqlite"))")
+                log(
+                    "state as before \(date) copied to \(try store.backup(into: backups, name: "before-\(date).sqlite"))"
+                )
             }
             let figures = try pass(store, table: table, columnMap: columnMap, date: date, startedAt: startedAt)
             outcome.committed = true
@@ -127,7 +141,9 @@ package struct NightlyRun {
             return try publishNight(store, figures: figures, date: date, outcome: &outcome)
         } catch {
             if outcome.committed {
-                log("\(error.description); the night's state is committed, and the next run publishes its reports first")
+                log(
+                    "\(error.description); the night's state is committed, and the next run publishes its reports first"
+                )
             } else {
                 log("\(error.description); the state is unchanged by this run and no report was written")
             }
@@ -140,14 +156,18 @@ package struct NightlyRun {
     private func publishStoppedNight(_ store: NightlyStore, date: String) throws(ASNError) -> ExitStatus? {
         guard let latest = try store.latestRun() else { return nil }
         guard latest.date <= date else {
-            log("the state '\(settings.nightly.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back")
+            log(
+                "the state '\(settings.nightly.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back"
+            )
             return .usage
         }
         if !latest.published, latest.date != date {
             let earlier = try NightlyReport.collect(store, date: latest.date, settings: settings.nightly)
             try Self.publish(earlier, settings: settings.nightly)
             try store.transaction { () throws(ASNError) in
-                try store.finishRun(id: latest.id, date: latest.date, finished: Timestamp.iso8601(ms: clock()), status: earlier.status.rawValue)
+                try store.finishRun(
+                    id: latest.id, date: latest.date, finished: Timestamp.iso8601(ms: clock()),
+                    status: earlier.status.rawValue)
             }
             log("published the reports of \(latest.date), whose run was stopped after its commit")
         }
@@ -156,12 +176,15 @@ package struct NightlyRun {
 
     /// The night's pass over the state, in one transaction, with a progress line on a terminal only (never in a cron
     /// log).
-    private func pass(_ store: NightlyStore, table: MappingTable, columnMap: V2ColumnMap?, date: String,
-                      startedAt: Int64) throws(ASNError) -> NightlyPass.Figures {
+    private func pass(
+        _ store: NightlyStore, table: MappingTable, columnMap: V2ColumnMap?, date: String,
+        startedAt: Int64
+    ) throws(ASNError) -> NightlyPass.Figures {
         let nightly = settings.nightly
         log("run \(date): reading new input under \(nightly.v1.count) V1 and \(nightly.v2.count) V2 root(s)")
-        var pass = NightlyPass(settings: nightly, table: table, columnMap: columnMap, date: date, now: nightly.now(clock: startedAt),
-                               log: log, step: stepReached)
+        var pass = NightlyPass(
+            settings: nightly, table: table, columnMap: columnMap, date: date, now: nightly.now(clock: startedAt),
+            log: log, step: stepReached)
         pass.signatures = settings.signatures
         pass.fileClock = startedAt
         var progressLine = ProgressLine.standardError(files: [], label: "nightly")
@@ -172,13 +195,20 @@ package struct NightlyRun {
 
     /// Collects and publishes the night's reports, judges the thresholds, finishes the run in the state, drops
     /// reports past the retention and logs the night; returns the exit status.
-    private func publishNight(_ store: NightlyStore, figures: NightlyPass.Figures, date: String,
-                              outcome: inout Outcome) throws(ASNError) -> ExitStatus {
+    private func publishNight(
+        _ store: NightlyStore, figures: NightlyPass.Figures, date: String,
+        outcome: inout Outcome
+    ) throws(ASNError) -> ExitStatus {
         let thresholds = settings.thresholds
         var collected = try NightlyReport.collect(store, date: date, settings: settings.nightly)
         // Thresholds judge the night's new items and figures; with a --fail-on, exit 1 means a crossed rule.
-        let crossings = thresholds.crossings(ThresholdFigures.nightly(metrics: collected.metrics, new: collected.new.map(\.difference.kind)))
-        if !thresholds.rules.isEmpty { collected.metrics += ReconciliationReport.thresholdRows(thresholds.counts(crossings)).map { ($0.name, $0.value) } }
+        let crossings = thresholds.crossings(
+            ThresholdFigures.nightly(metrics: collected.metrics, new: collected.new.map(\.difference.kind)))
+        if !thresholds.rules.isEmpty {
+            collected.metrics += ReconciliationReport.thresholdRows(thresholds.counts(crossings)).map {
+                ($0.name, $0.value)
+            }
+        }
         outcome.report = collected
         let directory = try Self.publish(collected, settings: settings.nightly)
         stepReached("published")
@@ -187,7 +217,8 @@ package struct NightlyRun {
         for crossing in crossings { log(crossing.line) }
         let runId = try store.latestRun()?.id ?? 0
         try store.transaction { () throws(ASNError) in
-            try store.finishRun(id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
+            try store.finishRun(
+                id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
         }
         try Self.removeOldReports(settings: settings.nightly, date: date, dates: try store.runDates(), log: log)
         logNight(collected, figures: figures, directory: directory)
@@ -196,17 +227,25 @@ package struct NightlyRun {
 
     /// The night's closing log lines.
     private func logNight(_ collected: NightlyReport, figures: NightlyPass.Figures, directory: String) {
-        log("\(figures.filesIngested) file(s) read, \(figures.subscriptionsRepaired) subscription(s) re-paired; "
-            + "new \(collected.new.count), resolved \(collected.resolved.count), open \(collected.open.count), "
-            + "pending \(collected.pending.count), rejected \(collected.rejects.count); report: \(directory)")
+        log(
+            "\(figures.filesIngested) file(s) read, \(figures.subscriptionsRepaired) subscription(s) re-paired; "
+                + "new \(collected.new.count), resolved \(collected.resolved.count), open \(collected.open.count), "
+                + "pending \(collected.pending.count), rejected \(collected.rejects.count); report: \(directory)")
         if settings.signatures != nil {
-            log("signatures verified on the V2 records read; \(figures.v2Unverified) V2 record(s) given decoded could not be verified (v2_unverified)")
+            log(
+                "signatures verified on the V2 records read; \(figures.v2Unverified) V2 record(s) given decoded could not be verified (v2_unverified)"
+            )
         }
         if let failure = collected.sanityFailure { log(failure) }
         for line in collected.stale { log(line) }
-        for (name, what) in [("files_deferred", "file(s) still being written (modified within min-file-age, or a temporary name) left for a later night"),
-                             ("lines_deferred", "unfinished last line(s) left for a later night"),
-                             ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")] {
+        for (name, what) in [
+            (
+                "files_deferred",
+                "file(s) still being written (modified within min-file-age, or a temporary name) left for a later night"
+            ),
+            ("lines_deferred", "unfinished last line(s) left for a later night"),
+            ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")
+        ] {
             if let n = collected.metric(name), n != "0" { log("\(n) \(what) (\(name))") }
         }
     }
@@ -214,10 +253,14 @@ package struct NightlyRun {
     /// Writes the metrics file (a run that could not read the state keeps the last success the previous file had).
     private func writeMetrics(_ outcome: Outcome, startedAt: Int64) {
         guard let metricsFile = settings.nightly.metricsFile else { return }
-        let lastSuccess = (try? outcome.store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
-            ?? FileManager.default.contents(atPath: metricsFile).flatMap { NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self)) }
-        let text = NightlyMetrics.render(outcome.report, status: outcome.status, durationSeconds: Double(clock() - startedAt) / 1000,
-                                         lastSuccessSeconds: lastSuccess)
+        let lastSuccess =
+            (try? outcome.store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
+            ?? FileManager.default.contents(atPath: metricsFile).flatMap {
+                NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self))
+            }
+        let text = NightlyMetrics.render(
+            outcome.report, status: outcome.status, durationSeconds: Double(clock() - startedAt) / 1000,
+            lastSuccessSeconds: lastSuccess)
         do {
             try AtomicOutput.writeFileAtomically(path: metricsFile, bytes: Array(text.utf8))
         } catch {

@@ -48,7 +48,9 @@ package struct NightlySettings: Sendable, Equatable {
     /// Files modified less than this long ago (ms, by the machine's clock) are left for a later night (`min-file-age`).
     package var minFileAge: Int64 = 10 * 60_000
     /// The oldest a side's newest record may be at the end of the run date before the side is stale (ms; `max-lag`).
-    package var maxLag: [String: Int64] = ["v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay]
+    package var maxLag: [String: Int64] = [
+        "v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay
+    ]
     /// A folder where each run first copies the state as it was before the night (`before-<run date>.sqlite`); nil = none.
     package var stateBackup: String?
     /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
@@ -90,8 +92,9 @@ package struct NightlySettings: Sendable, Equatable {
 
     /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
     package func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
-        try SignaturePolicy.resolve(verify: verifySignatures, requireSignatures: requireSignatures,
-                                    rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
+        try SignaturePolicy.resolve(
+            verify: verifySignatures, requireSignatures: requireSignatures,
+            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
     }
 
     // MARK: - Derived

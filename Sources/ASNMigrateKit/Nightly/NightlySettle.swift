@@ -22,7 +22,9 @@ package struct NightlySettle: Sendable {
 
     /// Splits the engine's `differences` into confirmed ones and pending rows (with their settle time and reason);
     /// `edge` is the engine's pending list, every item of which is pending with reason `edge`.
-    package func split(_ differences: [Discrepancy], edge: [Discrepancy] = []) -> (confirmed: [Discrepancy], pending: [DifferenceRow]) {
+    package func split(_ differences: [Discrepancy], edge: [Discrepancy] = []) -> (
+        confirmed: [Discrepancy], pending: [DifferenceRow]
+    ) {
         var confirmed: [Discrepancy] = []
         var pending: [DifferenceRow] = []
         var heldUntil: [SubscriptionKey: Int64] = [:]
@@ -61,7 +63,10 @@ package struct NightlySettle: Sendable {
             heldUntil[key] = Swift.max(heldUntil[key] ?? Int64.min, settles)
         }
         for d in states {
-            guard let held = heldUntil[SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)] else {
+            guard
+                let held = heldUntil[
+                    SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)]
+            else {
                 confirmed.append(d)
                 continue
             }
@@ -75,7 +80,9 @@ package struct NightlySettle: Sendable {
 
     /// `settle` when the difference is an unpaired record or a type mismatch younger than the settle time, else nil.
     package func pendingReason(_ d: Discrepancy) -> String? {
-        guard d.kind == .missingInV1 || d.kind == .missingInV2 || d.kind == .typeMismatch, let time = d.eventDate else { return nil }
+        guard d.kind == .missingInV1 || d.kind == .missingInV2 || d.kind == .typeMismatch, let time = d.eventDate else {
+            return nil
+        }
         return time > now &- settle ? "settle" : nil
     }
 }

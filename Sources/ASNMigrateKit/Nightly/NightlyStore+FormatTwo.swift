@@ -16,7 +16,8 @@ extension NightlyStore {
     /// does nothing on a state already moved.
     func moveFormatTwoRecords() throws(ASNError) {
         var legacy = false
-        try cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").forEach { _ in legacy = true }
+        try cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").forEach { _ in legacy = true
+        }
         guard legacy else { return }
         try transaction { () throws(ASNError) in
             var digests: [String: Int64] = [:]
@@ -24,21 +25,33 @@ extension NightlyStore {
                 if let digest = Self.fingerprint(hex: s.text(1)) { digests[s.text(0)] = digest }
             }
             let decoder = V2RecordDecoder()
-            try database.prepare("SELECT id, file_id, form, source, payload FROM records ORDER BY id").forEach { (s: SQLiteStatement) throws(ASNError) in
+            try database.prepare("SELECT id, file_id, form, source, payload FROM records ORDER BY id").forEach {
+                (s: SQLiteStatement) throws(ASNError) in
                 let location = Self.location(s.text(3))
-                guard let facts = Self.facts(form: s.text(2), payload: s.text(4), location: location, decoder: decoder) else {
-                    throw ASNError(.stateDatabase, "stored record \(s.int64(0)) (\(s.text(2)), from \(location.source)) cannot be read back to move it to the compact form of this version; restore the state from a backup or start a new one",
-                                   at: SourceLocation(path: database.path))
+                guard let facts = Self.facts(form: s.text(2), payload: s.text(4), location: location, decoder: decoder)
+                else {
+                    throw ASNError(
+                        .stateDatabase,
+                        "stored record \(s.int64(0)) (\(s.text(2)), from \(location.source)) cannot be read back to move it to the compact form of this version; restore the state from a backup or start a new one",
+                        at: SourceLocation(path: database.path))
                 }
-                try insert(StoredRecord(facts: facts, digest: facts.kind == .v2 ? digests[facts.notificationUUID ?? ""] : nil), file: s.int64(1))
+                try insert(
+                    StoredRecord(facts: facts, digest: facts.kind == .v2 ? digests[facts.notificationUUID ?? ""] : nil),
+                    file: s.int64(1))
             }
             // UUIDs whose records were pruned stay seen.
-            try database.prepare("SELECT side, notification_uuid, digest, file_id FROM seen_uuids").forEach { (s: SQLiteStatement) throws(ASNError) in
+            try database.prepare("SELECT side, notification_uuid, digest, file_id FROM seen_uuids").forEach {
+                (s: SQLiteStatement) throws(ASNError) in
                 let side = Self.sideCode(s.text(0))
                 let uuid = Self.uuidValue(s.text(1))
                 guard uuid != .null else { return }
-                try cached("INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM facts WHERE side = ? AND uuid = ?)")
-                    .run([.integer(side), uuid, .integer(side == 2 ? Self.fingerprint(hex: s.text(2)) : nil), .integer(s.int64(3)), .integer(side), uuid])
+                try cached(
+                    "INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM facts WHERE side = ? AND uuid = ?)"
+                )
+                .run([
+                    .integer(side), uuid, .integer(side == 2 ? Self.fingerprint(hex: s.text(2)) : nil),
+                    .integer(s.int64(3)), .integer(side), uuid
+                ])
             }
             try database.execute("DROP TABLE records; DROP TABLE seen_uuids; \(Self.recordsView)")
             try saveRecordCounts()
@@ -46,17 +59,22 @@ extension NightlyStore {
     }
 
     /// The facts of a format-2 stored payload.
-    private static func facts(form: String, payload: String, location: SourceLocation, decoder: V2RecordDecoder) -> RecordFacts? {
+    private static func facts(form: String, payload: String, location: SourceLocation, decoder: V2RecordDecoder)
+        -> RecordFacts?
+    {
         guard let value = try? decoder.parser.parse(payload) else { return nil }
         if form == "unmapped" {
             guard case .object(let object) = value else { return nil }
             let r = V2FieldReader(object)
             let place = SourceLocation(path: r.string("path") ?? "", line: r.int("line"), index: r.int("index"))
-            return RecordFacts(unmapped: UnmappedNotification(
-                v1NotificationType: r.string("v1NotificationType") ?? "", reason: r.string("reason") ?? "", location: place,
-                notificationUUID: r.string("notificationUUID") ?? "", environment: r.string("environment"),
-                originalTransactionId: r.string("originalTransactionId"), webOrderLineItemId: r.string("webOrderLineItemId"),
-                eventTime: r.int64("eventTime")))
+            return RecordFacts(
+                unmapped: UnmappedNotification(
+                    v1NotificationType: r.string("v1NotificationType") ?? "", reason: r.string("reason") ?? "",
+                    location: place,
+                    notificationUUID: r.string("notificationUUID") ?? "", environment: r.string("environment"),
+                    originalTransactionId: r.string("originalTransactionId"),
+                    webOrderLineItemId: r.string("webOrderLineItemId"),
+                    eventTime: r.int64("eventTime")))
         }
         let outcomes = decoder.decode(value, at: location)
         guard outcomes.count == 1, let record = outcomes[0].record else { return nil }

@@ -46,17 +46,23 @@ package final class NightlyStore {
     package static func checkStateFile(_ path: String) throws(ASNError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return }
-            throw ASNError(.stateDatabase, "cannot open the state file '\(path)'; check its permissions", at: SourceLocation(path: path))
+            throw ASNError(
+                .stateDatabase, "cannot open the state file '\(path)'; check its permissions",
+                at: SourceLocation(path: path))
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         if header.isEmpty {
-            throw ASNError(.stateDatabase, "the state file '\(path)' is empty (0 bytes), so it holds no state: restore it from the copy made before the last good night, or remove it to start a new state (every input file is then read again as new)",
-                           at: SourceLocation(path: path))
+            throw ASNError(
+                .stateDatabase,
+                "the state file '\(path)' is empty (0 bytes), so it holds no state: restore it from the copy made before the last good night, or remove it to start a new state (every input file is then read again as new)",
+                at: SourceLocation(path: path))
         }
         guard header == Data("SQLite format 3\u{0}".utf8) else {
-            throw ASNError(.stateDatabase, "the state file '\(path)' is not an SQLite database; point --state at the state database, or move this file away to start a new state",
-                           at: SourceLocation(path: path))
+            throw ASNError(
+                .stateDatabase,
+                "the state file '\(path)' is not an SQLite database; point --state at the state database, or move this file away to start a new state",
+                at: SourceLocation(path: path))
         }
     }
 
@@ -88,7 +94,9 @@ package final class NightlyStore {
     /// The ledger entry for `path`, if any.
     package func ledgerEntry(path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
-        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([.text(path)]) { s in
+        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([
+            .text(path)
+        ]) { s in
             found = Self.entry(s)
         }
         return found
@@ -97,61 +105,94 @@ package final class NightlyStore {
     /// A ledger entry (other than at `path`) whose consumed bytes are exactly `size` bytes hashing to `sha1`: the same file under another name.
     package func ledgerEntry(size: Int64, sha1: String, notAt path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
-        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1")
-            .forEach([.integer(size), .text(sha1), .text(path)]) { s in found = Self.entry(s) }
+        try cached(
+            "SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1"
+        )
+        .forEach([.integer(size), .text(sha1), .text(path)]) { s in found = Self.entry(s) }
         return found
     }
 
     /// Moves a ledger entry to the path its file is found under now (renamed, moved, or listed through another spelling).
     package func moveFile(id: Int64, to path: String, mtimeMs: Int64) throws(ASNError) {
-        try cached("UPDATE files SET path = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.text(path), .integer(mtimeMs), .integer(id)])
+        try cached("UPDATE files SET path = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([
+            .text(path), .integer(mtimeMs), .integer(id)
+        ])
     }
 
     /// Notes that `size` bytes (hashing to `sha1`) of a file that grew are now read, and adds what reading the new bytes gave.
-    package func extendFile(id: Int64, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64, counts: IngestCounts) throws(ASNError) {
-        try cached("UPDATE files SET size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = records_read + ?, records_stored = records_stored + ?, duplicates = duplicates + ?, other_environment = other_environment + ?, rejects = rejects + ? WHERE id = ?")
-            .run([.integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(Int64(counts.read)), .integer(Int64(counts.stored)),
-                  .integer(Int64(counts.duplicates)), .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
+    package func extendFile(
+        id: Int64, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64, counts: IngestCounts
+    ) throws(ASNError) {
+        try cached(
+            "UPDATE files SET size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = records_read + ?, records_stored = records_stored + ?, duplicates = duplicates + ?, other_environment = other_environment + ?, rejects = rejects + ? WHERE id = ?"
+        )
+        .run([
+            .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(Int64(counts.read)),
+            .integer(Int64(counts.stored)),
+            .integer(Int64(counts.duplicates)), .integer(Int64(counts.otherEnvironment)),
+            .integer(Int64(counts.rejected)), .integer(id)
+        ])
     }
 
     /// The newest modification time (ms) of the ledger's files of `side`, if any.
     package func newestFile(side: String) throws(ASNError) -> Int64? {
         var found: Int64?
-        try cached("SELECT MAX(mtime_ms) FROM files WHERE side = ?").forEach([.text(side)]) { s in found = s.optionalInt64(0) }
+        try cached("SELECT MAX(mtime_ms) FROM files WHERE side = ?").forEach([.text(side)]) { s in
+            found = s.optionalInt64(0)
+        }
         return found
     }
 
     /// Every ledger entry of `side`, by path.
     package func ledgerEntries(side: String) throws(ASNError) -> [LedgerEntry] {
         var all: [LedgerEntry] = []
-        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE side = ? ORDER BY path").forEach([.text(side)]) { s in
-            all.append(Self.entry(s))
-        }
+        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE side = ? ORDER BY path")
+            .forEach([.text(side)]) { s in
+                all.append(Self.entry(s))
+            }
         return all
     }
 
     /// Adds (or, for a known path, resets) a ledger entry before its records are read; returns its id.
-    package func beginFile(path: String, side: String, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64) throws(ASNError) -> Int64 {
+    package func beginFile(
+        path: String, side: String, size: Int64, mtimeMs: Int64, sha1: String, date: String, run: Int64
+    ) throws(ASNError) -> Int64 {
         if let existing = try ledgerEntry(path: path) {
-            try cached("UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0 WHERE id = ?")
-                .run([.text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run), .integer(existing.id)])
+            try cached(
+                "UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0 WHERE id = ?"
+            )
+            .run([
+                .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run),
+                .integer(existing.id)
+            ])
             return existing.id
         }
-        try cached("INSERT INTO files (path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?)")
-            .run([.text(path), .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .text(date), .integer(run)])
+        try cached(
+            "INSERT INTO files (path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?)"
+        )
+        .run([
+            .text(path), .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .text(date),
+            .integer(run)
+        ])
         return try lastInsertId()
     }
 
     /// Records what reading the file gave.
     package func finishFile(id: Int64, counts: IngestCounts) throws(ASNError) {
-        try cached("UPDATE files SET records_read = ?, records_stored = ?, duplicates = ?, other_environment = ?, rejects = ? WHERE id = ?")
-            .run([.integer(Int64(counts.read)), .integer(Int64(counts.stored)), .integer(Int64(counts.duplicates)),
-                  .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)])
+        try cached(
+            "UPDATE files SET records_read = ?, records_stored = ?, duplicates = ?, other_environment = ?, rejects = ? WHERE id = ?"
+        )
+        .run([
+            .integer(Int64(counts.read)), .integer(Int64(counts.stored)), .integer(Int64(counts.duplicates)),
+            .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)
+        ])
     }
 
     /// Notes a new size/modification time for unchanged content, and that the file is present.
     package func touchFile(id: Int64, size: Int64, mtimeMs: Int64) throws(ASNError) {
-        try cached("UPDATE files SET size = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([.integer(size), .integer(mtimeMs), .integer(id)])
+        try cached("UPDATE files SET size = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([
+            .integer(size), .integer(mtimeMs), .integer(id)
+        ])
     }
 
     /// Notes that a file is no longer under its root (its records are kept).
@@ -165,12 +206,16 @@ package final class NightlyStore {
         var keys: Set<SubscriptionKey> = []
         var count = 0
         var ids: Set<Int64> = []
-        try cached("SELECT subscription_id, COUNT(*) FROM facts WHERE file_id = ? GROUP BY subscription_id").forEach([.integer(id)]) { s in
+        try cached("SELECT subscription_id, COUNT(*) FROM facts WHERE file_id = ? GROUP BY subscription_id").forEach([
+            .integer(id)
+        ]) { s in
             ids.insert(s.int64(0))
             count += Int(s.int64(1))
         }
         keys.formUnion(try self.keys(of: ids))
-        try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([.integer(id)]) { s in
+        try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([
+            .integer(id)
+        ]) { s in
             keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1)))
         }
         try cached("SELECT side, COUNT(*) FROM facts WHERE file_id = ? GROUP BY side").forEach([.integer(id)]) { s in
@@ -188,7 +233,9 @@ package final class NightlyStore {
     /// `from` (every row read when nil), or that had none.
     package func knownRows(file: Int64, from: Int64?) throws(ASNError) -> Set<String> {
         var keys: Set<String> = []
-        let sql = from == nil ? "SELECT row_key FROM source_rows WHERE file_id = ?"
+        let sql =
+            from == nil
+            ? "SELECT row_key FROM source_rows WHERE file_id = ?"
             : "SELECT row_key FROM source_rows WHERE file_id = ? AND (mark IS NULL OR mark >= ?)"
         try cached(sql).forEach([.integer(file)] + (from.map { [.integer($0)] } ?? [])) { s in keys.insert(s.text(0)) }
         return keys
@@ -219,7 +266,9 @@ package final class NightlyStore {
         guard value != .null else { return nil }
         var found: SeenUUID?
         for table in ["facts", "pruned_uuids"] where found == nil {
-            try cached("SELECT digest FROM \(table) WHERE side = ? AND uuid = ?").forEach([.integer(Self.sideCode(side)), value]) { s in
+            try cached("SELECT digest FROM \(table) WHERE side = ? AND uuid = ?").forEach([
+                .integer(Self.sideCode(side)), value
+            ]) { s in
                 found = SeenUUID(digest: s.optionalInt64(0))
             }
         }
@@ -233,10 +282,18 @@ package final class NightlyStore {
         let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
         // A record saying billing retry is on marks when retry ends at the latest: 60 days after its transaction's expiry.
         countChanges[r.side, default: 0] += 1
-        let retryEnds = facts.isInBillingRetryPeriod == true ? facts.expiresDate.map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
-        try cached("INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .run([.integer(file), .integer(subscription), .integer(Self.sideCode(r.side)), .integer(facts.eventTimeInferred ? 1 : 0),
-                  .integer(facts.time), .integer(facts.expiry), .integer(retryEnds), Self.uuidValue(facts.notificationUUID), .integer(r.digest), .blob(bytes)])
+        let retryEnds =
+            facts.isInBillingRetryPeriod == true
+            ? facts.expiresDate.map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
+        try cached(
+            "INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .run([
+            .integer(file), .integer(subscription), .integer(Self.sideCode(r.side)),
+            .integer(facts.eventTimeInferred ? 1 : 0),
+            .integer(facts.time), .integer(facts.expiry), .integer(retryEnds), Self.uuidValue(facts.notificationUUID),
+            .integer(r.digest), .blob(bytes)
+        ])
     }
 
     /// The stored records of one subscription, in the order they were ingested.
@@ -244,30 +301,37 @@ package final class NightlyStore {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [StoredRecord] = []
         var damaged: Int64?
-        try cached("SELECT id, facts, uuid, digest, event_ms FROM facts WHERE subscription_id = ? ORDER BY id").forEach([.integer(subscription)]) { s in
-            let uuid = Self.uuidText(s, 2)
-            let bytes = s.blob(1)
-            let facts = bytes.withUnsafeBytes { raw in
-                RecordFactsCodec.decode(raw, environment: key.environment, originalTransactionId: key.originalTransactionId,
-                                        notificationUUID: uuid, time: s.optionalInt64(4), text: { self.text(id: $0) })
+        try cached("SELECT id, facts, uuid, digest, event_ms FROM facts WHERE subscription_id = ? ORDER BY id").forEach(
+            [.integer(subscription)]) { s in
+                let uuid = Self.uuidText(s, 2)
+                let bytes = s.blob(1)
+                let facts = bytes.withUnsafeBytes { raw in
+                    RecordFactsCodec.decode(
+                        raw, environment: key.environment, originalTransactionId: key.originalTransactionId,
+                        notificationUUID: uuid, time: s.optionalInt64(4), text: { self.text(id: $0) })
+                }
+                guard let facts else {
+                    damaged = damaged ?? s.int64(0)
+                    return
+                }
+                all.append(StoredRecord(facts: facts, digest: s.optionalInt64(3)))
             }
-            guard let facts else {
-                damaged = damaged ?? s.int64(0)
-                return
-            }
-            all.append(StoredRecord(facts: facts, digest: s.optionalInt64(3)))
-        }
         if let damaged {
-            throw ASNError(.stateDatabase, "stored record \(damaged) of subscription \(key.environment) \(key.originalTransactionId) cannot be read back (its facts are damaged or of a newer format); restore the state from a backup (--state-backup) or start a new one",
-                           at: SourceLocation(path: database.path))
+            throw ASNError(
+                .stateDatabase,
+                "stored record \(damaged) of subscription \(key.environment) \(key.originalTransactionId) cannot be read back (its facts are damaged or of a newer format); restore the state from a backup (--state-backup) or start a new one",
+                at: SourceLocation(path: database.path))
         }
         return all
     }
 
     /// The first and last known event time of a side (V1: not inferred), over stored records and `meta` bounds of pruned ones.
     package func bounds(side: String) throws(ASNError) -> (min: Int64, max: Int64)? {
-        var low: Int64?, high: Int64?
-        try cached("SELECT MIN(event_ms), MAX(event_ms) FROM facts WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL").forEach([.integer(Self.sideCode(side))]) { s in
+        var low: Int64?
+        var high: Int64?
+        try cached(
+            "SELECT MIN(event_ms), MAX(event_ms) FROM facts WHERE side = ? AND inferred = 0 AND event_ms IS NOT NULL"
+        ).forEach([.integer(Self.sideCode(side))]) { s in
             low = s.optionalInt64(0)
             high = s.optionalInt64(1)
         }
@@ -278,16 +342,22 @@ package final class NightlyStore {
     }
 
     /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.
-    package func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<SubscriptionKey> {
+    package func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<
+        SubscriptionKey
+    > {
         var ids: Set<Int64> = []
         let bound: [SQLiteValue] = [.integer(range.lowerBound), .integer(range.upperBound)]
         for side in [1, 2] as [Int64] {
-            try cached("SELECT DISTINCT subscription_id FROM facts WHERE side = ? AND inferred = 0 AND event_ms BETWEEN ? AND ?")
-                .forEach([.integer(side)] + bound) { s in ids.insert(s.int64(0)) }
+            try cached(
+                "SELECT DISTINCT subscription_id FROM facts WHERE side = ? AND inferred = 0 AND event_ms BETWEEN ? AND ?"
+            )
+            .forEach([.integer(side)] + bound) { s in ids.insert(s.int64(0)) }
         }
         // Inferred V1 times are judged after pairing, so a moved edge can change their fate too.
-        try cached("SELECT DISTINCT subscription_id FROM facts WHERE side = 1 AND inferred = 1 AND event_ms BETWEEN ? AND ?")
-            .forEach(bound) { s in ids.insert(s.int64(0)) }
+        try cached(
+            "SELECT DISTINCT subscription_id FROM facts WHERE side = 1 AND inferred = 1 AND event_ms BETWEEN ? AND ?"
+        )
+        .forEach(bound) { s in ids.insert(s.int64(0)) }
         let keys = try keys(of: ids)
         return expiresToo ? keys.union(try subscriptions(expiringIn: range)) : keys
     }
@@ -311,8 +381,10 @@ package final class NightlyStore {
     /// Subscriptions with an open difference or a pending item.
     package func unsettledSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
-        try cached("SELECT environment, original_transaction_id FROM differences WHERE resolved IS NULL UNION SELECT environment, original_transaction_id FROM pending")
-            .forEach { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        try cached(
+            "SELECT environment, original_transaction_id FROM differences WHERE resolved IS NULL UNION SELECT environment, original_transaction_id FROM pending"
+        )
+        .forEach { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
         return keys
     }
 
@@ -326,16 +398,22 @@ package final class NightlyStore {
         for key in candidates.sorted() where !unsettled.contains(key) {
             guard let subscription = try subscriptionId(key, create: false) else { continue }
             var newest: Int64?
-            try cached("SELECT MAX(COALESCE(event_ms, 0)) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ?")
-                .forEach([.integer(subscription)]) { s in newest = s.optionalInt64(0) }
+            try cached(
+                "SELECT MAX(COALESCE(event_ms, 0)) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ?"
+            )
+            .forEach([.integer(subscription)]) { s in newest = s.optionalInt64(0) }
             guard let newest, newest < cutoff else { continue }
             for (side, b) in try storedBounds(subscription).sorted(by: { $0.key < $1.key }) {
                 try setMeta("\(side)_pruned_min", Swift.min(try meta("\(side)_pruned_min") ?? b.min, b.min))
                 try setMeta("\(side)_pruned_max", Swift.max(try meta("\(side)_pruned_max") ?? b.max, b.max))
             }
-            try cached("INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT side, uuid, digest, file_id FROM facts WHERE subscription_id = ? AND uuid IS NOT NULL")
-                .run([.integer(subscription)])
-            try cached("SELECT side, COUNT(*) FROM facts WHERE subscription_id = ? GROUP BY side").forEach([.integer(subscription)]) { s in
+            try cached(
+                "INSERT OR IGNORE INTO pruned_uuids (side, uuid, digest, file_id) SELECT side, uuid, digest, file_id FROM facts WHERE subscription_id = ? AND uuid IS NOT NULL"
+            )
+            .run([.integer(subscription)])
+            try cached("SELECT side, COUNT(*) FROM facts WHERE subscription_id = ? GROUP BY side").forEach([
+                .integer(subscription)
+            ]) { s in
                 countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
             }
             try cached("DELETE FROM facts WHERE subscription_id = ?").run([.integer(subscription)])
@@ -346,7 +424,9 @@ package final class NightlyStore {
 
     /// Whether the state holds no records, conflicts, differences or pending items (a first night, as far as pairing goes).
     package func isEmpty() throws(ASNError) -> Bool {
-        try scalar("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM facts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))") == 0
+        try scalar(
+            "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM facts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM conflicts LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM differences LIMIT 1)) + (SELECT COUNT(*) FROM (SELECT 1 FROM pending LIMIT 1))"
+        ) == 0
     }
 
     /// Counts of stored records per side.
@@ -375,46 +455,63 @@ package final class NightlyStore {
     /// The conflicting duplicates stored for one subscription.
     package func conflicts(of key: SubscriptionKey) throws(ASNError) -> [Discrepancy] {
         var all: [Discrepancy] = []
-        try cached("SELECT \(Self.cellColumns) FROM conflicts WHERE environment = ? AND original_transaction_id = ? ORDER BY id")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
-                if let d = Discrepancy(cells: Self.cells(s, from: 0)) { all.append(d) }
-            }
+        try cached(
+            "SELECT \(Self.cellColumns) FROM conflicts WHERE environment = ? AND original_transaction_id = ? ORDER BY id"
+        )
+        .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+            if let d = Discrepancy(cells: Self.cells(s, from: 0)) { all.append(d) }
+        }
         return all
     }
 
     /// Stores one reject of a file.
     package func insertReject(file: Int64, _ reject: ReconciliationResult.Reject, date: String) throws(ASNError) {
-        try cached("INSERT INTO rejects (file_id, side, source, line, reason, cause, ingested) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .run([.integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)), .text(reject.reason), .text(reject.cause), .text(date)])
+        try cached(
+            "INSERT INTO rejects (file_id, side, source, line, reason, cause, ingested) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
+        .run([
+            .integer(file), .text(reject.side), .text(reject.source), .integer(reject.line.map(Int64.init)),
+            .text(reject.reason), .text(reject.cause), .text(date)
+        ])
     }
 
     /// The rejects read on `date` (rejects stored before schema 2: those of the files (re)ingested on `date`), V1 first, in input order.
     package func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
         var all: [ReconciliationResult.Reject] = []
-        try cached("SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id")
-            .forEach([.text(date)]) { s in
-                all.append(.init(side: s.text(0), source: s.text(1), line: s.optionalInt64(2).map { Int($0) }, reason: s.text(3), cause: s.text(4)))
-            }
+        try cached(
+            "SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id"
+        )
+        .forEach([.text(date)]) { s in
+            all.append(
+                .init(
+                    side: s.text(0), source: s.text(1), line: s.optionalInt64(2).map { Int($0) }, reason: s.text(3),
+                    cause: s.text(4)))
+        }
         return all
     }
 
     // MARK: - Differences
 
     /// The open differences of one subscription, by identity, with their row ids.
-    package func openDifferences(of key: SubscriptionKey) throws(ASNError) -> [String: (id: Int64, row: DifferenceRow)] {
+    package func openDifferences(of key: SubscriptionKey) throws(ASNError) -> [String: (id: Int64, row: DifferenceRow)]
+    {
         var found: [String: (id: Int64, row: DifferenceRow)] = [:]
-        try cached("SELECT id, identity, first_seen, last_seen, \(Self.cellColumns) FROM differences WHERE environment = ? AND original_transaction_id = ? AND resolved IS NULL")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
-                guard let d = Discrepancy(cells: Self.cells(s, from: 4)) else { return }
-                found[s.text(1)] = (s.int64(0), DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: s.text(3)))
-            }
+        try cached(
+            "SELECT id, identity, first_seen, last_seen, \(Self.cellColumns) FROM differences WHERE environment = ? AND original_transaction_id = ? AND resolved IS NULL"
+        )
+        .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+            guard let d = Discrepancy(cells: Self.cells(s, from: 4)) else { return }
+            found[s.text(1)] = (s.int64(0), DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: s.text(3)))
+        }
         return found
     }
 
     /// Stores a newly confirmed difference.
     package func insertDifference(_ d: Discrepancy, identity: String, date: String) throws(ASNError) {
-        try cached("INSERT INTO differences (identity, first_seen, last_seen, \(Self.cellColumns)) VALUES (?, ?, ?, \(Self.cellMarks))")
-            .run([.text(identity), .text(date), .text(date)] + d.cells.map { .text($0) })
+        try cached(
+            "INSERT INTO differences (identity, first_seen, last_seen, \(Self.cellColumns)) VALUES (?, ?, ?, \(Self.cellMarks))"
+        )
+        .run([.text(identity), .text(date), .text(date)] + d.cells.map { .text($0) })
     }
 
     /// Notes that an open difference is still there (with its current values).
@@ -426,7 +523,9 @@ package final class NightlyStore {
 
     /// Closes an open difference.
     package func resolveDifference(id: Int64, date: String, by reason: String) throws(ASNError) {
-        try cached("UPDATE differences SET resolved = ?, resolved_by = ? WHERE id = ?").run([.text(date), .text(reason), .integer(id)])
+        try cached("UPDATE differences SET resolved = ?, resolved_by = ? WHERE id = ?").run([
+            .text(date), .text(reason), .integer(id)
+        ])
     }
 
     /// Which differences `differenceRows` returns.
@@ -454,9 +553,14 @@ package final class NightlyStore {
             condition = "resolved IS NULL"
         }
         var rows: [DifferenceRow] = []
-        try cached("SELECT first_seen, last_seen, resolved, resolved_by, \(Self.cellColumns) FROM differences WHERE \(condition)").forEach(values) { s in
+        try cached(
+            "SELECT first_seen, last_seen, resolved, resolved_by, \(Self.cellColumns) FROM differences WHERE \(condition)"
+        ).forEach(values) { s in
             guard let d = Discrepancy(cells: Self.cells(s, from: 4)) else { return }
-            rows.append(DifferenceRow(difference: d, firstSeen: s.text(0), lastSeen: s.text(1), resolved: s.optionalText(2), resolvedBy: s.optionalText(3)))
+            rows.append(
+                DifferenceRow(
+                    difference: d, firstSeen: s.text(0), lastSeen: s.text(1), resolved: s.optionalText(2),
+                    resolvedBy: s.optionalText(3)))
         }
         return rows
     }
@@ -465,13 +569,16 @@ package final class NightlyStore {
     /// by then and not resolved by then. Derived from the differences' own dates, so publishing again gives the same.
     package func openTrend(through date: String, nights: Int) throws(ASNError) -> [(date: String, open: Int)] {
         var dates: [String] = []
-        try cached("SELECT DISTINCT run_date FROM runs WHERE run_date <= ? ORDER BY run_date DESC LIMIT ?").forEach([.text(date), .integer(Int64(nights))]) { s in
+        try cached("SELECT DISTINCT run_date FROM runs WHERE run_date <= ? ORDER BY run_date DESC LIMIT ?").forEach([
+            .text(date), .integer(Int64(nights))
+        ]) { s in
             dates.append(s.text(0))
         }
         var trend: [(date: String, open: Int)] = []
         for night in dates.reversed() {
-            let open = try scalar("SELECT COUNT(*) FROM differences WHERE first_seen <= ? AND (resolved IS NULL OR resolved > ?)",
-                                  [.text(night), .text(night)])
+            let open = try scalar(
+                "SELECT COUNT(*) FROM differences WHERE first_seen <= ? AND (resolved IS NULL OR resolved > ?)",
+                [.text(night), .text(night)])
             trend.append((night, Int(open)))
         }
         return trend
@@ -480,7 +587,8 @@ package final class NightlyStore {
     /// How many differences resolved on `date` each `resolved_by` has.
     package func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
         var counts: [String: Int] = [:]
-        try cached("SELECT resolved_by, COUNT(*) FROM differences WHERE resolved = ? GROUP BY 1").forEach([.text(date)]) { s in
+        try cached("SELECT resolved_by, COUNT(*) FROM differences WHERE resolved = ? GROUP BY 1").forEach([.text(date)])
+        { s in
             counts[s.text(0)] = Int(s.int64(1))
         }
         return counts
@@ -498,31 +606,43 @@ package final class NightlyStore {
 
     /// Makes the pending items of one subscription exactly `rows`, leaving rows that are already right untouched
     /// (so a re-run of the same night rewrites nothing).
-    package func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
+    package func replacePending(of key: SubscriptionKey, with rows: [(identity: String, row: DifferenceRow)])
+        throws(ASNError)
+    {
         var existing: [String: (id: Int64, row: DifferenceRow)] = [:]
-        try cached("SELECT id, identity, first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending WHERE environment = ? AND original_transaction_id = ?")
-            .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
-                guard let d = Discrepancy(cells: Self.cells(s, from: 5)) else { return }
-                var row = DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: "")
-                row.settlesAt = s.text(3)
-                row.pendingReason = s.text(4)
-                existing[s.text(1)] = (s.int64(0), row)
-            }
+        try cached(
+            "SELECT id, identity, first_seen, settles_at, pending_reason, \(Self.cellColumns) FROM pending WHERE environment = ? AND original_transaction_id = ?"
+        )
+        .forEach([.text(key.environment), .text(key.originalTransactionId)]) { s in
+            guard let d = Discrepancy(cells: Self.cells(s, from: 5)) else { return }
+            var row = DifferenceRow(difference: d, firstSeen: s.text(2), lastSeen: "")
+            row.settlesAt = s.text(3)
+            row.pendingReason = s.text(4)
+            existing[s.text(1)] = (s.int64(0), row)
+        }
         let wanted = Dictionary(rows.map { ($0.identity, $0.row) }, uniquingKeysWith: { first, _ in first })
         for (identity, old) in existing where wanted[identity] != old.row {
             try cached("DELETE FROM pending WHERE id = ?").run([.integer(old.id)])
         }
         for (identity, row) in rows where existing[identity]?.row != row {
-            try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
-                .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
+            try cached(
+                "INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))"
+            )
+            .run(
+                [.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)]
+                    + row.difference.cells.map { .text($0) })
         }
     }
 
     /// Adds pending items to a subscription that has none (a first night).
     package func insertPending(_ rows: [(identity: String, row: DifferenceRow)]) throws(ASNError) {
         for (identity, row) in rows {
-            try cached("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))")
-                .run([.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)] + row.difference.cells.map { .text($0) })
+            try cached(
+                "INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Self.cellColumns)) VALUES (?, ?, ?, ?, \(Self.cellMarks))"
+            )
+            .run(
+                [.text(identity), .text(row.settlesAt), .text(row.pendingReason), .text(row.firstSeen)]
+                    + row.difference.cells.map { .text($0) })
         }
     }
 
@@ -560,12 +680,15 @@ package final class NightlyStore {
     package func updateRun(id: Int64, _ values: [(String, Int)]) throws(ASNError) {
         guard !values.isEmpty else { return }
         let assignments = values.map { "\($0.0) = ?" }.joined(separator: ", ")
-        try database.prepare("UPDATE runs SET \(assignments) WHERE id = ?").run(values.map { .integer(Int64($0.1)) } + [.integer(id)])
+        try database.prepare("UPDATE runs SET \(assignments) WHERE id = ?").run(
+            values.map { .integer(Int64($0.1)) } + [.integer(id)])
     }
 
     /// Marks every run of `date` as published, and this one finished with `status`.
     package func finishRun(id: Int64, date: String, finished: String, status: Int32) throws(ASNError) {
-        try cached("UPDATE runs SET finished = ?, exit_status = ? WHERE id = ?").run([.text(finished), .integer(Int64(status)), .integer(id)])
+        try cached("UPDATE runs SET finished = ?, exit_status = ? WHERE id = ?").run([
+            .text(finished), .integer(Int64(status)), .integer(id)
+        ])
         try cached("UPDATE runs SET published = 1 WHERE run_date = ?").run([.text(date)])
     }
 
@@ -573,7 +696,9 @@ package final class NightlyStore {
     package func runTotals(date: String) throws(ASNError) -> [String: Int] {
         var totals: [String: Int] = [:]
         let columns = Self.summedRunColumns
-        try cached("SELECT \(columns.map { "COALESCE(SUM(\($0)), 0)" }.joined(separator: ", ")) FROM runs WHERE run_date = ?").forEach([.text(date)]) { s in
+        try cached(
+            "SELECT \(columns.map { "COALESCE(SUM(\($0)), 0)" }.joined(separator: ", ")) FROM runs WHERE run_date = ?"
+        ).forEach([.text(date)]) { s in
             for (index, column) in columns.enumerated() { totals[column] = Int(s.int64(Int32(index))) }
         }
         return totals
@@ -582,7 +707,9 @@ package final class NightlyStore {
     /// When the latest run of `date` started (UTC ISO 8601), if there is one.
     package func latestStart(date: String) throws(ASNError) -> String? {
         var found: String?
-        try cached("SELECT started FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1").forEach([.text(date)]) { s in found = s.text(0) }
+        try cached("SELECT started FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1").forEach([.text(date)]) { s in
+            found = s.text(0)
+        }
         return found
     }
 
@@ -596,7 +723,9 @@ package final class NightlyStore {
     /// The finish time (UTC ISO 8601) of the last run that exited 0 or 1.
     package func lastSuccess() throws(ASNError) -> String? {
         var found: String?
-        try cached("SELECT finished FROM runs WHERE exit_status IN (0, 1) AND finished IS NOT NULL ORDER BY id DESC LIMIT 1").forEach { s in found = s.text(0) }
+        try cached(
+            "SELECT finished FROM runs WHERE exit_status IN (0, 1) AND finished IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ).forEach { s in found = s.text(0) }
         return found
     }
 
@@ -610,7 +739,9 @@ package final class NightlyStore {
     /// Sets (or, with nil, removes) a `meta` value.
     package func setMeta(_ key: String, _ value: Int64?) throws(ASNError) {
         if let value {
-            try cached("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run([.text(key), .integer(value)])
+            try cached(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            ).run([.text(key), .integer(value)])
         } else {
             try cached("DELETE FROM meta WHERE key = ?").run([.text(key)])
         }
@@ -625,10 +756,11 @@ package final class NightlyStore {
 
     /// The run-log columns summed per run date for `summary.csv`.
     package static let summedRunColumns = [
-        "files_ingested", "files_vanished", "v1_records_read", "v1_records_stored", "v1_duplicates", "v1_other_environment",
+        "files_ingested", "files_vanished", "v1_records_read", "v1_records_stored", "v1_duplicates",
+        "v1_other_environment",
         "v1_rejected", "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
         "records_replaced", "records_pruned",
-        "files_deferred", "lines_deferred", "files_appended", "files_changed", "files_renamed", "files_same_content",
+        "files_deferred", "lines_deferred", "files_appended", "files_changed", "files_renamed", "files_same_content"
     ]
 
     // MARK: - Private
@@ -651,10 +783,14 @@ package final class NightlyStore {
     /// forced, since the (side, time) index would scan a whole side per subscription.
     private func storedBounds(_ subscription: Int64) throws(ASNError) -> [String: (min: Int64, max: Int64)] {
         var found: [String: (min: Int64, max: Int64)] = [:]
-        try cached("SELECT side, MIN(event_ms), MAX(event_ms) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side")
-            .forEach([.integer(subscription)]) { s in
-                if let low = s.optionalInt64(1), let high = s.optionalInt64(2) { found[s.int64(0) == 1 ? "v1" : "v2"] = (low, high) }
+        try cached(
+            "SELECT side, MIN(event_ms), MAX(event_ms) FROM facts INDEXED BY facts_subscription WHERE subscription_id = ? AND inferred = 0 AND event_ms IS NOT NULL GROUP BY side"
+        )
+        .forEach([.integer(subscription)]) { s in
+            if let low = s.optionalInt64(1), let high = s.optionalInt64(2) {
+                found[s.int64(0) == 1 ? "v1" : "v2"] = (low, high)
             }
+        }
         return found
     }
 
@@ -667,7 +803,9 @@ package final class NightlyStore {
         try cached("SELECT id FROM subscriptions WHERE environment_id = ? AND original_transaction_id = ?")
             .forEach([.integer(environment), .text(key.originalTransactionId)]) { s in found = s.int64(0) }
         if found == nil, create {
-            try cached("INSERT INTO subscriptions (environment_id, original_transaction_id) VALUES (?, ?)").run([.integer(environment), .text(key.originalTransactionId)])
+            try cached("INSERT INTO subscriptions (environment_id, original_transaction_id) VALUES (?, ?)").run([
+                .integer(environment), .text(key.originalTransactionId)
+            ])
             found = try lastInsertId()
         }
         if let found, subscriptionIds.count < Self.subscriptionCacheLimit { subscriptionIds[key] = found }
@@ -677,7 +815,9 @@ package final class NightlyStore {
     /// The id of a subscription that `insert` adds when new.
     private func subscriptionId(_ key: SubscriptionKey) throws(ASNError) -> Int64 {
         guard let id = try subscriptionId(key, create: true) else {
-            throw ASNError(.stateDatabase, "cannot add subscription \(key.environment) \(key.originalTransactionId) to the state", at: SourceLocation(path: database.path))
+            throw ASNError(
+                .stateDatabase, "cannot add subscription \(key.environment) \(key.originalTransactionId) to the state",
+                at: SourceLocation(path: database.path))
         }
         return id
     }
@@ -686,7 +826,9 @@ package final class NightlyStore {
     private func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
         for id in ids {
-            try cached("SELECT environment_id, original_transaction_id FROM subscriptions WHERE id = ?").forEach([.integer(id)]) { s in
+            try cached("SELECT environment_id, original_transaction_id FROM subscriptions WHERE id = ?").forEach([
+                .integer(id)
+            ]) { s in
                 keys.insert(SubscriptionKey(environment: text(id: s.int64(0)) ?? "", originalTransactionId: s.text(1)))
             }
         }
@@ -714,7 +856,8 @@ package final class NightlyStore {
     private func loadTexts() throws(ASNError) {
         guard !textsLoaded else { return }
         try cached("SELECT id, text FROM texts").forEach { s in
-            let id = s.int64(0), text = s.text(1)
+            let id = s.int64(0)
+            let text = s.text(1)
             textIds[text] = id
             textsById[id] = text
         }
@@ -739,7 +882,9 @@ package final class NightlyStore {
     }
 
     private static func entry(_ s: SQLiteStatement) -> LedgerEntry {
-        LedgerEntry(id: s.int64(0), path: s.text(1), side: s.text(2), size: s.int64(3), mtimeMs: s.int64(4), sha1: s.text(5), vanished: s.optionalText(6))
+        LedgerEntry(
+            id: s.int64(0), path: s.text(1), side: s.text(2), size: s.int64(3), mtimeMs: s.int64(4), sha1: s.text(5),
+            vanished: s.optionalText(6))
     }
 
     private static func cells(_ s: SQLiteStatement, from first: Int32) -> [String] {
@@ -748,7 +893,9 @@ package final class NightlyStore {
 
     /// `path:line`, `path[index]` or `path` back to a location.
     static func location(_ source: String) -> SourceLocation {
-        if source.hasSuffix("]"), let open = source.lastIndex(of: "["), let index = Int(source[source.index(after: open)..<source.index(before: source.endIndex)]) {
+        if source.hasSuffix("]"), let open = source.lastIndex(of: "["),
+            let index = Int(source[source.index(after: open)..<source.index(before: source.endIndex)])
+        {
             return SourceLocation(path: String(source[..<open]), index: index)
         }
         if let colon = source.lastIndex(of: ":"), let line = Int(source[source.index(after: colon)...]) {

@@ -13,18 +13,22 @@ package enum RecordFactsCodec {
     /// The optional fields, in mask (and byte) order.
     private enum Field: Int, CaseIterable {
         case notificationType, subtype, v1NotificationType, ruleId, path, line, index
-        case productId, webOrderLineItemId, bundleId, inAppOwnershipType, autoRenewProductId, offerIdentifier, transactionId
+        case productId, webOrderLineItemId, bundleId, inAppOwnershipType, autoRenewProductId, offerIdentifier,
+            transactionId
         case purchaseDate, expiresDate, originalPurchaseDate, revocationDate, gracePeriodExpiresDate
         case revocationReason, autoRenewStatus, expirationIntent, priceIncreaseStatus, offerType
     }
 
     private enum Flag: Int {
-        case inferred = 2, hasAutoRenewStatus, environmentAbsent, keyAbsent, emptyUUID
+        case inferred = 2
+        case hasAutoRenewStatus, environmentAbsent, keyAbsent, emptyUUID
         case upgradedKnown, upgraded, retryKnown, retry
     }
 
     /// Encodes `facts`; `text` gives a text's id in the state's `texts` table (adding it when new).
-    package static func encode(_ facts: RecordFacts, text: (String) throws(ASNError) -> Int64) throws(ASNError) -> [UInt8] {
+    package static func encode(_ facts: RecordFacts, text: (String) throws(ASNError) -> Int64) throws(ASNError)
+        -> [UInt8]
+    {
         var out: [UInt8] = [format]
         out.reserveCapacity(80)
         var flags = UInt64(facts.kind.rawValue)
@@ -97,11 +101,14 @@ package enum RecordFactsCodec {
 
     /// Decodes bytes written by `encode`; `environment`, `originalTransactionId`, `notificationUUID` and `time` come
     /// from the row's own columns, `text` resolves a text id. Returns nil when the bytes are damaged or of an unknown format.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, environment: String, originalTransactionId: String,
-                              notificationUUID: String?, time: Int64?, text: (Int64) -> String?) -> RecordFacts? {
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, environment: String, originalTransactionId: String,
+        notificationUUID: String?, time: Int64?, text: (Int64) -> String?
+    ) -> RecordFacts? {
         var reader = Varint.Reader(bytes)
         guard let first = reader.byte(), first == format, let flags = reader.next(),
-              let kind = RecordFacts.Kind(rawValue: UInt8(flags & 3)), let mask = reader.next() else { return nil }
+            let kind = RecordFacts.Kind(rawValue: UInt8(flags & 3)), let mask = reader.next()
+        else { return nil }
         func has(_ flag: Flag) -> Bool { flags & (1 << UInt64(flag.rawValue)) != 0 }
         var facts = RecordFacts(kind: kind, location: SourceLocation(path: ""))
         facts.environment = has(.environmentAbsent) ? nil : environment
@@ -177,7 +184,9 @@ package enum RecordFactsCodec {
     /// stored as numbers and read back as the same text.
     static func canonicalNumber(_ text: String) -> UInt64? {
         let bytes = text.utf8
-        guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else { return nil }
+        guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else {
+            return nil
+        }
         var value: UInt64 = 0
         for b in bytes {
             guard b >= 0x30, b <= 0x39 else { return nil }

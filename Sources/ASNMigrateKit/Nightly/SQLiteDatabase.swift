@@ -20,7 +20,9 @@ package final class SQLiteDatabase {
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(db)
-            throw ASNError(.stateDatabase, "cannot open the state database '\(path)': \(message); check the path and its folder's permissions")
+            throw ASNError(
+                .stateDatabase,
+                "cannot open the state database '\(path)': \(message); check the path and its folder's permissions")
         }
         handle = db
         sqlite3_busy_timeout(db, busyTimeoutMs)
@@ -97,8 +99,9 @@ package final class SQLiteDatabase {
 
     /// The error for a failed `action`, naming the file and SQLite's message.
     func failure(_ action: String, _ message: String) -> ASNError {
-        ASNError(.stateDatabase, "state database '\(path)': cannot \(action): \(message)",
-                 at: SourceLocation(path: path))
+        ASNError(
+            .stateDatabase, "state database '\(path)': cannot \(action): \(message)",
+            at: SourceLocation(path: path))
     }
 
     // MARK: - Private
@@ -109,7 +112,8 @@ package final class SQLiteDatabase {
     }
 
     private static func abbreviated(_ sql: String) -> String {
-        let flat = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let flat = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
         return flat.count > 80 ? String(flat.prefix(77)) + "..." : flat
     }
 }

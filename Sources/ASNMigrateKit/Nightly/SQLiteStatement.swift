@@ -60,7 +60,9 @@ package final class SQLiteStatement {
     }
 
     /// Calls `body` for each row of the statement with `values` bound.
-    package func forEach(_ values: [SQLiteValue] = [], _ body: (SQLiteStatement) throws(ASNError) -> Void) throws(ASNError) {
+    package func forEach(_ values: [SQLiteValue] = [], _ body: (SQLiteStatement) throws(ASNError) -> Void)
+        throws(ASNError)
+    {
         try bind(values)
         while try step() { try body(self) }
     }

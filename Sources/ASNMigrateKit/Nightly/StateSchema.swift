@@ -201,16 +201,20 @@ package enum StateSchema {
             mark INTEGER,
             PRIMARY KEY (file_id, row_key)
         ) WITHOUT ROWID;
-        """,
+        """
     ]
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.
     package static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
+        try database.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY"
+        )
         let found = try database.userVersion
         guard found <= currentVersion else {
-            throw ASNError(.stateDatabase, "state database '\(database.path)' has schema version \(found), but this asn-migrate supports up to \(currentVersion); run a newer asn-migrate, or point --state at another file",
-                           at: SourceLocation(path: database.path))
+            throw ASNError(
+                .stateDatabase,
+                "state database '\(database.path)' has schema version \(found), but this asn-migrate supports up to \(currentVersion); run a newer asn-migrate, or point --state at another file",
+                at: SourceLocation(path: database.path))
         }
         if found < currentVersion {
             try database.transaction { () throws(ASNError) in

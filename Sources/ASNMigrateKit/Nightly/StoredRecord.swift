@@ -27,7 +27,9 @@ package struct StoredRecord: Sendable, Equatable {
 
     /// A V2 record.
     package init(v2 record: V2Record) {
-        self.init(facts: RecordFacts(record.payload, kind: .v2, location: record.location), digest: Int64(bitPattern: SHA1.prefix64(record.contentDigest)))
+        self.init(
+            facts: RecordFacts(record.payload, kind: .v2, location: record.location),
+            digest: Int64(bitPattern: SHA1.prefix64(record.contentDigest)))
     }
 
     /// The subscription's key ("" for an absent environment or originalTransactionId).

@@ -4,22 +4,34 @@ extension ThresholdFigures {
     /// `summary.csv` figure of a night, and `rejects`.
     package static let nightly: Catalog = {
         let names = Set(nightlySummaryNames + Discrepancy.Kind.allCases.map(\.rawValue) + ["rejects", "records_read"])
-        var of: [String: String] = ["rejects": "records_read", "v1_rejected": "v1_records_read", "v2_rejected": "v2_records_read"]
+        var of: [String: String] = [
+            "rejects": "records_read", "v1_rejected": "v1_records_read", "v2_rejected": "v2_records_read"
+        ]
         for kind in Discrepancy.Kind.allCases { of[kind.rawValue] = "differences_open" }
-        for name in ["missing_in_v2", "type_mismatch", "field_mismatch", "unmapped_v1", "transaction_missing_in_v2", "unannounced_in_v1"] {
+        for name in [
+            "missing_in_v2", "type_mismatch", "field_mismatch", "unmapped_v1", "transaction_missing_in_v2",
+            "unannounced_in_v1"
+        ] {
             of[name] = "v1_records_read"
         }
-        for name in ["missing_in_v1", "conflicting_duplicate_v2", "transaction_missing_in_v1"] { of[name] = "v2_records_read" }
+        for name in ["missing_in_v1", "conflicting_duplicate_v2", "transaction_missing_in_v1"] {
+            of[name] = "v2_records_read"
+        }
         of["state_mismatch"] = "differences_open"
         return Catalog(names: names, denominators: of)
     }()
 
     /// The whole-number figures of a nightly `summary.csv` (`NightlyReport.collect`).
     static var nightlySummaryNames: [String] {
-        NightlyStore.summedRunColumns + ["differences_new", "differences_resolved", "resolved_by_late_record", "resolved_by_corrected_record",
-                                         "resolved_by_rule", "differences_open"]
+        NightlyStore.summedRunColumns + [
+            "differences_new", "differences_resolved", "resolved_by_late_record", "resolved_by_corrected_record",
+            "resolved_by_rule", "differences_open"
+        ]
             + Discrepancy.Kind.allCases.map { "open_\($0.rawValue)" }
-            + ["pending", "rejected", "v1_records_in_state", "v2_records_in_state", "files_in_ledger", "window_ms", "settle_ms"]
+            + [
+                "pending", "rejected", "v1_records_in_state", "v2_records_in_state", "files_in_ledger", "window_ms",
+                "settle_ms"
+            ]
     }
 
     /// A night's figures: its `summary.csv` counts, the night's new differences per kind, `rejects` and `records_read`.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file written in the background and moved into place whole: appends go to a hidden temp file next to `path`,
@@ -66,7 +66,9 @@ package final class AtomicFile: ByteSink {
             let closed = close(descriptor)
             descriptor = -1
             guard closed == 0 else { throw FileSystem.failure("close", temporaryPath, errno) }
-            guard rename(temporaryPath, path) == 0 else { throw FileSystem.failure("move the finished file to", path, errno) }
+            guard rename(temporaryPath, path) == 0 else {
+                throw FileSystem.failure("move the finished file to", path, errno)
+            }
         } catch {
             abort()
             throw error
@@ -97,7 +99,8 @@ package final class AtomicFile: ByteSink {
         switch state {
         case .open: return
         case .failed: throw ASNError(.outputFailed, "an earlier write to '\(path)' failed, so it is not committed")
-        case .committed, .aborted: throw ASNError(.outputFailed, "'\(path)' was already committed or aborted; this is a bug, please report it")
+        case .committed, .aborted:
+            throw ASNError(.outputFailed, "'\(path)' was already committed or aborted; this is a bug, please report it")
         }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file and whole-directory writes that readers never see half done, even after a crash.
@@ -23,8 +24,10 @@ package enum AtomicOutput {
 
     /// Replaces (or creates) the directory at `path` so it holds exactly `files`, atomically. An existing directory is
     /// replaced only when it is empty or holds nothing but entries with these names (an earlier run's output).
-    package static func writeDirectoryAtomically(path: String, files: [(name: String, bytes: [UInt8])]) throws(ASNError) {
-        try writeDirectoryAtomically(path: path, replacing: Set(files.map(\.name))) { (staging: StagingDirectory) throws(ASNError) in
+    package static func writeDirectoryAtomically(path: String, files: [(name: String, bytes: [UInt8])]) throws(ASNError)
+    {
+        try writeDirectoryAtomically(path: path, replacing: Set(files.map(\.name))) {
+            (staging: StagingDirectory) throws(ASNError) in
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
         }
     }
@@ -32,8 +35,10 @@ package enum AtomicOutput {
     /// `writeDirectoryAtomically(path:_:)` that replaces an existing directory only when every entry in it has one of
     /// `names` (what this writer puts there), so a folder given by mistake (a home folder, `.`) is never deleted: a
     /// foreign entry is an `.outputFailed` error naming it, thrown before anything is written.
-    package static func writeDirectoryAtomically(path: String, replacing names: Set<String>,
-                                                _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+    package static func writeDirectoryAtomically(
+        path: String, replacing names: Set<String>,
+        _ fill: (StagingDirectory) throws(ASNError) -> Void
+    ) throws(ASNError) {
         try writeDirectoryAtomically(path: path, exchange: systemExchange, replacing: names, fill)
     }
 
@@ -47,20 +52,26 @@ package enum AtomicOutput {
     /// but both complete copies as hidden siblings — never a half-written one. A symbolic link at `path` (a chain of
     /// them) is followed: the directory it points to is replaced and the link kept. Something at `path` that is not a
     /// directory is an error, never replaced.
-    package static func writeDirectoryAtomically(path: String, _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+    package static func writeDirectoryAtomically(path: String, _ fill: (StagingDirectory) throws(ASNError) -> Void)
+        throws(ASNError)
+    {
         try writeDirectoryAtomically(path: path, exchange: systemExchange, fill)
     }
 
     /// `writeDirectoryAtomically(path:_:)` with the swap call given, so tests can make it fail or be unavailable.
-    static func writeDirectoryAtomically(path: String, exchange: ExchangeFunction, replacing names: Set<String>? = nil,
-                                         _ fill: (StagingDirectory) throws(ASNError) -> Void) throws(ASNError) {
+    static func writeDirectoryAtomically(
+        path: String, exchange: ExchangeFunction, replacing names: Set<String>? = nil,
+        _ fill: (StagingDirectory) throws(ASNError) -> Void
+    ) throws(ASNError) {
         let destination = try OutputTarget.resolveDirectory(path)
         if let names { try checkOnlyOwnEntries(in: destination, names: names, given: path) }
         let parent = FileSystem.parentDirectory(of: destination)
         try FileSystem.createDirectories(parent)
         FileSystem.removeStaleSiblings(of: destination, tag: "tmp")
         let staging = FileSystem.hiddenSibling(of: destination, tag: "tmp")
-        guard mkdir(staging, 0o777) == 0 else { throw FileSystem.failure("create a temporary directory for", destination, errno) }
+        guard mkdir(staging, 0o777) == 0 else {
+            throw FileSystem.failure("create a temporary directory for", destination, errno)
+        }
         do throws(ASNError) {
             try fill(StagingDirectory(path: staging))
             FileSystem.syncDirectory(staging)
@@ -76,9 +87,12 @@ package enum AtomicOutput {
     // MARK: - Internals
 
     /// Throws `.outputFailed` when the existing directory `destination` holds an entry whose name is not in `names`.
-    private static func checkOnlyOwnEntries(in destination: String, names: Set<String>, given path: String) throws(ASNError) {
+    private static func checkOnlyOwnEntries(in destination: String, names: Set<String>, given path: String)
+        throws(ASNError)
+    {
         guard FileSystem.fileType(destination) == S_IFDIR,
-              let entries = try? FileManager.default.contentsOfDirectory(atPath: destination) else { return }
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: destination)
+        else { return }
         let foreign = entries.filter { !names.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard let first = foreign.first else { return }
         let more = foreign.count > 1 ? " and \(foreign.count - 1) other entr\(foreign.count == 2 ? "y" : "ies")" : ""
@@ -91,9 +105,13 @@ package enum AtomicOutput {
     }
 
     /// Moves `staging` to `destination`, setting an existing destination aside first and deleting it afterwards.
-    private static func swapIntoPlace(_ staging: String, _ destination: String, exchange: ExchangeFunction) throws(ASNError) {
+    private static func swapIntoPlace(_ staging: String, _ destination: String, exchange: ExchangeFunction)
+        throws(ASNError)
+    {
         guard FileSystem.fileType(destination) != nil else {
-            guard rename(staging, destination) == 0 else { throw FileSystem.failure("move the new directory to", destination, errno) }
+            guard rename(staging, destination) == 0 else {
+                throw FileSystem.failure("move the new directory to", destination, errno)
+            }
             return
         }
         switch exchange(staging, destination) {
@@ -107,7 +125,9 @@ package enum AtomicOutput {
             throw FileSystem.failure("swap the new directory into", destination, code)
         }
         let aside = FileSystem.hiddenSibling(of: destination, tag: "old")
-        guard rename(destination, aside) == 0 else { throw FileSystem.failure("move aside the existing", destination, errno) }
+        guard rename(destination, aside) == 0 else {
+            throw FileSystem.failure("move aside the existing", destination, errno)
+        }
         guard rename(staging, destination) == 0 else {
             let code = errno
             _ = rename(aside, destination)
@@ -117,15 +137,16 @@ package enum AtomicOutput {
     }
 
     /// The `renameat2(2)` signature; Glibc's Swift module does not export it, so it is looked up at run time.
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private typealias RenameAt2 =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
     /// `renameat2`, when the C library has it.
     private static let renameAt2: RenameAt2? = {
         #if os(Linux)
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: RenameAt2.self)
+            guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "renameat2") else { return nil }
+            return unsafeBitCast(symbol, to: RenameAt2.self)
         #else
-        return nil
+            return nil
         #endif
     }()
 

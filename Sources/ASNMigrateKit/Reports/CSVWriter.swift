@@ -24,7 +24,10 @@ package struct CSVWriter: Sendable {
     /// Appends one row; throws `.outputFailed` if it does not have exactly `columnCount` cells (a bug in the caller).
     package mutating func appendRow(_ cells: [String]) throws(ASNError) {
         guard cells.count == columnCount else {
-            throw ASNError(.outputFailed, "CSV row has \(cells.count) cells but the header has \(columnCount); this is a bug in the report writer, please report it")
+            throw ASNError(
+                .outputFailed,
+                "CSV row has \(cells.count) cells but the header has \(columnCount); this is a bug in the report writer, please report it"
+            )
         }
         appendRecord(cells)
     }
@@ -82,10 +85,9 @@ package struct CSVWriter: Sendable {
 
 // MARK: - Private helpers
 
-
-private extension String {
+extension String {
     /// The text with each `"` doubled.
-    func replacingQuotes() -> String {
+    fileprivate func replacingQuotes() -> String {
         var result = ""
         result.reserveCapacity(utf8.count + 2)
         for character in unicodeScalars {

@@ -11,8 +11,11 @@ package struct Console: Sendable {
     package var outputDescriptor: Int32?
 
     /// Creates a console from two writers.
-    package init(output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void, diagnostic: @escaping @Sendable (String) -> Void,
-                outputDescriptor: Int32? = nil) {
+    package init(
+        output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void,
+        diagnostic: @escaping @Sendable (String) -> Void,
+        outputDescriptor: Int32? = nil
+    ) {
         self.output = output
         self.diagnostic = diagnostic
         self.outputDescriptor = outputDescriptor
@@ -20,7 +23,9 @@ package struct Console: Sendable {
 
     /// An output file for `path` (`-` meaning this console's standard output).
     package func outputFile(_ path: String, target: OutputTarget) throws(ASNError) -> OutputFile {
-        try OutputFile(path: path, target: target, standardOutput: outputDescriptor == nil ? output : nil, descriptor: outputDescriptor ?? 1)
+        try OutputFile(
+            path: path, target: target, standardOutput: outputDescriptor == nil ? output : nil,
+            descriptor: outputDescriptor ?? 1)
     }
 
     /// The process's real standard output and standard error.

@@ -34,7 +34,8 @@ package enum MigrationOutput {
             if character.isUppercase, index > 0 {
                 let previous = characters[index - 1]
                 let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord = previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true)
+                let startsWord =
+                    previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true)
                 if startsWord { result.append("_") }
             }
             result.append(contentsOf: character.lowercased())
@@ -43,12 +44,16 @@ package enum MigrationOutput {
     }
 
     /// The CSV columns of `migrate --format csv`, in order.
-    package static let csvColumns: [String] = [
-        "notificationType", "subtype", "notificationUUID", "version", "signedDate",
-        "data.bundleId", "data.bundleVersion", "data.environment", "data.status",
-    ] + transactionColumns.map { "data.transactionInfo." + $0 }
-      + renewalColumns.map { "data.renewalInfo." + $0 }
-      + ["migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule", "migration.eventTimeInferred"]
+    package static let csvColumns: [String] =
+        [
+            "notificationType", "subtype", "notificationUUID", "version", "signedDate",
+            "data.bundleId", "data.bundleVersion", "data.environment", "data.status"
+        ] + transactionColumns.map { "data.transactionInfo." + $0 }
+        + renewalColumns.map { "data.renewalInfo." + $0 }
+        + [
+            "migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule",
+            "migration.eventTimeInferred"
+        ]
 
     /// The columns of `rejects` CSVs (`RejectRow.columns`, shared with `reconcile`'s `rejected.csv`).
     package static let rejectColumns = RejectRow.columns
@@ -56,20 +61,22 @@ package enum MigrationOutput {
     /// V2 date fields, rendered as ISO 8601 in CSV.
     static let dateFields: Set<String> = [
         "signedDate", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate",
-        "gracePeriodExpiresDate", "renewalDate", "recentSubscriptionStartDate",
+        "gracePeriodExpiresDate", "renewalDate", "recentSubscriptionStartDate"
     ]
 
     static let transactionColumns = [
-        "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId", "subscriptionGroupIdentifier",
-        "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity", "type", "appAccountToken", "inAppOwnershipType",
+        "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
+        "subscriptionGroupIdentifier",
+        "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity", "type", "appAccountToken",
+        "inAppOwnershipType",
         "revocationReason", "revocationDate", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
-        "environment", "transactionReason",
+        "environment", "transactionReason"
     ]
 
     static let renewalColumns = [
         "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus", "expirationIntent",
         "gracePeriodExpiresDate", "isInBillingRetryPeriod", "priceIncreaseStatus", "offerType", "offerIdentifier",
-        "renewalDate", "recentSubscriptionStartDate", "environment",
+        "renewalDate", "recentSubscriptionStartDate", "environment"
     ]
 
     /// Appends one payload as a JSON line (with `\n`).

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One output FILE of a run, written the way its `OutputTarget` needs: atomically for a regular file, directly for a
@@ -32,13 +32,17 @@ package final class OutputFile: ByteSink {
     /// Opens `path` for writing; `-` goes to `standardOutput`, or to descriptor 1 when that is nil.
     ///
     /// A FIFO is opened for writing here, which waits until a reader opens it (as a shell redirection does).
-    package convenience init(path: String, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil) throws(ASNError) {
+    package convenience init(path: String, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil)
+        throws(ASNError)
+    {
         try self.init(path: path, target: try OutputTarget.resolve(path), standardOutput: standardOutput)
     }
 
     /// Opens an already resolved target; `.standardOutput` goes to `standardOutput`, or to `descriptor` when that is nil.
-    package init(path: String, target: OutputTarget, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil,
-                descriptor standardDescriptor: Int32 = 1) throws(ASNError) {
+    package init(
+        path: String, target: OutputTarget, standardOutput: (@Sendable ([UInt8]) throws(ASNError) -> Void)? = nil,
+        descriptor standardDescriptor: Int32 = 1
+    ) throws(ASNError) {
         self.path = path
         self.target = target
         switch target {
@@ -50,7 +54,9 @@ package final class OutputFile: ByteSink {
             backing = .descriptor(descriptor, owned: false)
         case .stream(let resolved):
             var descriptor: Int32
-            repeat { descriptor = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY) } while descriptor < 0 && errno == EINTR
+            repeat {
+                descriptor = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            } while descriptor < 0 && errno == EINTR
             guard descriptor >= 0 else { throw FileSystem.failure("open the output", resolved, errno) }
             backing = .descriptor(descriptor, owned: true)
         }
@@ -88,9 +94,13 @@ package final class OutputFile: ByteSink {
             let (count, failure) = Self.writeAll(bytes, to: descriptor)
             bytesWritten += count
             if let failure {
-                let what = bytesWritten == 0 ? "nothing was written there" : "after \(bytesWritten) byte(s); the output there is incomplete"
-                throw ASNError(.outputFailed, "cannot write to \(displayName): \(what) (check free space, or whether its reader stopped early)",
-                               cause: FileSystem.errnoText(failure))
+                let what =
+                    bytesWritten == 0
+                    ? "nothing was written there" : "after \(bytesWritten) byte(s); the output there is incomplete"
+                throw ASNError(
+                    .outputFailed,
+                    "cannot write to \(displayName): \(what) (check free space, or whether its reader stopped early)",
+                    cause: FileSystem.errnoText(failure))
             }
         }
     }
@@ -110,7 +120,8 @@ package final class OutputFile: ByteSink {
     package var fate: String {
         if isCommitted { return "'\(path)' was written in full" }
         if !isDirect { return "'\(path)' was not written (left as it was)" }
-        return bytesWritten == 0 ? "nothing reached \(displayName)" : "\(displayName) got \(bytesWritten) byte(s) and is incomplete"
+        return bytesWritten == 0
+            ? "nothing reached \(displayName)" : "\(displayName) got \(bytesWritten) byte(s) and is incomplete"
     }
 
     // MARK: - Internals

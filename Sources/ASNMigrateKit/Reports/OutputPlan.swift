@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every path a run writes (reports, rejects, summary JSON, metrics, state, locks), checked together before anything
@@ -86,31 +86,47 @@ package struct OutputPlan: Sendable {
         }
         for output in resolved {
             if let identity = output.own, let file = inputFiles.first(where: { Self.identity(of: $0) == identity }) {
-                throw conflict(output, "is the input '\(file.path)'", advice: "writing it would replace the archive being read; give another output path")
+                throw conflict(
+                    output, "is the input '\(file.path)'",
+                    advice: "writing it would replace the archive being read; give another output path")
             }
             for input in inputs where input.path != "-" {
                 guard let found = Self.identity(input.path) else { continue }
                 if output.own == found.identity {
-                    throw conflict(output, "is the input '\(input.path)' (\(input.option))", advice: "writing it would replace the archive being read; give another output path")
+                    throw conflict(
+                        output, "is the input '\(input.path)' (\(input.option))",
+                        advice: "writing it would replace the archive being read; give another output path")
                 }
                 if found.isDirectory, output.folders.contains(found.identity) {
-                    throw conflict(output, "is inside the input folder '\(input.path)' (\(input.option))",
-                                   advice: "the run would write into the archive it reads, and the next run would read the output as input; write it outside the input folders")
+                    throw conflict(
+                        output, "is inside the input folder '\(input.path)' (\(input.option))",
+                        advice:
+                            "the run would write into the archive it reads, and the next run would read the output as input; write it outside the input folders"
+                    )
                 }
-                if output.output.kind == .folder, let identity = output.own, Self.chain(input.path).dropFirst().contains(identity) {
-                    throw conflict(output, "holds the input '\(input.path)' (\(input.option))",
-                                   advice: "replacing the folder would delete the input; give an output folder outside the inputs")
+                if output.output.kind == .folder, let identity = output.own,
+                    Self.chain(input.path).dropFirst().contains(identity)
+                {
+                    throw conflict(
+                        output, "holds the input '\(input.path)' (\(input.option))",
+                        advice: "replacing the folder would delete the input; give an output folder outside the inputs")
                 }
             }
         }
         for (i, first) in resolved.enumerated() {
             for second in resolved[(i + 1)...] {
                 let same = first.canonical == second.canonical || (first.own != nil && first.own == second.own)
-                let inside = first.canonical.hasPrefix(second.canonical + "/") || second.canonical.hasPrefix(first.canonical + "/")
-                    || second.own.map { first.folders.contains($0) } == true || first.own.map { second.folders.contains($0) } == true
+                let inside =
+                    first.canonical.hasPrefix(second.canonical + "/")
+                    || second.canonical.hasPrefix(first.canonical + "/")
+                    || second.own.map { first.folders.contains($0) } == true
+                    || first.own.map { second.folders.contains($0) } == true
                 guard same || inside else { continue }
-                throw ASNError(.usage, "\(first.output.option) '\(first.output.path)' and \(second.output.option) '\(second.output.path)' "
-                    + (same ? "name the same file" : "overlap (one is inside the other)") + "; give each output its own path")
+                throw ASNError(
+                    .usage,
+                    "\(first.output.option) '\(first.output.path)' and \(second.output.option) '\(second.output.path)' "
+                        + (same ? "name the same file" : "overlap (one is inside the other)")
+                        + "; give each output its own path")
             }
         }
     }
@@ -143,9 +159,13 @@ package struct OutputPlan: Sendable {
         if type == S_IFCHR || type == S_IFIFO { return nil }
         let parent = FileSystem.parentDirectory(of: final)
         if type == nil, FileSystem.fileType(FileSystem.trimmingTrailingSlashes(output.path)) == S_IFLNK,
-           FileSystem.fileType(parent) == nil {
-            throw ASNError(.usage, "\(output.option) '\(output.path)' is a symbolic link to '\(final)', which does not exist, "
-                + "and its folder '\(parent)' does not exist either; point the link at a file in an existing folder or give another output path")
+            FileSystem.fileType(parent) == nil
+        {
+            throw ASNError(
+                .usage,
+                "\(output.option) '\(output.path)' is a symbolic link to '\(final)', which does not exist, "
+                    + "and its folder '\(parent)' does not exist either; point the link at a file in an existing folder or give another output path"
+            )
         }
         let canonical: String
         if type != nil, let real = realPath(final) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What an output path leads to, decided before anything is written: how to write it and whether to lock it.
@@ -28,16 +28,23 @@ package enum OutputTarget: Sendable, Equatable {
     /// Classifies the output FILE at `path`, following symbolic links; throws `.outputFailed` for what must not be replaced.
     package static func resolve(_ path: String) throws(ASNError) -> OutputTarget {
         if path == "-" { return .standardOutput }
-        if let descriptor = inheritedDescriptor(path) { return descriptor == 1 ? .standardOutput : .inherited(descriptor: descriptor) }
+        if let descriptor = inheritedDescriptor(path) {
+            return descriptor == 1 ? .standardOutput : .inherited(descriptor: descriptor)
+        }
         let final = try followLinks(path)
         switch FileSystem.fileType(final) {
         case nil, S_IFREG: return .file(path: final)
         case S_IFCHR, S_IFIFO: return .stream(path: final)
         case S_IFDIR:
-            throw ASNError(.outputFailed, "output '\(path)' is a directory; give a file name (such as '\(FileSystem.trimmingTrailingSlashes(path))/out.jsonl')")
+            throw ASNError(
+                .outputFailed,
+                "output '\(path)' is a directory; give a file name (such as '\(FileSystem.trimmingTrailingSlashes(path))/out.jsonl')"
+            )
         case let type?:
-            throw ASNError(.outputFailed, "output '\(path)' is \(describe(type)), not a regular file, character device or FIFO; "
-                + "asn-migrate never replaces it: choose another output path")
+            throw ASNError(
+                .outputFailed,
+                "output '\(path)' is \(describe(type)), not a regular file, character device or FIFO; "
+                    + "asn-migrate never replaces it: choose another output path")
         }
     }
 
@@ -46,12 +53,15 @@ package enum OutputTarget: Sendable, Equatable {
         let trimmed = FileSystem.trimmingTrailingSlashes(path)
         guard !trimmed.isEmpty else { throw ASNError(.outputFailed, "empty output path; give a directory name") }
         guard trimmed != "-" else {
-            throw ASNError(.outputFailed, "a report folder cannot be standard output ('-'); give a directory name with --out")
+            throw ASNError(
+                .outputFailed, "a report folder cannot be standard output ('-'); give a directory name with --out")
         }
         let final = try followLinks(trimmed)
         if let type = FileSystem.fileType(final), type != S_IFDIR {
-            throw ASNError(.outputFailed, "report folder '\(path)' exists and is \(describe(type)), not a directory; "
-                + "remove it or choose another output directory")
+            throw ASNError(
+                .outputFailed,
+                "report folder '\(path)' exists and is \(describe(type)), not a directory; "
+                    + "remove it or choose another output directory")
         }
         return final
     }
@@ -81,7 +91,8 @@ package enum OutputTarget: Sendable, Equatable {
                 if let descriptor = Int32(current.dropFirst(prefix.count)) { return descriptor }
             }
             guard FileSystem.fileType(current) == S_IFLNK, let target = readLink(current) else { return nil }
-            current = FileSystem.trimmingTrailingSlashes(target.hasPrefix("/") ? target : FileSystem.parentDirectory(of: current) + "/" + target)
+            current = FileSystem.trimmingTrailingSlashes(
+                target.hasPrefix("/") ? target : FileSystem.parentDirectory(of: current) + "/" + target)
         }
         return nil
     }
@@ -91,11 +102,15 @@ package enum OutputTarget: Sendable, Equatable {
         var current = FileSystem.trimmingTrailingSlashes(path)
         for _ in 0..<maximumLinks {
             guard FileSystem.fileType(current) == S_IFLNK else { return current }
-            guard let target = readLink(current) else { throw FileSystem.failure("read the symbolic link", current, errno) }
+            guard let target = readLink(current) else {
+                throw FileSystem.failure("read the symbolic link", current, errno)
+            }
             current = target.hasPrefix("/") ? target : FileSystem.parentDirectory(of: current) + "/" + target
             current = FileSystem.trimmingTrailingSlashes(current)
         }
-        throw ASNError(.outputFailed, "output '\(path)' is a chain of more than \(maximumLinks) symbolic links (a loop?); point it at a file")
+        throw ASNError(
+            .outputFailed,
+            "output '\(path)' is a chain of more than \(maximumLinks) symbolic links (a loop?); point it at a file")
     }
 
     /// readlink(2) as a String.

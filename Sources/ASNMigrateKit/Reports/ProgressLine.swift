@@ -26,8 +26,10 @@ package struct ProgressLine {
     private var totals = (bytes: 0, records: 0)
 
     /// A progress line; `interval` is the least time between updates (a quarter second by default).
-    package init(enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
-                write: @escaping (String) -> Void) {
+    package init(
+        enabled: Bool, totalBytes: Int, label: String = "migrate", interval: Double = 0.25, now: @escaping () -> UInt64,
+        write: @escaping (String) -> Void
+    ) {
         self.enabled = enabled
         self.totalBytes = totalBytes
         self.label = label
@@ -43,10 +45,16 @@ package struct ProgressLine {
         var total = 0
         for file in files {
             guard !file.isDescriptor, !file.isCompressed(),
-                  let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else { total = 0; break }
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int
+            else {
+                total = 0
+                break
+            }
             total += size
         }
-        return ProgressLine(enabled: isatty(2) == 1, totalBytes: total, label: label, now: { DispatchTime.now().uptimeNanoseconds }) { text in
+        return ProgressLine(
+            enabled: isatty(2) == 1, totalBytes: total, label: label, now: { DispatchTime.now().uptimeNanoseconds }
+        ) { text in
             _ = FileDescriptorSink.writeAll(Array(text.utf8), to: 2)
         }
     }
@@ -58,7 +66,8 @@ package struct ProgressLine {
         if let lastShown, time &- lastShown < interval { return }
         if lastShown == nil, time &- start < interval { return }
         lastShown = time
-        let text = Self.render(bytes: bytes, records: records, seconds: Double(time &- start) / 1e9, totalBytes: totalBytes, label: label)
+        let text = Self.render(
+            bytes: bytes, records: records, seconds: Double(time &- start) / 1e9, totalBytes: totalBytes, label: label)
         let padding = max(0, shownWidth - text.count)
         write("\r" + text + String(repeating: " ", count: padding))
         shownWidth = text.count
@@ -79,7 +88,9 @@ package struct ProgressLine {
     }
 
     /// The text of the line: `migrate: 1.20 GB of 4.00 GB (30%), 512.0 MB/s, 10400 records/s, ETA 0:05`.
-    package static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int, label: String = "migrate") -> String {
+    package static func render(bytes: Int, records: Int, seconds: Double, totalBytes: Int, label: String = "migrate")
+        -> String
+    {
         let elapsed = max(seconds, 1e-3)
         let rate = Double(bytes) / elapsed
         var text = "\(label): \(gigabytes(bytes)) GB"

@@ -1,12 +1,15 @@
 /// Renders a `ReconciliationResult` into the report files; pure, no I/O.
 package enum ReconciliationReport {
     /// The report's file names, in the order they are written.
-    package static let fileNames = ["differences.csv", "pending.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"]
+    package static let fileNames = [
+        "differences.csv", "pending.csv", "summary.csv", "rejected.csv", "mapping-coverage.csv", "subscriptions.csv"
+    ]
 
     /// The `subscriptions.csv` columns.
     package static let subscriptionColumns = [
-        "environment", "original_transaction_id", "v1_product_id", "v2_product_id", "v1_expires_date", "v2_expires_date",
-        "v1_auto_renew_status", "v2_auto_renew_status", "v1_active", "v2_active", "mismatches",
+        "environment", "original_transaction_id", "v1_product_id", "v2_product_id", "v1_expires_date",
+        "v2_expires_date",
+        "v1_auto_renew_status", "v2_auto_renew_status", "v1_active", "v2_active", "mismatches"
     ]
 
     /// Every report file: name and bytes.
@@ -16,9 +19,13 @@ package enum ReconciliationReport {
             ("pending.csv", render(Discrepancy.columns, result.pending.lazy.map(\.cells))),
             ("summary.csv", render(["metric", "value"], summaryRows(result.summary).lazy.map { [$0.name, $0.value] })),
             ("rejected.csv", render(RejectRow.columns, result.rejects.lazy.map(\.cells))),
-            ("mapping-coverage.csv", render(["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
-                                            result.coverage.lazy.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })),
-            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.lazy.map(subscriptionCells))),
+            (
+                "mapping-coverage.csv",
+                render(
+                    ["v1_notification_type", "v2_notification_type", "v2_subtype", "rule", "count"],
+                    result.coverage.lazy.map { [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule, String($0.count)] })
+            ),
+            ("subscriptions.csv", render(subscriptionColumns, result.subscriptions.lazy.map(subscriptionCells)))
         ]
     }
 
@@ -34,7 +41,7 @@ package enum ReconciliationReport {
             ("v1_unmapped", String(s.v1Unmapped)),
             ("v1_companion", String(s.v1Companion)),
             ("v2_records_read", String(s.v2RecordsRead)),
-            ("v2_rejected", String(s.v2Rejected)),
+            ("v2_rejected", String(s.v2Rejected))
         ]
         if let unverified = s.v2Unverified { rows.append(("v2_unverified", String(unverified))) }
         rows += [
@@ -55,7 +62,7 @@ package enum ReconciliationReport {
             ("period_end", date(s.periodEnd)),
             ("window_ms", String(s.windowMs)),
             ("time_tolerance_ms", String(s.timeToleranceMs)),
-            ("time_precision_rows", String(s.timePrecisionRows)),
+            ("time_precision_rows", String(s.timePrecisionRows))
         ]
         if let t = s.transactions { rows += transactionRows(t) }
         if let counts = s.thresholds { rows += thresholdRows(counts) }
@@ -65,14 +72,20 @@ package enum ReconciliationReport {
     }
 
     /// The `summary.csv` rows of the threshold rules judged: `thresholds_checked`, `thresholds_warned`, `thresholds_failed`.
-    package static func thresholdRows(_ counts: ReconciliationSummary.ThresholdCounts) -> [(name: String, value: String)] {
-        [("thresholds_checked", String(counts.checked)), ("thresholds_warned", String(counts.warned)), ("thresholds_failed", String(counts.failed))]
+    package static func thresholdRows(_ counts: ReconciliationSummary.ThresholdCounts) -> [(
+        name: String, value: String
+    )] {
+        [
+            ("thresholds_checked", String(counts.checked)), ("thresholds_warned", String(counts.warned)),
+            ("thresholds_failed", String(counts.failed))
+        ]
     }
 
     /// The warning for a side whose clock keeps whole seconds only, when its precision alone accounts for rows.
     package static func timePrecisionWarning(_ s: ReconciliationSummary) -> String? {
         guard s.timePrecisionRows > 0, let side = s.wholeSecondSide, s.timeToleranceMs < 1000 else { return nil }
-        return "warning: \(side)'s dates have whole seconds only and the other side's do not; \(s.timePrecisionRows) date difference"
+        return
+            "warning: \(side)'s dates have whole seconds only and the other side's do not; \(s.timePrecisionRows) date difference"
             + " row\(s.timePrecisionRows == 1 ? "" : "s") differ only below the second (time_precision_rows); if \(side) was stored"
             + " without milliseconds (a timestamp(0) column), run again with --time-tolerance 1s"
     }
@@ -80,12 +93,15 @@ package enum ReconciliationReport {
     /// The one-screen summary for standard error.
     package static func consoleSummary(_ result: ReconciliationResult, directory: String) -> String {
         let s = result.summary
-        let start = date(s.periodStart), end = date(s.periodEnd)
+        let start = date(s.periodStart)
+        let end = date(s.periodEnd)
         let apiView = s.transactions.map { $0.comparison.v2TransactionsRead + $0.comparison.statuses.statusesRead } ?? 0
         guard s.transactions?.notificationsCompared ?? true else {
             // Apple's API view only: the notification figures are all zero, so the transaction lines say it all.
-            var lines = ["asn-migrate reconcile: V1 read \(s.v1RecordsRead) (rejected \(s.v1Rejected), duplicates \(s.v1Duplicates), unmapped \(s.v1Unmapped)); "
-                + "V2 read \(s.v2RecordsRead) (\(apiView) App Store Server API record(s), rejected \(s.v2Rejected)); no V2 notifications, so notifications were not compared"]
+            var lines = [
+                "asn-migrate reconcile: V1 read \(s.v1RecordsRead) (rejected \(s.v1Rejected), duplicates \(s.v1Duplicates), unmapped \(s.v1Unmapped)); "
+                    + "V2 read \(s.v2RecordsRead) (\(apiView) App Store Server API record(s), rejected \(s.v2Rejected)); no V2 notifications, so notifications were not compared"
+            ]
             if let unverified = s.v2Unverified { lines.append("  signatures verified; v2_unverified \(unverified)") }
             lines += tail(result, directory: directory)
             return lines.joined(separator: "\n")
@@ -97,13 +113,17 @@ package enum ReconciliationReport {
                 + "pending \(s.v1Pending), companion \(s.v1Companion), unmapped \(s.v1Unmapped), out_of_period \(s.v1OutOfPeriod), duplicates \(s.v1Duplicates), rejected \(s.v1Rejected)",
             "  V2 read \(v2Notifications)\(apiView > 0 ? " notification(s) (and \(apiView) App Store Server API record(s))" : ""): matched \(s.matched), type_mismatch \(s.typeMismatch), missing_in_v1 \(s.missingInV1), "
                 + "pending \(s.v2Pending), v2_only_expected \(s.v2OnlyExpected), out_of_period \(s.v2OutOfPeriod), duplicates \(s.v2Duplicates), rejected \(s.v2Rejected)",
-            "  field_mismatch \(s.fieldMismatch), state_mismatch \(s.stateMismatch) of \(s.subscriptionsCompared) subscriptions, conflicting_duplicate_v2 \(s.conflictingDuplicateV2)",
+            "  field_mismatch \(s.fieldMismatch), state_mismatch \(s.stateMismatch) of \(s.subscriptionsCompared) subscriptions, conflicting_duplicate_v2 \(s.conflictingDuplicateV2)"
         ]
         if let unverified = s.v2Unverified {
-            lines.append("  signatures verified; v2_unverified \(unverified) (records given decoded, whose signatures could not be checked; --require-signatures rejects them)")
+            lines.append(
+                "  signatures verified; v2_unverified \(unverified) (records given decoded, whose signatures could not be checked; --require-signatures rejects them)"
+            )
         }
         if let first = s.periodStart, let last = s.periodEnd, last < first {
-            lines.append("  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data")
+            lines.append(
+                "  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data"
+            )
         }
         lines += tail(result, directory: directory)
         return lines.joined(separator: "\n")
@@ -115,9 +135,13 @@ package enum ReconciliationReport {
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
         let kinds = Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { "\(k.rawValue) \($0)" } }
-        lines.append("  \(result.differences.count) difference row(s)\(kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")); \(result.rejects.count) reject(s)")
+        lines.append(
+            "  \(result.differences.count) difference row(s)\(kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")); \(result.rejects.count) reject(s)"
+        )
         if !result.pending.isEmpty {
-            lines.append("  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)")
+            lines.append(
+                "  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)"
+            )
         }
         lines += RejectCauses.consoleLines(result.summary.rejectCauses)
         lines.append("  report: \(directory)")
@@ -127,25 +151,31 @@ package enum ReconciliationReport {
     /// The console lines about the transaction comparison (empty when transactions were not compared).
     package static func transactionConsoleLines(_ result: ReconciliationResult) -> [String] {
         guard let figures = result.summary.transactions else { return [] }
-        let t = figures.comparison, st = t.statuses
+        let t = figures.comparison
+        let st = t.statuses
         var lines = [
             "  transactions compared with Apple's App Store Server API view\(figures.notificationsCompared ? "" : " (no V2 notifications: notifications not compared)"): period \(date(t.periodStart)) .. \(date(t.periodEnd))",
             "  V1 transactions \(t.v1Transactions): matched \(t.matchedTransactions), transaction_missing_in_v2 \(t.transactionMissingInV2), not_fetched \(t.notFetched), "
                 + "out_of_period \(t.v1TransactionsOutOfPeriod), pending \(t.v1TransactionsPending); unannounced_in_v1 \(t.unannouncedInV1)",
             "  V2 transactions \(t.v2Transactions): matched \(t.matchedTransactions), transaction_missing_in_v1 \(t.transactionMissingInV1), "
                 + "v2_only_expected \(t.v2OnlyExpectedTransactions), out_of_period \(t.v2TransactionsOutOfPeriod), pending \(t.v2TransactionsPending), duplicates \(t.v2TransactionDuplicates)",
-            "  transaction_field_mismatch \(t.transactionFieldMismatch); statuses compared \(st.statusesCompared) of \(st.statusesRead), state_mismatch in \(st.statusStateMismatch)",
+            "  transaction_field_mismatch \(t.transactionFieldMismatch); statuses compared \(st.statusesCompared) of \(st.statusesRead), state_mismatch in \(st.statusStateMismatch)"
         ]
         if let first = t.periodStart, let last = t.periodEnd, last < first {
-            lines.append("  warning: the transaction period \(date(t.periodStart)) .. \(date(t.periodEnd)) is empty (it ends before it starts: the V1 archive's "
-                + "events and Apple's purchase dates do not overlap, or --from/--to lie outside them), so no transaction was judged; set --from/--to within the data")
+            lines.append(
+                "  warning: the transaction period \(date(t.periodStart)) .. \(date(t.periodEnd)) is empty (it ends before it starts: the V1 archive's "
+                    + "events and Apple's purchase dates do not overlap, or --from/--to lie outside them), so no transaction was judged; set --from/--to within the data"
+            )
         }
         if st.statusesAfterV1End > 0 {
-            lines.append("  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAfterV1End) status(es) not compared "
-                + "(V1 cannot know the state then: fetch statuses while the V1 pipeline still runs)")
+            lines.append(
+                "  note: the V1 archive ends (\(date(st.v1ArchiveEnd))) before the statuses were fetched; \(st.statusesAfterV1End) status(es) not compared "
+                    + "(V1 cannot know the state then: fetch statuses while the V1 pipeline still runs)")
         }
         if t.transactionFieldsAfterDataEnd > 0 {
-            lines.append("  note: \(t.transactionFieldsAfterDataEnd) transaction field(s) one side learnt after the other side's data ends (a later refund, upgrade or renewal extension) not reported")
+            lines.append(
+                "  note: \(t.transactionFieldsAfterDataEnd) transaction field(s) one side learnt after the other side's data ends (a later refund, upgrade or renewal extension) not reported"
+            )
         }
         return lines
     }
@@ -156,16 +186,25 @@ package enum ReconciliationReport {
     package static func summaryJSON(_ result: ReconciliationResult) -> [UInt8] {
         var byKind: [Discrepancy.Kind: Int] = [:]
         for d in result.differences { byKind[d.kind, default: 0] += 1 }
-        let kinds = JSONObject(Discrepancy.Kind.allCases.compactMap { k in byKind[k].map { .init(key: k.rawValue, value: .number(String($0))) } })
-        return SummaryJSON.render(metrics: summaryRows(result.summary).map { ($0.name, $0.value) }, causes: result.summary.rejectCauses,
-                                  extra: [.init(key: "differences_by_kind", value: .object(kinds))])
+        let kinds = JSONObject(
+            Discrepancy.Kind.allCases.compactMap { k in
+                byKind[k].map { .init(key: k.rawValue, value: .number(String($0))) }
+            })
+        return SummaryJSON.render(
+            metrics: summaryRows(result.summary).map { ($0.name, $0.value) }, causes: result.summary.rejectCauses,
+            extra: [.init(key: "differences_by_kind", value: .object(kinds))])
     }
 
     /// The rows a transaction comparison adds, before the run's facts.
-    private static func transactionRows(_ figures: ReconciliationSummary.TransactionFigures) -> [(name: String, value: String)] {
-        let t = figures.comparison, st = t.statuses
+    private static func transactionRows(_ figures: ReconciliationSummary.TransactionFigures) -> [(
+        name: String, value: String
+    )] {
+        let t = figures.comparison
+        let st = t.statuses
         var rows: [(name: String, value: String)] = []
-        if let notCompared = figures.v1NotificationsNotCompared { rows.append(("v1_notifications_not_compared", String(notCompared))) }
+        if let notCompared = figures.v1NotificationsNotCompared {
+            rows.append(("v1_notifications_not_compared", String(notCompared)))
+        }
         rows += [
             ("notifications_compared", figures.notificationsCompared ? "yes" : "no"),
             ("transactions_compared", "yes"),
@@ -196,7 +235,7 @@ package enum ReconciliationReport {
             ("statuses_after_v1_end", String(st.statusesAfterV1End)),
             ("status_state_mismatch", String(st.statusStateMismatch)),
             ("v1_archive_end", date(st.v1ArchiveEnd)),
-            ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd)),
+            ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd))
         ]
         return rows
     }
@@ -214,9 +253,11 @@ package enum ReconciliationReport {
     }
 
     private static func subscriptionCells(_ row: ReconciliationResult.SubscriptionRow) -> [String] {
-        [row.environment, row.originalTransactionId, row.v1.productId ?? "", row.v2.productId ?? "",
-         row.v1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", row.v2.expiresDate.map(Timestamp.iso8601(ms:)) ?? "",
-         row.v1.autoRenewStatus.map(String.init) ?? "", row.v2.autoRenewStatus.map(String.init) ?? "",
-         String(row.v1.active), String(row.v2.active), row.mismatches.joined(separator: " ")]
+        [
+            row.environment, row.originalTransactionId, row.v1.productId ?? "", row.v2.productId ?? "",
+            row.v1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", row.v2.expiresDate.map(Timestamp.iso8601(ms:)) ?? "",
+            row.v1.autoRenewStatus.map(String.init) ?? "", row.v2.autoRenewStatus.map(String.init) ?? "",
+            String(row.v1.active), String(row.v2.active), row.mismatches.joined(separator: " ")
+        ]
     }
 }

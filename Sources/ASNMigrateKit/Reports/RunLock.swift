@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An advisory `flock(2)` on a lock file beside an output, held for a whole run so two runs never write the same output.
@@ -39,13 +39,16 @@ package final class RunLock {
             _ = close(descriptor)
             guard code == EWOULDBLOCK else { throw FileSystem.failure("lock", lockPath, code) }
             let who = holder.map { "process \($0)" } ?? "another process (its pid is not written yet)"
-            throw ASNError(.locked, "another asn-migrate run (\(who)) is writing this output and holds the lock '\(lockPath)'; "
-                + "wait for it to finish and run again (a lock left by a killed process is released by the system)")
+            throw ASNError(
+                .locked,
+                "another asn-migrate run (\(who)) is writing this output and holds the lock '\(lockPath)'; "
+                    + "wait for it to finish and run again (a lock left by a killed process is released by the system)")
         }
         let lock = RunLock(path: lockPath, descriptor: descriptor)
         let pid = Array("\(getpid())\n".utf8)
         guard ftruncate(descriptor, 0) == 0,
-              pid.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == pid.count else {
+            pid.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == pid.count
+        else {
             let code = errno
             lock.release()
             throw FileSystem.failure("write the pid into the lock file", lockPath, code)

@@ -8,7 +8,9 @@ package enum SummaryJSON {
     /// The object: each metric once, in first-appearance order (whole numbers as JSON numbers, everything else as
     /// strings), `rejects_by_cause` as `[{side, code, cause, count, first_source, first_message, line}]`, then `extra`;
     /// ends with a newline.
-    package static func render(metrics: [(String, String)], causes: [RejectCauses.Cause], extra: [JSONObject.Member] = []) -> [UInt8] {
+    package static func render(
+        metrics: [(String, String)], causes: [RejectCauses.Cause], extra: [JSONObject.Member] = []
+    ) -> [UInt8] {
         var members: [JSONObject.Member] = []
         var lists: [String: Int] = [:]
         for (name, value) in metrics where name != causeMetric {
@@ -23,17 +25,22 @@ package enum SummaryJSON {
                 members.append(.init(key: name, value: isCount(value) ? .number(value) : .string(value)))
             }
         }
-        members.append(.init(key: causeMetric, value: .array(causes.map { cause in
-            .object(JSONObject([
-                .init(key: "side", value: .string(cause.side)),
-                .init(key: "code", value: .string(cause.first.code.rawValue)),
-                .init(key: "cause", value: .string(cause.key)),
-                .init(key: "count", value: .number(String(cause.count))),
-                .init(key: "first_source", value: .string(cause.firstSource)),
-                .init(key: "first_message", value: .string(cause.first.message)),
-                .init(key: "line", value: .string(cause.line)),
-            ]))
-        })))
+        members.append(
+            .init(
+                key: causeMetric,
+                value: .array(
+                    causes.map { cause in
+                        .object(
+                            JSONObject([
+                                .init(key: "side", value: .string(cause.side)),
+                                .init(key: "code", value: .string(cause.first.code.rawValue)),
+                                .init(key: "cause", value: .string(cause.key)),
+                                .init(key: "count", value: .number(String(cause.count))),
+                                .init(key: "first_source", value: .string(cause.firstSource)),
+                                .init(key: "first_message", value: .string(cause.first.message)),
+                                .init(key: "line", value: .string(cause.line))
+                            ]))
+                    })))
         members += extra
         var out = JSONWriter.bytes(.object(JSONObject(members)))
         out.append(0x0A)

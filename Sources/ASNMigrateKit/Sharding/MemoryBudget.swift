@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `reconcile --memory-limit SIZE`: how many shard passes keep one run's memory under SIZE, and the peak it reached.
@@ -32,9 +32,13 @@ package enum MemoryBudget {
             unit = Int64(1) << Int64(shift)
             digits = digits.dropLast()
         }
-        guard !digits.isEmpty, digits.utf8.count <= 12, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Int64(digits), value > 0, value <= Int64.max / unit else {
-            throw ASNError(.usage, "option '\(option)' needs a size such as 2G, 512M or 1T (binary units, 1G = 1024M), not '\(text)'")
+        guard !digits.isEmpty, digits.utf8.count <= 12,
+            digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int64(digits), value > 0, value <= Int64.max / unit
+        else {
+            throw ASNError(
+                .usage,
+                "option '\(option)' needs a size such as 2G, 512M or 1T (binary units, 1G = 1024M), not '\(text)'")
         }
         return value * unit
     }
@@ -57,9 +61,9 @@ package enum MemoryBudget {
     }
 
     #if os(Linux)
-    private static let currentProcess = __rusage_who_t(RUSAGE_SELF.rawValue)
+        private static let currentProcess = __rusage_who_t(RUSAGE_SELF.rawValue)
     #else
-    private static let currentProcess = RUSAGE_SELF
+        private static let currentProcess = RUSAGE_SELF
     #endif
 
     /// The process's peak resident memory so far, in bytes (`getrusage`).
@@ -67,9 +71,9 @@ package enum MemoryBudget {
         var usage = rusage()
         guard getrusage(currentProcess, &usage) == 0 else { return 0 }
         #if os(Linux)
-        return Int64(usage.ru_maxrss) * 1024
+            return Int64(usage.ru_maxrss) * 1024
         #else
-        return Int64(usage.ru_maxrss)
+            return Int64(usage.ru_maxrss)
         #endif
     }
 }

@@ -24,7 +24,10 @@ package enum ReportMerge {
     }
 
     /// The `summary.csv` metrics every shard reports alike (not summed).
-    package static let sharedMetrics: Set<String> = ["period_start", "period_end", "window_ms", "time_tolerance_ms", "run_date", "tool_version", "v1_input", "v2_input"]
+    package static let sharedMetrics: Set<String> = [
+        "period_start", "period_end", "window_ms", "time_tolerance_ms", "run_date", "tool_version", "v1_input",
+        "v2_input"
+    ]
 
     /// The merged report files, in `ReconciliationReport.fileNames` order, or an error naming the folder at fault.
     package static func reconcile(_ folders: [Folder]) throws(ASNError) -> [(name: String, bytes: [UInt8])] {
@@ -34,8 +37,10 @@ package enum ReportMerge {
             let tables = try ordered.map { folder throws(ASNError) in try table(folder, name) }
             let header = tables[0].header
             for (folder, table) in zip(ordered, tables) where table.header != header {
-                throw ASNError(.badShards, "'\(folder.name)/\(name)' has other columns than '\(ordered[0].name)/\(name)': the folders come from different versions; run every shard with the same asn-migrate",
-                               at: SourceLocation(path: folder.name + "/" + name, line: 1))
+                throw ASNError(
+                    .badShards,
+                    "'\(folder.name)/\(name)' has other columns than '\(ordered[0].name)/\(name)': the folders come from different versions; run every shard with the same asn-migrate",
+                    at: SourceLocation(path: folder.name + "/" + name, line: 1))
             }
             var rows = tables.flatMap(\.rows)
             switch name {
@@ -64,55 +69,79 @@ package enum ReportMerge {
         var manifests: [(manifest: ShardManifest, folder: Folder)] = []
         for folder in folders {
             guard let bytes = folder.files[ShardManifest.fileName] else {
-                throw ASNError(.badShards, "'\(folder.name)' has no \(ShardManifest.fileName), so it is not a shard's report folder: give the --out folders of 'reconcile --shard K/N' runs",
-                               at: SourceLocation(path: folder.name))
+                throw ASNError(
+                    .badShards,
+                    "'\(folder.name)' has no \(ShardManifest.fileName), so it is not a shard's report folder: give the --out folders of 'reconcile --shard K/N' runs",
+                    at: SourceLocation(path: folder.name))
             }
             manifests.append((try ShardManifest.parse(bytes, folder: folder.name), folder))
         }
         let first = manifests[0]
         for (manifest, folder) in manifests.dropFirst() {
             let differs: [(String, String, String)] = [
-                ("command", manifest.command, first.manifest.command), ("shard count", String(manifest.shard.count), String(first.manifest.shard.count)),
-                ("run date", manifest.runDate, first.manifest.runDate), ("judgement digest (rules, window, tolerance, period, fields)", manifest.judgementDigest, first.manifest.judgementDigest),
-                ("tool version", manifest.toolVersion, first.manifest.toolVersion),
+                ("command", manifest.command, first.manifest.command),
+                ("shard count", String(manifest.shard.count), String(first.manifest.shard.count)),
+                ("run date", manifest.runDate, first.manifest.runDate),
+                (
+                    "judgement digest (rules, window, tolerance, period, fields)", manifest.judgementDigest,
+                    first.manifest.judgementDigest
+                ),
+                ("tool version", manifest.toolVersion, first.manifest.toolVersion)
             ].filter { $0.1 != $0.2 }
             if let (what, value, expected) = differs.first {
-                throw ASNError(.badShards, "'\(folder.name)' is from another run: its \(what) is \(value), '\(first.folder.name)' has \(expected); merge only the shards of one run (same --shard N, --run-date, options and version)",
-                               at: SourceLocation(path: folder.name + "/" + ShardManifest.fileName))
+                throw ASNError(
+                    .badShards,
+                    "'\(folder.name)' is from another run: its \(what) is \(value), '\(first.folder.name)' has \(expected); merge only the shards of one run (same --shard N, --run-date, options and version)",
+                    at: SourceLocation(path: folder.name + "/" + ShardManifest.fileName))
             }
         }
         let count = first.manifest.shard.count
         var byIndex: [Int: Folder] = [:]
         for (manifest, folder) in manifests {
             if let earlier = byIndex[manifest.shard.index] {
-                throw ASNError(.badShards, "shard \(manifest.shard.text) is given twice: '\(earlier.name)' and '\(folder.name)'; give each shard's folder once",
-                               at: SourceLocation(path: folder.name + "/" + ShardManifest.fileName))
+                throw ASNError(
+                    .badShards,
+                    "shard \(manifest.shard.text) is given twice: '\(earlier.name)' and '\(folder.name)'; give each shard's folder once",
+                    at: SourceLocation(path: folder.name + "/" + ShardManifest.fileName))
             }
             byIndex[manifest.shard.index] = folder
         }
         let missing = (0..<count).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
-            let list = missing.prefix(10).map(String.init).joined(separator: ", ") + (missing.count > 10 ? " … (\(missing.count) in all)" : "")
-            throw ASNError(.badShards, "shard\(missing.count == 1 ? "" : "s") \(list) of \(count) missing (given: \(folders.map { "'\($0.name)'" }.joined(separator: ", "))); run the missing shard\(missing.count == 1 ? "" : "s") (or rerun the failed array index) and merge again")
+            let list =
+                missing.prefix(10).map(String.init).joined(separator: ", ")
+                + (missing.count > 10 ? " … (\(missing.count) in all)" : "")
+            throw ASNError(
+                .badShards,
+                "shard\(missing.count == 1 ? "" : "s") \(list) of \(count) missing (given: \(folders.map { "'\($0.name)'" }.joined(separator: ", "))); run the missing shard\(missing.count == 1 ? "" : "s") (or rerun the failed array index) and merge again"
+            )
         }
         return (0..<count).compactMap { byIndex[$0] }
     }
 
     /// One report file of a folder as header and rows of cells, the formula guard undone.
-    private static func table(_ folder: Folder, _ name: String) throws(ASNError) -> (header: [String], rows: [[String]]) {
+    private static func table(_ folder: Folder, _ name: String) throws(ASNError) -> (header: [String], rows: [[String]])
+    {
         let path = folder.name + "/" + name
         guard let bytes = folder.files[name] else {
-            throw ASNError(.badShards, "'\(path)' is missing: the shard's report is incomplete; run that shard again", at: SourceLocation(path: path))
+            throw ASNError(
+                .badShards, "'\(path)' is missing: the shard's report is incomplete; run that shard again",
+                at: SourceLocation(path: path))
         }
         let read: (header: [String], records: [CSVRecord])
         do {
             read = try CSVReader.read(bytes, path: path)
         } catch {
-            throw ASNError(.badShards, "'\(path)' is not a report file: \(error.description); run that shard again", at: error.location ?? SourceLocation(path: path))
+            throw ASNError(
+                .badShards, "'\(path)' is not a report file: \(error.description); run that shard again",
+                at: error.location ?? SourceLocation(path: path))
         }
         let rows = read.records.map { $0.fields.map(CSVFormulaGuard.unguarded) }
         for (k, row) in rows.enumerated() where row.count != read.header.count {
-            throw ASNError(.badShards, "'\(path)' row \(k + 2) has \(row.count) cells, the header \(read.header.count); run that shard again", at: SourceLocation(path: path, line: k + 2))
+            throw ASNError(
+                .badShards,
+                "'\(path)' row \(k + 2) has \(row.count) cells, the header \(read.header.count); run that shard again",
+                at: SourceLocation(path: path, line: k + 2))
         }
         return (read.header, rows)
     }
@@ -124,7 +153,8 @@ package enum ReportMerge {
         var counts: [[String]: Int] = [:]
         for row in rows {
             guard let count = Int(row[4]) else {
-                throw ASNError(.badShards, "a mapping-coverage.csv count is '\(row[4])', not a whole number; run that shard again")
+                throw ASNError(
+                    .badShards, "a mapping-coverage.csv count is '\(row[4])', not a whole number; run that shard again")
             }
             counts[Array(row.prefix(4)), default: 0] += count
         }
@@ -133,7 +163,9 @@ package enum ReportMerge {
 
     /// `summary.csv`: the shards' counts summed, their shared figures checked equal, the causes of rejects in shard
     /// order, and the accounting identities checked.
-    private static func summary(_ tables: [(header: [String], rows: [[String]])], folders: [Folder]) throws(ASNError) -> [[String]] {
+    private static func summary(_ tables: [(header: [String], rows: [[String]])], folders: [Folder]) throws(ASNError)
+        -> [[String]]
+    {
         let cause = SummaryJSON.causeMetric
         let first = tables[0].rows.filter { $0[0] != cause }
         var sums = [Int](repeating: 0, count: first.count)
@@ -141,22 +173,30 @@ package enum ReportMerge {
             let path = folder.name + "/summary.csv"
             let rows = table.rows.filter { $0[0] != cause }
             guard rows.map({ $0[0] }) == first.map({ $0[0] }) else {
-                throw ASNError(.badShards, "'\(path)' has other metrics than '\(folders[0].name)/summary.csv': the shards were run with different options; run them alike",
-                               at: SourceLocation(path: path))
+                throw ASNError(
+                    .badShards,
+                    "'\(path)' has other metrics than '\(folders[0].name)/summary.csv': the shards were run with different options; run them alike",
+                    at: SourceLocation(path: path))
             }
             guard !rows.contains(where: { $0[0] == "transactions_compared" || $0[0].hasPrefix("thresholds_") }) else {
-                throw ASNError(.badShards, "'\(path)' holds a transaction comparison or threshold figures, which shards do not write; run the shards with asn-migrate reconcile --shard K/N",
-                               at: SourceLocation(path: path))
+                throw ASNError(
+                    .badShards,
+                    "'\(path)' holds a transaction comparison or threshold figures, which shards do not write; run the shards with asn-migrate reconcile --shard K/N",
+                    at: SourceLocation(path: path))
             }
             for (k, row) in rows.enumerated() {
                 if sharedMetrics.contains(row[0]) {
                     guard row[1] == first[k][1] else {
-                        throw ASNError(.badShards, "'\(path)' has \(row[0]) \(row[1]), '\(folders[0].name)' has \(first[k][1]): the shards were not run over the same inputs; run every shard over all the inputs with the same options",
-                                       at: SourceLocation(path: path, line: k + 2))
+                        throw ASNError(
+                            .badShards,
+                            "'\(path)' has \(row[0]) \(row[1]), '\(folders[0].name)' has \(first[k][1]): the shards were not run over the same inputs; run every shard over all the inputs with the same options",
+                            at: SourceLocation(path: path, line: k + 2))
                     }
                 } else {
                     guard let value = Int(row[1]) else {
-                        throw ASNError(.badShards, "'\(path)' has \(row[0]) '\(row[1])', not a whole number", at: SourceLocation(path: path, line: k + 2))
+                        throw ASNError(
+                            .badShards, "'\(path)' has \(row[0]) '\(row[1])', not a whole number",
+                            at: SourceLocation(path: path, line: k + 2))
                     }
                     sums[k] += value
                 }
@@ -173,12 +213,21 @@ package enum ReportMerge {
         var figures: [String: Int] = [:]
         for row in rows { if let value = Int(row[1]) { figures[row[0]] = value } }
         let f = { (name: String) in figures[name] ?? 0 }
-        let v1 = ["v1_rejected", "v1_duplicates", "v1_out_of_period", "v1_unmapped", "v1_companion", "matched", "type_mismatch", "missing_in_v2", "v1_pending"]
-        let v2 = ["v2_rejected", "v2_duplicates", "v2_out_of_period", "v2_only_expected", "matched", "type_mismatch", "missing_in_v1", "v2_pending"]
+        let v1 = [
+            "v1_rejected", "v1_duplicates", "v1_out_of_period", "v1_unmapped", "v1_companion", "matched",
+            "type_mismatch", "missing_in_v2", "v1_pending"
+        ]
+        let v2 = [
+            "v2_rejected", "v2_duplicates", "v2_out_of_period", "v2_only_expected", "matched", "type_mismatch",
+            "missing_in_v1", "v2_pending"
+        ]
         for (read, terms) in [("v1_records_read", v1), ("v2_records_read", v2)] {
             let sum = terms.reduce(0) { $0 + f($1) }
             guard f(read) == sum else {
-                throw ASNError(.badShards, "the merged \(read) is \(f(read)) but its parts (\(terms.joined(separator: " + "))) add up to \(sum): a shard's summary.csv was changed or cut short; run the shards again")
+                throw ASNError(
+                    .badShards,
+                    "the merged \(read) is \(f(read)) but its parts (\(terms.joined(separator: " + "))) add up to \(sum): a shard's summary.csv was changed or cut short; run the shards again"
+                )
             }
         }
     }

@@ -37,16 +37,20 @@ public enum ShardHash {
 
     /// The shard of a decoded V2 payload (a V2 record as read, or a V1 record migrated to V2 form).
     package static func shard(of payload: ResponseBodyV2DecodedPayload, count: Int) -> Int {
-        shard(environment: payload.data.environment,
-              originalTransactionId: payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId,
-              count: count)
+        shard(
+            environment: payload.data.environment,
+            originalTransactionId: payload.data.transactionInfo?.originalTransactionId
+                ?? payload.data.renewalInfo?.originalTransactionId,
+            count: count)
     }
 
     /// The shard of a V1 record's outcome: by its subscription when migrated or unmapped, 0 when rejected.
     package static func shard(of outcome: V1RecordOutcome, count: Int) -> Int {
         switch outcome {
         case .migrated(let payload): return shard(of: payload, count: count)
-        case .unmapped(let unmapped): return shard(environment: unmapped.environment, originalTransactionId: unmapped.originalTransactionId, count: count)
+        case .unmapped(let unmapped):
+            return shard(
+                environment: unmapped.environment, originalTransactionId: unmapped.originalTransactionId, count: count)
         case .rejected: return 0
         }
     }

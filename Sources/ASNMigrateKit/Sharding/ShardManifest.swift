@@ -19,7 +19,8 @@ package struct ShardManifest: Sendable, Equatable {
     package var toolVersion: String
 
     /// Creates a manifest.
-    package init(command: String, shard: ShardSelection, runDate: String, judgementDigest: String, toolVersion: String) {
+    package init(command: String, shard: ShardSelection, runDate: String, judgementDigest: String, toolVersion: String)
+    {
         self.command = command
         self.shard = shard
         self.runDate = runDate
@@ -30,18 +31,23 @@ package struct ShardManifest: Sendable, Equatable {
     /// The digest of a reconcile run's judgement: the mapping table's digest, the window, the time tolerance,
     /// `--from` / `--to` and the fields compared, as 16 hex digits.
     package static func judgementDigest(table: MappingTable, options: ReconcileOptions) -> String {
-        let text = ["reconcile", String(table.digest), String(options.window), String(options.timeTolerance),
-                    options.from.map(String.init) ?? "", options.to.map(String.init) ?? "",
-                    options.fields.map(\.rawValue).joined(separator: " ")].joined(separator: "|")
+        let text = [
+            "reconcile", String(table.digest), String(options.window), String(options.timeTolerance),
+            options.from.map(String.init) ?? "", options.to.map(String.init) ?? "",
+            options.fields.map(\.rawValue).joined(separator: " ")
+        ].joined(separator: "|")
         return String(SHA1.hexDigest(Array(text.utf8)).prefix(16))
     }
 
     /// The file's bytes: `metric,value` rows.
     package var bytes: [UInt8] {
-        CSVWriter.renderBytes(header: ["metric", "value"], rows: [
-            ["command", command], ["shard", String(shard.index)], ["shards", String(shard.count)], ["run_date", runDate],
-            ["judgement_digest", judgementDigest], ["tool_version", toolVersion],
-        ])
+        CSVWriter.renderBytes(
+            header: ["metric", "value"],
+            rows: [
+                ["command", command], ["shard", String(shard.index)], ["shards", String(shard.count)],
+                ["run_date", runDate],
+                ["judgement_digest", judgementDigest], ["tool_version", toolVersion]
+            ])
     }
 
     /// Reads a `shard.csv`; `folder` names the shard folder in errors.
@@ -51,15 +57,25 @@ package struct ShardManifest: Sendable, Equatable {
         do {
             rows = try CSVReader.read(bytes, path: path).records
         } catch {
-            throw ASNError(.badShards, "'\(path)' cannot be read as a shard manifest: \(error.message); write the folder again with reconcile --shard K/N", at: SourceLocation(path: path))
+            throw ASNError(
+                .badShards,
+                "'\(path)' cannot be read as a shard manifest: \(error.message); write the folder again with reconcile --shard K/N",
+                at: SourceLocation(path: path))
         }
         var values: [String: String] = [:]
         for row in rows where row.fields.count == 2 { values[row.fields[0]] = row.fields[1] }
-        guard let command = values["command"], let k = values["shard"].flatMap({ Int($0) }), let n = values["shards"].flatMap({ Int($0) }),
-              n >= 1, k >= 0, k < n, let runDate = values["run_date"], let digest = values["judgement_digest"], let version = values["tool_version"] else {
-            throw ASNError(.badShards, "'\(path)' lacks command, shard, shards, run_date, judgement_digest or tool_version (or has K ≥ N); write the folder again with reconcile --shard K/N",
-                           at: SourceLocation(path: path))
+        guard let command = values["command"], let k = values["shard"].flatMap({ Int($0) }),
+            let n = values["shards"].flatMap({ Int($0) }),
+            n >= 1, k >= 0, k < n, let runDate = values["run_date"], let digest = values["judgement_digest"],
+            let version = values["tool_version"]
+        else {
+            throw ASNError(
+                .badShards,
+                "'\(path)' lacks command, shard, shards, run_date, judgement_digest or tool_version (or has K ≥ N); write the folder again with reconcile --shard K/N",
+                at: SourceLocation(path: path))
         }
-        return ShardManifest(command: command, shard: ShardSelection(index: k, count: n), runDate: runDate, judgementDigest: digest, toolVersion: version)
+        return ShardManifest(
+            command: command, shard: ShardSelection(index: k, count: n), runDate: runDate, judgementDigest: digest,
+            toolVersion: version)
     }
 }

@@ -57,7 +57,8 @@ package final class Certificate: @unchecked Sendable {
     /// The validity period as epoch milliseconds (notBefore, notAfter), nil when a time cannot be read.
     package var validity: (notBefore: Int64, notAfter: Int64)? {
         guard let start = Self.epochMilliseconds(X509_get0_notBefore(x509)),
-              let end = Self.epochMilliseconds(X509_get0_notAfter(x509)) else { return nil }
+            let end = Self.epochMilliseconds(X509_get0_notAfter(x509))
+        else { return nil }
         return (start, end)
     }
 

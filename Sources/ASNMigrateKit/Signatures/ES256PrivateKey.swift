@@ -44,8 +44,9 @@ package final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertibl
         defer { EVP_PKEY_CTX_free(context) }
         var generated: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1,
-              EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
-              EVP_PKEY_keygen(context, &generated) == 1, let generated else { return nil }
+            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
+            EVP_PKEY_keygen(context, &generated) == 1, let generated
+        else { return nil }
         return ES256PrivateKey(owning: generated)
     }
 
@@ -57,7 +58,9 @@ package final class ES256PrivateKey: @unchecked Sendable, CustomStringConvertibl
         var data: UnsafeMutablePointer<CChar>?
         let length = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &data)
         guard length > 0, let data else { return nil }
-        return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
     }
 
     /// The matching public key, to verify what this key signs.

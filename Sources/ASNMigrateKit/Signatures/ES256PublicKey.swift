@@ -11,7 +11,8 @@ package final class ES256PublicKey: @unchecked Sendable {
     /// The leaf certificate's key; nil unless it is an EC key on P-256.
     package init?(certificate: Certificate) {
         guard let publicKey = X509_get0_pubkey(certificate.x509), EVP_PKEY_get_base_id(publicKey) == EVP_PKEY_EC,
-              let ecKey = EVP_PKEY_get1_EC_KEY(publicKey) else { return nil }
+            let ecKey = EVP_PKEY_get1_EC_KEY(publicKey)
+        else { return nil }
         guard let group = EC_KEY_get0_group(ecKey), EC_GROUP_get_curve_name(group) == NID_X9_62_prime256v1 else {
             EC_KEY_free(ecKey)
             return nil
@@ -21,7 +22,9 @@ package final class ES256PublicKey: @unchecked Sendable {
 
     /// The public half of an EC P-256 `EVP_PKEY` (an `ES256PrivateKey`'s); nil unless it is one.
     init?(envelope: OpaquePointer) {
-        guard EVP_PKEY_get_base_id(envelope) == EVP_PKEY_EC, let ecKey = EVP_PKEY_get1_EC_KEY(envelope) else { return nil }
+        guard EVP_PKEY_get_base_id(envelope) == EVP_PKEY_EC, let ecKey = EVP_PKEY_get1_EC_KEY(envelope) else {
+            return nil
+        }
         guard let group = EC_KEY_get0_group(ecKey), EC_GROUP_get_curve_name(group) == NID_X9_62_prime256v1 else {
             EC_KEY_free(ecKey)
             return nil
@@ -37,7 +40,9 @@ package final class ES256PublicKey: @unchecked Sendable {
     package func verify(signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer) -> Bool {
         guard signature.count == 64, let signatureBase = signature.baseAddress else { return false }
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        guard SHA256(message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, &digest) != nil else { return false }
+        guard SHA256(message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, &digest) != nil else {
+            return false
+        }
         guard let sig = ECDSA_SIG_new() else { return false }
         defer { ECDSA_SIG_free(sig) }
         let bytes = signatureBase.assumingMemoryBound(to: UInt8.self)

@@ -26,7 +26,8 @@ package final class ES256SigningKey: @unchecked Sendable {
         defer { BN_CTX_free(context) }
         var digest = [UInt8](repeating: 0, count: 32)
         _ = SHA256(seed, seed.count, &digest)
-        guard let order = EC_GROUP_get0_order(group), let scalar = Self.scalar(digest, order: order, context: context) else {
+        guard let order = EC_GROUP_get0_order(group), let scalar = Self.scalar(digest, order: order, context: context)
+        else {
             EC_KEY_free(key)
             return nil
         }
@@ -37,7 +38,8 @@ package final class ES256SigningKey: @unchecked Sendable {
         }
         defer { EC_POINT_free(point) }
         guard EC_POINT_mul(group, point, scalar, nil, nil, context) == 1, EC_KEY_set_private_key(key, scalar) == 1,
-              EC_KEY_set_public_key(key, point) == 1, let envelope = EVP_PKEY_new() else {
+            EC_KEY_set_public_key(key, point) == 1, let envelope = EVP_PKEY_new()
+        else {
             EC_KEY_free(key)
             return nil
         }
@@ -93,7 +95,8 @@ package final class ES256SigningKey: @unchecked Sendable {
 
     /// An `ECDSA_SIG` over `digest` with the derived nonce; the caller frees it.
     private func sign(digest: [UInt8]) -> OpaquePointer? {
-        guard let group = EC_KEY_get0_group(key), let order = EC_GROUP_get0_order(group), let context = BN_CTX_new() else { return nil }
+        guard let group = EC_KEY_get0_group(key), let order = EC_GROUP_get0_order(group), let context = BN_CTX_new()
+        else { return nil }
         defer { BN_CTX_free(context) }
         for counter in UInt8(0)..<UInt8(16) {
             let k = Self.scalar(Self.sha256(secret + digest + [counter]), order: order, context: context)
@@ -107,9 +110,10 @@ package final class ES256SigningKey: @unchecked Sendable {
                 BN_free(r)
             }
             guard EC_POINT_mul(group, point, k, nil, nil, context) == 1,
-                  EC_POINT_get_affine_coordinates(group, point, x, nil, context) == 1,
-                  BN_nnmod(r, x, order, context) == 1, BN_is_zero(r) == 0,
-                  let kInverse = BN_mod_inverse(nil, k, order, context) else { continue }
+                EC_POINT_get_affine_coordinates(group, point, x, nil, context) == 1,
+                BN_nnmod(r, x, order, context) == 1, BN_is_zero(r) == 0,
+                let kInverse = BN_mod_inverse(nil, k, order, context)
+            else { continue }
             defer { BN_clear_free(kInverse) }
             if let signature = ECDSA_do_sign_ex(digest, Int32(digest.count), kInverse, r, key) { return signature }
         }

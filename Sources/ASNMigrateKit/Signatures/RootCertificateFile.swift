@@ -7,7 +7,9 @@ package enum RootCertificateFile {
     /// read or holds no certificate.
     package static func load(path: String) throws(ASNError) -> [[UInt8]] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ASNError(.usage, "cannot read root certificate '\(path)'; give a DER or PEM certificate file (--root-certificate FILE)")
+            throw ASNError(
+                .usage,
+                "cannot read root certificate '\(path)'; give a DER or PEM certificate file (--root-certificate FILE)")
         }
         return try parse([UInt8](data), path: path)
     }
@@ -22,13 +24,19 @@ package enum RootCertificateFile {
             guard let end = rest.range(of: pemEnd, range: begin.upperBound..<rest.endIndex) else { break }
             let body = rest[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
             guard let der = Base64.decode(body), Certificate(der: der) != nil else {
-                throw ASNError(.usage, "'\(path)' has a PEM CERTIFICATE block that is not a valid certificate; give a DER or PEM certificate file")
+                throw ASNError(
+                    .usage,
+                    "'\(path)' has a PEM CERTIFICATE block that is not a valid certificate; give a DER or PEM certificate file"
+                )
             }
             found.append(der)
             rest = rest[end.upperBound...]
         }
         guard !found.isEmpty else {
-            throw ASNError(.usage, "'\(path)' is neither a DER certificate nor PEM with a CERTIFICATE block; give the root certificate as DER or PEM")
+            throw ASNError(
+                .usage,
+                "'\(path)' is neither a DER certificate nor PEM with a CERTIFICATE block; give the root certificate as DER or PEM"
+            )
         }
         return found
     }

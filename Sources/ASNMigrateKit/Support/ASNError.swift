@@ -101,7 +101,9 @@ package struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     package var group: String?
 
     /// Creates an error.
-    package init(_ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil, group: String? = nil) {
+    package init(
+        _ code: Code, _ message: String, at location: SourceLocation? = nil, cause: String? = nil, group: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.location = location

@@ -32,14 +32,19 @@ package enum Base64 {
         // Whole quartets give 3 bytes each; a last partial one of 2 or 3 characters gives 1 or 2 (its unused low bits
         // are ignored). Every value is looked up first and checked once at the end: valid values are below 64, the
         // table's 0xFF marks anything else, so OR-ing them shows an invalid character in the top bits.
-        let quartets = count / 4, rest = count % 4
+        let quartets = count / 4
+        let rest = count % 4
         let outCount = quartets * 3 + (rest == 0 ? 0 : rest - 1)
         var seen: UInt8 = 0
         let out = [UInt8](unsafeUninitializedCapacity: outCount) { output, initialized in
             decodeTable.withUnsafeBufferPointer { table in
-                var i = 0, o = 0
+                var i = 0
+                var o = 0
                 for _ in 0..<quartets {
-                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])], c = table[Int(buffer[i + 2])], d = table[Int(buffer[i + 3])]
+                    let a = table[Int(buffer[i])]
+                    let b = table[Int(buffer[i + 1])]
+                    let c = table[Int(buffer[i + 2])]
+                    let d = table[Int(buffer[i + 3])]
                     seen |= a | b | c | d
                     let bits = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     output[o] = UInt8(truncatingIfNeeded: bits >> 16)
@@ -49,7 +54,8 @@ package enum Base64 {
                     o += 3
                 }
                 if rest >= 2 {
-                    let a = table[Int(buffer[i])], b = table[Int(buffer[i + 1])]
+                    let a = table[Int(buffer[i])]
+                    let b = table[Int(buffer[i + 1])]
                     let c = rest == 3 ? table[Int(buffer[i + 2])] : 0
                     seen |= a | b | c
                     let bits = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6

@@ -8,9 +8,9 @@ public enum BuildInfo {
     /// The git commit the binary was built from (`-dirty` when the tree had changes), or `unknown`.
     public static var commit: String {
         #if ASN_BUILD_COMMIT
-        return BuildCommit.value
+            return BuildCommit.value
         #else
-        return "unknown"
+            return "unknown"
         #endif
     }
 }

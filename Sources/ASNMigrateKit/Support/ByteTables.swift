@@ -134,10 +134,15 @@ package enum ByteTables {
     /// on calling `memcmp` than on comparing).
     @inline(__always)
     package static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        let ra = UnsafeRawPointer(a)
+        let rb = UnsafeRawPointer(b)
         var k = 0
         while k &+ 8 <= count {
-            if ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            if ra.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                != rb.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            {
+                return false
+            }
             k &+= 8
         }
         while k < count {
@@ -151,13 +156,16 @@ package enum ByteTables {
     /// word moves inline, long ones through `memmove`. Reads and writes only inside the two ranges.
     @inline(__always)
     package static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, _ count: Int) {
-        let s = UnsafeRawPointer(source), t = UnsafeMutableRawPointer(target)
+        let s = UnsafeRawPointer(source)
+        let t = UnsafeMutableRawPointer(target)
         if count >= 8 && count <= 16 {
-            let head = s.loadUnaligned(as: UInt64.self), tail = s.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            let head = s.loadUnaligned(as: UInt64.self)
+            let tail = s.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             t.storeBytes(of: head, as: UInt64.self)
             t.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
         } else if count >= 4 && count < 8 {
-            let head = s.loadUnaligned(as: UInt32.self), tail = s.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            let head = s.loadUnaligned(as: UInt32.self)
+            let tail = s.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
             t.storeBytes(of: head, as: UInt32.self)
             t.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
         } else if count < 4 {
@@ -172,7 +180,8 @@ package enum ByteTables {
     @inline(__always)
     package static func compare(_ a: UnsafePointer<UInt8>, _ la: Int, _ b: UnsafePointer<UInt8>, _ lb: Int) -> Int {
         let common = min(la, lb)
-        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        let ra = UnsafeRawPointer(a)
+        let rb = UnsafeRawPointer(b)
         var k = 0
         while k &+ 8 <= common {
             let x = UInt64(bigEndian: ra.loadUnaligned(fromByteOffset: k, as: UInt64.self))
@@ -258,12 +267,20 @@ package enum ByteTables {
         var high: UInt8 = 0xBF
         switch base[offset] {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return .invalidLead
         }
         guard offset + length <= end else { return .truncated }

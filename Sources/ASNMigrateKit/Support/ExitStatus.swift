@@ -38,15 +38,31 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     public var help: String {
         switch self {
         case .success: return "Success: everything read was processed; nothing to report."
-        case .findings: return "Output written, with rejected or unmapped records (migrate) or differences or rejects (reconcile); with any --fail-on rule, a crossed --fail-on rule and nothing else."
-        case .failure: return "Failed: unreadable input, bad mapping, unusable output path, or a write failed; no file or report was published (standard output, a device or a FIFO may hold part of the output, as the message says)."
-        case .sanityCheckFailed: return "Output written, but the input failed a sanity check: a reject rate above --max-reject-rate, or (reconcile) one side has no records while the other has some; standard error names the check."
+        case .findings:
+            return
+                "Output written, with rejected or unmapped records (migrate) or differences or rejects (reconcile); with any --fail-on rule, a crossed --fail-on rule and nothing else."
+        case .failure:
+            return
+                "Failed: unreadable input, bad mapping, unusable output path, or a write failed; no file or report was published (standard output, a device or a FIFO may hold part of the output, as the message says)."
+        case .sanityCheckFailed:
+            return
+                "Output written, but the input failed a sanity check: a reject rate above --max-reject-rate, or (reconcile) one side has no records while the other has some; standard error names the check."
         case .usage: return "The command line was wrong (EX_USAGE)."
-        case .dataError: return "merge: the shard folders are not one whole run (a shard missing or repeated, another N, run date, judgement or tool version) or their figures do not add up (EX_DATAERR); nothing written."
-        case .unavailable: return "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
-        case .unauthorized: return "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
-        case .locked: return "Temporary (EX_TEMPFAIL): another run is writing the same output and holds its lock, or a PostgreSQL source could not be reached or dropped the connection; nothing was published; run again later."
-        case .configuration: return "A PostgreSQL source is configured wrong (EX_CONFIG): bad URI, failed login, no such database, table or column, or a query the server refuses; nothing was published."
+        case .dataError:
+            return
+                "merge: the shard folders are not one whole run (a shard missing or repeated, another N, run date, judgement or tool version) or their figures do not add up (EX_DATAERR); nothing written."
+        case .unavailable:
+            return
+                "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
+        case .unauthorized:
+            return
+                "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
+        case .locked:
+            return
+                "Temporary (EX_TEMPFAIL): another run is writing the same output and holds its lock, or a PostgreSQL source could not be reached or dropped the connection; nothing was published; run again later."
+        case .configuration:
+            return
+                "A PostgreSQL source is configured wrong (EX_CONFIG): bad URI, failed login, no such database, table or column, or a query the server refuses; nothing was published."
         }
     }
 }

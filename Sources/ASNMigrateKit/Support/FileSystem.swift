@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Thin POSIX helpers behind the atomic writers: paths, temp names, full writes, syncing and removal.
 package enum FileSystem {
@@ -54,7 +55,10 @@ package enum FileSystem {
 
     /// An `.outputFailed` error naming the path and the errno's text.
     static func failure(_ action: String, _ path: String, _ code: Int32) -> ASNError {
-        ASNError(.outputFailed, "cannot \(action) '\(path)'; check that the directory exists, is writable and has free space", cause: errnoText(code))
+        ASNError(
+            .outputFailed,
+            "cannot \(action) '\(path)'; check that the directory exists, is writable and has free space",
+            cause: errnoText(code))
     }
 
     // MARK: - Operations
@@ -64,7 +68,8 @@ package enum FileSystem {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ASNError(.outputFailed, "'\(path)' exists and is not a directory; remove it or choose another output path")
+                throw ASNError(
+                    .outputFailed, "'\(path)' exists and is not a directory; remove it or choose another output path")
             }
             return
         }
@@ -74,7 +79,9 @@ package enum FileSystem {
     }
 
     /// Writes every byte, retrying short writes and EINTR.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String, using writeFunction: WriteFunction) throws(ASNError) {
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String, using writeFunction: WriteFunction)
+        throws(ASNError)
+    {
         var failure: ASNError?
         bytes.withUnsafeBytes { buffer in
             var offset = 0

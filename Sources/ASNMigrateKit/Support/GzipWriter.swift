@@ -44,7 +44,9 @@ package final class GzipWriter {
     /// Compresses and appends the bytes in `buffer`.
     package func write(raw buffer: UnsafeRawBufferPointer) throws {
         guard let stream else {
-            throw ASNError(.outputFailed, "cannot write to gzip file '\(path)': it is already closed", at: SourceLocation(path: path))
+            throw ASNError(
+                .outputFailed, "cannot write to gzip file '\(path)': it is already closed",
+                at: SourceLocation(path: path))
         }
         guard let base = buffer.baseAddress else { return }
         var offset = 0

@@ -2,9 +2,11 @@
 package enum IdentifierOrder {
     /// True when `a` sorts before `b`.
     package static func less(_ a: String, _ b: String) -> Bool {
-        let da = a.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }, db = b.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        let da = a.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        let db = b.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         if da && db && !a.isEmpty && !b.isEmpty {
-            let ta = a.drop { $0 == "0" }, tb = b.drop { $0 == "0" }
+            let ta = a.drop { $0 == "0" }
+            let tb = b.drop { $0 == "0" }
             if ta.count != tb.count { return ta.count < tb.count }
             return ta < tb
         }

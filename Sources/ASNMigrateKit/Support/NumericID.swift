@@ -22,10 +22,11 @@ package enum NumericID {
     /// The `bad_id` reject for `field` (its dotted path in the record) holding `found` (described, such as
     /// `the string "abc"`), at `location`.
     package static func failure(field: String, found: String, at location: SourceLocation) -> ASNError {
-        ASNError(.badId,
-                 "'\(field)' should be a numeric ID (1 to \(maximumDigits) digits, no sign, exponent, fraction or spaces) but is \(found); "
-                     + "Apple's IDs are digit strings: fix or remove the field in the record",
-                 at: location.with(key: field),
-                 group: "'\(field)' is not a numeric ID")
+        ASNError(
+            .badId,
+            "'\(field)' should be a numeric ID (1 to \(maximumDigits) digits, no sign, exponent, fraction or spaces) but is \(found); "
+                + "Apple's IDs are digit strings: fix or remove the field in the record",
+            at: location.with(key: field),
+            group: "'\(field)' is not a numeric ID")
     }
 }

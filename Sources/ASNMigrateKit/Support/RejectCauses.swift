@@ -20,7 +20,8 @@ package struct RejectCauses: Sendable, Equatable {
         /// which is not a whole number: 13,619 rejected, first at events.csv:2; add a boolean conversion (…)`.
         package var line: String {
             let message = first.message
-            let head: Substring, tail: Substring
+            let head: Substring
+            let tail: Substring
             if let split = message.range(of: "; ") {
                 head = message[..<split.lowerBound]
                 tail = message[split.lowerBound...]
@@ -57,7 +58,8 @@ package struct RejectCauses: Sendable, Equatable {
     /// are one cause. Digits that are part of a word (`V1`, `V2`, `base64`, `ES256`) are names, not numbers, and stay.
     package static func key(_ error: ASNError) -> String {
         var out = ""
-        var inDigits = false, keepDigits = false
+        var inDigits = false
+        var keepDigits = false
         var previous: Unicode.Scalar?
         for scalar in error.causeKey.unicodeScalars {
             let isDigit = scalar.value >= 0x30 && scalar.value <= 0x39

@@ -35,7 +35,8 @@ package enum Timestamp {
         guard let days = scanner.date() else { return nil }
         if scanner.atEnd { return checkedMilliseconds(days: days, msOfDay: 0) }
         guard scanner.take(where: { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: "t") }) != nil,
-              let msOfDay = scanner.time(allowFraction: true) else { return nil }
+            let msOfDay = scanner.time(allowFraction: true)
+        else { return nil }
         var offsetMinutes: Int64 = 0
         if scanner.take(where: { $0 == UInt8(ascii: "Z") || $0 == UInt8(ascii: "z") }) != nil {
             offsetMinutes = 0
@@ -54,9 +55,10 @@ package enum Timestamp {
     package static func parseAppleGMT(_ text: String) -> Int64? {
         var scanner = ByteScanner(text)
         guard let days = scanner.date(),
-              scanner.take(where: { $0 == UInt8(ascii: " ") }) != nil,
-              let msOfDay = scanner.time(allowFraction: false),
-              scanner.take(where: { $0 == UInt8(ascii: " ") }) != nil else { return nil }
+            scanner.take(where: { $0 == UInt8(ascii: " ") }) != nil,
+            let msOfDay = scanner.time(allowFraction: false),
+            scanner.take(where: { $0 == UInt8(ascii: " ") }) != nil
+        else { return nil }
         let zone = scanner.rest
         guard zone == "Etc/GMT" || zone == "GMT" || zone == "UTC" else { return nil }
         return checkedMilliseconds(days: days, msOfDay: msOfDay)
@@ -79,7 +81,9 @@ package enum Timestamp {
         }
         guard scanner.atEnd else { return nil }
         let significant = integerDigits.drop(while: { $0 == UInt8(ascii: "0") })
-        guard significant.count <= 19, let magnitude = Int64(String(decoding: integerDigits, as: UTF8.self)) else { return nil }
+        guard significant.count <= 19, let magnitude = Int64(String(decoding: integerDigits, as: UTF8.self)) else {
+            return nil
+        }
         if significant.count >= 12 {
             guard fractionDigits.isEmpty else { return nil }
             return negative ? -magnitude : magnitude
@@ -115,13 +119,16 @@ package enum Timestamp {
         if bytes.count > 10, bytes[10] == UInt8(ascii: " ") { bytes[10] = UInt8(ascii: "T") }
         // `… 00:00:00 +00:00`: drop the space before the zone.
         if let space = bytes.lastIndex(of: UInt8(ascii: " ")), space > 10, space + 1 < bytes.count,
-           [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "Z")].contains(bytes[space + 1]) {
+            [UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "Z")].contains(bytes[space + 1])
+        {
             bytes.remove(at: space)
         }
         // psql's `+00` / `-05`: a zone of hours only.
         let n = bytes.count
         let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
-        if n >= 22, bytes[n - 3] == UInt8(ascii: "+") || bytes[n - 3] == UInt8(ascii: "-"), isDigit(bytes[n - 2]), isDigit(bytes[n - 1]) {
+        if n >= 22, bytes[n - 3] == UInt8(ascii: "+") || bytes[n - 3] == UInt8(ascii: "-"), isDigit(bytes[n - 2]),
+            isDigit(bytes[n - 1])
+        {
             bytes += Array(":00".utf8)
         }
         return parseISO8601(String(decoding: bytes, as: UTF8.self))
@@ -219,7 +226,8 @@ private func formatYear(_ year: Int64) -> String {
 /// The text without leading and trailing spaces, tabs and line ends.
 private func trimmingSpaces(_ text: String) -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+    else { return "" }
     return String(text[first...last])
 }
 
@@ -276,16 +284,18 @@ private struct ByteScanner {
             year = plain
         }
         guard take(where: { $0 == UInt8(ascii: "-") }) != nil, let month = digits(exactly: 2),
-              take(where: { $0 == UInt8(ascii: "-") }) != nil, let day = digits(exactly: 2),
-              (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year: year, month: month) else { return nil }
+            take(where: { $0 == UInt8(ascii: "-") }) != nil, let day = digits(exactly: 2),
+            (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year: year, month: month)
+        else { return nil }
         return Timestamp.days(fromYear: year, month: month, day: day)
     }
 
     /// `HH:MM:SS` with an optional `.f` of 1–9 digits, validated, as milliseconds of the day.
     mutating func time(allowFraction: Bool) -> Int64? {
         guard let hour = digits(exactly: 2), hour <= 23, take(where: { $0 == UInt8(ascii: ":") }) != nil,
-              let minute = digits(exactly: 2), minute <= 59, take(where: { $0 == UInt8(ascii: ":") }) != nil,
-              let second = digits(exactly: 2), second <= 59 else { return nil }
+            let minute = digits(exactly: 2), minute <= 59, take(where: { $0 == UInt8(ascii: ":") }) != nil,
+            let second = digits(exactly: 2), second <= 59
+        else { return nil }
         var millis: Int64 = 0
         if allowFraction, take(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) != nil {
             let fraction = takeDigits()

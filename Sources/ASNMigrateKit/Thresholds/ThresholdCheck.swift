@@ -14,10 +14,12 @@ package struct ThresholdCheck: Sendable, Equatable {
         /// The standard-error line naming the rule, the value and the threshold.
         package var line: String {
             let kind = rule.severity == .fail ? "error" : "warning"
-            let shown = rule.isPercent
+            let shown =
+                rule.isPercent
                 ? "\(ThresholdRule.number(value))% (\(count) of \(denominator ?? 0))"
                 : String(count)
-            return "\(kind): threshold \(ThresholdRule.option(rule.severity)) '\(rule.text)' crossed: \(rule.figure) is \(shown), threshold \(rule.comparison.rawValue) \(rule.limitText)"
+            return
+                "\(kind): threshold \(ThresholdRule.option(rule.severity)) '\(rule.text)' crossed: \(rule.figure) is \(shown), threshold \(rule.comparison.rawValue) \(rule.limitText)"
         }
     }
 
@@ -30,7 +32,9 @@ package struct ThresholdCheck: Sendable, Equatable {
     }
 
     /// Parses the `--fail-on` and `--warn-on` values against `catalog`; the first bad rule is a usage error.
-    package static func parse(failOn: [String], warnOn: [String], catalog: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdCheck {
+    package static func parse(failOn: [String], warnOn: [String], catalog: ThresholdFigures.Catalog) throws(ASNError)
+        -> ThresholdCheck
+    {
         var rules: [ThresholdRule] = []
         for text in failOn { rules.append(try ThresholdRule.parse(text, severity: .fail, figures: catalog)) }
         for text in warnOn { rules.append(try ThresholdRule.parse(text, severity: .warn, figures: catalog)) }
@@ -54,8 +58,9 @@ package struct ThresholdCheck: Sendable, Equatable {
 
     /// The rules given, and the crossings of each severity.
     package func counts(_ crossings: [Crossing]) -> ReconciliationSummary.ThresholdCounts {
-        .init(checked: rules.count, warned: crossings.filter { $0.rule.severity == .warn }.count,
-              failed: crossings.filter { $0.rule.severity == .fail }.count)
+        .init(
+            checked: rules.count, warned: crossings.filter { $0.rule.severity == .warn }.count,
+            failed: crossings.filter { $0.rule.severity == .fail }.count)
     }
 
     /// The exit status with thresholds applied to `base` (the status without them): without `--fail-on` rules the

@@ -44,7 +44,8 @@ package struct ThresholdFigures: Sendable, Equatable {
     /// `reconcile`'s catalog: every difference kind, every whole-number `summary.csv` figure, and `rejects`.
     package static let reconcile: Catalog = {
         var summary = ReconciliationSummary()
-        summary.transactions = .init(notificationsCompared: false, v1NotificationsNotCompared: 0, comparison: TransactionSummary())
+        summary.transactions = .init(
+            notificationsCompared: false, v1NotificationsNotCompared: 0, comparison: TransactionSummary())
         summary.v2Unverified = 0
         let numeric = ReconciliationReport.summaryRows(summary).filter { SummaryJSON.isCount($0.value) }.map(\.name)
         let names = Set(numeric + Discrepancy.Kind.allCases.map(\.rawValue) + ["rejects", "records_read"])
@@ -59,16 +60,19 @@ package struct ThresholdFigures: Sendable, Equatable {
             "rejects": "records_read",
             "matched": "v1_records_read", "type_mismatch": "v1_records_read", "missing_in_v2": "v1_records_read",
             "field_mismatch": "v1_records_read", "unmapped_v1": "v1_records_read", "pending_in_v2": "v1_records_read",
-            "missing_in_v1": "v2_records_read", "conflicting_duplicate_v2": "v2_records_read", "pending_in_v1": "v2_records_read",
+            "missing_in_v1": "v2_records_read", "conflicting_duplicate_v2": "v2_records_read",
+            "pending_in_v1": "v2_records_read",
             "v2_only_expected": "v2_records_read",
             "state_mismatch": "subscriptions_compared",
-            "transaction_missing_in_v2": "v1_transactions", "unannounced_in_v1": "v1_transactions", "not_fetched": "v1_transactions",
+            "transaction_missing_in_v2": "v1_transactions", "unannounced_in_v1": "v1_transactions",
+            "not_fetched": "v1_transactions",
             "transaction_missing_in_v1": "v2_transactions", "v2_only_expected_transactions": "v2_transactions",
             "transaction_field_mismatch": "matched_transactions",
-            "status_state_mismatch": "statuses_compared",
+            "status_state_mismatch": "statuses_compared"
         ]
         for side in ["v1", "v2"] {
-            for figure in ["rejected", "duplicates", "out_of_period", "unmapped", "companion", "pending", "unverified"] {
+            for figure in ["rejected", "duplicates", "out_of_period", "unmapped", "companion", "pending", "unverified"]
+            {
                 of["\(side)_\(figure)"] = "\(side)_records_read"
             }
         }
@@ -86,7 +90,9 @@ package struct ThresholdFigures: Sendable, Equatable {
         var byKind: [String: Int] = [:]
         for d in result.differences { byKind[d.kind.rawValue, default: 0] += 1 }
         for d in result.pending { byKind[d.kind.rawValue, default: 0] += 1 }
-        for kind in Discrepancy.Kind.allCases where counts[kind.rawValue] == nil { counts[kind.rawValue] = byKind[kind.rawValue] ?? 0 }
+        for kind in Discrepancy.Kind.allCases where counts[kind.rawValue] == nil {
+            counts[kind.rawValue] = byKind[kind.rawValue] ?? 0
+        }
         counts["rejects"] = result.summary.v1Rejected + result.summary.v2Rejected
         counts["records_read"] = (counts["v1_records_read"] ?? 0) + (counts["v2_records_read"] ?? 0)
         return ThresholdFigures(counts: counts, catalog: reconcile)

@@ -54,10 +54,13 @@ package struct ThresholdRule: Sendable, Equatable {
 
     /// Parses `text`; an unknown figure (with a did-you-mean suggestion), a missing operator, a bad number or a
     /// percentage of a figure without a denominator is a usage error.
-    package static func parse(_ text: String, severity: Severity, figures: ThresholdFigures.Catalog) throws(ASNError) -> ThresholdRule {
+    package static func parse(_ text: String, severity: Severity, figures: ThresholdFigures.Catalog) throws(ASNError)
+        -> ThresholdRule
+    {
         let option = option(severity)
         let spaced = text.filter { $0 != " " }
-        let example = "give FIGURE OPERATOR LIMIT, for example 'missing_in_v2>0', 'state_mismatch>0.5%' or 'rejects>=10' (operators >, >=, <, <=, ==)"
+        let example =
+            "give FIGURE OPERATOR LIMIT, for example 'missing_in_v2>0', 'state_mismatch>0.5%' or 'rejects>=10' (operators >, >=, <, <=, ==)"
         guard let split = spaced.firstIndex(where: { "<>=!".contains($0) }) else {
             throw ASNError(.usage, "option '\(option)': rule '\(text)' has no operator; \(example)")
         }
@@ -73,17 +76,28 @@ package struct ThresholdRule: Sendable, Equatable {
             throw ASNError(.usage, "option '\(option)': rule '\(text)' names no figure; \(example)")
         }
         guard figures.names.contains(figure) else {
-            let hint = Suggestion.closest(to: figure, among: figures.names.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-            throw ASNError(.usage, "option '\(option)': unknown figure '\(figure)' in rule '\(text)'\(hint) (figures: every difference kind, every summary.csv count, and rejects; see README, Thresholds)")
+            let hint =
+                Suggestion.closest(to: figure, among: figures.names.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+            throw ASNError(
+                .usage,
+                "option '\(option)': unknown figure '\(figure)' in rule '\(text)'\(hint) (figures: every difference kind, every summary.csv count, and rejects; see README, Thresholds)"
+            )
         }
         let plain = !number.isEmpty && number.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
         guard plain, let limit = Double(number), limit.isFinite else {
-            throw ASNError(.usage, "option '\(option)': rule '\(text)' needs a non-negative number (or a percentage such as 0.5%) after '\(comparison.rawValue)'")
+            throw ASNError(
+                .usage,
+                "option '\(option)': rule '\(text)' needs a non-negative number (or a percentage such as 0.5%) after '\(comparison.rawValue)'"
+            )
         }
         if isPercent && figures.denominators[figure] == nil {
-            throw ASNError(.usage, "option '\(option)': rule '\(text)': '\(figure)' has no denominator, so it takes a count, not a percentage")
+            throw ASNError(
+                .usage,
+                "option '\(option)': rule '\(text)': '\(figure)' has no denominator, so it takes a count, not a percentage"
+            )
         }
-        return ThresholdRule(text: text, severity: severity, figure: figure, comparison: comparison, limit: limit, isPercent: isPercent)
+        return ThresholdRule(
+            text: text, severity: severity, figure: figure, comparison: comparison, limit: limit, isPercent: isPercent)
     }
 
     /// The limit as written in messages (`0`, `0.5%`).

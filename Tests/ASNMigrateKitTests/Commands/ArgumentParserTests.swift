@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct ArgumentParserTests {
@@ -27,7 +28,7 @@ import Testing
     @Test func parsesEveryOptionKind() throws {
         let parsed = try run([
             "--out", "v2.jsonl", "--format=csv", "--ignore-field", "a", "--ignore-field=b", "-n",
-            "--window", "90m", "--limit=5", "--offset", "-3", "in1", "-", "dir/",
+            "--window", "90m", "--limit=5", "--offset", "-3", "in1", "-", "dir/"
         ])
         #expect(parsed.command == "migrate")
         #expect(parsed.value("--out") == "v2.jsonl")
@@ -89,7 +90,9 @@ import Testing
 
     // MARK: - Help
 
-    static let helpRequests: [[String]] = [["-h"], ["--help"], ["in", "--help"], ["--outt", "-h"], ["--format", "xml", "--help"]]
+    static let helpRequests: [[String]] = [
+        ["-h"], ["--help"], ["in", "--help"], ["--outt", "-h"], ["--format", "xml", "--help"]
+    ]
 
     @Test(arguments: helpRequests)
     func helpWinsOverEverythingElse(arguments: [String]) throws {
@@ -108,15 +111,22 @@ import Testing
         #expect(lines.contains("ARGUMENTS:"))
         #expect(lines.contains("OPTIONS:"))
         let column = "  --ignore-field NAME  ".count
-        for prefix in ["  PATH ", "  -o, --out FILE ", "  --format FORMAT ", "  --ignore-field NAME ", "  -n, --dry-run ", "  -h, --help "] {
+        for prefix in [
+            "  PATH ", "  -o, --out FILE ", "  --format FORMAT ", "  --ignore-field NAME ", "  -n, --dry-run ",
+            "  -h, --help "
+        ] {
             let line = lines.first { $0.hasPrefix(prefix) }
-            #expect(line.map { $0.count > column && $0.prefix(column).last == " " && $0.dropFirst(column).first != " " } == true, "\(prefix)")
+            #expect(
+                line.map { $0.count > column && $0.prefix(column).last == " " && $0.dropFirst(column).first != " " }
+                    == true, "\(prefix)")
         }
         #expect(help.contains("(one of: jsonl, csv; default: jsonl)"))
         #expect(help.contains("(repeatable)"))
         #expect(help.contains("(1 to 1000000)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
-        #expect(lines.contains(String(repeating: " ", count: column) + "has to wrap onto a second line in the help output."))
+        #expect(
+            lines.contains(String(repeating: " ", count: column) + "has to wrap onto a second line in the help output.")
+        )
         #expect(help.hasSuffix("Show this help.\n"))
     }
 
@@ -131,10 +141,12 @@ import Testing
     }
 
     @Test func longOptionNamesMoveHelpToTheNextLine() {
-        let spec = CommandSpec(name: "x", abstract: "X.", options: [
-            .single("--a-really-quite-long-option-name", valueName: "VALUE", help: "Long."),
-            .flag("--short", help: "Short."),
-        ])
+        let spec = CommandSpec(
+            name: "x", abstract: "X.",
+            options: [
+                .single("--a-really-quite-long-option-name", valueName: "VALUE", help: "Long."),
+                .flag("--short", help: "Short.")
+            ])
         let lines = spec.helpText.split(separator: "\n").map(String.init)
         let index = lines.firstIndex(of: "  --a-really-quite-long-option-name VALUE")
         #expect(index.map { lines[$0 + 1].trimmingPrefixSpaces == "Long." } == true)
@@ -144,13 +156,28 @@ import Testing
     // MARK: - Errors
 
     static let errorCases: [([String], String)] = [
-        (["--outt", "x", "p"], "unknown option '--outt' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."),
+        (
+            ["--outt", "x", "p"],
+            "unknown option '--outt' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."
+        ),
         (["--zzz", "p"], "unknown option '--zzz' for 'migrate'. See 'asn-migrate migrate --help'."),
-        (["--ignore", "a", "p"], "unknown option '--ignore' for 'migrate'; did you mean '--ignore-field'? See 'asn-migrate migrate --help'."),
-        (["--dryrun", "p"], "unknown option '--dryrun' for 'migrate'; did you mean '--dry-run'? See 'asn-migrate migrate --help'."),
-        (["-out", "x", "p"], "unknown option '-out' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."),
+        (
+            ["--ignore", "a", "p"],
+            "unknown option '--ignore' for 'migrate'; did you mean '--ignore-field'? See 'asn-migrate migrate --help'."
+        ),
+        (
+            ["--dryrun", "p"],
+            "unknown option '--dryrun' for 'migrate'; did you mean '--dry-run'? See 'asn-migrate migrate --help'."
+        ),
+        (
+            ["-out", "x", "p"],
+            "unknown option '-out' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."
+        ),
         (["-x", "p"], "unknown option '-x' for 'migrate'. See 'asn-migrate migrate --help'."),
-        (["--outt=x", "p"], "unknown option '--outt' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."),
+        (
+            ["--outt=x", "p"],
+            "unknown option '--outt' for 'migrate'; did you mean '--out'? See 'asn-migrate migrate --help'."
+        ),
         (["p", "--out"], "option '--out' needs a value (FILE)"),
         (["--out", "--dry-run", "p"], "option '--out' needs a value (FILE)"),
         (["-o"], "option '--out' needs a value (FILE)"),
@@ -161,14 +188,17 @@ import Testing
         (["--dry-run"], "missing PATH: give at least one input file or directory, or '-' for standard input"),
         (["-", "-"], "'-' (standard input) given 2 times; standard input can be read only once"),
         (["--format", "xml", "p"], "option '--format' must be one of: jsonl, csv (got 'xml')"),
-        (["--format", "jsonn", "p"], "option '--format' must be one of: jsonl, csv (got 'jsonn'; did you mean 'jsonl'?)"),
+        (
+            ["--format", "jsonn", "p"],
+            "option '--format' must be one of: jsonl, csv (got 'jsonn'; did you mean 'jsonl'?)"
+        ),
         (["--format", "JSONL", "p"], "option '--format' must be one of: jsonl, csv (got 'JSONL')"),
         (["--window", "48", "p"], "option '--window' needs a duration such as 48h, 90m, 3600s or 2d (got '48')"),
         (["--window", "h", "p"], "option '--window' needs a duration such as 48h, 90m, 3600s or 2d (got 'h')"),
         (["--window=", "p"], "option '--window' needs a duration such as 48h, 90m, 3600s or 2d (got '')"),
         (["--limit", "ten", "p"], "option '--limit' needs a whole number (got 'ten')"),
         (["--limit", "0", "p"], "option '--limit' must be between 1 and 1000000 (got 0)"),
-        (["--limit", "1.5", "p"], "option '--limit' needs a whole number (got '1.5')"),
+        (["--limit", "1.5", "p"], "option '--limit' needs a whole number (got '1.5')")
     ]
 
     @Test(arguments: errorCases)
@@ -177,11 +207,20 @@ import Testing
     }
 
     static let otherCommandErrors: [(CommandSpec, [String], String)] = [
-        (CommandFixtures.mappings, ["extra"], "unexpected argument 'extra' for 'mappings'; it takes no arguments. See 'asn-migrate mappings --help'."),
-        (CommandFixtures.simulate, ["1", "2", "3"], "too many arguments for 'simulate': it takes at most 1 SEED, got 3 (unexpected: '2', '3')"),
+        (
+            CommandFixtures.mappings, ["extra"],
+            "unexpected argument 'extra' for 'mappings'; it takes no arguments. See 'asn-migrate mappings --help'."
+        ),
+        (
+            CommandFixtures.simulate, ["1", "2", "3"],
+            "too many arguments for 'simulate': it takes at most 1 SEED, got 3 (unexpected: '2', '3')"
+        ),
         (CommandFixtures.simulate, ["-"], "'-' (standard input) cannot be used with 'simulate'; give a file path"),
         (CommandFixtures.simulate, ["--count", "101"], "option '--count' must be between 1 and 100 (got 101)"),
-        (CommandSpec(name: "x", abstract: "", positional: PositionalSpec(name: "F", help: "", minCount: 2)), ["a"], "missing F: give at least 2"),
+        (
+            CommandSpec(name: "x", abstract: "", positional: PositionalSpec(name: "F", help: "", minCount: 2)), ["a"],
+            "missing F: give at least 2"
+        )
     ]
 
     @Test(arguments: otherCommandErrors)
@@ -198,14 +237,16 @@ import Testing
     }
 
     @Test func specProblemsAreFound() {
-        let spec = CommandSpec(name: "bad", abstract: "", options: [
-            .flag("--help", help: ""),
-            .flag("out", help: ""),
-            .single("--a", short: "-a", valueName: "", help: ""),
-            .single("--b", short: "-a", valueName: "B", help: ""),
-            .single("--c", short: "c", valueName: "C", help: "", defaultValue: "nope", valueKind: .integer(nil)),
-            .repeatable("--d", valueName: "D", help: ""),
-        ], positional: PositionalSpec(name: "P", help: "", minCount: 2, maxCount: 1))
+        let spec = CommandSpec(
+            name: "bad", abstract: "",
+            options: [
+                .flag("--help", help: ""),
+                .flag("out", help: ""),
+                .single("--a", short: "-a", valueName: "", help: ""),
+                .single("--b", short: "-a", valueName: "B", help: ""),
+                .single("--c", short: "c", valueName: "C", help: "", defaultValue: "nope", valueKind: .integer(nil)),
+                .repeatable("--d", valueName: "D", help: "")
+            ], positional: PositionalSpec(name: "P", help: "", minCount: 2, maxCount: 1))
         let problems = spec.specProblems
         #expect(problems.contains("option name '--help' is declared twice or is reserved"))
         #expect(problems.contains("long name 'out' must look like --name"))
@@ -218,7 +259,7 @@ import Testing
     }
 }
 
-private extension String {
+extension String {
     /// The text without leading spaces.
-    var trimmingPrefixSpaces: String { String(drop(while: { $0 == " " })) }
+    fileprivate var trimmingPrefixSpaces: String { String(drop(while: { $0 == " " })) }
 }

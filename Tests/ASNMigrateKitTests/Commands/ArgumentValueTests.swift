@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct ArgumentValueTests {
@@ -6,7 +7,7 @@ import Testing
 
     static let durations: [(String, Int64)] = [
         ("48h", 172_800_000), ("90m", 5_400_000), ("3600s", 3_600_000), ("2d", 172_800_000),
-        ("500ms", 500), ("1h30m", 5_400_000), ("0s", 0), ("1d12h", 129_600_000),
+        ("500ms", 500), ("1h30m", 5_400_000), ("0s", 0), ("1d12h", 129_600_000)
     ]
 
     @Test(arguments: durations)
@@ -18,7 +19,9 @@ import Testing
 
     @Test(arguments: badDurations)
     func rejectsBadDurations(text: String) {
-        #expect(throws: ASNError(.usage, "option '--window' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")) {
+        #expect(
+            throws: ASNError(.usage, "option '--window' needs a duration such as 48h, 90m, 3600s or 2d (got '\(text)')")
+        ) {
             try ArgumentValue.durationMilliseconds(text, option: "--window")
         }
     }
@@ -45,7 +48,9 @@ import Testing
 
     @Test func choices() throws {
         #expect(try ArgumentValue.choice("csv", option: "--format", among: ["jsonl", "csv"]) == "csv")
-        #expect(throws: ASNError(.usage, "option '--format' must be one of: jsonl, csv (got 'cvs'; did you mean 'csv'?)")) {
+        #expect(
+            throws: ASNError(.usage, "option '--format' must be one of: jsonl, csv (got 'cvs'; did you mean 'csv'?)")
+        ) {
             try ArgumentValue.choice("cvs", option: "--format", among: ["jsonl", "csv"])
         }
     }

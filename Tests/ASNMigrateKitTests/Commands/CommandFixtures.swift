@@ -8,12 +8,20 @@ enum CommandFixtures {
         abstract: "Migrate archived V1 notifications to V2 form.",
         options: [
             .single("--out", short: "-o", valueName: "FILE", help: "Where to write the V2 JSON Lines."),
-            .single("--format", valueName: "FORMAT", help: "Output format.", defaultValue: "jsonl", valueKind: .choice(["jsonl", "csv"])),
+            .single(
+                "--format", valueName: "FORMAT", help: "Output format.", defaultValue: "jsonl",
+                valueKind: .choice(["jsonl", "csv"])),
             .repeatable("--ignore-field", valueName: "NAME", help: "A V1 field to drop without reporting it."),
-            .single("--window", valueName: "DURATION", help: "How far apart duplicates may be.", defaultValue: "48h", valueKind: .duration),
+            .single(
+                "--window", valueName: "DURATION", help: "How far apart duplicates may be.", defaultValue: "48h",
+                valueKind: .duration),
             .single("--limit", valueName: "N", help: "Stop after N records.", valueKind: .integer(1...1_000_000)),
             .single("--offset", valueName: "N", help: "Shift by N.", valueKind: .integer(nil)),
-            .flag("--dry-run", short: "-n", help: "Check everything but write nothing; a long help text that has to wrap onto a second line in the help output."),
+            .flag(
+                "--dry-run", short: "-n",
+                help:
+                    "Check everything but write nothing; a long help text that has to wrap onto a second line in the help output."
+            )
         ],
         positional: PositionalSpec(
             name: "PATH",
@@ -31,7 +39,9 @@ enum CommandFixtures {
     static let simulate = CommandSpec(
         name: "simulate",
         abstract: "Generate sample V1 notifications.",
-        options: [.single("--count", valueName: "N", help: "How many.", defaultValue: "10", valueKind: .integer(1...100))],
+        options: [
+            .single("--count", valueName: "N", help: "How many.", defaultValue: "10", valueKind: .integer(1...100))
+        ],
         positional: PositionalSpec(name: "SEED", help: "Random seed.", maxCount: 1)
     )
 
@@ -43,7 +53,7 @@ enum CommandFixtures {
             migrate,
             CommandSpec(name: "reconcile", abstract: "Compare V1 and V2 archives and write CSV reports."),
             mappings,
-            simulate,
+            simulate
         ]
     )
 }

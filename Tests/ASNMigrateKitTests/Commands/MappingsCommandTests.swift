@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `asn-migrate mappings` prints every rules file `reconcile` uses, the V2-only transaction rules included.
@@ -11,10 +12,15 @@ import Testing
         #expect(out.contains("transactions V1 had no reason to show (v2-only-transactions.rules"))
         // Every built-in rule, as a row: type, ownership, revoked, transaction.
         for rule in V2OnlyTransactionRules.builtIn.rules {
-            let cells = [rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*", rule.first.map { $0 ? "first" : "later" } ?? "*"]
-            #expect(out.split(separator: "\n").contains { line in
-                line.split(separator: " ", omittingEmptySubsequences: true).map(String.init) == cells.flatMap { $0.split(separator: " ").map(String.init) }
-            }, "\(cells)")
+            let cells = [
+                rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*",
+                rule.first.map { $0 ? "first" : "later" } ?? "*"
+            ]
+            #expect(
+                out.split(separator: "\n").contains { line in
+                    line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                        == cells.flatMap { $0.split(separator: " ").map(String.init) }
+                }, "\(cells)")
         }
         #expect(!V2OnlyTransactionRules.builtIn.rules.isEmpty)
     }
@@ -28,7 +34,8 @@ import Testing
         _ = try scratch.write("m/v2-only-transactions.rules", "format 1\nNon-Consumable | FAMILY_SHARED | yes\n")
         let captured = CapturedConsole()
         #expect(ASNMigrateCLI.run(["mappings", "--mappings", directory], console: captured.console) == .success)
-        let section = try #require(captured.stdout.components(separatedBy: "transactions V1 had no reason to show").last)
+        let section = try #require(
+            captured.stdout.components(separatedBy: "transactions V1 had no reason to show").last)
         let rows = section.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ").joined(separator: " ") }
         #expect(rows == ["Non-Consumable FAMILY_SHARED yes *"], "only the directory's rule: \(section)")
     }

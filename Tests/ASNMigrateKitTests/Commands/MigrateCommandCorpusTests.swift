@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `migrate` on the real published V1 payloads in `../shared/corpus/v1` (not part of the repository; skipped when absent).
@@ -8,7 +9,8 @@ struct MigrateCommandCorpusTests {
     /// The corpus files with the given extension, sorted.
     static func corpusFiles(_ ext: String) -> [String] {
         guard let directory = PackagePaths.corpusV1,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return [] }
         return names.filter { $0.hasSuffix("." + ext) }.sorted().map { directory.appendingPathComponent($0).path }
     }
 
@@ -57,7 +59,8 @@ struct MigrateCommandCorpusTests {
             #expect(rejection.code == .malformedJSON)
             #expect(rejection.location?.path == file)
             #expect(rejection.location?.line != nil)
-            #expect(rejection.message.contains("line ") && rejection.message.contains("column "), "\(rejection.message)")
+            #expect(
+                rejection.message.contains("line ") && rejection.message.contains("column "), "\(rejection.message)")
         }
     }
 
@@ -67,8 +70,9 @@ struct MigrateCommandCorpusTests {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let captured = CapturedConsole()
-        let status = ASNMigrateCLI.run(["migrate", corpus.path, "--out", scratch.path + "/out.jsonl", "--rejects", scratch.path + "/rejects.csv"],
-                                       console: captured.console)
+        let status = ASNMigrateCLI.run(
+            ["migrate", corpus.path, "--out", scratch.path + "/out.jsonl", "--rejects", scratch.path + "/rejects.csv"],
+            console: captured.console)
         #expect(status == .findings)
 
         // The library's own count of the same files.
@@ -78,8 +82,11 @@ struct MigrateCommandCorpusTests {
         }
         #expect(summary.isBalanced)
         #expect(summary.read == Self.corpusFiles("json").count + Self.corpusFiles("txt").count)
-        #expect(captured.stderr.contains("check: read \(summary.read) = migrated \(summary.migrated) + unmapped \(summary.unmapped) + rejected \(summary.rejected)"),
-                "\(captured.stderr)")
+        #expect(
+            captured.stderr.contains(
+                "check: read \(summary.read) = migrated \(summary.migrated) + unmapped \(summary.unmapped) + rejected \(summary.rejected)"
+            ),
+            "\(captured.stderr)")
 
         let out = try scratch.read("out.jsonl")
         #expect(out.split(separator: 0x0A).count == summary.migrated)

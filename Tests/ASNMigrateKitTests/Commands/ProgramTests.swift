@@ -1,6 +1,7 @@
-import Testing
-@testable import ASNMigrateKit
 import ASNSimulation
+import Testing
+
+@testable import ASNMigrateKit
 
 @Suite struct ProgramTests {
     // MARK: - Helpers
@@ -90,8 +91,10 @@ import ASNSimulation
                     Issue.record("'\(a) \(b)' doubled in \(command.name) --help: \(prose)")
                 }
             }
-            #expect(text.components(separatedBy: "repeatable").count <= command.options.filter { $0.kind == .repeatable }.count + 1,
-                    "'repeatable' is said once per repeatable option in \(command.name) --help")
+            #expect(
+                text.components(separatedBy: "repeatable").count <= command.options.filter { $0.kind == .repeatable }
+                    .count + 1,
+                "'repeatable' is said once per repeatable option in \(command.name) --help")
         }
     }
 
@@ -107,13 +110,25 @@ import ASNSimulation
     // MARK: - Errors
 
     static let errorCases: [([String], String)] = [
-        (["migrat"], "unknown command 'migrat'; did you mean 'migrate'? Commands: migrate, reconcile, mappings, simulate"),
-        (["recon"], "unknown command 'recon'; did you mean 'reconcile'? Commands: migrate, reconcile, mappings, simulate"),
+        (
+            ["migrat"],
+            "unknown command 'migrat'; did you mean 'migrate'? Commands: migrate, reconcile, mappings, simulate"
+        ),
+        (
+            ["recon"],
+            "unknown command 'recon'; did you mean 'reconcile'? Commands: migrate, reconcile, mappings, simulate"
+        ),
         (["frobnicate"], "unknown command 'frobnicate'. Commands: migrate, reconcile, mappings, simulate"),
-        (["help", "mapings"], "unknown command 'mapings'; did you mean 'mappings'? Commands: migrate, reconcile, mappings, simulate"),
+        (
+            ["help", "mapings"],
+            "unknown command 'mapings'; did you mean 'mappings'? Commands: migrate, reconcile, mappings, simulate"
+        ),
         ([], "missing command. Commands: migrate, reconcile, mappings, simulate. See 'asn-migrate --help'."),
-        (["--out", "x", "migrate"], "unknown option '--out' before the command; options go after it, as in 'asn-migrate COMMAND [OPTIONS]'. Commands: migrate, reconcile, mappings, simulate"),
-        (["migrate"], "missing PATH: give at least one input file or directory, or '-' for standard input"),
+        (
+            ["--out", "x", "migrate"],
+            "unknown option '--out' before the command; options go after it, as in 'asn-migrate COMMAND [OPTIONS]'. Commands: migrate, reconcile, mappings, simulate"
+        ),
+        (["migrate"], "missing PATH: give at least one input file or directory, or '-' for standard input")
     ]
 
     @Test(arguments: errorCases)
@@ -124,7 +139,8 @@ import ASNSimulation
     @Test func theEntryPointForOtherProgramsRunsTheLibrarysCommands() {
         // Exit statuses only: what these print goes to this process's standard error.
         #expect(ASNMigrateCLI.main(["no-such-command"]) == .usage)
-        #expect(ASNMigrateCLI.main(["simulate", "--help"]) == .usage, "simulate belongs to the executable, not the library")
+        #expect(
+            ASNMigrateCLI.main(["simulate", "--help"]) == .usage, "simulate belongs to the executable, not the library")
         #expect(ASNMigrateCLI.main(["mappings", "--mappings", "/nonexistent-asn-migrate-dir"]) == .failure)
     }
 }

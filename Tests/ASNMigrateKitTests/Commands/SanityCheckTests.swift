@@ -1,9 +1,11 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The checks behind exit status 3, and how `--max-reject-rate` is read.
 @Suite struct SanityCheckTests {
-    @Test(arguments: [("0.01", 0.01), ("1%", 0.01), ("0.5%", 0.005), ("0", 0.0), ("100%", 1.0), ("1", 1.0), (".2", 0.2)])
+    @Test(arguments: [("0.01", 0.01), ("1%", 0.01), ("0.5%", 0.005), ("0", 0.0), ("100%", 1.0), ("1", 1.0), (".2", 0.2)]
+    )
     func ratesParseAsFractionsOrPercentages(text: String, expected: Double) {
         #expect(SanityCheck.parseRate(text) == expected)
     }
@@ -17,13 +19,15 @@ import Testing
         let atLimit = [SanityCheck.Side(name: "V1", read: 100, rejected: 1), .init(name: "V2", read: 200, rejected: 2)]
         #expect(SanityCheck.failures(atLimit, maxRejectRate: 0.01, pairedSides: true) == nil)
         let above = [SanityCheck.Side(name: "V1", read: 100, rejected: 1), .init(name: "V2", read: 200, rejected: 3)]
-        #expect(SanityCheck.failures(above, maxRejectRate: 0.01, pairedSides: true)
+        #expect(
+            SanityCheck.failures(above, maxRejectRate: 0.01, pairedSides: true)
                 == "sanity check failed: V2 rejected 3 of 200 records read (1.5%), above --max-reject-rate 1%")
     }
 
     @Test func anEmptySideFailsOnlyWhenTheOtherHasRecords() {
         let oneEmpty = [SanityCheck.Side(name: "V1", read: 10, rejected: 0), .init(name: "V2", read: 0, rejected: 0)]
-        #expect(SanityCheck.failures(oneEmpty, maxRejectRate: 0.01, pairedSides: true)
+        #expect(
+            SanityCheck.failures(oneEmpty, maxRejectRate: 0.01, pairedSides: true)
                 == "sanity check failed: V2 has no usable records (read 0) while V1 has 10; check the --v2 paths")
         #expect(SanityCheck.failures(oneEmpty, maxRejectRate: 0.01, pairedSides: false) == nil)
         let bothEmpty = [SanityCheck.Side(name: "V1", read: 0, rejected: 0), .init(name: "V2", read: 0, rejected: 0)]

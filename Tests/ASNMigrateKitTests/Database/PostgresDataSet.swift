@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// A small simulated data set loaded into a throwaway PostgreSQL server as a team would keep it (V1 bodies in
@@ -25,13 +26,16 @@ struct PostgresDataSet {
         let parser = JSONParser()
         for line in try Self.lines(under: out + "/v1") where (try? parser.parse(line)) != nil {
             let index = v1.count
-            let received = index % 7 == 3 ? "2021-01-\(String(format: "%02d", 1 + index % 28)) 10:0\(index % 10):00.\(100 + index)+00" : nil
+            let received =
+                index % 7 == 3
+                ? "2021-01-\(String(format: "%02d", 1 + index % 28)) 10:0\(index % 10):00.\(100 + index)+00" : nil
             v1.append(V1Row(body: line, receivedAt: received))
         }
         // A row that is JSON but no notification: a reject, named `asn_v1:ID`, on both paths.
         v1.insert(V1Row(body: "{\"note\":\"not a V1 notification\"}", receivedAt: nil), at: v1.count / 2)
         for line in try Self.lines(under: out + "/v2") {
-            guard case .object(let object)? = try? parser.parse(line), case .string(let jws)? = object["signedPayload"] else { continue }
+            guard case .object(let object)? = try? parser.parse(line), case .string(let jws)? = object["signedPayload"]
+            else { continue }
             v2.append(jws)
         }
     }
@@ -39,7 +43,9 @@ struct PostgresDataSet {
     // MARK: - Files
 
     /// The V1 rows as the JSON Lines file `name`: `{"received_at":MS,"body":BODY}` for a row with a receive time.
-    func writeV1File(_ name: String, rows: Range<Int>? = nil, in directory: TemporaryDirectory, appending: Bool = false) throws {
+    func writeV1File(_ name: String, rows: Range<Int>? = nil, in directory: TemporaryDirectory, appending: Bool = false)
+        throws
+    {
         var text = ""
         for row in v1[rows ?? v1.indices] {
             if let received = row.receivedAt, let ms = Timestamp.parseDatabaseText(received) {
@@ -52,7 +58,9 @@ struct PostgresDataSet {
     }
 
     /// The V2 rows as the JSON Lines file `name` of raw V2 bodies.
-    func writeV2File(_ name: String, rows: Range<Int>? = nil, in directory: TemporaryDirectory, appending: Bool = false) throws {
+    func writeV2File(_ name: String, rows: Range<Int>? = nil, in directory: TemporaryDirectory, appending: Bool = false)
+        throws
+    {
         let text = v2[rows ?? v2.indices].map { "{\"signedPayload\":\"\($0)\"}\n" }.joined()
         try write(text, name, in: directory, appending: appending)
     }
@@ -66,7 +74,9 @@ struct PostgresDataSet {
         let v2CSV = v2.indices.map { Self.csvLine([String($0 + 1), v2[$0]]) }.joined()
         try directory.write("v1-rows.csv", Array(v1CSV.utf8))
         try directory.write("v2-rows.csv", Array(v2CSV.utf8))
-        try Self.run(server, """
+        try Self.run(
+            server,
+            """
             create table asn_v1 (id bigint primary key, received_at timestamptz, body jsonb not null);
             create table asn_v2 (id bigint primary key, signed_payload text not null);
             \\copy asn_v1 (id, received_at, body) from 'v1-rows.csv' with (format csv)
@@ -75,7 +85,9 @@ struct PostgresDataSet {
     }
 
     /// Runs `sql` through psql on `database` in `directory`, recording psql's complaint as a test failure.
-    static func run(_ server: PostgresServer, _ sql: String, in directory: TemporaryDirectory, database: String = "postgres") throws {
+    static func run(
+        _ server: PostgresServer, _ sql: String, in directory: TemporaryDirectory, database: String = "postgres"
+    ) throws {
         let file = "load-\(UUID().uuidString.prefix(8)).sql"
         try directory.write(file, Array(sql.utf8))
         let result = server.psql("-f \(file)", in: directory.path, database: database)
@@ -84,7 +96,8 @@ struct PostgresDataSet {
 
     /// One CSV line; an empty field is written bare, so COPY reads it as NULL.
     static func csvLine(_ fields: [String]) -> String {
-        fields.map { $0.isEmpty ? "" : "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\n"
+        fields.map { $0.isEmpty ? "" : "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(
+            separator: ",") + "\n"
     }
 
     // MARK: - Private

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `fetch` through the built binary against a loopback App Store Server API serving `simulate`'s API view.
 @Suite(.serialized) struct FetchEndToEndTests {
@@ -25,9 +27,14 @@ import Glibc
         init(subscribers: Int, seed: Int, inject: String = "0") throws {
             tmp = try TemporaryDirectory()
             sim = tmp.path + "/sim"
-            let simulate = try BinaryRun.run(["simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--inject", inject, "--out", sim])
+            let simulate = try BinaryRun.run([
+                "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--inject", inject, "--out",
+                sim
+            ])
             guard simulate.status == 0 else { throw ASNError(.outputFailed, "simulate failed: \(simulate.stderr)") }
-            guard let key = ES256PrivateKey.generate(), let pem = key.pkcs8PEM() else { throw ASNError(.outputFailed, "no key") }
+            guard let key = ES256PrivateKey.generate(), let pem = key.pkcs8PEM() else {
+                throw ASNError(.outputFailed, "no key")
+            }
             self.key = key
             keyPath = try tmp.write("AuthKey_KEY123.p8", pem)
             chmod(keyPath, 0o600)
@@ -35,25 +42,35 @@ import Glibc
         }
 
         /// A started loopback server for the simulation.
-        func server(faults: LoopbackAPIServer.Faults = .init(), notificationPages: [[UInt8]] = []) throws -> LoopbackAPIServer {
+        func server(faults: LoopbackAPIServer.Faults = .init(), notificationPages: [[UInt8]] = []) throws
+            -> LoopbackAPIServer
+        {
             guard let publicKey = key.publicKey else { throw ASNError(.outputFailed, "no public key") }
-            let server = LoopbackAPIServer(answers: answers, notificationPages: notificationPages, publicKey: publicKey, keyId: "KEY123",
-                                           issuerId: "issuer-1", bundleId: "com.example.simulated", faults: faults)
+            let server = LoopbackAPIServer(
+                answers: answers, notificationPages: notificationPages, publicKey: publicKey, keyId: "KEY123",
+                issuerId: "issuer-1", bundleId: "com.example.simulated", faults: faults)
             try server.start()
             return server
         }
 
         /// `fetch`'s arguments against `server`.
-        func arguments(_ server: LoopbackAPIServer, environment: String = "production", out: String, extra: [String] = []) -> [String] {
-            ["fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated", "--private-key", keyPath,
-             "--environment", environment, "--base-url", server.baseURL(environment), "--out", out,
-             "--max-requests-per-second", "1000", "--retry-delay", "20ms"] + extra
+        func arguments(
+            _ server: LoopbackAPIServer, environment: String = "production", out: String, extra: [String] = []
+        ) -> [String] {
+            [
+                "fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated",
+                "--private-key", keyPath,
+                "--environment", environment, "--base-url", server.baseURL(environment), "--out", out,
+                "--max-requests-per-second", "1000", "--retry-delay", "20ms"
+            ] + extra
         }
 
         /// Ids the view holds that the archive never names (family-shared purchases V1 never notified), per environment.
         func idsOutsideArchive(_ environment: String) throws -> [String] {
-            let named = Set(try FetchIds.fromArchive(try InputPaths.expand([sim + "/v1"]), environment: environment).ids)
-            return answers.filter { $0.environment == environment && !named.contains($0.originalTransactionId) }.map(\.originalTransactionId)
+            let named = Set(
+                try FetchIds.fromArchive(try InputPaths.expand([sim + "/v1"]), environment: environment).ids)
+            return answers.filter { $0.environment == environment && !named.contains($0.originalTransactionId) }.map(
+                \.originalTransactionId)
         }
     }
 
@@ -64,7 +81,9 @@ import Glibc
         while let relative = walker.nextObject() as? String {
             let path = directory + "/" + relative
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             if !includeHidden && relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             if relative.hasSuffix(".gz") {
@@ -89,10 +108,13 @@ import Glibc
     }
 
     /// Runs `reconcile` over `view` placed at `place` (so both runs name the same --v2 root) and returns its reports.
-    static func reconcile(_ setup: Setup, view: String, place: String, out: String) throws -> (Int32, [String: [UInt8]]) {
+    static func reconcile(_ setup: Setup, view: String, place: String, out: String) throws -> (Int32, [String: [UInt8]])
+    {
         try FileManager.default.moveItem(atPath: view, toPath: place)
         defer { try? FileManager.default.moveItem(atPath: place, toPath: view) }
-        let run = try BinaryRun.run(["reconcile", "--v1", setup.sim + "/v1", "--v2", place, "--out", out, "--run-date", "2026-11-24"])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", setup.sim + "/v1", "--v2", place, "--out", out, "--run-date", "2026-11-24"
+        ])
         return (run.status, try contents(out))
     }
 
@@ -117,15 +139,24 @@ import Glibc
         for environment in ["Production", "Sandbox"] {
             // Ids Apple holds that no V1 record names cannot come from the archive: listed with --ids, with two unknown ones.
             let extra = try setup.idsOutsideArchive(environment) + ["999000000000001", "999000000000002"]
-            let idsFile = try setup.tmp.write("ids-\(environment).txt", "# extra ids\n" + extra.joined(separator: "\n") + "\n")
-            let run = try BinaryRun.run(setup.arguments(server, environment: environment.lowercased(), out: out,
-                                                         extra: ["--from-v1", setup.sim + "/v1", "--ids", idsFile, "--summary-json", setup.tmp.path + "/summary-\(environment).json"]))
+            let idsFile = try setup.tmp.write(
+                "ids-\(environment).txt", "# extra ids\n" + extra.joined(separator: "\n") + "\n")
+            let run = try BinaryRun.run(
+                setup.arguments(
+                    server, environment: environment.lowercased(), out: out,
+                    extra: [
+                        "--from-v1", setup.sim + "/v1", "--ids", idsFile, "--summary-json",
+                        setup.tmp.path + "/summary-\(environment).json"
+                    ]))
             #expect(run.status == ExitStatus.findings.rawValue, "unknown ids are listed (exit 1): \(run.stderr)")
             runs.append(run)
         }
         #expect(server.tokenProblems.isEmpty, "every request carried a valid token: \(server.tokenProblems)")
         let notFound = try String(contentsOfFile: out + "/not-found.csv", encoding: .utf8)
-        #expect(notFound == "original_transaction_id,environment,error_code\n999000000000001,Production,4040010\n999000000000002,Production,4040010\n999000000000001,Sandbox,4040010\n999000000000002,Sandbox,4040010\n")
+        #expect(
+            notFound
+                == "original_transaction_id,environment,error_code\n999000000000001,Production,4040010\n999000000000002,Production,4040010\n999000000000001,Sandbox,4040010\n999000000000002,Sandbox,4040010\n"
+        )
         let summary = try String(contentsOfFile: out + "/fetch-summary.csv", encoding: .utf8)
         #expect(summary.contains("environment,Sandbox\n"), "the last run's summary")
         let productionSummary = try String(contentsOfFile: setup.tmp.path + "/summary-Production.json", encoding: .utf8)
@@ -135,27 +166,40 @@ import Glibc
         let requests = server.requests
         #expect(requests.contains { $0.status == 429 } && requests.contains { $0.status == 500 })
         // An unknown id is asked once per environment, never retried, never asked for statuses.
-        #expect(requests.filter { $0.id == "999000000000001" }.map { $0.environment + " " + $0.endpoint + " " + String($0.status) }.sorted()
-            == ["production inApps/v2/history 404", "sandbox inApps/v2/history 404"])
+        #expect(
+            requests.filter { $0.id == "999000000000001" }.map {
+                $0.environment + " " + $0.endpoint + " " + String($0.status)
+            }.sorted()
+                == ["production inApps/v2/history 404", "sandbox inApps/v2/history 404"])
         // Retry-After: 1 is honoured: the retry comes a second later, not after the 20 ms backoff.
         let limited = requests.filter { $0.id == production[0] && $0.endpoint == "inApps/v2/history" }
         #expect(limited.count == 2 && limited[1].time - limited[0].time >= 0.95, "\(limited.map(\.time))")
-        #expect(requests.filter { $0.id == production[2] && $0.endpoint == "inApps/v2/history" }.map(\.status).prefix(3) == [500, 500, 200])
+        #expect(
+            requests.filter { $0.id == production[2] && $0.endpoint == "inApps/v2/history" }.map(\.status).prefix(3)
+                == [500, 500, 200])
         // Every history request of a finished id is asked once, except the ones retried.
         let historyAnswered = requests.filter { $0.endpoint == "inApps/v2/history" && $0.status == 200 }
-        #expect(Set(historyAnswered.map { $0.environment + $0.id + $0.query }).count == historyAnswered.count, "no page asked twice")
+        #expect(
+            Set(historyAnswered.map { $0.environment + $0.id + $0.query }).count == historyAnswered.count,
+            "no page asked twice")
 
         // reconcile over the fetched folder and over the simulator's view, at the same --v2 path: identical reports.
-        let (directStatus, direct) = try Self.reconcile(setup, view: setup.sim + "/v2-api", place: setup.tmp.path + "/view", out: setup.tmp.path + "/r1")
-        let (fetchedStatus, fetched) = try Self.reconcile(setup, view: out, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r2")
+        let (directStatus, direct) = try Self.reconcile(
+            setup, view: setup.sim + "/v2-api", place: setup.tmp.path + "/view", out: setup.tmp.path + "/r1")
+        let (fetchedStatus, fetched) = try Self.reconcile(
+            setup, view: out, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r2")
         #expect(directStatus == 1 && fetchedStatus == 1, "the injected differences are found on both")
         let summaryText = String(decoding: direct["summary.csv"] ?? [], as: UTF8.self)
-        #expect(summaryText.contains("statuses_compared,") && !summaryText.contains("statuses_compared,0\n"), "statuses were compared")
+        #expect(
+            summaryText.contains("statuses_compared,") && !summaryText.contains("statuses_compared,0\n"),
+            "statuses were compared")
         #expect((direct["differences.csv"] ?? []).filter { $0 == 0x0A }.count > 3, "differences were found")
         #expect(direct.keys.sorted() == fetched.keys.sorted())
         for (name, bytes) in direct { #expect(fetched[name] == bytes, "\(name) differs") }
         let rejected = String(decoding: fetched["rejected.csv"] ?? [], as: UTF8.self)
-        #expect(!rejected.contains("fetch-summary") && !rejected.contains("not-found"), "the fetch's own files are not read")
+        #expect(
+            !rejected.contains("fetch-summary") && !rejected.contains("not-found"), "the fetch's own files are not read"
+        )
 
         // Neither a token nor the key appears in any output, log or file the fetch wrote.
         let tokens = Set(requests.map { String($0.authorization.dropFirst("Bearer ".count)) })
@@ -182,7 +226,9 @@ import Glibc
         let out = setup.tmp.path + "/fetched"
         let run = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--from-v1", setup.sim + "/v1"]))
         #expect(run.status == ExitStatus.unauthorized.rawValue, "\(run.stderr)")
-        #expect(run.stderr.contains("--key-id") && run.stderr.contains("--issuer-id") && run.stderr.contains("--bundle-id") && run.stderr.contains("clock"))
+        #expect(
+            run.stderr.contains("--key-id") && run.stderr.contains("--issuer-id") && run.stderr.contains("--bundle-id")
+                && run.stderr.contains("clock"))
         #expect(server.requests.count <= 4, "stops at once: at most the requests in flight (\(server.requests.count))")
         let tokens = Set(server.requests.map { String($0.authorization.dropFirst("Bearer ".count)) })
         for token in tokens { #expect(!run.stderr.contains(token) && !run.stdoutText.contains(token)) }
@@ -201,8 +247,10 @@ import Glibc
         faults.delay = 0.02
         let server = try setup.server(faults: faults)
         defer { server.stop() }
-        let whole = setup.tmp.path + "/whole", killed = setup.tmp.path + "/killed"
-        let first = try BinaryRun.run(setup.arguments(server, out: whole, extra: ["--from-v1", setup.sim + "/v1", "--concurrency", "1"]))
+        let whole = setup.tmp.path + "/whole"
+        let killed = setup.tmp.path + "/killed"
+        let first = try BinaryRun.run(
+            setup.arguments(server, out: whole, extra: ["--from-v1", setup.sim + "/v1", "--concurrency", "1"]))
         #expect(first.status == 0, "\(first.stderr)")
         let executable = try #require(BinaryRun.executable)
         var random = SystemRandomNumberGenerator()
@@ -212,7 +260,8 @@ import Glibc
             server.clearLog()
             let process = Process()
             process.executableURL = executable
-            process.arguments = setup.arguments(server, out: killed, extra: ["--from-v1", setup.sim + "/v1", "--concurrency", "4"])
+            process.arguments = setup.arguments(
+                server, out: killed, extra: ["--from-v1", setup.sim + "/v1", "--concurrency", "4"])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -223,23 +272,37 @@ import Glibc
             process.waitUntilExit()
             let askedAgain = server.requests.filter { finishedBefore.contains($0.id) }
             #expect(askedAgain.isEmpty, "ids finished before run \(attempt) were asked again: \(askedAgain.map(\.id))")
-            if process.terminationReason == .uncaughtSignal { kills += 1; continue }
+            if process.terminationReason == .uncaughtSignal {
+                kills += 1
+                continue
+            }
             #expect(process.terminationStatus == 0)
             break
         }
         #expect(kills >= 1)
-        #expect(try Self.responses(whole).keys.sorted() == ["history/part-0001.jsonl.gz", "not-found.csv", "statuses/part-0001.jsonl.gz"])
-        #expect(try Self.responses(killed) == (try Self.responses(whole)), "the resumed output is byte-identical to an uninterrupted one")
+        #expect(
+            try Self.responses(whole).keys.sorted() == [
+                "history/part-0001.jsonl.gz", "not-found.csv", "statuses/part-0001.jsonl.gz"
+            ])
+        #expect(
+            try Self.responses(killed) == (try Self.responses(whole)),
+            "the resumed output is byte-identical to an uninterrupted one")
 
         // --update asks only for history since each id's revision, and statuses afresh.
-        let (beforeStatus, before) = try Self.reconcile(setup, view: whole, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r1")
+        let (beforeStatus, before) = try Self.reconcile(
+            setup, view: whole, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r1")
         server.clearLog()
-        let update = try BinaryRun.run(setup.arguments(server, out: whole, extra: ["--from-v1", setup.sim + "/v1", "--update"]))
+        let update = try BinaryRun.run(
+            setup.arguments(server, out: whole, extra: ["--from-v1", setup.sim + "/v1", "--update"]))
         #expect(update.status == 0, "\(update.stderr)")
         let history = server.requests.filter { $0.endpoint == "inApps/v2/history" }
-        #expect(!history.isEmpty && history.allSatisfy { $0.query.hasPrefix("revision=") }, "every history request continues from a revision")
-        #expect(server.requests.filter { $0.endpoint == "inApps/v1/subscriptions" }.count == Self.finishedIds(whole).count)
-        let (afterStatus, after) = try Self.reconcile(setup, view: whole, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r2")
+        #expect(
+            !history.isEmpty && history.allSatisfy { $0.query.hasPrefix("revision=") },
+            "every history request continues from a revision")
+        #expect(
+            server.requests.filter { $0.endpoint == "inApps/v1/subscriptions" }.count == Self.finishedIds(whole).count)
+        let (afterStatus, after) = try Self.reconcile(
+            setup, view: whole, place: setup.tmp.path + "/view", out: setup.tmp.path + "/r2")
         #expect(beforeStatus == afterStatus && before == after, "nothing changed at Apple: the same reports")
     }
 
@@ -247,20 +310,24 @@ import Glibc
         let setup = try Setup(subscribers: 10, seed: 4)
         defer { setup.tmp.remove() }
         let pages = (0..<3).map { index in
-            Array(#"{"notificationHistory":[{"signedPayload":"e30.e30.sig\#(index)"}],"hasMore":\#(index < 2),"paginationToken":"page-\#(index + 1)"}"#.utf8)
+            Array(
+                #"{"notificationHistory":[{"signedPayload":"e30.e30.sig\#(index)"}],"hasMore":\#(index < 2),"paginationToken":"page-\#(index + 1)"}"#
+                    .utf8)
         }
         let server = try setup.server(notificationPages: pages)
         defer { server.stop() }
         let out = setup.tmp.path + "/fetched"
         let idsFile = try setup.tmp.write("ids.txt", (setup.answers.first?.originalTransactionId ?? "1") + "\n")
         let since = Timestamp.iso8601(ms: ReconcileCommand.currentTime() - 10 * 86_400_000)
-        let run = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", since]))
+        let run = try BinaryRun.run(
+            setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", since]))
         #expect(run.status == 0, "\(run.stderr)")
         let kept = try Self.contents(out)["notifications/part-0001.jsonl.gz"]
         #expect(kept == pages.flatMap { $0 + [0x0A] })
         let posts = server.requests.filter { $0.method == "POST" }
         #expect(posts.map(\.query) == ["", "paginationToken=page-1", "paginationToken=page-2"])
-        let tooOld = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", "2020-01-01"]))
+        let tooOld = try BinaryRun.run(
+            setup.arguments(server, out: out, extra: ["--ids", idsFile, "--notifications-since", "2020-01-01"]))
         #expect(tooOld.status == ExitStatus.usage.rawValue && tooOld.stderr.contains("180 days"), "\(tooOld.stderr)")
     }
 
@@ -274,26 +341,38 @@ import Glibc
         defer { server.stop() }
         let out = setup.tmp.path + "/fetched"
         let idsFile = try setup.tmp.write("ids.txt", production.joined(separator: "\n") + "\n")
-        let first = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
+        let first = try BinaryRun.run(
+            setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
         #expect(first.status == ExitStatus.unavailable.rawValue, "\(first.stderr)")
-        #expect(first.stderr.contains("still failed after 1 retries") && first.stderr.contains("run the same command again"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains("still failed after 1 retries")
+                && first.stderr.contains("run the same command again"), "\(first.stderr)")
         #expect(Self.finishedIds(out) == Set(production.dropFirst()), "every other id finished")
         server.clearLog()
-        let second = try BinaryRun.run(setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
+        let second = try BinaryRun.run(
+            setup.arguments(server, out: out, extra: ["--ids", idsFile, "--max-retries", "1"]))
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Set(server.requests.map(\.id)) == [production[0]], "only the failed id is asked again")
     }
 
     /// Apple answers history and statuses for the whole customer, whichever of the customer's ids is asked: a page
     /// holding transactions of `ids`.
-    static func customerAnswers(_ ids: [String], environment: String = "Production") -> (page: [UInt8], statuses: [UInt8]) {
+    static func customerAnswers(_ ids: [String], environment: String = "Production") -> (
+        page: [UInt8], statuses: [UInt8]
+    ) {
         let header = Base64.encodeURL(Array(#"{"alg":"ES256"}"#.utf8))
         let signed = ids.enumerated().map { index, id in
-            "\"" + header + "." + Base64.encodeURL(Array(#"{"transactionId":"\#(id)\#(index)","originalTransactionId":"\#(id)","environment":"\#(environment)"}"#.utf8)) + ".c2ln\""
+            "\"" + header + "."
+                + Base64.encodeURL(
+                    Array(
+                        #"{"transactionId":"\#(id)\#(index)","originalTransactionId":"\#(id)","environment":"\#(environment)"}"#
+                            .utf8)) + ".c2ln\""
         }
-        let page = #"{"revision":"\#(ids[0])-0","hasMore":false,"environment":"\#(environment)","signedTransactions":[\#(signed.joined(separator: ","))]}"#
+        let page =
+            #"{"revision":"\#(ids[0])-0","hasMore":false,"environment":"\#(environment)","signedTransactions":[\#(signed.joined(separator: ","))]}"#
         let entries = ids.map { #"{"originalTransactionId":"\#($0)","status":1}"# }.joined(separator: ",")
-        let statuses = #"{"environment":"\#(environment)","data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[\#(entries)]}]}"#
+        let statuses =
+            #"{"environment":"\#(environment)","data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[\#(entries)]}]}"#
         return (Array(page.utf8), Array(statuses.utf8))
     }
 
@@ -303,23 +382,39 @@ import Glibc
         let key = try #require(ES256PrivateKey.generate())
         let keyPath = try tmp.write("AuthKey_KEY123.p8", try #require(key.pkcs8PEM()))
         chmod(keyPath, 0o600)
-        let shared = Self.customerAnswers(["100", "200"]), alone = Self.customerAnswers(["300"])
-        let answers = [SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "100", pages: [shared.page], statuses: shared.statuses),
-                       SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "200", pages: [shared.page], statuses: shared.statuses),
-                       SimulatedAPIView.Answers(environment: "Production", originalTransactionId: "300", pages: [alone.page], statuses: alone.statuses)]
-        let server = LoopbackAPIServer(answers: answers, publicKey: try #require(key.publicKey), keyId: "KEY123", issuerId: "issuer-1", bundleId: "com.example.simulated")
+        let shared = Self.customerAnswers(["100", "200"])
+        let alone = Self.customerAnswers(["300"])
+        let answers = [
+            SimulatedAPIView.Answers(
+                environment: "Production", originalTransactionId: "100", pages: [shared.page], statuses: shared.statuses
+            ),
+            SimulatedAPIView.Answers(
+                environment: "Production", originalTransactionId: "200", pages: [shared.page], statuses: shared.statuses
+            ),
+            SimulatedAPIView.Answers(
+                environment: "Production", originalTransactionId: "300", pages: [alone.page], statuses: alone.statuses)
+        ]
+        let server = LoopbackAPIServer(
+            answers: answers, publicKey: try #require(key.publicKey), keyId: "KEY123", issuerId: "issuer-1",
+            bundleId: "com.example.simulated")
         try server.start()
         defer { server.stop() }
         let idsFile = try tmp.write("ids.txt", "300\n200\n100\n")
         func fetch(_ out: String, concurrency: String) throws -> BinaryRun {
-            try BinaryRun.run(["fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated", "--private-key", keyPath,
-                               "--base-url", server.baseURL("production"), "--ids", idsFile, "--out", out, "--concurrency", concurrency,
-                               "--max-requests-per-second", "1000"])
+            try BinaryRun.run([
+                "fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id", "com.example.simulated",
+                "--private-key", keyPath,
+                "--base-url", server.baseURL("production"), "--ids", idsFile, "--out", out, "--concurrency",
+                concurrency,
+                "--max-requests-per-second", "1000"
+            ])
         }
         let sequential = try fetch(tmp.path + "/one", concurrency: "1")
         #expect(sequential.status == 0, "\(sequential.stderr)")
         #expect(!server.requests.contains { $0.id == "200" }, "200 is held in 100's answers: not asked")
-        #expect(try String(contentsOfFile: tmp.path + "/one/fetch-summary.csv", encoding: .utf8).contains("ids_covered,1\n"))
+        #expect(
+            try String(contentsOfFile: tmp.path + "/one/fetch-summary.csv", encoding: .utf8).contains("ids_covered,1\n")
+        )
         let one = try Self.responses(tmp.path + "/one")
         #expect(one["history/part-0001.jsonl.gz"] == shared.page + [0x0A] + alone.page + [0x0A])
         #expect(one["statuses/part-0001.jsonl.gz"] == shared.statuses + [0x0A] + alone.statuses + [0x0A])
@@ -339,14 +434,18 @@ import Glibc
         let server = try setup.server()
         defer { server.stop() }
         let out = setup.tmp.path + "/fetched"
-        let arguments = setup.arguments(server, out: out, extra: ["--from-v1", setup.sim + "/v1"]).filter { $0 != "--max-requests-per-second" && $0 != "1000" }
+        let arguments = setup.arguments(server, out: out, extra: ["--from-v1", setup.sim + "/v1"]).filter {
+            $0 != "--max-requests-per-second" && $0 != "1000"
+        }
         let run = try BinaryRun.run(arguments)
         #expect(run.status == 0, "\(run.stderr)")
         let times = server.requests.map(\.time).sorted()
         try #require(times.count >= 20)
         let rate = Double(times.count - 1) / ((times.last ?? 0) - (times.first ?? 0))
         #expect(rate <= 10.5 && rate >= 7, "\(times.count) requests at \(rate) per second")
-        print("fetch at the default rate: \(times.count) requests for \(Self.finishedIds(out).count) ids at \(String(format: "%.2f", rate)) requests/s")
+        print(
+            "fetch at the default rate: \(times.count) requests for \(Self.finishedIds(out).count) ids at \(String(format: "%.2f", rate)) requests/s"
+        )
     }
 
     /// Ids with a `done` or `notFound` entry in the checkpoint of `directory`.

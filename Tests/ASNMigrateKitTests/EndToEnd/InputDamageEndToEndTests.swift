@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Runs the built binary on damaged inputs made in each test: one bad line, row or file costs exactly one counted
@@ -9,10 +10,13 @@ struct InputDamageEndToEndTests {
     /// `count` good V1 bodies on one line each, with distinct transactions.
     static func goodV1Lines(_ count: Int, from first: Int = 0) -> [String] {
         (first..<(first + count)).map { n in
-            V1Fixture.body(type: "DID_RENEW", transactions: [
-                V1Fixture.tx(id: String(2_000_000_000 + n), original: String(1_000_000_000 + n),
-                             purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z"),
-            ])
+            V1Fixture.body(
+                type: "DID_RENEW",
+                transactions: [
+                    V1Fixture.tx(
+                        id: String(2_000_000_000 + n), original: String(1_000_000_000 + n),
+                        purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+                ])
         }
     }
 
@@ -23,7 +27,8 @@ struct InputDamageEndToEndTests {
 
     /// The metrics of a reconcile report's `summary.csv`.
     static func metrics(_ directory: String) throws -> [String: String] {
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/summary.csv")), as: UTF8.self)
+        let text = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/summary.csv")), as: UTF8.self)
         var metrics: [String: String] = [:]
         for line in text.split(separator: "\n").dropFirst() {
             let parts = line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
@@ -34,8 +39,10 @@ struct InputDamageEndToEndTests {
 
     // MARK: - A bad first line
 
-    @Test(arguments: ["{", "{\"notification_type\":\"DID_RENEW\",\"password\":\"abc", "{\"notification_type\":\"DID_RENEW\",",
-                      "{\"unified_receipt\":{\"latest_receipt_info\":[{"])
+    @Test(arguments: [
+        "{", "{\"notification_type\":\"DID_RENEW\",\"password\":\"abc", "{\"notification_type\":\"DID_RENEW\",",
+        "{\"unified_receipt\":{\"latest_receipt_info\":[{"
+    ])
     func aBadFirstLineCostsOneRejectInMigrate(bad: String) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -76,7 +83,8 @@ struct InputDamageEndToEndTests {
         let v1 = try tmp.write("v1.jsonl", Self.goodV1Lines(12).joined(separator: "\n") + "\n")
         let migrated = tmp.path + "/v2.jsonl"
         #expect(try BinaryRun.run(["migrate", v1, "--out", migrated]).status == 0)
-        let damaged = try tmp.write("v2-damaged.jsonl", Array("{\"notificationType\":\"DID_RENEW\",\"data\":{\n".utf8) + tmp.read("v2.jsonl"))
+        let damaged = try tmp.write(
+            "v2-damaged.jsonl", Array("{\"notificationType\":\"DID_RENEW\",\"data\":{\n".utf8) + tmp.read("v2.jsonl"))
         let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", damaged, "--out", tmp.path + "/report"])
         let m = try Self.metrics(tmp.path + "/report")
         #expect(m["v2_records_read"] == "13", "\(run.stderr)")
@@ -90,10 +98,16 @@ struct InputDamageEndToEndTests {
     /// V1 bodies whose product ids start with formula leaders, so `migrate --format csv` guards them.
     static func formulaLeadingV1Lines() -> [String] {
         ["-2+3", "=x", "@y", "+1", "'=kept", "plain"].enumerated().map { n, product in
-            V1Fixture.body(type: "DID_RENEW", transactions: [
-                V1Fixture.tx(id: String(3_000_000_000 + n), original: String(3_100_000_000 + n), product: product,
-                             purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z"),
-            ], pending: [V1Fixture.pending(original: String(3_100_000_000 + n), product: product, autoRenewProduct: product)])
+            V1Fixture.body(
+                type: "DID_RENEW",
+                transactions: [
+                    V1Fixture.tx(
+                        id: String(3_000_000_000 + n), original: String(3_100_000_000 + n), product: product,
+                        purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+                ],
+                pending: [
+                    V1Fixture.pending(original: String(3_100_000_000 + n), product: product, autoRenewProduct: product)
+                ])
         } + goodV1Lines(4)
     }
 
@@ -105,11 +119,16 @@ struct InputDamageEndToEndTests {
         let migrate = try BinaryRun.run(["migrate", v1, "--format", "csv", "--out", csv])
         #expect(migrate.status == 0, "\(migrate.stderr)")
         let written = String(decoding: try tmp.read("migrated.csv"), as: UTF8.self)
-        #expect(written.contains(",'-2+3,") && written.contains(",'=x,") && written.contains(",'@y,"), "the cells are guarded")
+        #expect(
+            written.contains(",'-2+3,") && written.contains(",'=x,") && written.contains(",'@y,"),
+            "the cells are guarded")
         let report = tmp.path + "/report"
-        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", v1, "--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        let differences = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/differences.csv")), as: UTF8.self)
+        let differences = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/differences.csv")), as: UTF8.self)
         #expect(differences == Discrepancy.columns.joined(separator: ",") + "\n")
         let m = try Self.metrics(report)
         #expect(m["matched"] == "10" && m["v2_rejected"] == "0", "\(m)")
@@ -121,19 +140,23 @@ struct InputDamageEndToEndTests {
         let v1 = try tmp.write("v1.jsonl", Self.goodV1Lines(200).joined(separator: "\n") + "\n")
         let csv = tmp.path + "/migrated.csv"
         #expect(try BinaryRun.run(["migrate", v1, "--format", "csv", "--out", csv]).status == 0)
-        var lines = String(decoding: try tmp.read("migrated.csv"), as: UTF8.self).split(separator: "\n").map(String.init)
+        var lines = String(decoding: try tmp.read("migrated.csv"), as: UTF8.self).split(separator: "\n").map(
+            String.init)
         #expect(lines.count == 201)
         lines[4] += ",one too many"
         lines[150] = String(lines[150].prefix { $0 != "," })
         try tmp.write("damaged.csv", lines.joined(separator: "\n") + "\n")
         let report = tmp.path + "/report"
-        let run = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", tmp.path + "/damaged.csv",
-                                     "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", v1, "--v2", tmp.path + "/damaged.csv",
+            "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report
+        ])
         let m = try Self.metrics(report)
         #expect(m["v2_records_read"] == "200", "\(run.stderr)")
         #expect(m["v2_rejected"] == "2")
         #expect(m["matched"] == "198")
-        let rejected = String(decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv")), as: UTF8.self)
+        let rejected = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv")), as: UTF8.self)
         #expect(rejected.contains("damaged.csv,5,") && rejected.contains("damaged.csv,151,"), "\(rejected)")
     }
 
@@ -144,12 +167,16 @@ struct InputDamageEndToEndTests {
         defer { tmp.remove() }
         try tmp.write("in/a.jsonl", Self.goodV1Lines(3).joined(separator: "\n"))
         try tmp.write("in/sub/z.jsonl", Self.goodV1Lines(2, from: 3).joined(separator: "\n"))
-        let dangling = tmp.path + "/in/b-dangling.jsonl", loop = tmp.path + "/in/c-loop.jsonl", fifo = tmp.path + "/in/d.fifo"
+        let dangling = tmp.path + "/in/b-dangling.jsonl"
+        let loop = tmp.path + "/in/c-loop.jsonl"
+        let fifo = tmp.path + "/in/d.fifo"
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: tmp.path + "/gone.jsonl")
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         #expect(mkfifo(fifo, 0o600) == 0)
         let rejects = tmp.path + "/rejects.csv"
-        let run = try BinaryRun.run(["migrate", tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", rejects])
+        let run = try BinaryRun.run([
+            "migrate", tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", rejects
+        ])
         #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
         let c = try Self.counts(run)
         #expect(c.read == 7 && c.migrated == 5 && c.rejected == 2, "\(run.stderr)")
@@ -160,7 +187,9 @@ struct InputDamageEndToEndTests {
         #expect(rows.allSatisfy { $0.fields[3].hasPrefix("unreadable_input") }, "\(rows)")
 
         let report = tmp.path + "/report"
-        let reconcile = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/in", "--v2", tmp.path + "/out.jsonl", "--out", report])
+        let reconcile = try BinaryRun.run([
+            "reconcile", "--v1", tmp.path + "/in", "--v2", tmp.path + "/out.jsonl", "--out", report
+        ])
         #expect(reconcile.stderr.contains("V1 skipped (not a regular file) 1"), "\(reconcile.stderr)")
         #expect(try Self.metrics(report)["v1_rejected"] == "2")
     }
@@ -171,18 +200,27 @@ struct InputDamageEndToEndTests {
         try tmp.write("in/a.jsonl", Self.goodV1Lines(3).joined(separator: "\n"))
         try tmp.write("months/2021-02/b.jsonl", Self.goodV1Lines(4, from: 3).joined(separator: "\n"))
         // A team links its month folders into the archive folder; a link back up makes a loop.
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/feb", withDestinationPath: tmp.path + "/months/2021-02")
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/in/feb", withDestinationPath: tmp.path + "/months/2021-02")
         try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/up", withDestinationPath: "..")
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/in/again", withDestinationPath: tmp.path + "/in")
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/in/again", withDestinationPath: tmp.path + "/in")
         let run = try BinaryRun.run(["migrate", tmp.path + "/in", "--out", tmp.path + "/out.jsonl"])
         #expect(run.status == 0, "\(run.stderr)")
         let c = try Self.counts(run)
         // Links are followed in name order after the real folders: 'again' is 'in' itself, 'feb' is read, and
         // 'up' (the temporary folder) holds 'in' and 'months/2021-02', both read already: b.jsonl counts once.
         #expect(c.read == 7 && c.migrated == 7 && c.rejected == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/again': a symbolic link to a directory already read"), "\(run.stderr)")
-        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/up/in': a symbolic link to a directory already read"), "\(run.stderr)")
-        #expect(run.stderr.contains("warning: skipped '\(tmp.path)/in/up/months/2021-02': a symbolic link to a directory already read"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("warning: skipped '\(tmp.path)/in/again': a symbolic link to a directory already read"),
+            "\(run.stderr)")
+        #expect(
+            run.stderr.contains("warning: skipped '\(tmp.path)/in/up/in': a symbolic link to a directory already read"),
+            "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "warning: skipped '\(tmp.path)/in/up/months/2021-02': a symbolic link to a directory already read"),
+            "\(run.stderr)")
         #expect(run.stderr.contains("skipped (not a regular file) 3"), "\(run.stderr)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Runs the built `asn-migrate` binary on the sample archive set in `Tests/Fixtures/sample` and checks what a user sees:
@@ -26,21 +27,29 @@ struct MigrateEndToEndTests {
     @Test func sampleRunMatchesGoldenFilesAndExitsOne() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let out = Self.recordingGolden ? PackagePaths.root.appendingPathComponent(Self.goldenOut).path : scratch.path + "/migrate.jsonl"
-        let rejects = Self.recordingGolden ? PackagePaths.root.appendingPathComponent(Self.goldenRejects).path : scratch.path + "/rejects.csv"
+        let out =
+            Self.recordingGolden
+            ? PackagePaths.root.appendingPathComponent(Self.goldenOut).path : scratch.path + "/migrate.jsonl"
+        let rejects =
+            Self.recordingGolden
+            ? PackagePaths.root.appendingPathComponent(Self.goldenRejects).path : scratch.path + "/rejects.csv"
 
         let run = try BinaryRun.run(["migrate", Self.sampleInput, "--out", out, "--rejects", rejects])
 
-        #expect(run.status == ExitStatus.findings.rawValue, "the sample has rejected and unmapped records: \(run.stderr)")
+        #expect(
+            run.status == ExitStatus.findings.rawValue, "the sample has rejected and unmapped records: \(run.stderr)")
         #expect(run.stdout.isEmpty, "with --out nothing goes to standard output")
         let produced = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
         let producedRejects = Array(try Data(contentsOf: URL(fileURLWithPath: rejects)))
         let golden = try PackagePaths.read(Self.goldenOut)
         let goldenRejects = try PackagePaths.read(Self.goldenRejects)
         // Compared as Bools so a failure prints the first differing line, not two byte arrays.
-        let outputMatches = produced == golden, rejectsMatch = producedRejects == goldenRejects
+        let outputMatches = produced == golden
+        let rejectsMatch = producedRejects == goldenRejects
         #expect(outputMatches, "migrate.jsonl differs from the golden file: \(Self.firstDifference(produced, golden))")
-        #expect(rejectsMatch, "rejects.csv differs from the golden file: \(Self.firstDifference(producedRejects, goldenRejects))")
+        #expect(
+            rejectsMatch,
+            "rejects.csv differs from the golden file: \(Self.firstDifference(producedRejects, goldenRejects))")
 
         // The summary balances and agrees with the files.
         let counts = try #require(Self.summaryCounts(run.stderr), "no summary line in: \(run.stderr)")
@@ -61,7 +70,9 @@ struct MigrateEndToEndTests {
             if let rule = payload["migration"]?.objectValue?["rule"]?.stringValue { rulesSeen.insert(rule) }
         }
         let table = try MappingTable.builtIn()
-        #expect(Set(table.rules.map(\.id)).subtracting(rulesSeen).isEmpty, "rules without a sample record: \(Set(table.rules.map(\.id)).subtracting(rulesSeen).sorted())")
+        #expect(
+            Set(table.rules.map(\.id)).subtracting(rulesSeen).isEmpty,
+            "rules without a sample record: \(Set(table.rules.map(\.id)).subtracting(rulesSeen).sorted())")
     }
 
     /// Running twice gives byte identical output.
@@ -70,12 +81,15 @@ struct MigrateEndToEndTests {
         defer { scratch.remove() }
         var results: [([UInt8], [UInt8], String)] = []
         for attempt in 0..<2 {
-            let out = scratch.path + "/out\(attempt).jsonl", rejects = scratch.path + "/rejects\(attempt).csv"
+            let out = scratch.path + "/out\(attempt).jsonl"
+            let rejects = scratch.path + "/rejects\(attempt).csv"
             let run = try BinaryRun.run(["migrate", Self.sampleInput, "--out", out, "--rejects", rejects])
             #expect(run.status == ExitStatus.findings.rawValue)
-            results.append((try scratch.read("out\(attempt).jsonl"), try scratch.read("rejects\(attempt).csv"), run.stderr))
+            results.append(
+                (try scratch.read("out\(attempt).jsonl"), try scratch.read("rejects\(attempt).csv"), run.stderr))
         }
-        let sameOutput = results[0].0 == results[1].0, sameRejects = results[0].1 == results[1].1
+        let sameOutput = results[0].0 == results[1].0
+        let sameRejects = results[0].1 == results[1].1
         #expect(!results[0].0.isEmpty && !results[0].1.isEmpty)
         #expect(sameOutput)
         #expect(sameRejects)
@@ -88,16 +102,22 @@ struct MigrateEndToEndTests {
     @Test(arguments: [["--format", "jsonl"], ["--format", "csv"]])
     func secretsAppearInNoOutputRejectsOrStderr(format: [String]) throws {
         // Precondition: the secrets really are in the input, so this test can fail.
-        let input = try PackagePaths.read(Self.sampleInput + "/01-live-feed.jsonl") + PackagePaths.read(Self.sampleInput + "/06-rejects-and-unmapped.jsonl")
-        for secret in Self.secrets { #expect(Self.contains(input, secret), "sample input lost its planted secret \(secret)") }
+        let input =
+            try PackagePaths.read(Self.sampleInput + "/01-live-feed.jsonl")
+            + PackagePaths.read(Self.sampleInput + "/06-rejects-and-unmapped.jsonl")
+        for secret in Self.secrets {
+            #expect(Self.contains(input, secret), "sample input lost its planted secret \(secret)")
+        }
 
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let withFiles = try BinaryRun.run(["migrate", Self.sampleInput, "--rejects", scratch.path + "/rejects.csv"] + format)
+        let withFiles = try BinaryRun.run(
+            ["migrate", Self.sampleInput, "--rejects", scratch.path + "/rejects.csv"] + format)
         // Without --rejects the first rejects are printed to standard error instead.
         let toConsole = try BinaryRun.run(["migrate", Self.sampleInput] + format)
         let rejects = try scratch.read("rejects.csv")
-        #expect(!withFiles.stdout.isEmpty && !rejects.isEmpty && toConsole.stderr.contains("06-rejects-and-unmapped.jsonl"))
+        #expect(
+            !withFiles.stdout.isEmpty && !rejects.isEmpty && toConsole.stderr.contains("06-rejects-and-unmapped.jsonl"))
         for secret in Self.secrets {
             #expect(!Self.contains(withFiles.stdout, secret))
             #expect(!Self.contains(rejects, secret))
@@ -116,13 +136,16 @@ struct MigrateEndToEndTests {
         let fromFile = try BinaryRun.run(["migrate", path])
         let fromPipe = try BinaryRun.run(["migrate", "-"], stdin: try PackagePaths.read(path))
         #expect(fromFile.status == fromPipe.status)
-        let fileLines = Self.lines(fromFile.stdout), pipeLines = Self.lines(fromPipe.stdout)
+        let fileLines = Self.lines(fromFile.stdout)
+        let pipeLines = Self.lines(fromPipe.stdout)
         #expect(!fileLines.isEmpty)
         #expect(fileLines.count == pipeLines.count)
         for (a, b) in zip(fileLines, pipeLines) {
             let fileRecord = try #require(try JSONParser().parse(a).objectValue)
             let pipeRecord = try #require(try JSONParser().parse(b).objectValue)
-            #expect(pipeRecord["migration"]?.objectValue?["source"]?.stringValue == "stdin", "standard input is named stdin in sources")
+            #expect(
+                pipeRecord["migration"]?.objectValue?["source"]?.stringValue == "stdin",
+                "standard input is named stdin in sources")
             #expect(Self.withoutSource(fileRecord) == Self.withoutSource(pipeRecord))
         }
     }
@@ -173,7 +196,7 @@ struct MigrateEndToEndTests {
         (["migrate"], "give at least one input"),
         (["migrate", "Tests/Fixtures/sample/v1", "--format", "xml"], "--format"),
         (["migrate", "Tests/Fixtures/sample/v1", "--no-such-option"], "--no-such-option"),
-        (["migrat", "Tests/Fixtures/sample/v1"], "did you mean 'migrate'"),
+        (["migrat", "Tests/Fixtures/sample/v1"], "did you mean 'migrate'")
     ])
     func usageErrorsExit64WithAMessage(arguments: [String], mentions: String) throws {
         let run = try BinaryRun.run(arguments)
@@ -186,7 +209,8 @@ struct MigrateEndToEndTests {
     @Test func unreadableInputPathExitsTwoWithoutCreatingTheOutput() throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let out = scratch.path + "/out.jsonl", rejects = scratch.path + "/rejects.csv"
+        let out = scratch.path + "/out.jsonl"
+        let rejects = scratch.path + "/rejects.csv"
         let missing = scratch.path + "/no-such-archive.json"
         let run = try BinaryRun.run(["migrate", Self.sampleInput, missing, "--out", out, "--rejects", rejects])
         #expect(run.status == ExitStatus.failure.rawValue)
@@ -207,7 +231,9 @@ struct MigrateEndToEndTests {
         try scratch.write("mappings/v2-only.rules", try PackagePaths.read("Mappings/v2-only.rules"))
         let out = scratch.path + "/out.jsonl"
 
-        let run = try BinaryRun.run(["migrate", Self.sampleInput, "--mappings", scratch.path + "/mappings", "--out", out])
+        let run = try BinaryRun.run([
+            "migrate", Self.sampleInput, "--mappings", scratch.path + "/mappings", "--out", out
+        ])
 
         #expect(run.status == ExitStatus.failure.rawValue)
         #expect(run.stderr.contains("\(scratch.path)/mappings/v1-to-v2.rules:\(index + 1)"), "stderr: \(run.stderr)")
@@ -222,9 +248,11 @@ struct MigrateEndToEndTests {
         for line in stderr.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             guard let at = words.firstIndex(of: "read"), words.count >= at + 11,
-                  words[at + 2] == "=", words[at + 3] == "migrated", words[at + 6] == "unmapped", words[at + 9] == "rejected",
-                  let read = Int(words[at + 1]), let migrated = Int(words[at + 4]),
-                  let unmapped = Int(words[at + 7]), let rejected = Int(words[at + 10]) else { continue }
+                words[at + 2] == "=", words[at + 3] == "migrated", words[at + 6] == "unmapped",
+                words[at + 9] == "rejected",
+                let read = Int(words[at + 1]), let migrated = Int(words[at + 4]),
+                let unmapped = Int(words[at + 7]), let rejected = Int(words[at + 10])
+            else { continue }
             return (read, migrated, unmapped, rejected)
         }
         return nil
@@ -242,19 +270,25 @@ struct MigrateEndToEndTests {
 
     /// A payload with `migration.source` removed, for comparing runs on different sources.
     static func withoutSource(_ object: JSONObject) -> JSONObject {
-        JSONObject(object.members.map { member in
-            guard member.key == "migration", case .object(let migration) = member.value else { return member }
-            return JSONObject.Member(key: member.key, value: .object(JSONObject(migration.members.filter { $0.key != "source" })))
-        })
+        JSONObject(
+            object.members.map { member in
+                guard member.key == "migration", case .object(let migration) = member.value else { return member }
+                return JSONObject.Member(
+                    key: member.key, value: .object(JSONObject(migration.members.filter { $0.key != "source" })))
+            })
     }
 
     /// Where two byte strings first differ, as `line N: got … expected …`.
     static func firstDifference(_ got: [UInt8], _ expected: [UInt8]) -> String {
-        let a = lines(got), b = lines(expected)
+        let a = lines(got)
+        let b = lines(expected)
         for i in 0..<max(a.count, b.count) {
             let x = i < a.count ? String(decoding: a[i], as: UTF8.self) : "<none>"
             let y = i < b.count ? String(decoding: b[i], as: UTF8.self) : "<none>"
-            if x != y { return "line \(i + 1):\n  got      \(x)\n  expected \(y)\n(set ASN_MIGRATE_RECORD_GOLDEN=1 to rewrite after checking)" }
+            if x != y {
+                return
+                    "line \(i + 1):\n  got      \(x)\n  expected \(y)\n(set ASN_MIGRATE_RECORD_GOLDEN=1 to rewrite after checking)"
+            }
         }
         return got == expected ? "none" : "line ends or trailing bytes"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Issue 7, "Outputs are written safely" and "Exit status a cron job can act on", through the built binary: devices,
@@ -7,8 +8,10 @@ import Testing
 @Suite(.serialized, .enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))
 struct OutputSafetyEndToEndTests {
     static let sample = "Tests/Fixtures/sample/v1"
-    static let cleanSample = ["01-live-feed.jsonl", "02-interactive-and-pref.json", "03-status-off-big-ids.json",
-                              "04-envelopes.jsonl", "05-archive-2021-q4.jsonl.gz"].map { "Tests/Fixtures/sample/v1/" + $0 }
+    static let cleanSample = [
+        "01-live-feed.jsonl", "02-interactive-and-pref.json", "03-status-off-big-ids.json",
+        "04-envelopes.jsonl", "05-archive-2021-q4.jsonl.gz"
+    ].map { "Tests/Fixtures/sample/v1/" + $0 }
     static let isRoot = geteuid() == 0
 
     // MARK: - Helpers
@@ -117,7 +120,9 @@ struct OutputSafetyEndToEndTests {
         #expect(fileType(device) == S_IFCHR, "the device node is still a device")
         let otherName = option == "--out" ? "rejects.csv" : "out.jsonl"
         let entries = try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted()
-        #expect(entries == [".\(otherName).lock", "null", otherName].sorted(), "no lock or temp file for the device, only for the file: \(entries)")
+        #expect(
+            entries == [".\(otherName).lock", "null", otherName].sorted(),
+            "no lock or temp file for the device, only for the file: \(entries)")
     }
 
     @Test func aFIFOGetsTheWholeStreamInOrder() throws {
@@ -141,13 +146,17 @@ struct OutputSafetyEndToEndTests {
         try tmp.makeDirectory("data")
         try tmp.write("data/out.jsonl", "old\n")
         try FileManager.default.createSymbolicLink(atPath: tmp.path + "/second", withDestinationPath: "data/out.jsonl")
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/first", withDestinationPath: tmp.path + "/second")
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/first", withDestinationPath: tmp.path + "/second")
         let run = try BinaryRun.run(["migrate"] + Self.cleanSample + ["--out", tmp.path + "/first"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(fileType(tmp.path + "/first") == S_IFLNK && fileType(tmp.path + "/second") == S_IFLNK, "both links stay links")
+        #expect(
+            fileType(tmp.path + "/first") == S_IFLNK && fileType(tmp.path + "/second") == S_IFLNK,
+            "both links stay links")
         #expect(try tmp.read("data/out.jsonl") == reference, "the file at the end of the chain is replaced")
         // A dangling link: the file it names is created, the link stays.
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/dangling", withDestinationPath: "data/new.jsonl")
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/dangling", withDestinationPath: "data/new.jsonl")
         let second = try BinaryRun.run(["migrate"] + Self.cleanSample + ["--out", tmp.path + "/dangling"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(fileType(tmp.path + "/dangling") == S_IFLNK)
@@ -172,7 +181,9 @@ struct OutputSafetyEndToEndTests {
         let fifo = tmp.path + "/fifo-report"
         try makeFIFO(fifo)
         for target in [file, fifo] {
-            let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", target])
+            let run = try BinaryRun.run([
+                "reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", target
+            ])
             #expect(run.status == ExitStatus.failure.rawValue)
             #expect(run.stderr.contains("report folder '\(target)' exists and is a"), "\(run.stderr)")
             #expect(run.stderr.contains("not a directory"))
@@ -188,12 +199,19 @@ struct OutputSafetyEndToEndTests {
         try FileManager.default.createSymbolicLink(atPath: tmp.path + "/latest", withDestinationPath: "real")
         let migrated = tmp.path + "/v2.jsonl"
         #expect(try BinaryRun.run(["migrate"] + Self.cleanSample + ["--out", migrated]).status == 0)
-        let run = try BinaryRun.run(["reconcile"] + Self.cleanSample.flatMap { ["--v1", $0] } + ["--v2", migrated, "--out", tmp.path + "/latest"])
+        let run = try BinaryRun.run(
+            ["reconcile"] + Self.cleanSample.flatMap { ["--v1", $0] } + [
+                "--v2", migrated, "--out", tmp.path + "/latest"
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(fileType(tmp.path + "/latest") == S_IFLNK, "the link stays a link")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/real").sorted() == ReconciliationReport.fileNames.sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/real").sorted()
+                == ReconciliationReport.fileNames.sorted())
         let entries = try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted()
-        #expect(entries == [".real.lock", ".v2.jsonl.lock", "latest", "real", "v2.jsonl"], "the locks sit beside the real folder and the migrated file, nothing else is left: \(entries)")
+        #expect(
+            entries == [".real.lock", ".v2.jsonl.lock", "latest", "real", "v2.jsonl"],
+            "the locks sit beside the real folder and the migrated file, nothing else is left: \(entries)")
     }
 
     @Test func anOutputThatIsAnInputIsAUsageErrorAndTheArchiveIsKept() throws {
@@ -202,10 +220,15 @@ struct OutputSafetyEndToEndTests {
         let archive = try tmp.write("in/archive.jsonl", try PackagePaths.read(Self.cleanSample[0]))
         try FileManager.default.createSymbolicLink(atPath: tmp.path + "/alias.jsonl", withDestinationPath: archive)
         let original = try tmp.read("in/archive.jsonl")
-        for arguments in [[archive, "--out", archive], [tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias.jsonl"]] {
+        for arguments in [
+            [archive, "--out", archive],
+            [tmp.path + "/in", "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias.jsonl"]
+        ] {
             let run = try BinaryRun.run(["migrate"] + arguments)
             #expect(run.status == ExitStatus.usage.rawValue, "\(arguments): \(run.stderr)")
-            #expect(run.stderr.contains("is the input '\(archive)'; writing it would replace the archive being read"), "\(run.stderr)")
+            #expect(
+                run.stderr.contains("is the input '\(archive)'; writing it would replace the archive being read"),
+                "\(run.stderr)")
             #expect(try tmp.read("in/archive.jsonl") == original)
         }
     }
@@ -216,14 +239,20 @@ struct OutputSafetyEndToEndTests {
         // A user's folder given as --out by mistake (a home folder, '.'): its files must survive.
         try tmp.write("home/docs/thesis.txt", "mine")
         try tmp.write("home/summary.csv", "an earlier report's file")
-        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", tmp.path + "/home", "--force"])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", tmp.path + "/home",
+            "--force"
+        ])
         #expect(run.status == ExitStatus.failure.rawValue, "\(run.stderr)")
         #expect(run.stderr.contains("holds 'docs' that asn-migrate did not write there"), "\(run.stderr)")
         #expect(run.stderr.contains("no report written"), "\(run.stderr)")
         #expect(String(decoding: try tmp.read("home/docs/thesis.txt"), as: UTF8.self) == "mine")
-        let simulate = try BinaryRun.run(["simulate", "--subscribers", "2", "--seed", "1", "--months", "1", "--out", tmp.path + "/home"])
+        let simulate = try BinaryRun.run([
+            "simulate", "--subscribers", "2", "--seed", "1", "--months", "1", "--out", tmp.path + "/home"
+        ])
         #expect(simulate.status == ExitStatus.failure.rawValue, "\(simulate.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/home").sorted() == ["docs", "summary.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/home").sorted() == ["docs", "summary.csv"])
     }
 
     // MARK: - Run locks
@@ -234,7 +263,8 @@ struct OutputSafetyEndToEndTests {
         let out = tmp.path + "/out.jsonl"
         let (holder, input) = try startHolder(["migrate", "-", "--out", out])
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-        #expect(waitForLock(tmp.path + "/.out.jsonl.lock", pid: holder.processIdentifier), "the first run takes the lock")
+        #expect(
+            waitForLock(tmp.path + "/.out.jsonl.lock", pid: holder.processIdentifier), "the first run takes the lock")
 
         let second = try BinaryRun.run(["migrate", Self.sample, "--out", out])
         #expect(second.status == ExitStatus.locked.rawValue, "\(second.stderr)")
@@ -255,21 +285,33 @@ struct OutputSafetyEndToEndTests {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let report = tmp.path + "/report"
-        let (holder, input) = try startHolder(["reconcile", "--v1", "-", "--v2", Self.cleanSample[0], "--out", report, "--force"])
+        let (holder, input) = try startHolder([
+            "reconcile", "--v1", "-", "--v2", Self.cleanSample[0], "--out", report, "--force"
+        ])
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         #expect(waitForLock(tmp.path + "/.report.lock", pid: holder.processIdentifier))
 
-        let second = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"])
+        let second = try BinaryRun.run([
+            "reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"
+        ])
         #expect(second.status == ExitStatus.locked.rawValue, "\(second.stderr)")
-        #expect(second.stderr.contains("process \(holder.processIdentifier)") && second.stderr.contains("no report written"), "\(second.stderr)")
+        #expect(
+            second.stderr.contains("process \(holder.processIdentifier)")
+                && second.stderr.contains("no report written"), "\(second.stderr)")
         #expect(!FileManager.default.fileExists(atPath: report))
 
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        let third = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"])
-        #expect(third.status != ExitStatus.locked.rawValue && third.status != ExitStatus.failure.rawValue, "\(third.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: report).sorted() == ReconciliationReport.fileNames.sorted())
+        let third = try BinaryRun.run([
+            "reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", report, "--force"
+        ])
+        #expect(
+            third.status != ExitStatus.locked.rawValue && third.status != ExitStatus.failure.rawValue, "\(third.stderr)"
+        )
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: report).sorted()
+                == ReconciliationReport.fileNames.sorted())
     }
 
     // MARK: - Failed writes
@@ -356,11 +398,16 @@ struct OutputSafetyEndToEndTests {
         #expect(both.status == ExitStatus.usage.rawValue, "\(both.stderr)")
         #expect(both.stderr.contains("--out and --rejects name the same output"))
         // The same file reached through a link is the same output.
-        try FileManager.default.createSymbolicLink(atPath: tmp.path + "/alias", withDestinationPath: tmp.path + "/out.jsonl")
-        let same = try BinaryRun.run(["migrate", Self.sample, "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias"])
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/alias", withDestinationPath: tmp.path + "/out.jsonl")
+        let same = try BinaryRun.run([
+            "migrate", Self.sample, "--out", tmp.path + "/out.jsonl", "--rejects", tmp.path + "/alias"
+        ])
         #expect(same.status == ExitStatus.usage.rawValue, "\(same.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/out.jsonl"))
-        let folder = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", "-"])
+        let folder = try BinaryRun.run([
+            "reconcile", "--v1", Self.cleanSample[0], "--v2", Self.cleanSample[0], "--out", "-"
+        ])
         #expect(folder.status == ExitStatus.failure.rawValue)
         #expect(folder.stderr.contains("a report folder cannot be standard output"), "\(folder.stderr)")
     }
@@ -387,9 +434,12 @@ struct OutputSafetyEndToEndTests {
         let damaged = try tmp.write("damaged.jsonl", lines.joined(separator: "\n") + "\n")
         let strict = try BinaryRun.run(["reconcile"] + v1 + ["--v2", damaged, "--out", tmp.path + "/r2"])
         #expect(strict.status == ExitStatus.sanityCheckFailed.rawValue, "\(strict.stderr)")
-        #expect(strict.stderr.contains("sanity check failed: V2 rejected 1 of \(lines.count) records read"), "\(strict.stderr)")
+        #expect(
+            strict.stderr.contains("sanity check failed: V2 rejected 1 of \(lines.count) records read"),
+            "\(strict.stderr)")
         for rate in ["0.05", "5%"] {
-            let loose = try BinaryRun.run(["reconcile"] + v1 + ["--v2", damaged, "--out", tmp.path + "/r3", "--max-reject-rate", rate])
+            let loose = try BinaryRun.run(
+                ["reconcile"] + v1 + ["--v2", damaged, "--out", tmp.path + "/r3", "--max-reject-rate", rate])
             #expect(loose.status == ExitStatus.findings.rawValue, "\(rate): \(loose.stderr)")
             #expect(!loose.stderr.contains("sanity check"))
         }
@@ -411,11 +461,18 @@ struct OutputSafetyEndToEndTests {
         defer { tmp.remove() }
         let plain = try BinaryRun.run(["migrate", Self.sample, "--out", tmp.path + "/a.jsonl"])
         #expect(plain.status == ExitStatus.findings.rawValue, "\(plain.stderr)")
-        let strict = try BinaryRun.run(["migrate", Self.sample, "--out", tmp.path + "/b.jsonl", "--max-reject-rate", "1%"])
+        let strict = try BinaryRun.run([
+            "migrate", Self.sample, "--out", tmp.path + "/b.jsonl", "--max-reject-rate", "1%"
+        ])
         #expect(strict.status == ExitStatus.sanityCheckFailed.rawValue, "\(strict.stderr)")
-        #expect(strict.stderr.contains("sanity check failed: input rejected 7 of 43 records read (16.28%), above --max-reject-rate 1%"), "\(strict.stderr)")
+        #expect(
+            strict.stderr.contains(
+                "sanity check failed: input rejected 7 of 43 records read (16.28%), above --max-reject-rate 1%"),
+            "\(strict.stderr)")
         #expect(try tmp.read("b.jsonl") == (try tmp.read("a.jsonl")), "the output is written all the same")
-        let loose = try BinaryRun.run(["migrate", Self.sample, "--out", tmp.path + "/c.jsonl", "--max-reject-rate", "0.2"])
+        let loose = try BinaryRun.run([
+            "migrate", Self.sample, "--out", tmp.path + "/c.jsonl", "--max-reject-rate", "0.2"
+        ])
         #expect(loose.status == ExitStatus.findings.rawValue)
     }
 
@@ -426,7 +483,8 @@ struct OutputSafetyEndToEndTests {
         let text = run.stdoutText
         #expect(text.contains("EXIT STATUS:"), "\(text)")
         for status in ExitStatus.allCases {
-            #expect(text.contains("\n  \(status.rawValue) "), "code \(status.rawValue) missing from \(arguments): \(text)")
+            #expect(
+                text.contains("\n  \(status.rawValue) "), "code \(status.rawValue) missing from \(arguments): \(text)")
         }
     }
 

@@ -1,19 +1,21 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Runs the built binary's `reconcile` as a cron job would: round trip, exit codes, atomic reports, determinism.
 @Suite(.serialized) struct ReconcileEndToEndTests {
     /// The sample files in which every record migrates (06 holds the unmapped and rejected ones).
-    static let cleanSample = ["01-live-feed.jsonl", "02-interactive-and-pref.json", "03-status-off-big-ids.json",
-                              "04-envelopes.jsonl", "05-archive-2021-q4.jsonl.gz"].map { "Tests/Fixtures/sample/v1/" + $0 }
+    static let cleanSample = [
+        "01-live-feed.jsonl", "02-interactive-and-pref.json", "03-status-off-big-ids.json",
+        "04-envelopes.jsonl", "05-archive-2021-q4.jsonl.gz"
+    ].map { "Tests/Fixtures/sample/v1/" + $0 }
 
     private func v1Arguments(_ files: [String]) -> [String] { files.flatMap { ["--v1", $0] } }
 
     private func read(_ path: String) throws -> String {
         String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
-
 
     private func migrateCleanSample(into directory: String) throws -> (path: String, lines: Int) {
         let out = directory + "/migrated.jsonl"
@@ -28,12 +30,14 @@ import Testing
         defer { tmp.remove() }
         let migrated = try migrateCleanSample(into: tmp.path)
         let report = tmp.path + "/report"
-        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", migrated.path, "--out", report])
+        let run = try BinaryRun.run(
+            ["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", migrated.path, "--out", report])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
         #expect(try read(report + "/rejected.csv") == "side,source,line,reason\n")
         let m = try ReportFiles.summary(report)
-        let matched = Int(m["matched"] ?? "") ?? -1, duplicates = Int(m["v1_duplicates"] ?? "") ?? -1
+        let matched = Int(m["matched"] ?? "") ?? -1
+        let duplicates = Int(m["v1_duplicates"] ?? "") ?? -1
         #expect(matched + duplicates == migrated.lines)
         #expect(duplicates == 1, "the sample holds one retried V1 delivery")
         #expect(m["v2_duplicates"] == "1")
@@ -50,8 +54,9 @@ import Testing
         let migrate = try BinaryRun.run(["migrate"] + Self.cleanSample + ["--format", "csv", "--out", csv])
         #expect(migrate.status == 0)
         let report = tmp.path + "/report"
-        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample)
-            + ["--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
+        let run = try BinaryRun.run(
+            ["reconcile"] + v1Arguments(Self.cleanSample)
+                + ["--v2", csv, "--v2-columns", "Mappings/v2-columns.migrate-csv.map", "--out", report])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try read(report + "/differences.csv") == Discrepancy.columns.joined(separator: ",") + "\n")
         #expect(try ReportFiles.summary(report)["v2_rejected"] == "0")
@@ -74,11 +79,15 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let migrated = try migrateCleanSample(into: tmp.path)
-        let args = ["reconcile"] + v1Arguments(Self.cleanSample + ["Tests/Fixtures/sample/v1/06-rejects-and-unmapped.jsonl"]) + ["--v2", migrated.path]
+        let args =
+            ["reconcile"] + v1Arguments(Self.cleanSample + ["Tests/Fixtures/sample/v1/06-rejects-and-unmapped.jsonl"])
+            + ["--v2", migrated.path]
         _ = try BinaryRun.run(args + ["--out", tmp.path + "/a"])
         _ = try BinaryRun.run(args + ["--out", tmp.path + "/b"])
         for name in ReconciliationReport.fileNames {
-            #expect(try read(tmp.path + "/a/" + name) == (try read(tmp.path + "/b/" + name)), "\(name) differs between runs")
+            #expect(
+                try read(tmp.path + "/a/" + name) == (try read(tmp.path + "/b/" + name)), "\(name) differs between runs"
+            )
         }
     }
 
@@ -96,7 +105,8 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(toFile: v2, atomically: true, encoding: .utf8)
         let report = tmp.path + "/report"
         // One reject in ~36 V2 records is above the default 1% (exit 3); a looser rate leaves exit 1 for the findings.
-        let run = try BinaryRun.run(["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", v2, "--out", report, "--max-reject-rate", "5%"])
+        let run = try BinaryRun.run(
+            ["reconcile"] + v1Arguments(Self.cleanSample) + ["--v2", v2, "--out", report, "--max-reject-rate", "5%"])
         #expect(run.status == 1, "\(run.stderr)")
         let differences = try read(report + "/differences.csv")
         #expect(differences.contains(#",productId,"#))
@@ -114,14 +124,17 @@ import Testing
         let folder = tmp.path + "/Reports/2021-03-01"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "stale".write(toFile: folder + "/differences.csv", atomically: true, encoding: .utf8)
-        let run = try BinaryRun.run(["reconcile"] + v1Arguments(sample) + ["--v2", migrated.path, "--run-date", "2021-03-01"],
-                                    in: URL(fileURLWithPath: tmp.path))
+        let run = try BinaryRun.run(
+            ["reconcile"] + v1Arguments(sample) + ["--v2", migrated.path, "--run-date", "2021-03-01"],
+            in: URL(fileURLWithPath: tmp.path))
         #expect(run.status == 0, "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files == ReconciliationReport.fileNames.sorted(), "the old report is replaced whole")
         #expect(try read(folder + "/differences.csv") != "stale")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: tmp.path + "/Reports").sorted()
-        #expect(siblings == [".2021-03-01.lock", "2021-03-01"], "no temporary folders are left, only the run lock beside the folder: \(siblings)")
+        #expect(
+            siblings == [".2021-03-01.lock", "2021-03-01"],
+            "no temporary folders are left, only the run lock beside the folder: \(siblings)")
     }
 
     @Test func aFailedRunExitsTwoAndKeepsThePreviousReport() throws {
@@ -130,7 +143,9 @@ import Testing
         let report = tmp.path + "/report"
         try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
         try "previous".write(toFile: report + "/summary.csv", atomically: true, encoding: .utf8)
-        let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", tmp.path + "/does-not-exist", "--out", report])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", Self.cleanSample[0], "--v2", tmp.path + "/does-not-exist", "--out", report
+        ])
         #expect(run.status == 2)
         #expect(run.stderr.contains("does-not-exist"))
         #expect(run.stderr.contains("no report written"))
@@ -143,7 +158,7 @@ import Testing
         (["--v1", "x", "--v2", "y", "--window", "soon"], "--window"),
         (["--v1", "x", "--v2", "y", "--ignore-field", "colour"], "unknown field 'colour'"),
         (["--v1", "x", "--v2", "y", "--from", "2021-03-02", "--to", "2021-03-01"], "--from is after --to"),
-        (["--v1", "x", "--v2", "y", "--run-date", "yesterday"], "--run-date"),
+        (["--v1", "x", "--v2", "y", "--run-date", "yesterday"], "--run-date")
     ])
     func usageErrorsExit64(arguments: [String], message: String) throws {
         let run = try BinaryRun.run(["reconcile"] + arguments)
@@ -155,11 +170,17 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let all = Self.cleanSample + ["Tests/Fixtures/sample/v1/06-rejects-and-unmapped.jsonl"]
-        let run = try BinaryRun.run(["reconcile"] + v1Arguments(all) + ["--v2", "Tests/Fixtures/sample/expected/migrate.jsonl", "--out", tmp.path + "/r"])
-        #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "06 rejects 7 of 43 V1 records, above 1%: \(run.stderr)")
+        let run = try BinaryRun.run(
+            ["reconcile"] + v1Arguments(all) + [
+                "--v2", "Tests/Fixtures/sample/expected/migrate.jsonl", "--out", tmp.path + "/r"
+            ])
+        #expect(
+            run.status == ExitStatus.sanityCheckFailed.rawValue,
+            "06 rejects 7 of 43 V1 records, above 1%: \(run.stderr)")
         for name in ReconciliationReport.fileNames {
             let text = try read(tmp.path + "/r/" + name)
-            #expect(!text.contains("sample-shared-secret-do-not-log") && !text.contains("sample-latest-receipt-do-not-log"))
+            #expect(
+                !text.contains("sample-shared-secret-do-not-log") && !text.contains("sample-latest-receipt-do-not-log"))
         }
         #expect(!run.stderr.contains("do-not-log"))
     }
@@ -172,20 +193,32 @@ import Testing
     @Test func sampleReportMatchesTheGoldenFiles() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r",
-                                     "--run-date", "2021-06-01"])
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+            tmp.path + "/r",
+            "--run-date", "2021-06-01"
+        ])
         // The sample's deliberate rejects (7 of 43 V1 records) are above the default --max-reject-rate of 1%.
-        #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "the sample has deliberate differences and rejects: \(run.stderr)")
-        #expect(run.stderr.contains("sanity check failed: V1 rejected 7 of 43 records read (16.28%), above --max-reject-rate 1%"), "\(run.stderr)")
+        #expect(
+            run.status == ExitStatus.sanityCheckFailed.rawValue,
+            "the sample has deliberate differences and rejects: \(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "sanity check failed: V1 rejected 7 of 43 records read (16.28%), above --max-reject-rate 1%"),
+            "\(run.stderr)")
         let record = ProcessInfo.processInfo.environment["ASN_MIGRATE_RECORD_GOLDEN"] == "1"
         for name in ReconciliationReport.fileNames {
             let produced = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/r/" + name))
             let goldenURL = PackagePaths.root.appendingPathComponent(Self.golden + "/" + name)
             if record {
-                try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try produced.write(to: goldenURL)
             }
-            #expect(produced == (try Data(contentsOf: goldenURL)), "\(name) differs from \(Self.golden)/\(name); re-record with ASN_MIGRATE_RECORD_GOLDEN=1 after checking the change")
+            #expect(
+                produced == (try Data(contentsOf: goldenURL)),
+                "\(name) differs from \(Self.golden)/\(name); re-record with ASN_MIGRATE_RECORD_GOLDEN=1 after checking the change"
+            )
         }
         #expect(run.stderr.contains("7 difference row(s)"))
     }
@@ -200,7 +233,9 @@ import Testing
         let migrate = try BinaryRun.run(["migrate", tmp.path + "/empty"])
         #expect(migrate.status == 0)
         #expect(migrate.stderr.contains("warning: no input files found"))
-        let reconcile = try BinaryRun.run(["reconcile", "--v1", tmp.path + "/empty", "--v2", tmp.path + "/empty", "--out", tmp.path + "/r"])
+        let reconcile = try BinaryRun.run([
+            "reconcile", "--v1", tmp.path + "/empty", "--v2", tmp.path + "/empty", "--out", tmp.path + "/r"
+        ])
         #expect(reconcile.status == 0)
         #expect(reconcile.stderr.contains("no input files found under --v1"))
         #expect(reconcile.stderr.contains("no input files found under --v2"))

@@ -15,7 +15,7 @@ import Testing
             [
                 "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
                 directory + "/r",
-                "--run-date", "2021-06-01", "--html",
+                "--run-date", "2021-06-01", "--html"
             ] + extra)
         // The sample's deliberate rejects (7 of 43 V1 records) are above the default --max-reject-rate of 1%.
         #expect(run.status == ExitStatus.sanityCheckFailed.rawValue, "\(run.stderr)")
@@ -99,7 +99,7 @@ import Testing
         #expect(feed.contains(target))
         let v1 = try tmp.write("v1.jsonl", feed.replacingOccurrences(of: target, with: hostile))
         let run = try BinaryRun.run([
-            "reconcile", "--v1", v1, "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r", "--html",
+            "reconcile", "--v1", v1, "--v2", "Tests/Fixtures/sample/v2", "--out", tmp.path + "/r", "--html"
         ])
         #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
         let document = try Self.checkAgainstCSV(tmp.path + "/r")
@@ -110,13 +110,13 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let simulate = try BinaryRun.run([
-            "simulate", "--subscribers", "60", "--seed", "5", "--inject", "0.1", "--out", tmp.path + "/sim",
+            "simulate", "--subscribers", "60", "--seed", "5", "--inject", "0.1", "--out", tmp.path + "/sim"
         ])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         for view in ["v2", "v2-api"] {
             let run = try BinaryRun.run([
                 "reconcile", "--v1", tmp.path + "/sim/v1", "--v2", tmp.path + "/sim/" + view, "--out",
-                tmp.path + "/" + view, "--html",
+                tmp.path + "/" + view, "--html"
             ])
             #expect(run.status == ExitStatus.findings.rawValue, "\(run.stderr)")
             let document = try Self.checkAgainstCSV(tmp.path + "/" + view)
@@ -137,7 +137,7 @@ import Testing
         let again = try BinaryRun.run([
             "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
             tmp.path + "/r",
-            "--max-reject-rate", "20%",
+            "--max-reject-rate", "20%"
         ])
         #expect(
             again.status == ExitStatus.findings.rawValue,
@@ -165,7 +165,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: browser)
         process.arguments = [
             "--headless", "--disable-gpu", "--no-sandbox", "--screenshot=\(png)", "--window-size=1100,1400",
-            "file://\(tmp.path)/r/report.html",
+            "file://\(tmp.path)/r/report.html"
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

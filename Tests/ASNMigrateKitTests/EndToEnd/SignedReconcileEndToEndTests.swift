@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -11,18 +12,26 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let data = tmp.path + "/sim"
-        let simulate = try BinaryRun.run(["simulate", "--subscribers", "80", "--seed", "11", "--months", "3", "--inject", "0.05",
-                                          "--receipt-history", "3", "--sign", "--out", data])
+        let simulate = try BinaryRun.run([
+            "simulate", "--subscribers", "80", "--seed", "11", "--months", "3", "--inject", "0.05",
+            "--receipt-history", "3", "--sign", "--out", data
+        ])
         #expect(simulate.status == 0, "\(simulate.stderr)")
         #expect(FileManager.default.fileExists(atPath: data + "/test-root.der"))
 
-        let plain = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/plain"])
-        let verified = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/verified",
-                                          "--verify-signatures", "--root-certificate", data + "/test-root.der",
-                                          "--bundle-id", SimulatedProduct.bundleId, "--app-apple-id", String(SimulatedProduct.appAppleId)])
+        let plain = try BinaryRun.run([
+            "reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/plain"
+        ])
+        let verified = try BinaryRun.run([
+            "reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/verified",
+            "--verify-signatures", "--root-certificate", data + "/test-root.der",
+            "--bundle-id", SimulatedProduct.bundleId, "--app-apple-id", String(SimulatedProduct.appAppleId)
+        ])
         #expect(plain.status == verified.status, "\(verified.stderr)")
         for name in ["differences.csv", "rejected.csv", "subscriptions.csv", "mapping-coverage.csv"] {
-            #expect(try tmp.read("plain/" + name) == tmp.read("verified/" + name), "\(name) must not change when every signature verifies")
+            #expect(
+                try tmp.read("plain/" + name) == tmp.read("verified/" + name),
+                "\(name) must not change when every signature verifies")
         }
         let summary = String(decoding: try tmp.read("verified/summary.csv"), as: UTF8.self)
         #expect(summary.contains("\nv2_unverified,0\n"))
@@ -31,7 +40,9 @@ import Testing
         #expect(verified.stderr.contains("v2_unverified 0"))
 
         // Against Apple's root only, every simulated V2 record is a named reject, and nothing else changes count.
-        let apple = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/apple", "--verify-signatures"])
+        let apple = try BinaryRun.run([
+            "reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", tmp.path + "/apple", "--verify-signatures"
+        ])
         // Every V2 record rejected is far above the default --max-reject-rate of 1%: the report is written, exit 3.
         #expect(apple.status == ExitStatus.sanityCheckFailed.rawValue, "\(apple.stderr)")
         let rejected = try CSVReader.read(try tmp.read("apple/rejected.csv"), path: "rejected.csv").records
@@ -65,10 +76,16 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         for name in ["a", "b"] {
-            let run = try BinaryRun.run(["simulate", "--subscribers", "40", "--seed", "3", "--months", "2", "--sign", "--out", tmp.path + "/" + name])
+            let run = try BinaryRun.run([
+                "simulate", "--subscribers", "40", "--seed", "3", "--months", "2", "--sign", "--out",
+                tmp.path + "/" + name
+            ])
             #expect(run.status == 0, "\(run.stderr)")
         }
-        let files = try FileManager.default.subpathsOfDirectory(atPath: tmp.path + "/a").filter { $0.hasPrefix("v2/") && $0.hasSuffix(".jsonl") } + ["test-root.der"]
+        let files =
+            try FileManager.default.subpathsOfDirectory(atPath: tmp.path + "/a").filter {
+                $0.hasPrefix("v2/") && $0.hasSuffix(".jsonl")
+            } + ["test-root.der"]
         #expect(files.count > 1)
         for file in files {
             #expect(try tmp.read("a/" + file) == tmp.read("b/" + file), "\(file)")
@@ -76,13 +93,22 @@ import Testing
     }
 
     @Test func signatureOptionsWithoutVerifySignaturesAreUsageErrors() throws {
-        for extra in [["--require-signatures"], ["--bundle-id", "x"], ["--app-apple-id", "1"], ["--root-certificate", "x.der"]] {
-            let run = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", "/nonexistent/never"] + extra)
+        for extra in [
+            ["--require-signatures"], ["--bundle-id", "x"], ["--app-apple-id", "1"], ["--root-certificate", "x.der"]
+        ] {
+            let run = try BinaryRun.run(
+                [
+                    "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+                    "/nonexistent/never"
+                ] + extra)
             #expect(run.status == 64, "\(extra): \(run.stderr)")
             #expect(run.stderr.contains("needs --verify-signatures"))
         }
-        let badRoot = try BinaryRun.run(["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out", "/nonexistent/never",
-                                         "--verify-signatures", "--root-certificate", "README.md"])
+        let badRoot = try BinaryRun.run([
+            "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+            "/nonexistent/never",
+            "--verify-signatures", "--root-certificate", "README.md"
+        ])
         #expect(badRoot.status == 64)
         #expect(badRoot.stderr.contains("README.md"))
     }
@@ -91,12 +117,16 @@ import Testing
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         // migrate output is decoded JSON: it cannot be verified.
-        let base = ["reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/expected/migrate.jsonl", "--from", "2020-01-01", "--to", "2030-01-01"]
+        let base = [
+            "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/expected/migrate.jsonl",
+            "--from", "2020-01-01", "--to", "2030-01-01"
+        ]
         let counted = try BinaryRun.run(base + ["--out", tmp.path + "/counted", "--verify-signatures"])
         let summary = try CSVReader.read(try tmp.read("counted/summary.csv"), path: "summary.csv").records
         let unverified = Int(summary.first { $0.fields[0] == "v2_unverified" }?.fields[1] ?? "") ?? 0
         #expect(unverified > 0, "\(counted.stderr)")
-        let required = try BinaryRun.run(base + ["--out", tmp.path + "/required", "--verify-signatures", "--require-signatures"])
+        let required = try BinaryRun.run(
+            base + ["--out", tmp.path + "/required", "--verify-signatures", "--require-signatures"])
         let rejected = String(decoding: try tmp.read("required/rejected.csv"), as: UTF8.self)
         #expect(rejected.components(separatedBy: "signature: unsigned: ").count - 1 == unverified, "\(required.stderr)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Issue 4's acceptance check: `simulate --inject` writes the differences it caused; `reconcile` must report exactly those.
@@ -8,9 +9,13 @@ import Testing
     func reconcileReportsExactlyTheInjectedDifferences(seed: Int, gzip: Bool) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let data = tmp.path + "/sim", report = tmp.path + "/report"
-        let simulate = try BinaryRun.run(["simulate", "--subscribers", "2000", "--seed", String(seed), "--months", "3", "--inject", "0.03",
-                                          "--receipt-history", "3", "--out", data] + (gzip ? ["--gzip"] : []))
+        let data = tmp.path + "/sim"
+        let report = tmp.path + "/report"
+        let simulate = try BinaryRun.run(
+            [
+                "simulate", "--subscribers", "2000", "--seed", String(seed), "--months", "3", "--inject", "0.03",
+                "--receipt-history", "3", "--out", data
+            ] + (gzip ? ["--gzip"] : []))
         #expect(simulate.status == 0, "\(simulate.stderr)")
         let reconcile = try BinaryRun.run(["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", report])
         #expect(reconcile.status == 1, "injected faults are differences: \(reconcile.stderr)")
@@ -21,10 +26,15 @@ import Testing
         #expect(differences == truth, "differences.csv must equal truth.csv byte for byte (seed \(seed))")
 
         // Rejects: same side, source and error code, in any order.
-        let truthRejects = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: data + "/truth-rejects.csv"))), path: "truth-rejects.csv")
-        let rejected = try CSVReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv"))), path: "rejected.csv")
+        let truthRejects = try CSVReader.read(
+            Array(try Data(contentsOf: URL(fileURLWithPath: data + "/truth-rejects.csv"))), path: "truth-rejects.csv")
+        let rejected = try CSVReader.read(
+            Array(try Data(contentsOf: URL(fileURLWithPath: report + "/rejected.csv"))), path: "rejected.csv")
         let expected = Set(truthRejects.records.map { "\($0.fields[0]) \($0.fields[1]) \($0.fields[2])" })
-        let got = Set(rejected.records.map { "\($0.fields[0]) \($0.fields[1]):\($0.fields[2]) \($0.fields[3].prefix { $0 != ":" })" })
+        let got = Set(
+            rejected.records.map {
+                "\($0.fields[0]) \($0.fields[1]):\($0.fields[2]) \($0.fields[3].prefix { $0 != ":" })"
+            })
         #expect(!expected.isEmpty)
         #expect(got == expected)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The built binary prints its version, the commit it was built from and the rules digest under every spelling a
@@ -32,13 +33,18 @@ struct InstallEndToEndTests {
         #expect(install.status == 0, "\(install.stderr)")
         let installed = prefix + "/bin/asn-migrate"
         #expect(FileManager.default.isExecutableFile(atPath: installed))
-        for name in try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appendingPathComponent("Mappings").path) {
-            #expect(FileManager.default.fileExists(atPath: prefix + "/share/asn-migrate/Mappings/" + name), "\(name) is installed")
+        for name in try FileManager.default.contentsOfDirectory(
+            atPath: PackagePaths.root.appendingPathComponent("Mappings").path)
+        {
+            #expect(
+                FileManager.default.fileExists(atPath: prefix + "/share/asn-migrate/Mappings/" + name),
+                "\(name) is installed")
         }
         // The sample job from the README, run by the installed binary from another folder.
         let sample = PackagePaths.sample.path
-        let job = Shell.run("'\(installed)' reconcile --v1 '\(sample)/v1' --v2 '\(sample)/v2' --out report --max-reject-rate 20% --run-date 2026-01-01",
-                            in: tmp.path)
+        let job = Shell.run(
+            "'\(installed)' reconcile --v1 '\(sample)/v1' --v2 '\(sample)/v2' --out report --max-reject-rate 20% --run-date 2026-01-01",
+            in: tmp.path)
         #expect(job.status == 1, "the sample holds deliberate differences: \(job.stderr)")
         #expect(FileManager.default.fileExists(atPath: tmp.path + "/report/summary.csv"))
         let wrong = Shell.run("PREFIX='\(prefix)' '\(script)' --no-such-option", in: tmp.path)

@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A loopback App Store Server API for `fetch`'s tests, on POSIX sockets: bound to 127.0.0.1 only, one request per
 /// connection (`Connection: close`), at most `maxRequests` requests, and it stops by itself after `lifetime` seconds.
@@ -72,10 +74,15 @@ final class LoopbackAPIServer: @unchecked Sendable {
     private let acceptDone = DispatchSemaphore(value: 0)
 
     /// A server for `answers`, checking tokens against `publicKey` and the ids given.
-    init(answers: [SimulatedAPIView.Answers], notificationPages: [[UInt8]] = [], publicKey: ES256PublicKey, keyId: String,
-         issuerId: String, bundleId: String, faults: Faults = Faults(), lifetime: Double = 90, maxRequests: Int = 20_000) {
+    init(
+        answers: [SimulatedAPIView.Answers], notificationPages: [[UInt8]] = [], publicKey: ES256PublicKey,
+        keyId: String,
+        issuerId: String, bundleId: String, faults: Faults = Faults(), lifetime: Double = 90, maxRequests: Int = 20_000
+    ) {
         var byEnvironment: [String: [String: SimulatedAPIView.Answers]] = [:]
-        for answer in answers { byEnvironment[answer.environment.lowercased(), default: [:]][answer.originalTransactionId] = answer }
+        for answer in answers {
+            byEnvironment[answer.environment.lowercased(), default: [:]][answer.originalTransactionId] = answer
+        }
         self.answers = byEnvironment
         self.notificationPages = notificationPages
         self.publicKey = publicKey
@@ -124,7 +131,9 @@ final class LoopbackAPIServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
@@ -195,7 +204,8 @@ final class LoopbackAPIServer: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(data[(headerEnd + 4)...])
         let wanted = Int(headers["content-length"] ?? "0") ?? 0
@@ -204,15 +214,19 @@ final class LoopbackAPIServer: @unchecked Sendable {
             guard n > 0 else { break }
             body += buffer[0..<n]
         }
-        let (status, responseHeaders, responseBody, drop) = route(method: parts[0], target: parts[1], headers: headers, body: body)
+        let (status, responseHeaders, responseBody, drop) = route(
+            method: parts[0], target: parts[1], headers: headers, body: body)
         if drop { return }
-        var text = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Type: application/json\r\nContent-Length: \(responseBody.count)\r\nConnection: close\r\n"
+        var text =
+            "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Type: application/json\r\nContent-Length: \(responseBody.count)\r\nConnection: close\r\n"
         for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
         let bytes = Array((text + "\r\n").utf8) + responseBody
         _ = bytes.withUnsafeBytes { raw in send(client, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    private func route(method: String, target: String, headers: [String: String], body: [UInt8]) -> (Int, [String: String], [UInt8], Bool) {
+    private func route(method: String, target: String, headers: [String: String], body: [UInt8]) -> (
+        Int, [String: String], [UInt8], Bool
+    ) {
         let pathAndQuery = target.split(separator: "?", maxSplits: 1).map(String.init)
         let path = pathAndQuery[0].split(separator: "/").map(String.init)
         let query = pathAndQuery.count > 1 ? pathAndQuery[1] : ""
@@ -220,7 +234,8 @@ final class LoopbackAPIServer: @unchecked Sendable {
         guard path.count >= 4 else { return (404, [:], [], false) }
         let environment = path[0]
         let notifications = path.count == 5 && path[3] == "notifications"
-        let endpoint = path.count >= 5 && !notifications ? path[1...3].joined(separator: "/") : path[1...].joined(separator: "/")
+        let endpoint =
+            path.count >= 5 && !notifications ? path[1...3].joined(separator: "/") : path[1...].joined(separator: "/")
         let id = path.count >= 5 && !notifications ? path[4] : ""
         var fault: String?
         lock.lock()
@@ -245,35 +260,60 @@ final class LoopbackAPIServer: @unchecked Sendable {
             answer = (401, [:], [], false)
         } else {
             switch fault {
-            case "429+": answer = (429, ["Retry-After": "1"], Array(#"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#.utf8), false)
-            case "429": answer = (429, [:], Array(#"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#.utf8), false)
+            case "429+":
+                answer = (
+                    429, ["Retry-After": "1"],
+                    Array(#"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#.utf8), false
+                )
+            case "429":
+                answer = (429, [:], Array(#"{"errorCode":4290000,"errorMessage":"Rate limit exceeded."}"#.utf8), false)
             case "500": answer = (500, [:], Array("internal error".utf8), false)
-            case "retryable": answer = (500, [:], Array(#"{"errorCode":5000001,"errorMessage":"An unknown error occurred. Please try again."}"#.utf8), false)
+            case "retryable":
+                answer = (
+                    500, [:],
+                    Array(#"{"errorCode":5000001,"errorMessage":"An unknown error occurred. Please try again."}"#.utf8),
+                    false
+                )
             case "drop": answer = (0, [:], [], true)
-            default: answer = serve(environment: environment, endpoint: endpoint, method: method, id: id, query: query, body: body)
+            default:
+                answer = serve(
+                    environment: environment, endpoint: endpoint, method: method, id: id, query: query, body: body)
             }
         }
         lock.lock()
-        logged.append(Logged(method: method, endpoint: endpoint, environment: environment, id: id, query: query, status: answer.0, authorization: authorization,
-                             time: RateLimiter.monotonic()))
+        logged.append(
+            Logged(
+                method: method, endpoint: endpoint, environment: environment, id: id, query: query, status: answer.0,
+                authorization: authorization,
+                time: RateLimiter.monotonic()))
         lock.unlock()
         return answer
     }
 
-    private func serve(environment: String, endpoint: String, method: String, id: String, query: String, body: [UInt8]) -> (Int, [String: String], [UInt8], Bool) {
-        let notFound = (404, [String: String](), Array(#"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#.utf8), false)
+    private func serve(environment: String, endpoint: String, method: String, id: String, query: String, body: [UInt8])
+        -> (Int, [String: String], [UInt8], Bool)
+    {
+        let notFound = (
+            404, [String: String](), Array(#"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#.utf8),
+            false
+        )
         switch (method, endpoint) {
         case ("GET", "inApps/v2/history"):
             guard let answer = answers[environment]?[id] else { return notFound }
             var index = 0
             if let revision = Self.parameter("revision", in: query) {
-                guard let dash = revision.lastIndex(of: "-"), let page = Int(revision[revision.index(after: dash)...]) else {
-                    return (400, [:], Array(#"{"errorCode":4000005,"errorMessage":"Invalid request revision."}"#.utf8), false)
+                guard let dash = revision.lastIndex(of: "-"), let page = Int(revision[revision.index(after: dash)...])
+                else {
+                    return (
+                        400, [:], Array(#"{"errorCode":4000005,"errorMessage":"Invalid request revision."}"#.utf8),
+                        false
+                    )
                 }
                 index = page + 1
                 if index >= answer.pages.count {
                     // Nothing new since that revision: an empty last page, as Apple answers an up-to-date revision.
-                    let empty = #"{"revision":"\#(revision)","hasMore":false,"bundleId":"\#(bundleId)","environment":"\#(answer.environment)","signedTransactions":[]}"#
+                    let empty =
+                        #"{"revision":"\#(revision)","hasMore":false,"bundleId":"\#(bundleId)","environment":"\#(answer.environment)","signedTransactions":[]}"#
                     return (200, [:], Array(empty.utf8), false)
                 }
             }
@@ -284,11 +324,15 @@ final class LoopbackAPIServer: @unchecked Sendable {
             return (200, [:], answer.statuses ?? Array(empty.utf8), false)
         case ("POST", "inApps/v1/notifications/history"):
             guard let value = try? JSONParser().parse(body), case .object(let object) = value,
-                  object["startDate"] != nil, object["endDate"] != nil else {
+                object["startDate"] != nil, object["endDate"] != nil
+            else {
                 return (400, [:], Array(#"{"errorCode":4000015,"errorMessage":"Invalid start date."}"#.utf8), false)
             }
             var index = 0
-            if let token = Self.parameter("paginationToken", in: query), let page = Int(token.dropFirst("page-".count)) { index = page }
+            if let token = Self.parameter("paginationToken", in: query), let page = Int(token.dropFirst("page-".count))
+            {
+                index = page
+            }
             guard index < notificationPages.count else { return (400, [:], [], false) }
             return (200, [:], notificationPages[index], false)
         default:
@@ -299,21 +343,32 @@ final class LoopbackAPIServer: @unchecked Sendable {
     /// Why `authorization` is not a valid token for this server, or nil.
     private func checkToken(_ authorization: String) -> String? {
         guard authorization.hasPrefix("Bearer ") else { return "no bearer token" }
-        let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+            .map(String.init)
         guard parts.count == 3, let headerBytes = Base64.decode(parts[0]), let claimsBytes = Base64.decode(parts[1]),
-              let signature = Base64.decode(parts[2]) else { return "not a compact JWS" }
-        guard case .object(let header)? = try? JSONParser().parse(headerBytes), case .object(let claims)? = try? JSONParser().parse(claimsBytes) else {
+            let signature = Base64.decode(parts[2])
+        else { return "not a compact JWS" }
+        guard case .object(let header)? = try? JSONParser().parse(headerBytes),
+            case .object(let claims)? = try? JSONParser().parse(claimsBytes)
+        else {
             return "header or claims not JSON"
         }
-        let h = V2FieldReader(header), c = V2FieldReader(claims)
-        guard h.string("alg") == "ES256", h.string("kid") == keyId, h.string("typ") == "JWT" else { return "header \(header.keys)" }
+        let h = V2FieldReader(header)
+        let c = V2FieldReader(claims)
+        guard h.string("alg") == "ES256", h.string("kid") == keyId, h.string("typ") == "JWT" else {
+            return "header \(header.keys)"
+        }
         guard c.string("aud") == "appstoreconnect-v1" else { return "aud" }
         guard c.string("bid") == bundleId else { return "bid" }
         guard c.string("iss") == issuerId else { return "iss" }
         let now = Int64(Date().timeIntervalSince1970)
-        guard let iat = c.int64("iat"), let exp = c.int64("exp"), exp > now, exp - iat <= 3600, iat <= now + 60 else { return "iat/exp" }
+        guard let iat = c.int64("iat"), let exp = c.int64("exp"), exp > now, exp - iat <= 3600, iat <= now + 60 else {
+            return "iat/exp"
+        }
         let message = Array((parts[0] + "." + parts[1]).utf8)
-        let valid = signature.withUnsafeBytes { s in message.withUnsafeBytes { m in publicKey.verify(signature: s, message: m) } }
+        let valid = signature.withUnsafeBytes { s in
+            message.withUnsafeBytes { m in publicKey.verify(signature: s, message: m) }
+        }
         return valid ? nil : "signature"
     }
 
@@ -327,7 +382,9 @@ final class LoopbackAPIServer: @unchecked Sendable {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        for i in 0...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
         return nil
     }
 }

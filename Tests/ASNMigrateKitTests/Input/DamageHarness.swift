@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 
 /// Damage to records and files, and the readers they go through, for the property tests and the fuzz target.
@@ -8,20 +9,30 @@ enum DamageHarness {
     /// `count` distinct good V1 bodies, one line each (IDs are digit strings, as Apple's are).
     static func v1Lines(_ count: Int, seed: UInt64) -> [[UInt8]] {
         var rng = SplitMix64(seed: seed)
-        let types = ["DID_RENEW", "INITIAL_BUY", "CANCEL", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "INTERACTIVE_RENEWAL"]
+        let types = [
+            "DID_RENEW", "INITIAL_BUY", "CANCEL", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW",
+            "INTERACTIVE_RENEWAL"
+        ]
         return (0..<count).map { n in
             let id = String(2_000_000_000 + Int(rng.next() % 1_000_000_000))
             let original = String(1_000_000_000 + n)
-            let tx = V1Fixture.tx(id: id, original: original, purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+            let tx = V1Fixture.tx(
+                id: id, original: original, purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
             let pending = V1Fixture.pending(original: original)
-            return Array(V1Fixture.body(type: types[Int(rng.next() % UInt64(types.count))], transactions: [tx], pending: [pending]).utf8)
+            return Array(
+                V1Fixture.body(
+                    type: types[Int(rng.next() % UInt64(types.count))], transactions: [tx], pending: [pending]
+                ).utf8)
         }
     }
 
     /// The migrated V2 payloads of `v1` as JSON lines (what `migrate` writes; a V2 input `reconcile` reads).
     static func v2Lines(_ v1: [[UInt8]]) -> [[UInt8]] {
         v1.enumerated().compactMap { index, bytes in
-            guard case .migrated(let payload) = mapper.map(RawRecord(location: SourceLocation(path: "v1.jsonl", line: index + 1), bytes: bytes)) else { return nil }
+            guard
+                case .migrated(let payload) = mapper.map(
+                    RawRecord(location: SourceLocation(path: "v1.jsonl", line: index + 1), bytes: bytes))
+            else { return nil }
             return Array(JSONWriter.string(.object(payload.json)).utf8)
         }
     }
@@ -32,26 +43,28 @@ enum DamageHarness {
         var out = line
         let position = { (limit: Int, rng: inout SplitMix64) in limit == 0 ? 0 : Int(rng.next() % UInt64(limit)) }
         switch rng.next() % 11 {
-        case 0: out = Array(line.prefix(position(line.count, &rng)))                           // truncated
-        case 1: out = Array(line.suffix(max(1, position(line.count, &rng))))                  // start lost
-        case 2:                                                                               // one bit flipped
+        case 0: out = Array(line.prefix(position(line.count, &rng))) // truncated
+        case 1: out = Array(line.suffix(max(1, position(line.count, &rng)))) // start lost
+        case 2: // one bit flipped
             let at = position(line.count, &rng)
             out[at] ^= UInt8(1) << UInt8(rng.next() % 8)
-        case 3:                                                                               // junk inserted
+        case 3: // junk inserted
             let junk = (0..<(1 + position(8, &rng))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             out.insert(contentsOf: junk, at: position(line.count + 1, &rng))
-        case 4:                                                                               // a range deleted
+        case 4: // a range deleted
             let from = position(line.count, &rng)
             out.removeSubrange(from..<min(line.count, from + 1 + position(40, &rng)))
-        case 5: out += line                                                                   // two records on one line
+        case 5: out += line // two records on one line
         case 6: out = Array("this line is not JSON, {not at all}".utf8)
-        case 7:                                                                               // a structural byte added
+        case 7: // a structural byte added
             let bytes: [UInt8] = [0x7B, 0x7D, 0x5B, 0x5D, 0x22, 0x5C, 0x2C]
             out.insert(bytes[position(bytes.count, &rng)], at: position(line.count + 1, &rng))
-        case 8:                                                                               // a quote removed
-            if let quote = line.indices.filter({ line[$0] == 0x22 }).randomElement(using: &rng) { out.remove(at: quote) }
-        case 9: out = [0x7B]                                                                  // a lone brace
-        default:                                                                              // a control byte or NUL
+        case 8: // a quote removed
+            if let quote = line.indices.filter({ line[$0] == 0x22 }).randomElement(using: &rng) {
+                out.remove(at: quote)
+            }
+        case 9: out = [0x7B] // a lone brace
+        default: // a control byte or NUL
             out.insert([0x00, 0x1B, 0x0D, 0x09, 0x7F][position(5, &rng)], at: position(line.count + 1, &rng))
         }
         out = out.map { $0 == 0x0A ? 0x20 : $0 }
@@ -106,14 +119,17 @@ enum DamageHarness {
 
     /// The 1-based numbers of the non-blank lines of `lines` (blank: only JSON whitespace).
     static func nonBlankLines(_ lines: [[UInt8]]) -> [Int] {
-        lines.indices.filter { lines[$0].contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A) } }.map { $0 + 1 }
+        lines.indices.filter { lines[$0].contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A) } }.map {
+            $0 + 1
+        }
     }
 
     // MARK: - The JSON Lines property
 
     /// What went wrong with one damaged JSON Lines file, or nil when the property holds: `read == non-blank lines`,
     /// one item per non-blank line, and every undamaged line's outcome byte-identical to its outcome without damage.
-    static func checkJSONLines(good: [[UInt8]], damagedAt: Set<Int>, rng: inout SplitMix64, v2: Bool) throws -> String? {
+    static func checkJSONLines(good: [[UInt8]], damagedAt: Set<Int>, rng: inout SplitMix64, v2: Bool) throws -> String?
+    {
         var lines = good
         for index in damagedAt.sorted() { lines[index] = damage(good[index], &rng) }
         let chunk = [1, 7, 64, 4_096, 1 << 20][Int(rng.next() % 5)]
@@ -122,7 +138,8 @@ enum DamageHarness {
         let expected = nonBlankLines(lines)
         let seen = damaged.map { $0.location?.line ?? -1 }
         guard seen == expected else {
-            return "items at lines \(seen), expected one per non-blank line \(expected) (damaged \(damagedAt.sorted()), chunk \(chunk))"
+            return
+                "items at lines \(seen), expected one per non-blank line \(expected) (damaged \(damagedAt.sorted()), chunk \(chunk))"
         }
         let render = { (item: InputItem) -> String in v2 ? v2Outcome(item).text : v1Outcome(item).text }
         let before = Dictionary(uniqueKeysWithValues: clean.map { ($0.location?.line ?? -1, render($0)) })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `FileShape`: how a file's first lines decide how it is split.
@@ -10,7 +11,9 @@ import Testing
     /// gave one item per key and every later line with two objects two items.
     @Test func aFirstLineThatIsAWholeArrayAmongLinesOfObjectsIsJSONLines() {
         let lines = (0..<6).map { "{\"notification_type\":\"DID_RENEW\",\"n\":\($0)}" }
-        #expect(shape("[\"notification_type\":\"DID_RENEW\",\"a\":1,\"b\":2]\n" + lines.joined(separator: "\n") + "\n") == .jsonLines)
+        #expect(
+            shape("[\"notification_type\":\"DID_RENEW\",\"a\":1,\"b\":2]\n" + lines.joined(separator: "\n") + "\n")
+                == .jsonLines)
         // A real top-level array on one line stays an array, and so does a pretty one.
         #expect(shape("[{\"a\":1},{\"b\":2}]\n") == .array)
         #expect(shape("[{\"a\":1},{\"b\":2}]") == .array)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The fuzz target of issue 19, off by default: `ASN_FUZZ_RECORDS=N swift test --filter Fuzz` runs about N mutated V1
@@ -22,7 +23,9 @@ struct FuzzTests {
         let v1Pool = DamageHarness.v1Lines(256, seed: Self.seed)
         let v2Pool = DamageHarness.v2Lines(v1Pool)
         let started = Date()
-        var done = 0, files = 0, slowest = 0.0
+        var done = 0
+        var files = 0
+        var slowest = 0.0
         var failures: [String] = []
         while done < Self.records && failures.count < 10 {
             let v2 = files % 2 == 1
@@ -36,9 +39,18 @@ struct FuzzTests {
                 failures.append("seed \(Self.seed) file \(files) (JSON Lines\(v2 ? ", V2" : "")): \(failure)")
             }
             switch files % 4 {
-            case 0: if let failure = try Self.checkGzip(good, &rng) { failures.append("seed \(Self.seed) file \(files) (gzip): \(failure)") }
-            case 1: if let failure = try Self.checkCSV(good, &rng) { failures.append("seed \(Self.seed) file \(files) (CSV): \(failure)") }
-            default: if let failure = try Self.checkMultiLine(good, pretty: files % 4 == 3, &rng) { failures.append("seed \(Self.seed) file \(files) (array/stream): \(failure)") }
+            case 0:
+                if let failure = try Self.checkGzip(good, &rng) {
+                    failures.append("seed \(Self.seed) file \(files) (gzip): \(failure)")
+                }
+            case 1:
+                if let failure = try Self.checkCSV(good, &rng) {
+                    failures.append("seed \(Self.seed) file \(files) (CSV): \(failure)")
+                }
+            default:
+                if let failure = try Self.checkMultiLine(good, pretty: files % 4 == 3, &rng) {
+                    failures.append("seed \(Self.seed) file \(files) (array/stream): \(failure)")
+                }
             }
             let took = Date().timeIntervalSince(fileStart)
             slowest = max(slowest, took)
@@ -47,7 +59,9 @@ struct FuzzTests {
             files += 1
         }
         let elapsed = Date().timeIntervalSince(started)
-        print("fuzz: \(done) mutated records in \(files) files, seed \(Self.seed), \(String(format: "%.1f", elapsed)) s, slowest file \(String(format: "%.2f", slowest)) s, \(failures.count) failure(s)")
+        print(
+            "fuzz: \(done) mutated records in \(files) files, seed \(Self.seed), \(String(format: "%.1f", elapsed)) s, slowest file \(String(format: "%.2f", slowest)) s, \(failures.count) failure(s)"
+        )
         for failure in failures {
             print("fuzz failure: \(failure)")
             Issue.record(Comment(rawValue: failure))
@@ -68,7 +82,9 @@ struct FuzzTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         var outcomes: [(line: Int?, text: String, migrated: Bool)] = []
         do {
-            try RecordReader(file: InputFile(path: path), chunkSize: 4_096).forEach { outcomes.append(DamageHarness.v1Outcome($0)) }
+            try RecordReader(file: InputFile(path: path), chunkSize: 4_096).forEach {
+                outcomes.append(DamageHarness.v1Outcome($0))
+            }
         } catch let error as ASNError where error.code == .unreadableInput {
             // The member failed its check: counted as one reject by the commands.
         }
@@ -82,11 +98,14 @@ struct FuzzTests {
     static func checkCSV(_ good: [[UInt8]], _ rng: inout SplitMix64) throws -> String? {
         var writer = CSVWriter(header: MigrationOutput.csvColumns(.dotted))
         for line in good {
-            let decoded = V2RecordDecoder().decode(RawRecord(location: SourceLocation(path: "v2.jsonl", line: 1), bytes: line))
+            let decoded = V2RecordDecoder().decode(
+                RawRecord(location: SourceLocation(path: "v2.jsonl", line: 1), bytes: line))
             if let payload = decoded.first?.record?.payload { try writer.appendRow(MigrationOutput.csvRow(payload)) }
         }
         var rows = writer.drain().split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-        for index in DamageHarness.damagedLines(count: rows.count, &rng).sorted() where index > 0 { rows[index] = DamageHarness.damage(rows[index], &rng) }
+        for index in DamageHarness.damagedLines(count: rows.count, &rng).sorted() where index > 0 {
+            rows[index] = DamageHarness.damage(rows[index], &rng)
+        }
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let path = try tmp.write("v2.csv", Array(rows.joined(separator: [0x0A])))
@@ -94,7 +113,8 @@ struct FuzzTests {
         try reader.read(InputFile(path: path)) { _ in outcomes += 1 }
         // The CSV reader ends a row at LF, CRLF or a bare CR (old Mac files), so count lines as it does.
         let text = Array(rows.joined(separator: [0x0A]))
-        var lines = 0, content = false
+        var lines = 0
+        var content = false
         for (index, byte) in text.enumerated() {
             if byte == 0x0A || (byte == 0x0D && (index + 1 == text.count || text[index + 1] != 0x0A)) {
                 if content { lines += 1 }
@@ -109,7 +129,10 @@ struct FuzzTests {
 
     /// The V2 CSV reader with the column map for `migrate --format csv`.
     static let reader: V2RecordReader = {
-        guard let map = try? V2ColumnMap.load(path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv.map").path) else {
+        guard
+            let map = try? V2ColumnMap.load(
+                path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv.map").path)
+        else {
             fatalError("the migrate CSV column map must load")
         }
         return V2RecordReader(columnMap: map)
@@ -119,16 +142,22 @@ struct FuzzTests {
     /// every record migrated is the mapping of one input record, damaged or as it was before the damage (a damaged
     /// element may still hold the whole record, `{…}{…}` say), never stitched from several.
     static func checkMultiLine(_ good: [[UInt8]], pretty: Bool, _ rng: inout SplitMix64) throws -> String? {
-        var texts = good.map { pretty ? LineCountingPropertyTests.Shape.pretty($0) : String(decoding: $0, as: UTF8.self) }
+        var texts = good.map {
+            pretty ? LineCountingPropertyTests.Shape.pretty($0) : String(decoding: $0, as: UTF8.self)
+        }
         let original = texts
         for index in DamageHarness.damagedLines(count: texts.count, &rng).sorted() {
             texts[index] = String(decoding: DamageHarness.damage(Array(texts[index].utf8), &rng), as: UTF8.self)
         }
-        let bytes = Array((pretty ? texts.joined(separator: "\n") + "\n" : "[" + texts.joined(separator: ",\n") + "]\n").utf8)
-        let allowed = Set((texts + original).map { text -> String in
-            let trimmed = Array(text.utf8)
-            return (try? DamageHarness.items(trimmed, chunk: 1 << 20).first.map { DamageHarness.v1Outcome($0).text }) ?? nil ?? ""
-        })
+        let bytes = Array(
+            (pretty ? texts.joined(separator: "\n") + "\n" : "[" + texts.joined(separator: ",\n") + "]\n").utf8)
+        let allowed = Set(
+            (texts + original).map { text -> String in
+                let trimmed = Array(text.utf8)
+                return
+                    (try? DamageHarness.items(trimmed, chunk: 1 << 20).first.map { DamageHarness.v1Outcome($0).text })
+                    ?? nil ?? ""
+            })
         let outcomes = try DamageHarness.items(bytes, chunk: 1 + Int(rng.next() % 5_000)).map(DamageHarness.v1Outcome)
         let dump = { (what: String) -> String in
             guard let folder = ProcessInfo.processInfo.environment["ASN_FUZZ_DUMP"] else { return what }
@@ -140,9 +169,14 @@ struct FuzzTests {
         for outcome in outcomes where outcome.migrated {
             // A migrated record's JSON names its line; compare without it.
             guard allowed.contains(where: { Self.sameRecord($0, outcome.text) }) else {
-                let near = allowed.max { a, b in a.commonPrefix(with: outcome.text).count < b.commonPrefix(with: outcome.text).count } ?? ""
+                let near =
+                    allowed.max { a, b in
+                        a.commonPrefix(with: outcome.text).count < b.commonPrefix(with: outcome.text).count
+                    } ?? ""
                 let same = near.commonPrefix(with: outcome.text).count
-                return dump("a migrated record matches no input record: …\(outcome.text.dropFirst(max(0, same - 60)).prefix(160)) vs …\(near.dropFirst(max(0, same - 60)).prefix(160))")
+                return dump(
+                    "a migrated record matches no input record: …\(outcome.text.dropFirst(max(0, same - 60)).prefix(160)) vs …\(near.dropFirst(max(0, same - 60)).prefix(160))"
+                )
             }
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Formats are told by their first bytes, never by their names; text with some damage stays text.
@@ -28,8 +29,12 @@ import Testing
         let text = Array("{\"notification_type\":\"DID_RENEW\"}\n".utf8)
         #expect(InputFile(path: try tmp.writeGzip("feed.jsonl", text)).isCompressed())
         #expect(!InputFile(path: try tmp.write("plain.gz", text)).isCompressed())
-        #expect(InputFile(path: try tmp.write("feed", try ArchiveFixture.zip([.init(path: "a", bytes: text)]))).isCompressed())
-        #expect(!InputFile(path: try tmp.write("feed.tar", ArchiveFixture.tar([.init(path: "a", bytes: text)]))).isCompressed())
+        #expect(
+            InputFile(path: try tmp.write("feed", try ArchiveFixture.zip([.init(path: "a", bytes: text)])))
+                .isCompressed())
+        #expect(
+            !InputFile(path: try tmp.write("feed.tar", ArchiveFixture.tar([.init(path: "a", bytes: text)])))
+                .isCompressed())
         #expect(!InputFile.standardInput.isCompressed())
     }
 
@@ -39,15 +44,16 @@ import Testing
         #expect(Self.format(block) != .tar)
     }
 
-    @Test(arguments: [
-        ("bzip2", Array("BZh91AY&SY".utf8)),
-        ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04]),
-        ("7-Zip", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0x00, 0x04]),
-        ("PDF", Array("%PDF-1.7\n%âãÏÓ\n".utf8)),
-        ("ELF", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00]),
-        ("SQLite", Array("SQLite format 3\u{0}".utf8) + [0x10, 0x00]),
-        ("UTF-16", [0xFF, 0xFE] + Array("{\"a\":1}".utf8).flatMap { [$0, 0] }),
-    ] as [(String, [UInt8])])
+    @Test(
+        arguments: [
+            ("bzip2", Array("BZh91AY&SY".utf8)),
+            ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00, 0x04]),
+            ("7-Zip", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0x00, 0x04]),
+            ("PDF", Array("%PDF-1.7\n%âãÏÓ\n".utf8)),
+            ("ELF", [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00]),
+            ("SQLite", Array("SQLite format 3\u{0}".utf8) + [0x10, 0x00]),
+            ("UTF-16", [0xFF, 0xFE] + Array("{\"a\":1}".utf8).flatMap { [$0, 0] })
+        ] as [(String, [UInt8])])
     func knownBinaryFormatsAreNamed(name: String, head: [UInt8]) {
         guard case .unsupported(let format, let advice) = Self.format(head) else {
             Issue.record("\(name) was not recognised")
@@ -73,8 +79,11 @@ import Testing
         for _ in 0..<200 {
             var text: [UInt8] = []
             while text.count < 4096 {
-                var line = Array("{\"notification_type\":\"DID_RENEW\",\"n\":\(random.below(1_000_000)),\"é\":\"ü\"}".utf8)
-                if random.oneIn(2) { line[random.below(line.count)] = random.pick([0x00, 0x01, 0x1F, 0x7F, 0xC0, 0xFF, 0x80]) }
+                var line = Array(
+                    "{\"notification_type\":\"DID_RENEW\",\"n\":\(random.below(1_000_000)),\"é\":\"ü\"}".utf8)
+                if random.oneIn(2) {
+                    line[random.below(line.count)] = random.pick([0x00, 0x01, 0x1F, 0x7F, 0xC0, 0xFF, 0x80])
+                }
                 text += line + [0x0A]
             }
             #expect(Self.format(Array(text.prefix(InputFormat.sampleSize))) == .text)
@@ -104,10 +113,13 @@ import Testing
         (0..<(1 + random.below(4))).map { m in
             var lines: [String] = []
             for n in 0..<(random.below(30)) {
-                lines.append(random.oneIn(8) ? "{\"broken\":" : "{\"notification_type\":\"DID_RENEW\",\"n\":\(n),\"m\":\(m)}")
+                lines.append(
+                    random.oneIn(8) ? "{\"broken\":" : "{\"notification_type\":\"DID_RENEW\",\"n\":\(n),\"m\":\(m)}")
             }
             let long = random.oneIn(4) ? String(repeating: "deep/", count: 25) : ""
-            return ArchiveFixture.Member(path: "\(long)part-\(m).jsonl", bytes: Array(lines.joined(separator: "\n").utf8) + (random.oneIn(2) ? [0x0A] : []))
+            return ArchiveFixture.Member(
+                path: "\(long)part-\(m).jsonl",
+                bytes: Array(lines.joined(separator: "\n").utf8) + (random.oneIn(2) ? [0x0A] : []))
         }
     }
 
@@ -132,7 +144,11 @@ import Testing
             case 1: path = try tmp.write(name, ArchiveFixture.tar(members, longNames: .pax))
             case 2:
                 let zip64 = (round / 6) % 2 == 1 // rounds 8 and 20
-                path = try tmp.write(name, try ArchiveFixture.zip(members, zip64: zip64) { _ in random.pick([.stored, .deflate, .deflateWithDescriptor]) })
+                path = try tmp.write(
+                    name,
+                    try ArchiveFixture.zip(members, zip64: zip64) { _ in
+                        random.pick([.stored, .deflate, .deflateWithDescriptor])
+                    })
             case 3: path = try tmp.writeGzip(name, ArchiveFixture.tar(members))
             case 4:
                 guard let compressed = try ArchiveFixture.zstd(ArchiveFixture.tar(members)) else { continue }
@@ -155,21 +171,28 @@ import Testing
         let zst = try tmp.write("feed.zst", compressed + compressed)
         let expected = try Self.items(plain) { _ in "X" }
         let got = try Self.items(zst) { _ in "X" }
-        #expect(got.count == 100 && got == expected + expected.map { item in
-            guard case .record(var record) = item else { return item }
-            record.location.line = (record.location.line ?? 0) + 50
-            return .record(record)
-        }, "two frames are read one after the other, lines counting on")
+        #expect(
+            got.count == 100
+                && got == expected
+                    + expected.map { item in
+                        guard case .record(var record) = item else { return item }
+                        record.location.line = (record.location.line ?? 0) + 50
+                        return .record(record)
+                    },
+            "two frames are read one after the other, lines counting on")
     }
 
     @Test func aZipMemberFailingItsCRCGivesNoRecordAndTheOthersAreRead() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let good = Array("{\"notification_type\":\"DID_RENEW\",\"n\":1}\n".utf8)
-        let bad = Array("{\"notification_type\":\"DID_RENEW\",\"n\":2}\n{\"notification_type\":\"DID_RENEW\",\"n\":3}\n".utf8)
+        let bad = Array(
+            "{\"notification_type\":\"DID_RENEW\",\"n\":2}\n{\"notification_type\":\"DID_RENEW\",\"n\":3}\n".utf8)
         for method in [ArchiveFixture.ZipMethod.stored, .deflate, .deflateWithDescriptor] {
-            var zip = try ArchiveFixture.zip([.init(path: "a.jsonl", bytes: good), .init(path: "b.jsonl", bytes: bad),
-                                              .init(path: "c.jsonl", bytes: good)]) { _ in method }
+            var zip = try ArchiveFixture.zip([
+                .init(path: "a.jsonl", bytes: good), .init(path: "b.jsonl", bytes: bad),
+                .init(path: "c.jsonl", bytes: good)
+            ]) { _ in method }
             switch method {
             case .stored:
                 // A digit with one bit flipped still parses: only the CRC-32 can tell.
@@ -180,7 +203,8 @@ import Testing
             case .deflateWithDescriptor:
                 // Good data, but the CRC-32 in b's data descriptor (the second one) is wrong.
                 let first = try #require(Self.find([0x50, 0x4B, 0x07, 0x08], in: zip))
-                let second = try #require(Self.find([0x50, 0x4B, 0x07, 0x08], in: Array(zip[(first + 4)...]))) + first + 4
+                let second =
+                    try #require(Self.find([0x50, 0x4B, 0x07, 0x08], in: Array(zip[(first + 4)...]))) + first + 4
                 zip[second + 4] ^= 0x01
             }
             let path = try tmp.write("archive-\(method).zip", zip)
@@ -196,14 +220,21 @@ import Testing
     @Test func aCSVMemberOfATarIsReadThroughTheColumnMap() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let map = try V2ColumnMap.parse("format 1\nnotificationType | type\nnotificationUUID | uuid\nsignedDate | signed\ndata.transactionInfo.originalTransactionId | otid\n", path: "test.map")
-        let csv = Array("type,uuid,signed,otid\nDID_RENEW,4b1e4f0e-0000-4000-8000-000000000001,1700000000000,1000\nDID_RENEW,,x,2000\n".utf8)
+        let map = try V2ColumnMap.parse(
+            "format 1\nnotificationType | type\nnotificationUUID | uuid\nsignedDate | signed\ndata.transactionInfo.originalTransactionId | otid\n",
+            path: "test.map")
+        let csv = Array(
+            "type,uuid,signed,otid\nDID_RENEW,4b1e4f0e-0000-4000-8000-000000000001,1700000000000,1000\nDID_RENEW,,x,2000\n"
+                .utf8)
         let plain = try tmp.write("v2.csv", csv)
         let tar = try tmp.write("export.tar", ArchiveFixture.tar([.init(path: "v2.csv", bytes: csv)]))
         let reader = V2RecordReader(columnMap: map)
-        var fromPlain: [String] = [], fromTar: [String] = []
+        var fromPlain: [String] = []
+        var fromTar: [String] = []
         try reader.read(InputFile(path: plain)) { fromPlain.append("\($0)".replacingOccurrences(of: plain, with: "X")) }
-        try reader.read(InputFile(path: tar)) { fromTar.append("\($0)".replacingOccurrences(of: tar + ":v2.csv", with: "X")) }
+        try reader.read(InputFile(path: tar)) {
+            fromTar.append("\($0)".replacingOccurrences(of: tar + ":v2.csv", with: "X"))
+        }
         #expect(fromPlain.count == 2)
         #expect(fromTar == fromPlain)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct InputPathsTests {
@@ -30,9 +31,10 @@ import Testing
         let root = dir.path + "/root"
         let files = try InputPaths.expand([root])
         // Byte order: "B" (0x42) < "a" (0x61), and "a.json" ('.' 0x2E) < "a/..." ('/' 0x2F); a locale sort would differ.
-        #expect(files.map(\.path) == [
-            root + "/B.json", root + "/a.json", root + "/a/b/c.json.gz", root + "/a/z.json", root + "/b.json",
-        ])
+        #expect(
+            files.map(\.path) == [
+                root + "/B.json", root + "/a.json", root + "/a/b/c.json.gz", root + "/a/z.json", root + "/b.json"
+            ])
         #expect(try InputPaths.expand([root + "/"]).map(\.path) == files.map(\.path))
     }
 
@@ -78,8 +80,10 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let good = try dir.write("in/a.jsonl", "{}")
-        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/b-dangling.jsonl", withDestinationPath: dir.path + "/gone.jsonl")
-        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/c-loop", withDestinationPath: dir.path + "/in/c-loop")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/in/b-dangling.jsonl", withDestinationPath: dir.path + "/gone.jsonl")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path + "/in/c-loop", withDestinationPath: dir.path + "/in/c-loop")
         let selection = try InputPaths.select([dir.path + "/in"])
         #expect(selection.files.map(\.path) == [good, dir.path + "/in/b-dangling.jsonl", dir.path + "/in/c-loop"])
         #expect(selection.skipped.isEmpty)

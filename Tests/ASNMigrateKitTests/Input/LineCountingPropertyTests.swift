@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Issue 19: how a record counts never depends on the records before it. Property tests over random damage (seeded, so
@@ -37,7 +38,9 @@ import Testing
         /// The file's bytes.
         func file(_ records: [[UInt8]], damagedAt at: Int) throws -> [UInt8] {
             let texts = records.enumerated().map { index, bytes -> String in
-                let text = self == .prettyStream || self == .prettyArray ? Self.pretty(bytes) : String(decoding: bytes, as: UTF8.self)
+                let text =
+                    self == .prettyStream || self == .prettyArray
+                    ? Self.pretty(bytes) : String(decoding: bytes, as: UTF8.self)
                 return index == at ? String(text.prefix(text.count / 2)) : text
             }
             switch self {
@@ -45,7 +48,10 @@ import Testing
             case .arrayOnePerLine: return Array(("[" + texts.joined(separator: ",\n") + "]\n").utf8)
             case .prettyStream: return Array((texts.joined(separator: "\n") + "\n").utf8)
             case .prettyArray:
-                let indented = texts.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") }
+                let indented = texts.map {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+                        separator: "\n")
+                }
                 return Array(("[\n" + indented.joined(separator: ",\n") + "\n]\n").utf8)
             case .gzipJSONLines:
                 let tmp = try TemporaryDirectory()
@@ -58,7 +64,8 @@ import Testing
         /// A record pretty-printed as JSONSerialization does (two-space indent, one key per line).
         static func pretty(_ bytes: [UInt8]) -> String {
             guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)),
-                  let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) else { return "" }
+                let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            else { return "" }
             return String(decoding: data, as: UTF8.self)
         }
     }
@@ -78,7 +85,9 @@ import Testing
         #expect(expected.filter(\.migrated).count == records.count)
         // Every other record migrates exactly as it does without the damage.
         let good = expected.map(\.text)
-        #expect(outcomes.filter(\.migrated).allSatisfy { outcome in good.contains { FuzzTests.sameRecord($0, outcome.text) } })
+        #expect(
+            outcomes.filter(\.migrated).allSatisfy { outcome in good.contains { FuzzTests.sameRecord($0, outcome.text) }
+            })
     }
 
     @Test(arguments: ["first", "middle", "last"], ["extra field", "stray quote", "missing field"])
@@ -87,7 +96,8 @@ import Testing
         defer { tmp.remove() }
         var writer = CSVWriter(header: MigrationOutput.csvColumns(.dotted))
         for line in Self.v2Pool.prefix(7) {
-            let decoded = V2RecordDecoder().decode(RawRecord(location: SourceLocation(path: "v2.jsonl", line: 1), bytes: line))
+            let decoded = V2RecordDecoder().decode(
+                RawRecord(location: SourceLocation(path: "v2.jsonl", line: 1), bytes: line))
             guard let payload = decoded.first?.record?.payload else { continue }
             try writer.appendRow(MigrationOutput.csvRow(payload))
         }
@@ -96,12 +106,17 @@ import Testing
         let at = 1 + (position == "first" ? 0 : position == "middle" ? 3 : 6)
         switch damage {
         case "extra field": rows[at] += ",extra"
-        case "stray quote": rows[at] = rows[at].replacingOccurrences(of: ",", with: ",\"x\"y", options: [], range: rows[at].range(of: ","))
+        case "stray quote":
+            rows[at] = rows[at].replacingOccurrences(
+                of: ",", with: ",\"x\"y", options: [], range: rows[at].range(of: ","))
         default: rows[at] = String(rows[at][..<(rows[at].lastIndex(of: ",") ?? rows[at].endIndex)])
         }
         let path = try tmp.write("v2.csv", rows.joined(separator: "\n") + "\n")
-        let reader = V2RecordReader(columnMap: try V2ColumnMap.load(path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv.map").path))
-        var records = 0, rejects: [ASNError] = []
+        let reader = V2RecordReader(
+            columnMap: try V2ColumnMap.load(
+                path: PackagePaths.root.appendingPathComponent("Mappings/v2-columns.migrate-csv.map").path))
+        var records = 0
+        var rejects: [ASNError] = []
         try reader.read(InputFile(path: path)) { outcome in
             if let error = outcome.error { rejects.append(error) } else { records += 1 }
         }

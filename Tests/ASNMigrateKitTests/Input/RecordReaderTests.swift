@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct RecordReaderTests {
@@ -10,8 +11,11 @@ import Testing
 
         var description: String {
             switch self {
-            case let .record(text, line, index): return "record(\(text.debugDescription), line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
-            case let .broken(line, index): return "broken(line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
+            case .record(let text, let line, let index):
+                return
+                    "record(\(text.debugDescription), line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
+            case .broken(let line, let index):
+                return "broken(line: \(line.map(String.init) ?? "nil"), index: \(index.map(String.init) ?? "nil"))"
             }
         }
     }
@@ -46,7 +50,9 @@ import Testing
         items.map { item in
             switch item {
             case .record(let record):
-                return .record(String(decoding: record.bytes, as: UTF8.self), line: record.location.line, index: record.location.index)
+                return .record(
+                    String(decoding: record.bytes, as: UTF8.self), line: record.location.line,
+                    index: record.location.index)
             case .broken(let error):
                 return .broken(line: error.location?.line, index: error.location?.index)
             }
@@ -61,7 +67,10 @@ import Testing
     // MARK: - Modes
 
     @Test func singleObjectOnOneLineIsOneRecord() throws {
-        #expect(try items(#"{"notification_type":"DID_RENEW"}"#) == [.record(#"{"notification_type":"DID_RENEW"}"#, line: 1, index: nil)])
+        #expect(
+            try items(#"{"notification_type":"DID_RENEW"}"#) == [
+                .record(#"{"notification_type":"DID_RENEW"}"#, line: 1, index: nil)
+            ])
         #expect(try items("  \n {\"a\":1} \n\n") == [.record(#"{"a":1}"#, line: 2, index: nil)])
     }
 
@@ -72,32 +81,35 @@ import Testing
 
     @Test func concatenatedObjectsAreSplitByDepth() throws {
         let text = "{\n \"a\":1\n}{\"b\":2}\n\n  {\"c\":\n3}\n{\"d\":[{}]} {\"e\":\"\\n\"}"
-        #expect(try items(text) == [
-            .record("{\n \"a\":1\n}", line: 1, index: nil),
-            .record("{\"b\":2}", line: 3, index: nil),
-            .record("{\"c\":\n3}", line: 5, index: nil),
-            .record("{\"d\":[{}]}", line: 7, index: nil),
-            .record("{\"e\":\"\\n\"}", line: 7, index: nil),
-        ])
+        #expect(
+            try items(text) == [
+                .record("{\n \"a\":1\n}", line: 1, index: nil),
+                .record("{\"b\":2}", line: 3, index: nil),
+                .record("{\"c\":\n3}", line: 5, index: nil),
+                .record("{\"d\":[{}]}", line: 7, index: nil),
+                .record("{\"e\":\"\\n\"}", line: 7, index: nil)
+            ])
     }
 
     @Test func arrayElementsCarryIndexAndStartLine() throws {
         let text = "[\n  {\"a\":1},\n  {\"b\":\"]\"},\n\n  {\"c\":[1,\n2]}\n]\n"
-        #expect(try items(text) == [
-            .record("{\"a\":1}", line: 2, index: 0),
-            .record("{\"b\":\"]\"}", line: 3, index: 1),
-            .record("{\"c\":[1,\n2]}", line: 5, index: 2),
-        ])
+        #expect(
+            try items(text) == [
+                .record("{\"a\":1}", line: 2, index: 0),
+                .record("{\"b\":\"]\"}", line: 3, index: 1),
+                .record("{\"c\":[1,\n2]}", line: 5, index: 2)
+            ])
     }
 
     @Test func arrayScalarsAndExtraCommasAndEmptyArrays() throws {
-        #expect(try items(#"[1, "a,]\"", true,null , -2.5e3]"#) == [
-            .record("1", line: 1, index: 0),
-            .record(#""a,]\"""#, line: 1, index: 1),
-            .record("true", line: 1, index: 2),
-            .record("null", line: 1, index: 3),
-            .record("-2.5e3", line: 1, index: 4),
-        ])
+        #expect(
+            try items(#"[1, "a,]\"", true,null , -2.5e3]"#) == [
+                .record("1", line: 1, index: 0),
+                .record(#""a,]\"""#, line: 1, index: 1),
+                .record("true", line: 1, index: 2),
+                .record("null", line: 1, index: 3),
+                .record("-2.5e3", line: 1, index: 4)
+            ])
         #expect(try items("[1,,2,]") == [.record("1", line: 1, index: 0), .record("2", line: 1, index: 1)])
         #expect(try items("[]").isEmpty)
         #expect(try items(" [ \n ] \n").isEmpty)
@@ -105,40 +117,46 @@ import Testing
 
     @Test func jsonLinesSkipBlankAndWhitespaceOnlyLines() throws {
         let text = "{\"a\":1}\n\n   \n\t\r\n{\"b\":2}\n  {\"c\":3}  \t\n\n"
-        #expect(try items(text) == [
-            .record("{\"a\":1}", line: 1, index: nil),
-            .record("{\"b\":2}", line: 5, index: nil),
-            .record("{\"c\":3}", line: 6, index: nil),
-        ])
+        #expect(
+            try items(text) == [
+                .record("{\"a\":1}", line: 1, index: nil),
+                .record("{\"b\":2}", line: 5, index: nil),
+                .record("{\"c\":3}", line: 6, index: nil)
+            ])
     }
 
     @Test func jsonLinesWhenTheFirstByteIsNotABracket() throws {
-        #expect(try items("\"x\"\n42\nnot json {\n}\n") == [
-            .record("\"x\"", line: 1, index: nil),
-            .record("42", line: 2, index: nil),
-            .record("not json {", line: 3, index: nil),
-            .record("}", line: 4, index: nil),
-        ])
+        #expect(
+            try items("\"x\"\n42\nnot json {\n}\n") == [
+                .record("\"x\"", line: 1, index: nil),
+                .record("42", line: 2, index: nil),
+                .record("not json {", line: 3, index: nil),
+                .record("}", line: 4, index: nil)
+            ])
     }
 
     @Test func crlfLineEndingsAreStripped() throws {
-        #expect(try items("{\"a\":1}\r\n\r\n{\"b\":2}\r\n{\"c\":3}\r") == [
-            .record("{\"a\":1}", line: 1, index: nil),
-            .record("{\"b\":2}", line: 3, index: nil),
-            .record("{\"c\":3}", line: 4, index: nil),
-        ])
-        #expect(try items("{\r\n\"a\":1\r\n}\r\n{\"b\":2}\r\n") == [
-            .record("{\r\n\"a\":1\r\n}", line: 1, index: nil),
-            .record("{\"b\":2}", line: 4, index: nil),
-        ])
+        #expect(
+            try items("{\"a\":1}\r\n\r\n{\"b\":2}\r\n{\"c\":3}\r") == [
+                .record("{\"a\":1}", line: 1, index: nil),
+                .record("{\"b\":2}", line: 3, index: nil),
+                .record("{\"c\":3}", line: 4, index: nil)
+            ])
+        #expect(
+            try items("{\r\n\"a\":1\r\n}\r\n{\"b\":2}\r\n") == [
+                .record("{\r\n\"a\":1\r\n}", line: 1, index: nil),
+                .record("{\"b\":2}", line: 4, index: nil)
+            ])
     }
 
     @Test func byteOrderMarkIsSkippedInEveryMode() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        #expect(simplify(try split(bom + Array("{\"a\":1}\n{\"b\":2}".utf8)).items) == [
-            .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil),
-        ])
-        #expect(simplify(try split(bom + Array("\n [{\"a\":1}]".utf8)).items) == [.record("{\"a\":1}", line: 2, index: 0)])
+        #expect(
+            simplify(try split(bom + Array("{\"a\":1}\n{\"b\":2}".utf8)).items) == [
+                .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil)
+            ])
+        #expect(
+            simplify(try split(bom + Array("\n [{\"a\":1}]".utf8)).items) == [.record("{\"a\":1}", line: 2, index: 0)])
         #expect(simplify(try split(bom + Array("{\n}".utf8)).items) == [.record("{\n}", line: 1, index: nil)])
         #expect(try split(bom).items.isEmpty)
         // Only a whole BOM is skipped; a prefix of one is content.
@@ -164,35 +182,40 @@ import Testing
         // The first line's value ends on its line only if strings and escapes are honoured, so this is JSON Lines:
         // the incomplete second line is then its own record rather than swallowing the rest.
         let first = #"{"s":"{{[[\"\\","t":"}]\n"}"#
-        #expect(try items(first + "\n{\"u\":\n{\"v\":1}\n") == [
-            .record(first, line: 1, index: nil),
-            .record("{\"u\":", line: 2, index: nil),
-            .record("{\"v\":1}", line: 3, index: nil),
-        ])
+        #expect(
+            try items(first + "\n{\"u\":\n{\"v\":1}\n") == [
+                .record(first, line: 1, index: nil),
+                .record("{\"u\":", line: 2, index: nil),
+                .record("{\"v\":1}", line: 3, index: nil)
+            ])
         // The same tricky strings inside concatenated and array values.
         let tricky = #"{"a":"}\"{","b":["]\\"],"c":"\\\"}"}"#
-        #expect(try items("{\n\"x\":1}" + tricky + "\n" + tricky) == [
-            .record("{\n\"x\":1}", line: 1, index: nil),
-            .record(tricky, line: 2, index: nil),
-            .record(tricky, line: 3, index: nil),
-        ])
-        #expect(try items("[" + tricky + ",\n" + tricky + "]") == [
-            .record(tricky, line: 1, index: 0),
-            .record(tricky, line: 2, index: 1),
-        ])
+        #expect(
+            try items("{\n\"x\":1}" + tricky + "\n" + tricky) == [
+                .record("{\n\"x\":1}", line: 1, index: nil),
+                .record(tricky, line: 2, index: nil),
+                .record(tricky, line: 3, index: nil)
+            ])
+        #expect(
+            try items("[" + tricky + ",\n" + tricky + "]") == [
+                .record(tricky, line: 1, index: 0),
+                .record(tricky, line: 2, index: 1)
+            ])
     }
 
     // MARK: - Truncation and garbage
 
     @Test func truncatedConcatenatedValueIsBroken() throws {
-        #expect(try items("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
-            .record("{\"a\":\n1}", line: 1, index: nil),
-            .broken(line: 3, index: nil),
-        ])
-        #expect(try brokenMessages("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
-            "unterminated JSON value starting at line 3: the file ends inside an object; "
-                + "the archive may be truncated — restore a complete copy, or accept that this record is lost",
-        ])
+        #expect(
+            try items("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
+                .record("{\"a\":\n1}", line: 1, index: nil),
+                .broken(line: 3, index: nil)
+            ])
+        #expect(
+            try brokenMessages("{\"a\":\n1}\n{\n \"b\": {\"c\":") == [
+                "unterminated JSON value starting at line 3: the file ends inside an object; "
+                    + "the archive may be truncated — restore a complete copy, or accept that this record is lost"
+            ])
         #expect(try brokenMessages("{\n\"a\":\"abc")[0].contains("the file ends inside a string"))
         // One line, never closed: a JSON Lines record for the parser to reject (one item either way).
         #expect(try items("{\"a\":[1,2") == [.record("{\"a\":[1,2", line: 1, index: nil)])
@@ -200,53 +223,82 @@ import Testing
 
     @Test func truncatedArrayElementIsBroken() throws {
         // One element per line: the cut line is that element, for the parser to reject (issue 19: a line is one item).
-        #expect(try items("[{\"a\":1},\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":", line: 2, index: 1)])
+        #expect(
+            try items("[{\"a\":1},\n{\"b\":") == [
+                .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":", line: 2, index: 1)
+            ])
         // Cut at a line boundary, the missing end is reported on its own.
-        #expect(try items("[{\"a\":1},\n{\"b\":2},\n") == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1), .broken(line: 3, index: nil)])
+        #expect(
+            try items("[{\"a\":1},\n{\"b\":2},\n") == [
+                .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1),
+                .broken(line: 3, index: nil)
+            ])
         // Elements spanning lines are split by depth, as before.
-        #expect(try items("[{\"a\":\n1},\n{\"b\":") == [.record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 3, index: 1)])
+        #expect(
+            try items("[{\"a\":\n1},\n{\"b\":") == [
+                .record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 3, index: 1)
+            ])
         let message = try brokenMessages("[{\"a\":\n1},\n{\"b\":")[0]
-        #expect(message.hasPrefix("unterminated array element 1 starting at line 3: the file ends inside an object, before the top-level array is closed"))
+        #expect(
+            message.hasPrefix(
+                "unterminated array element 1 starting at line 3: the file ends inside an object, before the top-level array is closed"
+            ))
         #expect(message.contains("truncated"))
     }
 
     @Test func arrayNeverClosedIsBroken() throws {
-        #expect(try items("[{\"a\":1},{\"b\":2}\n") == [
-            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 1, index: 1), .broken(line: 2, index: nil),
-        ])
-        #expect(try brokenMessages("[{\"a\":1},{\"b\":2}\n") == [
-            "the top-level array opened at line 1 is never closed: the file ends after 2 element(s); "
-                + "the archive may be truncated — check that the file was copied completely",
-        ])
-        #expect(try items("[1, 2") == [.record("1", line: 1, index: 0), .record("2", line: 1, index: 1), .broken(line: 1, index: nil)])
+        #expect(
+            try items("[{\"a\":1},{\"b\":2}\n") == [
+                .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 1, index: 1),
+                .broken(line: 2, index: nil)
+            ])
+        #expect(
+            try brokenMessages("[{\"a\":1},{\"b\":2}\n") == [
+                "the top-level array opened at line 1 is never closed: the file ends after 2 element(s); "
+                    + "the archive may be truncated — check that the file was copied completely"
+            ])
+        #expect(
+            try items("[1, 2") == [
+                .record("1", line: 1, index: 0), .record("2", line: 1, index: 1), .broken(line: 1, index: nil)
+            ])
         #expect(try brokenMessages("[1, 2")[0].contains("after 2 element(s)"))
         #expect(try items("[") == [.broken(line: 1, index: nil)])
     }
 
     @Test func truncatedLastJSONLineIsStillARecordForTheParserToReject() throws {
-        #expect(try items("{\"a\":1}\n{\"b\":") == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":", line: 2, index: nil)])
+        #expect(
+            try items("{\"a\":1}\n{\"b\":") == [
+                .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":", line: 2, index: nil)
+            ])
     }
 
     @Test func garbageBetweenArrayElementsIsSkippedToTheNextComma() throws {
         // One element per line: the line holding the junk is one element for the parser to reject.
-        #expect(try items("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]") == [
-            .record("{\"a\":1} xyz \"q,]\"", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1),
-        ])
+        #expect(
+            try items("[{\"a\":1} xyz \"q,]\" ,\n{\"b\":2}]") == [
+                .record("{\"a\":1} xyz \"q,]\"", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1)
+            ])
         // Elements spanning lines: the junk is skipped to the next comma and reported.
-        #expect(try items("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]") == [
-            .record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 2, index: nil), .record("{\"b\":\n2}", line: 3, index: 1),
-        ])
+        #expect(
+            try items("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]") == [
+                .record("{\"a\":\n1}", line: 1, index: 0), .broken(line: 2, index: nil),
+                .record("{\"b\":\n2}", line: 3, index: 1)
+            ])
         let message = try brokenMessages("[{\"a\":\n1} xyz \"q,]\" ,\n{\"b\":\n2}]")[0]
         #expect(message.hasPrefix(#"unexpected "xyz \"q,]\"" after array element 0 at line 2 (expected ',' or ']')"#))
         #expect(message.contains("skipped"))
         // A missing comma before a '{' opening a line loses nothing: the element is read.
-        #expect(try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
-            .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":[2,3]}", line: 2, index: 1), .record("{\"c\":3}", line: 3, index: 2),
-        ])
+        #expect(
+            try items("[{\"a\":1}\n{\"b\":[2,3]},\n{\"c\":3}\n]") == [
+                .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":[2,3]}", line: 2, index: 1),
+                .record("{\"c\":3}", line: 3, index: 2)
+            ])
         // Junk ends at a '{' opening a line, which starts the next element.
-        #expect(try items("[\n{\"a\":1} xyz [1\n{\"b\":2}\n]") == [
-            .record("{\"a\":1}", line: 2, index: 0), .broken(line: 2, index: nil), .record("{\"b\":2}", line: 3, index: 1),
-        ])
+        #expect(
+            try items("[\n{\"a\":1} xyz [1\n{\"b\":2}\n]") == [
+                .record("{\"a\":1}", line: 2, index: 0), .broken(line: 2, index: nil),
+                .record("{\"b\":2}", line: 3, index: 1)
+            ])
         // Junk that runs to the end of the file.
         #expect(try items("[1 xyz {") == [.record("1", line: 1, index: 0), .broken(line: 1, index: nil)])
         #expect(try brokenMessages("[1 xyz {")[0].contains("without closing the array"))
@@ -255,10 +307,12 @@ import Testing
     @Test func valuesAfterTheTopLevelArrayAreStillRead() throws {
         // A JSON Lines file whose first line is an array: the lines after it are read, not skipped, and the first line
         // is one item like every other line (objects outweigh the rest, so the file is JSON Lines).
-        #expect(try items("[1]\n\n[2]\n{\"x\":1}\nhello world\n{\"y\":2}") == [
-            .record("[1]", line: 1, index: nil), .record("[2]", line: 3, index: nil), .record("{\"x\":1}", line: 4, index: nil),
-            .record("hello world", line: 5, index: nil), .record("{\"y\":2}", line: 6, index: nil),
-        ])
+        #expect(
+            try items("[1]\n\n[2]\n{\"x\":1}\nhello world\n{\"y\":2}") == [
+                .record("[1]", line: 1, index: nil), .record("[2]", line: 3, index: nil),
+                .record("{\"x\":1}", line: 4, index: nil),
+                .record("hello world", line: 5, index: nil), .record("{\"y\":2}", line: 6, index: nil)
+            ])
         #expect(try items("[1]\n \n").count == 1)
     }
 
@@ -274,19 +328,25 @@ import Testing
         let good = goodLines(1..<6)
         let found = try items(([bad] + good).joined(separator: "\n") + "\n")
         #expect(found.count == 6, "\(found)")
-        #expect(found.first == .broken(line: 1, index: nil) || found.first.map { if case .record(_, 1, nil) = $0 { return true } else { return false } } == true)
+        #expect(
+            found.first == .broken(line: 1, index: nil)
+                || found.first.map { if case .record(_, 1, nil) = $0 { return true } else { return false } } == true)
         #expect(Array(found.dropFirst()) == good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
     }
 
     @Test func aLoneBraceBeforeManyRecordsLosesNone() throws {
         let good = goodLines(0..<39)
         // The file is JSON Lines (its lines are whole records), so the lone brace is one line for the parser to reject.
-        #expect(try items("{\n" + good.joined(separator: "\n")) == [.record("{", line: 1, index: nil)]
-            + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
+        #expect(
+            try items("{\n" + good.joined(separator: "\n")) == [.record("{", line: 1, index: nil)]
+                + good.enumerated().map { .record($1, line: $0 + 2, index: nil) })
         // In a pretty-printed stream, a record cut short is still one broken item and the records after it are read.
         let pretty = "{\n  \"a\": 1,\n{\n  \"b\": 2\n}\n"
         #expect(try items(pretty) == [.broken(line: 1, index: nil), .record("{\n  \"b\": 2\n}", line: 3, index: nil)])
-        #expect(try brokenMessages(pretty) == ["unterminated record at line 1: a new record starts at line 3 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"])
+        #expect(
+            try brokenMessages(pretty) == [
+                "unterminated record at line 1: a new record starts at line 3 before it is closed; the record is cut short or unbalanced (a missing or extra '{', '}' or '\"') — fix or drop that record, the records after it are read"
+            ])
     }
 
     /// Issue 19: how a line counts never depends on the lines before it. An unterminated first line followed by a line
@@ -297,7 +357,7 @@ import Testing
             ["{\"notification_type\":\"DID_RENEW\"", good[0] + good[1], good[2]],
             ["{\"notification_type\":\"DID_RENEW\"", "not json at all", good[0], good[1]],
             [good[0], "{\"n\":", "\"n\": 1}", good[1], good[2]],
-            [good[0], good[1], "{\"n\":"],
+            [good[0], good[1], "{\"n\":"]
         ]
         for lines in cases {
             let found = try items(lines.joined(separator: "\n") + "\n")
@@ -321,31 +381,39 @@ import Testing
 
     @Test func aJunkLineBetweenPrettyObjectsIsOneItem() throws {
         let text = "{\n  \"a\": 1\n}\nhello world, this is not JSON \r\n{\n  \"b\": {\n    \"c\": 2\n  }\n}\n"
-        #expect(try items(text) == [
-            .record("{\n  \"a\": 1\n}", line: 1, index: nil),
-            .record("hello world, this is not JSON", line: 4, index: nil),
-            .record("{\n  \"b\": {\n    \"c\": 2\n  }\n}", line: 5, index: nil),
-        ])
+        #expect(
+            try items(text) == [
+                .record("{\n  \"a\": 1\n}", line: 1, index: nil),
+                .record("hello world, this is not JSON", line: 4, index: nil),
+                .record("{\n  \"b\": {\n    \"c\": 2\n  }\n}", line: 5, index: nil)
+            ])
     }
 
     @Test func prettyPrintedValuesStillSplitAsBefore() throws {
         let object = "{\n  \"a\": {\n    \"b\": [\n      {\n        \"c\": 1\n      }\n    ]\n  }\n}"
         #expect(try items(object) == [.record(object, line: 1, index: nil)])
-        #expect(try items(object + "\n" + object) == [.record(object, line: 1, index: nil), .record(object, line: 10, index: nil)])
+        #expect(
+            try items(object + "\n" + object) == [
+                .record(object, line: 1, index: nil), .record(object, line: 10, index: nil)
+            ])
         let element = "  {\n    \"a\": {\n      \"b\": 1\n    }\n  }"
-        #expect(try items("[\n" + element + ",\n" + element + "\n]") == [
-            .record(String(element.dropFirst(2)), line: 2, index: 0), .record(String(element.dropFirst(2)), line: 7, index: 1),
-        ])
+        #expect(
+            try items("[\n" + element + ",\n" + element + "\n]") == [
+                .record(String(element.dropFirst(2)), line: 2, index: 0),
+                .record(String(element.dropFirst(2)), line: 7, index: 1)
+            ])
     }
 
     @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
         let good = goodLines(0..<4)
         let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
         // Read line by line (issue 19): the broken element is its line, for the parser to reject.
-        #expect(try items(text) == [
-            .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1), .record("{\"n\":9,\"s\":\"cut", line: 4, index: 2),
-            .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4),
-        ])
+        #expect(
+            try items(text) == [
+                .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1),
+                .record("{\"n\":9,\"s\":\"cut", line: 4, index: 2),
+                .record(good[2], line: 5, index: 3), .record(good[3], line: 6, index: 4)
+            ])
     }
 
     // MARK: - Chunk boundaries
@@ -354,34 +422,41 @@ import Testing
         let filler = String(repeating: "ab{[\\\"]}\\\\", count: 300)
         let objects = (0..<12).map { "{\"n\":\($0),\"s\":\"\(filler)\",\"o\":{\"k\":[\($0),\"}\"]}}" }
         let jsonLines = objects.joined(separator: "\r\n\n") + "\n"
-        #expect(try items(jsonLines).map { item -> String in
-            if case .record(let text, _, _) = item { return text }
-            return ""
-        } == objects)
+        #expect(
+            try items(jsonLines).map { item -> String in
+                if case .record(let text, _, _) = item { return text }
+                return ""
+            } == objects)
         let array = "[\n" + objects.joined(separator: ",\n") + "\n]"
         #expect(try items(array) == objects.enumerated().map { .record($1, line: $0 + 2, index: $0) })
         let concatenated = objects.map { $0.replacingOccurrences(of: ",\"o\"", with: ",\n\"o\"") }
-        #expect(try items(concatenated.joined(separator: "\n")) == concatenated.enumerated().map {
-            .record($1, line: 2 * $0 + 1, index: nil)
-        })
+        #expect(
+            try items(concatenated.joined(separator: "\n"))
+                == concatenated.enumerated().map {
+                    .record($1, line: 2 * $0 + 1, index: nil)
+                })
     }
 
     @Test func escapesAtEveryOffsetInsideLongStringsAreHonoured() throws {
         // Long runs of plain string bytes are skipped a word at a time; put the bytes that matter at every offset.
         let objects = (0..<17).map { offset -> String in
             let run = String(repeating: "x", count: offset)
-            return "{\"s\":\"" + run + "\\\"}]" + String(repeating: "y", count: 40) + "\\\\" + run + "\",\"t\":[\"" + run + "\"]}"
+            return "{\"s\":\"" + run + "\\\"}]" + String(repeating: "y", count: 40) + "\\\\" + run + "\",\"t\":[\""
+                + run + "\"]}"
         }
         let array = "[" + objects.joined(separator: ",") + "]"
         #expect(try items(array) == objects.enumerated().map { .record($1, line: 1, index: $0) })
         let concatenated = "{\n}" + objects.joined()
-        #expect(try items(concatenated) == [.record("{\n}", line: 1, index: nil)] + objects.map { .record($0, line: 2, index: nil) })
+        #expect(
+            try items(concatenated) == [.record("{\n}", line: 1, index: nil)]
+                + objects.map { .record($0, line: 2, index: nil) })
         // A raw newline inside a string still counts as a line.
         let raw = "[\"" + String(repeating: "z", count: 30) + "\n" + String(repeating: "z", count: 30) + "\", 1]"
-        #expect(try items(raw).map { item -> Int? in
-            if case .record(_, let line, _) = item { return line }
-            return nil
-        } == [1, 2])
+        #expect(
+            try items(raw).map { item -> Int? in
+                if case .record(_, let line, _) = item { return line }
+                return nil
+            } == [1, 2])
     }
 
     // MARK: - Sources
@@ -394,7 +469,8 @@ import Testing
         let path = try dir.write("ab.json.gz", try dir.read("a.gz") + dir.read("b.gz"))
         for size in Self.chunkSizes {
             let items = try RecordReader(file: InputFile(path: path), chunkSize: size).items()
-            #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1)])
+            #expect(
+                simplify(items) == [.record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":2}", line: 2, index: 1)])
         }
     }
 
@@ -403,17 +479,23 @@ import Testing
         defer { dir.remove() }
         try dir.writeGzip("a.gz", Array("{\"a\":1}\n{\"b\":2}\n".utf8))
         try dir.writeGzip("b.gz", Array("{\"c\":3}".utf8))
-        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let a = try dir.read("a.gz")
+        let b = try dir.read("b.gz")
         let garbage = try dir.write("garbage.gz", a + b + Array("not gzip\n".utf8))
         for size in Self.chunkSizes {
             let items = try RecordReader(file: InputFile(path: garbage), chunkSize: size).items()
             try #require(items.count == 4)
-            #expect(simplify(Array(items.prefix(3))) == [
-                .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil), .record("{\"c\":3}", line: 3, index: nil),
-            ])
+            #expect(
+                simplify(Array(items.prefix(3))) == [
+                    .record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 2, index: nil),
+                    .record("{\"c\":3}", line: 3, index: nil)
+                ])
             #expect(items[3].error?.code == .unreadableInput)
             #expect(items[3].error?.location == SourceLocation(path: garbage))
-            #expect(items[3].error?.message.hasPrefix("9 bytes of trailing data at byte offset \(a.count + b.count) of '\(garbage)'") == true, "\(items[3])")
+            #expect(
+                items[3].error?.message.hasPrefix(
+                    "9 bytes of trailing data at byte offset \(a.count + b.count) of '\(garbage)'") == true,
+                "\(items[3])")
         }
         // All-zero padding after the last member is ignored, as gzip -d does.
         let padded = try dir.write("padded.gz", a + [UInt8](repeating: 0, count: 700))
@@ -421,13 +503,17 @@ import Testing
         #expect(try RecordReader(file: InputFile(path: padded)).items().count == 2)
         // One stray byte after the stream is trailing data too.
         let one = try dir.write("one.gz", a + [0x1f])
-        #expect(try RecordReader(file: InputFile(path: one)).items().last?.error?.message.hasPrefix("1 byte of trailing data") == true)
+        #expect(
+            try RecordReader(file: InputFile(path: one)).items().last?.error?.message.hasPrefix(
+                "1 byte of trailing data") == true)
         // Through a pipe, as standard input.
         let pipe = try TestPipe(feeding: a + Array("xyz".utf8))
         defer { pipe.closeReadEnd() }
         let piped = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
         #expect(piped.count == 3)
-        #expect(piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of 'stdin'") == true)
+        #expect(
+            piped.last?.error?.message.hasPrefix("3 bytes of trailing data at byte offset \(a.count) of 'stdin'")
+                == true)
     }
 
     @Test func aTruncatedLaterGzipMemberThrowsNamingItsOffsetAfterTheRecordsBeforeIt() throws {
@@ -435,14 +521,18 @@ import Testing
         defer { dir.remove() }
         try dir.writeGzip("a.gz", Array("{\"a\":1}\n".utf8))
         try dir.writeGzip("b.gz", Array("{\"b\":2}\n".utf8))
-        let a = try dir.read("a.gz"), b = try dir.read("b.gz")
+        let a = try dir.read("a.gz")
+        let b = try dir.read("b.gz")
         let path = try dir.write("cut.gz", a + b.prefix(b.count - 6))
         var records: [InputItem] = []
         let error = #expect(throws: ASNError.self) {
             try RecordReader(file: InputFile(path: path), chunkSize: 4).forEach { records.append($0) }
         }
         #expect(error?.code == .unreadableInput)
-        #expect(error?.message.hasPrefix("cannot read input '\(path)': gzip member 2 starting at byte offset \(a.count) is corrupt or truncated") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix(
+                "cannot read input '\(path)': gzip member 2 starting at byte offset \(a.count) is corrupt or truncated")
+                == true, "\(String(describing: error))")
         #expect(simplify(records).first == .record("{\"a\":1}", line: 1, index: nil))
     }
 
@@ -450,7 +540,8 @@ import Testing
         let pipe = try TestPipe(feeding: Array("{\"a\":1}\n\n{\"b\":2}\n".utf8))
         defer { pipe.closeReadEnd() }
         let items = try RecordReader(file: InputFile(descriptor: pipe.readEnd), chunkSize: 3).items()
-        #expect(simplify(items) == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 3, index: nil)])
+        #expect(
+            simplify(items) == [.record("{\"a\":1}", line: 1, index: nil), .record("{\"b\":2}", line: 3, index: nil)])
         #expect(items.allSatisfy { $0.location?.path == "stdin" })
     }
 
@@ -503,7 +594,9 @@ import Testing
     }
 
     @Test func missingFileThrowsUnreadableInput() throws {
-        let error = #expect(throws: ASNError.self) { try RecordReader(file: InputFile(path: "/nonexistent/in.jsonl")).items() }
+        let error = #expect(throws: ASNError.self) {
+            try RecordReader(file: InputFile(path: "/nonexistent/in.jsonl")).items()
+        }
         #expect(error?.code == .unreadableInput)
     }
 }

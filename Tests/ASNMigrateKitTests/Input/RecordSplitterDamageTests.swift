@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Property-style tests of the splitter on randomly damaged JSON Lines files: every non-blank line is accounted for
@@ -75,8 +76,9 @@ import Testing
             var intact = 0
             for (offset, line) in lines.enumerated() where goodSet.contains(String(decoding: line, as: UTF8.self)) {
                 intact += 1
-                #expect(records.contains { $0.location.line == offset + 1 && $0.bytes == line },
-                        "intact line \(offset + 1) is not a record in \(file): \(items)")
+                #expect(
+                    records.contains { $0.location.line == offset + 1 && $0.bytes == line },
+                    "intact line \(offset + 1) is not a record in \(file): \(items)")
             }
 
             // Every non-blank line lies inside a record (its start line plus its newlines) or a broken item (up to the next item).

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.

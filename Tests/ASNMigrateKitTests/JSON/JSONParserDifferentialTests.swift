@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `JSONParser` against Foundation's `JSONSerialization` (the reference), on real payloads and generated, mutated input.
@@ -21,30 +22,33 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent()
         let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: corpus.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: corpus.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return nil }
         return corpus
     }()
 
     /// Every regular file under the corpus directory, sorted for a stable order.
     static func corpusFiles() -> [URL] {
         guard let directory = corpusDirectory,
-              let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+            let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         var files: [URL] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             files.append(url)
         }
         return files.sorted { $0.path < $1.path }
     }
 
     /// A V1-like notification, the base for mutations.
-    static let v1Sample = Array(#"""
-    {"notification_type":"DID_RENEW","password":"s3cr3t","environment":"PROD","auto_renew_status":"true",
-     "unified_receipt":{"status":0,"environment":"Production","latest_receipt":"TUlJVDJnWUpLb1pJaHZjTkFRY0NvSUlUeXpDQ0U4Y0NBUUV4Q3pBSkJnVXJEZ01DR2dVQU1JSURld1lKS29aSWh2Y05BUWNCb0lJRGJBU0NBMmd4Z2dOa01Bb0NBUWdDQVFFRUFoWUFNQW9DQVFnQ0FRRUVBaFlB",
-      "latest_receipt_info":[{"original_transaction_id":"1000000123456789","transaction_id":"1000000987654321","web_order_line_item_id":1000000055555555555,
-       "product_id":"com.example.pro.monthly","purchase_date":"2021-03-01 10:00:00 Etc\/GMT","purchase_date_ms":"1614592800000","is_trial_period":"false","price":9.99,"expires_date_ms":1.6172712E12}],
-      "pending_renewal_info":[{"auto_renew_product_id":"com.example.pro.monthly","auto_renew_status":"1","note":"caf\u00e9 \ud83d\ude00 \"q\" \\ \t"}]}}
-    """#.utf8)
+    static let v1Sample = Array(
+        #"""
+        {"notification_type":"DID_RENEW","password":"s3cr3t","environment":"PROD","auto_renew_status":"true",
+         "unified_receipt":{"status":0,"environment":"Production","latest_receipt":"TUlJVDJnWUpLb1pJaHZjTkFRY0NvSUlUeXpDQ0U4Y0NBUUV4Q3pBSkJnVXJEZ01DR2dVQU1JSURld1lKS29aSWh2Y05BUWNCb0lJRGJBU0NBMmd4Z2dOa01Bb0NBUWdDQVFFRUFoWUFNQW9DQVFnQ0FRRUVBaFlB",
+          "latest_receipt_info":[{"original_transaction_id":"1000000123456789","transaction_id":"1000000987654321","web_order_line_item_id":1000000055555555555,
+           "product_id":"com.example.pro.monthly","purchase_date":"2021-03-01 10:00:00 Etc\/GMT","purchase_date_ms":"1614592800000","is_trial_period":"false","price":9.99,"expires_date_ms":1.6172712E12}],
+          "pending_renewal_info":[{"auto_renew_product_id":"com.example.pro.monthly","auto_renew_status":"1","note":"caf\u00e9 \ud83d\ude00 \"q\" \\ \t"}]}}
+        """#.utf8)
 
     // MARK: - Tests
 
@@ -61,7 +65,9 @@ import Testing
             if let problem = Self.disagreement(bytes) { Issue.record("\(file.lastPathComponent): \(problem)") }
             // Every corpus file also survives truncation at a spread of offsets.
             for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 64)) {
-                if let problem = Self.disagreement(Array(bytes[..<cut])) { Issue.record("\(file.lastPathComponent)[..<\(cut)]: \(problem)") }
+                if let problem = Self.disagreement(Array(bytes[..<cut])) {
+                    Issue.record("\(file.lastPathComponent)[..<\(cut)]: \(problem)")
+                }
             }
         }
     }
@@ -79,19 +85,26 @@ import Testing
     @Test func agreesOnEveryTruncation() {
         var random = SplitMix64(seed: 2)
         var documents = [Self.v1Sample]
-        for _ in 0..<3 { documents.append(JSONSamples.text(JSONSamples.value(using: &random, depth: 4), using: &random)) }
+        for _ in 0..<3 {
+            documents.append(JSONSamples.text(JSONSamples.value(using: &random, depth: 4), using: &random))
+        }
         for document in documents {
             for cut in 0...document.count {
                 let prefix = Array(document[..<cut])
-                if let problem = Self.disagreement(prefix) { Issue.record("cut \(cut): \(problem): \(String(decoding: prefix, as: UTF8.self))") }
+                if let problem = Self.disagreement(prefix) {
+                    Issue.record("cut \(cut): \(problem): \(String(decoding: prefix, as: UTF8.self))")
+                }
             }
         }
     }
 
     @Test func agreesOnByteFlipsInsertionsAndDeletions() {
         var random = SplitMix64(seed: 3)
-        let interesting: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x20, 0x22, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x30, 0x31, 0x3A, 0x45, 0x5B, 0x5C,
-                                    0x5D, 0x65, 0x66, 0x6E, 0x74, 0x75, 0x7B, 0x7D, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x01, 0x09, 0x0A, 0x20, 0x22, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F, 0x30, 0x31, 0x3A, 0x45, 0x5B, 0x5C,
+            0x5D, 0x65, 0x66, 0x6E, 0x74, 0x75, 0x7B, 0x7D, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xED, 0xEF, 0xF0, 0xF4,
+            0xFF
+        ]
         var bases = [Self.v1Sample]
         for _ in 0..<8 { bases.append(JSONSamples.text(JSONSamples.value(using: &random, depth: 4), using: &random)) }
         for _ in 0..<4000 {
@@ -111,21 +124,30 @@ import Testing
     }
 
     @Test(arguments: [
-        #""\x""#, #""\u""#, #""\u1""#, #""\u12""#, #""\u123""#, #""\u123g""#, #""\uD800""#, #""\uDC00""#, #""\uD800\uD800""#,
-        #""\uD800\u0041""#, #""\uD800\""#, #""\uDBFF\uDFFF""#, #""\uD800\uDC00""#, #""\U0041""#, #""\0""#, #""\a""#, #""\v""#,
-        #""\'""#, #""\""#, #""\\\""#, #""\/""#, #"["\u0000"]"#, #"{"\uD83D\uDE00":"\u00E9"}"#,
+        #""\x""#, #""\u""#, #""\u1""#, #""\u12""#, #""\u123""#, #""\u123g""#, #""\uD800""#, #""\uDC00""#,
+        #""\uD800\uD800""#,
+        #""\uD800\u0041""#, #""\uD800\""#, #""\uDBFF\uDFFF""#, #""\uD800\uDC00""#, #""\U0041""#, #""\0""#, #""\a""#,
+        #""\v""#,
+        #""\'""#, #""\""#, #""\\\""#, #""\/""#, #"["\u0000"]"#, #"{"\uD83D\uDE00":"\u00E9"}"#
     ])
     func agreesOnEscapes(json: String) {
         #expect(Self.disagreement(Array(json.utf8)) == nil)
     }
 
-    @Test(arguments: [
-        [0xFF], [0xC0, 0x80], [0xC1, 0x81], [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0x9F, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF],
-        [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0x80, 0x80], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
-        [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0x80], [0xE2, 0x82], [0xE2, 0x82, 0x20], [0xF0, 0x9F, 0x98],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF], [0xC0, 0x80], [0xC1, 0x81], [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0x9F, 0x80], [0xE0, 0xA0, 0x80],
+            [0xED, 0x9F, 0xBF],
+            [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0x80, 0x80], [0xF0, 0x90, 0x80, 0x80],
+            [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0x80], [0xE2, 0x82], [0xE2, 0x82, 0x20],
+            [0xF0, 0x9F, 0x98]
+        ] as [[UInt8]])
     func agreesOnUTF8Sequences(sequence: [UInt8]) {
-        for wrapped in [[0x22] + sequence + [0x22], Array(#"{"k":"abcdefghij"#.utf8) + sequence + Array(#"xyz"}"#.utf8), [0x5B] + sequence + [0x5D]] {
+        for wrapped in [
+            [0x22] + sequence + [0x22], Array(#"{"k":"abcdefghij"#.utf8) + sequence + Array(#"xyz"}"#.utf8),
+            [0x5B] + sequence + [0x5D]
+        ] {
             #expect(Self.disagreement(wrapped) == nil, "\(wrapped)")
         }
     }
@@ -142,24 +164,31 @@ import Testing
     }
 
     @Test(arguments: [
-        "0", "-0", "1000000000000000123", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
-        "18446744073709551615", "18446744073709551616", "123456789012345678901234567890", "1e308", "1.7976931348623157e308",
-        "1.8e308", "1e400", "-1e400", "1e-400", "4.9e-324", "0.1", "1.0", "1E5", "-1.5e-7", "1" + String(repeating: "0", count: 400),
-        "[1e400,\"x\"]", "01", "1.", ".5", "+1", "-", "1e", "1e+", "--1", "0x1", "1.5e+3",
+        "0", "-0", "1000000000000000123", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551615", "18446744073709551616", "123456789012345678901234567890", "1e308",
+        "1.7976931348623157e308",
+        "1.8e308", "1e400", "-1e400", "1e-400", "4.9e-324", "0.1", "1.0", "1E5", "-1.5e-7",
+        "1" + String(repeating: "0", count: 400),
+        "[1e400,\"x\"]", "01", "1.", ".5", "+1", "-", "1e", "1e+", "--1", "0x1", "1.5e+3"
     ])
     func agreesOnNumbers(literal: String) {
         #expect(Self.disagreement(Array(literal.utf8)) == nil)
     }
 
     @Test(arguments: [
-        "[1,]", "{\"a\":1,}", "[1,\n]", "\u{FEFF}[1]", "1\u{0}", "\u{0}1", "[1]\u{0}", " [1]", "", " ", "[] ", "nul", "[1 2]",
+        "[1,]", "{\"a\":1,}", "[1,\n]", "\u{FEFF}[1]", "1\u{0}", "\u{0}1", "[1]\u{0}", " [1]", "", " ", "[] ", "nul",
+        "[1 2]"
     ])
     func agreesOrDivergesAsDocumented(text: String) {
         #expect(Self.disagreement(Array(text.utf8)) == nil)
     }
 
     /// The documented divergences really are divergences (so their exclusions are not dead code), and we reject or accept as RFC 8259 says.
-    @Test(arguments: [("[1,]", false), ("{\"a\":1,}", false), ("\u{FEFF}[1]", false), ("1\u{0}", false), ("1e400", true), ("[-1e400]", true)])
+    @Test(arguments: [
+        ("[1,]", false), ("{\"a\":1,}", false), ("\u{FEFF}[1]", false), ("1\u{0}", false), ("1e400", true),
+        ("[-1e400]", true)
+    ])
     func documentedDivergencesExist(text: String, weAccept: Bool) {
         let bytes = Array(text.utf8)
         let ours = (try? JSONParser().parse(bytes)) != nil
@@ -186,7 +215,8 @@ import Testing
         case (.failure, nil):
             return nil
         case (.failure(let error), _?):
-            return hasTrailingComma(bytes) || foundationDetectsAnotherEncoding(bytes) ? nil : "we reject, Foundation accepts: \(error.message)"
+            return hasTrailingComma(bytes) || foundationDetectsAnotherEncoding(bytes)
+                ? nil : "we reject, Foundation accepts: \(error.message)"
         case (.success(let value), nil):
             return containsNumberBeyondDouble(value) ? nil : "we accept, Foundation rejects"
         }
@@ -198,7 +228,9 @@ import Testing
         let valid = (try? JSONParser().validate(bytes)) != nil
         switch plain {
         case .success(let value):
-            if skipping != removing(skipped, from: value) { return "skipping parser gives \(String(describing: skipping))" }
+            if skipping != removing(skipped, from: value) {
+                return "skipping parser gives \(String(describing: skipping))"
+            }
             if !valid { return "validate rejects what parse accepts" }
         case .failure:
             if skipping != nil { return "skipping parser accepts what parse rejects" }
@@ -212,7 +244,11 @@ import Testing
         switch value {
         case .array(let elements): return .array(elements.map { removing(keys, from: $0) })
         case .object(let object):
-            return .object(JSONObject(object.members.filter { !keys.contains($0.key) }.map { .init(key: $0.key, value: removing(keys, from: $0.value)) }))
+            return .object(
+                JSONObject(
+                    object.members.filter { !keys.contains($0.key) }.map {
+                        .init(key: $0.key, value: removing(keys, from: $0.value))
+                    }))
         default: return value
         }
     }
@@ -264,7 +300,13 @@ import Testing
         var previous: UInt8 = 0
         for byte in bytes {
             if inString {
-                if escaping { escaping = false } else if byte == 0x5C { escaping = true } else if byte == 0x22 { inString = false }
+                if escaping {
+                    escaping = false
+                } else if byte == 0x5C {
+                    escaping = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -280,7 +322,8 @@ import Testing
 
     /// Divergence 2: input Foundation decodes as something other than plain UTF-8 (a BOM, or a NUL in the first four bytes).
     private static func foundationDetectsAnotherEncoding(_ bytes: [UInt8]) -> Bool {
-        bytes.prefix(4).contains(0) || bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+        bytes.prefix(4).contains(0) || bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.starts(with: [0xFF, 0xFE])
     }
 
     /// Divergence 3: a number whose magnitude overflows `Double`, which Foundation cannot represent.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct JSONParserTests {
@@ -34,19 +35,36 @@ import Testing
         ("[]", .array([])),
         ("{}", .object(JSONObject())),
         (" \t\r\n[ 1 , \"a\" , null ]\n ", .array([.number("1"), .string("a"), .null])),
-        ("{\"a\":{\"b\":[true,false,{}]}}", .object(JSONObject([.init(key: "a", value: .object(JSONObject([.init(key: "b", value: .array([.bool(true), .bool(false), .object(JSONObject())]))])))]))),
+        (
+            "{\"a\":{\"b\":[true,false,{}]}}",
+            .object(
+                JSONObject([
+                    .init(
+                        key: "a",
+                        value: .object(
+                            JSONObject([
+                                .init(key: "b", value: .array([.bool(true), .bool(false), .object(JSONObject())]))
+                            ])))
+                ]))
+        ),
         ("[[],[[]],{}]", .array([.array([]), .array([.array([])]), .object(JSONObject())])),
-        ("{ \"k\" : \"v\" , \"n\" : -1 }", .object(JSONObject([.init(key: "k", value: .string("v")), .init(key: "n", value: .number("-1"))]))),
+        (
+            "{ \"k\" : \"v\" , \"n\" : -1 }",
+            .object(JSONObject([.init(key: "k", value: .string("v")), .init(key: "n", value: .number("-1"))]))
+        )
     ])
     func acceptsValidDocuments(text: String, expected: JSONValue) throws {
         #expect(try parse(text) == expected)
     }
 
     @Test(arguments: [
-        "", " ", "\n\t ", "nul", "nulll", "tru", "True", "NULL", "fals", "[", "]", "{", "}", "[1", "[1,", "[1,]", "[,1]", "[1 2]",
-        "{\"a\"}", "{\"a\":}", "{\"a\" 1}", "{\"a\":1,}", "{,}", "{\"a\":1 \"b\":2}", "{a:1}", "{'a':1}", "{1:1}", "{\"a\":1]",
-        "[1}", "1 2", "[] []", "{}x", "\u{FEFF}1", "// c\n1", "/* c */1", "[1]/", "'a'", "undefined", "[1,,2]", "{\"a\"::1}",
-        "\"abc", "\"\\", "[\"a\",", "{\"a\":1,\"b\"", "\u{00A0}1",
+        "", " ", "\n\t ", "nul", "nulll", "tru", "True", "NULL", "fals", "[", "]", "{", "}", "[1", "[1,", "[1,]",
+        "[,1]", "[1 2]",
+        "{\"a\"}", "{\"a\":}", "{\"a\" 1}", "{\"a\":1,}", "{,}", "{\"a\":1 \"b\":2}", "{a:1}", "{'a':1}", "{1:1}",
+        "{\"a\":1]",
+        "[1}", "1 2", "[] []", "{}x", "\u{FEFF}1", "// c\n1", "/* c */1", "[1]/", "'a'", "undefined", "[1,,2]",
+        "{\"a\"::1}",
+        "\"abc", "\"\\", "[\"a\",", "{\"a\":1,\"b\"", "\u{00A0}1"
     ])
     func rejectsMalformedStructure(text: String) {
         let failure = error(text)
@@ -62,9 +80,10 @@ import Testing
     // MARK: - Numbers
 
     @Test(arguments: [
-        "0", "-0", "1", "-1", "10", "1.5", "0.5", "-0.0", "1e5", "1E5", "1e+5", "1e-5", "1.5e10", "0e0", "0E-0", "-9.87E+21",
+        "0", "-0", "1", "-1", "10", "1.5", "0.5", "-0.0", "1e5", "1E5", "1e+5", "1e-5", "1.5e10", "0e0", "0E-0",
+        "-9.87E+21",
         "1000000000000000123", "18446744073709551616", "123456789012345678901234567890.123456789e-123456789",
-        "1e400", "-1e400", "1e-400", "4.9e-324", "9007199254740993",
+        "1e400", "-1e400", "1e-400", "4.9e-324", "9007199254740993"
     ])
     func keepsNumberLiteralsExactly(literal: String) throws {
         #expect(try parse(literal) == .number(literal))
@@ -80,7 +99,7 @@ import Testing
 
     @Test(arguments: [
         "01", "-01", "00", "+1", ".5", "-.5", "1.", "1.e5", "1e", "1e+", "1E-", "-", "--1", "0x10", "1.5.5", "Infinity",
-        "-Infinity", "NaN", "1_000", "1e5.5", "1ee5", "- 1", "[01]", "[1.]", "{\"a\":-}", "2.e3", "1e+-5",
+        "-Infinity", "NaN", "1_000", "1e5.5", "1ee5", "- 1", "[01]", "[1.]", "{\"a\":-}", "2.e3", "1e+-5"
     ])
     func rejectsNumbersOutsideTheGrammar(literal: String) {
         #expect(error(literal)?.code == .malformedJSON)
@@ -99,14 +118,14 @@ import Testing
         (#""\uDBFF\uDFFF""#, "\u{10FFFF}"),
         (#""a\nb é 😀 \"q\"""#, "a\nb é 😀 \"q\""),
         (#""http:\/\/example.com\/x""#, "http://example.com/x"),
-        ("\"raw é 中文 😀 \u{10FFFF} \u{80} \u{7FF} \u{800}\"", "raw é 中文 😀 \u{10FFFF} \u{80} \u{7FF} \u{800}"),
+        ("\"raw é 中文 😀 \u{10FFFF} \u{80} \u{7FF} \u{800}\"", "raw é 中文 😀 \u{10FFFF} \u{80} \u{7FF} \u{800}")
     ])
     func unescapesStrings(json: String, expected: String) throws {
         #expect(try parse(json) == .string(expected))
     }
 
     @Test(arguments: [
-        #""\x""#, #""\u12""#, #""\u12G4""#, #""\U0041""#, #""\'""#, #""\ ""#, #""\u""#, #""\u004""#,
+        #""\x""#, #""\u12""#, #""\u12G4""#, #""\U0041""#, #""\'""#, #""\ ""#, #""\u""#, #""\u004""#
     ])
     func rejectsInvalidEscapes(json: String) {
         #expect(error(json)?.code == .malformedJSON)
@@ -120,7 +139,7 @@ import Testing
         (#""\uD800\n""#, "unpaired high surrogate"),
         (#""\uDC00""#, "unpaired low surrogate"),
         (#""a\uDFFFb""#, "unpaired low surrogate"),
-        (#""\uDE00\uD83D""#, "unpaired low surrogate"),
+        (#""\uDE00\uD83D""#, "unpaired low surrogate")
     ])
     func rejectsLoneSurrogates(json: String, reason: String) {
         let message = error(json)?.message ?? ""
@@ -133,16 +152,20 @@ import Testing
         #expect(failure?.message.contains("raw control character") == true)
     }
 
-    @Test(arguments: [
-        [0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80],
-        [0xED, 0xBF, 0xBF], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80],
-        [0xE2, 0x82], [0xE2, 0x82, 0x41], [0xC3], [0xC3, 0x41], [0xF0, 0x9F, 0x98], [0xF8, 0x88, 0x80, 0x80, 0x80],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF],
+            [0xED, 0xA0, 0x80],
+            [0xED, 0xBF, 0xBF], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+            [0xF5, 0x80, 0x80, 0x80],
+            [0xE2, 0x82], [0xE2, 0x82, 0x41], [0xC3], [0xC3, 0x41], [0xF0, 0x9F, 0x98], [0xF8, 0x88, 0x80, 0x80, 0x80]
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(sequence: [UInt8]) {
         let failure = error([0x22] + sequence + [0x22])
         #expect(failure?.message.contains("UTF-8") == true, "\(failure?.message ?? "accepted")")
         // The same bytes in a long string, past the eight-byte fast path, are rejected too.
-        #expect(error([0x22] + Array("abcdefghijklmnop".utf8) + sequence + Array("abcdefghijklmnop".utf8) + [0x22]) != nil)
+        #expect(
+            error([0x22] + Array("abcdefghijklmnop".utf8) + sequence + Array("abcdefghijklmnop".utf8) + [0x22]) != nil)
     }
 
     /// Every special byte at every offset around the eight-byte scanning window is found.
@@ -174,7 +197,10 @@ import Testing
 
     /// Long keys are shared between objects; keys with equal length, head and tail must still stay distinct.
     @Test func keepsLongKeysDistinct() throws {
-        let keys = ["original_transaction_id", "original_transaction_ix", "original_XXXXXXction_id", "original_transaction_id_", "purchase_date_pst"]
+        let keys = [
+            "original_transaction_id", "original_transaction_ix", "original_XXXXXXction_id", "original_transaction_id_",
+            "purchase_date_pst"
+        ]
         let object = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
         let value = try parse("[" + Array(repeating: object, count: 3).joined(separator: ",") + "]")
         let objects = try #require(value.arrayValue)
@@ -190,12 +216,17 @@ import Testing
         let value = try parse(#"[1,{"a":[2,{"b":3},4],"c":5},[6,[7]],8]"#)
         let expected = JSONValue.array([
             .number("1"),
-            .object(JSONObject([
-                .init(key: "a", value: .array([.number("2"), .object(JSONObject([.init(key: "b", value: .number("3"))])), .number("4")])),
-                .init(key: "c", value: .number("5")),
-            ])),
+            .object(
+                JSONObject([
+                    .init(
+                        key: "a",
+                        value: .array([
+                            .number("2"), .object(JSONObject([.init(key: "b", value: .number("3"))])), .number("4")
+                        ])),
+                    .init(key: "c", value: .number("5"))
+                ])),
             .array([.number("6"), .array([.number("7")])]),
-            .number("8"),
+            .number("8")
         ])
         #expect(value == expected)
     }
@@ -204,8 +235,8 @@ import Testing
 
     @Test func skipsKeysAtEveryDepth() throws {
         let json = #"""
-        {"latest_receipt":"QUJD","password":"x","unified_receipt":{"latest_receipt":"REVG","latest_receipt_info":[{"a":"1","latest_receipt":{"deep":[1,2,{"x":null}]}}],"status":0}}
-        """#
+            {"latest_receipt":"QUJD","password":"x","unified_receipt":{"latest_receipt":"REVG","latest_receipt_info":[{"a":"1","latest_receipt":{"deep":[1,2,{"x":null}]}}],"status":0}}
+            """#
         let value = try parse(json, skipping: ["latest_receipt", "password"])
         let expected = try parse(#"{"unified_receipt":{"latest_receipt_info":[{"a":"1"}],"status":0}}"#)
         #expect(value == expected)
@@ -217,7 +248,8 @@ import Testing
     }
 
     @Test func keepsKeysThatOnlyResembleSkippedOnes() throws {
-        let value = try parse(#"{"latest_receipt_info":[],"latest_receip":1,"Latest_receipt":2}"#, skipping: ["latest_receipt"])
+        let value = try parse(
+            #"{"latest_receipt_info":[],"latest_receip":1,"Latest_receipt":2}"#, skipping: ["latest_receipt"])
         #expect(value.objectValue?.keys == ["latest_receipt_info", "latest_receip", "Latest_receipt"])
     }
 
@@ -227,9 +259,11 @@ import Testing
 
     /// A skipped value is not built but is still validated.
     @Test(arguments: [
-        #"{"latest_receipt":"a\x"}"#, #"{"latest_receipt":"\uD800"}"#, #"{"latest_receipt":01}"#, #"{"latest_receipt":[1,]}"#,
-        #"{"latest_receipt":{"a" 1}}"#, #"{"latest_receipt":tru}"#, #"{"latest_receipt":"abc"#, #"{"x":{"latest_receipt":[}}"#,
-        #"{"latest_receipt":}"#, #"{"latest_receipt":"a"  "b":1}"#,
+        #"{"latest_receipt":"a\x"}"#, #"{"latest_receipt":"\uD800"}"#, #"{"latest_receipt":01}"#,
+        #"{"latest_receipt":[1,]}"#,
+        #"{"latest_receipt":{"a" 1}}"#, #"{"latest_receipt":tru}"#, #"{"latest_receipt":"abc"#,
+        #"{"x":{"latest_receipt":[}}"#,
+        #"{"latest_receipt":}"#, #"{"latest_receipt":"a"  "b":1}"#
     ])
     func stillValidatesSkippedValues(json: String) {
         #expect(error(json, skipping: ["latest_receipt"])?.code == .malformedJSON)
@@ -263,14 +297,29 @@ import Testing
     // MARK: - Errors
 
     @Test(arguments: [
-        (#"{"a":1 "b":2}"#, #"malformed JSON at byte 7 (line 1, column 8): unexpected '"', expected ',' or '}' after object member"#),
-        ("{\n  \"a\": 1,\n  \"b\": tx\n}", "malformed JSON at byte 20 (line 3, column 9): unexpected 'x' in literal, expected 'true'"),
-        ("[1,2", "malformed JSON at byte 4 (line 1, column 5): unexpected end of input, expected ',' or ']' after array element"),
+        (
+            #"{"a":1 "b":2}"#,
+            #"malformed JSON at byte 7 (line 1, column 8): unexpected '"', expected ',' or '}' after object member"#
+        ),
+        (
+            "{\n  \"a\": 1,\n  \"b\": tx\n}",
+            "malformed JSON at byte 20 (line 3, column 9): unexpected 'x' in literal, expected 'true'"
+        ),
+        (
+            "[1,2",
+            "malformed JSON at byte 4 (line 1, column 5): unexpected end of input, expected ',' or ']' after array element"
+        ),
         ("", "malformed JSON at byte 0 (line 1, column 1): empty input, expected a JSON value"),
-        ("[1]\n\n  x", "malformed JSON at byte 7 (line 3, column 3): unexpected 'x' after the JSON value; only whitespace may follow it"),
+        (
+            "[1]\n\n  x",
+            "malformed JSON at byte 7 (line 3, column 3): unexpected 'x' after the JSON value; only whitespace may follow it"
+        ),
         ("[01]", "malformed JSON at byte 2 (line 1, column 3): leading zeros are not allowed in numbers"),
         (#"{"a":"\q"}"#, #"malformed JSON at byte 6 (line 1, column 7): invalid escape '\q' in string"#),
-        ("[1,]", "malformed JSON at byte 3 (line 1, column 4): unexpected ']' after ','; trailing commas are not allowed"),
+        (
+            "[1,]",
+            "malformed JSON at byte 3 (line 1, column 4): unexpected ']' after ','; trailing commas are not allowed"
+        )
     ])
     func errorsSayWhatAndWhere(json: String, message: String) {
         let failure = error(json)

@@ -6,12 +6,16 @@ enum JSONSamples {
 
     /// Pieces random strings are made of: plain text, characters that need escaping, and non-ASCII of every UTF-8 length.
     static let stringPieces = [
-        "a", "Z", "0", " ", "abc", "latest_receipt", "product_id", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}",
+        "a", "Z", "0", " ", "abc", "latest_receipt", "product_id", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}",
+        "\u{0}",
         "\u{1F}", "\u{7F}", "\u{80}", "é", "e\u{301}", "\u{7FF}", "中文", "\u{2028}", "\u{FFFF}", "😀", "\u{10FFFF}",
-        "1000000000000000123", "MIIT", "==",
+        "1000000000000000123", "MIIT", "=="
     ]
     /// Keys random objects use; small, so duplicates and skipped keys occur.
-    static let keys = ["a", "b", "", "latest_receipt", "password", "é", "status", "a\"b", "original_transaction_id", "original_transaction_ix", "latest_receipt_info"]
+    static let keys = [
+        "a", "b", "", "latest_receipt", "password", "é", "status", "a\"b", "original_transaction_id",
+        "original_transaction_ix", "latest_receipt_info"
+    ]
 
     /// A random value nested at most `depth` levels.
     static func value(using random: inout SplitMix64, depth: Int) -> JSONValue {
@@ -77,7 +81,10 @@ enum JSONSamples {
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { space(&out, using: &random); out.append(UInt8(ascii: ",")) }
+                if index > 0 {
+                    space(&out, using: &random)
+                    out.append(UInt8(ascii: ","))
+                }
                 write(element, to: &out, using: &random)
             }
             space(&out, using: &random)
@@ -85,7 +92,10 @@ enum JSONSamples {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
-                if index > 0 { space(&out, using: &random); out.append(UInt8(ascii: ",")) }
+                if index > 0 {
+                    space(&out, using: &random)
+                    out.append(UInt8(ascii: ","))
+                }
                 space(&out, using: &random)
                 quote(member.key, to: &out, using: &random)
                 space(&out, using: &random)
@@ -106,7 +116,9 @@ enum JSONSamples {
     private static func quote(_ text: String, to out: inout [UInt8], using random: inout SplitMix64) {
         out.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
-            let short: [UInt32: String] = [0x22: "\\\"", 0x5C: "\\\\", 0x2F: "\\/", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"]
+            let short: [UInt32: String] = [
+                0x22: "\\\"", 0x5C: "\\\\", 0x2F: "\\/", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t"
+            ]
             let mustEscape = scalar.value < 0x20 || scalar == "\"" || scalar == "\\"
             if mustEscape || random.oneIn(5) {
                 if let escape = short[scalar.value], random.oneIn(2) || scalar.value >= 0x20 {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct JSONWriterTests {
@@ -12,14 +13,16 @@ import Testing
     // MARK: - Compact form
 
     @Test(arguments: [
-        (" { \"b\" : [ 1 , 2.50 , -0 ] ,\n \"a\" : { } , \"c\" : [ ] , \"d\" : null , \"e\" : true , \"f\" : false } ",
-         #"{"b":[1,2.50,-0],"a":{},"c":[],"d":null,"e":true,"f":false}"#),
+        (
+            " { \"b\" : [ 1 , 2.50 , -0 ] ,\n \"a\" : { } , \"c\" : [ ] , \"d\" : null , \"e\" : true , \"f\" : false } ",
+            #"{"b":[1,2.50,-0],"a":{},"c":[],"d":null,"e":true,"f":false}"#
+        ),
         (#"{"a":1,"a":2}"#, #"{"a":1,"a":2}"#),
         (#"1000000000000000123"#, #"1000000000000000123"#),
         (#"1E+400"#, #"1E+400"#),
         (#""http:\/\/x\/y""#, #""http://x/y""#),
         (#""\u00e9\uD83D\uDE00""#, "\"é😀\""),
-        (#""""#, #""""#),
+        (#""""#, #""""#)
     ])
     func writesCompactDocumentOrder(input: String, expected: String) throws {
         #expect(JSONWriter.string(try parse(input)) == expected)
@@ -29,7 +32,8 @@ import Testing
         var scalars = (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }
         scalars += ["\"", "\\", "/", "é", "\u{7F}", "\u{2028}", "😀"]
         let text = String(scalars)
-        let expected = #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+        let expected =
+            #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
             + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f\"\\/é"#
             + "\u{7F}\u{2028}😀\""
         var out: [UInt8] = []
@@ -50,7 +54,7 @@ import Testing
         #"{"notification_type":"DID_RENEW","unified_receipt":{"latest_receipt_info":[{"original_transaction_id":"1000000123456789","web_order_line_item_id":1000000055555555555}],"status":0}}"#,
         "[\"tab\\there\",\"nl\\n\",\"ctl\\u0001\",\"q\\\"\",\"bs\\\\\",\"é😀\",-1.5e-7,0,[[[]]],{}]",
         #"{"":"","a":{"":{"":[]}}}"#,
-        #""\uDBFF\uDFFF\u0000""#,
+        #""\uDBFF\uDFFF\u0000""#
     ])
     func roundTripsThroughTheParser(json: String) throws {
         let value = try parse(json)
@@ -74,7 +78,8 @@ import Testing
         let one = try parse(#"{"b":1,"a":{"y":[{"q":1,"p":2}],"x":"s"}}"#)
         let two = try parse(" {\n \"a\" : { \"x\" : \"s\" , \"y\" : [ { \"p\" : 2 , \"q\" : 1 } ] } ,\t\"b\" : 1 } ")
         #expect(JSONWriter.canonical(one) == JSONWriter.canonical(two))
-        #expect(String(decoding: JSONWriter.canonical(one), as: UTF8.self) == #"{"a":{"x":"s","y":[{"p":2,"q":1}]},"b":1}"#)
+        #expect(
+            String(decoding: JSONWriter.canonical(one), as: UTF8.self) == #"{"a":{"x":"s","y":[{"p":2,"q":1}]},"b":1}"#)
     }
 
     @Test func canonicalKeepsArrayOrder() throws {
@@ -89,7 +94,9 @@ import Testing
     @Test func canonicalSortsByUTF8Bytes() throws {
         // By UTF-8 bytes: "B" (0x42) < "a" (0x61) < "é" (0xC3 0xA9) < "😀" (0xF0 …); "e\u{301}" and "é" stay distinct.
         let value = try parse(#"{"😀":1,"é":2,"a":3,"B":4,"e\u0301":5,"":6}"#)
-        #expect(String(decoding: JSONWriter.canonical(value), as: UTF8.self) == "{\"\":6,\"B\":4,\"a\":3,\"e\u{301}\":5,\"é\":2,\"😀\":1}")
+        #expect(
+            String(decoding: JSONWriter.canonical(value), as: UTF8.self)
+                == "{\"\":6,\"B\":4,\"a\":3,\"e\u{301}\":5,\"é\":2,\"😀\":1}")
     }
 
     @Test func canonicalKeepsNumberTextAsWritten() throws {

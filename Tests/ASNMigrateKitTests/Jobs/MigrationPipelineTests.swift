@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The parallel pipeline and `migrate` on it against a plain sequential loop over the reference path.
@@ -8,7 +9,9 @@ import Testing
     static func mixedInput(records: Int) -> [UInt8] {
         var random = SplitMix64(seed: 11)
         var text = ""
-        let types = ["DID_RENEW", "INITIAL_BUY", "CANCEL", "DID_CHANGE_RENEWAL_STATUS", "SOMETHING_NEW", "DID_FAIL_TO_RENEW"]
+        let types = [
+            "DID_RENEW", "INITIAL_BUY", "CANCEL", "DID_CHANGE_RENEWAL_STATUS", "SOMETHING_NEW", "DID_FAIL_TO_RENEW"
+        ]
         for n in 0..<records {
             switch random.below(20) {
             case 0: text += "{\"notification_type\":\"DID_RENEW\",\"bid\":\n"
@@ -16,7 +19,10 @@ import Testing
             case 2: text += "   \n"
             case 3: text += "{\"body\":{\"received_at\":\(1_614_592_800_000 + n),\"notification_type\":5}}\n"
             default:
-                text += FastV1Samples.body(type: types[random.below(types.count)], renewals: random.below(4), original: String(1_000_000 + n % 50)) + "\n"
+                text +=
+                    FastV1Samples.body(
+                        type: types[random.below(types.count)], renewals: random.below(4),
+                        original: String(1_000_000 + n % 50)) + "\n"
             }
         }
         return Array(text.utf8)
@@ -26,8 +32,11 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let first = try directory.write("a.jsonl", Self.mixedInput(records: 2000))
-        let second = try directory.write("b.jsonl", Array("[{\"notification_type\":\"DID_RENEW\"},{\"x\":1}, junk]".utf8))
-        let files = [InputFile(path: first), InputFile(path: second), InputFile(path: directory.path + "/missing.jsonl")]
+        let second = try directory.write(
+            "b.jsonl", Array("[{\"notification_type\":\"DID_RENEW\"},{\"x\":1}, junk]".utf8))
+        let files = [
+            InputFile(path: first), InputFile(path: second), InputFile(path: directory.path + "/missing.jsonl")
+        ]
         let reference = V1RecordMapper(table: try MappingTable.builtIn())
 
         var expected: [V1RecordOutcome] = []
@@ -47,8 +56,9 @@ import Testing
         for case .migrated(let payload) in expected { MigrationOutput.appendJSONLine(payload, to: &expectedLines) }
 
         for workers in [1, 3] {
-            let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: try MappingTable.builtIn()), workers: workers,
-                                             batchBytes: 4096, maxBatchesInFlight: 3)
+            let pipeline = MigrationPipeline(
+                mapper: FastRecordMapper(table: try MappingTable.builtIn()), workers: workers,
+                batchBytes: 4096, maxBatchesInFlight: 3)
             var outcomes: [V1RecordOutcome] = []
             var lines: [UInt8] = []
             try pipeline.run(files: files, renderJSONLines: true) { batch in
@@ -64,7 +74,9 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write("a.jsonl", Self.mixedInput(records: 500))
-        let pipeline = MigrationPipeline(mapper: V1RecordMapper(table: try MappingTable.builtIn()), workers: 2, batchBytes: 1024, maxBatchesInFlight: 2)
+        let pipeline = MigrationPipeline(
+            mapper: V1RecordMapper(table: try MappingTable.builtIn()), workers: 2, batchBytes: 1024,
+            maxBatchesInFlight: 2)
         var consumed = 0
         #expect(throws: ASNError.self) {
             try pipeline.run(files: [InputFile(path: path)], renderJSONLines: false) { _ in
@@ -80,8 +92,13 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let input = try directory.write("in.jsonl", Self.mixedInput(records: 2000))
-        func run(fast: Bool, workers: Int, name: String) throws -> (status: ASNMigrateKit.ExitStatus, out: [UInt8], rejects: [UInt8]) {
-            let arguments = ["migrate", input, "--format", format, "--out", directory.path + "/\(name).out", "--rejects", directory.path + "/\(name).csv"]
+        func run(fast: Bool, workers: Int, name: String) throws -> (
+            status: ASNMigrateKit.ExitStatus, out: [UInt8], rejects: [UInt8]
+        ) {
+            let arguments = [
+                "migrate", input, "--format", format, "--out", directory.path + "/\(name).out", "--rejects",
+                directory.path + "/\(name).csv"
+            ]
             guard case .run(let parsed) = try ASNMigrateCLI.program().parse(arguments) else {
                 Issue.record("arguments did not parse")
                 return (.failure, [], [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// One broken rules file and what its load error must say.
@@ -18,55 +19,81 @@ struct BrokenRules: CustomTestStringConvertible, Sendable {
 
 /// A small valid rules file; broken variants below change one line of it.
 private let validHeader = """
-# comment line
-format 1
+    # comment line
+    format 1
 
-setting | resubscribe-tolerance | 1h
-"""
+    setting | resubscribe-tolerance | 1h
+    """
 private let validRules = """
-rule | did-renew   | DID_RENEW   | always     | DID_RENEW  | -
-rule | buy-offer   | INITIAL_BUY | offer-code | OFFER_REDEEMED | INITIAL_BUY
-rule | buy         | INITIAL_BUY | always     | SUBSCRIBED | INITIAL_BUY
-"""
+    rule | did-renew   | DID_RENEW   | always     | DID_RENEW  | -
+    rule | buy-offer   | INITIAL_BUY | offer-code | OFFER_REDEEMED | INITIAL_BUY
+    rule | buy         | INITIAL_BUY | always     | SUBSCRIBED | INITIAL_BUY
+    """
 private let validV2Only = """
-format 1
-never-announced | TEST | *
-"""
+    format 1
+    never-announced | TEST | *
+    """
 
 /// One broken rules file per kind of load error.
 let brokenRules: [BrokenRules] = [
-    BrokenRules(name: "unknown predicate", text: validHeader + "\n" + "rule | x | DID_RENEW | sunny-day | DID_RENEW | -\n" + validRules,
-                line: 5, mentions: "unknown condition 'sunny-day'"),
-    BrokenRules(name: "predicate missing its argument", text: validHeader + "\n" + "rule | x | DID_CHANGE_RENEWAL_STATUS | expiration-intent | EXPIRED | VOLUNTARY\n" + validRules,
-                line: 5, mentions: "needs a numeric value"),
-    BrokenRules(name: "argument on a predicate that takes none", text: validHeader + "\n" + "rule | x | DID_CHANGE_RENEWAL_STATUS | auto-renew-on=1 | EXPIRED | VOLUNTARY\n" + validRules,
-                line: 5, mentions: "takes no value"),
-    BrokenRules(name: "duplicate rule id", text: validHeader + "\n" + validRules + "\nrule | buy | REFUND | always | REFUND | -\n",
-                line: 8, mentions: "already used on line 7"),
-    BrokenRules(name: "rule shadowed by an unconditional rule above", text: validHeader + "\n" + validRules + "\nrule | renew-late | DID_RENEW | offer | DID_RENEW | -\n",
-                line: 8, mentions: "can never match DID_RENEW"),
-    BrokenRules(name: "format newer than supported", text: "# future\nformat 2\n" + validRules,
-                line: 2, mentions: "format 2 is newer than this asn-migrate supports"),
-    BrokenRules(name: "malformed format line", text: "format one\n" + validRules,
-                line: 1, mentions: "format line must be 'format 1'"),
-    BrokenRules(name: "unknown setting", text: validHeader + "\nsetting | retry-tolerance | 1h\n" + validRules,
-                line: 5, mentions: "unknown setting 'retry-tolerance'"),
-    BrokenRules(name: "setting given twice", text: validHeader + "\nsetting | resubscribe-tolerance | 2h\n" + validRules,
-                line: 5, mentions: "given twice"),
-    BrokenRules(name: "bad duration", text: "format 1\nsetting | companion-tolerance | ten minutes\n" + validRules,
-                line: 2, mentions: "needs a duration"),
-    BrokenRules(name: "bad cutoff instant", text: "format 1\nsetting | offer-resubscribe-cutoff | 23/01/2024\n" + validRules,
-                line: 2, mentions: "ISO 8601"),
-    BrokenRules(name: "rule with too few fields", text: validHeader + "\nrule | x | DID_RENEW | always | DID_RENEW\n" + validRules,
-                line: 5, mentions: "found 5 fields"),
-    BrokenRules(name: "setting with too many fields", text: "format 1\nsetting | resubscribe-tolerance | 1h | 2h\n" + validRules,
-                line: 2, mentions: "found 4 fields"),
-    BrokenRules(name: "empty field", text: validHeader + "\nrule | x | DID_RENEW | always | DID_RENEW | \n" + validRules,
-                line: 5, mentions: "empty field"),
-    BrokenRules(name: "unknown line kind", text: validHeader + "\nrules | x | DID_RENEW | always | DID_RENEW | -\n" + validRules,
-                line: 5, mentions: "unknown line kind 'rules'"),
-    BrokenRules(name: "rule before the format line", text: "rule | x | DID_RENEW | always | DID_RENEW | -\nformat 1\n",
-                line: 1, mentions: "must start with a 'format 1' line"),
+    BrokenRules(
+        name: "unknown predicate",
+        text: validHeader + "\n" + "rule | x | DID_RENEW | sunny-day | DID_RENEW | -\n" + validRules,
+        line: 5, mentions: "unknown condition 'sunny-day'"),
+    BrokenRules(
+        name: "predicate missing its argument",
+        text: validHeader + "\n" + "rule | x | DID_CHANGE_RENEWAL_STATUS | expiration-intent | EXPIRED | VOLUNTARY\n"
+            + validRules,
+        line: 5, mentions: "needs a numeric value"),
+    BrokenRules(
+        name: "argument on a predicate that takes none",
+        text: validHeader + "\n" + "rule | x | DID_CHANGE_RENEWAL_STATUS | auto-renew-on=1 | EXPIRED | VOLUNTARY\n"
+            + validRules,
+        line: 5, mentions: "takes no value"),
+    BrokenRules(
+        name: "duplicate rule id",
+        text: validHeader + "\n" + validRules + "\nrule | buy | REFUND | always | REFUND | -\n",
+        line: 8, mentions: "already used on line 7"),
+    BrokenRules(
+        name: "rule shadowed by an unconditional rule above",
+        text: validHeader + "\n" + validRules + "\nrule | renew-late | DID_RENEW | offer | DID_RENEW | -\n",
+        line: 8, mentions: "can never match DID_RENEW"),
+    BrokenRules(
+        name: "format newer than supported", text: "# future\nformat 2\n" + validRules,
+        line: 2, mentions: "format 2 is newer than this asn-migrate supports"),
+    BrokenRules(
+        name: "malformed format line", text: "format one\n" + validRules,
+        line: 1, mentions: "format line must be 'format 1'"),
+    BrokenRules(
+        name: "unknown setting", text: validHeader + "\nsetting | retry-tolerance | 1h\n" + validRules,
+        line: 5, mentions: "unknown setting 'retry-tolerance'"),
+    BrokenRules(
+        name: "setting given twice", text: validHeader + "\nsetting | resubscribe-tolerance | 2h\n" + validRules,
+        line: 5, mentions: "given twice"),
+    BrokenRules(
+        name: "bad duration", text: "format 1\nsetting | companion-tolerance | ten minutes\n" + validRules,
+        line: 2, mentions: "needs a duration"),
+    BrokenRules(
+        name: "bad cutoff instant", text: "format 1\nsetting | offer-resubscribe-cutoff | 23/01/2024\n" + validRules,
+        line: 2, mentions: "ISO 8601"),
+    BrokenRules(
+        name: "rule with too few fields",
+        text: validHeader + "\nrule | x | DID_RENEW | always | DID_RENEW\n" + validRules,
+        line: 5, mentions: "found 5 fields"),
+    BrokenRules(
+        name: "setting with too many fields",
+        text: "format 1\nsetting | resubscribe-tolerance | 1h | 2h\n" + validRules,
+        line: 2, mentions: "found 4 fields"),
+    BrokenRules(
+        name: "empty field", text: validHeader + "\nrule | x | DID_RENEW | always | DID_RENEW | \n" + validRules,
+        line: 5, mentions: "empty field"),
+    BrokenRules(
+        name: "unknown line kind",
+        text: validHeader + "\nrules | x | DID_RENEW | always | DID_RENEW | -\n" + validRules,
+        line: 5, mentions: "unknown line kind 'rules'"),
+    BrokenRules(
+        name: "rule before the format line", text: "rule | x | DID_RENEW | always | DID_RENEW | -\nformat 1\n",
+        line: 1, mentions: "must start with a 'format 1' line")
 ]
 
 /// Loading and validating the mapping files: every error names file, line and the mistake; the built-in
@@ -89,8 +116,9 @@ let brokenRules: [BrokenRules] = [
 
     /// The valid base loads.
     @Test func theValidBaseLoads() throws {
-        let table = try MappingTable.parse(rules: validHeader + "\n" + validRules, rulesPath: Self.rulesPath,
-                                           v2Only: validV2Only, v2OnlyPath: Self.v2OnlyPath)
+        let table = try MappingTable.parse(
+            rules: validHeader + "\n" + validRules, rulesPath: Self.rulesPath,
+            v2Only: validV2Only, v2OnlyPath: Self.v2OnlyPath)
         #expect(table.rules.map(\.id) == ["did-renew", "buy-offer", "buy"])
         #expect(table.rules.map(\.line) == [5, 6, 7])
         #expect(table.settings.resubscribeTolerance == 3_600_000)
@@ -112,7 +140,7 @@ let brokenRules: [BrokenRules] = [
         ("format 1\nnever-heard | TEST | *\n", 2, "unknown list 'never-heard'"),
         ("format 1\nnever-announced | TEST\n", 2, "found 2 fields"),
         ("format 1\n\nnever-announced | test | *\n", 3, "UPPER_CASE"),
-        ("format 3\n", 1, "format 3 is newer than this asn-migrate supports"),
+        ("format 3\n", 1, "format 3 is newer than this asn-migrate supports")
     ])
     func v2OnlyMistakesAreReportedWithFileAndLine(text: String, line: Int, mentions: String) throws {
         let error = try #require(Self.loadError(rules: validHeader + "\n" + validRules, v2Only: text))
@@ -139,7 +167,9 @@ let brokenRules: [BrokenRules] = [
     // MARK: - Built-in defaults
 
     /// Built in defaults equal the repository files byte for byte.
-    @Test(arguments: [("Mappings/v1-to-v2.rules", MappingDefaults.rules), ("Mappings/v2-only.rules", MappingDefaults.v2Only)])
+    @Test(arguments: [
+        ("Mappings/v1-to-v2.rules", MappingDefaults.rules), ("Mappings/v2-only.rules", MappingDefaults.v2Only)
+    ])
     func builtInDefaultsEqualTheRepositoryFilesByteForByte(path: String, builtIn: String) throws {
         let file = try PackagePaths.read(path)
         let same = file == Array(builtIn.utf8)
@@ -163,7 +193,7 @@ let brokenRules: [BrokenRules] = [
         top: ["auto_renew_status_change_date_ms": String(V1Fixture.ms("2021-06-01T12:20:00Z"))],
         transactions: [
             V1Fixture.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z"),
-            V1Fixture.tx(id: "1000000002", purchase: "2021-06-01T12:00:00Z", expires: "2021-07-01T12:00:00Z"),
+            V1Fixture.tx(id: "1000000002", purchase: "2021-06-01T12:00:00Z", expires: "2021-07-01T12:00:00Z")
         ],
         pending: [V1Fixture.pending()]
     )
@@ -183,9 +213,14 @@ let brokenRules: [BrokenRules] = [
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let directory = try Self.overrideDirectory(scratch) { text in
-            text.replacingOccurrences(of: "| DID_RENEW                 | -", with: "| DID_RENEW                 | BILLING_RECOVERY")
+            text.replacingOccurrences(
+                of: "| DID_RENEW                 | -", with: "| DID_RENEW                 | BILLING_RECOVERY")
         }
-        let body = V1Fixture.body(type: "DID_RENEW", transactions: [V1Fixture.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z")])
+        let body = V1Fixture.body(
+            type: "DID_RENEW",
+            transactions: [
+                V1Fixture.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z")
+            ])
         let record = RawRecord(location: SourceLocation(path: "a.json", line: 1), bytes: Array(body.utf8))
 
         let builtIn = try #require(V1RecordMapper(table: try MappingLoader.load(nil)).map(record).payload)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The `migrate` summary: every record counted once, per-route counts, and the balance line on stderr.
@@ -17,7 +18,7 @@ import Testing
             try F.map(F.body(type: "TEST", transactions: [])),
             try F.map(F.body(type: "SOMETHING_NEW", transactions: [])),
             try F.map(#"{"notification_type":"DID_RE"#),
-            try F.map(#"{"notification_type":42}"#),
+            try F.map(#"{"notification_type":42}"#)
         ]
     }
 

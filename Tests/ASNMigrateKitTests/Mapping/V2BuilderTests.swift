@@ -1,15 +1,20 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 private typealias F = V1Fixture
 
 @Suite struct V2BuilderTests {
     @Test func transactionAndRenewalFieldsCarryOver() throws {
-        let text = F.body(type: "DID_RENEW", transactions: [
-            F.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z"),
-            F.tx(id: "1000000002", purchase: "2021-02-01T00:00:00Z", expires: "2021-03-01T00:00:00Z", webOrder: "777",
-                 extra: ["is_trial_period": "true", "app_account_token": "5c1f4e1a-0000-4000-8000-000000000001"]),
-        ], pending: [F.pending(autoRenewProduct: "pro.yearly", extra: ["expiration_intent": "1"])])
+        let text = F.body(
+            type: "DID_RENEW",
+            transactions: [
+                F.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z"),
+                F.tx(
+                    id: "1000000002", purchase: "2021-02-01T00:00:00Z", expires: "2021-03-01T00:00:00Z",
+                    webOrder: "777",
+                    extra: ["is_trial_period": "true", "app_account_token": "5c1f4e1a-0000-4000-8000-000000000001"])
+            ], pending: [F.pending(autoRenewProduct: "pro.yearly", extra: ["expiration_intent": "1"])])
         let p = try #require(try F.map(text).payload)
         #expect(p.version == "2.0")
         #expect(p.signedDate == F.ms("2021-02-01T00:00:00Z"))
@@ -44,24 +49,46 @@ private typealias F = V1Fixture
     }
 
     @Test func offerCodeAndPromotionalOfferBecomeOfferTypes() throws {
-        let code = try #require(try F.map(F.body(type: "INITIAL_BUY", transactions: [
-            F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z", extra: ["offer_code_ref_name": "SPRING"]),
-        ])).payload?.data.transactionInfo)
+        let code = try #require(
+            try F.map(
+                F.body(
+                    type: "INITIAL_BUY",
+                    transactions: [
+                        F.tx(
+                            id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
+                            extra: ["offer_code_ref_name": "SPRING"])
+                    ])
+            ).payload?.data.transactionInfo)
         #expect(code.offerType == 3)
         #expect(code.offerIdentifier == "SPRING")
-        let promo = try #require(try F.map(F.body(type: "DID_RENEW", transactions: [
-            F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z", extra: ["promotional_offer_id": "P1"]),
-        ])).payload?.data.transactionInfo)
+        let promo = try #require(
+            try F.map(
+                F.body(
+                    type: "DID_RENEW",
+                    transactions: [
+                        F.tx(
+                            id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
+                            extra: ["promotional_offer_id": "P1"])
+                    ])
+            ).payload?.data.transactionInfo)
         #expect(promo.offerType == 2)
         #expect(promo.offerIdentifier == "P1")
         #expect(promo.offerDiscountType == nil)
     }
 
     @Test func refundCarriesRevocationAndRevokedStatus() throws {
-        let p = try #require(try F.map(F.body(type: "CANCEL", transactions: [
-            F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
-                 extra: ["cancellation_date_ms": String(F.ms("2021-01-20T00:00:00Z")), "cancellation_reason": "1"]),
-        ])).payload)
+        let p = try #require(
+            try F.map(
+                F.body(
+                    type: "CANCEL",
+                    transactions: [
+                        F.tx(
+                            id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
+                            extra: [
+                                "cancellation_date_ms": String(F.ms("2021-01-20T00:00:00Z")), "cancellation_reason": "1"
+                            ])
+                    ])
+            ).payload)
         #expect(p.signedDate == F.ms("2021-01-20T00:00:00Z"))
         #expect(p.data.transactionInfo?.revocationDate == F.ms("2021-01-20T00:00:00Z"))
         #expect(p.data.transactionInfo?.revocationReason == 1)
@@ -69,38 +96,53 @@ private typealias F = V1Fixture
     }
 
     @Test func upgradeCarriesTheNewTransactionWithoutRevocation() throws {
-        let p = try #require(try F.map(F.body(type: "CANCEL", transactions: [
-            F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
-                 extra: ["is_upgraded": "true", "cancellation_date_ms": String(F.ms("2021-01-15T00:00:00Z"))]),
-            F.tx(id: "2", product: "pro.yearly", purchase: "2021-01-15T00:00:00Z", expires: "2022-01-15T00:00:00Z"),
-        ])).payload)
+        let p = try #require(
+            try F.map(
+                F.body(
+                    type: "CANCEL",
+                    transactions: [
+                        F.tx(
+                            id: "1", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
+                            extra: ["is_upgraded": "true", "cancellation_date_ms": String(F.ms("2021-01-15T00:00:00Z"))]
+                        ),
+                        F.tx(
+                            id: "2", product: "pro.yearly", purchase: "2021-01-15T00:00:00Z",
+                            expires: "2022-01-15T00:00:00Z")
+                    ])
+            ).payload)
         #expect(p.data.transactionInfo?.transactionId == "2")
         #expect(p.data.transactionInfo?.productId == "pro.yearly")
         #expect(p.data.transactionInfo?.revocationDate == nil)
         #expect(p.data.transactionInfo?.transactionReason == "PURCHASE")
     }
 
-    @Test(arguments: [
-        // (expires, grace, billing retry, event, expected status)
-        ("2021-02-01T00:00:00Z", nil, "0", "2021-01-15T00:00:00Z", 1),
-        ("2021-02-01T00:00:00Z", nil, "0", "2021-02-01T00:00:00Z", 2),
-        ("2021-02-01T00:00:00Z", nil, "1", "2021-02-02T00:00:00Z", 3),
-        ("2021-02-01T00:00:00Z", "2021-02-10T00:00:00Z", "1", "2021-02-02T00:00:00Z", 4),
-    ] as [(String, String?, String, String, Int)])
+    @Test(
+        arguments: [
+            // (expires, grace, billing retry, event, expected status)
+            ("2021-02-01T00:00:00Z", nil, "0", "2021-01-15T00:00:00Z", 1),
+            ("2021-02-01T00:00:00Z", nil, "0", "2021-02-01T00:00:00Z", 2),
+            ("2021-02-01T00:00:00Z", nil, "1", "2021-02-02T00:00:00Z", 3),
+            ("2021-02-01T00:00:00Z", "2021-02-10T00:00:00Z", "1", "2021-02-02T00:00:00Z", 4)
+        ] as [(String, String?, String, String, Int)])
     func statusAtTheEvent(expires: String, grace: String?, retry: String, event: String, status: Int) throws {
         var extra = ["is_in_billing_retry_period": retry]
         if let grace { extra["grace_period_expires_date_ms"] = String(F.ms(grace)) }
-        let text = F.body(type: "DID_CHANGE_RENEWAL_PREF", top: ["auto_renew_status_change_date_ms": String(F.ms(event))],
-                          transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: expires)],
-                          pending: [F.pending(extra: extra)])
+        let text = F.body(
+            type: "DID_CHANGE_RENEWAL_PREF", top: ["auto_renew_status_change_date_ms": String(F.ms(event))],
+            transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: expires)],
+            pending: [F.pending(extra: extra)])
         #expect(try F.map(text).payload?.data.status == status)
     }
 
     @Test func idsAbove2To53KeepEveryDigit() throws {
-        let text = F.body(type: "DID_RENEW", transactions: [
-            F.tx(id: "9007199254740993", original: "9007199254740995", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z",
-                 webOrder: "90071992547409971"),
-        ])
+        let text = F.body(
+            type: "DID_RENEW",
+            transactions: [
+                F.tx(
+                    id: "9007199254740993", original: "9007199254740995", purchase: "2021-01-01T00:00:00Z",
+                    expires: "2021-02-01T00:00:00Z",
+                    webOrder: "90071992547409971")
+            ])
         let t = try #require(try F.map(text).payload?.data.transactionInfo)
         #expect(t.transactionId == "9007199254740993")
         #expect(t.originalTransactionId == "9007199254740995")
@@ -113,8 +155,10 @@ private typealias F = V1Fixture
     }
 
     @Test func passwordAndReceiptNeverReachOutput() throws {
-        let text = F.body(type: "SOMETHING_NEW", transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: nil)])
-        let mapped = F.body(type: "DID_RENEW", transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: nil)])
+        let text = F.body(
+            type: "SOMETHING_NEW", transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: nil)])
+        let mapped = F.body(
+            type: "DID_RENEW", transactions: [F.tx(id: "1", purchase: "2021-01-01T00:00:00Z", expires: nil)])
         var out: [UInt8] = []
         MigrationOutput.appendJSONLine(try #require(try F.map(mapped).payload), to: &out)
         let csv = MigrationOutput.csvRow(try #require(try F.map(mapped).payload)).joined(separator: ",")

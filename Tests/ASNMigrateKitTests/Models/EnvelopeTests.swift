@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Unwrapping archived records: raw bodies, bodies under each envelope key (as objects or escaped strings),
@@ -117,8 +118,8 @@ import Testing
     /// One spelling of the instant 2021-08-01T12:00:01Z as an envelope might store it.
     static let timeSpellings: [String] = [
         "1627819201000", "\"1627819201000\"", // milliseconds, number and string
-        "1627819201", "\"1627819201\"",       // seconds, number and string
-        "\"2021-08-01T12:00:01Z\"", "\"2021-08-01T14:00:01+02:00\"", "\"2021-08-01T12:00:01.000Z\"", // ISO 8601
+        "1627819201", "\"1627819201\"", // seconds, number and string
+        "\"2021-08-01T12:00:01Z\"", "\"2021-08-01T14:00:01+02:00\"", "\"2021-08-01T12:00:01.000Z\"" // ISO 8601
     ]
 
     /// Receive time under each key in each form.

@@ -1,7 +1,8 @@
+import ASNSimulation
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
-import ASNSimulation
 
 /// The equivalence property of `nightly` (README, "Equivalence"), over random arrival schedules: each side's records
 /// cut independently at random points (inside the simulator's monthly files too), each batch arriving on a random
@@ -19,16 +20,24 @@ import ASNSimulation
 
     /// The simulated data sets the schedules cut (few subscribers, several months, faults on both sides).
     private static func datasets(in tmp: TemporaryDirectory) throws -> [(v1: [String], v2: [String])] {
-        try [(51, "0.3", ["--realistic-edges"]), (52, "0.25", []), (53, "0.35", ["--realistic-edges"])].map { seed, inject, extra in
+        try [(51, "0.3", ["--realistic-edges"]), (52, "0.25", []), (53, "0.35", ["--realistic-edges"])].map {
+            seed, inject, extra in
             let out = tmp.path + "/sim\(seed)"
             let captured = CapturedConsole()
-            let status = ASNMigrateCLI.run(["simulate", "--subscribers", "6", "--seed", String(seed), "--months", "3", "--inject", inject,
-                                            "--out", out] + extra, console: captured.console, commands: ToolCommands.all)
+            let status = ASNMigrateCLI.run(
+                [
+                    "simulate", "--subscribers", "6", "--seed", String(seed), "--months", "3", "--inject", inject,
+                    "--out", out
+                ] + extra, console: captured.console, commands: ToolCommands.all)
             #expect(status == .success, "\(captured.stderr)")
             func lines(_ side: String) throws -> [String] {
-                let names = try FileManager.default.contentsOfDirectory(atPath: out + "/" + side).filter { $0.hasSuffix(".jsonl") }.sorted()
+                let names = try FileManager.default.contentsOfDirectory(atPath: out + "/" + side).filter {
+                    $0.hasSuffix(".jsonl")
+                }.sorted()
                 return try names.flatMap { name in
-                    try String(contentsOfFile: out + "/" + side + "/" + name, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+                    try String(contentsOfFile: out + "/" + side + "/" + name, encoding: .utf8).split(
+                        separator: "\n", omittingEmptySubsequences: true
+                    ).map(String.init)
                 }
             }
             return (try lines("v1"), try lines("v2"))
@@ -44,7 +53,8 @@ import ASNSimulation
         defer { tmp.remove() }
         let data = try Self.datasets(in: tmp)
         let count = Int(ProcessInfo.processInfo.environment["ASN_NIGHTLY_SCHEDULES"] ?? "") ?? 200
-        var compared = 0, withDifferences = 0
+        var compared = 0
+        var withDifferences = 0
         let seeds = Array(stride(from: part, to: count, by: 4))
         for seed in seeds {
             var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 7)
@@ -53,7 +63,9 @@ import ASNSimulation
             // night long after the data runs before the last batches arrive).
             let farLast = random.next() % 2 == 0
             let spread = 1 + Int(random.next() % 4)
-            var dates = (0..<spread).map { n in Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000) }
+            var dates = (0..<spread).map { n in
+                Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000)
+            }
             dates += farLast ? ["2022-04-30", "2022-05-01"] : ["2021-04-03"]
             let nights = dates.count
             var batches: [Batch] = []
@@ -61,7 +73,9 @@ import ASNSimulation
             for (side, lines) in [("v1", v1), ("v2", v2)] {
                 let pieces = 1 + Int(random.next() % 5)
                 var cuts = Set<Int>()
-                while cuts.count < pieces - 1, lines.count > pieces { cuts.insert(1 + Int(random.next() % UInt64(lines.count - 1))) }
+                while cuts.count < pieces - 1, lines.count > pieces {
+                    cuts.insert(1 + Int(random.next() % UInt64(lines.count - 1)))
+                }
                 let bounds = [0] + cuts.sorted() + [lines.count]
                 var night = 0
                 for i in 0..<(bounds.count - 1) {
@@ -74,32 +88,46 @@ import ASNSimulation
             let work = tmp.path + "/s\(seed)"
             try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
-            let nightly = ["nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite", "--reports", work + "/Reports"]
+            let nightly =
+                [
+                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
+                    "--reports", work + "/Reports"
+                ]
                 + NightlyWorkspace.timeless
             let killNight = Int(random.next() % UInt64(nights))
             for night in 0..<nights {
                 for (n, batch) in batches.enumerated() where batch.night == night {
-                    try (batch.lines.joined(separator: "\n") + "\n").write(toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
+                    try (batch.lines.joined(separator: "\n") + "\n").write(
+                        toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
                 }
                 if seed % 20 == 7, night == killNight {
                     // A run of this night killed (SIGKILL) at a random step; the next run of the night carries on.
                     let step = NightlyKill.steps[Int(random.next() % UInt64(NightlyKill.steps.count))]
                     schedule.append("night \(night) killed at \(step)")
-                    #expect(try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]), "\(schedule.joined(separator: "; "))")
+                    #expect(
+                        try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]),
+                        "\(schedule.joined(separator: "; "))")
                 }
                 let captured = CapturedConsole()
                 let status = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: captured.console)
-                #expect([.success, .findings, .sanityCheckFailed].contains(status), "\(schedule.joined(separator: "; ")): \(captured.stderr)")
+                #expect(
+                    [.success, .findings, .sanityCheckFailed].contains(status),
+                    "\(schedule.joined(separator: "; ")): \(captured.stderr)")
                 if random.next() % 4 == 0 {
                     // A re-run of the same night changes nothing.
-                    let again = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
+                    let again = ASNMigrateCLI.run(
+                        nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
                     #expect(again == status, "re-run of night \(night): \(schedule.joined(separator: "; "))")
                 }
             }
             let last = dates[nights - 1]
             let captured = CapturedConsole()
-            _ = ASNMigrateCLI.run(["reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile", "--run-date", last],
-                                  console: captured.console)
+            _ = ASNMigrateCLI.run(
+                [
+                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
+                    "--run-date", last
+                ],
+                console: captured.console)
             let differences = try Self.rows(work + "/reconcile/differences.csv")
             let pending = try Self.rows(work + "/reconcile/pending.csv")
             let open = try Self.rows(work + "/Reports/\(last)/open.csv")
@@ -107,7 +135,10 @@ import ASNSimulation
             let description = schedule.joined(separator: "; ")
             if farLast {
                 // Long after the settle time: open = differences, and only edge items still wait, = reconcile's pending.
-                #expect(open == differences, "\(description)\nonly nightly: \(Set(open).subtracting(differences))\nonly reconcile: \(Set(differences).subtracting(open))")
+                #expect(
+                    open == differences,
+                    "\(description)\nonly nightly: \(Set(open).subtracting(differences))\nonly reconcile: \(Set(differences).subtracting(open))"
+                )
                 #expect(held.allSatisfy { $0.reason == "edge" }, "\(description)")
                 #expect(held.map(\.row).sorted() == pending, "\(description)")
             } else {
@@ -115,14 +146,19 @@ import ASNSimulation
                 // differences and pending, an unpaired record named pending or missing alike.
                 let nightlyAll = (open + held.map(\.row)).map(Self.unpairedAlike).sorted()
                 let reconcileAll = (differences + pending).map(Self.unpairedAlike).sorted()
-                #expect(nightlyAll == reconcileAll, "\(description)\nonly nightly: \(Set(nightlyAll).subtracting(reconcileAll))\nonly reconcile: \(Set(reconcileAll).subtracting(nightlyAll))")
+                #expect(
+                    nightlyAll == reconcileAll,
+                    "\(description)\nonly nightly: \(Set(nightlyAll).subtracting(reconcileAll))\nonly reconcile: \(Set(reconcileAll).subtracting(nightlyAll))"
+                )
             }
             compared += 1
             if !differences.isEmpty { withDifferences += 1 }
             try? FileManager.default.removeItem(atPath: work)
         }
         #expect(compared == seeds.count && compared > 0)
-        #expect(withDifferences > seeds.count / 2, "most schedules have differences to agree on (not vacuous): \(withDifferences) of \(seeds.count)")
+        #expect(
+            withDifferences > seeds.count / 2,
+            "most schedules have differences to agree on (not vacuous): \(withDifferences) of \(seeds.count)")
     }
 
     /// The rows of a report, cut to `differences.csv`'s columns and joined, sorted.
@@ -135,14 +171,20 @@ import ASNSimulation
         var reader = CSVReader(path: path)
         let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
         return records.map { record in
-            (Array(record.fields.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}"), record.fields.last ?? "")
+            (
+                Array(record.fields.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}"),
+                record.fields.last ?? ""
+            )
         }.sorted { $0.row < $1.row }
     }
 
     /// A row with `pending_in_*` and `missing_in_*` named alike.
     private static func unpairedAlike(_ row: String) -> String {
-        for (from, to) in [("pending_in_v1", "unpaired_v1"), ("missing_in_v1", "unpaired_v1"), ("pending_in_v2", "unpaired_v2"), ("missing_in_v2", "unpaired_v2")]
-            where row.hasPrefix(from + "\u{1F}") {
+        for (from, to) in [
+            ("pending_in_v1", "unpaired_v1"), ("missing_in_v1", "unpaired_v1"), ("pending_in_v2", "unpaired_v2"),
+            ("missing_in_v2", "unpaired_v2")
+        ]
+        where row.hasPrefix(from + "\u{1F}") {
             return to + row.dropFirst(from.count)
         }
         return row

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The `nightly` command's contract as cron sees it: config file, exit codes, rejects, vanished files, metrics,
@@ -16,26 +17,33 @@ import Testing
     @Test func configFileWithRelativePathsRunsFromAnyDirectory() throws {
         let w = try workspace()
         defer { w.remove() }
-        try w.tmp.write("conf/nightly.conf", """
-        # paths are relative to this file's folder
-        v1 = ../in/v1
-        v2 = ../in/v2
-        state = ../state/state.sqlite
-        reports = ../Reports
-        settle = 72h
-        run-date = 2021-03-01
-        max-lag = 36500d
-        min-file-age = 0
-        """)
+        try w.tmp.write(
+            "conf/nightly.conf",
+            """
+            # paths are relative to this file's folder
+            v1 = ../in/v1
+            v2 = ../in/v2
+            state = ../state/state.sqlite
+            reports = ../Reports
+            settle = 72h
+            run-date = 2021-03-01
+            max-lag = 36500d
+            min-file-age = 0
+            """)
         let elsewhere = try TemporaryDirectory()
         defer { elsewhere.remove() }
-        let run = try BinaryRun.run(["nightly", "--config", w.tmp.path + "/conf/nightly.conf"], in: URL(fileURLWithPath: elsewhere.path))
+        let run = try BinaryRun.run(
+            ["nightly", "--config", w.tmp.path + "/conf/nightly.conf"], in: URL(fileURLWithPath: elsewhere.path))
         #expect([0, 1].contains(run.status), "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: w.reports + "/2021-03-01/open.csv"))
         #expect(FileManager.default.fileExists(atPath: w.state))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty, "nothing written in the working directory")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty,
+            "nothing written in the working directory")
         for line in run.stderr.split(separator: "\n") {
-            #expect(line.hasPrefix("20") && line.contains("Z asn-migrate nightly: "), "one UTC-stamped line per step: \(line)")
+            #expect(
+                line.hasPrefix("20") && line.contains("Z asn-migrate nightly: "),
+                "one UTC-stamped line per step: \(line)")
         }
     }
 
@@ -108,16 +116,22 @@ import Testing
         }
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: w.reports))
         #expect(names.contains("2021-03-20"))
-        #expect(!names.contains("2021-03-01") && !names.contains("2021-03-02"), "folders older than the retention are removed: \(names)")
+        #expect(
+            !names.contains("2021-03-01") && !names.contains("2021-03-02"),
+            "folders older than the retention are removed: \(names)")
         #expect(names.contains("2020-01-01") && names.contains("notes"), "folders the tool did not make are kept")
         let text = String(decoding: try w.tmp.read("metrics/asn.prom"), as: UTF8.self)
         let open = try w.summary("2021-03-20")["differences_open"] ?? "?"
         #expect(text.contains("asn_migrate_nightly_backlog{kind=\"open\"} \(open)\n"), "\(text)")
-        #expect(text.contains("# TYPE asn_migrate_nightly_last_run_exit_code gauge\nasn_migrate_nightly_last_run_exit_code "))
+        #expect(
+            text.contains(
+                "# TYPE asn_migrate_nightly_last_run_exit_code gauge\nasn_migrate_nightly_last_run_exit_code "))
         #expect(text.contains("asn_migrate_nightly_run_duration_seconds "))
         #expect(text.contains("asn_migrate_nightly_last_success_timestamp_seconds "))
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            #expect(line.hasPrefix("asn_migrate_nightly_") && Double(line.split(separator: " ").last ?? "") != nil, "a sample line: \(line)")
+            #expect(
+                line.hasPrefix("asn_migrate_nightly_") && Double(line.split(separator: " ").last ?? "") != nil,
+                "a sample line: \(line)")
         }
     }
 
@@ -147,7 +161,8 @@ import Testing
         #expect(try query("PRAGMA user_version") == String(StateSchema.currentVersion))
         #expect(try query("SELECT COUNT(*) FROM files WHERE side = 'v1'") == "1")
         #expect(try query("SELECT run_date, exit_status FROM runs") == "2021-03-01|1")
-        let kinds = try query("SELECT kind, COUNT(*) FROM differences WHERE resolved IS NULL GROUP BY kind ORDER BY kind")
+        let kinds = try query(
+            "SELECT kind, COUNT(*) FROM differences WHERE resolved IS NULL GROUP BY kind ORDER BY kind")
         #expect(!kinds.isEmpty)
     }
 
@@ -164,9 +179,13 @@ import Testing
         let after = try w.summary("2021-09-01")
         let pruned = Int(after["records_pruned"] ?? "") ?? 0
         #expect(pruned > 0, "\(after)")
-        let inState = { (s: [String: String]) in (Int(s["v1_records_in_state"] ?? "") ?? 0) + (Int(s["v2_records_in_state"] ?? "") ?? 0) }
+        let inState = { (s: [String: String]) in
+            (Int(s["v1_records_in_state"] ?? "") ?? 0) + (Int(s["v2_records_in_state"] ?? "") ?? 0)
+        }
         #expect(inState(after) == inState(before) - pruned)
-        #expect(after["period_start"] == before["period_start"] && after["period_end"] == before["period_end"], "the period survives pruning")
+        #expect(
+            after["period_start"] == before["period_start"] && after["period_end"] == before["period_end"],
+            "the period survives pruning")
         #expect(after["differences_open"] == before["differences_open"] && after["differences_resolved"] == "0")
         // A very late V1 retry of a forgotten record is still a duplicate.
         try w.arrive("v1/retry.jsonl", [data.v1[0].text])

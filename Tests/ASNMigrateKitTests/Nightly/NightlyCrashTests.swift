@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Kills a real `asn-migrate nightly` with SIGKILL at named steps; the next run must give the state and reports of a
@@ -57,7 +58,9 @@ import Testing
         let next = try w.run("2021-03-02")
         #expect([0, 1, 3].contains(next.status), "\(next.stderr)")
         #expect(next.stderr.contains("published the reports of 2021-03-01"))
-        #expect(try w.reportBytes("2021-03-01") == referenceReports, "the stopped night's reports, as it would have written them")
+        #expect(
+            try w.reportBytes("2021-03-01") == referenceReports,
+            "the stopped night's reports, as it would have written them")
     }
 
     @Test func aSecondRunExits75NamingTheHolderAndAKilledHolderNeverBlocks() throws {
@@ -69,8 +72,10 @@ import Testing
         let holder = try #require(try startPaused("ingested", w.arguments("2021-03-01")))
         let second = try w.run("2021-03-01")
         #expect(second.status == 75, "\(second.stderr)")
-        #expect(second.stderr.contains("process \(holder.processIdentifier)"), "names the holder's pid: \(second.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: w.reports + "/2021-03-01"), "the turned-away run wrote no report")
+        #expect(
+            second.stderr.contains("process \(holder.processIdentifier)"), "names the holder's pid: \(second.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: w.reports + "/2021-03-01"), "the turned-away run wrote no report")
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         let third = try w.run("2021-03-01")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `asn-migrate nightly` through the built binary, over files that arrive night after night.
@@ -19,11 +20,18 @@ import Testing
         let v1 = data.v1.filter { $0.time <= end }
         let v2 = data.v2.filter { $0.time <= end }
         // X and Z: mid-data records, long settled when missing; Y: a record younger than the settle time on night 1.
-        let middle = v2.filter { ["SUBSCRIBED", "DID_RENEW"].contains($0.type) && $0.time >= ms("2021-01-08T00:00:00Z") && $0.time <= ms("2021-02-08T00:00:00Z") }
+        let middle = v2.filter {
+            ["SUBSCRIBED", "DID_RENEW"].contains($0.type) && $0.time >= ms("2021-01-08T00:00:00Z")
+                && $0.time <= ms("2021-02-08T00:00:00Z")
+        }
         let x = try #require(middle.first)
         let z = try #require(middle.first { $0.originalTransactionId != x.originalTransactionId })
         // (Y must not be V2's last record: a V1 record after the other side's last event lies outside the judged period.)
-        let y = try #require(v2.last { $0.time >= ms("2021-02-18T00:00:00Z") && $0.time < ms("2021-02-19T00:00:00Z") && ![x, z].map(\.originalTransactionId).contains($0.originalTransactionId) && $0.type != "TEST" })
+        let y = try #require(
+            v2.last {
+                $0.time >= ms("2021-02-18T00:00:00Z") && $0.time < ms("2021-02-19T00:00:00Z")
+                    && ![x, z].map(\.originalTransactionId).contains($0.originalTransactionId) && $0.type != "TEST"
+            })
         let withheld = Set([x.text, y.text, z.text])
 
         let w = try NightlyWorkspace()
@@ -34,29 +42,50 @@ import Testing
         let night1 = try w.run("2021-02-20")
         #expect(night1.status == 1, "new differences: exit 1. \(night1.stderr)")
         let new1 = try w.rows("2021-02-20", "new.csv")
-        #expect(count(new1, kind: "missing_in_v2", id: x.originalTransactionId) == 1, "X's V1 partner is missing: \(new1)")
+        #expect(
+            count(new1, kind: "missing_in_v2", id: x.originalTransactionId) == 1, "X's V1 partner is missing: \(new1)")
         #expect(count(new1, kind: "missing_in_v2", id: z.originalTransactionId) == 1)
-        #expect(count(new1, id: y.originalTransactionId) == 0, "Y is younger than the settle time: not a difference yet: \(new1.filter { $0[2] == y.originalTransactionId })")
+        #expect(
+            count(new1, id: y.originalTransactionId) == 0,
+            "Y is younger than the settle time: not a difference yet: \(new1.filter { $0[2] == y.originalTransactionId })"
+        )
         let pending1 = try w.rows("2021-02-20", "pending.csv")
         let yPending = pending1.filter { $0[2] == y.originalTransactionId }
         #expect(!yPending.isEmpty && yPending.allSatisfy { $0.last == "settle" }, "\(pending1)")
-        #expect(try w.rows("2021-02-20", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) } == new1.map { Array($0.prefix(Discrepancy.columns.count)) }, "on the first night everything open is new")
-        #expect(try w.stateDump().contains { $0.contains("password") || $0.contains("latest_receipt") } == false, "no V1 secret is stored")
+        #expect(
+            try w.rows("2021-02-20", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }
+                == new1.map { Array($0.prefix(Discrepancy.columns.count)) }, "on the first night everything open is new"
+        )
+        #expect(
+            try w.stateDump().contains { $0.contains("password") || $0.contains("latest_receipt") } == false,
+            "no V1 secret is stored")
 
         // Night 2: X and Y arrive late, and a V1 retry of a record already read.
         try w.arrive("v2/night2-late.jsonl", [x.text, y.text])
         try w.arrive("v1/night2-retry.jsonl", [v1[3].text])
         let night2 = try w.run("2021-02-21")
         let resolved2 = try w.rows("2021-02-21", "resolved.csv")
-        #expect(count(resolved2, kind: "missing_in_v2", id: x.originalTransactionId) == 1, "the late V2 record resolves X's difference: \(resolved2)")
-        #expect(resolved2.filter { $0[2] == x.originalTransactionId }.allSatisfy { $0.last == "late_record" && $0[Discrepancy.columns.count] == "2021-02-20" && $0[Discrepancy.columns.count + 2] == "2021-02-21" })
-        #expect(try w.rows("2021-02-21", "new.csv").isEmpty, "a V1 retry is a duplicate, not a difference; Y paired while pending")
+        #expect(
+            count(resolved2, kind: "missing_in_v2", id: x.originalTransactionId) == 1,
+            "the late V2 record resolves X's difference: \(resolved2)")
+        #expect(
+            resolved2.filter { $0[2] == x.originalTransactionId }.allSatisfy {
+                $0.last == "late_record" && $0[Discrepancy.columns.count] == "2021-02-20"
+                    && $0[Discrepancy.columns.count + 2] == "2021-02-21"
+            })
+        #expect(
+            try w.rows("2021-02-21", "new.csv").isEmpty,
+            "a V1 retry is a duplicate, not a difference; Y paired while pending")
         let pending2 = try w.rows("2021-02-21", "pending.csv")
         #expect(count(pending2, kind: "type_mismatch", id: y.originalTransactionId) == 0, "\(pending2)")
         #expect(count(try w.rows("2021-02-21", "open.csv"), id: x.originalTransactionId) == 0)
-        #expect(count(try w.rows("2021-02-21", "open.csv"), kind: "missing_in_v2", id: z.originalTransactionId) == 1, "Z is still open")
+        #expect(
+            count(try w.rows("2021-02-21", "open.csv"), kind: "missing_in_v2", id: z.originalTransactionId) == 1,
+            "Z is still open")
         let summary2 = try w.summary("2021-02-21")
-        #expect(summary2["v1_duplicates"] == "1" && summary2["v1_records_stored"] == "0" && summary2["v2_records_stored"] == "2", "\(summary2)")
+        #expect(
+            summary2["v1_duplicates"] == "1" && summary2["v1_records_stored"] == "0"
+                && summary2["v2_records_stored"] == "2", "\(summary2)")
         #expect(night2.status == 0, "nothing new and nothing rejected: exit 0. \(night2.stderr)")
 
         // Night 3: night 1's V2 file is corrected (Z added): it is read again, its old records replaced.
@@ -68,7 +97,9 @@ import Testing
         #expect(resolved3.allSatisfy { $0.last == "corrected_record" }, "\(resolved3)")
         let summary3 = try w.summary("2021-02-22")
         #expect(summary3["files_ingested"] == "1")
-        #expect(summary3["records_replaced"] == (try w.summary("2021-02-20"))["v2_records_stored"], "the old copy's records are replaced")
+        #expect(
+            summary3["records_replaced"] == (try w.summary("2021-02-20"))["v2_records_stored"],
+            "the old copy's records are replaced")
 
         // Nothing counted twice: the state holds each distinct record once, and every night's identities hold.
         let distinctV2 = Set(v2.map(\.text)).count
@@ -77,15 +108,22 @@ import Testing
         for date in ["2021-02-20", "2021-02-21", "2021-02-22"] {
             let s = try w.summary(date)
             for side in ["v1", "v2"] {
-                let parts = ["records_stored", "duplicates", "other_environment", "rejected"].map { Int(s["\(side)_\($0)"] ?? "") ?? -1 }
-                #expect(Int(s["\(side)_records_read"] ?? "") == parts.reduce(0, +), "\(date) \(side): read = stored + duplicates + other_environment + rejected")
+                let parts = ["records_stored", "duplicates", "other_environment", "rejected"].map {
+                    Int(s["\(side)_\($0)"] ?? "") ?? -1
+                }
+                #expect(
+                    Int(s["\(side)_records_read"] ?? "") == parts.reduce(0, +),
+                    "\(date) \(side): read = stored + duplicates + other_environment + rejected")
             }
         }
-        let stored2 = try (["2021-02-20", "2021-02-21", "2021-02-22"]).map { Int(try w.summary($0)["v2_records_stored"] ?? "") ?? 0 }.reduce(0, +)
+        let stored2 = try (["2021-02-20", "2021-02-21", "2021-02-22"]).map {
+            Int(try w.summary($0)["v2_records_stored"] ?? "") ?? 0
+        }.reduce(0, +)
         #expect(Int(summary3["v2_records_in_state"] ?? "") == stored2 - (Int(summary3["records_replaced"] ?? "") ?? 0))
 
         // Re-running the same night: same reports, no state change beyond the run log.
-        let before = try w.stateDump(), reports = try w.reportBytes("2021-02-22")
+        let before = try w.stateDump()
+        let reports = try w.reportBytes("2021-02-22")
         let again = try w.run("2021-02-22")
         #expect(again.status == night3.status)
         #expect(try w.reportBytes("2021-02-22") == reports)
@@ -99,9 +137,14 @@ import Testing
     func nightByNightEndsWithReconcilesDifferences(seed: String, inject: String) throws {
         let sim = try TemporaryDirectory()
         defer { sim.remove() }
-        let simulated = try BinaryRun.run(["simulate", "--subscribers", "15", "--seed", seed, "--months", "3", "--inject", inject, "--out", sim.path + "/sim"])
+        let simulated = try BinaryRun.run([
+            "simulate", "--subscribers", "15", "--seed", seed, "--months", "3", "--inject", inject, "--out",
+            sim.path + "/sim"
+        ])
         #expect(simulated.status == 0, "\(simulated.stderr)")
-        let months = try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/v1").filter { $0.hasSuffix(".jsonl") }.sorted()
+        let months = try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/v1").filter {
+            $0.hasSuffix(".jsonl")
+        }.sorted()
         #expect(months.count >= 3)
 
         let w = try NightlyWorkspace()
@@ -130,27 +173,41 @@ import Testing
         #expect([0, 1, 3].contains(reconcile.status), "\(reconcile.stderr)")
         func rows(_ name: String) throws -> [String] {
             var reader = CSVReader(path: name)
-            return try (reader.feed(try w.tmp.read("reconcile/\(name)")) + reader.finish()).map(\.fields).map { $0.joined(separator: "\u{1F}") }.sorted()
+            return try (reader.feed(try w.tmp.read("reconcile/\(name)")) + reader.finish()).map(\.fields).map {
+                $0.joined(separator: "\u{1F}")
+            }.sorted()
         }
-        let expectedOpen = try rows("differences.csv"), expectedPending = try rows("pending.csv")
+        let expectedOpen = try rows("differences.csv")
+        let expectedPending = try rows("pending.csv")
 
-        let open = try w.rows(final, "open.csv").map { Array($0.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}") }.sorted()
+        let open = try w.rows(final, "open.csv").map {
+            Array($0.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}")
+        }.sorted()
         let pending = try w.rows(final, "pending.csv")
         #expect(!open.isEmpty, "injected faults give differences: the comparison is not vacuous")
-        #expect(pending.allSatisfy { $0.last == "edge" }, "after the settle time only records at the data's edge still wait: \(pending)")
+        #expect(
+            pending.allSatisfy { $0.last == "edge" },
+            "after the settle time only records at the data's edge still wait: \(pending)")
         let edge = pending.map { Array($0.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}") }.sorted()
         #expect(open == expectedOpen, "open after the last night = one reconcile's differences.csv")
         if open != expectedOpen {
-            Issue.record("only nightly: \(Set(open).subtracting(expectedOpen))\nonly reconcile: \(Set(expectedOpen).subtracting(open))")
+            Issue.record(
+                "only nightly: \(Set(open).subtracting(expectedOpen))\nonly reconcile: \(Set(expectedOpen).subtracting(open))"
+            )
         }
         // And the simulator's truth, its sources named in the nightly's folder: recall and precision 100%.
-        let truth = try String(contentsOfFile: sim.path + "/sim/truth.csv", encoding: .utf8).replacingOccurrences(of: sim.path + "/sim/", with: w.tmp.path + "/in/")
+        let truth = try String(contentsOfFile: sim.path + "/sim/truth.csv", encoding: .utf8).replacingOccurrences(
+            of: sim.path + "/sim/", with: w.tmp.path + "/in/")
         var truthReader = CSVReader(path: "truth.csv")
-        let truthRows = try (truthReader.feed(Array(truth.utf8)) + truthReader.finish()).map { $0.fields.joined(separator: "\u{1F}") }.sorted()
+        let truthRows = try (truthReader.feed(Array(truth.utf8)) + truthReader.finish()).map {
+            $0.fields.joined(separator: "\u{1F}")
+        }.sorted()
         #expect(open == truthRows, "open after the last night = truth.csv (seed \(seed))")
         #expect(edge == expectedPending, "edge-pending after the last night = one reconcile's pending.csv")
         if edge != expectedPending {
-            Issue.record("only nightly: \(Set(edge).subtracting(expectedPending))\nonly reconcile: \(Set(expectedPending).subtracting(edge))")
+            Issue.record(
+                "only nightly: \(Set(edge).subtracting(expectedPending))\nonly reconcile: \(Set(expectedPending).subtracting(edge))"
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Issue 18's guards through the built binary: a stalled side, a run date in the future, a state file that is not
@@ -24,11 +25,17 @@ import Testing
         let metrics = w.tmp.path + "/asn.prom"
         let run = try w.run(date, ["--metrics-file", metrics])
         #expect(run.status == 3, "a stale side: exit 3. \(run.stderr)")
-        #expect(run.stderr.contains("stale: the V2 side is late") && !run.stderr.contains("the V1 side is late"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("stale: the V2 side is late") && !run.stderr.contains("the V1 side is late"),
+            "\(run.stderr)")
         let s = try w.summary(date)
-        #expect(s["v2_stale"] == "1" && s["v1_stale"] == "0" && s["v2_max_lag_ms"] == "172800000", "the default max-lag is 2d: \(s)")
+        #expect(
+            s["v2_stale"] == "1" && s["v1_stale"] == "0" && s["v2_max_lag_ms"] == "172800000",
+            "the default max-lag is 2d: \(s)")
         let v2Newest = try #require(v2Sent.map(\.time).max())
-        #expect(try w.metric("asn.prom", "asn_migrate_nightly_side_newest_record_timestamp_seconds{side=\"v2\"}") == String(v2Newest / 1000))
+        #expect(
+            try w.metric("asn.prom", "asn_migrate_nightly_side_newest_record_timestamp_seconds{side=\"v2\"}")
+                == String(v2Newest / 1000))
         #expect(try w.metric("asn.prom", "asn_migrate_nightly_side_stale{side=\"v2\"}") == "1")
         #expect(try w.metric("asn.prom", "asn_migrate_nightly_last_run_exit_code") == "3")
         // A wider lag for V2 alone: fresh again.
@@ -46,11 +53,16 @@ import Testing
         let future = Timestamp.day(ms: now + 3 * Timestamp.millisecondsPerDay)
         let refused = try w.run(future)
         #expect(refused.status == 64, "\(refused.stderr)")
-        #expect(refused.stderr.contains("more than a day after the machine's clock") && refused.stderr.contains("--allow-future-run-date"), "\(refused.stderr)")
-        #expect(refused.stderr.hasPrefix("20") && refused.stderr.contains("Z asn-migrate nightly: "), "usage lines carry the UTC stamp too")
+        #expect(
+            refused.stderr.contains("more than a day after the machine's clock")
+                && refused.stderr.contains("--allow-future-run-date"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("20") && refused.stderr.contains("Z asn-migrate nightly: "),
+            "usage lines carry the UTC stamp too")
         #expect(!FileManager.default.fileExists(atPath: w.state), "nothing written")
         let tomorrow = try w.run(Timestamp.day(ms: now + Timestamp.millisecondsPerDay))
-        #expect([0, 1].contains(tomorrow.status), "a time zone ahead of UTC may run tomorrow's night: \(tomorrow.stderr)")
+        #expect(
+            [0, 1].contains(tomorrow.status), "a time zone ahead of UTC may run tomorrow's night: \(tomorrow.stderr)")
         let allowed = try w.run(future, ["--allow-future-run-date"])
         #expect([0, 1].contains(allowed.status), "\(allowed.stderr)")
     }
@@ -73,7 +85,9 @@ import Testing
         #expect(try w.tmp.read("state/state.sqlite").isEmpty, "the empty file is left as it was")
         #expect(!FileManager.default.fileExists(atPath: w.reports + "/2021-03-02"))
         #expect(try w.metric("asn.prom", "asn_migrate_nightly_last_run_exit_code") == "2")
-        #expect(try w.metric("asn.prom", "asn_migrate_nightly_last_success_timestamp_seconds") == lastSuccess, "a failed run leaves the last success as it was")
+        #expect(
+            try w.metric("asn.prom", "asn_migrate_nightly_last_success_timestamp_seconds") == lastSuccess,
+            "a failed run leaves the last success as it was")
 
         _ = try w.tmp.write("state/state.sqlite", "v1,v2\nnot a database\n")
         let foreign = try w.run("2021-03-02")
@@ -85,16 +99,21 @@ import Testing
         defer { w.remove() }
         try w.arrive("v2/a.jsonl", data.v2.map(\.text))
         let base = ["nightly", "--v1", w.v1, "--v2", w.v2, "--run-date", "2021-03-01"] + NightlyWorkspace.timeless
-        for (option, path) in [("--state", w.v1 + "/state/state.sqlite"), ("--reports", w.v2 + "/Reports"), ("--reports", w.v2),
-                               ("--state", w.tmp.path + "/in/v1/../v2/s.sqlite")] {
+        for (option, path) in [
+            ("--state", w.v1 + "/state/state.sqlite"), ("--reports", w.v2 + "/Reports"), ("--reports", w.v2),
+            ("--state", w.tmp.path + "/in/v1/../v2/s.sqlite")
+        ] {
             let other = option == "--state" ? ["--reports", w.reports] : ["--state", w.state]
             let run = try BinaryRun.run(base + [option, path] + other)
             #expect(run.status == 64, "\(option) \(path): \(run.stderr)")
             // One place (OutputPlan) checks every output against every input, naming both.
-            #expect(run.stderr.contains("\(option)") && run.stderr.contains("is inside the input folder '\(w.v2)' (--v2)")
-                        || run.stderr.contains("is inside the input folder '\(w.v1)' (--v1)"), "names both: \(run.stderr)")
+            #expect(
+                run.stderr.contains("\(option)") && run.stderr.contains("is inside the input folder '\(w.v2)' (--v2)")
+                    || run.stderr.contains("is inside the input folder '\(w.v1)' (--v1)"), "names both: \(run.stderr)")
         }
-        #expect(!FileManager.default.fileExists(atPath: w.v1 + "/state") && !FileManager.default.fileExists(atPath: w.v2 + "/Reports"))
+        #expect(
+            !FileManager.default.fileExists(atPath: w.v1 + "/state")
+                && !FileManager.default.fileExists(atPath: w.v2 + "/Reports"))
         #expect(!FileManager.default.fileExists(atPath: w.state), "nothing written")
     }
 
@@ -109,7 +128,8 @@ import Testing
         let night2 = try w.run("2021-03-02", ["--state-backup", backups])
         #expect([0, 1].contains(night2.status), "\(night2.stderr)")
         #expect(night2.stderr.contains("copied to \(backups)/before-2021-03-02.sqlite"), "\(night2.stderr)")
-        let reports = try w.reportBytes("2021-03-02"), state = try w.stateDump()
+        let reports = try w.reportBytes("2021-03-02")
+        let state = try w.stateDump()
 
         // Roll night 2 back: the README's procedure (no run holds the lock): the copy replaces the state and its WAL.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: w.state + suffix) }
@@ -117,8 +137,13 @@ import Testing
         #expect(try w.query("SELECT MAX(run_date) FROM runs") == "2021-03-01", "the state is as night 1 left it")
         let again = try w.run("2021-03-02", ["--state-backup", backups])
         #expect(again.status == night2.status, "\(again.stderr)")
-        #expect(try w.reportBytes("2021-03-02") == reports, "the night re-run from the restored state gives the same reports")
+        #expect(
+            try w.reportBytes("2021-03-02") == reports,
+            "the night re-run from the restored state gives the same reports")
         #expect(try w.stateDump() == state)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: backups).sorted() == ["before-2021-03-01.sqlite", "before-2021-03-02.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: backups).sorted() == [
+                "before-2021-03-01.sqlite", "before-2021-03-02.sqlite"
+            ])
     }
 }

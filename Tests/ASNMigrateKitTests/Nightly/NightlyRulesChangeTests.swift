@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Issue 18, "a rules change re-derives": the state keeps the digest of the mapping rules in force; a night under other
@@ -8,11 +9,14 @@ import Testing
     @Test func aNightUnderOtherRulesMapsTheArchiveAgainAndItsReportsShowTheChange() throws {
         let sim = try TemporaryDirectory()
         defer { sim.remove() }
-        _ = try BinaryRun.run(["simulate", "--subscribers", "12", "--seed", "3", "--months", "2", "--out", sim.path + "/sim"])
+        _ = try BinaryRun.run([
+            "simulate", "--subscribers", "12", "--seed", "3", "--months", "2", "--out", sim.path + "/sim"
+        ])
         let w = try NightlyWorkspace()
         defer { w.remove() }
         for side in ["v1", "v2"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side) where name.hasSuffix(".jsonl") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
+            where name.hasSuffix(".jsonl") {
                 try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
             }
         }
@@ -30,14 +34,22 @@ import Testing
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let changed = try MappingTableTests.overrideDirectory(scratch) { text in
-            text.replacingOccurrences(of: "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | -",
-                                      with: "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | BILLING_RECOVERY")
+            text.replacingOccurrences(
+                of:
+                    "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | -",
+                with:
+                    "rule | did-renew                     | DID_RENEW                 | always                                                                      | DID_RENEW                 | BILLING_RECOVERY"
+            )
         }
         let remapped = try w.run("2021-04-03", ["--mappings", changed])
         #expect(remapped.status == 1, "\(remapped.stderr)")
-        #expect(remapped.stderr.contains("the mapping rules differ from the last night's: mapping the V1 files again"), "\(remapped.stderr)")
+        #expect(
+            remapped.stderr.contains("the mapping rules differ from the last night's: mapping the V1 files again"),
+            "\(remapped.stderr)")
         let new = try w.rows("2021-04-03", "new.csv")
-        #expect(!new.isEmpty && new.allSatisfy { $0[0] == "type_mismatch" && $0[7] == "BILLING_RECOVERY" }, "\(new.prefix(3))")
+        #expect(
+            !new.isEmpty && new.allSatisfy { $0[0] == "type_mismatch" && $0[7] == "BILLING_RECOVERY" },
+            "\(new.prefix(3))")
 
         // Back to the built-in rules: every one of them resolves, by rule.
         let back = try w.run("2021-04-04")
@@ -54,11 +66,15 @@ import Testing
     @Test func ignoringAFieldResolvesItsRowsAndMatchesReconcile() throws {
         let sim = try TemporaryDirectory()
         defer { sim.remove() }
-        _ = try BinaryRun.run(["simulate", "--subscribers", "40", "--seed", "5", "--months", "3", "--inject", "0.2", "--out", sim.path + "/sim"])
+        _ = try BinaryRun.run([
+            "simulate", "--subscribers", "40", "--seed", "5", "--months", "3", "--inject", "0.2", "--out",
+            sim.path + "/sim"
+        ])
         let w = try NightlyWorkspace()
         defer { w.remove() }
         for side in ["v1", "v2"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side) where name.hasSuffix(".jsonl") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
+            where name.hasSuffix(".jsonl") {
                 try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
             }
         }
@@ -66,13 +82,23 @@ import Testing
         let fields = try w.rows("2021-06-01", "open.csv").filter { $0[0] == "field_mismatch" }.map { $0[10] }
         let field = try #require(fields.first, "the injected faults change some field")
         let ignoring = try w.run("2021-06-02", ["--ignore-field", field])
-        #expect(ignoring.stderr.contains("mapping the V1 files again"), "a change of what is compared re-judges: \(ignoring.stderr)")
+        #expect(
+            ignoring.stderr.contains("mapping the V1 files again"),
+            "a change of what is compared re-judges: \(ignoring.stderr)")
         let resolved = try w.rows("2021-06-02", "resolved.csv")
-        #expect(resolved.count == fields.filter { $0 == field }.count && resolved.allSatisfy { $0[10] == field && $0.last == "rule" })
-        let open = try w.rows("2021-06-02", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }.sorted { $0.joined() < $1.joined() }
-        _ = try BinaryRun.run(["reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--out", w.tmp.path + "/r"])
+        #expect(
+            resolved.count == fields.filter { $0 == field }.count
+                && resolved.allSatisfy { $0[10] == field && $0.last == "rule" })
+        let open = try w.rows("2021-06-02", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }.sorted {
+            $0.joined() < $1.joined()
+        }
+        _ = try BinaryRun.run([
+            "reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--out", w.tmp.path + "/r"
+        ])
         var reader = CSVReader(path: "differences.csv")
-        let expected = try (reader.feed(try w.tmp.read("r/differences.csv")) + reader.finish()).map(\.fields).sorted { $0.joined() < $1.joined() }
+        let expected = try (reader.feed(try w.tmp.read("r/differences.csv")) + reader.finish()).map(\.fields).sorted {
+            $0.joined() < $1.joined()
+        }
         #expect(open == expected, "nightly --ignore-field = reconcile --ignore-field")
         let bad = try w.run("2021-06-03", ["--ignore-field", "expiry"])
         #expect(bad.status == 64 && bad.stderr.contains("unknown field 'expiry'"), "\(bad.stderr)")
@@ -90,7 +116,8 @@ import Testing
         _ = try BinaryRun.run(["migrate"] + v1.map { PackagePaths.root.path + "/" + $0 } + ["--out", migrated])
         let lines = try String(contentsOfFile: migrated, encoding: .utf8).split(separator: "\n").map(String.init)
         let parsed = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let first = try #require(parsed.min { ($0["signedDate"] as? Int64 ?? .max) < ($1["signedDate"] as? Int64 ?? .max) })
+        let first = try #require(
+            parsed.min { ($0["signedDate"] as? Int64 ?? .max) < ($1["signedDate"] as? Int64 ?? .max) })
         // A V2 record 30 days before all V1 data (so before the period), and a copy of it with other content.
         var early = first
         early["signedDate"] = (first["signedDate"] as? Int64 ?? 0) - 30 * Timestamp.millisecondsPerDay
@@ -98,12 +125,15 @@ import Testing
         early.removeValue(forKey: "migration")
         var conflict = early
         conflict["version"] = "conflict"
-        let encode = { (o: [String: Any]) in String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) }
+        let encode = { (o: [String: Any]) in
+            String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+        }
         try w.arrive("v2/all.jsonl", lines + [try encode(early), try encode(conflict)])
         _ = try w.run("2024-06-01")
         _ = try BinaryRun.run(["reconcile", "--v1", w.v1, "--v2", w.v2, "--out", w.tmp.path + "/r"])
         let reconciled = try String(contentsOfFile: w.tmp.path + "/r/differences.csv", encoding: .utf8)
         #expect(!reconciled.contains("conflicting_duplicate_v2"), "reconcile leaves out a conflict before the period")
-        #expect(!(try w.rows("2024-06-01", "open.csv")).contains { $0[0] == "conflicting_duplicate_v2" }, "and nightly too")
+        #expect(
+            !(try w.rows("2024-06-01", "open.csv")).contains { $0[0] == "conflicting_duplicate_v2" }, "and nightly too")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `nightly --fail-on / --warn-on` through the built binary: rules judge the night's new items and figures.
@@ -12,7 +13,8 @@ import Testing
             try FileManager.default.copyItem(atPath: PackagePaths.root.path + "/" + file, toPath: w.v1 + "/" + name)
         }
         for name in ["01-notifications.jsonl", "02-notification-history-page.json"] {
-            try FileManager.default.copyItem(atPath: PackagePaths.root.path + "/Tests/Fixtures/sample/v2/" + name, toPath: w.v2 + "/" + name)
+            try FileManager.default.copyItem(
+                atPath: PackagePaths.root.path + "/Tests/Fixtures/sample/v2/" + name, toPath: w.v2 + "/" + name)
         }
         return w
     }
@@ -21,12 +23,18 @@ import Testing
         let crossed = try sampleWorkspace()
         defer { crossed.tmp.remove() }
         let metrics = crossed.tmp.path + "/nightly.prom"
-        let run = try crossed.run("2024-06-01", ["--fail-on", "missing_in_v2>0", "--warn-on", "rejects>=0", "--metrics-file", metrics])
+        let run = try crossed.run(
+            "2024-06-01", ["--fail-on", "missing_in_v2>0", "--warn-on", "rejects>=0", "--metrics-file", metrics])
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("error: threshold --fail-on 'missing_in_v2>0' crossed: missing_in_v2 is 1, threshold > 0"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "error: threshold --fail-on 'missing_in_v2>0' crossed: missing_in_v2 is 1, threshold > 0"),
+            "\(run.stderr)")
         #expect(run.stderr.contains("warning: threshold --warn-on 'rejects>=0' crossed"))
         let summary = try crossed.summary("2024-06-01")
-        #expect(summary["thresholds_checked"] == "2" && summary["thresholds_failed"] == "1" && summary["thresholds_warned"] == "1")
+        #expect(
+            summary["thresholds_checked"] == "2" && summary["thresholds_failed"] == "1"
+                && summary["thresholds_warned"] == "1")
         let prom = String(decoding: try Data(contentsOf: URL(fileURLWithPath: metrics)), as: UTF8.self)
         #expect(prom.contains(#"asn_migrate_nightly_thresholds{kind="failed"} 1"#), "\(prom)")
 

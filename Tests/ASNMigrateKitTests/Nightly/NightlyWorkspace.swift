@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 
 /// A temporary folder where files "arrive" night after night, and the built binary's `nightly` runs over them.
@@ -33,7 +34,8 @@ struct NightlyWorkspace {
 
     /// The arguments of a run for `date`.
     func arguments(_ date: String) -> [String] {
-        ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + timelessFlags + flags
+        ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + timelessFlags
+            + flags
     }
 
     /// Runs `nightly` for `date` to its end.
@@ -64,7 +66,9 @@ struct NightlyWorkspace {
     /// The bytes of every report file of `date`, by name (`report.html` too, written by default).
     func reportBytes(_ date: String) throws -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
-        for name in NightlyReport.fileNames + [HTMLReport.fileName] { files[name] = try tmp.read("Reports/\(date)/\(name)") }
+        for name in NightlyReport.fileNames + [HTMLReport.fileName] {
+            files[name] = try tmp.read("Reports/\(date)/\(name)")
+        }
         return files
     }
 
@@ -73,10 +77,14 @@ struct NightlyWorkspace {
         let db = try SQLiteDatabase(path: state, create: false)
         defer { db.close() }
         var dump: [String] = []
-        for table in ["files", "texts", "subscriptions", "facts", "pruned_uuids", "conflicts", "differences", "pending", "rejects", "meta"] {
+        for table in [
+            "files", "texts", "subscriptions", "facts", "pruned_uuids", "conflicts", "differences", "pending",
+            "rejects", "meta"
+        ] {
             let statement = try db.prepare("SELECT * FROM \(table)")
             try statement.forEach { (s: SQLiteStatement) throws(ASNError) in
-                dump.append(table + ": " + (0..<s.columnCount).map { s.optionalText($0) ?? "NULL" }.joined(separator: "|"))
+                dump.append(
+                    table + ": " + (0..<s.columnCount).map { s.optionalText($0) ?? "NULL" }.joined(separator: "|"))
             }
         }
         return dump.sorted()
@@ -84,7 +92,8 @@ struct NightlyWorkspace {
 
     /// Sets a file's modification time to `secondsAgo` before the machine's clock (how old a file looks to `min-file-age`).
     func age(_ name: String, secondsAgo: Double) throws {
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: tmp.path + "/in/" + name)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: tmp.path + "/in/" + name)
     }
 
     /// Appends text to a file under `in/`.
@@ -98,7 +107,9 @@ struct NightlyWorkspace {
     /// The metric of a Prometheus text file: the value of the sample line starting with `sample` (name and labels).
     func metric(_ file: String, _ sample: String) throws -> String? {
         let text = String(decoding: try tmp.read(file), as: UTF8.self)
-        return text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.map { String($0.dropFirst(sample.count + 1)) }
+        return text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.map {
+            String($0.dropFirst(sample.count + 1))
+        }
     }
 
     /// One value from the state (the first column of the first row), as text.
@@ -106,7 +117,9 @@ struct NightlyWorkspace {
         let db = try SQLiteDatabase(path: state, create: false)
         defer { db.close() }
         var value: String?
-        try db.prepare(sql).forEach { (s: SQLiteStatement) throws(ASNError) in if value == nil { value = s.optionalText(0) } }
+        try db.prepare(sql).forEach { (s: SQLiteStatement) throws(ASNError) in
+            if value == nil { value = s.optionalText(0) }
+        }
         return value
     }
 
@@ -145,10 +158,19 @@ struct SimulatedLines {
                     let raw = RawRecord(location: SourceLocation(path: name, line: 1), bytes: Array(line.utf8))
                     if side == "v1" {
                         guard case .migrated(let p) = mapper.map(raw), let time = p.signedDate else { continue }
-                        v1.append(Line(text: String(line), time: time, type: p.notificationType, originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? ""))
+                        v1.append(
+                            Line(
+                                text: String(line), time: time, type: p.notificationType,
+                                originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? ""))
                     } else {
-                        guard let p = decoder.decode(raw).first?.record?.payload, let time = p.signedDate else { continue }
-                        v2.append(Line(text: String(line), time: time, type: p.notificationType, originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? p.data.renewalInfo?.originalTransactionId ?? ""))
+                        guard let p = decoder.decode(raw).first?.record?.payload, let time = p.signedDate else {
+                            continue
+                        }
+                        v2.append(
+                            Line(
+                                text: String(line), time: time, type: p.notificationType,
+                                originalTransactionId: p.data.transactionInfo?.originalTransactionId ?? p.data
+                                    .renewalInfo?.originalTransactionId ?? ""))
                     }
                 }
             }

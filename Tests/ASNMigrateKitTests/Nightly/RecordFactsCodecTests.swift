@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The compact form a nightly state keeps per record: every value comes back exactly, damage is detected, and a state
@@ -21,7 +22,10 @@ import Testing
     static func random(_ r: inout SplitMix64) -> RecordFacts {
         func maybe<T>(_ value: T) -> T? { r.below(3) == 0 ? nil : value }
         func text() -> String {
-            let pool = ["DID_RENEW", "SUBSCRIBED", "", "com.example.pro.monthly", "é✓ \u{0}\"\n", "0012", "-5", "1e400", "18446744073709551616"]
+            let pool = [
+                "DID_RENEW", "SUBSCRIBED", "", "com.example.pro.monthly", "é✓ \u{0}\"\n", "0012", "-5", "1e400",
+                "18446744073709551616"
+            ]
             return pool[r.below(pool.count)]
         }
         func id() -> String {
@@ -35,10 +39,14 @@ import Testing
             r.below(5) == 0 ? Int64(bitPattern: r.next()) : 1_600_000_000_000 + Int64(r.below(1 << 40)) - (1 << 39)
         }
         let kind = RecordFacts.Kind(rawValue: UInt8(r.below(3))) ?? .v2
-        var f = RecordFacts(kind: kind, location: SourceLocation(path: text(), line: maybe(r.below(1 << 20)), index: maybe(r.below(1000))))
+        var f = RecordFacts(
+            kind: kind,
+            location: SourceLocation(path: text(), line: maybe(r.below(1 << 20)), index: maybe(r.below(1000))))
         f.environment = maybe(["Production", "Sandbox", ""][r.below(3)])
         f.originalTransactionId = maybe(id())
-        f.notificationUUID = [nil, "", "b1f2c3d4-0000-4000-8000-00000000000a", "NOT-A-UUID", "B1F2C3D4-0000-4000-8000-00000000000A"][r.below(5)]
+        f.notificationUUID =
+            [nil, "", "b1f2c3d4-0000-4000-8000-00000000000a", "NOT-A-UUID", "B1F2C3D4-0000-4000-8000-00000000000A"][
+                r.below(5)]
         f.notificationType = maybe(text())
         f.subtype = maybe(text())
         f.v1NotificationType = maybe(text())
@@ -75,9 +83,10 @@ import Testing
             let facts = Self.random(&r)
             let bytes = try RecordFactsCodec.encode(facts) { texts.id($0) }
             let back = bytes.withUnsafeBytes { raw in
-                RecordFactsCodec.decode(raw, environment: facts.environment ?? "", originalTransactionId: facts.originalTransactionId ?? "",
-                                        notificationUUID: facts.notificationUUID == "" ? nil : facts.notificationUUID, time: facts.time,
-                                        text: { texts.texts[$0] })
+                RecordFactsCodec.decode(
+                    raw, environment: facts.environment ?? "", originalTransactionId: facts.originalTransactionId ?? "",
+                    notificationUUID: facts.notificationUUID == "" ? nil : facts.notificationUUID, time: facts.time,
+                    text: { texts.texts[$0] })
             }
             #expect(back == facts, "record \(n) (seed 23): \(facts)")
         }
@@ -122,7 +131,9 @@ import Testing
                 if at == 0 { bytes[0] = 9 }
             }
             let back = bytes.withUnsafeBytes { raw in
-                RecordFactsCodec.decode(raw, environment: "", originalTransactionId: "", notificationUUID: nil, time: nil, text: { texts.texts[$0] })
+                RecordFactsCodec.decode(
+                    raw, environment: "", originalTransactionId: "", notificationUUID: nil, time: nil,
+                    text: { texts.texts[$0] })
             }
             if back == nil { detected += 1 }
         }
@@ -149,20 +160,38 @@ import Testing
         do {
             let db = try SQLiteDatabase(path: path)
             try db.execute(StateSchema.migrations[0] + StateSchema.migrations[1] + "PRAGMA user_version = 2;")
-            try db.execute("INSERT INTO files (id, path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (1, '/in/v2.jsonl', 'v2', 10, 0, 'x', 1, 1, 0, 0, 0, '2024-01-02', '2024-01-02', 1)")
-            try db.prepare("INSERT INTO records (file_id, side, form, environment, original_transaction_id, notification_uuid, event_ms, inferred, expires_ms, source, payload) VALUES (1, 'v2', 'v2', 'Production', '170000812345604', ?, 1704067200123, 0, 1706745590000, '/in/v2.jsonl:7', ?)")
-                .run([.text(payload.notificationUUID), .text(JSONWriter.string(.object(payload.json)))])
-            try db.execute("INSERT INTO seen_uuids VALUES ('v2', 'b1f2c3d4-0000-4000-8000-00000000000a', '0123456789abcdef0123456789abcdef01234567', 1), ('v2', 'c1f2c3d4-0000-4000-8000-00000000000b', 'ffffffffffffffff0123456789abcdef01234567', 1)")
+            try db.execute(
+                "INSERT INTO files (id, path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (1, '/in/v2.jsonl', 'v2', 10, 0, 'x', 1, 1, 0, 0, 0, '2024-01-02', '2024-01-02', 1)"
+            )
+            try db.prepare(
+                "INSERT INTO records (file_id, side, form, environment, original_transaction_id, notification_uuid, event_ms, inferred, expires_ms, source, payload) VALUES (1, 'v2', 'v2', 'Production', '170000812345604', ?, 1704067200123, 0, 1706745590000, '/in/v2.jsonl:7', ?)"
+            )
+            .run([.text(payload.notificationUUID), .text(JSONWriter.string(.object(payload.json)))])
+            try db.execute(
+                "INSERT INTO seen_uuids VALUES ('v2', 'b1f2c3d4-0000-4000-8000-00000000000a', '0123456789abcdef0123456789abcdef01234567', 1), ('v2', 'c1f2c3d4-0000-4000-8000-00000000000b', 'ffffffffffffffff0123456789abcdef01234567', 1)"
+            )
             db.close()
         }
         let store = try NightlyStore(path: path)
-        let records = try store.records(of: SubscriptionKey(environment: "Production", originalTransactionId: "170000812345604"))
-        #expect(records == [StoredRecord(facts: RecordFacts(payload, kind: .v2, location: SourceLocation(path: "/in/v2.jsonl", line: 7)),
-                                         digest: Int64(bitPattern: 0x0123_4567_89ab_cdef))])
-        #expect(try store.seen(side: "v2", uuid: "b1f2c3d4-0000-4000-8000-00000000000a") == .init(digest: 0x0123_4567_89ab_cdef))
-        #expect(try store.seen(side: "v2", uuid: "c1f2c3d4-0000-4000-8000-00000000000b") == .init(digest: -1), "a pruned record's UUID stays seen")
+        let records = try store.records(
+            of: SubscriptionKey(environment: "Production", originalTransactionId: "170000812345604"))
+        #expect(
+            records == [
+                StoredRecord(
+                    facts: RecordFacts(payload, kind: .v2, location: SourceLocation(path: "/in/v2.jsonl", line: 7)),
+                    digest: Int64(bitPattern: 0x0123_4567_89ab_cdef))
+            ])
+        #expect(
+            try store.seen(side: "v2", uuid: "b1f2c3d4-0000-4000-8000-00000000000a")
+                == .init(digest: 0x0123_4567_89ab_cdef))
+        #expect(
+            try store.seen(side: "v2", uuid: "c1f2c3d4-0000-4000-8000-00000000000b") == .init(digest: -1),
+            "a pruned record's UUID stays seen")
         #expect(try store.seen(side: "v1", uuid: "b1f2c3d4-0000-4000-8000-00000000000a") == nil)
-        #expect(try store.scalar("SELECT COUNT(*) FROM records WHERE notification_uuid = 'b1f2c3d4-0000-4000-8000-00000000000a' AND file_path = '/in/v2.jsonl'") == 1)
+        #expect(
+            try store.scalar(
+                "SELECT COUNT(*) FROM records WHERE notification_uuid = 'b1f2c3d4-0000-4000-8000-00000000000a' AND file_path = '/in/v2.jsonl'"
+            ) == 1)
         #expect(try store.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'seen_uuids'") == 0)
     }
 }

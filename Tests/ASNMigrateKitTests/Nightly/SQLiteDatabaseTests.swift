@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The SQLite wrapper: binding and reading every value kind, transactions that roll back, errors naming the file.
@@ -9,10 +10,12 @@ import Testing
         defer { tmp.remove() }
         let db = try SQLiteDatabase(path: tmp.path + "/t.sqlite")
         try db.execute("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, n INTEGER)")
-        try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)").run([.integer(170000812345604999), .text("é,\"x\"\n"), .blob([0, 1, 255]), .null])
+        try db.prepare("INSERT INTO t VALUES (?, ?, ?, ?)").run([
+            .integer(170_000_812_345_604_999), .text("é,\"x\"\n"), .blob([0, 1, 255]), .null
+        ])
         let select = try db.prepare("SELECT i, s, b, n FROM t")
         #expect(try select.step())
-        #expect(select.int64(0) == 170000812345604999, "a 64-bit ID keeps every digit")
+        #expect(select.int64(0) == 170_000_812_345_604_999, "a 64-bit ID keeps every digit")
         #expect(select.text(1) == "é,\"x\"\n")
         #expect(select.blob(2) == [0, 1, 255])
         #expect(select.optionalInt64(3) == nil && select.isNull(3))
@@ -79,7 +82,9 @@ import Testing
         // A state written before the last column existed: the column is missing from every cell table.
         let last = try #require(Discrepancy.columns.last)
         for table in StateSchema.cellTables { try db.execute("ALTER TABLE \(table) DROP COLUMN \(last)") }
-        try db.execute("INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Discrepancy.columns.dropLast().joined(separator: ", "))) VALUES ('i', 's', 'edge', 'f', \(Array(repeating: "'x'", count: Discrepancy.columns.count - 1).joined(separator: ", ")))")
+        try db.execute(
+            "INSERT INTO pending (identity, settles_at, pending_reason, first_seen, \(Discrepancy.columns.dropLast().joined(separator: ", "))) VALUES ('i', 's', 'edge', 'f', \(Array(repeating: "'x'", count: Discrepancy.columns.count - 1).joined(separator: ", ")))"
+        )
         try StateSchema.migrate(db)
         for table in StateSchema.cellTables {
             var columns: [String] = []

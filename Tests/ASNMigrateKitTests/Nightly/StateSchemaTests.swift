@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `Reports/schema.sql` covers every nightly report and every table of the state database, column for column.
@@ -20,7 +21,9 @@ import Testing
         let store = try NightlyStore(path: tmp.path + "/state.sqlite")
         let tables = try SchemaFile.tables()
         var names: [String] = []
-        try store.database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").forEach { s in names.append(s.text(0)) }
+        try store.database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").forEach { s in
+            names.append(s.text(0))
+        }
         #expect(names.count == 12, "\(names)")
         for name in names {
             var columns: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct AtomicOutputTests {
@@ -151,7 +152,8 @@ import Testing
         let root = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/nested/out"
-        try AtomicOutput.writeDirectoryAtomically(path: out, files: [("a.csv", Array("a\n".utf8)), ("b.csv", Array("b\n".utf8))])
+        try AtomicOutput.writeDirectoryAtomically(
+            path: out, files: [("a.csv", Array("a\n".utf8)), ("b.csv", Array("b\n".utf8))])
         #expect(entries(out) == ["a.csv", "b.csv"])
         #expect(contents(out + "/b.csv") == "b\n")
         #expect(entries(root + "/nested") == ["out"])
@@ -161,7 +163,8 @@ import Testing
         let root = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/out/"
-        try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1]), ("shared.csv", Array("old".utf8))])
+        try AtomicOutput.writeDirectoryAtomically(
+            path: out, files: [("old.csv", [1]), ("shared.csv", Array("old".utf8))])
         try AtomicOutput.writeDirectoryAtomically(path: out) { (staging: StagingDirectory) throws(ASNError) in
             try staging.write(name: "shared.csv", bytes: Array("new".utf8))
             let stream = try staging.openFile(name: "big.jsonl", blockSize: 2)
@@ -184,12 +187,15 @@ import Testing
         let out = root + "/out"
         try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
         let calls = SwapCalls()
-        try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { first, second in
-            calls.pairs.append((first, second))
-            // While the swap runs, the destination still exists: it is never absent.
-            #expect(FileManager.default.fileExists(atPath: second))
-            return AtomicOutput.systemExchange(first, second)
-        }) { (staging: StagingDirectory) throws(ASNError) in try staging.write(name: "new.csv", bytes: [2]) }
+        try AtomicOutput.writeDirectoryAtomically(
+            path: out,
+            exchange: { first, second in
+                calls.pairs.append((first, second))
+                // While the swap runs, the destination still exists: it is never absent.
+                #expect(FileManager.default.fileExists(atPath: second))
+                return AtomicOutput.systemExchange(first, second)
+            }
+        ) { (staging: StagingDirectory) throws(ASNError) in try staging.write(name: "new.csv", bytes: [2]) }
         #expect(calls.pairs.count == 1)
         #expect(calls.pairs.first?.1 == out)
         #expect(entries(out) == ["new.csv"])
@@ -202,7 +208,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let out = root + "/out"
         try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
-        try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in errorNumber }) { (staging: StagingDirectory) throws(ASNError) in
+        try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in errorNumber }) {
+            (staging: StagingDirectory) throws(ASNError) in
             try staging.write(name: "new.csv", bytes: [2])
         }
         #expect(entries(out) == ["new.csv"])
@@ -215,7 +222,8 @@ import Testing
         let out = root + "/out"
         try AtomicOutput.writeDirectoryAtomically(path: out, files: [("old.csv", [1])])
         do {
-            try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in EACCES }) { (staging: StagingDirectory) throws(ASNError) in
+            try AtomicOutput.writeDirectoryAtomically(path: out, exchange: { _, _ in EACCES }) {
+                (staging: StagingDirectory) throws(ASNError) in
                 try staging.write(name: "new.csv", bytes: [2])
             }
             Issue.record("expected an error")
@@ -326,7 +334,7 @@ import Testing
         ("out", ".", "out"),
         ("a/out/", "a", "out"),
         ("/out", "/", "out"),
-        ("/x/y/z", "/x/y", "z"),
+        ("/x/y/z", "/x/y", "z")
     ]
 
     @Test(arguments: pathCases)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct CSVWriterTests {
@@ -22,7 +23,7 @@ import Testing
         ("x-5", "x-5"),
         (" =1", " =1"),
         ("'quoted'", "'quoted'"),
-        ("é,ü", "\"é,ü\""),
+        ("é,ü", "\"é,ü\"")
     ]
 
     @Test(arguments: cellCases)
@@ -90,7 +91,7 @@ import Testing
             ["4", "line1\nline2\r\nline3\rline4", "@SUM", ""],
             ["5", "héllo, wörld 🎉", "\tx", "\rx"],
             ["6", "", "", ""],
-            ["7", "\"", ",", "\n"],
+            ["7", "\"", ",", "\n"]
         ]
         var writer = CSVWriter(header: header)
         for row in rows { try writer.appendRow(row) }

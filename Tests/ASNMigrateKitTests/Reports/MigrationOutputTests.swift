@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `migrate` output rendering: JSON lines, the flat CSV columns, and rejects rows.
@@ -8,11 +9,20 @@ import Testing
 
     /// A migrated payload with transaction and renewal info, an offer code and a grace period.
     static func richPayload() throws -> ResponseBodyV2DecodedPayload {
-        let body = F.body(type: "DID_FAIL_TO_RENEW", transactions: [
-            F.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z"),
-            F.tx(id: "1000000002", purchase: "2021-02-01T00:00:05Z", expires: "2021-03-01T00:00:05Z", extra: ["offer_code_ref_name": "SPRING"]),
-        ], pending: [F.pending(extra: ["is_in_billing_retry_period": "1", "expiration_intent": "2",
-                                      "grace_period_expires_date_ms": String(F.ms("2021-03-17T00:00:05Z"))])])
+        let body = F.body(
+            type: "DID_FAIL_TO_RENEW",
+            transactions: [
+                F.tx(id: "1000000001", purchase: "2021-01-01T00:00:00Z", expires: "2021-02-01T00:00:00Z"),
+                F.tx(
+                    id: "1000000002", purchase: "2021-02-01T00:00:05Z", expires: "2021-03-01T00:00:05Z",
+                    extra: ["offer_code_ref_name": "SPRING"])
+            ],
+            pending: [
+                F.pending(extra: [
+                    "is_in_billing_retry_period": "1", "expiration_intent": "2",
+                    "grace_period_expires_date_ms": String(F.ms("2021-03-17T00:00:05Z"))
+                ])
+            ])
         return try #require(try F.map(body, path: "in/archive.jsonl").payload)
     }
 
@@ -33,7 +43,8 @@ import Testing
     @Test func csvColumnsAreUniqueAndStartWithTheNotificationFields() {
         let columns = MigrationOutput.csvColumns
         #expect(Set(columns).count == columns.count)
-        #expect(Array(columns.prefix(5)) == ["notificationType", "subtype", "notificationUUID", "version", "signedDate"])
+        #expect(
+            Array(columns.prefix(5)) == ["notificationType", "subtype", "notificationUUID", "version", "signedDate"])
         #expect(MigrationOutput.rejectColumns == ["side", "source", "line", "reason"])
     }
 
@@ -88,8 +99,13 @@ import Testing
 
     /// Reject rows name source line and reason.
     @Test func rejectRowsNameSourceLineAndReason() {
-        let located = ASNError(.wrongFieldType, "bad value", at: SourceLocation(path: "a.jsonl", line: 3, key: "received_at"), cause: "why")
-        #expect(MigrationOutput.rejectRow(located) == ["v1", "a.jsonl", "3", "wrong_field_type: bad value [key received_at] (why)"])
+        let located = ASNError(
+            .wrongFieldType, "bad value", at: SourceLocation(path: "a.jsonl", line: 3, key: "received_at"), cause: "why"
+        )
+        #expect(
+            MigrationOutput.rejectRow(located) == [
+                "v1", "a.jsonl", "3", "wrong_field_type: bad value [key received_at] (why)"
+            ])
         let indexed = ASNError(.notAnObject, "not an object", at: SourceLocation(path: "a.json", index: 4))
         #expect(MigrationOutput.rejectRow(indexed) == ["v1", "a.json[4]", "", "not_an_object: not an object"])
     }

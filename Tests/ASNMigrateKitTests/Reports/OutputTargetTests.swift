@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// How output paths are classified before anything is written, and how an `OutputFile` writes each kind.
@@ -60,7 +61,11 @@ import Testing
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
         #expect(bound == 0)
         do {
             _ = try OutputTarget.resolve(path)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The progress line with an injected clock and terminal decision: throttled, `\r`-rewritten, cleared, and silent
@@ -14,15 +15,23 @@ import Testing
 
     /// A line over `harness`.
     static func line(_ harness: Harness, enabled: Bool = true, total: Int = 4_000_000_000) -> ProgressLine {
-        ProgressLine(enabled: enabled, totalBytes: total, interval: 0.25, now: { harness.time }, write: { harness.written.append($0) })
+        ProgressLine(
+            enabled: enabled, totalBytes: total, interval: 0.25, now: { harness.time },
+            write: { harness.written.append($0) })
     }
 
     @Test func rendersRatesAndTheETAFromTheTotal() {
         let text = ProgressLine.render(bytes: 1_000_000_000, records: 50_000, seconds: 2, totalBytes: 4_000_000_000)
         #expect(text == "migrate: 1.00 GB of 4.00 GB (25%), 500.0 MB/s, 25000 records/s, ETA 0:06")
-        #expect(ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0) == "migrate: 0.50 GB, 500.0 MB/s, 10 records/s")
-        #expect(ProgressLine.render(bytes: 1_000_000, records: 1, seconds: 1, totalBytes: 100_000_000).hasSuffix("ETA 1:39"))
-        #expect(ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0, label: "reconcile") == "reconcile: 0.50 GB, 500.0 MB/s, 10 records/s")
+        #expect(
+            ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0)
+                == "migrate: 0.50 GB, 500.0 MB/s, 10 records/s")
+        #expect(
+            ProgressLine.render(bytes: 1_000_000, records: 1, seconds: 1, totalBytes: 100_000_000).hasSuffix("ETA 1:39")
+        )
+        #expect(
+            ProgressLine.render(bytes: 500_000_000, records: 10, seconds: 1, totalBytes: 0, label: "reconcile")
+                == "reconcile: 0.50 GB, 500.0 MB/s, 10 records/s")
     }
 
     @Test func advanceReportsTheRunningTotals() {
@@ -32,7 +41,9 @@ import Testing
         line.advance(bytes: 300_000_000, records: 10)
         harness.time = 2_000_000_000
         line.advance(bytes: 200_000_000, records: 30)
-        #expect(harness.written.last?.hasPrefix("\rmigrate: 0.50 GB, 500.0 MB/s, 40 records/s") == true, "\(harness.written)")
+        #expect(
+            harness.written.last?.hasPrefix("\rmigrate: 0.50 GB, 500.0 MB/s, 40 records/s") == true,
+            "\(harness.written)")
     }
 
     @Test func writesAtMostEveryIntervalAndClearsAtTheEnd() {

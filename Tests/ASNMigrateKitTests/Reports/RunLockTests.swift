@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The run lock: exclusive while held, names the holder, released on release/deinit and when the holder is killed.
@@ -71,8 +72,10 @@ import Testing
         lock.release()
     }
 
-    @Test(arguments: [("out.jsonl", ".out.jsonl.lock"), ("/a/b/report", "/a/b/.report.lock"), ("/a/b/report/", "/a/b/.report.lock"),
-                      ("./x", "./.x.lock"), ("/top", "/.top.lock")])
+    @Test(arguments: [
+        ("out.jsonl", ".out.jsonl.lock"), ("/a/b/report", "/a/b/.report.lock"), ("/a/b/report/", "/a/b/.report.lock"),
+        ("./x", "./.x.lock"), ("/top", "/.top.lock")
+    ])
     func lockPathIsAHiddenSibling(output: String, expected: String) {
         #expect(RunLock.lockPath(besideOutput: output) == expected)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The shard hash is a published contract (README, "Running at scale"): these values must never change, and a V1
@@ -15,12 +16,14 @@ import Testing
         ("Production", "1000000000000001", UInt64(0x0012_e5ef_1582_fc3c), [0, 1, 2, 4]),
         ("Sandbox", "2000000000000002", UInt64(0x7086_621e_25ec_38c8), [0, 0, 4, 0]),
         ("Production", "99999999999999999999", UInt64(0x07ce_6805_ccaa_232a), [0, 2, 5, 2]),
-        ("Production", "470000000000123", UInt64(0x48ec_ccec_dbce_b11d), [1, 2, 3, 5]),
+        ("Production", "470000000000123", UInt64(0x48ec_ccec_dbce_b11d), [1, 2, 3, 5])
     ])
     func pinnedValues(environment: String, id: String, hash: UInt64, shards: [Int]) {
         #expect(ShardHash.hash(environment: environment, originalTransactionId: id) == hash)
         for (count, expected) in zip([2, 3, 7, 8], shards) {
-            #expect(ShardHash.shard(environment: environment, originalTransactionId: id, count: count) == expected, "N = \(count)")
+            #expect(
+                ShardHash.shard(environment: environment, originalTransactionId: id, count: count) == expected,
+                "N = \(count)")
         }
     }
 
@@ -38,7 +41,10 @@ import Testing
     /// are used evenly enough that no N leaves a shard empty.
     @Test func aV1RecordAndItsV2PartnerShareTheirShard() {
         var random = SplitMix64(seed: 21)
-        let spellings = [("PROD", "Production"), ("prod", "Production"), ("Production", "Production"), ("Sandbox", "Sandbox"), ("sandbox", "Sandbox"), ("SANDBOX", "Sandbox")]
+        let spellings = [
+            ("PROD", "Production"), ("prod", "Production"), ("Production", "Production"), ("Sandbox", "Sandbox"),
+            ("sandbox", "Sandbox"), ("SANDBOX", "Sandbox")
+        ]
         var used: [Int: Set<Int>] = [:]
         for _ in 0..<2000 {
             let digits = 1 + random.below(20)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `--shard K/N` and `--shard auto/N`: K from each batch engine's variable, and usage errors that say what to do.
@@ -8,9 +9,13 @@ import Testing
         #expect(try ShardSelection.parse("6/7", environment: [:]) == ShardSelection(index: 6, count: 7))
     }
 
-    @Test(arguments: ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX"])
+    @Test(arguments: [
+        "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID", "CLOUD_RUN_TASK_INDEX"
+    ])
     func autoTakesTheIndexFromEachEngine(variable: String) throws {
-        #expect(try ShardSelection.parse("auto/4", environment: [variable: "3", "HOME": "/root"]) == ShardSelection(index: 3, count: 4))
+        #expect(
+            try ShardSelection.parse("auto/4", environment: [variable: "3", "HOME": "/root"])
+                == ShardSelection(index: 3, count: 4))
     }
 
     @Test func autoPrefersKubernetesThenAWSThenSlurm() throws {
@@ -27,7 +32,7 @@ import Testing
         ("+1/4", [:], "K/N with K a whole number"),
         ("1/4/2", [:], "K/N or auto/N"),
         ("x", [:], "K/N or auto/N"),
-        ("0/5000", [:], "N from 1 to 4096"),
+        ("0/5000", [:], "N from 1 to 4096")
     ])
     func usageErrors(text: String, environment: [String: String], message: String) {
         #expect {
@@ -47,6 +52,8 @@ import Testing
             #expect(throws: ASNError.self, "\(bad)") { try MemoryBudget.parseSize(bad) }
         }
         #expect(MemoryBudget.passes(inputBytes: 0, limit: 1 << 30) == 1)
-        #expect(MemoryBudget.passes(inputBytes: 40 << 30, limit: 2 << 30) > MemoryBudget.passes(inputBytes: 10 << 30, limit: 2 << 30))
+        #expect(
+            MemoryBudget.passes(inputBytes: 40 << 30, limit: 2 << 30)
+                > MemoryBudget.passes(inputBytes: 10 << 30, limit: 2 << 30))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The embedded Apple Root CA - G3 is the certificate Apple publishes (by its SHA-256 fingerprint) and parses.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `JWSVerifier` on the shared corpus (`../shared/corpus/v2`): every real Apple-signed JWS, top-level and nested,
@@ -9,9 +10,12 @@ import Testing
     /// The corpus's `.jws` files, name → text.
     static func jwsFiles() -> [(name: String, text: String)] {
         guard let directory = V2CorpusTests.directory,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return [] }
         return names.filter { $0.hasSuffix(".jws") }.sorted().compactMap { name in
-            guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else { return nil }
+            guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else {
+                return nil
+            }
             return (name, text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
@@ -50,8 +54,9 @@ import Testing
     /// The last x5c certificate of a JWS header.
     static func lastCertificate(_ jws: String) -> [UInt8]? {
         guard let header = Base64.decode(SignatureFixture.parts(jws)[0]),
-              case .object(let object)? = try? JSONParser().parse(header),
-              case .array(let x5c)? = object["x5c"], case .string(let last)? = x5c.last else { return nil }
+            case .object(let object)? = try? JSONParser().parse(header),
+            case .array(let x5c)? = object["x5c"], case .string(let last)? = x5c.last
+        else { return nil }
         return Base64.decode(last)
     }
 
@@ -65,7 +70,9 @@ import Testing
         var verified = 0
         for file in files where !Self.cutSignatures.contains(file.name) {
             for part in Self.allJWS(file.text) {
-                #expect(SignatureFixture.failedCheck(part.jws, verifier, date: part.date) == nil, "\(file.name) \(part.label)")
+                #expect(
+                    SignatureFixture.failedCheck(part.jws, verifier, date: part.date) == nil,
+                    "\(file.name) \(part.label)")
                 verified += 1
             }
         }
@@ -79,12 +86,15 @@ import Testing
         var verified = 0
         for file in Self.jwsFiles() where !Self.isAppleTestFixture(file.name) && !Self.isXcode(file.name) {
             guard Self.decodedPayload(file.text)?["notificationType"] != nil else { continue }
-            let outcomes = decoder.decode(RawRecord(location: SourceLocation(path: file.name, line: 1), bytes: Array(file.text.utf8)))
+            let outcomes = decoder.decode(
+                RawRecord(location: SourceLocation(path: file.name, line: 1), bytes: Array(file.text.utf8)))
             #expect(outcomes.count == 1)
             if Self.cutSignatures.contains(file.name) {
                 #expect(outcomes.first?.error?.reportReason.hasPrefix("signature: signature: ") == true, "\(file.name)")
             } else {
-                #expect(outcomes.first?.record?.signatureVerified == true, "\(file.name): \(outcomes.first?.error?.reportReason ?? "")")
+                #expect(
+                    outcomes.first?.record?.signatureVerified == true,
+                    "\(file.name): \(outcomes.first?.error?.reportReason ?? "")")
                 verified += 1
             }
         }

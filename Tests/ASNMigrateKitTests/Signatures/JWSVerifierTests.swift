@@ -1,8 +1,9 @@
+import ASNSimulation
 import Dispatch
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
-import ASNSimulation
 
 /// `JWSVerifier` on fixtures made with the test CA: the good JWS verifies, and each kind of damage or forgery is a
 /// reject naming its check (issue 10's list, plus the checks around it).
@@ -22,7 +23,8 @@ import ASNSimulation
         #expect(SignatureFixture.failedCheck(jws, verifier) == nil)
         // Same header (so a cached chain), but the date is outside the certificates' validity: still a reject.
         #expect(SignatureFixture.failedCheck(jws, verifier, date: SignatureFixture.validity.notAfter + 1) == .validity)
-        #expect(SignatureFixture.failedCheck(jws, verifier, date: SignatureFixture.validity.notBefore - 1000) == .validity)
+        #expect(
+            SignatureFixture.failedCheck(jws, verifier, date: SignatureFixture.validity.notBefore - 1000) == .validity)
         #expect(SignatureFixture.failedCheck(jws, verifier) == nil)
     }
 
@@ -46,11 +48,13 @@ import ASNSimulation
         let ca = try SignatureFixture.authority()
         var leaf = ca.leaf.der
         leaf[leaf.count - 3] ^= 0x01 // inside the certificate's own signature value: it still parses
-        let jws = try SignatureFixture.jws(x5c: [leaf, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let jws = try SignatureFixture.jws(
+            x5c: [leaf, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .chain)
         var intermediate = ca.intermediate.der
         intermediate[intermediate.count - 3] ^= 0x01
-        let jws2 = try SignatureFixture.jws(x5c: [ca.leaf.der, intermediate, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let jws2 = try SignatureFixture.jws(
+            x5c: [ca.leaf.der, intermediate, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(jws2, SignatureFixture.verifier(for: ca)) == .chain)
     }
 
@@ -58,26 +62,34 @@ import ASNSimulation
         let ca = try SignatureFixture.authority()
         var root = ca.root.der
         root[root.count - 3] ^= 0x01
-        let jws = try SignatureFixture.jws(x5c: [ca.leaf.der, ca.intermediate.der, root], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let jws = try SignatureFixture.jws(
+            x5c: [ca.leaf.der, ca.intermediate.der, root], payload: SignatureFixture.transaction(), key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .root)
     }
 
     @Test func aChainInTheWrongOrderIsAChainReject() throws {
         let ca = try SignatureFixture.authority()
         let verifier = SignatureFixture.verifier(for: ca)
-        let swapped = try SignatureFixture.jws(x5c: [ca.intermediate.der, ca.leaf.der, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let swapped = try SignatureFixture.jws(
+            x5c: [ca.intermediate.der, ca.leaf.der, ca.root.der], payload: SignatureFixture.transaction(),
+            key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(swapped, verifier) == .chain)
-        let reversed = try SignatureFixture.jws(x5c: [ca.root.der, ca.intermediate.der, ca.leaf.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let reversed = try SignatureFixture.jws(
+            x5c: [ca.root.der, ca.intermediate.der, ca.leaf.der], payload: SignatureFixture.transaction(),
+            key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(reversed, verifier) == .root)
     }
 
     @Test func aSelfSignedLeafIsAChainReject() throws {
         let ca = try SignatureFixture.authority()
         let name = TestCertificateAuthority.leafName
-        let selfSigned = try TestCertificateAuthority.issue(subject: name, serial: 9, key: ca.leafKey, issuer: name, issuerKey: ca.leafKey,
-                                                            notBefore: SignatureFixture.validity.notBefore, notAfter: SignatureFixture.validity.notAfter,
-                                                            isCA: false, markerOID: JWSVerifier.leafMarkerOID)
-        let jws = try SignatureFixture.jws(x5c: [selfSigned.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let selfSigned = try TestCertificateAuthority.issue(
+            subject: name, serial: 9, key: ca.leafKey, issuer: name, issuerKey: ca.leafKey,
+            notBefore: SignatureFixture.validity.notBefore, notAfter: SignatureFixture.validity.notAfter,
+            isCA: false, markerOID: JWSVerifier.leafMarkerOID)
+        let jws = try SignatureFixture.jws(
+            x5c: [selfSigned.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(),
+            key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .chain)
     }
 
@@ -95,11 +107,15 @@ import ASNSimulation
     }
 
     @Test func aChainExpiredAtSignedDateIsAValidityReject() throws {
-        let ca = try SignatureFixture.authority(notBefore: SignatureFixture.signedDate - 20 * 86_400_000, notAfter: SignatureFixture.signedDate - 86_400_000)
+        let ca = try SignatureFixture.authority(
+            notBefore: SignatureFixture.signedDate - 20 * 86_400_000, notAfter: SignatureFixture.signedDate - 86_400_000
+        )
         let jws = try ca.sign(SignatureFixture.transaction())
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .validity)
         // The same JWS judged at a date inside the (past) validity verifies: archived data is judged at its signedDate.
-        #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca), date: SignatureFixture.signedDate - 10 * 86_400_000) == nil)
+        #expect(
+            SignatureFixture.failedCheck(
+                jws, SignatureFixture.verifier(for: ca), date: SignatureFixture.signedDate - 10 * 86_400_000) == nil)
     }
 
     @Test func aMissingSignedDateIsASignedDateReject() throws {
@@ -111,7 +127,9 @@ import ASNSimulation
     @Test(arguments: ["none", "HS256", "RS256", "ES384"])
     func anAlgOtherThanES256IsAnAlgReject(alg: String) throws {
         let ca = try SignatureFixture.authority()
-        let jws = try SignatureFixture.jws(alg: alg, x5c: [ca.leaf.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let jws = try SignatureFixture.jws(
+            alg: alg, x5c: [ca.leaf.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(),
+            key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .alg)
     }
 
@@ -124,12 +142,16 @@ import ASNSimulation
     @Test func aTruncatedX5cIsAnX5cReject() throws {
         let ca = try SignatureFixture.authority()
         let verifier = SignatureFixture.verifier(for: ca)
-        let two = try SignatureFixture.jws(x5c: [ca.leaf.der, ca.intermediate.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let two = try SignatureFixture.jws(
+            x5c: [ca.leaf.der, ca.intermediate.der], payload: SignatureFixture.transaction(), key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(two, verifier) == .x5c)
-        let cut = try SignatureFixture.jws(x5c: [ca.leaf.der, ca.intermediate.der, Array(ca.root.der.prefix(ca.root.der.count / 2))],
-                                           payload: SignatureFixture.transaction(), key: ca.leafKey)
+        let cut = try SignatureFixture.jws(
+            x5c: [ca.leaf.der, ca.intermediate.der, Array(ca.root.der.prefix(ca.root.der.count / 2))],
+            payload: SignatureFixture.transaction(), key: ca.leafKey)
         #expect(SignatureFixture.failedCheck(cut, verifier) == .x5c)
-        let none = Base64.encodeURL(Array(#"{"alg":"ES256"}"#.utf8)) + "." + Base64.encodeURL(SignatureFixture.transaction()) + ".AAAA"
+        let none =
+            Base64.encodeURL(Array(#"{"alg":"ES256"}"#.utf8)) + "." + Base64.encodeURL(SignatureFixture.transaction())
+            + ".AAAA"
         #expect(SignatureFixture.failedCheck(none, verifier) == .x5c)
     }
 
@@ -142,7 +164,9 @@ import ASNSimulation
         // A chain that verifies but a payload signed by a different key (another CA's leaf).
         let ca = try SignatureFixture.authority(seed: 7)
         let other = try SignatureFixture.authority(seed: 8)
-        let jws = try SignatureFixture.jws(x5c: [ca.leaf.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(), key: other.leafKey)
+        let jws = try SignatureFixture.jws(
+            x5c: [ca.leaf.der, ca.intermediate.der, ca.root.der], payload: SignatureFixture.transaction(),
+            key: other.leafKey)
         #expect(SignatureFixture.failedCheck(jws, SignatureFixture.verifier(for: ca)) == .signature)
     }
 
@@ -155,10 +179,14 @@ import ASNSimulation
         let ca = try SignatureFixture.authority()
         let jws = SignatureFixture.flippingBit(in: try ca.sign(SignatureFixture.transaction()), part: 2, byte: 5)
         #expect(throws: ASNError.self) {
-            try SignatureFixture.verifier(for: ca).verify(jws, signedDate: SignatureFixture.signedDate, what: "signedPayload", at: SourceLocation(path: "x.jsonl", line: 3))
+            try SignatureFixture.verifier(for: ca).verify(
+                jws, signedDate: SignatureFixture.signedDate, what: "signedPayload",
+                at: SourceLocation(path: "x.jsonl", line: 3))
         }
         do {
-            try SignatureFixture.verifier(for: ca).verify(jws, signedDate: SignatureFixture.signedDate, what: "signedPayload", at: SourceLocation(path: "x.jsonl", line: 3))
+            try SignatureFixture.verifier(for: ca).verify(
+                jws, signedDate: SignatureFixture.signedDate, what: "signedPayload",
+                at: SourceLocation(path: "x.jsonl", line: 3))
         } catch {
             #expect(error.code == .signature)
             #expect(error.reportReason.hasPrefix("signature: signature: signedPayload: "))
@@ -171,7 +199,9 @@ import ASNSimulation
     @Test func manyThreadsVerifyingAtOnceGetEachOutcomeRight() throws {
         let ca = try SignatureFixture.authority()
         let verifier = SignatureFixture.verifier(for: ca)
-        let good = try (0..<8).map { try ca.sign(SignatureFixture.transaction(date: SignatureFixture.signedDate + Int64($0))) }
+        let good = try (0..<8).map {
+            try ca.sign(SignatureFixture.transaction(date: SignatureFixture.signedDate + Int64($0)))
+        }
         let bad = good.map { SignatureFixture.flippingBit(in: $0, part: 2, byte: 9) }
         let results = Results(count: 400)
         DispatchQueue.concurrentPerform(iterations: 400) { index in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// `--root-certificate FILE`: DER, PEM (one or several blocks), and files that are neither.
@@ -13,12 +14,16 @@ import Testing
         let pem = [ca.root.der, AppleRootCertificate.der].map {
             "-----BEGIN CERTIFICATE-----\n" + Base64.encode($0).chunked(64) + "\n-----END CERTIFICATE-----\n"
         }.joined(separator: "some text between blocks\n")
-        #expect(try RootCertificateFile.parse(Array(pem.utf8), path: "roots.pem") == [ca.root.der, AppleRootCertificate.der])
+        #expect(
+            try RootCertificateFile.parse(Array(pem.utf8), path: "roots.pem") == [ca.root.der, AppleRootCertificate.der]
+        )
     }
 
     @Test func filesThatAreNeitherAreUsageErrorsNamingTheFile() throws {
         let cut = Array(AppleRootCertificate.der.prefix(100))
-        for bytes in [cut, Array("hello".utf8), Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8)] {
+        for bytes in [
+            cut, Array("hello".utf8), Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8)
+        ] {
             #expect {
                 try RootCertificateFile.parse(bytes, path: "bad.pem")
             } throws: { error in
@@ -29,9 +34,9 @@ import Testing
     }
 }
 
-private extension String {
+extension String {
     /// The string cut into lines of `width` characters, as PEM writes base64.
-    func chunked(_ width: Int) -> String {
+    fileprivate func chunked(_ width: Int) -> String {
         var lines: [Substring] = []
         var rest = Substring(self)
         while !rest.isEmpty {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -40,8 +41,13 @@ import Testing
         "resubscribe-same-offer": ("DID_CHANGE_RENEWAL_STATUS", ["OFFER_REDEEMED/RESUBSCRIBE"]),
         "resubscribe-other": ("INTERACTIVE_RENEWAL", ["SUBSCRIBED/RESUBSCRIBE"]),
         "resubscribe-other-offer": ("INTERACTIVE_RENEWAL", ["OFFER_REDEEMED/RESUBSCRIBE"]),
-        "resubscribe-companion": ("DID_CHANGE_RENEWAL_STATUS", ["SUBSCRIBED/RESUBSCRIBE", "OFFER_REDEEMED/RESUBSCRIBE",
-                                                                 "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED"]),
+        "resubscribe-companion": (
+            "DID_CHANGE_RENEWAL_STATUS",
+            [
+                "SUBSCRIBED/RESUBSCRIBE", "OFFER_REDEEMED/RESUBSCRIBE",
+                "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED"
+            ]
+        ),
         "refund": ("CANCEL", ["REFUND"]),
         "refund-companion": ("DID_CHANGE_RENEWAL_STATUS", ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"]),
         "revoke": ("REVOKE", ["REVOKE"]),
@@ -52,7 +58,7 @@ import Testing
         "consumption-request": ("CONSUMPTION_REQUEST", ["CONSUMPTION_REQUEST"]),
         "consumable-refund": ("REFUND", ["REFUND"]),
         "refund-declined": (nil, ["REFUND_DECLINED"]),
-        "test": (nil, ["TEST"]),
+        "test": (nil, ["TEST"])
     ]
 
     @Test func everyEventKindAppearsAndIsListed() throws {
@@ -69,7 +75,10 @@ import Testing
         #expect(records.contains { ($0.originalTransactionId.flatMap { UInt64($0) } ?? 0) > 9_007_199_254_740_992 })
         #expect(records.contains { $0.v2?.transaction?.inAppOwnershipType == "FAMILY_SHARED" })
         #expect(records.contains { $0.late })
-        #expect(records.contains { $0.v1Line.map { String(decoding: $0.prefix(14), as: UTF8.self) == #"{"received_at""# } ?? false })
+        #expect(
+            records.contains {
+                $0.v1Line.map { String(decoding: $0.prefix(14), as: UTF8.self) == #"{"received_at""# } ?? false
+            })
         #expect(records.contains { $0.v1Retries > 0 } && records.contains { $0.v2Retries > 0 })
         #expect(records.contains { $0.inferredTime })
     }
@@ -82,7 +91,9 @@ import Testing
             let expected = try #require(Self.expected[record.label])
             #expect((record.v1Line != nil) == (expected.v1 != nil), "\(record.label)")
             if let v2 = record.v2 {
-                #expect(expected.v2.contains(NotificationKind(v2.notificationType, v2.subtype).description), "\(record.label): \(v2.notificationType)")
+                #expect(
+                    expected.v2.contains(NotificationKind(v2.notificationType, v2.subtype).description),
+                    "\(record.label): \(v2.notificationType)")
             }
             guard let line = record.v1Line else { continue }
             let outcome = mapper.map(RawRecord(location: SourceLocation(path: "t", line: 1), bytes: line))
@@ -107,9 +118,13 @@ import Testing
                 #expect(v1Value == v2Value, "\(record.label) \(field): \(v1Value ?? "-") vs \(v2Value ?? "-")")
             }
             #expect(payload.data.bundleId == decoded.payload["data"]?.objectValue?["bundleId"]?.stringValue)
-            let signed = try #require(decoded.payload["signedDate"].flatMap { if case .number(let n) = $0 { return Int64(n) } else { return nil } })
+            let signed = try #require(
+                decoded.payload["signedDate"].flatMap {
+                    if case .number(let n) = $0 { return Int64(n) } else { return nil }
+                })
             if !record.inferredTime, let event = payload.signedDate {
-                #expect(abs(signed - event) <= 48 * 3_600_000, "\(record.label) signedDate too far from the V1 event time")
+                #expect(
+                    abs(signed - event) <= 48 * 3_600_000, "\(record.label) signedDate too far from the V1 event time")
             }
         }
     }
@@ -144,7 +159,9 @@ import Testing
         for record in try Self.records(subscribers: 200, seed: 4, months: 5) where record.role != .anchor {
             #expect(record.time >= options.windowStart && record.time <= options.windowEnd, "\(record.label)")
             if let v2 = record.v2 { #expect(v2.signedDate > options.start && v2.signedDate < options.end) }
-            if record.v1Line != nil { #expect(record.v1DeliveryTime > options.start && record.v1DeliveryTime < options.end) }
+            if record.v1Line != nil {
+                #expect(record.v1DeliveryTime > options.start && record.v1DeliveryTime < options.end)
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -24,10 +25,15 @@ import Testing
     }
 
     @Test func theToolAddsSimulateLastAndTheLibraryAloneDoesNotKnowIt() {
-        #expect(ToolCommands.all.map(\.spec.name) == ["migrate", "reconcile", "nightly", "merge", "mappings", "fetch", "simulate"])
+        #expect(
+            ToolCommands.all.map(\.spec.name) == [
+                "migrate", "reconcile", "nightly", "merge", "mappings", "fetch", "simulate"
+            ])
         #expect(!ASNMigrateCLI.builtInCommands.contains { $0.spec.name == "simulate" })
         let console = Console(output: { (_: [UInt8]) throws(ASNError) in }, diagnostic: { _ in })
-        #expect(ASNMigrateCLI.run(["simulate", "--subscribers", "1", "--seed", "1", "--out", "x"], console: console) == .usage)
+        #expect(
+            ASNMigrateCLI.run(["simulate", "--subscribers", "1", "--seed", "1", "--out", "x"], console: console)
+                == .usage)
     }
 
     @Test(arguments: [
@@ -39,7 +45,7 @@ import Testing
         (["simulate", "--subscribers", "5", "--seed", "1", "--start", "yesterday", "--out", "x"], "--start"),
         (["simulate", "--subscribers", "0", "--seed", "1", "--out", "x"], "--subscribers"),
         // An upgrade's V1 body must show the transaction it replaces, so one receipt entry cannot simulate it.
-        (["simulate", "--subscribers", "5", "--seed", "1", "--receipt-history", "1", "--out", "x"], "--receipt-history"),
+        (["simulate", "--subscribers", "5", "--seed", "1", "--receipt-history", "1", "--out", "x"], "--receipt-history")
     ])
     func usageErrors(arguments: [String], option: String) {
         let result = run(arguments)
@@ -51,7 +57,10 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let out = directory.path + "/sim"
-        let result = run(["simulate", "--subscribers", "30", "--seed", "9", "--start", "2022-03-01", "--months", "3", "--inject", "0.1", "--out", out])
+        let result = run([
+            "simulate", "--subscribers", "30", "--seed", "9", "--start", "2022-03-01", "--months", "3", "--inject",
+            "0.1", "--out", out
+        ])
         #expect(result.status == ASNMigrateKit.ExitStatus.success, "\(result.stderr)")
         #expect(result.stderr.contains("30 subscribers"))
         let readme = try String(contentsOfFile: out + "/README.txt", encoding: .utf8)
@@ -68,7 +77,9 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let out = directory.path + "/sim"
-        let result = run(["simulate", "--subscribers", "5", "--seed", "2", "--months", "2", "--realistic-edges", "--out", out])
+        let result = run([
+            "simulate", "--subscribers", "5", "--seed", "2", "--months", "2", "--realistic-edges", "--out", out
+        ])
         #expect(result.status == ASNMigrateKit.ExitStatus.success, "\(result.stderr)")
         let readme = try String(contentsOfFile: out + "/README.txt", encoding: .utf8)
         #expect(readme.contains("realistic edges       true"))

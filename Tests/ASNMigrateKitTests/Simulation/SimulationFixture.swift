@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -10,10 +11,13 @@ enum SimulationFixture {
     }
 
     /// Runs a simulation into a fresh temporary directory (`…/out`); the caller removes `directory`.
-    static func run(subscribers: Int = 300, seed: UInt64 = 11, months: Int = 5, inject: Double = 0, gzip: Bool = false,
-                    into directory: TemporaryDirectory) throws -> (summary: Simulator.Summary, out: String) {
+    static func run(
+        subscribers: Int = 300, seed: UInt64 = 11, months: Int = 5, inject: Double = 0, gzip: Bool = false,
+        into directory: TemporaryDirectory
+    ) throws -> (summary: Simulator.Summary, out: String) {
         let out = directory.path + "/out"
-        let options = SimulationOptions(subscribers: subscribers, seed: seed, months: months, injectRate: inject, gzip: gzip)
+        let options = SimulationOptions(
+            subscribers: subscribers, seed: seed, months: months, injectRate: inject, gzip: gzip)
         return (try Simulator.run(options, directory: out, mapper: try mapper()), out)
     }
 
@@ -28,7 +32,8 @@ enum SimulationFixture {
     static func files(_ directory: String) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
         for file in try InputPaths.expand([directory]) {
-            result[String(file.path.dropFirst(directory.count + 1))] = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
+            result[String(file.path.dropFirst(directory.count + 1))] = Array(
+                try Data(contentsOf: URL(fileURLWithPath: file.path)))
         }
         return result
     }
@@ -41,10 +46,13 @@ enum SimulationFixture {
     }
 
     /// A raw V2 body decoded: the payload, its transaction and renewal info; nil when any part does not decode.
-    static func decodeV2(_ bytes: [UInt8]) -> (payload: JSONObject, transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?)? {
+    static func decodeV2(_ bytes: [UInt8]) -> (
+        payload: JSONObject, transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?
+    )? {
         guard let body = (try? JSONParser().parse(bytes))?.objectValue, let signed = body["signedPayload"]?.stringValue,
-              let payload = decodeJWS(signed), payload["notificationType"]?.stringValue != nil,
-              let data = payload["data"]?.objectValue else { return nil }
+            let payload = decodeJWS(signed), payload["notificationType"]?.stringValue != nil,
+            let data = payload["data"]?.objectValue
+        else { return nil }
         var transaction: JWSTransactionDecodedPayload?
         var renewal: JWSRenewalInfoDecodedPayload?
         if let jws = data["signedTransactionInfo"]?.stringValue {
@@ -60,13 +68,16 @@ enum SimulationFixture {
 
     /// The compared fields of issue 3, as `FaultInjector` renders them.
     static let comparedFields = [
-        "productId", "webOrderLineItemId", "purchaseDate", "expiresDate", "originalPurchaseDate", "bundleId", "inAppOwnershipType",
+        "productId", "webOrderLineItemId", "purchaseDate", "expiresDate", "originalPurchaseDate", "bundleId",
+        "inAppOwnershipType",
         "revocationDate", "revocationReason", "isUpgraded", "autoRenewStatus", "autoRenewProductId", "expirationIntent",
-        "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus", "offerType", "offerIdentifier",
+        "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus", "offerType", "offerIdentifier"
     ]
 
     /// A compared field's value (webOrderLineItemId and bundleId included).
-    static func value(_ field: String, _ t: JWSTransactionDecodedPayload?, _ r: JWSRenewalInfoDecodedPayload?) -> String? {
+    static func value(_ field: String, _ t: JWSTransactionDecodedPayload?, _ r: JWSRenewalInfoDecodedPayload?)
+        -> String?
+    {
         switch field {
         case "webOrderLineItemId": return t?.webOrderLineItemId
         case "bundleId": return t?.bundleId

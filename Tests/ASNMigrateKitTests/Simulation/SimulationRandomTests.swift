@@ -1,17 +1,22 @@
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
 @Suite struct SimulationRandomTests {
     @Test func sameSeedSameSequenceDifferentSeedDifferent() {
-        var a = SimulationRandom(seed: 42), b = SimulationRandom(seed: 42), c = SimulationRandom(seed: 43)
+        var a = SimulationRandom(seed: 42)
+        var b = SimulationRandom(seed: 42)
+        var c = SimulationRandom(seed: 43)
         let first = (0..<100).map { _ in a.next() }
         #expect(first == (0..<100).map { _ in b.next() })
         #expect(first != (0..<100).map { _ in c.next() })
     }
 
     @Test func streamsAreIndependentAndStable() {
-        var a = SimulationRandom(seed: 1, stream: 5), b = SimulationRandom(seed: 1, stream: 5), c = SimulationRandom(seed: 1, stream: 6)
+        var a = SimulationRandom(seed: 1, stream: 5)
+        var b = SimulationRandom(seed: 1, stream: 5)
+        var c = SimulationRandom(seed: 1, stream: 6)
         let x = a.next()
         #expect(x == b.next())
         #expect(x != c.next())

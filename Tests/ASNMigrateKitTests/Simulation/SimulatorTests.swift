@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -12,15 +13,21 @@ import Testing
         _ = try SimulationFixture.run(subscribers: 120, seed: 21, months: 4, inject: 0.05, into: directory)
         let after = try SimulationFixture.files(first.out)
         #expect(Set(before.keys) == Set(after.keys))
-        #expect(before.keys.contains("truth.csv") && before.keys.contains("truth-rejects.csv") && before.keys.contains("README.txt"))
+        #expect(
+            before.keys.contains("truth.csv") && before.keys.contains("truth-rejects.csv")
+                && before.keys.contains("README.txt"))
         for (name, bytes) in before {
             #expect(after[name] == bytes, "\(name) differs between two runs with the same seed")
         }
     }
 
     @Test func differentSeedGivesDifferentFiles() throws {
-        let a = try TemporaryDirectory(), b = try TemporaryDirectory()
-        defer { a.remove(); b.remove() }
+        let a = try TemporaryDirectory()
+        let b = try TemporaryDirectory()
+        defer {
+            a.remove()
+            b.remove()
+        }
         let one = try SimulationFixture.files(SimulationFixture.run(subscribers: 60, seed: 1, months: 3, into: a).out)
         let two = try SimulationFixture.files(SimulationFixture.run(subscribers: 60, seed: 2, months: 3, into: b).out)
         #expect(one["v1/2021-02.jsonl"] != two["v1/2021-02.jsonl"])
@@ -47,7 +54,8 @@ import Testing
         var tests = 0
         for item in try SimulationFixture.items(run.out + "/v2") {
             let record = try #require(item.record)
-            let decoded = try #require(SimulationFixture.decodeV2(record.bytes), "V2 record at \(record.location) does not decode")
+            let decoded = try #require(
+                SimulationFixture.decodeV2(record.bytes), "V2 record at \(record.location) does not decode")
             #expect(decoded.payload["version"]?.stringValue == "2.0")
             #expect(decoded.payload["notificationUUID"]?.stringValue?.count == 36)
             if decoded.payload["notificationType"]?.stringValue == "TEST" {
@@ -60,7 +68,8 @@ import Testing
         #expect(tests > 0)
         let truth = String(decoding: try Data(contentsOf: URL(fileURLWithPath: run.out + "/truth.csv")), as: UTF8.self)
         #expect(truth == TruthRow.columns.joined(separator: ",") + "\n")
-        let rejects = String(decoding: try Data(contentsOf: URL(fileURLWithPath: run.out + "/truth-rejects.csv")), as: UTF8.self)
+        let rejects = String(
+            decoding: try Data(contentsOf: URL(fileURLWithPath: run.out + "/truth-rejects.csv")), as: UTF8.self)
         #expect(rejects == "side,source,reason-kind\n")
     }
 
@@ -94,7 +103,9 @@ import Testing
         var v2Undecodable: [String] = []
         for item in try SimulationFixture.items(run.out + "/v2") {
             let record = try #require(item.record)
-            guard let decoded = SimulationFixture.decodeV2(record.bytes), let uuid = decoded.payload["notificationUUID"]?.stringValue else {
+            guard let decoded = SimulationFixture.decodeV2(record.bytes),
+                let uuid = decoded.payload["notificationUUID"]?.stringValue
+            else {
                 v2Undecodable.append(record.location.source)
                 continue
             }
@@ -113,7 +124,9 @@ import Testing
                 // A dropped twin lies well inside the data, where reconcile calls it missing, not pending.
                 let options = SimulationOptions(subscribers: 400, seed: 41, months: 6)
                 let at = try #require(Timestamp.parseUTCDayOrInstant(cell("event_date"))?.ms)
-                #expect(at - FaultInjector.edgeMargin > options.start && at + FaultInjector.edgeMargin < options.end, "\(cell("event_date"))")
+                #expect(
+                    at - FaultInjector.edgeMargin > options.start && at + FaultInjector.edgeMargin < options.end,
+                    "\(cell("event_date"))")
             }
             if let previous {
                 let key = { (r: [String]) in [r[1], r[2], r[4], r[0], r[10]] }
@@ -122,7 +135,9 @@ import Testing
             previous = row
             if !cell("v1_source").isEmpty {
                 let source = String(cell("v1_source").dropFirst(run.out.count + 1))
-                let record = try #require(v1BySource[run.out + "/" + source] ?? v1BySource[cell("v1_source")], "no V1 record at \(cell("v1_source"))")
+                let record = try #require(
+                    v1BySource[run.out + "/" + source] ?? v1BySource[cell("v1_source")],
+                    "no V1 record at \(cell("v1_source"))")
                 guard case .migrated(let payload) = mapper.map(record) else {
                     Issue.record("V1 record at \(cell("v1_source")) does not migrate")
                     continue
@@ -130,14 +145,17 @@ import Testing
                 #expect(payload.notificationType == cell("expected_type"))
                 #expect((payload.subtype ?? "") == cell("expected_subtype"))
                 #expect(payload.migration?.v1NotificationType == cell("v1_notification_type"))
-                #expect(payload.data.renewalInfo?.originalTransactionId ?? payload.data.transactionInfo?.originalTransactionId == cell("original_transaction_id"))
+                #expect(
+                    payload.data.renewalInfo?.originalTransactionId
+                        ?? payload.data.transactionInfo?.originalTransactionId == cell("original_transaction_id"))
                 #expect((payload.data.transactionInfo?.webOrderLineItemId ?? "") == cell("web_order_line_item_id"))
                 #expect(payload.signedDate.map(Timestamp.iso8601) == cell("event_date"))
             }
             let copies = v2ByUUID[cell("v2_notification_uuid")]?.count ?? 0
             switch cell("kind") {
             case "missing_in_v2": #expect(cell("v2_notification_uuid").isEmpty)
-            case "missing_in_v1", "type_mismatch", "field_mismatch": #expect(copies == 1, "\(cell("kind")) \(cell("v2_notification_uuid"))")
+            case "missing_in_v1", "type_mismatch", "field_mismatch":
+                #expect(copies == 1, "\(cell("kind")) \(cell("v2_notification_uuid"))")
             case "conflicting_duplicate_v2":
                 #expect(copies == 2)
                 let pair = v2ByUUID[cell("v2_notification_uuid")] ?? []
@@ -148,10 +166,12 @@ import Testing
                 #expect(!cell("field").isEmpty && cell("v1_value") != cell("v2_value"))
                 let record = try #require(v2ByUUID[cell("v2_notification_uuid")]?.first)
                 let decoded = try #require(SimulationFixture.decodeV2(record.bytes))
-                #expect(SimulationFixture.value(cell("field"), decoded.transaction, decoded.renewal) == cell("v2_value"))
+                #expect(
+                    SimulationFixture.value(cell("field"), decoded.transaction, decoded.renewal) == cell("v2_value"))
             }
         }
-        #expect(kinds == ["missing_in_v2", "missing_in_v1", "type_mismatch", "field_mismatch", "conflicting_duplicate_v2"])
+        #expect(
+            kinds == ["missing_in_v2", "missing_in_v1", "type_mismatch", "field_mismatch", "conflicting_duplicate_v2"])
 
         let rejectsText = try String(contentsOfFile: run.out + "/truth-rejects.csv", encoding: .utf8)
         let rejects = CSVTestReader(rejectsText).rows
@@ -175,7 +195,9 @@ private struct CSVTestReader {
     let rows: [[String]]
 
     init(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         header = lines.first ?? []
         rows = Array(lines.dropFirst())
     }

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct ASNErrorTests {
     @Test func descriptionNamesLocationKeyAndCause() {
-        let error = ASNError(.wrongFieldType, "expected a string", at: SourceLocation(path: "a.jsonl", line: 3, key: "notification_type"), cause: "found number")
+        let error = ASNError(
+            .wrongFieldType, "expected a string",
+            at: SourceLocation(path: "a.jsonl", line: 3, key: "notification_type"), cause: "found number")
         #expect(error.description == "a.jsonl:3 (key notification_type): expected a string (found number)")
     }
 
@@ -22,7 +25,9 @@ import Testing
 
 @Suite struct ASNErrorReportReasonTests {
     @Test func reportReasonHasCodeMessageKeyAndCauseButNoLocation() {
-        let error = ASNError(.wrongFieldType, "bad date", at: SourceLocation(path: "a.jsonl", line: 3, key: "purchase_date_ms"), cause: "found object")
+        let error = ASNError(
+            .wrongFieldType, "bad date", at: SourceLocation(path: "a.jsonl", line: 3, key: "purchase_date_ms"),
+            cause: "found object")
         #expect(error.reportReason == "wrong_field_type: bad date [key purchase_date_ms] (found object)")
         #expect(ASNError(.malformedJSON, "truncated").reportReason == "malformed_json: truncated")
     }

@@ -1,11 +1,12 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct Base64Tests {
     /// RFC 4648 §10 test vectors, standard alphabet with padding.
     @Test(arguments: [
         ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"),
-        ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")
     ])
     func rfc4648Vectors(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
@@ -40,7 +41,7 @@ import Testing
     /// Invalid characters, impossible lengths and misplaced padding are all nil.
     @Test(arguments: [
         "A", "AAAAA", "Zg=", "Zg===", "Z===", "=", "==", "====", "Zm9v=", "Zm=9", "Zm9v YmFy",
-        "Zm9v\n", "Zm9*", "Zm9vYmFy!", "Zg==Zg==", "é",
+        "Zm9v\n", "Zm9*", "Zm9vYmFy!", "Zg==Zg==", "é"
     ])
     func rejectsBadInput(encoded: String) {
         #expect(Base64.decode(encoded) == nil)
@@ -51,7 +52,8 @@ import Testing
 @Suite struct Base64DifferentialTests {
     /// The reference: six bits per character into an accumulator, a byte out whenever eight are there.
     static func reference(_ encoded: [UInt8]) -> [UInt8]? {
-        var count = encoded.count, padding = 0
+        var count = encoded.count
+        var padding = 0
         while count > 0 && padding < 2 && encoded[count - 1] == UInt8(ascii: "=") {
             count -= 1
             padding += 1
@@ -59,10 +61,16 @@ import Testing
         if padding > 0 && (encoded.count % 4 != 0 || (count + padding) % 4 != 0) { return nil }
         if count % 4 == 1 { return nil }
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = [], accumulator: UInt32 = 0, bits = 0
+        var out: [UInt8] = []
+        var accumulator: UInt32 = 0
+        var bits = 0
         for byte in encoded[..<count] {
             let value: Int
-            if byte == UInt8(ascii: "-") { value = 62 } else if byte == UInt8(ascii: "_") { value = 63 } else {
+            if byte == UInt8(ascii: "-") {
+                value = 62
+            } else if byte == UInt8(ascii: "_") {
+                value = 63
+            } else {
                 guard let found = alphabet.firstIndex(of: byte) else { return nil }
                 value = found
             }
@@ -84,7 +92,8 @@ import Testing
             let length = Int(random.next() % 40)
             var encoded = (0..<length).map { _ in characters[Int(random.next() % UInt64(characters.count))] }
             if round % 3 == 0, !encoded.isEmpty {
-                encoded[Int(random.next() % UInt64(encoded.count))] = [UInt8(ascii: "="), UInt8(ascii: "."), 0x20, 0xC3, 0][Int(random.next() % 5)]
+                encoded[Int(random.next() % UInt64(encoded.count))] =
+                    [UInt8(ascii: "="), UInt8(ascii: "."), 0x20, 0xC3, 0][Int(random.next() % 5)]
             }
             if round % 5 == 0 { encoded += Array(repeating: UInt8(ascii: "="), count: Int(random.next() % 3)) }
             let expected = Self.reference(encoded)

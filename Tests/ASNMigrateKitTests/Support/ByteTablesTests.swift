@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The shared byte helpers against plain references: the SWAR searches against a byte-by-byte loop, UTF-8 writing
@@ -47,7 +48,9 @@ import Testing
     }
 
     @Test func writesUTF8AsSwiftEncodesIt() {
-        for value in [0x00, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x20AC, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF] {
+        for value in [
+            0x00, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x20AC, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF
+        ] {
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
             var out: [UInt8] = []
             ByteTables.appendUTF8(UInt32(value), to: &out)
@@ -95,9 +98,13 @@ import Testing
             let lead = 0x80 | next()
             let tail = (0..<Int(next() % 4)).map { _ in next() % 3 == 0 ? next() : 0x80 | (next() & 0x3F) }
             let bytes = [lead] + tail
-            let verdict = bytes.withUnsafeBufferPointer { ByteTables.utf8Sequence($0.baseAddress!, at: 0, end: bytes.count) }
+            let verdict = bytes.withUnsafeBufferPointer {
+                ByteTables.utf8Sequence($0.baseAddress!, at: 0, end: bytes.count)
+            }
             // Swift's decoder: the longest prefix that is exactly one scalar.
-            let one = (1...bytes.count).first { String(validating: bytes[0..<$0], as: UTF8.self)?.unicodeScalars.count == 1 }
+            let one = (1...bytes.count).first {
+                String(validating: bytes[0..<$0], as: UTF8.self)?.unicodeScalars.count == 1
+            }
             switch verdict {
             case .valid(let length): #expect(one == length, "\(bytes)")
             case .invalidLead, .invalidContinuation, .truncated: #expect(one == nil, "\(bytes)")
@@ -113,9 +120,9 @@ import Testing
         }
         #expect(check([0xC3, 0xA9]) == .valid(2))
         #expect(check([0xF0, 0x9F, 0x98, 0x80]) == .valid(4))
-        #expect(check([0xC0, 0x80]) == .invalidLead)  // overlong NUL
-        #expect(check([0xED, 0xA0, 0x80]) == .invalidContinuation)  // a surrogate
-        #expect(check([0xF4, 0x90, 0x80, 0x80]) == .invalidContinuation)  // above U+10FFFF
+        #expect(check([0xC0, 0x80]) == .invalidLead) // overlong NUL
+        #expect(check([0xED, 0xA0, 0x80]) == .invalidContinuation) // a surrogate
+        #expect(check([0xF4, 0x90, 0x80, 0x80]) == .invalidContinuation) // above U+10FFFF
         #expect(check([0xE2, 0x82]) == .truncated)
     }
 

@@ -1,10 +1,11 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct DurationTextTests {
     static let durations: [(String, Int64)] = [
         ("48h", 172_800_000), ("90m", 5_400_000), ("3600s", 3_600_000), ("2d", 172_800_000),
-        ("500ms", 500), ("1h30m", 5_400_000), ("0s", 0), ("1d12h", 129_600_000),
+        ("500ms", 500), ("1h30m", 5_400_000), ("0s", 0), ("1d12h", 129_600_000)
     ]
 
     @Test(arguments: durations)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct OrderedWorkersTests {
@@ -25,41 +26,48 @@ import Testing
 
     @Test func resultsArriveInProductionOrderWhateverTheWorkOrder() {
         var seen: [Int] = []
-        OrderedWorkers.run(workers: 3, capacity: 4, produce: { feed in
-            for index in 0..<200 where !feed.add(index) { return }
-        }, process: { (index: Int) -> Int in
-            usleep(UInt32((index * 7) % 5) * 100)  // uneven work, so workers finish out of order
-            return index * index
-        }, consume: { seen.append($0) })
+        OrderedWorkers.run(
+            workers: 3, capacity: 4,
+            produce: { feed in
+                for index in 0..<200 where !feed.add(index) { return }
+            },
+            process: { (index: Int) -> Int in
+                usleep(UInt32((index * 7) % 5) * 100) // uneven work, so workers finish out of order
+                return index * index
+            }, consume: { seen.append($0) })
         #expect(seen == (0..<200).map { $0 * $0 })
     }
 
     @Test func aConsumerErrorIsRethrownOnlyAfterEveryThreadHasEnded() {
         let log = Log()
         #expect(throws: Stop.self) {
-            try OrderedWorkers.run(workers: 2, capacity: 4, produce: { feed in
-                var index = 0
-                while feed.add(index) { index += 1 }
-                usleep(50_000)  // a producer still busy when the consumer fails
-                log.producerEnded.withLock { $0 = true }
-            }, process: { (index: Int) -> Int in
-                log.started.withLock { $0 += 1 }
-                if index == 1 {
-                    // Batch 1 is still being worked on when the consumer fails on batch 0.
-                    log.secondStarted.signal()
-                    _ = log.consumedFirst.wait(timeout: .now() + 5)
-                    usleep(50_000)
-                }
-                log.finished.withLock { $0 += 1 }
-                return index
-            }, consume: { (index: Int) throws(Stop) in
-                if index == 0 {
-                    // Fail only once batch 1 is in a worker's hands, however the threads were scheduled.
-                    _ = log.secondStarted.wait(timeout: .now() + 5)
-                    log.consumedFirst.signal()
-                    throw Stop()
-                }
-            })
+            try OrderedWorkers.run(
+                workers: 2, capacity: 4,
+                produce: { feed in
+                    var index = 0
+                    while feed.add(index) { index += 1 }
+                    usleep(50_000) // a producer still busy when the consumer fails
+                    log.producerEnded.withLock { $0 = true }
+                },
+                process: { (index: Int) -> Int in
+                    log.started.withLock { $0 += 1 }
+                    if index == 1 {
+                        // Batch 1 is still being worked on when the consumer fails on batch 0.
+                        log.secondStarted.signal()
+                        _ = log.consumedFirst.wait(timeout: .now() + 5)
+                        usleep(50_000)
+                    }
+                    log.finished.withLock { $0 += 1 }
+                    return index
+                },
+                consume: { (index: Int) throws(Stop) in
+                    if index == 0 {
+                        // Fail only once batch 1 is in a worker's hands, however the threads were scheduled.
+                        _ = log.secondStarted.wait(timeout: .now() + 5)
+                        log.consumedFirst.signal()
+                        throw Stop()
+                    }
+                })
         }
         let started = log.started.withLock { $0 }
         #expect(started >= 2)
@@ -71,16 +79,19 @@ import Testing
         let log = Log()
         var consumed = 0
         #expect(throws: Stop.self) {
-            try OrderedWorkers.run(workers: 2, capacity: 3, produce: { feed in
-                var index = 0
-                while feed.add(index) {
-                    index += 1
-                    log.produced.withLock { $0 += 1 }
-                }
-            }, process: { $0 }, consume: { (_: Int) throws(Stop) in
-                consumed += 1
-                if consumed == 5 { throw Stop() }
-            })
+            try OrderedWorkers.run(
+                workers: 2, capacity: 3,
+                produce: { feed in
+                    var index = 0
+                    while feed.add(index) {
+                        index += 1
+                        log.produced.withLock { $0 += 1 }
+                    }
+                }, process: { $0 },
+                consume: { (_: Int) throws(Stop) in
+                    consumed += 1
+                    if consumed == 5 { throw Stop() }
+                })
         }
         #expect(consumed == 5)
         // At most `capacity` batches are alive beyond those consumed, so the producer stopped near the failure.
@@ -89,8 +100,9 @@ import Testing
 
     @Test func anEmptyRunConsumesNothingAndReturns() {
         var calls = 0
-        OrderedWorkers.run(workers: 4, capacity: 2, produce: { (_: OrderedWorkers.Feed<Int>) in }, process: { $0 },
-                           consume: { _ in calls += 1 })
+        OrderedWorkers.run(
+            workers: 4, capacity: 2, produce: { (_: OrderedWorkers.Feed<Int>) in }, process: { $0 },
+            consume: { _ in calls += 1 })
         #expect(calls == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct SHA1Tests {
@@ -7,7 +8,7 @@ import Testing
         ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
         ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
-        ("The quick brown fox jumps over the lazy dog", "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12"),
+        ("The quick brown fox jumps over the lazy dog", "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12")
     ])
     func knownVectors(message: String, expected: String) {
         #expect(SHA1.hexDigest(Array(message.utf8)) == expected)
@@ -40,7 +41,7 @@ import Testing
     @Test(arguments: [
         (55, "c1c8bbdc22796e28c0e15163d20899b65621d65a"),
         (56, "c2db330f6083854c99d4b5bfb6e8f29f201be699"),
-        (64, "0098ba824b5c16427bd7a1122a5a442a25ec644d"),
+        (64, "0098ba824b5c16427bd7a1122a5a442a25ec644d")
     ])
     func paddingBoundaries(length: Int, expected: String) {
         #expect(SHA1.hexDigest([UInt8](repeating: UInt8(ascii: "a"), count: length)) == expected)

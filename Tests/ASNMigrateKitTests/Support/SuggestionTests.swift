@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct SuggestionTests {
@@ -8,7 +9,7 @@ import Testing
         ("--fromat", ["--format"], "--format"),
         ("-x", ["-o", "--out"], nil),
         ("xyz", ["migrate", "reconcile"], nil),
-        ("simulat", ["simulate", "migrate"], "simulate"),
+        ("simulat", ["simulate", "migrate"], "simulate")
     ]
 
     @Test(arguments: suggestions)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct TimestampTests {
@@ -18,7 +19,7 @@ import Testing
         (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
         (253_402_300_800_000, "+010000-01-01T00:00:00.000Z"),
         (-62_167_219_200_000, "0000-01-01T00:00:00.000Z"),
-        (-62_198_755_200_000, "-000001-01-01T00:00:00.000Z"),
+        (-62_198_755_200_000, "-000001-01-01T00:00:00.000Z")
     ]
 
     @Test(arguments: formatsKnownInstantsCases)
@@ -50,13 +51,18 @@ import Testing
             if day > Timestamp.daysInMonth(year: year, month: month) {
                 day = 1
                 month += 1
-                if month > 12 { month = 1; year += 1 }
+                if month > 12 {
+                    month = 1
+                    year += 1
+                }
             }
         }
         #expect(mismatches == 0)
     }
 
-    static let leapYearsCases: [(Int64, Bool)] = [(2000, true), (2100, false), (2024, true), (1900, false), (2023, false), (1600, true)]
+    static let leapYearsCases: [(Int64, Bool)] = [
+        (2000, true), (2100, false), (2024, true), (1900, false), (2023, false), (1600, true)
+    ]
 
     @Test(arguments: leapYearsCases)
     func leapYears(year: Int64, leap: Bool) {
@@ -66,7 +72,7 @@ import Testing
     @Test func roundTripsManyInstants() {
         var failures: [Int64] = []
         var ms: Int64 = -62_135_596_800_000 // 0001-01-01
-        while ms < 253_402_300_799_999 {     // 9999-12-31T23:59:59.999
+        while ms < 253_402_300_799_999 { // 9999-12-31T23:59:59.999
             for candidate in [ms, ms + 1, ms + 86_399_999] {
                 if Timestamp.parseISO8601(Timestamp.iso8601(ms: candidate)) != candidate { failures.append(candidate) }
             }
@@ -99,7 +105,7 @@ import Testing
         ("2021-03-01T09:00:00+0200", 1_614_582_000_000),
         ("2021-02-28T23:00:00-08:00", 1_614_582_000_000),
         ("2021-03-01T07:00:00.000-00:00", 1_614_582_000_000),
-        ("1969-12-31T23:59:59.999Z", -1),
+        ("1969-12-31T23:59:59.999Z", -1)
     ]
 
     @Test(arguments: parsesISO8601Cases)
@@ -111,7 +117,7 @@ import Testing
         ("2021-03-01 07:00:00 Etc/GMT", 1_614_582_000_000),
         ("2021-03-01 07:00:00 GMT", 1_614_582_000_000),
         ("2021-03-01 07:00:00 UTC", 1_614_582_000_000),
-        ("1969-12-31 23:59:59 Etc/GMT", -1000),
+        ("1969-12-31 23:59:59 Etc/GMT", -1000)
     ]
 
     @Test(arguments: parsesAppleGMTCases)
@@ -130,7 +136,7 @@ import Testing
         ("-1", -1000),
         ("-1.5", -1500),
         ("-0.0001", -1),
-        ("00000000001614582000", 1_614_582_000_000),
+        ("00000000001614582000", 1_614_582_000_000)
     ]
 
     @Test(arguments: parsesEpochCases)
@@ -142,7 +148,7 @@ import Testing
         ("1614582000000", 1_614_582_000_000),
         (" 2021-03-01T07:00:00Z\n", 1_614_582_000_000),
         ("2021-03-01 07:00:00 Etc/GMT", 1_614_582_000_000),
-        ("2021-03-01", 1_614_556_800_000),
+        ("2021-03-01", 1_614_556_800_000)
     ]
 
     @Test(arguments: parseAnyTriesEveryFormCases)
@@ -166,9 +172,10 @@ import Testing
     static let rejectsBadISO8601Cases: [String] = [
         "", "2021", "2021-3-01", "2021-13-01", "2021-00-10", "2021-02-29", "2021-02-30", "2100-02-29", "2021-04-31",
         "2021-03-00", "2021-03-01T24:00:00Z", "2021-03-01T23:60:00Z", "2021-03-01T23:59:60Z", "2021-03-01T07:00Z",
-        "2021-03-01T07:00:00.Z", "2021-03-01T07:00:00.1234567890Z", "2021-03-01T07:00:00+24:00", "2021-03-01T07:00:00+02",
+        "2021-03-01T07:00:00.Z", "2021-03-01T07:00:00.1234567890Z", "2021-03-01T07:00:00+24:00",
+        "2021-03-01T07:00:00+02",
         "2021-03-01T07:00:00+02:60", "2021-03-01T07:00:00 Z", "2021-03-01 07:00:00", "2021-03-01T07:00:00Zjunk",
-        "x2021-03-01", "2021-03-01T", "١٠٢١-03-01",
+        "x2021-03-01", "2021-03-01T", "١٠٢١-03-01"
     ]
 
     @Test(arguments: rejectsBadISO8601Cases)
@@ -177,9 +184,11 @@ import Testing
     }
 
     static let rejectsBadAppleGMTCases: [String] = [
-        "2021-03-01 07:00:00 America/Los_Angeles", "2021-03-01 00:00:00 PST", "2021-03-01 07:00:00", "2021-03-01 07:00:00 Etc/GMT+1",
-        "2021-03-01T07:00:00 Etc/GMT", "2021-02-30 07:00:00 Etc/GMT", "2021-03-01 24:00:00 Etc/GMT", "2021-03-01 07:00:00.5 Etc/GMT",
-        "2021-03-01 07:00:00  Etc/GMT",
+        "2021-03-01 07:00:00 America/Los_Angeles", "2021-03-01 00:00:00 PST", "2021-03-01 07:00:00",
+        "2021-03-01 07:00:00 Etc/GMT+1",
+        "2021-03-01T07:00:00 Etc/GMT", "2021-02-30 07:00:00 Etc/GMT", "2021-03-01 24:00:00 Etc/GMT",
+        "2021-03-01 07:00:00.5 Etc/GMT",
+        "2021-03-01 07:00:00  Etc/GMT"
     ]
 
     @Test(arguments: rejectsBadAppleGMTCases)
@@ -189,7 +198,7 @@ import Testing
 
     static let rejectsBadEpochCases: [String] = [
         "", "-", "+1614582000", "1.6e12", "1614582000000.5", "1614582000.", "1614582000.1234567890", " 1614582000",
-        "0x10", "99999999999999999999", "1_614_582_000", "12a",
+        "0x10", "99999999999999999999", "1_614_582_000", "12a"
     ]
 
     @Test(arguments: rejectsBadEpochCases)
@@ -197,7 +206,9 @@ import Testing
         #expect(Timestamp.parseEpoch(text) == nil)
     }
 
-    static let parseAnyRejectsWhatNoFormAcceptsCases: [String] = ["", "soon", "2021-02-30", "2021-03-01 07:00:00 America/Los_Angeles", "1.6e12"]
+    static let parseAnyRejectsWhatNoFormAcceptsCases: [String] = [
+        "", "soon", "2021-02-30", "2021-03-01 07:00:00 America/Los_Angeles", "1.6e12"
+    ]
 
     @Test(arguments: parseAnyRejectsWhatNoFormAcceptsCases)
     func parseAnyRejectsWhatNoFormAccepts(text: String) {

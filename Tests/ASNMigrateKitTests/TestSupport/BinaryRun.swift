@@ -22,14 +22,17 @@ struct BinaryRun {
     private static func built(_ name: String) -> URL? {
         var candidates: [URL] = []
         if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(PackagePaths.root.appendingPathComponent(".build/debug"))
         for directory in candidates {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: url.path) {
+                FileManager.default.isExecutableFile(atPath: url.path)
+            {
                 return url
             }
         }
@@ -38,15 +41,22 @@ struct BinaryRun {
 
     /// Runs `asn-migrate arguments` in `directory` (the package root by default), feeding `stdin` through a pipe when
     /// given, with `environment` added to this process's environment.
-    static func run(_ arguments: [String], in directory: URL = PackagePaths.root, stdin: [UInt8]? = nil,
-                    environment: [String: String] = [:]) throws -> BinaryRun {
-        guard let executable else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "asn-migrate binary not found"]) }
+    static func run(
+        _ arguments: [String], in directory: URL = PackagePaths.root, stdin: [UInt8]? = nil,
+        environment: [String: String] = [:]
+    ) throws -> BinaryRun {
+        guard let executable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "asn-migrate binary not found"])
+        }
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let outPath = scratch.path + "/stdout", errPath = scratch.path + "/stderr"
+        let outPath = scratch.path + "/stdout"
+        let errPath = scratch.path + "/stderr"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        guard let outHandle = FileHandle(forWritingAtPath: outPath), let errHandle = FileHandle(forWritingAtPath: errPath) else {
+        guard let outHandle = FileHandle(forWritingAtPath: outPath),
+            let errHandle = FileHandle(forWritingAtPath: errPath)
+        else {
             throw CocoaError(.fileWriteUnknown)
         }
         defer {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 
 /// A `Console` that keeps what a command prints, for running commands in-process.

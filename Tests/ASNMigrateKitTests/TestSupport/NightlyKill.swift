@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Kills a real `asn-migrate nightly` with SIGKILL at a named step (the binary's test pause hook).

@@ -16,7 +16,9 @@ enum PackagePaths {
     static let corpusV1: URL? = {
         let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/v1")
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
         return url
     }()
 

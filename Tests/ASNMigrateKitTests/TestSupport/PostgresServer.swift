@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throwaway PostgreSQL server from the machine's own binaries, on a Unix socket in a temporary directory (no TCP),
@@ -27,10 +28,12 @@ final class PostgresServer: @unchecked Sendable {
     static let binaries: String? = {
         let fm = FileManager.default
         guard let versions = try? fm.contentsOfDirectory(atPath: "/usr/lib/postgresql"),
-              let newest = versions.compactMap(Int.init).max() else { return nil }
+            let newest = versions.compactMap(Int.init).max()
+        else { return nil }
         let bin = "/usr/lib/postgresql/\(newest)/bin"
         guard fm.isExecutableFile(atPath: bin + "/initdb"), fm.isExecutableFile(atPath: bin + "/pg_ctl"),
-              fm.isExecutableFile(atPath: "/usr/bin/psql") else { return nil }
+            fm.isExecutableFile(atPath: "/usr/bin/psql")
+        else { return nil }
         return bin
     }()
 
@@ -41,7 +44,8 @@ final class PostgresServer: @unchecked Sendable {
         self.bin = bin
         self.password = password
         if geteuid() == 0 {
-            asServerUser = fm.isExecutableFile(atPath: "/usr/bin/setpriv")
+            asServerUser =
+                fm.isExecutableFile(atPath: "/usr/bin/setpriv")
                 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
                 : ["/usr/sbin/runuser", "-u", "postgres", "--"]
         } else {
@@ -74,8 +78,12 @@ final class PostgresServer: @unchecked Sendable {
     /// Starts the cluster's server (again, after `kill`); whether it came up.
     @discardableResult
     func start() -> Bool {
-        run(server: "pg_ctl", ["-D", directory + "/data", "-w", "-l", directory + "/log",
-                               "-o", "-k \(directory) -p \(port) -c listen_addresses= -c fsync=off -c full_page_writes=off", "start"]) == 0
+        run(
+            server: "pg_ctl",
+            [
+                "-D", directory + "/data", "-w", "-l", directory + "/log",
+                "-o", "-k \(directory) -p \(port) -c listen_addresses= -c fsync=off -c full_page_writes=off", "start"
+            ]) == 0
     }
 
     /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`), keeping its files.
@@ -99,9 +107,12 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Runs `psql` on `database` with `arguments` (a shell fragment) in `folder`, stopping at the first SQL error.
-    func psql(_ arguments: String, in folder: String, database: String = "postgres") -> (status: Int32, stderr: String) {
+    func psql(_ arguments: String, in folder: String, database: String = "postgres") -> (status: Int32, stderr: String)
+    {
         let environment = password.map { "PGPASSWORD='\($0)' " } ?? ""
-        return Shell.run("\(environment)psql -h \(directory) -p \(port) -U postgres -d \(database) -q -v ON_ERROR_STOP=1 \(arguments)", in: folder)
+        return Shell.run(
+            "\(environment)psql -h \(directory) -p \(port) -U postgres -d \(database) -q -v ON_ERROR_STOP=1 \(arguments)",
+            in: folder)
     }
 
     /// Runs a server program (as the unprivileged user when we are root); its exit status.

@@ -20,7 +20,8 @@ extension TransactionComparison {
     /// The rows this comparison adds to `summary.csv`, as the report renders them.
     var metrics: [(String, String)] {
         var summary = ReconciliationSummary()
-        summary.transactions = .init(notificationsCompared: true, v1NotificationsNotCompared: nil, comparison: self.summary)
+        summary.transactions = .init(
+            notificationsCompared: true, v1NotificationsNotCompared: nil, comparison: self.summary)
         let base = Set(ReconciliationReport.summaryRows(ReconciliationSummary()).map(\.name))
         return ReconciliationReport.summaryRows(summary).filter { !base.contains($0.name) }.map { ($0.name, $0.value) }
     }

@@ -1,8 +1,9 @@
 import CZlib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension InputFile {
@@ -57,7 +58,9 @@ extension InputFile {
 
     /// Whether `head` starts an archive, looking through up to three layers of compression.
     private static func isArchive(_ head: [UInt8], depth: Int) -> Bool {
-        let format = head.withUnsafeBytes { InputFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(InputFormat.sampleSize))) }
+        let format = head.withUnsafeBytes {
+            InputFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(InputFormat.sampleSize)))
+        }
         switch format {
         case .tar, .zip: return true
         case .gzip where depth < 3: return isArchive(inflateStart(head), depth: depth + 1)
@@ -69,7 +72,9 @@ extension InputFile {
     /// The first decompressed bytes (up to `InputFormat.sampleSize`) of the gzip stream starting `head`, unchecked.
     private static func inflateStart(_ head: [UInt8]) -> [UInt8] {
         var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return [] }
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return []
+        }
         defer { inflateEnd(&stream) }
         var input = head
         var output = [UInt8](repeating: 0, count: InputFormat.sampleSize)
@@ -98,7 +103,9 @@ extension InputFile {
                 var inBuffer = [Int(bitPattern: source.baseAddress), source.count, 0]
                 var outBuffer = [Int(bitPattern: target.baseAddress), target.count, 0]
                 let code = inBuffer.withUnsafeMutableBytes { i in
-                    outBuffer.withUnsafeMutableBytes { o in library.decompressStream(stream, o.baseAddress, i.baseAddress) }
+                    outBuffer.withUnsafeMutableBytes { o in
+                        library.decompressStream(stream, o.baseAddress, i.baseAddress)
+                    }
                 }
                 return library.isError(code) == 0 ? outBuffer[2] : 0
             }

@@ -1,8 +1,9 @@
 import CZlib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a gzip file or descriptor through zlib's `inflate`, member after member, and passes other bytes from a
@@ -53,8 +54,11 @@ package final class GzipByteSource: ByteSource {
     package static let defaultHoldLimit = 32 << 20
 
     /// Reads `fd`; closes it on `close()` only when `owned`. A member's bytes beyond `holdLimit` wait in a temporary file.
-    package convenience init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws {
-        self.init(upstream: SourceBuffer(PlainByteSource(descriptor: fd, owned: owned, name: name)), name: name, holdLimit: holdLimit)
+    package convenience init(descriptor fd: Int32, owned: Bool, name: String, holdLimit: Int = defaultHoldLimit) throws
+    {
+        self.init(
+            upstream: SourceBuffer(PlainByteSource(descriptor: fd, owned: owned, name: name)), name: name,
+            holdLimit: holdLimit)
     }
 
     /// Decompresses the bytes of `upstream` (a file, or an archive member); byte offsets in errors count from its start.
@@ -196,15 +200,19 @@ package final class GzipByteSource: ByteSource {
         phase = .done
         guard !allZero else { return }
         let members = membersBefore + 1
-        endProblem = ByteSourceErrors.trailingData(name, count: count, offset: offset, format: "gzip", complete: members, part: "member", tool: "gzip -t")
+        endProblem = ByteSourceErrors.trailingData(
+            name, count: count, offset: offset, format: "gzip", complete: members, part: "member", tool: "gzip -t")
     }
 
     /// The error for a member zlib cannot finish, naming where it starts.
     private func failure(_ zlibMessage: String) -> ASNError {
         var error = ByteSourceErrors.gzipFailed(name, zlibMessage: zlibMessage)
         let which = membersBefore == 0 ? "the gzip stream" : "gzip member \(membersBefore + 1)"
-        error.message = "cannot read input '\(name)': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
-            + (membersBefore == 0 ? "" : " (the records of the \(membersBefore) member\(membersBefore == 1 ? "" : "s") before it were read)")
+        error.message =
+            "cannot read input '\(name)': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
+            + (membersBefore == 0
+                ? ""
+                : " (the records of the \(membersBefore) member\(membersBefore == 1 ? "" : "s") before it were read)")
             + "; none of its data was used (\(held.count) byte\(held.count == 1 ? "" : "s") in \(held.lineFeeds) line\(held.lineFeeds == 1 ? "" : "s") decompressed before the failure, unverified)"
             + "; check the archive (for example with 'gzip -t') and restore a good copy"
         return error
@@ -223,7 +231,8 @@ package final class GzipByteSource: ByteSource {
 
     /// Whether the unread bytes start with the gzip magic 0x1f 0x8b.
     private func startsMember() -> Bool {
-        available >= 2 && pending.load(as: UInt8.self) == 0x1f && pending.load(fromByteOffset: 1, as: UInt8.self) == 0x8b
+        available >= 2 && pending.load(as: UInt8.self) == 0x1f
+            && pending.load(fromByteOffset: 1, as: UInt8.self) == 0x8b
     }
 
     /// Marks `n` unread bytes as used.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Bytes held back until they are known to be good (a gzip member's, until its checksum passes), then handed out in
@@ -66,7 +66,11 @@ final class HeldBytes {
             rewind(spill)
         }
         let n = fread(out, 1, min(wanted, remaining), spill)
-        guard n > 0 else { throw ASNError(.unreadableInput, "cannot read back held input from the temporary file; check the space in the temporary folder (TMPDIR)") }
+        guard n > 0 else {
+            throw ASNError(
+                .unreadableInput,
+                "cannot read back held input from the temporary file; check the space in the temporary folder (TMPDIR)")
+        }
         handedOut += n
         return n
     }
@@ -103,9 +107,10 @@ final class HeldBytes {
 
     /// The error for a temporary file that cannot be made or written.
     private static func failure(_ name: String) -> ASNError {
-        ASNError(.unreadableInput,
-                 "cannot hold the decompressed data of '\(name)' until its gzip checksum is checked: the temporary file cannot be written (\(String(cString: strerror(errno)))); "
-                     + "free space in the temporary folder (TMPDIR) or point TMPDIR elsewhere",
-                 at: SourceLocation(path: name))
+        ASNError(
+            .unreadableInput,
+            "cannot hold the decompressed data of '\(name)' until its gzip checksum is checked: the temporary file cannot be written (\(String(cString: strerror(errno)))); "
+                + "free space in the temporary folder (TMPDIR) or point TMPDIR elsewhere",
+            at: SourceLocation(path: name))
     }
 }

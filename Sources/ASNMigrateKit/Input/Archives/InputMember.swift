@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One stream of text found in an input: the input itself once decompressed, or one regular-file member of a tar
@@ -27,14 +27,18 @@ enum InputMember {
         let format: InputFormat
         do {
             try buffer.fill(atLeast: InputFormat.sampleSize)
-            format = InputFormat.detect(UnsafeRawBufferPointer(start: buffer.pending, count: min(buffer.available, InputFormat.sampleSize)))
+            format = InputFormat.detect(
+                UnsafeRawBufferPointer(start: buffer.pending, count: min(buffer.available, InputFormat.sampleSize)))
         } catch {
             throw ReadFailure(error, name: name)
         }
         if format != .text, depth >= maxDepth {
-            return try body(.rejected(ASNError(
-                .unreadableInput, "'\(name)' is nested \(depth) archives or compressions deep, more than asn-migrate opens (\(maxDepth)); extract it first",
-                at: SourceLocation(path: name))))
+            return try body(
+                .rejected(
+                    ASNError(
+                        .unreadableInput,
+                        "'\(name)' is nested \(depth) archives or compressions deep, more than asn-migrate opens (\(maxDepth)); extract it first",
+                        at: SourceLocation(path: name))))
         }
         switch format {
         case .text:
@@ -49,7 +53,9 @@ enum InputMember {
                 throw error
             }
         case .gzip:
-            try walk(SourceBuffer(GzipByteSource(upstream: buffer, name: name), name: name), name: name, depth: depth + 1, body)
+            try walk(
+                SourceBuffer(GzipByteSource(upstream: buffer, name: name), name: name), name: name, depth: depth + 1,
+                body)
         case .zstd:
             let source: ZstdByteSource
             do {
@@ -61,22 +67,31 @@ enum InputMember {
         case .tar:
             try TarArchive(buffer, name: name).forEachMember { member, source in
                 try walkMember(source, name: member, depth: depth + 1, body)
-            } rejected: { try body(.rejected($0)) }
+            } rejected: {
+                try body(.rejected($0))
+            }
             if let problem = buffer.endProblem { try body(.rejected(problem)) }
         case .zip:
             try ZipArchive(buffer, name: name).forEachMember { member, source in
                 try walkMember(source, name: member, depth: depth + 1, body)
-            } rejected: { try body(.rejected($0)) }
+            } rejected: {
+                try body(.rejected($0))
+            }
             if let problem = buffer.endProblem { try body(.rejected(problem)) }
         case .unsupported(let format, let advice):
-            try body(.rejected(ASNError(
-                .unreadableInput, "'\(name)' is in a format asn-migrate does not read: \(format); \(advice)",
-                at: SourceLocation(path: name), group: "a file in a format asn-migrate does not read: \(format)")))
+            try body(
+                .rejected(
+                    ASNError(
+                        .unreadableInput, "'\(name)' is in a format asn-migrate does not read: \(format); \(advice)",
+                        at: SourceLocation(path: name), group: "a file in a format asn-migrate does not read: \(format)"
+                    )))
         }
     }
 
     /// Walks one archive member; a failure to read it is one `.rejected` for it, and the archive goes on.
-    private static func walkMember(_ source: any ByteSource, name: String, depth: Int, _ body: (InputMember) throws -> Void) throws {
+    private static func walkMember(
+        _ source: any ByteSource, name: String, depth: Int, _ body: (InputMember) throws -> Void
+    ) throws {
         do {
             try walk(SourceBuffer(source, name: name), name: name, depth: depth, body)
         } catch let failure as ReadFailure {
@@ -98,7 +113,8 @@ enum InputMember {
             } else if let error = error as? ASNError {
                 self.error = error.located(in: name)
             } else {
-                self.error = ASNError(.unreadableInput, "cannot read input '\(name)': \(error)", at: SourceLocation(path: name))
+                self.error = ASNError(
+                    .unreadableInput, "cannot read input '\(name)': \(error)", at: SourceLocation(path: name))
             }
         }
     }

@@ -61,7 +61,8 @@ struct TarArchive {
             let block = try buffer.read(TarHeader.blockSize)
             if block.isEmpty { return .end }
             guard block.count == TarHeader.blockSize else {
-                throw damaged("the archive ends inside the header at byte offset \(offset) (\(block.count) of 512 bytes)")
+                throw damaged(
+                    "the archive ends inside the header at byte offset \(offset) (\(block.count) of 512 bytes)")
             }
             let header = TarHeader(block: block)
             if header.isZero { return .end }
@@ -86,7 +87,9 @@ struct TarArchive {
                 while copied < size {
                     try buffer.fill(atLeast: 1)
                     guard buffer.available > 0 else {
-                        throw damaged("member '\(path)' (header at byte offset \(offset)) is cut short: \(copied) of its \(size) bytes are in the archive, none was used")
+                        throw damaged(
+                            "member '\(path)' (header at byte offset \(offset)) is cut short: \(copied) of its \(size) bytes are in the archive, none was used"
+                        )
                     }
                     let n = min(buffer.available, size - copied)
                     try held.append(UnsafeRawBufferPointer(start: buffer.pending, count: n), name: member)
@@ -113,15 +116,19 @@ struct TarArchive {
             _ = try buffer.skip(padded - size)
             return bytes
         }
-        guard try buffer.skip(padded) == padded || size == 0 else { throw damaged("the archive ends inside \(what) at byte offset \(offset)") }
+        guard try buffer.skip(padded) == padded || size == 0 else {
+            throw damaged("the archive ends inside \(what) at byte offset \(offset)")
+        }
         return []
     }
 
     /// Reads the `path` and `size` records of a pax extended header (`LENGTH KEY=VALUE\n` each).
     private func readPax(_ bytes: [UInt8], into pending: inout Pending) {
         var rest = bytes[...]
-        while let space = rest.firstIndex(of: 0x20), let length = Int(String(decoding: rest[rest.startIndex..<space], as: UTF8.self)),
-              length > 0, rest.count >= length {
+        while let space = rest.firstIndex(of: 0x20),
+            let length = Int(String(decoding: rest[rest.startIndex..<space], as: UTF8.self)),
+            length > 0, rest.count >= length
+        {
             let record = rest[(space + 1)..<(rest.startIndex + length)]
             rest = rest[(rest.startIndex + length)...]
             guard let equals = record.firstIndex(of: UInt8(ascii: "=")) else { continue }
@@ -140,8 +147,9 @@ struct TarArchive {
 
     /// The error for a damaged archive.
     private func damaged(_ what: String) -> ASNError {
-        ASNError(.unreadableInput,
-                 "cannot read the tar archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'tar -tvf') and restore a good copy",
-                 at: SourceLocation(path: name))
+        ASNError(
+            .unreadableInput,
+            "cannot read the tar archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'tar -tvf') and restore a good copy",
+            at: SourceLocation(path: name))
     }
 }

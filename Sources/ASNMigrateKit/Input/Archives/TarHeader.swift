@@ -24,7 +24,8 @@ struct TarHeader {
     /// (unsigned, or signed as some old writers computed it).
     var checksumMatches: Bool {
         guard let stored = Self.octal(block[148..<156]) else { return false }
-        var unsigned = 0, signed = 0
+        var unsigned = 0
+        var signed = 0
         for (k, byte) in block.enumerated() {
             let value = (148..<156).contains(k) ? 0x20 : byte
             unsigned += Int(value)

@@ -74,7 +74,9 @@ struct ZipArchive {
         let offset = buffer.position
         let signature = try buffer.peek(4)
         if signature.isEmpty { return .end }
-        guard signature.count == 4, signature[0] == 0x50, signature[1] == 0x4B else { throw damaged("no zip header at byte offset \(offset)") }
+        guard signature.count == 4, signature[0] == 0x50, signature[1] == 0x4B else {
+            throw damaged("no zip header at byte offset \(offset)")
+        }
         switch (signature[2], signature[3]) {
         case (3, 4): break
         case (1, 2), (5, 6), (6, 6), (6, 7): return .end // The central directory: every member has been read.
@@ -82,9 +84,11 @@ struct ZipArchive {
         }
         let fixed = try buffer.read(30)
         guard fixed.count == 30 else { throw damaged("the archive ends inside the header at byte offset \(offset)") }
-        var header = LocalHeader(flags: Self.u16(fixed, 6), method: Self.u16(fixed, 8), crc: UInt32(Self.u32(fixed, 14)),
-                                 compressedSize: Self.u32(fixed, 18), size: Self.u32(fixed, 22))
-        let nameBytes = try buffer.read(Self.u16(fixed, 26)), extra = try buffer.read(Self.u16(fixed, 28))
+        var header = LocalHeader(
+            flags: Self.u16(fixed, 6), method: Self.u16(fixed, 8), crc: UInt32(Self.u32(fixed, 14)),
+            compressedSize: Self.u32(fixed, 18), size: Self.u32(fixed, 22))
+        let nameBytes = try buffer.read(Self.u16(fixed, 26))
+        let extra = try buffer.read(Self.u16(fixed, 28))
         guard nameBytes.count == Self.u16(fixed, 26), extra.count == Self.u16(fixed, 28) else {
             throw damaged("the archive ends inside the header at byte offset \(offset)")
         }
@@ -93,13 +97,19 @@ struct ZipArchive {
         let member = name + ":" + path
 
         if path.hasSuffix("/") && header.compressedSize == 0 && !header.hasDescriptor { return .skipped }
-        let cannot: String? = header.flags & 0x01 != 0 ? "it is encrypted"
-            : header.method != 0 && header.method != 8 ? "it uses compression method \(header.method) (\(Self.methodName(header.method))), which asn-migrate does not read; only stored and deflate members are"
-            : header.method == 0 && header.hasDescriptor && header.compressedSize == 0 ? "it is stored with a data descriptor, so its end cannot be found in a stream"
-            : nil
+        let cannot: String? =
+            header.flags & 0x01 != 0
+            ? "it is encrypted"
+            : header.method != 0 && header.method != 8
+                ? "it uses compression method \(header.method) (\(Self.methodName(header.method))), which asn-migrate does not read; only stored and deflate members are"
+                : header.method == 0 && header.hasDescriptor && header.compressedSize == 0
+                    ? "it is stored with a data descriptor, so its end cannot be found in a stream"
+                    : nil
         if let cannot {
             guard !header.hasDescriptor else {
-                throw damaged("member '\(path)' (header at byte offset \(offset)) cannot be read: \(cannot), and the members after it cannot be found")
+                throw damaged(
+                    "member '\(path)' (header at byte offset \(offset)) cannot be read: \(cannot), and the members after it cannot be found"
+                )
             }
             guard try buffer.skip(header.compressedSize) == header.compressedSize else {
                 throw damaged("the archive ends inside member '\(path)' (header at byte offset \(offset))")
@@ -114,7 +124,9 @@ struct ZipArchive {
             while copied < header.compressedSize {
                 try buffer.fill(atLeast: 1)
                 guard buffer.available > 0 else {
-                    throw damaged("the archive ends inside member '\(path)' (header at byte offset \(offset)): \(copied) of its \(header.compressedSize) bytes are in it, none was used")
+                    throw damaged(
+                        "the archive ends inside member '\(path)' (header at byte offset \(offset)): \(copied) of its \(header.compressedSize) bytes are in it, none was used"
+                    )
                 }
                 let n = min(buffer.available, header.compressedSize - copied)
                 let bytes = UnsafeRawBufferPointer(start: buffer.pending, count: n)
@@ -127,13 +139,21 @@ struct ZipArchive {
             let start = buffer.position
             if let problem = try inflater.inflate(from: buffer, into: held, crc: &crc, name: member) {
                 guard !header.hasDescriptor else {
-                    throw damaged("member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)), and the members after it cannot be found")
+                    throw damaged(
+                        "member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)), and the members after it cannot be found"
+                    )
                 }
                 let used = buffer.position - start
-                guard used <= header.compressedSize, try buffer.skip(header.compressedSize - used) == header.compressedSize - used else {
-                    throw damaged("member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)) and the archive ends inside it")
+                guard used <= header.compressedSize,
+                    try buffer.skip(header.compressedSize - used) == header.compressedSize - used
+                else {
+                    throw damaged(
+                        "member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)) and the archive ends inside it"
+                    )
                 }
-                return .rejected(memberRejected(member, "its compressed data is damaged (zlib: \(problem)); none of its data was used"))
+                return .rejected(
+                    memberRejected(
+                        member, "its compressed data is damaged (zlib: \(problem)); none of its data was used"))
             }
         }
         if header.hasDescriptor {
@@ -141,15 +161,22 @@ struct ZipArchive {
             if mark == [0x50, 0x4B, 0x07, 0x08] { buffer.consume(4) }
             let width = header.zip64 ? 8 : 4
             let descriptor = try buffer.read(4 + 2 * width)
-            guard descriptor.count == 4 + 2 * width else { throw damaged("the archive ends inside the data descriptor of member '\(path)'") }
+            guard descriptor.count == 4 + 2 * width else {
+                throw damaged("the archive ends inside the data descriptor of member '\(path)'")
+            }
             header.crc = UInt32(Self.u32(descriptor, 0))
             header.size = width == 8 ? Self.u64(descriptor, 4 + width) : Self.u32(descriptor, 4 + width)
         }
         guard crc == header.crc, held.count == header.size else {
-            let what = crc != header.crc
+            let what =
+                crc != header.crc
                 ? "its CRC-32 is \(Self.hex(crc)) where the archive says \(Self.hex(header.crc))"
                 : "it holds \(held.count) bytes where the archive says \(header.size)"
-            return .rejected(memberRejected(member, "\(what), so it is damaged; none of its data was used. Check the archive (for example with 'unzip -t') and restore a good copy"))
+            return .rejected(
+                memberRejected(
+                    member,
+                    "\(what), so it is damaged; none of its data was used. Check the archive (for example with 'unzip -t') and restore a good copy"
+                ))
         }
         return .member(member, HeldSource(held, name: member))
     }
@@ -158,12 +185,18 @@ struct ZipArchive {
     private func readZip64(_ extra: [UInt8], into header: inout LocalHeader) {
         var at = 0
         while at + 4 <= extra.count {
-            let id = Self.u16(extra, at), length = Self.u16(extra, at + 2)
+            let id = Self.u16(extra, at)
+            let length = Self.u16(extra, at + 2)
             if id == 1 {
                 header.zip64 = true
                 var field = at + 4
-                if header.size == 0xFFFF_FFFF, field + 8 <= extra.count { header.size = Self.u64(extra, field); field += 8 }
-                if header.compressedSize == 0xFFFF_FFFF, field + 8 <= extra.count { header.compressedSize = Self.u64(extra, field) }
+                if header.size == 0xFFFF_FFFF, field + 8 <= extra.count {
+                    header.size = Self.u64(extra, field)
+                    field += 8
+                }
+                if header.compressedSize == 0xFFFF_FFFF, field + 8 <= extra.count {
+                    header.compressedSize = Self.u64(extra, field)
+                }
             }
             at += 4 + length
         }
@@ -203,19 +236,22 @@ struct ZipArchive {
 
     /// The name of a zip compression method.
     private static func methodName(_ method: Int) -> String {
-        [9: "deflate64", 12: "bzip2", 14: "lzma", 93: "zstd", 95: "xz", 98: "ppmd", 99: "AES encryption"][method] ?? "unknown"
+        [9: "deflate64", 12: "bzip2", 14: "lzma", 93: "zstd", 95: "xz", 98: "ppmd", 99: "AES encryption"][method]
+            ?? "unknown"
     }
 
     /// The reject for a member that is not used.
     private func memberRejected(_ member: String, _ why: String) -> ASNError {
-        ASNError(.unreadableInput, "zip member '\(member)' is not read: \(why)", at: SourceLocation(path: member),
-                 group: "a zip member that is not read")
+        ASNError(
+            .unreadableInput, "zip member '\(member)' is not read: \(why)", at: SourceLocation(path: member),
+            group: "a zip member that is not read")
     }
 
     /// The error for a damaged archive.
     private func damaged(_ what: String) -> ASNError {
-        ASNError(.unreadableInput,
-                 "cannot read the zip archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'unzip -t') and restore a good copy",
-                 at: SourceLocation(path: name))
+        ASNError(
+            .unreadableInput,
+            "cannot read the zip archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'unzip -t') and restore a good copy",
+            at: SourceLocation(path: name))
     }
 }

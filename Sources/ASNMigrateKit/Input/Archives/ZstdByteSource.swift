@@ -140,7 +140,8 @@ final class ZstdByteSource: ByteSource {
         outBuffer[0] = Int(bitPattern: scratch)
         outBuffer[1] = Self.scratchSize
         outBuffer[2] = 0
-        let code = library.decompressStream(stream, UnsafeMutableRawPointer(outBuffer), UnsafeMutableRawPointer(inBuffer))
+        let code = library.decompressStream(
+            stream, UnsafeMutableRawPointer(outBuffer), UnsafeMutableRawPointer(inBuffer))
         input.consume(inBuffer[2])
         guard library.isError(code) == 0 else { throw failure(library.errorText(code)) }
         try held.append(UnsafeRawBufferPointer(start: scratch, count: outBuffer[2]), name: name)
@@ -165,14 +166,17 @@ final class ZstdByteSource: ByteSource {
         phase = .done
         guard !allZero else { return }
         let frames = framesBefore + 1
-        endProblem = ByteSourceErrors.trailingData(name, count: count, offset: offset, format: "zstd", complete: frames, part: "frame", tool: "zstd -t")
+        endProblem = ByteSourceErrors.trailingData(
+            name, count: count, offset: offset, format: "zstd", complete: frames, part: "frame", tool: "zstd -t")
     }
 
     /// The error for a frame libzstd cannot finish, naming where it starts.
     private func failure(_ zstdMessage: String) -> ASNError {
         let which = framesBefore == 0 ? "the zstd stream" : "zstd frame \(framesBefore + 1)"
-        let message = "cannot read input '\(name)': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
-            + (framesBefore == 0 ? "" : " (the records of the \(framesBefore) frame\(framesBefore == 1 ? "" : "s") before it were read)")
+        let message =
+            "cannot read input '\(name)': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
+            + (framesBefore == 0
+                ? "" : " (the records of the \(framesBefore) frame\(framesBefore == 1 ? "" : "s") before it were read)")
             + "; none of its data was used (\(held.count) byte\(held.count == 1 ? "" : "s") in \(held.lineFeeds) line\(held.lineFeeds == 1 ? "" : "s") decompressed before the failure, unverified)"
             + "; check the archive (for example with 'zstd -t') and restore a good copy"
         return ASNError(.unreadableInput, message, at: SourceLocation(path: name), cause: "zstd: \(zstdMessage)")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The system's zstd library, loaded when the first zstd input is met (`dlopen`), since its development package
@@ -55,15 +55,17 @@ final class ZstdLibrary: @unchecked Sendable {
             return unsafeBitCast(pointer, to: type)
         }
         guard let create = symbol("ZSTD_createDStream", as: (@convention(c) () -> OpaquePointer?).self),
-              let free = symbol("ZSTD_freeDStream", as: (@convention(c) (OpaquePointer?) -> Int).self),
-              let initialise = symbol("ZSTD_initDStream", as: (@convention(c) (OpaquePointer?) -> Int).self),
-              let decompress = symbol("ZSTD_decompressStream",
-                                      as: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int).self),
-              let isError = symbol("ZSTD_isError", as: (@convention(c) (Int) -> UInt32).self),
-              let errorName = symbol("ZSTD_getErrorName", as: (@convention(c) (Int) -> UnsafePointer<CChar>?).self),
-              let compress = symbol("ZSTD_compress",
-                                    as: (@convention(c) (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int, Int32) -> Int).self),
-              let bound = symbol("ZSTD_compressBound", as: (@convention(c) (Int) -> Int).self)
+            let free = symbol("ZSTD_freeDStream", as: (@convention(c) (OpaquePointer?) -> Int).self),
+            let initialise = symbol("ZSTD_initDStream", as: (@convention(c) (OpaquePointer?) -> Int).self),
+            let decompress = symbol(
+                "ZSTD_decompressStream",
+                as: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int).self),
+            let isError = symbol("ZSTD_isError", as: (@convention(c) (Int) -> UInt32).self),
+            let errorName = symbol("ZSTD_getErrorName", as: (@convention(c) (Int) -> UnsafePointer<CChar>?).self),
+            let compress = symbol(
+                "ZSTD_compress",
+                as: (@convention(c) (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int, Int32) -> Int).self),
+            let bound = symbol("ZSTD_compressBound", as: (@convention(c) (Int) -> Int).self)
         else {
             dlclose(handle)
             return .failure(unavailable(file, "it lacks the streaming functions of zstd 1.4 or later"))
@@ -72,14 +74,17 @@ final class ZstdLibrary: @unchecked Sendable {
     }
 
     /// Keeps the looked-up functions.
-    private init(_ create: @escaping @convention(c) () -> OpaquePointer?,
-                 _ free: @escaping @convention(c) (OpaquePointer?) -> Int,
-                 _ initialise: @escaping @convention(c) (OpaquePointer?) -> Int,
-                 _ decompress: @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int,
-                 _ isError: @escaping @convention(c) (Int) -> UInt32,
-                 _ errorName: @escaping @convention(c) (Int) -> UnsafePointer<CChar>?,
-                 _ compress: @escaping @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int, Int32) -> Int,
-                 _ bound: @escaping @convention(c) (Int) -> Int) {
+    private init(
+        _ create: @escaping @convention(c) () -> OpaquePointer?,
+        _ free: @escaping @convention(c) (OpaquePointer?) -> Int,
+        _ initialise: @escaping @convention(c) (OpaquePointer?) -> Int,
+        _ decompress:
+            @escaping @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int,
+        _ isError: @escaping @convention(c) (Int) -> UInt32,
+        _ errorName: @escaping @convention(c) (Int) -> UnsafePointer<CChar>?,
+        _ compress: @escaping @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int, Int32) -> Int,
+        _ bound: @escaping @convention(c) (Int) -> Int
+    ) {
         createDStream = create
         freeDStream = free
         initDStream = initialise
@@ -111,9 +116,10 @@ final class ZstdLibrary: @unchecked Sendable {
 
     /// The error for a library that cannot be used.
     private static func unavailable(_ file: String, _ reason: String) -> ASNError {
-        ASNError(.unreadableInput,
-                 "zstd-compressed input needs the system's zstd library, and '\(file)' cannot be loaded (\(reason)); "
-                     + "install it (Debian/Ubuntu: 'apt-get install libzstd1'; RHEL: 'dnf install libzstd'), point ASN_MIGRATE_LIBZSTD at it, "
-                     + "or decompress the file first ('zstd -d FILE')")
+        ASNError(
+            .unreadableInput,
+            "zstd-compressed input needs the system's zstd library, and '\(file)' cannot be loaded (\(reason)); "
+                + "install it (Debian/Ubuntu: 'apt-get install libzstd1'; RHEL: 'dnf install libzstd'), point ASN_MIGRATE_LIBZSTD at it, "
+                + "or decompress the file first ('zstd -d FILE')")
     }
 }

@@ -7,7 +7,9 @@
 /// removes one `'` from any cell made of `'`s then one of those bytes.
 package enum CSVFormulaGuard {
     /// First bytes that make a spreadsheet treat a cell as a formula.
-    package static let leaders: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+    package static let leaders: Set<UInt8> = [
+        UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D
+    ]
 
     /// The guard byte put in front of such a cell.
     package static let mark = UInt8(ascii: "'")

@@ -37,7 +37,10 @@ package struct CSVReader: Sendable {
     /// Consumes a chunk and returns the data rows it completed, good or malformed (the header is kept in `header`).
     /// Throws only for a bad header row or when fed after `finishRows()`.
     package mutating func feedRows(_ chunk: some Sequence<UInt8>) throws(ASNError) -> [CSVRow] {
-        guard !finished else { throw ASNError(.malformedCSV, "CSV reader fed after finish(); this is a bug, please report it", at: location(line)) }
+        guard !finished else {
+            throw ASNError(
+                .malformedCSV, "CSV reader fed after finish(); this is a bug, please report it", at: location(line))
+        }
         var rows: [CSVRow] = []
         for byte in chunk {
             if bomBytesSeen < 3 {
@@ -60,7 +63,10 @@ package struct CSVReader: Sendable {
         switch state {
         case .quoted:
             let lines = line - recordLine + (lastByteEndedLine ? 0 : 1)
-            let error = ASNError(.malformedCSV, "quoted field opened on line \(quoteLine) is never closed; it swallowed the rest of the file (\(lines) line\(lines == 1 ? "" : "s") from line \(recordLine)) and any rows in them are lost; add the closing '\"' and double any '\"' inside the field", at: location(recordLine))
+            let error = ASNError(
+                .malformedCSV,
+                "quoted field opened on line \(quoteLine) is never closed; it swallowed the rest of the file (\(lines) line\(lines == 1 ? "" : "s") from line \(recordLine)) and any rows in them are lost; add the closing '\"' and double any '\"' inside the field",
+                at: location(recordLine))
             if header == nil { throw error }
             rows.append(.malformed(error))
         case .fieldStart where fields.isEmpty, .afterCR:
@@ -69,7 +75,8 @@ package struct CSVReader: Sendable {
             try endRecord(into: &rows)
         }
         guard header != nil else {
-            throw ASNError(.malformedCSV, "the CSV file is empty; it needs a header row naming the columns", at: location(nil))
+            throw ASNError(
+                .malformedCSV, "the CSV file is empty; it needs a header row naming the columns", at: location(nil))
         }
         return rows
     }
@@ -85,7 +92,9 @@ package struct CSVReader: Sendable {
     }
 
     /// Reads a whole buffer strictly: the header and every record, or the first malformed row thrown.
-    package static func read(_ bytes: [UInt8], path: String) throws(ASNError) -> (header: [String], records: [CSVRecord]) {
+    package static func read(_ bytes: [UInt8], path: String) throws(ASNError) -> (
+        header: [String], records: [CSVRecord]
+    ) {
         var reader = CSVReader(path: path)
         var records = try reader.feed(bytes)
         records += try reader.finish()
@@ -186,7 +195,11 @@ package struct CSVReader: Sendable {
                 try endLine(byte, into: &records)
             default:
                 // The row is lost whatever follows; its line is skipped and the next row read.
-                flag(ASNError(.malformedCSV, "text after the closing quote of field \(fields.count + 1)\(spanned); quote the whole field and double every '\"' inside it", at: location(recordLine)))
+                flag(
+                    ASNError(
+                        .malformedCSV,
+                        "text after the closing quote of field \(fields.count + 1)\(spanned); quote the whole field and double every '\"' inside it",
+                        at: location(recordLine)))
                 state = .skippingLine
             }
         }
@@ -197,7 +210,10 @@ package struct CSVReader: Sendable {
         if let text = String(validating: field, as: UTF8.self) {
             fields.append(text)
         } else {
-            flag(ASNError(.malformedCSV, "field \(fields.count + 1) is not valid UTF-8; save the file as UTF-8", at: location(recordLine)))
+            flag(
+                ASNError(
+                    .malformedCSV, "field \(fields.count + 1) is not valid UTF-8; save the file as UTF-8",
+                    at: location(recordLine)))
             fields.append("")
         }
         field.removeAll(keepingCapacity: true)
@@ -237,7 +253,12 @@ package struct CSVReader: Sendable {
         if let problem {
             records.append(.malformed(problem))
         } else if record.count != header.count {
-            records.append(.malformed(ASNError(.malformedCSV, "record has \(record.count) field\(record.count == 1 ? "" : "s") but the header has \(header.count)\(spanned); quote fields that contain commas, or add the missing fields; the next rows are read", at: location(recordLine))))
+            records.append(
+                .malformed(
+                    ASNError(
+                        .malformedCSV,
+                        "record has \(record.count) field\(record.count == 1 ? "" : "s") but the header has \(header.count)\(spanned); quote fields that contain commas, or add the missing fields; the next rows are read",
+                        at: location(recordLine))))
         } else {
             records.append(.record(CSVRecord(fields: record, line: recordLine)))
         }

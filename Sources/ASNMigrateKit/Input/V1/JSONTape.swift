@@ -314,7 +314,9 @@ private struct TapeScanner {
             if unit >= 0xDC00 && unit <= 0xDFFF { return false }
             i += 6
             if unit >= 0xD800 && unit <= 0xDBFF {
-                guard i + 1 < end, base[i] == 0x5C, base[i + 1] == 0x75, let low = hex4(at: i + 2), low >= 0xDC00, low <= 0xDFFF else { return false }
+                guard i + 1 < end, base[i] == 0x5C, base[i + 1] == 0x75, let low = hex4(at: i + 2), low >= 0xDC00,
+                    low <= 0xDFFF
+                else { return false }
                 i += 6
             }
             return true

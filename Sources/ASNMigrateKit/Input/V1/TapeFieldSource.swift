@@ -37,7 +37,9 @@ final class TapeSlots {
         var k = object + 1
         while k < end {
             let key = tape.tokens[k]
-            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) { mine[slot] = Int32(truncatingIfNeeded: k + 1) }
+            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) {
+                mine[slot] = Int32(truncatingIfNeeded: k + 1)
+            }
             k = tape.next(after: k + 1)
         }
         return base
@@ -68,7 +70,9 @@ struct TapeFieldSource: V1FieldSource {
     /// `V1FieldReader.requiredString`, for a plain non-empty string.
     func requiredString(_ key: V1Key) throws(FastPathDeclined) -> String {
         let index = valueIndex(V1Keys.slot(key))
-        guard index >= 0, tape.tokens[index].kind == .string, let value = present(index) else { throw FastPathDeclined() }
+        guard index >= 0, tape.tokens[index].kind == .string, let value = present(index) else {
+            throw FastPathDeclined()
+        }
         return text(value)
     }
 
@@ -191,7 +195,9 @@ struct TapeFieldSource: V1FieldSource {
     /// The raw bytes of a string or number token as a String.
     private func text(_ index: Int) -> String {
         let token = tape.tokens[index]
-        return String(decoding: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start), as: UTF8.self
+        )
     }
 
     /// Whether the token's bytes are all ASCII digits (at least one, at most `limit`).
@@ -212,7 +218,9 @@ struct TapeFieldSource: V1FieldSource {
     /// The value of a string or number token of 1 to 18 digits.
     private func digitsValue(_ index: Int) throws(FastPathDeclined) -> Int64 {
         let token = tape.tokens[index]
-        guard token.kind == .string || token.kind == .number, allDigits(index, limit: 18) else { throw FastPathDeclined() }
+        guard token.kind == .string || token.kind == .number, allDigits(index, limit: 18) else {
+            throw FastPathDeclined()
+        }
         var value: Int64 = 0
         for k in token.start..<token.end { value = value &* 10 &+ Int64(tape.base[k] &- 0x30) }
         return value

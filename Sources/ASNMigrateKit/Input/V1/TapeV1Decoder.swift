@@ -19,11 +19,6 @@ struct TapeV1Decoder {
     /// The tape being read.
     let tape: JSONTape
 
-    /// Creates a decoder over a built tape.
-    init(tape: JSONTape) {
-        self.tape = tape
-    }
-
     /// Unwraps the envelope (if any) and decodes the body with `ResponseBodyV1`'s own decoding over a `TapeFieldSource`.
     func decode() throws(FastPathDeclined) -> Decoded {
         guard !tape.tokens.isEmpty, tape.tokens[0].kind == .object else { throw FastPathDeclined() }
@@ -98,6 +93,8 @@ struct TapeV1Decoder {
     /// The raw bytes of a string or number token as a String.
     private func text(_ index: Int) -> String {
         let token = tape.tokens[index]
-        return String(decoding: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start), as: UTF8.self
+        )
     }
 }

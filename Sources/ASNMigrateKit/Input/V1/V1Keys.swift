@@ -27,7 +27,9 @@ enum V1Keys {
 
         /// A table of `keys` (name, slot).
         init(_ keys: [(String, Int)]) {
-            let sorted = keys.enumerated().sorted { ($0.element.0.utf8.count, $0.offset) < ($1.element.0.utf8.count, $1.offset) }.map(\.element)
+            let sorted = keys.enumerated().sorted {
+                ($0.element.0.utf8.count, $0.offset) < ($1.element.0.utf8.count, $1.offset)
+            }.map(\.element)
             let longest = sorted.last.map { $0.0.utf8.count } ?? 0
             var bytes: [UInt8] = []
             var entries: [Entry] = []
@@ -48,12 +50,15 @@ enum V1Keys {
         @inline(__always)
         func lookup(_ start: UnsafePointer<UInt8>, _ length: Int) -> Int? {
             guard length > 0, length &+ 1 < starts.count else { return nil }
-            let first = start[0], last = start[length &- 1]
+            let first = start[0]
+            let last = start[length &- 1]
             return bytes.withUnsafeBufferPointer { buffer -> Int? in
                 guard let base = buffer.baseAddress else { return nil }
                 for k in starts[length]..<starts[length &+ 1] {
                     let entry = entries[k]
-                    if entry.first == first, entry.last == last, ByteTables.equal(base + entry.offset, start, length) { return entry.slot }
+                    if entry.first == first, entry.last == last, ByteTables.equal(base + entry.offset, start, length) {
+                        return entry.slot
+                    }
                 }
                 return nil
             }
@@ -72,5 +77,6 @@ enum V1Keys {
     static func millisecondsSlot(_ key: V1Key) -> Int { key.rawValue &* 2 &+ 1 }
 
     /// Every key's base name and `_ms` form.
-    static let table = Table(V1Key.allCases.flatMap { key in [(key.name, slot(key)), (key.millisecondsName, millisecondsSlot(key))] })
+    static let table = Table(
+        V1Key.allCases.flatMap { key in [(key.name, slot(key)), (key.millisecondsName, millisecondsSlot(key))] })
 }

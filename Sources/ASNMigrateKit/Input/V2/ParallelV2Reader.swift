@@ -24,7 +24,10 @@ package struct ParallelV2Reader: Sendable {
     /// Calls `body` with the outcome of every record of `files`, in order, as `V2RecordReader.read` does, and
     /// `progress` with the input bytes (records and line breaks) and the outcomes of each batch of JSON input after them.
     /// Errors thrown by `body`, and reading failures other than an unreadable file, stop the run and are rethrown.
-    package func read(_ files: [InputFile], progress: (_ bytes: Int, _ outcomes: Int) -> Void = { _, _ in }, _ body: (V2ReadOutcome) throws -> Void) throws {
+    package func read(
+        _ files: [InputFile], progress: (_ bytes: Int, _ outcomes: Int) -> Void = { _, _ in },
+        _ body: (V2ReadOutcome) throws -> Void
+    ) throws {
         var run: [InputFile] = []
         for file in files {
             // CSV exports, and archives (whose members may be CSV), are read in their place by the sequential reader.
@@ -52,11 +55,15 @@ package struct ParallelV2Reader: Sendable {
     }
 
     /// Reads non-CSV `files` through the threads.
-    private func readParallel(_ files: [InputFile], _ progress: (Int, Int) -> Void, _ body: (V2ReadOutcome) throws -> Void) throws {
+    private func readParallel(
+        _ files: [InputFile], _ progress: (Int, Int) -> Void, _ body: (V2ReadOutcome) throws -> Void
+    ) throws {
         guard !files.isEmpty else { return }
         let decoder = reader.decoder
-        try OrderedBatchRun.run(files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
-                                process: { Self.decode($0, decoder) }) { batch in
+        try OrderedBatchRun.run(
+            files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
+            process: { Self.decode($0, decoder) }
+        ) { batch in
             for outcome in batch.outcomes { try body(outcome) }
             progress(batch.inputBytes, batch.outcomes.count)
             if let failure = batch.failure { throw failure }

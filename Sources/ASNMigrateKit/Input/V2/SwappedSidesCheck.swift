@@ -23,7 +23,8 @@ package enum SwappedSidesCheck {
     /// What `bytes` (the start of a file) look like.
     package static func look(_ bytes: [UInt8]) -> Look {
         let text = String(decoding: bytes, as: UTF8.self)
-        let v1 = v1Markers.contains { text.contains($0) }, v2 = v2Markers.contains { text.contains($0) }
+        let v1 = v1Markers.contains { text.contains($0) }
+        let v2 = v2Markers.contains { text.contains($0) }
         if v1 && !v2 { return .v1 }
         if v2 && !v1 { return .v2 }
         return .unknown
@@ -43,13 +44,19 @@ package enum SwappedSidesCheck {
 
     /// The usage error for swapped sides, or nil when each side looks like its own (or cannot be told).
     package static func problem(v1: Look, v2: Look) -> ASNError? {
-        let advice = "swap the paths given to --v1 and --v2 (or pass --force if the files really are what they are given as)"
+        let advice =
+            "swap the paths given to --v1 and --v2 (or pass --force if the files really are what they are given as)"
         if v1 == .v2 {
             let also = v2 == .v1 ? ", and the --v2 files hold V1 bodies (notification_type)" : ""
-            return ASNError(.usage, "the --v1 files hold V2 notifications (signedPayload / notificationType), not V1 bodies\(also); \(advice)")
+            return ASNError(
+                .usage,
+                "the --v1 files hold V2 notifications (signedPayload / notificationType), not V1 bodies\(also); \(advice)"
+            )
         }
         if v2 == .v1 {
-            return ASNError(.usage, "the --v2 files hold V1 bodies (notification_type / unified_receipt), not V2 records; \(advice)")
+            return ASNError(
+                .usage, "the --v2 files hold V1 bodies (notification_type / unified_receipt), not V2 records; \(advice)"
+            )
         }
         return nil
     }

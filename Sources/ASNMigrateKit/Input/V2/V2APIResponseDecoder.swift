@@ -45,7 +45,13 @@ package struct V2APIResponseDecoder: Sendable {
     package func historyPage(_ page: JSONObject, at location: SourceLocation) -> [V2ReadOutcome] {
         guard case .array(let entries)? = page["signedTransactions"] else {
             let found = page["signedTransactions"].map { V1FieldReader.describe($0) } ?? "missing"
-            return [.rejected(ASNError(.wrongFieldType, "signedTransactions is \(found), not an array; save Get Transaction History responses unchanged", at: location.with(key: "signedTransactions")))]
+            return [
+                .rejected(
+                    ASNError(
+                        .wrongFieldType,
+                        "signedTransactions is \(found), not an array; save Get Transaction History responses unchanged",
+                        at: location.with(key: "signedTransactions")))
+            ]
         }
         let pageEnvironment = V2FieldReader(page).string("environment")
         return entries.enumerated().map { index, entry in
@@ -54,10 +60,14 @@ package struct V2APIResponseDecoder: Sendable {
             let key = "signedTransactions[\(index)]"
             do throws(ASNError) {
                 guard case .string(let jws) = entry else {
-                    throw ASNError(.malformedJWS, "\(key) is \(V1FieldReader.describe(entry)), not a JWS string; save Get Transaction History responses unchanged", at: at.with(key: key))
+                    throw ASNError(
+                        .malformedJWS,
+                        "\(key) is \(V1FieldReader.describe(entry)), not a JWS string; save Get Transaction History responses unchanged",
+                        at: at.with(key: key))
                 }
                 let object = try signedObject(jws, what: key, at: at.with(key: key))
-                return .api(.transaction(transaction(object, origin: .history, pageEnvironment: pageEnvironment, at: at)))
+                return .api(
+                    .transaction(transaction(object, origin: .history, pageEnvironment: pageEnvironment, at: at)))
             } catch {
                 return .rejected(error)
             }
@@ -66,7 +76,9 @@ package struct V2APIResponseDecoder: Sendable {
 
     /// The `lastTransactions` entries of a Get All Subscription Statuses response; `envelopeTime` is the time of the
     /// envelope it came in, its fetch time unless it names one itself.
-    package func statusesResponse(_ response: JSONObject, at location: SourceLocation, envelopeTime: Int64? = nil) -> [V2ReadOutcome] {
+    package func statusesResponse(_ response: JSONObject, at location: SourceLocation, envelopeTime: Int64? = nil)
+        -> [V2ReadOutcome]
+    {
         guard case .array(let groups)? = response["data"] else { return [] }
         let reader = V2FieldReader(response)
         let environment = reader.string("environment")
@@ -76,11 +88,20 @@ package struct V2APIResponseDecoder: Sendable {
         var index = 0
         for (groupIndex, group) in groups.enumerated() {
             let groupKey = "data[\(groupIndex)]"
-            guard case .object(let groupObject) = group, case .array(let entries)? = groupObject["lastTransactions"] else {
+            guard case .object(let groupObject) = group, case .array(let entries)? = groupObject["lastTransactions"]
+            else {
                 var at = location
                 at.index = index
                 index += 1
-                decoded.append((at, .failure(ASNError(.wrongFieldType, "\(groupKey) is not {\"subscriptionGroupIdentifier\", \"lastTransactions\": […]}; save Get All Subscription Statuses responses unchanged", at: at.with(key: groupKey)))))
+                decoded.append(
+                    (
+                        at,
+                        .failure(
+                            ASNError(
+                                .wrongFieldType,
+                                "\(groupKey) is not {\"subscriptionGroupIdentifier\", \"lastTransactions\": […]}; save Get All Subscription Statuses responses unchanged",
+                                at: at.with(key: groupKey)))
+                    ))
                 continue
             }
             let groupId = V2FieldReader(groupObject).string("subscriptionGroupIdentifier")
@@ -90,7 +111,8 @@ package struct V2APIResponseDecoder: Sendable {
                 index += 1
                 let key = "\(groupKey).lastTransactions[\(entryIndex)]"
                 do {
-                    decoded.append((at, .success(try status(entry, key: key, group: groupId, environment: environment, at: at))))
+                    decoded.append(
+                        (at, .success(try status(entry, key: key, group: groupId, environment: environment, at: at))))
                 } catch {
                     decoded.append((at, .failure(error)))
                 }
@@ -116,7 +138,11 @@ package struct V2APIResponseDecoder: Sendable {
     package func loneTransaction(_ object: JSONObject, at location: SourceLocation) -> V2ReadOutcome {
         guard let id = V2FieldReader(object).string("transactionId"), !id.isEmpty else {
             let found = object["transactionId"].map { V1FieldReader.describe($0) } ?? "missing"
-            return .rejected(ASNError(.wrongFieldType, "transactionId is \(found), not a non-empty string of digits; a transaction record must carry Apple's transactionId", at: location.with(key: "transactionId")))
+            return .rejected(
+                ASNError(
+                    .wrongFieldType,
+                    "transactionId is \(found), not a non-empty string of digits; a transaction record must carry Apple's transactionId",
+                    at: location.with(key: "transactionId")))
         }
         return .api(.transaction(transaction(object, origin: .single, pageEnvironment: nil, at: location)))
     }
@@ -124,9 +150,12 @@ package struct V2APIResponseDecoder: Sendable {
     // MARK: - Private
 
     /// One `lastTransactions` entry.
-    private func status(_ entry: JSONValue, key: String, group: String?, environment: String?, at: SourceLocation) throws(ASNError) -> V2SubscriptionStatus {
+    private func status(_ entry: JSONValue, key: String, group: String?, environment: String?, at: SourceLocation)
+        throws(ASNError) -> V2SubscriptionStatus
+    {
         guard case .object(let object) = entry else {
-            throw ASNError(.notAnObject, "\(key) is \(V1FieldReader.describe(entry)), not an object", at: at.with(key: key))
+            throw ASNError(
+                .notAnObject, "\(key) is \(V1FieldReader.describe(entry)), not an object", at: at.with(key: key))
         }
         let reader = V2FieldReader(object)
         var transaction: JWSTransactionDecodedPayload?
@@ -144,19 +173,31 @@ package struct V2APIResponseDecoder: Sendable {
                     renewal = JWSRenewalInfoDecodedPayload(decoded)
                 }
             case let other?:
-                throw ASNError(.malformedJWS, "\(path) is \(V1FieldReader.describe(other)), not a JWS string", at: at.with(key: path))
+                throw ASNError(
+                    .malformedJWS, "\(path) is \(V1FieldReader.describe(other)), not a JWS string",
+                    at: at.with(key: path))
             }
         }
-        guard let id = reader.string("originalTransactionId") ?? transaction?.originalTransactionId ?? renewal?.originalTransactionId else {
-            throw ASNError(.wrongFieldType, "\(key) has no originalTransactionId; save Get All Subscription Statuses responses unchanged", at: at.with(key: key + ".originalTransactionId"))
+        guard
+            let id = reader.string("originalTransactionId") ?? transaction?.originalTransactionId
+                ?? renewal?.originalTransactionId
+        else {
+            throw ASNError(
+                .wrongFieldType,
+                "\(key) has no originalTransactionId; save Get All Subscription Statuses responses unchanged",
+                at: at.with(key: key + ".originalTransactionId"))
         }
-        let environmentName = EnvironmentName.normalized(environment ?? transaction?.environment ?? renewal?.environment) ?? ""
-        return V2SubscriptionStatus(environment: environmentName, originalTransactionId: id, subscriptionGroupIdentifier: group,
-                                    status: reader.int("status"), transaction: transaction, renewal: renewal, fetchedAt: nil, location: at)
+        let environmentName =
+            EnvironmentName.normalized(environment ?? transaction?.environment ?? renewal?.environment) ?? ""
+        return V2SubscriptionStatus(
+            environment: environmentName, originalTransactionId: id, subscriptionGroupIdentifier: group,
+            status: reader.int("status"), transaction: transaction, renewal: renewal, fetchedAt: nil, location: at)
     }
 
     /// A transaction from its decoded object, its environment from itself or its page.
-    private func transaction(_ object: JSONObject, origin: V2Transaction.Origin, pageEnvironment: String?, at: SourceLocation) -> V2Transaction {
+    private func transaction(
+        _ object: JSONObject, origin: V2Transaction.Origin, pageEnvironment: String?, at: SourceLocation
+    ) -> V2Transaction {
         let payload = JWSTransactionDecodedPayload(object)
         let environment = EnvironmentName.normalized(payload.environment ?? pageEnvironment) ?? ""
         return V2Transaction(payload: payload, environment: environment, origin: origin, location: at)
@@ -166,10 +207,12 @@ package struct V2APIResponseDecoder: Sendable {
     private func signedObject(_ jws: String, what: String, at: SourceLocation) throws(ASNError) -> JSONObject {
         let value = try decoder.jwsPayload(jws, what: what, at: at)
         guard case .object(let object) = value else {
-            throw ASNError(.notAnObject, "the payload of \(what) is \(V1FieldReader.describe(value)), not a JSON object", at: at)
+            throw ASNError(
+                .notAnObject, "the payload of \(what) is \(V1FieldReader.describe(value)), not a JSON object", at: at)
         }
         if let signatures = decoder.signatures {
-            try signatures.verifier.verify(jws, signedDate: V2FieldReader(object).int64("signedDate"), what: what, at: at)
+            try signatures.verifier.verify(
+                jws, signedDate: V2FieldReader(object).int64("signedDate"), what: what, at: at)
         }
         return object
     }

@@ -106,16 +106,17 @@ package struct V2ColumnMap: Sendable, Equatable {
             Field(path: "signedDate", kind: .date), Field(path: "signedPayload", kind: .jws),
             Field(path: "data.bundleId", kind: .text), Field(path: "data.bundleVersion", kind: .text),
             Field(path: "data.environment", kind: .text), Field(path: "data.status", kind: .integer),
-            Field(path: "data.signedTransactionInfo", kind: .jws), Field(path: "data.signedRenewalInfo", kind: .jws),
+            Field(path: "data.signedTransactionInfo", kind: .jws), Field(path: "data.signedRenewalInfo", kind: .jws)
         ]
         let transaction: [(String, Kind)] = [
             ("transactionId", .identifier), ("originalTransactionId", .identifier), ("webOrderLineItemId", .identifier),
             ("bundleId", .text), ("productId", .text), ("subscriptionGroupIdentifier", .text), ("purchaseDate", .date),
             ("originalPurchaseDate", .date), ("expiresDate", .date), ("quantity", .integer), ("type", .text),
-            ("appAccountToken", .text), ("inAppOwnershipType", .text), ("signedDate", .date), ("revocationReason", .integer),
+            ("appAccountToken", .text), ("inAppOwnershipType", .text), ("signedDate", .date),
+            ("revocationReason", .integer),
             ("revocationDate", .date), ("isUpgraded", .boolean), ("offerType", .integer), ("offerIdentifier", .text),
             ("offerDiscountType", .text), ("environment", .text), ("transactionReason", .text), ("storefront", .text),
-            ("price", .integer), ("currency", .text),
+            ("price", .integer), ("currency", .text)
         ]
         let renewal: [(String, Kind)] = [
             ("originalTransactionId", .identifier), ("productId", .text), ("autoRenewProductId", .text),
@@ -123,7 +124,7 @@ package struct V2ColumnMap: Sendable, Equatable {
             ("isInBillingRetryPeriod", .boolean), ("priceIncreaseStatus", .integer), ("offerType", .integer),
             ("offerIdentifier", .text), ("offerDiscountType", .text), ("renewalDate", .date),
             ("recentSubscriptionStartDate", .date), ("appAccountToken", .text), ("signedDate", .date),
-            ("environment", .text), ("renewalPrice", .integer), ("currency", .text),
+            ("environment", .text), ("renewalPrice", .integer), ("currency", .text)
         ]
         fields += transaction.map { Field(path: "data.transactionInfo." + $0.0, kind: $0.1) }
         fields += renewal.map { Field(path: "data.renewalInfo." + $0.0, kind: $0.1) }
@@ -135,7 +136,9 @@ package struct V2ColumnMap: Sendable, Equatable {
     /// Loads and validates the map file at `path`.
     package static func load(path: String) throws(ASNError) -> V2ColumnMap {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ASNError(.badMapping, "cannot read column-map file '\(path)'; check the path given to --v2-columns", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping, "cannot read column-map file '\(path)'; check the path given to --v2-columns",
+                at: SourceLocation(path: path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ASNError(.badMapping, "column-map file '\(path)' is not UTF-8 text", at: SourceLocation(path: path))
@@ -150,7 +153,8 @@ package struct V2ColumnMap: Sendable, Equatable {
         var seen: [String: Int] = [:]
         var format: Int?
         var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) { // "\r\n" is one Character
+        // "\r\n" is one Character.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let line = String(rawLine).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -162,43 +166,67 @@ package struct V2ColumnMap: Sendable, Equatable {
             var parts = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
             var isConstant = false
             if version >= 2, parts.count == 1, let equals = line.firstIndex(of: "=") {
-                parts = [String(line[..<equals]).trimmingSpaces(), String(line[line.index(after: equals)...]).trimmingSpaces()]
+                parts = [
+                    String(line[..<equals]).trimmingSpaces(),
+                    String(line[line.index(after: equals)...]).trimmingSpaces()
+                ]
                 isConstant = true
             }
-            let shape = version >= 2 ? "'V2 FIELD | CSV COLUMN', 'V2 FIELD | CSV COLUMN | CONVERSION' or 'V2 FIELD = VALUE'" : "'V2 FIELD | CSV COLUMN'"
+            let shape =
+                version >= 2
+                ? "'V2 FIELD | CSV COLUMN', 'V2 FIELD | CSV COLUMN | CONVERSION' or 'V2 FIELD = VALUE'"
+                : "'V2 FIELD | CSV COLUMN'"
             guard parts.count == 2 || (version >= 2 && parts.count == 3), parts.allSatisfy({ !$0.isEmpty }) else {
                 throw ASNError(.badMapping, "a mapping line is \(shape), not '\(line)'", at: at)
             }
             guard let field = byPath[parts[0]] else {
-                let suggestion = Suggestion.closest(to: parts[0], among: fields.map(\.path)).map { "did you mean '\($0)'? " } ?? ""
-                throw ASNError(.badMapping, "unknown V2 field '\(parts[0])'; \(suggestion)fields are notificationType, subtype, notificationUUID, version, signedDate, signedPayload, data.bundleId, data.bundleVersion, data.environment, data.status, data.signedTransactionInfo, data.signedRenewalInfo, and data.transactionInfo.NAME / data.renewalInfo.NAME with Apple's field names", at: at)
+                let suggestion =
+                    Suggestion.closest(to: parts[0], among: fields.map(\.path)).map { "did you mean '\($0)'? " } ?? ""
+                throw ASNError(
+                    .badMapping,
+                    "unknown V2 field '\(parts[0])'; \(suggestion)fields are notificationType, subtype, notificationUUID, version, signedDate, signedPayload, data.bundleId, data.bundleVersion, data.environment, data.status, data.signedTransactionInfo, data.signedRenewalInfo, and data.transactionInfo.NAME / data.renewalInfo.NAME with Apple's field names",
+                    at: at)
             }
             if let first = seen[field.path] {
-                throw ASNError(.badMapping, "V2 field '\(field.path)' is already mapped on line \(first); map each field once", at: at)
+                throw ASNError(
+                    .badMapping, "V2 field '\(field.path)' is already mapped on line \(first); map each field once",
+                    at: at)
             }
             seen[field.path] = lineNumber
             var entry = Entry(field: field, column: isConstant ? "" : parts[1], line: lineNumber)
             if isConstant {
                 guard let value = value(parts[1], kind: field.kind) else {
-                    throw ASNError(.badMapping, "the constant '\(parts[1])' for '\(field.path)' is not \(describe(field.kind))", at: at)
+                    throw ASNError(
+                        .badMapping, "the constant '\(parts[1])' for '\(field.path)' is not \(describe(field.kind))",
+                        at: at)
                 }
                 entry.constant = value
             } else if parts.count == 3 {
                 guard let conversion = V2ColumnConversion.parse(parts[2]) else {
-                    throw ASNError(.badMapping, "unknown conversion '\(parts[2])'; conversions are \(V2ColumnConversion.spellings)", at: at)
+                    throw ASNError(
+                        .badMapping,
+                        "unknown conversion '\(parts[2])'; conversions are \(V2ColumnConversion.spellings)", at: at)
                 }
                 guard conversion.fits(field.kind) else {
-                    throw ASNError(.badMapping, "conversion '\(parts[2])' does not fit '\(field.path)' (\(describe(field.kind))); it is for \(conversion.fitsDescription)", at: at)
+                    throw ASNError(
+                        .badMapping,
+                        "conversion '\(parts[2])' does not fit '\(field.path)' (\(describe(field.kind))); it is for \(conversion.fitsDescription)",
+                        at: at)
                 }
                 entry.conversion = conversion
             }
             entries.append(entry)
         }
         guard format != nil else {
-            throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate column-map file?", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping, "no 'format 1' line; is this an asn-migrate column-map file?",
+                at: SourceLocation(path: path))
         }
         guard seen["notificationType"] != nil || seen["signedPayload"] != nil || seen[transactionKeyPath] != nil else {
-            throw ASNError(.badMapping, "no column is mapped to notificationType; add a line such as 'notificationType | notification_type' (or map signedPayload to a column holding the signed notification, or data.transactionInfo.transactionId for a table of transactions)", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping,
+                "no column is mapped to notificationType; add a line such as 'notificationType | notification_type' (or map signedPayload to a column holding the signed notification, or data.transactionInfo.transactionId for a table of transactions)",
+                at: SourceLocation(path: path))
         }
         return V2ColumnMap(path: path, entries: entries)
     }
@@ -210,7 +238,10 @@ package struct V2ColumnMap: Sendable, Equatable {
             throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
         }
         guard version <= supportedFormat else {
-            throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
+            throw ASNError(
+                .badMapping,
+                "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate",
+                at: at)
         }
         return version
     }
@@ -249,7 +280,9 @@ package struct V2ColumnMap: Sendable, Equatable {
         init(csvPath: String, entries: [(Entry, Int)]) {
             self.csvPath = csvPath
             let paths = Set(entries.map(\.0.field.path))
-            isTransactionTable = !paths.contains("notificationType") && !paths.contains("signedPayload") && paths.contains(V2ColumnMap.transactionKeyPath)
+            isTransactionTable =
+                !paths.contains("notificationType") && !paths.contains("signedPayload")
+                && paths.contains(V2ColumnMap.transactionKeyPath)
             columns = entries.map { entry, index in
                 let parts = entry.field.path.split(separator: ".").map(String.init)
                 let container: Container
@@ -266,7 +299,10 @@ package struct V2ColumnMap: Sendable, Equatable {
         /// Throws a reject-worthy error located `file:line`, naming the column, for a cell it cannot read.
         package func object(of record: CSVRecord) throws(ASNError) -> JSONObject {
             let at = SourceLocation(path: csvPath, line: record.line)
-            var top = JSONObject(), data = JSONObject(), transaction = JSONObject(), renewal = JSONObject()
+            var top = JSONObject()
+            var data = JSONObject()
+            var transaction = JSONObject()
+            var renewal = JSONObject()
             for column in columns {
                 let value: JSONValue
                 if let constant = column.entry.constant {
@@ -292,17 +328,26 @@ package struct V2ColumnMap: Sendable, Equatable {
                     transaction.members.append(.init(key: "environment", value: environment))
                 }
                 guard transaction["transactionId"] != nil else {
-                    let named = columns.filter { $0.entry.field.path == V2ColumnMap.transactionKeyPath }.map { "'\($0.entry.column)'" }
-                    throw ASNError(.wrongFieldType, "row has no transaction id: column \(named.joined(separator: " and ")) is empty", at: at)
+                    let named = columns.filter { $0.entry.field.path == V2ColumnMap.transactionKeyPath }.map {
+                        "'\($0.entry.column)'"
+                    }
+                    throw ASNError(
+                        .wrongFieldType,
+                        "row has no transaction id: column \(named.joined(separator: " and ")) is empty", at: at)
                 }
                 return transaction
             }
             guard top["notificationType"] != nil else {
                 let named = columns.filter { ["notificationType", "signedPayload"].contains($0.entry.field.path) }
                     .map { "'\($0.entry.column)' (\($0.entry.field.path))" }
-                throw ASNError(.missingNotificationType, "row has no notification type: column \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") empty", at: at)
+                throw ASNError(
+                    .missingNotificationType,
+                    "row has no notification type: column \(named.joined(separator: " and ")) \(named.count == 1 ? "is" : "are") empty",
+                    at: at)
             }
-            if !transaction.members.isEmpty { data.members.append(.init(key: "transactionInfo", value: .object(transaction))) }
+            if !transaction.members.isEmpty {
+                data.members.append(.init(key: "transactionInfo", value: .object(transaction)))
+            }
             if !renewal.members.isEmpty { data.members.append(.init(key: "renewalInfo", value: .object(renewal))) }
             if !data.members.isEmpty { top.members.append(.init(key: "data", value: .object(data))) }
             return top
@@ -327,7 +372,10 @@ package struct V2ColumnMap: Sendable, Equatable {
         }
         guard missing.isEmpty else {
             let columns = header.map { "'\($0)'" }.joined(separator: ", ")
-            throw ASNError(.malformedCSV, "mapped column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not in the header of '\(csvPath)', whose columns are \(columns); fix the column map or the export", at: SourceLocation(path: csvPath, line: 1))
+            throw ASNError(
+                .malformedCSV,
+                "mapped column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not in the header of '\(csvPath)', whose columns are \(columns); fix the column map or the export",
+                at: SourceLocation(path: csvPath, line: 1))
         }
         return Binding(csvPath: csvPath, entries: found)
     }
@@ -349,7 +397,8 @@ package struct V2ColumnMap: Sendable, Equatable {
             return V2ColumnConversion.boolean(cell.trimmingSpaces()).map { .bool($0) }
         case .date:
             let text = cell.trimmingSpaces()
-            return (Timestamp.parseEpoch(text) ?? Timestamp.parseDatabaseText(text) ?? Timestamp.parseAppleGMT(text)).map { .number(String($0)) }
+            return (Timestamp.parseEpoch(text) ?? Timestamp.parseDatabaseText(text) ?? Timestamp.parseAppleGMT(text))
+                .map { .number(String($0)) }
         }
     }
 
@@ -359,13 +408,22 @@ package struct V2ColumnMap: Sendable, Equatable {
         let field = entry.field
         if let conversion = entry.conversion {
             if let value = conversion.apply(cell, kind: field.kind) { return value }
-            throw ASNError(.wrongFieldType, "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(conversion.expects)",
-                           at: at.with(key: entry.column), group: "column '\(entry.column)' (\(field.path)) is not \(conversion.expects)")
+            throw ASNError(
+                .wrongFieldType,
+                "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(conversion.expects)",
+                at: at.with(key: entry.column),
+                group: "column '\(entry.column)' (\(field.path)) is not \(conversion.expects)")
         }
         if let value = value(cell, kind: field.kind) { return value }
-        let hint = suggestedConversion(cell, kind: field.kind).map { "; add a \($0) conversion ('\(field.path) | \(entry.column) | \($0)', column map format 2)" } ?? ""
-        throw ASNError(.wrongFieldType, "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(describe(field.kind))\(hint)",
-                       at: at.with(key: entry.column), group: "column '\(entry.column)' (\(field.path)) is not \(describe(field.kind))\(hint)")
+        let hint =
+            suggestedConversion(cell, kind: field.kind).map {
+                "; add a \($0) conversion ('\(field.path) | \(entry.column) | \($0)', column map format 2)"
+            } ?? ""
+        throw ASNError(
+            .wrongFieldType,
+            "column '\(entry.column)' (\(field.path)) holds '\(shown(cell))', which is not \(describe(field.kind))\(hint)",
+            at: at.with(key: entry.column),
+            group: "column '\(entry.column)' (\(field.path)) is not \(describe(field.kind))\(hint)")
     }
 
     /// The conversion that would read `cell` for a field of `kind`, when one would.

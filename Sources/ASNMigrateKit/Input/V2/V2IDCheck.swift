@@ -7,13 +7,16 @@ enum V2IDCheck {
         switch outcome {
         case .record(let record):
             let data = record.payload.data
-            let ids = transactionIDs(data.transactionInfo, prefix: "data.transactionInfo.")
+            let ids =
+                transactionIDs(data.transactionInfo, prefix: "data.transactionInfo.")
                 + [("data.renewalInfo.originalTransactionId", data.renewalInfo?.originalTransactionId)]
             return failure(ids, at: record.location).map(V2ReadOutcome.rejected) ?? outcome
         case .api(.transaction(let transaction)):
-            return failure(transactionIDs(transaction.payload, prefix: ""), at: transaction.location).map(V2ReadOutcome.rejected) ?? outcome
+            return failure(transactionIDs(transaction.payload, prefix: ""), at: transaction.location).map(
+                V2ReadOutcome.rejected) ?? outcome
         case .api(.status(let status)):
-            let ids = [("originalTransactionId", Optional(status.originalTransactionId))]
+            let ids =
+                [("originalTransactionId", Optional(status.originalTransactionId))]
                 + transactionIDs(status.transaction, prefix: "signedTransactionInfo.")
                 + [("signedRenewalInfo.originalTransactionId", status.renewal?.originalTransactionId)]
             return failure(ids, at: status.location).map(V2ReadOutcome.rejected) ?? outcome
@@ -23,10 +26,14 @@ enum V2IDCheck {
     }
 
     /// The three IDs of a transaction, named under `prefix`.
-    private static func transactionIDs(_ transaction: JWSTransactionDecodedPayload?, prefix: String) -> [(String, String?)] {
-        [(prefix + "transactionId", transaction?.transactionId),
-         (prefix + "originalTransactionId", transaction?.originalTransactionId),
-         (prefix + "webOrderLineItemId", transaction?.webOrderLineItemId)]
+    private static func transactionIDs(_ transaction: JWSTransactionDecodedPayload?, prefix: String) -> [(
+        String, String?
+    )] {
+        [
+            (prefix + "transactionId", transaction?.transactionId),
+            (prefix + "originalTransactionId", transaction?.originalTransactionId),
+            (prefix + "webOrderLineItemId", transaction?.webOrderLineItemId)
+        ]
     }
 
     /// The reject for the first ID that breaks the rule, or nil.

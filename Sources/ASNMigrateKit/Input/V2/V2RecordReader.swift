@@ -50,7 +50,13 @@ package struct V2RecordReader: Sendable {
                 case .stream(let name, let source):
                     if Self.isCSV(name) {
                         guard let columnMap else {
-                            return try forward(body, .rejected(ASNError(.malformedCSV, "'\(name)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON", at: SourceLocation(path: name))))
+                            return try forward(
+                                body,
+                                .rejected(
+                                    ASNError(
+                                        .malformedCSV,
+                                        "'\(name)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON",
+                                        at: SourceLocation(path: name))))
                         }
                         try readCSV(source, name: name, columnMap, body)
                     } else {
@@ -102,7 +108,9 @@ package struct V2RecordReader: Sendable {
 
     /// A CSV export through `CSVReader`, each row through the column map and the decoder. A malformed row is one
     /// `.rejected` outcome and reading goes on; a failed read is one `.rejected` outcome for the rest of the file.
-    private func readCSV(_ source: any ByteSource, name: String, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void) throws {
+    private func readCSV(
+        _ source: any ByteSource, name: String, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void
+    ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
         var csv = CSVReader(path: name)
@@ -120,7 +128,9 @@ package struct V2RecordReader: Sendable {
                     switch row {
                     case .record(let record):
                         object = try binding.object(of: record)
-                        for outcome in decoder.decode(.object(object), at: SourceLocation(path: name, line: record.line)) {
+                        for outcome in decoder.decode(
+                            .object(object), at: SourceLocation(path: name, line: record.line))
+                        {
                             try forward(body, outcome)
                         }
                     case .malformed(let error):
@@ -137,7 +147,9 @@ package struct V2RecordReader: Sendable {
             let rows: [CSVRow]
             do {
                 count = try source.readChunk(into: buffer)
-                rows = count == 0 ? try csv.finishRows() : try csv.feedRows(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                rows =
+                    count == 0
+                    ? try csv.finishRows() : try csv.feedRows(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             } catch let error as ASNError {
                 // A failed read, or a header that cannot be read: one reject stands for the rest of the file.
                 return try forward(body, .rejected(error))

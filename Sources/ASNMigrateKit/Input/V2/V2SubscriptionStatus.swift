@@ -18,9 +18,11 @@ package struct V2SubscriptionStatus: Sendable, Equatable {
     package var location: SourceLocation
 
     /// Creates a status record.
-    package init(environment: String, originalTransactionId: String, subscriptionGroupIdentifier: String?, status: Int?,
-                transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?, fetchedAt: Int64?,
-                location: SourceLocation) {
+    package init(
+        environment: String, originalTransactionId: String, subscriptionGroupIdentifier: String?, status: Int?,
+        transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload?, fetchedAt: Int64?,
+        location: SourceLocation
+    ) {
         self.environment = environment
         self.originalTransactionId = originalTransactionId
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier

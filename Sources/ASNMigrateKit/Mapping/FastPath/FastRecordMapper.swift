@@ -29,7 +29,8 @@ package struct FastRecordMapper: RecordMapping {
             guard let decoded = try? decoder.decode() else { return nil }
             // UUID v5: SHA-1 over the namespace followed by the canonical body, so both go in one buffer.
             let namespace = V1RecordMapper.uuidNamespace
-            let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: buffer.count + namespace.count) { name -> [UInt8] in
+            let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: buffer.count + namespace.count) {
+                name -> [UInt8] in
                 guard let start = name.baseAddress else { return [] }
                 for (k, byte) in namespace.enumerated() { start[k] = byte }
                 var writer = TapeCanonicalWriter(into: start + namespace.count)
@@ -40,7 +41,9 @@ package struct FastRecordMapper: RecordMapping {
             uuidBytes[6] = (uuidBytes[6] & 0x0F) | 0x50
             uuidBytes[8] = (uuidBytes[8] & 0x3F) | 0x80
             let uuid = UUIDv5.format(uuidBytes)
-            switch reference.engine.map(decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location) {
+            switch reference.engine.map(
+                decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location)
+            {
             case .migrated(let payload): return .migrated(payload)
             case .unmapped(let unmapped): return .unmapped(unmapped)
             }

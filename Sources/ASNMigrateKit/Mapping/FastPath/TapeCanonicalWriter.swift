@@ -110,7 +110,9 @@ struct TapeCanonicalWriter {
             let a = tape.tokens[memberStack[first + k]]
             let b = tape.tokens[cachedKeys[k]]
             let length = a.end - a.start
-            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else { return false }
+            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else {
+                return false
+            }
         }
         return true
     }
@@ -144,7 +146,8 @@ struct TapeCanonicalWriter {
     /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
     @inline(__always)
     private func keyOrder(_ tape: JSONTape, _ first: Int, _ a: Int, _ b: Int) -> Int {
-        let pa = prefixes[a], pb = prefixes[b]
+        let pa = prefixes[a]
+        let pb = prefixes[b]
         if pa != pb { return pa < pb ? -1 : 1 }
         return compareKeys(tape, memberStack[first + a], memberStack[first + b])
     }

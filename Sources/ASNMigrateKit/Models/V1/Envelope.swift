@@ -19,16 +19,23 @@ package enum Envelope {
     }
 
     /// Unwraps `value`, parsing string-held bodies with `parser`; throws a reject-worthy ASNError.
-    package static func unwrap(_ value: JSONValue, parser: JSONParser, location: SourceLocation) throws(ASNError) -> Unwrapped {
+    package static func unwrap(_ value: JSONValue, parser: JSONParser, location: SourceLocation) throws(ASNError)
+        -> Unwrapped
+    {
         guard case .object(let top) = value else {
-            throw ASNError(.notAnObject, "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be one V1 notification body or an envelope holding one", at: location)
+            throw ASNError(
+                .notAnObject,
+                "record is \(V1FieldReader.describe(value)), not a JSON object; each record must be one V1 notification body or an envelope holding one",
+                at: location)
         }
         return try unwrap(top, parser: parser, location: location, depth: 0, receivedAt: nil)
     }
 
     // MARK: - Private
 
-    private static func unwrap(_ object: JSONObject, parser: JSONParser, location: SourceLocation, depth: Int, receivedAt outer: Int64?) throws(ASNError) -> Unwrapped {
+    private static func unwrap(
+        _ object: JSONObject, parser: JSONParser, location: SourceLocation, depth: Int, receivedAt outer: Int64?
+    ) throws(ASNError) -> Unwrapped {
         if object[V1Key.notificationType.name] != nil {
             return Unwrapped(body: object, receivedAt: outer)
         }
@@ -45,10 +52,15 @@ package enum Envelope {
                     do {
                         parsed = try parser.parse(Array(text.utf8))
                     } catch {
-                        throw ASNError(.malformedJSON, "envelope key '\(key)' holds a string that is not valid JSON", at: location.with(key: key), cause: error.message)
+                        throw ASNError(
+                            .malformedJSON, "envelope key '\(key)' holds a string that is not valid JSON",
+                            at: location.with(key: key), cause: error.message)
                     }
                     guard case .object(let o) = parsed else {
-                        throw ASNError(.notAnObject, "envelope key '\(key)' holds \(V1FieldReader.describe(parsed)), not a JSON object", at: location.with(key: key))
+                        throw ASNError(
+                            .notAnObject,
+                            "envelope key '\(key)' holds \(V1FieldReader.describe(parsed)), not a JSON object",
+                            at: location.with(key: key))
                     }
                     return try unwrap(o, parser: parser, location: location, depth: depth + 1, receivedAt: receivedAt)
                 default:
@@ -76,7 +88,10 @@ package enum Envelope {
             default:
                 break
             }
-            throw ASNError(.wrongFieldType, "envelope '\(key)' should be a receive time (ms or seconds since 1970, or ISO 8601) but is \(V1FieldReader.describe(value))", at: location.with(key: key))
+            throw ASNError(
+                .wrongFieldType,
+                "envelope '\(key)' should be a receive time (ms or seconds since 1970, or ISO 8601) but is \(V1FieldReader.describe(value))",
+                at: location.with(key: key))
         }
         return nil
     }

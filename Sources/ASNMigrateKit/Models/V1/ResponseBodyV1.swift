@@ -30,7 +30,9 @@ package struct ResponseBodyV1: Sendable, Equatable {
     package var pendingRenewalInfo: [PendingRenewalInfo]
 
     /// Creates a body by hand (tests, simulator).
-    package init(notificationType: String, transactions: [LatestReceiptInfo] = [], pendingRenewalInfo: [PendingRenewalInfo] = []) {
+    package init(
+        notificationType: String, transactions: [LatestReceiptInfo] = [], pendingRenewalInfo: [PendingRenewalInfo] = []
+    ) {
         self.notificationType = notificationType
         self.transactions = transactions
         self.pendingRenewalInfo = pendingRenewalInfo

@@ -75,7 +75,9 @@ package struct V1FieldReader: Sendable {
         guard let value = present(key) else { return nil }
         switch value {
         case .string(let text), .number(let text):
-            guard NumericID.isValid(text) else { throw NumericID.failure(field: path(key), found: Self.describe(value), at: location) }
+            guard NumericID.isValid(text) else {
+                throw NumericID.failure(field: path(key), found: Self.describe(value), at: location)
+            }
             return text
         default:
             throw NumericID.failure(field: path(key), found: Self.describe(value), at: location)

@@ -14,7 +14,10 @@ package struct MigrationInfo: Sendable, Equatable, Hashable {
     package var eventTimeInferred: Bool
 
     /// Creates migration info.
-    package init(source: String, line: Int?, index: Int?, v1NotificationType: String, ruleId: String, eventTimeInferred: Bool = false) {
+    package init(
+        source: String, line: Int?, index: Int?, v1NotificationType: String, ruleId: String,
+        eventTimeInferred: Bool = false
+    ) {
         self.source = source
         self.line = line
         self.index = index
@@ -43,8 +46,10 @@ package struct MigrationInfo: Sendable, Equatable, Hashable {
     /// Reads migration info back from `migrate` output; nil when the required keys are missing.
     package init?(_ object: JSONObject) {
         let r = V2FieldReader(object)
-        guard let source = r.string("source"), let type = r.string("v1NotificationType"), let rule = r.string("rule") else { return nil }
-        self.init(source: source, line: r.int("line"), index: r.int("index"), v1NotificationType: type, ruleId: rule,
-                  eventTimeInferred: r.bool("eventTimeInferred") ?? false)
+        guard let source = r.string("source"), let type = r.string("v1NotificationType"), let rule = r.string("rule")
+        else { return nil }
+        self.init(
+            source: source, line: r.int("line"), index: r.int("index"), v1NotificationType: type, ruleId: rule,
+            eventTimeInferred: r.bool("eventTimeInferred") ?? false)
     }
 }

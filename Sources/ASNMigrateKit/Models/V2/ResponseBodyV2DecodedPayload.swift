@@ -16,8 +16,10 @@ package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
     package var migration: MigrationInfo?
 
     /// Creates a payload.
-    package init(notificationType: String, subtype: String? = nil, notificationUUID: String? = nil, version: String? = "2.0",
-                signedDate: Int64? = nil, data: NotificationData = NotificationData(), migration: MigrationInfo? = nil) {
+    package init(
+        notificationType: String, subtype: String? = nil, notificationUUID: String? = nil, version: String? = "2.0",
+        signedDate: Int64? = nil, data: NotificationData = NotificationData(), migration: MigrationInfo? = nil
+    ) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID

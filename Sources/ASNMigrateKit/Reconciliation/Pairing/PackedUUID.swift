@@ -55,7 +55,8 @@ struct PackedUUID: Sendable, Hashable {
 
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
         guard let bytes = bytes(text) else { return nil }
-        var hi: UInt64 = 0, lo: UInt64 = 0
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
         for (i, b) in bytes.enumerated() {
             if i < 8 { hi = hi << 8 | UInt64(b) } else { lo = lo << 8 | UInt64(b) }
         }

@@ -57,10 +57,12 @@ package struct Reconciler: Sendable {
     /// of a large run when the caller does not use the engine afterwards).
     package consuming func finish() -> ReconciliationResult {
         inputs.dropDuplicateIndex()
-        let v1 = inputs.v1Records, v2 = inputs.v2Records
-        let period = ReconciliationPeriod(v1Span: options.v1Span ?? ReconciliationPeriod.span(of: v1.lazy.filter { !$0.inferred }.map(\.time)),
-                                          v2Span: options.v2Span ?? ReconciliationPeriod.span(of: v2.lazy.map(\.time)),
-                                          from: options.from, to: options.to, window: options.window)
+        let v1 = inputs.v1Records
+        let v2 = inputs.v2Records
+        let period = ReconciliationPeriod(
+            v1Span: options.v1Span ?? ReconciliationPeriod.span(of: v1.lazy.filter { !$0.inferred }.map(\.time)),
+            v2Span: options.v2Span ?? ReconciliationPeriod.span(of: v2.lazy.map(\.time)),
+            from: options.from, to: options.to, window: options.window)
         var pairing = RecordPairing(inputs: inputs, table: table, window: options.window)
         pairing.settleUnmapped(in: period)
         let groups = SubscriptionGroup.all(v1: v1, v2: v2)
@@ -68,32 +70,42 @@ package struct Reconciler: Sendable {
         pairing.judge(in: period)
 
         let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)
-        let states = SubscriptionStateComparison(pairing, groups: groups, period: period, fields: options.fields, timeTolerance: options.timeTolerance)
+        let states = SubscriptionStateComparison(
+            pairing, groups: groups, period: period, fields: options.fields, timeTolerance: options.timeTolerance)
         // A conflicting duplicate is dated by its own signedDate and judged by the period like any record.
         let conflicts = inputs.conflicts.filter { $0.eventDate.map(period.contains) ?? true }
         var differences = records.differences + states.differences + conflicts
         differences.sort(by: Discrepancy.reportOrder)
         let pending = records.pending.sorted(by: Discrepancy.reportOrder)
         var coverage = inputs.coverage.map { key, count in
-            ReconciliationResult.Coverage(v1Type: inputs.pool.string(key.v1Type), v2Type: inputs.pool.string(key.type),
-                                          v2Subtype: inputs.pool.string(key.subtype), rule: inputs.pool.string(key.rule), count: count)
+            ReconciliationResult.Coverage(
+                v1Type: inputs.pool.string(key.v1Type), v2Type: inputs.pool.string(key.type),
+                v2Subtype: inputs.pool.string(key.subtype), rule: inputs.pool.string(key.rule), count: count)
         }
-        coverage.sort { UTF8Order.precedes([$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule]) }
+        coverage.sort {
+            UTF8Order.precedes(
+                [$0.v1Type, $0.v2Type, $0.v2Subtype, $0.rule], [$1.v1Type, $1.v2Type, $1.v2Subtype, $1.rule])
+        }
         var summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
         summary.conflictingDuplicateV2 = conflicts.count
-        var result = ReconciliationResult(summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
-                                          coverage: coverage, subscriptions: states.rows)
+        var result = ReconciliationResult(
+            summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
+            coverage: coverage, subscriptions: states.rows)
         result.prices = inputs.priceList(for: differences)
         return result
     }
 
     /// The figures: every record counted once under its fate, plus the period and the run's facts.
-    private func summarize(_ pairing: RecordPairing, period: ReconciliationPeriod, differences: [Discrepancy],
-                           subscriptions: [ReconciliationResult.SubscriptionRow]) -> ReconciliationSummary {
-        var v1Counts = [Int](repeating: 0, count: 256), v2Counts = [Int](repeating: 0, count: 256)
+    private func summarize(
+        _ pairing: RecordPairing, period: ReconciliationPeriod, differences: [Discrepancy],
+        subscriptions: [ReconciliationResult.SubscriptionRow]
+    ) -> ReconciliationSummary {
+        var v1Counts = [Int](repeating: 0, count: 256)
+        var v2Counts = [Int](repeating: 0, count: 256)
         for fate in pairing.v1Fates { v1Counts[Int(fate.rawValue)] += 1 }
         for fate in pairing.v2Fates { v2Counts[Int(fate.rawValue)] += 1 }
-        let v1 = { (fate: RecordFate) in v1Counts[Int(fate.rawValue)] }, v2 = { (fate: RecordFate) in v2Counts[Int(fate.rawValue)] }
+        let v1 = { (fate: RecordFate) in v1Counts[Int(fate.rawValue)] }
+        let v2 = { (fate: RecordFate) in v2Counts[Int(fate.rawValue)] }
         var s = ReconciliationSummary()
         s.v1RecordsRead = inputs.v1Read
         s.v1Rejected = inputs.v1Rejected
@@ -138,7 +150,8 @@ package struct Reconciler: Sendable {
     static func conflict(_ payload: ResponseBodyV2DecodedPayload) -> Discrepancy {
         var d = Discrepancy(kind: .conflictingDuplicateV2)
         d.environment = environmentName(payload.data.environment)
-        d.originalTransactionId = payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
+        d.originalTransactionId =
+            payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
         d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
         d.eventDate = payload.signedDate
         d.v2NotificationType = payload.notificationType

@@ -96,10 +96,11 @@ struct ReconciliationInputs: Sendable {
     /// has one (the first in input order stays).
     private mutating func notePrice(_ payload: ResponseBodyV2DecodedPayload, facts: RecordFacts) {
         guard collectsPrices, let t = payload.data.transactionInfo, let price = t.price, price >= 0,
-              let currency = t.currency, !currency.isEmpty
+            let currency = t.currency, !currency.isEmpty
         else { return }
-        let key = PriceKey(environment: pool.token(facts.environment), subscription: pool.token(facts.originalTransactionId),
-                           product: pool.token(t.productId))
+        let key = PriceKey(
+            environment: pool.token(facts.environment), subscription: pool.token(facts.originalTransactionId),
+            product: pool.token(t.productId))
         if prices[key] == nil { prices[key] = (price, pool.token(currency)) }
     }
 
@@ -145,7 +146,9 @@ struct ReconciliationInputs: Sendable {
             record.v1Type = pool.token(facts.v1NotificationType)
             record.rule = pool.token(facts.ruleId)
             record.inferred = facts.eventTimeInferred
-            coverage[CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule), default: 0] += 1
+            coverage[
+                CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule),
+                default: 0] += 1
             v1Records.append(record)
         }
     }
@@ -162,10 +165,13 @@ struct ReconciliationInputs: Sendable {
         let subscriptions = Set(rows.map { [$0.environment, $0.originalTransactionId] })
         var list = V2PriceList()
         for (key, price) in prices {
-            let environment = pool.string(key.environment), subscription = pool.string(key.subscription)
+            let environment = pool.string(key.environment)
+            let subscription = pool.string(key.subscription)
             guard subscriptions.contains([environment, subscription]) else { continue }
-            list.add(.init(environment: environment, originalTransactionId: subscription, productId: pool.string(key.product)),
-                     milliunits: price.milliunits, currency: pool.string(price.currency))
+            list.add(
+                .init(
+                    environment: environment, originalTransactionId: subscription, productId: pool.string(key.product)),
+                milliunits: price.milliunits, currency: pool.string(price.currency))
         }
         return list
     }

@@ -33,13 +33,13 @@ package struct ReconciliationPeriod: Sendable, Equatable {
         self.v2Span = v2Span
         self.window = window
         switch (v1Span, v2Span) {
-        case let (a?, b?):
+        case (let a?, let b?):
             start = Swift.max(a.lowerBound, b.lowerBound)
             end = Swift.min(a.upperBound, b.upperBound)
-        case let (a?, nil):
+        case (let a?, nil):
             start = a.lowerBound
             end = a.upperBound
-        case let (nil, b?):
+        case (nil, let b?):
             start = b.lowerBound
             end = b.upperBound
         case (nil, nil):
@@ -52,7 +52,8 @@ package struct ReconciliationPeriod: Sendable, Equatable {
 
     /// The span of a list of event times (`FieldValues.noDate` left out); nil when none has a time.
     package static func span(of times: some Sequence<Int64>) -> ClosedRange<Int64>? {
-        var low = Int64.max, high = Int64.min
+        var low = Int64.max
+        var high = Int64.min
         for t in times where t != FieldValues.noDate {
             low = Swift.min(low, t)
             high = Swift.max(high, t)

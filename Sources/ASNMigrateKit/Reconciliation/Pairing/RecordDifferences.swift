@@ -11,7 +11,8 @@ struct RecordDifferences: Sendable {
 
     /// The rows of `pairing`'s fates, comparing `fields` in matched pairs.
     init(_ pairing: RecordPairing, fields: [ComparedField], timeTolerance: Int64 = 0) {
-        let v1 = pairing.inputs.v1Records, v2 = pairing.inputs.v2Records
+        let v1 = pairing.inputs.v1Records
+        let v2 = pairing.inputs.v2Records
         let rows = RowBuilder(pool: pairing.inputs.pool)
         for i in v1.indices {
             let a = v1[i]
@@ -29,8 +30,13 @@ struct RecordDifferences: Sendable {
                 let j = Int(pairing.v1Partner[i])
                 guard pairing.v2Fates[j] == .matched else { break }
                 let b = v2[j]
-                for field in fields where a.fields.has(field) && b.fields.has(field) && !a.fields.same(field, as: b.fields) {
-                    if field.isDate, TimeTolerance.equal(a.fields.date(field), b.fields.date(field), tolerance: timeTolerance) { continue }
+                for field in fields
+                where a.fields.has(field) && b.fields.has(field) && !a.fields.same(field, as: b.fields) {
+                    if field.isDate,
+                        TimeTolerance.equal(a.fields.date(field), b.fields.date(field), tolerance: timeTolerance)
+                    {
+                        continue
+                    }
                     var d = rows.withV2(rows.withV1(rows.base(a, .fieldMismatch), a), b)
                     d.field = field.rawValue
                     d.v1Value = a.fields.text(field, pool: pairing.inputs.pool) ?? ""

@@ -58,9 +58,12 @@ struct RecordPairing: Sendable {
         let inferred = group.v1.filter { v1Fates[Int($0)] == .open && v1[Int($0)].inferred }
 
         pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
-            a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId != 0 && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
+            a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId != 0
+                && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
         }
-        pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in a.type == b.type && a.subtype == b.subtype }
+        pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
+            a.type == b.type && a.subtype == b.subtype
+        }
         pairGreedily(inferred, group.v2, maxDistance: nil, as: .matched) { a, b in
             a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
         }
@@ -82,7 +85,8 @@ struct RecordPairing: Sendable {
         let tolerance = table.settings.companionTolerance
         let partners = ids.filter { inputs.companionPartners.contains(v1[Int($0)].v1Type) && v1[Int($0)].hasTime }
         guard !partners.isEmpty else { return }
-        for i in ids where v1Fates[Int(i)] == .open && v1[Int(i)].v1Type == inputs.companionStatusType && v1[Int(i)].hasTime {
+        for i in ids
+        where v1Fates[Int(i)] == .open && v1[Int(i)].v1Type == inputs.companionStatusType && v1[Int(i)].hasTime {
             let time = v1[Int(i)].time
             if partners.contains(where: { abs(v1[Int($0)].time - time) <= tolerance }) { isCompanion[Int(i)] = true }
         }
@@ -92,9 +96,12 @@ struct RecordPairing: Sendable {
     /// `maxDistance` (nil = any distance), closest first, then by V1 and V2 input order; each record pairs once.
     ///
     /// Without a time a record pairs only with records that have none either (when a distance is required).
-    private mutating func pairGreedily(_ v1Ids: [Int32], _ v2Ids: [Int32], maxDistance: Int64?, as fate: RecordFate,
-                                       _ accepts: (ReconRecord, ReconRecord) -> Bool) {
-        let v1 = inputs.v1Records, v2 = inputs.v2Records
+    private mutating func pairGreedily(
+        _ v1Ids: [Int32], _ v2Ids: [Int32], maxDistance: Int64?, as fate: RecordFate,
+        _ accepts: (ReconRecord, ReconRecord) -> Bool
+    ) {
+        let v1 = inputs.v1Records
+        let v2 = inputs.v2Records
         let free1 = v1Ids.filter { v1Partner[Int($0)] < 0 && v1Fates[Int($0)] == .open }
         let free2 = v2Ids.filter { v2Partner[Int($0)] < 0 }
         guard !free1.isEmpty, !free2.isEmpty else { return }
@@ -104,7 +111,8 @@ struct RecordPairing: Sendable {
         let times = byTime.map { v2[Int($0)].time }
         for i in free1 {
             let a = v1[Int(i)]
-            var lo = 0, hi = byTime.count
+            var lo = 0
+            var hi = byTime.count
             if let maxDistance {
                 if a.hasTime {
                     lo = Self.lowerBound(times, a.time &- maxDistance)
@@ -118,7 +126,8 @@ struct RecordPairing: Sendable {
                 let b = v2[Int(j)]
                 if maxDistance != nil && a.hasTime && !b.hasTime { continue }
                 guard accepts(a, b) else { continue }
-                let distance = (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : (a.hasTime == b.hasTime ? 0 : Int64.max)
+                let distance =
+                    (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : (a.hasTime == b.hasTime ? 0 : Int64.max)
                 candidates.append((distance, i, j))
             }
         }
@@ -133,7 +142,8 @@ struct RecordPairing: Sendable {
 
     /// The first position in ascending `values` whose value is not below `target`.
     private static func lowerBound(_ values: [Int64], _ target: Int64) -> Int {
-        var lo = 0, hi = values.count
+        var lo = 0
+        var hi = values.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if values[mid] < target { lo = mid + 1 } else { hi = mid }
@@ -146,7 +156,8 @@ struct RecordPairing: Sendable {
     /// Applies the period rule (`ReconciliationPeriod`): a pair is judged when either member lies in the period; an
     /// unpaired record is judged when it does, and is then pending when its partner could lie outside the data.
     mutating func judge(in period: ReconciliationPeriod) {
-        let v1 = inputs.v1Records, v2 = inputs.v2Records
+        let v1 = inputs.v1Records
+        let v2 = inputs.v2Records
         for i in v1.indices where v1Partner[i] >= 0 {
             let j = Int(v1Partner[i])
             let a = v1[i]
@@ -179,6 +190,7 @@ struct RecordPairing: Sendable {
 
     /// True when the mapping table says V1 never has a counterpart of this V2 record's type.
     private static func isV2OnlyExpected(_ record: ReconRecord, table: MappingTable, pool: StringPool) -> Bool {
-        table.isV2OnlyExpected(type: pool.string(record.type), subtype: pool.text(record.subtype), familyShared: record.familyShared)
+        table.isV2OnlyExpected(
+            type: pool.string(record.type), subtype: pool.text(record.subtype), familyShared: record.familyShared)
     }
 }

@@ -19,10 +19,12 @@ struct SubscriptionGroup: Sendable {
     static func all(v1: ChunkedArray<ReconRecord>, v2: ChunkedArray<ReconRecord>) -> [Key: SubscriptionGroup] {
         var groups: [Key: SubscriptionGroup] = [:]
         for i in v1.indices where !v1[i].unmapped {
-            groups[Key(environment: v1[i].environment, originalTransactionId: v1[i].key), default: SubscriptionGroup()].v1.append(Int32(i))
+            groups[Key(environment: v1[i].environment, originalTransactionId: v1[i].key), default: SubscriptionGroup()]
+                .v1.append(Int32(i))
         }
         for j in v2.indices {
-            groups[Key(environment: v2[j].environment, originalTransactionId: v2[j].key), default: SubscriptionGroup()].v2.append(Int32(j))
+            groups[Key(environment: v2[j].environment, originalTransactionId: v2[j].key), default: SubscriptionGroup()]
+                .v2.append(Int32(j))
         }
         return groups
     }

@@ -8,8 +8,10 @@ struct SubscriptionStateComparison: Sendable {
     var differences: [Discrepancy] = []
 
     /// Compares every group of `pairing`; nothing when the period has no end (no instant to compare at).
-    init(_ pairing: RecordPairing, groups: [SubscriptionGroup.Key: SubscriptionGroup], period: ReconciliationPeriod,
-         fields: [ComparedField] = ComparedField.defaultFields, timeTolerance: Int64 = 0) {
+    init(
+        _ pairing: RecordPairing, groups: [SubscriptionGroup.Key: SubscriptionGroup], period: ReconciliationPeriod,
+        fields: [ComparedField] = ComparedField.defaultFields, timeTolerance: Int64 = 0
+    ) {
         guard period.isSet, period.end != Int64.max else { return }
         let pool = pairing.inputs.pool
         let compared = Set(fields.map(\.rawValue))
@@ -17,24 +19,39 @@ struct SubscriptionStateComparison: Sendable {
             let v1Facts = Self.facts(group.v1, of: pairing.inputs.v1Records, fates: pairing.v1Fates, pool: pool)
             let v2Facts = Self.facts(group.v2, of: pairing.inputs.v2Records, fates: pairing.v2Fates, pool: pool)
             guard let s1 = SubscriptionStateRules.derive(v1Facts, at: period.end),
-                  let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end)
+                let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end)
             else { continue }
             // V2's state without its V2-only records, only where there are any (the knowledge rule compares the two).
             let v2OnlyNewest = v2Facts.lazy.filter(\.v2Only).map(\.time).max()
-            let unknowable = v2OnlyNewest == nil ? [] : KnowledgeRule.unknowable(
-                v2All: s2, v2Ordinary: SubscriptionStateRules.derive(v2Facts.filter { !$0.v2Only }, at: period.end),
-                v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())
+            let unknowable =
+                v2OnlyNewest == nil
+                ? []
+                : KnowledgeRule.unknowable(
+                    v2All: s2, v2Ordinary: SubscriptionStateRules.derive(v2Facts.filter { !$0.v2Only }, at: period.end),
+                    v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())
             var items: [(field: String, v1: String, v2: String)] = []
             if s1.productId != s2.productId { items.append(("productId", s1.productId ?? "", s2.productId ?? "")) }
             if !TimeTolerance.equal(s1.expiresDate, s2.expiresDate, tolerance: timeTolerance) {
-                items.append(("expiresDate", s1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "", s2.expiresDate.map(Timestamp.iso8601(ms:)) ?? ""))
+                items.append(
+                    (
+                        "expiresDate", s1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "",
+                        s2.expiresDate.map(Timestamp.iso8601(ms:)) ?? ""
+                    ))
             }
             if s1.autoRenewStatus != s2.autoRenewStatus {
-                items.append(("autoRenewStatus", s1.autoRenewStatus.map(String.init) ?? "", s2.autoRenewStatus.map(String.init) ?? ""))
+                items.append(
+                    (
+                        "autoRenewStatus", s1.autoRenewStatus.map(String.init) ?? "",
+                        s2.autoRenewStatus.map(String.init) ?? ""
+                    ))
             }
             if s1.active != s2.active { items.append(("active", String(s1.active), String(s2.active))) }
-            items.removeAll { unknowable.contains($0.field) || (ComparedField(rawValue: $0.field).map { !compared.contains($0.rawValue) } ?? false) }
-            let environment = pool.string(key.environment), id = pool.string(key.originalTransactionId)
+            items.removeAll {
+                unknowable.contains($0.field)
+                    || (ComparedField(rawValue: $0.field).map { !compared.contains($0.rawValue) } ?? false)
+            }
+            let environment = pool.string(key.environment)
+            let id = pool.string(key.originalTransactionId)
             for item in items {
                 var d = Discrepancy(kind: .stateMismatch)
                 d.environment = environment
@@ -46,14 +63,21 @@ struct SubscriptionStateComparison: Sendable {
                 d.productId = [s1.productId, s2.productId].compactMap { $0 }.first { !$0.isEmpty } ?? ""
                 differences.append(d)
             }
-            rows.append(.init(environment: environment, originalTransactionId: id, v1: s1, v2: s2, mismatches: items.map(\.field)))
+            rows.append(
+                .init(
+                    environment: environment, originalTransactionId: id, v1: s1, v2: s2, mismatches: items.map(\.field))
+            )
         }
-        rows.sort { UTF8Order.precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId]) }
+        rows.sort {
+            UTF8Order.precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId])
+        }
     }
 
     /// The state facts of the records judged (pending, out-of-period and unmapped ones left out); a V2-only record
     /// (`v2OnlyExpected`) is kept and marked, for `KnowledgeRule`.
-    private static func facts(_ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], pool: StringPool) -> [StateFact] {
+    private static func facts(
+        _ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], pool: StringPool
+    ) -> [StateFact] {
         ids.compactMap { id -> StateFact? in
             let r = records[Int(id)]
             let fate = fates[Int(id)]
@@ -68,18 +92,26 @@ struct SubscriptionStateComparison: Sendable {
 extension ReconRecord {
     /// The record's facts for the state rules: its one transaction and, when it carries any, its renewal info.
     func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact {
-        let f = fields, noDate = FieldValues.noDate
+        let f = fields
+        let noDate = FieldValues.noDate
         var transactions: [StateFact.Transaction] = []
         if f.purchaseDate != noDate {
-            transactions.append(.init(transactionId: pool.text(f.transactionId), purchaseDate: f.purchaseDate,
-                                      expiresDate: f.expiresDate == noDate ? nil : f.expiresDate,
-                                      revocationDate: f.revocationDate == noDate ? nil : f.revocationDate, productId: pool.text(f.productId)))
+            transactions.append(
+                .init(
+                    transactionId: pool.text(f.transactionId), purchaseDate: f.purchaseDate,
+                    expiresDate: f.expiresDate == noDate ? nil : f.expiresDate,
+                    revocationDate: f.revocationDate == noDate ? nil : f.revocationDate,
+                    productId: pool.text(f.productId)))
         }
-        let renewal = hasAutoRenewStatus ? StateFact.Renewal(
-            autoRenewStatus: f.autoRenewStatus == FieldValues.noNumber ? nil : Int(f.autoRenewStatus),
-            autoRenewProductId: pool.text(f.autoRenewProductId),
-            gracePeriodExpiresDate: f.gracePeriodExpiresDate == noDate ? nil : f.gracePeriodExpiresDate,
-            isInBillingRetryPeriod: f.isInBillingRetryPeriod < 0 ? nil : f.isInBillingRetryPeriod == 1) : nil
-        return StateFact(time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0, renewal: renewal, v2Only: v2Only)
+        let renewal =
+            hasAutoRenewStatus
+            ? StateFact.Renewal(
+                autoRenewStatus: f.autoRenewStatus == FieldValues.noNumber ? nil : Int(f.autoRenewStatus),
+                autoRenewProductId: pool.text(f.autoRenewProductId),
+                gracePeriodExpiresDate: f.gracePeriodExpiresDate == noDate ? nil : f.gracePeriodExpiresDate,
+                isInBillingRetryPeriod: f.isInBillingRetryPeriod < 0 ? nil : f.isInBillingRetryPeriod == 1) : nil
+        return StateFact(
+            time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0, renewal: renewal,
+            v2Only: v2Only)
     }
 }

@@ -28,7 +28,8 @@ extension ReconciliationResult {
     package mutating func countTimePrecision() {
         let dateFields = Set(ComparedField.allCases.filter(\.isDate).map(\.rawValue))
         var rows = 0
-        var wholeV1 = true, wholeV2 = true
+        var wholeV1 = true
+        var wholeV2 = true
         for d in differences where dateFields.contains(d.field) {
             guard let a = Timestamp.parseISO8601(d.v1Value), let b = Timestamp.parseISO8601(d.v2Value) else { continue }
             guard TimeTolerance.differsOnlyInPrecision(a, b) else { continue }

@@ -82,17 +82,21 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
 
     /// The `differences.csv` (and `pending.csv`) columns, in order.
     package static let columns = [
-        "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date", "v1_notification_type",
+        "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date",
+        "v1_notification_type",
         "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
-        "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred",
+        "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred"
     ]
 
     /// The row's cells, in `columns` order.
     package var cells: [String] {
-        [kind.rawValue, environment, originalTransactionId, webOrderLineItemId, eventDate.map(Timestamp.iso8601(ms:)) ?? "",
-         v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
-         v1Source, v2NotificationUUID, productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
-         v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""]
+        [
+            kind.rawValue, environment, originalTransactionId, webOrderLineItemId,
+            eventDate.map(Timestamp.iso8601(ms:)) ?? "",
+            v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
+            v1Source, v2NotificationUUID, productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
+            v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""
+        ]
     }
 
     /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.

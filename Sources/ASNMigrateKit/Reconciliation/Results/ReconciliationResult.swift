@@ -80,8 +80,10 @@ package struct ReconciliationResult: Sendable {
     package var prices = V2PriceList()
 
     /// Creates a result.
-    package init(summary: ReconciliationSummary, differences: [Discrepancy], pending: [Discrepancy], rejects: [Reject],
-                coverage: [Coverage], subscriptions: [SubscriptionRow]) {
+    package init(
+        summary: ReconciliationSummary, differences: [Discrepancy], pending: [Discrepancy], rejects: [Reject],
+        coverage: [Coverage], subscriptions: [SubscriptionRow]
+    ) {
         self.summary = summary
         self.differences = differences
         self.pending = pending
@@ -93,4 +95,3 @@ package struct ReconciliationResult: Sendable {
     /// True when there is nothing to report: no differences and no rejects (pending records are not findings).
     package var isClean: Bool { differences.isEmpty && rejects.isEmpty }
 }
-

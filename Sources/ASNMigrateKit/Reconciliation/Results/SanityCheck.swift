@@ -31,16 +31,18 @@ package enum SanityCheck {
     package static func failures(_ sides: [Side], maxRejectRate: Double, pairedSides: Bool) -> String? {
         var failed: [String] = []
         for side in sides where side.read > 0 && Double(side.rejected) / Double(side.read) > maxRejectRate {
-            failed.append("\(side.name) rejected \(side.rejected) of \(side.read) records read (\(percent(Double(side.rejected) / Double(side.read)))), "
-                + "above --max-reject-rate \(percent(maxRejectRate))")
+            failed.append(
+                "\(side.name) rejected \(side.rejected) of \(side.read) records read (\(percent(Double(side.rejected) / Double(side.read)))), "
+                    + "above --max-reject-rate \(percent(maxRejectRate))")
         }
         if pairedSides {
             let usable = sides.map { $0.read - $0.rejected }
             for (index, side) in sides.enumerated() where usable[index] == 0 {
                 let others = sides.indices.filter { $0 != index && usable[$0] > 0 }
                 guard let other = others.first else { continue }
-                failed.append("\(side.name) has no usable records (read \(side.read)) while \(sides[other].name) has \(usable[other]); "
-                    + "check the --\(side.name.lowercased()) paths")
+                failed.append(
+                    "\(side.name) has no usable records (read \(side.read)) while \(sides[other].name) has \(usable[other]); "
+                        + "check the --\(side.name.lowercased()) paths")
             }
         }
         return failed.isEmpty ? nil : "sanity check failed: " + failed.joined(separator: "; ")
@@ -53,7 +55,8 @@ package enum SanityCheck {
         let isPercent = text.hasSuffix("%")
         let number = isPercent ? String(text.dropLast()) : text
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number) else { return nil }
+            let value = Double(number)
+        else { return nil }
         let rate = isPercent ? value / 100 : value
         return (0...1).contains(rate) ? rate : nil
     }

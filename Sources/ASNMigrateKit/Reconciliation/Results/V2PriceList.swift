@@ -63,6 +63,6 @@ package struct V2PriceList: Sendable, Equatable {
     /// The kinds whose rows stand for a whole purchase that one side lacks or misnames, so the purchase's price is at
     /// stake; field and state mismatches (one row per differing item of a purchase both sides have) are not.
     package static let valuedKinds: [Discrepancy.Kind] = [
-        .missingInV2, .missingInV1, .typeMismatch, .transactionMissingInV2, .transactionMissingInV1, .unannouncedInV1,
+        .missingInV2, .missingInV1, .typeMismatch, .transactionMissingInV2, .transactionMissingInV1, .unannouncedInV1
     ]
 }

@@ -9,7 +9,9 @@ package enum KnowledgeRule {
     /// The names of the state items (`SubscriptionState`'s compared fields) V1 could not yet have heard of: those whose
     /// value in `v2All` differs from `v2Ordinary` (V2's records without the V2-only ones) when V1's newest known record
     /// (`v1Newest`) is not after the newest V2-only record (`v2OnlyNewest`).
-    package static func unknowable(v2All: SubscriptionState?, v2Ordinary: SubscriptionState?, v2OnlyNewest: Int64?, v1Newest: Int64?) -> Set<String> {
+    package static func unknowable(
+        v2All: SubscriptionState?, v2Ordinary: SubscriptionState?, v2OnlyNewest: Int64?, v1Newest: Int64?
+    ) -> Set<String> {
         guard let v2OnlyNewest, let all = v2All else { return [] }
         if let v1Newest, v1Newest > v2OnlyNewest { return [] }
         var fields: Set<String> = []
@@ -25,15 +27,21 @@ package enum KnowledgeRule {
     /// is a renewal-date extension (V2-only RENEWAL_EXTENDED, made before the transaction expires), which V1 hears of
     /// only with its next notification, so `expiresDate` is not compared, nor `status` when V1's status with Apple's
     /// expiry would equal Apple's. A V1 record from after the known expiry would have shown the extension.
-    package static func unknowableInStatus(v1 mine: SubscriptionState, appleTransactionId: String?, appleExpires: Int64?, appleStatus: Int?,
-                                          at instant: Int64) -> Set<String> {
-        guard let id = appleTransactionId, id == mine.transactionId, let extended = appleExpires, let known = mine.expiresDate, extended > known,
-              let newest = mine.newestRecordTime, newest < known
+    package static func unknowableInStatus(
+        v1 mine: SubscriptionState, appleTransactionId: String?, appleExpires: Int64?, appleStatus: Int?,
+        at instant: Int64
+    ) -> Set<String> {
+        guard let id = appleTransactionId, id == mine.transactionId, let extended = appleExpires,
+            let known = mine.expiresDate, extended > known,
+            let newest = mine.newestRecordTime, newest < known
         else { return [] }
         var fields: Set<String> = ["expiresDate"]
-        let withExtension = mine.status == .revoked ? SubscriptionStatus.revoked
-            : SubscriptionStatus.at(instant, expires: extended, revoked: nil, gracePeriodExpires: mine.gracePeriodExpiresDate,
-                                    billingRetry: mine.isInBillingRetryPeriod) ?? mine.status
+        let withExtension =
+            mine.status == .revoked
+            ? SubscriptionStatus.revoked
+            : SubscriptionStatus.at(
+                instant, expires: extended, revoked: nil, gracePeriodExpires: mine.gracePeriodExpiresDate,
+                billingRetry: mine.isInBillingRetryPeriod) ?? mine.status
         if withExtension.rawValue == appleStatus { fields.insert("status") }
         return fields
     }

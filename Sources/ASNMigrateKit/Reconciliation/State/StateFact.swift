@@ -15,7 +15,9 @@ package struct StateFact: Sendable, Equatable {
         package var productId: String?
 
         /// Creates a transaction fact.
-        package init(transactionId: String?, purchaseDate: Int64, expiresDate: Int64?, revocationDate: Int64?, productId: String?) {
+        package init(
+            transactionId: String?, purchaseDate: Int64, expiresDate: Int64?, revocationDate: Int64?, productId: String?
+        ) {
             self.transactionId = transactionId
             self.purchaseDate = purchaseDate
             self.expiresDate = expiresDate
@@ -37,7 +39,10 @@ package struct StateFact: Sendable, Equatable {
         package var isInBillingRetryPeriod: Bool?
 
         /// Creates renewal facts.
-        package init(autoRenewStatus: Int?, autoRenewProductId: String?, gracePeriodExpiresDate: Int64?, isInBillingRetryPeriod: Bool?) {
+        package init(
+            autoRenewStatus: Int?, autoRenewProductId: String?, gracePeriodExpiresDate: Int64?,
+            isInBillingRetryPeriod: Bool?
+        ) {
             self.autoRenewStatus = autoRenewStatus
             self.autoRenewProductId = autoRenewProductId
             self.gracePeriodExpiresDate = gracePeriodExpiresDate
@@ -60,7 +65,10 @@ package struct StateFact: Sendable, Equatable {
     package var moment: Int64?
 
     /// Creates a record's facts.
-    package init(time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false, moment: Int64? = nil) {
+    package init(
+        time: Int64, transactions: [Transaction], own: Int?, renewal: Renewal?, v2Only: Bool = false,
+        moment: Int64? = nil
+    ) {
         self.time = time
         self.moment = moment
         self.transactions = transactions
@@ -79,12 +87,16 @@ package struct StateFact: Sendable, Equatable {
     /// transaction is older, then it lacks a revocation `other` shows, then its expiry is earlier, then it is earlier.
     /// A late retry or a companion notification carries an older snapshot and so never overrides a newer one.
     func knowsLess(than other: StateFact) -> Bool {
-        let a = knowledgeTransaction, b = other.knowledgeTransaction
-        let pa = a?.purchaseDate ?? Int64.min, pb = b?.purchaseDate ?? Int64.min
+        let a = knowledgeTransaction
+        let b = other.knowledgeTransaction
+        let pa = a?.purchaseDate ?? Int64.min
+        let pb = b?.purchaseDate ?? Int64.min
         if pa != pb { return pa < pb }
-        let ra = a?.revocationDate != nil, rb = b?.revocationDate != nil
+        let ra = a?.revocationDate != nil
+        let rb = b?.revocationDate != nil
         if ra != rb { return !ra }
-        let ea = a?.expiresDate ?? Int64.min, eb = b?.expiresDate ?? Int64.min
+        let ea = a?.expiresDate ?? Int64.min
+        let eb = b?.expiresDate ?? Int64.min
         if ea != eb { return ea < eb }
         return time < other.time
     }

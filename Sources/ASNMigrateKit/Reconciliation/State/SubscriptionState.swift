@@ -32,7 +32,8 @@ package struct SubscriptionState: Sendable, Equatable {
     package static func == (a: SubscriptionState, b: SubscriptionState) -> Bool {
         a.transactionId == b.transactionId && a.productId == b.productId && a.expiresDate == b.expiresDate
             && a.autoRenewStatus == b.autoRenewStatus && a.autoRenewProductId == b.autoRenewProductId
-            && a.gracePeriodExpiresDate == b.gracePeriodExpiresDate && a.isInBillingRetryPeriod == b.isInBillingRetryPeriod && a.status == b.status
+            && a.gracePeriodExpiresDate == b.gracePeriodExpiresDate
+            && a.isInBillingRetryPeriod == b.isInBillingRetryPeriod && a.status == b.status
     }
 
     /// Whether the customer has service at the instant (active or in a billing grace period).

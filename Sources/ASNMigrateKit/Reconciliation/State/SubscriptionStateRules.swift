@@ -27,7 +27,9 @@ package enum SubscriptionStateRules {
 
     /// The state at `instant` from `facts` (input order: among equal knowledge the later record wins), or nil when no
     /// record shows a transaction with an expiry (no subscription to speak of).
-    package static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all) -> SubscriptionState? {
+    package static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all)
+        -> SubscriptionState?
+    {
         var merged: [String: StateFact.Transaction] = [:]
         var autoRenew: (fact: StateFact, value: Int)?
         var autoRenewProduct: (fact: StateFact, value: String)?
@@ -55,7 +57,9 @@ package enum SubscriptionStateRules {
             if late, (fact.moment ?? fact.time) > instant { continue }
             if !late { newest = max(newest ?? fact.time, fact.time) }
             guard let r = fact.renewal else { continue }
-            if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true { autoRenew = (fact, value) }
+            if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
+                autoRenew = (fact, value)
+            }
             if let value = r.autoRenewProductId, autoRenewProduct.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
                 autoRenewProduct = (fact, value)
             }
@@ -65,9 +69,12 @@ package enum SubscriptionStateRules {
         let grace = renewal?.value.gracePeriodExpiresDate
         // Present only while retrying: a renewal info without the flag says "not retrying".
         let retryFlag = renewal.map { $0.value.isInBillingRetryPeriod ?? false }
-        let status = SubscriptionStatus.at(instant, expires: expires, revoked: latest.revocationDate, gracePeriodExpires: grace,
-                                           billingRetry: retryFlag) ?? .expired
-        var state = SubscriptionState(productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
+        let status =
+            SubscriptionStatus.at(
+                instant, expires: expires, revoked: latest.revocationDate, gracePeriodExpires: grace,
+                billingRetry: retryFlag) ?? .expired
+        var state = SubscriptionState(
+            productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
         state.transactionId = latest.transactionId
         state.newestRecordTime = newest
         state.autoRenewProductId = autoRenewProduct?.value
@@ -89,7 +96,8 @@ package enum SubscriptionStateRules {
     /// Orders transactions oldest first: purchase date, then expiry, then id (as `MappingContext.precedes`).
     static func precedes(_ a: StateFact.Transaction, _ b: StateFact.Transaction) -> Bool {
         if a.purchaseDate != b.purchaseDate { return a.purchaseDate < b.purchaseDate }
-        let ea = a.expiresDate ?? Int64.min, eb = b.expiresDate ?? Int64.min
+        let ea = a.expiresDate ?? Int64.min
+        let eb = b.expiresDate ?? Int64.min
         if ea != eb { return ea < eb }
         return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
     }

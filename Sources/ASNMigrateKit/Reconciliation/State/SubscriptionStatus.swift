@@ -38,7 +38,9 @@ package enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseItera
     ///   Apple V1 *is_in_billing_retry_period*: "This field is only present if an auto-renewable subscription is in
     ///   the billing retry state");
     /// - else expired.
-    package static func at(_ instant: Int64, expires: Int64?, revoked: Int64?, gracePeriodExpires: Int64?, billingRetry: Bool?) -> SubscriptionStatus? {
+    package static func at(
+        _ instant: Int64, expires: Int64?, revoked: Int64?, gracePeriodExpires: Int64?, billingRetry: Bool?
+    ) -> SubscriptionStatus? {
         guard let expires else { return nil }
         if let revoked, revoked <= instant { return .revoked }
         if expires > instant { return .active }

@@ -28,8 +28,9 @@ extension ReconciliationResult {
         }
         // Every V2 record read counts in v2_records_read, API records too (their rejects are already in v2_rejected).
         result.summary.v2RecordsRead += comparison.summary.v2TransactionsRead + comparison.summary.statuses.statusesRead
-        result.summary.transactions = .init(notificationsCompared: notificationsCompared, v1NotificationsNotCompared: notCompared,
-                                            comparison: comparison.summary)
+        result.summary.transactions = .init(
+            notificationsCompared: notificationsCompared, v1NotificationsNotCompared: notCompared,
+            comparison: comparison.summary)
         result.differences += comparison.differences
         result.prices.merge(comparison.prices)
         result.differences.sort(by: Discrepancy.reportOrder)

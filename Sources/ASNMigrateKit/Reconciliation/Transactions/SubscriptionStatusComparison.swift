@@ -23,18 +23,29 @@ package struct SubscriptionStatusComparison: Sendable {
     /// after the instant still contributes the transactions it shows that were purchased by the instant (a renewal
     /// just before the fetch whose DID_RENEW arrived just after), without refunds dated after the instant; its renewal
     /// facts, which may be newer than the instant, are left out (`SubscriptionStateRules.Knowledge.asOf`).
-    package static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0) -> SubscriptionState? {
-        SubscriptionStateRules.derive(records.compactMap { $0.stateFact(of: subscription) }, at: instant, knowledge: .asOf(lag: lag))
+    package static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0)
+        -> SubscriptionState?
+    {
+        SubscriptionStateRules.derive(
+            records.compactMap { $0.stateFact(of: subscription) }, at: instant, knowledge: .asOf(lag: lag))
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
-    package func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
+    package func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (
+        differences: [Discrepancy], summary: TransactionSummary.StatusSummary
+    ) {
         var differences: [Discrepancy] = []
-        var compared = 0, withoutV1 = 0, withoutTime = 0, afterEnd = 0, mismatched = 0, duplicates = 0
+        var compared = 0
+        var withoutV1 = 0
+        var withoutTime = 0
+        var afterEnd = 0
+        var mismatched = 0
+        var duplicates = 0
         var seen: Set<[String]> = []
         let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
-            let key = SubscriptionKey(environment: status.environment, originalTransactionId: status.originalTransactionId)
+            let key = SubscriptionKey(
+                environment: status.environment, originalTransactionId: status.originalTransactionId)
             guard let fetchedAt = status.fetchedAt else {
                 withoutTime += 1
                 continue
@@ -49,7 +60,10 @@ package struct SubscriptionStatusComparison: Sendable {
                 continue
             }
             let instant = fetchedAt
-            guard let records = v1.recordsBySubscription[key], let mine = Self.state(of: status.originalTransactionId, records: records, at: instant, lag: options.window) else {
+            guard let records = v1.recordsBySubscription[key],
+                let mine = Self.state(
+                    of: status.originalTransactionId, records: records, at: instant, lag: options.window)
+            else {
                 withoutV1 += 1
                 continue
             }
@@ -57,22 +71,39 @@ package struct SubscriptionStatusComparison: Sendable {
             let renewal = status.renewal
             let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
             let tolerance = options.timeTolerance
-            let appleDate = { (mine: Int64?, apple: Int64?) in TimeTolerance.equal(mine, apple, tolerance: tolerance) ? date(mine) : date(apple) }
+            let appleDate = { (mine: Int64?, apple: Int64?) in
+                TimeTolerance.equal(mine, apple, tolerance: tolerance) ? date(mine) : date(apple)
+            }
             var items: [(String, ComparedField?, String, String)] = [
                 ("status", nil, String(mine.status.rawValue), status.status.map(String.init) ?? ""),
-                ("expiresDate", .expiresDate, date(mine.expiresDate), appleDate(mine.expiresDate, status.transaction?.expiresDate)),
-                ("gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate), appleDate(mine.gracePeriodExpiresDate, renewal?.gracePeriodExpiresDate)),
-                ("isInBillingRetryPeriod", .isInBillingRetryPeriod, String(mine.isInBillingRetryPeriod == true), String(renewal?.isInBillingRetryPeriod == true)),
+                (
+                    "expiresDate", .expiresDate, date(mine.expiresDate),
+                    appleDate(mine.expiresDate, status.transaction?.expiresDate)
+                ),
+                (
+                    "gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate),
+                    appleDate(mine.gracePeriodExpiresDate, renewal?.gracePeriodExpiresDate)
+                ),
+                (
+                    "isInBillingRetryPeriod", .isInBillingRetryPeriod, String(mine.isInBillingRetryPeriod == true),
+                    String(renewal?.isInBillingRetryPeriod == true)
+                )
             ]
             // Renewal intent is compared when V1 ever stated it.
             if let value = mine.autoRenewStatus {
-                items.insert(("autoRenewStatus", .autoRenewStatus, String(value), renewal?.autoRenewStatus.map(String.init) ?? ""), at: 1)
+                items.insert(
+                    (
+                        "autoRenewStatus", .autoRenewStatus, String(value),
+                        renewal?.autoRenewStatus.map(String.init) ?? ""
+                    ), at: 1)
             }
             if let value = mine.autoRenewProductId {
-                items.insert(("autoRenewProductId", .autoRenewProductId, value, renewal?.autoRenewProductId ?? ""), at: 1)
+                items.insert(
+                    ("autoRenewProductId", .autoRenewProductId, value, renewal?.autoRenewProductId ?? ""), at: 1)
             }
-            let unknowable = KnowledgeRule.unknowableInStatus(v1: mine, appleTransactionId: status.transaction?.transactionId,
-                                                              appleExpires: status.transaction?.expiresDate, appleStatus: status.status, at: instant)
+            let unknowable = KnowledgeRule.unknowableInStatus(
+                v1: mine, appleTransactionId: status.transaction?.transactionId,
+                appleExpires: status.transaction?.expiresDate, appleStatus: status.status, at: instant)
             var any = false
             for (field, gate, left, right) in items where left != right {
                 if let gate, !options.fields.contains(gate) { continue }

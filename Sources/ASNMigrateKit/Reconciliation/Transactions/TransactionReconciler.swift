@@ -43,7 +43,8 @@ package struct TransactionReconciler: Sendable {
         switch record {
         case .transaction(let transaction):
             transactionsRead += 1
-            let key = V1TransactionCollector.Key(environment: transaction.environment, transactionId: transaction.payload.transactionId ?? "")
+            let key = V1TransactionCollector.Key(
+                environment: transaction.environment, transactionId: transaction.payload.transactionId ?? "")
             if let at = index[key] {
                 transactions[at].payload = Self.merged(transactions[at].payload, transaction.payload)
             } else {
@@ -60,11 +61,16 @@ package struct TransactionReconciler: Sendable {
 
     /// The subscriptions the statuses name: the V1 collector keeps their records.
     package var statusSubscriptions: Set<SubscriptionKey> {
-        Set(statuses.map { SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId) })
+        Set(
+            statuses.map {
+                SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
+            })
     }
 
     /// Two copies of one V2 transaction: gaps filled, a revocation stands, the newest expiry wins.
-    package static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload) -> JWSTransactionDecodedPayload {
+    package static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload)
+        -> JWSTransactionDecodedPayload
+    {
         var m = a
         if m.revocationDate == nil {
             m.revocationDate = b.revocationDate
@@ -102,27 +108,36 @@ package struct TransactionReconciler: Sendable {
         let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
         let v1Range = collector.eventRange
         // The same default period as notifications: the overlap of both sides' spans, `--from` / `--to` replacing an end.
-        let period = ReconciliationPeriod(v1Span: v1Range, v2Span: v2Range, from: options.from, to: options.to, window: options.window)
-        let start = period.start, end = period.end
+        let period = ReconciliationPeriod(
+            v1Span: v1Range, v2Span: v2Range, from: options.from, to: options.to, window: options.window)
+        let start = period.start
+        let end = period.end
         func inPeriod(_ time: Int64?) -> Bool {
             guard let time else { return true }
             return time >= start && time <= end
         }
 
         // Pairing.
-        let fetched = Set(v2.map { SubscriptionKey(environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "") })
+        let fetched = Set(
+            v2.map {
+                SubscriptionKey(
+                    environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "")
+            })
         var fate1 = [Fate](repeating: .missing, count: v1.count)
         var fate2 = [Fate](repeating: .missing, count: v2.count)
         var partner1 = [Int](repeating: -1, count: v1.count)
         var partner2 = [Int](repeating: -1, count: v2.count)
         var restored = 0
         for (i, t) in v1.enumerated() {
-            guard fetched.contains(.init(environment: t.environment, originalTransactionId: t.originalTransactionId)) else {
+            guard fetched.contains(.init(environment: t.environment, originalTransactionId: t.originalTransactionId))
+            else {
                 fate1[i] = .notFetched
                 continue
             }
             let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.info.transactionId ?? "")
-            if let j = index[key], partner2[j] < 0, (v2[j].payload.originalTransactionId ?? "") == t.originalTransactionId {
+            if let j = index[key], partner2[j] < 0,
+                (v2[j].payload.originalTransactionId ?? "") == t.originalTransactionId
+            {
                 partner1[i] = j
                 partner2[j] = i
             }
@@ -135,7 +150,8 @@ package struct TransactionReconciler: Sendable {
         }
         for (i, t) in v1.enumerated() where partner1[i] < 0 && fate1[i] != .notFetched {
             guard let line = t.info.webOrderLineItemId, !line.isEmpty,
-                  var candidates = byLineItem[[t.environment, t.originalTransactionId, line]], !candidates.isEmpty else { continue }
+                var candidates = byLineItem[[t.environment, t.originalTransactionId, line]], !candidates.isEmpty
+            else { continue }
             let j = candidates.removeFirst()
             byLineItem[[t.environment, t.originalTransactionId, line]] = candidates
             partner1[i] = j
@@ -155,7 +171,8 @@ package struct TransactionReconciler: Sendable {
                 if inPeriod(t.info.purchaseDate) || inPeriod(other.payload.purchaseDate) {
                     fate1[i] = .matched
                     fate2[partner1[i]] = .matched
-                    let compared = fieldDifferences(t, shape, other, v1End: v1Range?.upperBound, v2End: v2Range?.upperBound)
+                    let compared = fieldDifferences(
+                        t, shape, other, v1End: v1Range?.upperBound, v2End: v2Range?.upperBound)
                     fieldMismatches += compared.rows.count
                     fieldsAfterDataEnd += compared.afterDataEnd
                     differences += compared.rows
@@ -236,8 +253,10 @@ package struct TransactionReconciler: Sendable {
         var comparison = TransactionComparison(differences: differences, summary: summary)
         let subscriptions = Set(differences.map { [$0.environment, $0.originalTransactionId] })
         for t in v2 where subscriptions.contains([t.environment, t.payload.originalTransactionId ?? ""]) {
-            comparison.prices.add(.init(environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "",
-                                        productId: t.payload.productId ?? ""), milliunits: t.payload.price, currency: t.payload.currency)
+            comparison.prices.add(
+                .init(
+                    environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "",
+                    productId: t.payload.productId ?? ""), milliunits: t.payload.price, currency: t.payload.currency)
         }
         return comparison
     }
@@ -263,29 +282,50 @@ package struct TransactionReconciler: Sendable {
     /// differences: a refund dated after it (revocationDate and revocationReason), either way, or, for a transaction
     /// still running at the V1 archive's end, Apple's later upgrade (isUpgraded true) or renewal-date extension (a later
     /// expiresDate).
-    private func fieldDifferences(_ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction,
-                                  v1End: Int64?, v2End: Int64?) -> (rows: [Discrepancy], afterDataEnd: Int) {
+    private func fieldDifferences(
+        _ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction,
+        v1End: Int64?, v2End: Int64?
+    ) -> (rows: [Discrepancy], afterDataEnd: Int) {
         let theirs = other.payload
         let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
         let int = { (value: Int?) in value.map(String.init) ?? "" }
         // Dates within --time-tolerance render alike, so they compare equal.
         let tolerance = options.timeTolerance
-        let theirDate = { (a: Int64?, b: Int64?) in TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b) }
+        let theirDate = { (a: Int64?, b: Int64?) in TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b)
+        }
         // (field, option gate, V1 text, V2 text, compared only when V1 knows the value)
         let items: [(String, ComparedField?, String, String, Bool)] = [
             ("transactionId", .transactionId, mine.transactionId ?? "", theirs.transactionId ?? "", false),
             ("productId", .productId, mine.productId ?? "", theirs.productId ?? "", false),
-            ("purchaseDate", .purchaseDate, date(mine.purchaseDate), theirDate(mine.purchaseDate, theirs.purchaseDate), false),
-            ("originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate), theirDate(mine.originalPurchaseDate, theirs.originalPurchaseDate), false),
-            ("expiresDate", .expiresDate, date(mine.expiresDate), theirDate(mine.expiresDate, theirs.expiresDate), false),
-            ("revocationDate", .revocationDate, date(mine.revocationDate), theirDate(mine.revocationDate, theirs.revocationDate), false),
+            (
+                "purchaseDate", .purchaseDate, date(mine.purchaseDate),
+                theirDate(mine.purchaseDate, theirs.purchaseDate), false
+            ),
+            (
+                "originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate),
+                theirDate(mine.originalPurchaseDate, theirs.originalPurchaseDate), false
+            ),
+            (
+                "expiresDate", .expiresDate, date(mine.expiresDate), theirDate(mine.expiresDate, theirs.expiresDate),
+                false
+            ),
+            (
+                "revocationDate", .revocationDate, date(mine.revocationDate),
+                theirDate(mine.revocationDate, theirs.revocationDate), false
+            ),
             ("revocationReason", .revocationReason, int(mine.revocationReason), int(theirs.revocationReason), false),
             ("isUpgraded", .isUpgraded, String(mine.isUpgraded == true), String(theirs.isUpgraded == true), false),
-            ("inAppOwnershipType", .inAppOwnershipType, mine.inAppOwnershipType ?? "", theirs.inAppOwnershipType ?? "", true),
+            (
+                "inAppOwnershipType", .inAppOwnershipType, mine.inAppOwnershipType ?? "",
+                theirs.inAppOwnershipType ?? "", true
+            ),
             ("offerType", .offerType, int(mine.offerType), int(theirs.offerType), false),
             ("offerIdentifier", .offerIdentifier, mine.offerIdentifier ?? "", theirs.offerIdentifier ?? "", false),
-            ("webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "", theirs.webOrderLineItemId ?? "", false),
-            ("quantity", .quantity, int(mine.quantity), int(theirs.quantity), true),
+            (
+                "webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "",
+                theirs.webOrderLineItemId ?? "", false
+            ),
+            ("quantity", .quantity, int(mine.quantity), int(theirs.quantity), true)
         ]
         // Facts one side learnt after the other side's data ends: not differences. Apple's refund dated after the V1
         // archive's last event, or, for a transaction still running then, Apple's later upgrade or renewal extension;
@@ -306,8 +346,12 @@ package struct TransactionReconciler: Sendable {
         // The mirror, for history fetched while the archive still runs: an upgrade or a later expiry (a renewal-date
         // extension) V1 learnt after Apple made the response (its signedDate) is not a difference either.
         if let fetched = theirs.signedDate {
-            if mine.isUpgraded == true, theirs.isUpgraded != true, let learnt = t.upgradeLearntAt, learnt > fetched { late.insert("isUpgraded") }
-            if let v1Expiry = mine.expiresDate, v1Expiry > (theirs.expiresDate ?? Int64.max), let learnt = t.expiresLearntAt, learnt > fetched {
+            if mine.isUpgraded == true, theirs.isUpgraded != true, let learnt = t.upgradeLearntAt, learnt > fetched {
+                late.insert("isUpgraded")
+            }
+            if let v1Expiry = mine.expiresDate, v1Expiry > (theirs.expiresDate ?? Int64.max),
+                let learnt = t.expiresLearntAt, learnt > fetched
+            {
                 late.insert("expiresDate")
             }
         }

@@ -59,13 +59,21 @@ extension V1RecordFacts {
         var shown: [StateFact.Transaction] = []
         for entry in transactions where (entry.originalTransactionId ?? subscriptionId) == subscription {
             if entry.transactionId != nil, entry.transactionId == relevantTransactionId { own = shown.count }
-            shown.append(.init(transactionId: entry.transactionId, purchaseDate: entry.purchaseDate ?? Int64.min, expiresDate: entry.expiresDate,
-                               revocationDate: entry.isUpgraded == true ? nil : entry.cancellationDate, productId: entry.productId))
+            shown.append(
+                .init(
+                    transactionId: entry.transactionId, purchaseDate: entry.purchaseDate ?? Int64.min,
+                    expiresDate: entry.expiresDate,
+                    revocationDate: entry.isUpgraded == true ? nil : entry.cancellationDate, productId: entry.productId)
+            )
         }
         var renewal: StateFact.Renewal?
-        if subscriptionId == subscription, autoRenewStatus != nil || autoRenewProductId != nil || gracePeriodExpiresDate != nil || isInBillingRetryPeriod != nil {
-            renewal = .init(autoRenewStatus: autoRenewStatus.map { $0 ? 1 : 0 }, autoRenewProductId: autoRenewProductId,
-                            gracePeriodExpiresDate: gracePeriodExpiresDate, isInBillingRetryPeriod: isInBillingRetryPeriod)
+        if subscriptionId == subscription,
+            autoRenewStatus != nil || autoRenewProductId != nil || gracePeriodExpiresDate != nil
+                || isInBillingRetryPeriod != nil
+        {
+            renewal = .init(
+                autoRenewStatus: autoRenewStatus.map { $0 ? 1 : 0 }, autoRenewProductId: autoRenewProductId,
+                gracePeriodExpiresDate: gracePeriodExpiresDate, isInBillingRetryPeriod: isInBillingRetryPeriod)
         }
         return StateFact(time: time, transactions: shown, own: own, renewal: renewal, moment: bodyEventTime)
     }

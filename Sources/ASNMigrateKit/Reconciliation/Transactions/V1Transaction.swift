@@ -20,8 +20,11 @@ package struct V1Transaction: Sendable, Equatable {
     package var upgradeLearntAt: Int64?
 
     /// Creates a transaction as first seen.
-    package init(environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String, sourceType: String,
-                bundleId: String? = nil, learntAt: Int64? = nil) {
+    package init(
+        environment: String, originalTransactionId: String, info: LatestReceiptInfo, announced: Bool, source: String,
+        sourceType: String,
+        bundleId: String? = nil, learntAt: Int64? = nil
+    ) {
         self.bundleId = bundleId
         self.expiresLearntAt = learntAt
         self.upgradeLearntAt = info.isUpgraded == true ? learntAt : nil

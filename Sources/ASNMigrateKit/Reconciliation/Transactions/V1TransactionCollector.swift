@@ -55,10 +55,13 @@ package struct V1TransactionCollector: Sendable {
                 if announces { transactions[at].announced = true }
             } else {
                 index[key] = transactions.count
-                transactions.append(V1Transaction(
-                    environment: facts.environment, originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                    info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType, bundleId: facts.bundleId,
-                    learntAt: facts.eventTime))
+                transactions.append(
+                    V1Transaction(
+                        environment: facts.environment,
+                        originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
+                        info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType,
+                        bundleId: facts.bundleId,
+                        learntAt: facts.eventTime))
             }
         }
         if !statusSubscriptions.isEmpty {

@@ -30,7 +30,12 @@ package struct V2OnlyTransactionRules: Sendable, Equatable {
             if let type, transaction.type != type { return false }
             if let ownership, transaction.inAppOwnershipType != ownership { return false }
             if let revoked, (transaction.revocationDate != nil) != revoked { return false }
-            if let first, (transaction.transactionId != nil && transaction.transactionId == transaction.originalTransactionId) != first { return false }
+            if let first,
+                (transaction.transactionId != nil && transaction.transactionId == transaction.originalTransactionId)
+                    != first
+            {
+                return false
+            }
             return true
         }
     }
@@ -66,7 +71,9 @@ package struct V2OnlyTransactionRules: Sendable, Equatable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ASNError(.unreadableInput, "cannot read '\(path)': \(error.localizedDescription)", at: SourceLocation(path: path))
+            throw ASNError(
+                .unreadableInput, "cannot read '\(path)': \(error.localizedDescription)", at: SourceLocation(path: path)
+            )
         }
         return try parse(text, path: path)
     }
@@ -85,16 +92,26 @@ package struct V2OnlyTransactionRules: Sendable, Equatable {
                     throw ASNError(.badMapping, "the file must start with 'format 1', not '\(line)'", at: at)
                 }
                 guard version <= supportedFormat else {
-                    throw ASNError(.badMapping, "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate", at: at)
+                    throw ASNError(
+                        .badMapping,
+                        "format \(version) is newer than this asn-migrate supports (up to \(supportedFormat)); upgrade asn-migrate",
+                        at: at)
                 }
                 format = version
                 continue
             }
-            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let columns = format >= 2 ? "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION" : "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED"
+            let fields = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            let columns =
+                format >= 2
+                ? "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION"
+                : "V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED"
             let expected = format >= 2 ? 4 : 3
             guard fields.count == expected else {
-                throw ASNError(.badMapping, "expected '\(columns)' (\(expected) fields, format \(format)), found \(fields.count)", at: at)
+                throw ASNError(
+                    .badMapping, "expected '\(columns)' (\(expected) fields, format \(format)), found \(fields.count)",
+                    at: at)
             }
             guard !fields.contains(where: \.isEmpty) else {
                 throw ASNError(.badMapping, "empty field; write * for any", at: at)
@@ -112,41 +129,51 @@ package struct V2OnlyTransactionRules: Sendable, Equatable {
                 case "first": first = true
                 case "later": first = false
                 case "*": first = nil
-                default: throw ASNError(.badMapping, "TRANSACTION must be first, later or *, not '\(fields[3])'", at: at)
+                default:
+                    throw ASNError(.badMapping, "TRANSACTION must be first, later or *, not '\(fields[3])'", at: at)
                 }
             }
             let type = fields[0] == "*" ? nil : fields[0]
             if let type, !knownTypes.contains(type) {
-                throw ASNError(.badMapping, "unknown V2 transaction type '\(type)'; Apple's types are \(knownTypes.sorted().joined(separator: ", "))", at: at)
+                throw ASNError(
+                    .badMapping,
+                    "unknown V2 transaction type '\(type)'; Apple's types are \(knownTypes.sorted().joined(separator: ", "))",
+                    at: at)
             }
-            rules.append(Rule(type: type, ownership: fields[1] == "*" ? nil : fields[1], revoked: revoked, first: first, line: offset + 1))
+            rules.append(
+                Rule(
+                    type: type, ownership: fields[1] == "*" ? nil : fields[1], revoked: revoked, first: first,
+                    line: offset + 1))
         }
         guard format != nil else {
-            throw ASNError(.badMapping, "no 'format 1' line; is this an asn-migrate rules file?", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping, "no 'format 1' line; is this an asn-migrate rules file?", at: SourceLocation(path: path))
         }
         return V2OnlyTransactionRules(rules: rules)
     }
 
     /// Apple's transaction `type` values.
-    package static let knownTypes: Set<String> = ["Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"]
+    package static let knownTypes: Set<String> = [
+        "Auto-Renewable Subscription", "Non-Consumable", "Consumable", "Non-Renewing Subscription"
+    ]
 
     /// The text of `Mappings/v2-only-transactions.rules` (a test keeps them equal).
     package static let defaultText = #"""
-    # asn-migrate: transactions Apple's API shows that a V1 archive had no reason to show.
-    # `reconcile` with an App Store Server API view on the V2 side: an unpaired V2 transaction matching a line counts as
-    # v2_only_expected, not as transaction_missing_in_v1, and a V1 transaction matching one is never unannounced_in_v1.
-    # Sources: Mappings/README.md, "Transactions V1 never had reason to show".
-    #
-    # Lines:  format N
-    #         V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION
-    #         (* = any; REVOKED is yes, no or *; TRANSACTION is first, later or *: first = the subscription's first
-    #         purchase, transactionId = originalTransactionId)
-    format 2
+        # asn-migrate: transactions Apple's API shows that a V1 archive had no reason to show.
+        # `reconcile` with an App Store Server API view on the V2 side: an unpaired V2 transaction matching a line counts as
+        # v2_only_expected, not as transaction_missing_in_v1, and a V1 transaction matching one is never unannounced_in_v1.
+        # Sources: Mappings/README.md, "Transactions V1 never had reason to show".
+        #
+        # Lines:  format N
+        #         V2 TYPE | IN-APP OWNERSHIP TYPE | REVOKED | TRANSACTION
+        #         (* = any; REVOKED is yes, no or *; TRANSACTION is first, later or *: first = the subscription's first
+        #         purchase, transactionId = originalTransactionId)
+        format 2
 
-    Consumable                | *             | no | *
-    Non-Consumable            | *             | no | *
-    Non-Renewing Subscription | *             | no | *
-    *                         | FAMILY_SHARED | no | first
+        Consumable                | *             | no | *
+        Non-Consumable            | *             | no | *
+        Non-Renewing Subscription | *             | no | *
+        *                         | FAMILY_SHARED | no | first
 
-    """#
+        """#
 }

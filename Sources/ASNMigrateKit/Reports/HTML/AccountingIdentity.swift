@@ -43,27 +43,27 @@ struct AccountingIdentity: Sendable, Equatable {
             total: "v1_records_read",
             terms: [
                 "v1_rejected", "v1_duplicates", "v1_out_of_period", "v1_unmapped", "v1_companion", "matched",
-                "type_mismatch", "missing_in_v2", "v1_pending", "v1_notifications_not_compared",
+                "type_mismatch", "missing_in_v2", "v1_pending", "v1_notifications_not_compared"
             ]),
         .init(
             total: "v2_records_read",
             terms: [
                 "v2_rejected", "v2_duplicates", "v2_out_of_period", "v2_only_expected", "matched",
-                "type_mismatch", "missing_in_v1", "v2_pending", "v2_transactions_read", "statuses_read",
+                "type_mismatch", "missing_in_v1", "v2_pending", "v2_transactions_read", "statuses_read"
             ]),
         .init(
             total: "v1_transactions",
             terms: [
                 "matched_transactions", "transaction_missing_in_v2", "not_fetched",
-                "v1_transactions_out_of_period", "v1_transactions_pending",
+                "v1_transactions_out_of_period", "v1_transactions_pending"
             ]),
         .init(
             total: "v2_transactions",
             terms: [
                 "matched_transactions", "transaction_missing_in_v1", "v2_only_expected_transactions",
-                "v2_transactions_out_of_period", "v2_transactions_pending",
+                "v2_transactions_out_of_period", "v2_transactions_pending"
             ]),
-        .init(total: "v2_transactions_read", terms: ["v2_transactions", "v2_transaction_duplicates"]),
+        .init(total: "v2_transactions_read", terms: ["v2_transactions", "v2_transaction_duplicates"])
     ]
 
     /// `nightly`'s identities (Reports/README.md, Nightly reports).
@@ -77,6 +77,6 @@ struct AccountingIdentity: Sendable, Equatable {
         .init(
             total: "differences_resolved",
             terms: ["resolved_by_late_record", "resolved_by_corrected_record", "resolved_by_rule"]),
-        .init(total: "differences_open", terms: Discrepancy.Kind.allCases.map { "open_\($0.rawValue)" }),
+        .init(total: "differences_open", terms: Discrepancy.Kind.allCases.map { "open_\($0.rawValue)" })
     ]
 }

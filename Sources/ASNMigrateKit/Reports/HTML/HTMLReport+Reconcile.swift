@@ -7,7 +7,7 @@ extension HTMLReport {
         "state_mismatch", "subscriptions_compared", "conflicting_duplicate_v2", "v1_unmapped", "v1_pending",
         "v2_pending",
         "v1_rejected", "v2_rejected", "matched_transactions", "transaction_missing_in_v2", "transaction_missing_in_v1",
-        "transaction_field_mismatch", "unannounced_in_v1", "statuses_compared", "status_state_mismatch",
+        "transaction_field_mismatch", "unannounced_in_v1", "statuses_compared", "status_state_mismatch"
     ]
 
     /// The page of a `reconcile` result: its `summary.csv` rows, its `differences.csv` rows and its V2 prices.

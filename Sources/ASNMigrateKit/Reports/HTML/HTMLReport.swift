@@ -200,7 +200,7 @@ package struct HTMLReport: Sendable {
         let headings =
             [
                 "environment", "original_transaction_id", "event_date", "product_id", "field", "v1_value", "v2_value",
-                "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source",
+                "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source"
             ] + extraHeadings
         var out = "<h2 id=\"rows\">First \(Self.rowsPerKind) rows of each kind</h2>\n"
         var byKind: [Discrepancy.Kind: [Int]] = [:]
@@ -225,7 +225,7 @@ package struct HTMLReport: Sendable {
                     [
                         d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
                         d.productId, d.field,
-                        d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType, d.v2Subtype, d.v1Source,
+                        d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType, d.v2Subtype, d.v1Source
                     ]
                     + (i < extraCells.count ? extraCells[i] : [])
                 out += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"

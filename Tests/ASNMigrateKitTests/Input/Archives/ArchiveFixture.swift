@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ASNMigrateKit
 
 /// Builds tar, zip and zstd archives in memory for tests, without the `tar`, `zip` or `zstd` tools (which a fresh
@@ -40,8 +41,10 @@ enum ArchiveFixture {
                     out += padded(record)
                 }
             }
-            out += header(name: String(decoding: name.prefix(100), as: UTF8.self), size: member.bytes.count, type: UInt8(ascii: "0"),
-                          gnu: longNames == .gnu)
+            out += header(
+                name: String(decoding: name.prefix(100), as: UTF8.self), size: member.bytes.count,
+                type: UInt8(ascii: "0"),
+                gnu: longNames == .gnu)
             out += padded(member.bytes)
         }
         return out + [UInt8](repeating: 0, count: 1024)
@@ -99,7 +102,9 @@ enum ArchiveFixture {
 
     /// A zip archive of `members`, each written with `method(index)`, with its central directory; with `zip64`,
     /// local headers carry their sizes in a zip64 extra field (0xFFFFFFFF in the header), as `zip -fz` writes them.
-    static func zip(_ members: [Member], zip64: Bool = false, method: (Int) -> ZipMethod = { _ in .deflate }) throws -> [UInt8] {
+    static func zip(_ members: [Member], zip64: Bool = false, method: (Int) -> ZipMethod = { _ in .deflate }) throws
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for (index, member) in members.enumerated() {
@@ -109,8 +114,13 @@ enum ArchiveFixture {
             let descriptor = how == .deflateWithDescriptor
             let name = Array(member.path.utf8)
             let offset = out.count
-            out += le32(0x0403_4b50) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8) + le16(0) + le16(0x5821)
-            let extra = zip64 ? le16(1) + le16(16) + le64(descriptor ? 0 : member.bytes.count) + le64(descriptor ? 0 : data.count) : []
+            out +=
+                le32(0x0403_4b50) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8) + le16(0)
+                + le16(0x5821)
+            let extra =
+                zip64
+                ? le16(1) + le16(16) + le64(descriptor ? 0 : member.bytes.count) + le64(descriptor ? 0 : data.count)
+                : []
             let sizes = zip64 ? le32(0xFFFF_FFFF) + le32(0xFFFF_FFFF) : le32(data.count) + le32(member.bytes.count)
             out += descriptor ? le32(0) + (zip64 ? sizes : le32(0) + le32(0)) : le32(Int(crc)) + sizes
             out += le16(name.count) + le16(extra.count) + name + extra + data
@@ -118,13 +128,18 @@ enum ArchiveFixture {
                 out += le32(0x0807_4b50) + le32(Int(crc))
                 out += zip64 ? le64(data.count) + le64(member.bytes.count) : le32(data.count) + le32(member.bytes.count)
             }
-            central += le32(0x0201_4b50) + le16(20) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8) + le16(0) + le16(0x5821)
-            central += le32(Int(crc)) + le32(data.count) + le32(member.bytes.count) + le16(name.count) + le16(0) + le16(0)
+            central +=
+                le32(0x0201_4b50) + le16(20) + le16(20) + le16(descriptor ? 8 : 0) + le16(how == .stored ? 0 : 8)
+                + le16(0) + le16(0x5821)
+            central +=
+                le32(Int(crc)) + le32(data.count) + le32(member.bytes.count) + le16(name.count) + le16(0) + le16(0)
             central += le16(0) + le16(0) + le32(0) + le32(offset) + name
         }
         let centralOffset = out.count
         out += central
-        out += le32(0x0605_4b50) + le16(0) + le16(0) + le16(members.count) + le16(members.count) + le32(central.count) + le32(centralOffset) + le16(0)
+        out +=
+            le32(0x0605_4b50) + le16(0) + le16(0) + le16(members.count) + le16(members.count) + le32(central.count)
+            + le32(centralOffset) + le16(0)
         return out
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct ByteSourceTests {
@@ -124,7 +125,8 @@ import Testing
         var bytes = try dir.read("both.gz")
         bytes[bytes.count - 6] ^= 0x10
         let damaged = try dir.write("damaged.gz", bytes)
-        let second = try GzipByteSource(descriptor: open(damaged, O_RDONLY), owned: true, name: damaged, holdLimit: 1_000)
+        let second = try GzipByteSource(
+            descriptor: open(damaged, O_RDONLY), owned: true, name: damaged, holdLimit: 1_000)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 1)
         defer { buffer.deallocate() }
         var out: [UInt8] = []

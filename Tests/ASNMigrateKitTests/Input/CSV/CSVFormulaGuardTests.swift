@@ -1,10 +1,12 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct CSVFormulaGuardTests {
     @Test(arguments: [
         ("-2+3", "'-2+3"), ("=x", "'=x"), ("@y", "'@y"), ("+1", "'+1"), ("\tz", "'\tz"), ("\rz", "'\rz"),
-        ("plain", "plain"), ("'quoted", "'quoted"), ("'=x", "''=x"), ("''@", "'''@"), ("", ""), ("'", "'"), ("x=1", "x=1"),
+        ("plain", "plain"), ("'quoted", "'quoted"), ("'=x", "''=x"), ("''@", "'''@"), ("", ""), ("'", "'"),
+        ("x=1", "x=1")
     ])
     func guardsExactlyTheFormulaLeaders(value: String, written: String) {
         #expect(CSVFormulaGuard.guarded(value) == written)
@@ -26,7 +28,9 @@ import Testing
             let file = CSVWriter.render(header: ["v"], rows: [[value]])
             let records = try CSVReader.read(Array(file.utf8), path: "x.csv").records
             #expect(records.count == 1)
-            #expect(records.first.map { CSVFormulaGuard.unguarded($0.fields[0]) } == value, "\(value.debugDescription) via \(file.debugDescription)")
+            #expect(
+                records.first.map { CSVFormulaGuard.unguarded($0.fields[0]) } == value,
+                "\(value.debugDescription) via \(file.debugDescription)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct CSVReaderTests {
@@ -97,7 +98,7 @@ import Testing
         ("a,b\n1,\"x\" ,2\n", 2, "text after the closing quote of field 2"),
         ("", nil, "the CSV file is empty"),
         ("\n\n", nil, "the CSV file is empty"),
-        ("a,b\r\n\"m\r\nl\",2\r\n1,2,3\r\n", 4, "record has 3 fields"),
+        ("a,b\r\n\"m\r\nl\",2\r\n1,2,3\r\n", 4, "record has 3 fields")
     ]
 
     @Test(arguments: errorCases)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Every `V1Key`, at every level of a body, decoded by the reference (`V1FieldReader`) and by the fast path
@@ -30,7 +31,9 @@ import Testing
     /// The reference decoding, or nil when it rejects.
     static func reference(_ text: String) -> ResponseBodyV1? {
         guard let value = try? JSONParser(skippingKeys: Envelope.secretKeys).parse(Array(text.utf8)),
-              let unwrapped = try? Envelope.unwrap(value, parser: JSONParser(), location: SourceLocation(path: "t", line: 1)) else { return nil }
+            let unwrapped = try? Envelope.unwrap(
+                value, parser: JSONParser(), location: SourceLocation(path: "t", line: 1))
+        else { return nil }
         return try? ResponseBodyV1(unwrapped.body, location: SourceLocation(path: "t", line: 1))
     }
 
@@ -60,9 +63,10 @@ import Testing
     /// Every optional field of the three V1 models, as `filled` names them.
     static func allFields() -> Set<String> {
         func optionals(_ value: Any, _ prefix: String) -> Set<String> {
-            Set(Mirror(reflecting: value).children.compactMap { child in
-                Mirror(reflecting: child.value).displayStyle == .optional ? child.label.map { prefix + $0 } : nil
-            })
+            Set(
+                Mirror(reflecting: value).children.compactMap { child in
+                    Mirror(reflecting: child.value).displayStyle == .optional ? child.label.map { prefix + $0 } : nil
+                })
         }
         return optionals(ResponseBodyV1(notificationType: "X"), "body.")
             .union(optionals(LatestReceiptInfo(), "transaction."))
@@ -92,11 +96,14 @@ import Testing
                     let answered = Self.fast(text)
                     if let answered {
                         fastAnswers += 1
-                        #expect(answered == expected, "\(name) at \(level): fast \(answered) vs reference \(String(describing: expected))")
+                        #expect(
+                            answered == expected,
+                            "\(name) at \(level): fast \(answered) vs reference \(String(describing: expected))")
                         seenFast.formUnion(Self.fields(of: answered))
                     } else {
                         // Declining is only right where the reference rejects (lists and objects given a string).
-                        #expect(expected == nil, "the fast path declined \(name) at \(level), which the reference reads")
+                        #expect(
+                            expected == nil, "the fast path declined \(name) at \(level), which the reference reads")
                     }
                 }
             }
@@ -112,7 +119,9 @@ import Testing
         for key in V1Key.allCases {
             for (name, slot) in [(key.name, V1Keys.slot(key)), (key.millisecondsName, V1Keys.millisecondsSlot(key))] {
                 let bytes = Array(name.utf8)
-                let found = bytes.withUnsafeBufferPointer { b in b.baseAddress.flatMap { V1Keys.table.lookup($0, b.count) } }
+                let found = bytes.withUnsafeBufferPointer { b in
+                    b.baseAddress.flatMap { V1Keys.table.lookup($0, b.count) }
+                }
                 #expect(found == slot, "\(name)")
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Every column map shown in `Mappings/README.md` loads, so the documentation cannot drift from the parser.

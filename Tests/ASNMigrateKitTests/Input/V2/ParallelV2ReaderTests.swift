@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The parallel V2 reader gives exactly the sequential reader's outcomes, in the same order.
@@ -11,7 +12,8 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = folder.appendingPathComponent("broken.jsonl")
-        try Data("{\"signedPayload\":\"a.b\"}\nnot json\n{\"x\":1}\n[1,2]\n{\"signedPayload\":\"eyJ.@@@.c\"}\n".utf8).write(to: broken)
+        try Data("{\"signedPayload\":\"a.b\"}\nnot json\n{\"x\":1}\n[1,2]\n{\"signedPayload\":\"eyJ.@@@.c\"}\n".utf8)
+            .write(to: broken)
         let csv = folder.appendingPathComponent("export.csv")
         try Data("a,b\n1,2\n".utf8).write(to: csv)
         let sample = PackagePaths.sample.appendingPathComponent("v2")
@@ -21,7 +23,7 @@ import Testing
             folder.appendingPathComponent("missing.jsonl").path,
             csv.path,
             sample.appendingPathComponent("02-notification-history-page.json").path,
-            sample.appendingPathComponent("01-notifications.jsonl").path,
+            sample.appendingPathComponent("01-notifications.jsonl").path
         ]
         let files = paths.map { InputFile(path: $0) }
         var sequential: [V2ReadOutcome] = []

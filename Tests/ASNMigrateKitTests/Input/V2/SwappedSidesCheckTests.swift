@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Telling V1 bodies from V2 notifications by their first bytes, and the usage error of swapped sides.
@@ -15,7 +16,8 @@ import Testing
     @Test func onlyASideHoldingTheOtherSidesRecordsIsAProblem() {
         #expect(SwappedSidesCheck.problem(v1: .v1, v2: .v2) == nil)
         #expect(SwappedSidesCheck.problem(v1: .unknown, v2: .unknown) == nil)
-        #expect(SwappedSidesCheck.problem(v1: .v2, v2: .v1)?.message.contains("and the --v2 files hold V1 bodies") == true)
+        #expect(
+            SwappedSidesCheck.problem(v1: .v2, v2: .v1)?.message.contains("and the --v2 files hold V1 bodies") == true)
         #expect(SwappedSidesCheck.problem(v1: .v1, v2: .v1)?.message.hasPrefix("the --v2 files hold V1 bodies") == true)
         #expect(SwappedSidesCheck.problem(v1: .v2, v2: .v2)?.code == .usage)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Column-map format 2: per-column conversions and constants, and the rejects that point at the missing conversion.
@@ -30,10 +31,14 @@ import Testing
 
     // MARK: - Booleans
 
-    @Test(arguments: [("t", true), ("F", false), ("TRUE", true), ("false", false), ("yes", true), ("No", false),
-                      ("y", true), ("N", false), ("1", true), ("0", false)])
+    @Test(arguments: [
+        ("t", true), ("F", false), ("TRUE", true), ("false", false), ("yes", true), ("No", false),
+        ("y", true), ("N", false), ("1", true), ("0", false)
+    ])
     func booleansInEverySpellingFeedIntegerAndBooleanFields(cell: String, flag: Bool) throws {
-        let m = try map("data.renewalInfo.autoRenewStatus | auto_renew | boolean\ndata.transactionInfo.isUpgraded | upgraded | boolean\n")
+        let m = try map(
+            "data.renewalInfo.autoRenewStatus | auto_renew | boolean\ndata.transactionInfo.isUpgraded | upgraded | boolean\n"
+        )
         let object = try row(m, header: ["auto_renew", "upgraded"], cells: [cell, cell]).get()
         #expect(value(object, ["data", "renewalInfo", "autoRenewStatus"]) == .number(flag ? "1" : "0"))
         #expect(value(object, ["data", "transactionInfo", "isUpgraded"]) == .bool(flag))
@@ -52,8 +57,10 @@ import Testing
 
     // MARK: - Decimal scaling
 
-    @Test(arguments: [("2.99", "2990"), ("0.5", "500"), ("12", "12000"), ("-1.25", "-1250"), ("+3.000", "3000"),
-                      (".99", "990"), ("9223372036854775.807", "9223372036854775807")])
+    @Test(arguments: [
+        ("2.99", "2990"), ("0.5", "500"), ("12", "12000"), ("-1.25", "-1250"), ("+3.000", "3000"),
+        (".99", "990"), ("9223372036854775.807", "9223372036854775807")
+    ])
     func pricesInCurrencyUnitsBecomeMilliunitsExactly(cell: String, milliunits: String) throws {
         let m = try map("data.transactionInfo.price | price_usd | scale 1000\n")
         let object = try row(m, header: ["price_usd"], cells: [cell]).get()
@@ -72,19 +79,25 @@ import Testing
         ("2021-01-01 00:00:00+00", 1_609_459_200_000), ("2021-01-01 01:00:00+01", 1_609_459_200_000),
         ("2021-01-01 00:00:00.250Z", 1_609_459_200_250), ("2021-01-01T00:00:00Z", 1_609_459_200_000),
         ("2021-01-01 00:00:00 +00:00", 1_609_459_200_000), ("2020-12-31 19:00:00-0500", 1_609_459_200_000),
-        ("2021-01-01 00:00:00.5 GMT", 1_609_459_200_500), ("2021-01-01", 1_609_459_200_000),
+        ("2021-01-01 00:00:00.5 GMT", 1_609_459_200_500), ("2021-01-01", 1_609_459_200_000)
     ])
     func databaseTimestampFormsAreRead(cell: String, ms: Int64) throws {
         #expect(Timestamp.parseDatabaseText(cell) == ms)
         let withConversion = try map("signedDate | signed_at | date\n")
-        #expect(value(try row(withConversion, header: ["signed_at"], cells: [cell]).get(), ["signedDate"]) == .number(String(ms)))
+        #expect(
+            value(try row(withConversion, header: ["signed_at"], cells: [cell]).get(), ["signedDate"])
+                == .number(String(ms)))
         let withoutConversion = try map("signedDate | signed_at\n")
-        #expect(value(try row(withoutConversion, header: ["signed_at"], cells: [cell]).get(), ["signedDate"]) == .number(String(ms)),
-                "format 1 date columns read the same forms")
+        #expect(
+            value(try row(withoutConversion, header: ["signed_at"], cells: [cell]).get(), ["signedDate"])
+                == .number(String(ms)),
+            "format 1 date columns read the same forms")
     }
 
     @Test func epochSecondsAndMillisecondsAreTold() throws {
-        let m = try map("signedDate | signed_s | epoch-seconds\ndata.transactionInfo.purchaseDate | bought_ms | epoch-milliseconds\n")
+        let m = try map(
+            "signedDate | signed_s | epoch-seconds\ndata.transactionInfo.purchaseDate | bought_ms | epoch-milliseconds\n"
+        )
         let object = try row(m, header: ["signed_s", "bought_ms"], cells: ["1609459200.5", "1609459200000"]).get()
         #expect(value(object, ["signedDate"]) == .number("1609459200500"))
         #expect(value(object, ["data", "transactionInfo", "purchaseDate"]) == .number("1609459200000"))
@@ -102,14 +115,21 @@ import Testing
 
     // MARK: - Loading
 
-    @Test(arguments: [
-        ("data.status | status | wizardry\n", 3, "unknown conversion 'wizardry'; conversions are boolean, scale N"),
-        ("data.status | status | scale 0\n", 3, "unknown conversion 'scale 0'"),
-        ("data.bundleId | bundle | boolean\n", 3, "conversion 'boolean' does not fit 'data.bundleId' (text); it is for boolean or integer fields"),
-        ("signedDate | s | scale 1000\n", 3, "it is for integer fields"),
-        ("data.status = active\n", 3, "the constant 'active' for 'data.status' is not a whole number"),
-        ("data.status | a | b | c\n", 3, "a mapping line is 'V2 FIELD | CSV COLUMN', 'V2 FIELD | CSV COLUMN | CONVERSION' or 'V2 FIELD = VALUE'"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("data.status | status | wizardry\n", 3, "unknown conversion 'wizardry'; conversions are boolean, scale N"),
+            ("data.status | status | scale 0\n", 3, "unknown conversion 'scale 0'"),
+            (
+                "data.bundleId | bundle | boolean\n", 3,
+                "conversion 'boolean' does not fit 'data.bundleId' (text); it is for boolean or integer fields"
+            ),
+            ("signedDate | s | scale 1000\n", 3, "it is for integer fields"),
+            ("data.status = active\n", 3, "the constant 'active' for 'data.status' is not a whole number"),
+            (
+                "data.status | a | b | c\n", 3,
+                "a mapping line is 'V2 FIELD | CSV COLUMN', 'V2 FIELD | CSV COLUMN | CONVERSION' or 'V2 FIELD = VALUE'"
+            )
+        ] as [(String, Int, String)])
     func badConversionLinesAreRefusedWithFileAndLine(text: String, line: Int, message: String) {
         do {
             _ = try map(text)
@@ -122,8 +142,12 @@ import Testing
     }
 
     @Test func formatOneRefusesConversionsAndConstants() {
-        #expect(throws: ASNError.self) { try V2ColumnMap.parse("format 1\nnotificationType | t\ndata.status | s | scale 1000\n", path: "m") }
-        #expect(throws: ASNError.self) { try V2ColumnMap.parse("format 1\nnotificationType | t\ndata.environment = Production\n", path: "m") }
+        #expect(throws: ASNError.self) {
+            try V2ColumnMap.parse("format 1\nnotificationType | t\ndata.status | s | scale 1000\n", path: "m")
+        }
+        #expect(throws: ASNError.self) {
+            try V2ColumnMap.parse("format 1\nnotificationType | t\ndata.environment = Production\n", path: "m")
+        }
     }
 
     // MARK: - Rejects that say what to add

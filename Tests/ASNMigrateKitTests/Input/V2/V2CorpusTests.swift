@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// Every file of the shared V2 corpus (`../shared/corpus/v2` from the package root) read by `V2RecordReader`: each
@@ -14,13 +15,17 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let v2 = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/v2")
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: v2.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: v2.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
         return v2
     }()
 
     /// The `.json` and `.jws` files of the corpus, sorted.
     static func files() -> [String] {
-        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            return []
+        }
         return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jws") }.sorted()
     }
 
@@ -28,17 +33,21 @@ import Testing
     /// Nested payloads (`*.transaction.decoded.json`, `*.renewal.decoded.json`) are handled by suffix in `expectedReject`.
     static let notNotifications: [String: ASNError.Code] = [
         // Standalone renewal info, signed and decoded.
-        "apple-lib-mock-renewalInfo.jws": .missingNotificationType, "apple-lib-mock-renewalInfo.decoded.json": .missingNotificationType,
-        "apple-lib-xcode-signed-renewal-info.jws": .missingNotificationType, "apple-lib-xcode-signed-renewal-info.decoded.json": .missingNotificationType,
-        "awa-go-iap-renewal-info-sandbox.jws": .missingNotificationType, "awa-go-iap-renewal-info-sandbox.decoded.json": .missingNotificationType,
+        "apple-lib-mock-renewalInfo.jws": .missingNotificationType,
+        "apple-lib-mock-renewalInfo.decoded.json": .missingNotificationType,
+        "apple-lib-xcode-signed-renewal-info.jws": .missingNotificationType,
+        "apple-lib-xcode-signed-renewal-info.decoded.json": .missingNotificationType,
+        "awa-go-iap-renewal-info-sandbox.jws": .missingNotificationType,
+        "awa-go-iap-renewal-info-sandbox.decoded.json": .missingNotificationType,
         "apple-lib-signedRenewalInfo.json": .missingNotificationType,
         // Apple's mock "transaction info" holds only environment, bundleId and signedDate: no transactionId, so no transaction.
-        "apple-lib-mock-transactionInfo.jws": .missingNotificationType, "apple-lib-mock-transactionInfo.decoded.json": .missingNotificationType,
+        "apple-lib-mock-transactionInfo.jws": .missingNotificationType,
+        "apple-lib-mock-transactionInfo.decoded.json": .missingNotificationType,
         // App Store Server API responses from Apple's library tests: their JWS are placeholders ("signed_transaction_value").
         "apple-lib-getAllSubscriptionStatusesResponse.json": .malformedJWS,
         "apple-lib-transactionHistoryResponse.json": .malformedJWS,
         // A documentation wrapper {description, raw_webhook_body (JWS redacted), decoded_payload, decoded_transaction}.
-        "api-evangelist-subscribed-initial-buy-example-handmade.json": .missingNotificationType,
+        "api-evangelist-subscribed-initial-buy-example-handmade.json": .missingNotificationType
     ]
 
     /// Notifications whose signed values cannot be decoded, so they must be rejected, never half-read.
@@ -48,7 +57,7 @@ import Testing
         "apple-lib-signedConsumptionRequestNotification.json": .malformedJWS,
         "apple-lib-getNotificationHistoryResponse.json": .malformedJWS,
         // Copied from a comment with signedTransactionInfo cut short ("HeGxJRmR…...").
-        "java-comment-refund-sandbox-masked.decoded.json": .malformedJWS,
+        "java-comment-refund-sandbox-masked.decoded.json": .malformedJWS
     ]
 
     /// Standalone transactions, signed and decoded: each reads as one API transaction record (see also `isTransaction`).
@@ -56,8 +65,9 @@ import Testing
         "apple-lib-xcode-signed-transaction.jws", "apple-lib-xcode-signed-transaction.decoded.json",
         "gpa-transaction-2000000970502538.jws", "gpa-transaction-2000000970502538.decoded.json",
         "gpa-transaction-2000000972689512.jws", "gpa-transaction-2000000972689512.decoded.json",
-        "mingos-app-store-server-api-consumable-transaction.jws", "mingos-app-store-server-api-consumable-transaction.decoded.json",
-        "apple-lib-signedTransaction.json", "apple-lib-signedTransactionWithRevocation.json",
+        "mingos-app-store-server-api-consumable-transaction.jws",
+        "mingos-app-store-server-api-consumable-transaction.decoded.json",
+        "apple-lib-signedTransaction.json", "apple-lib-signedTransactionWithRevocation.json"
     ]
 
     /// Whether a file holds one lone transaction: named above, or a decoded nested transaction payload.
@@ -78,7 +88,9 @@ import Testing
     static func outcomes(_ name: String) throws -> [V2ReadOutcome] {
         guard let directory else { return [] }
         var outcomes: [V2ReadOutcome] = []
-        try V2RecordReader().read([InputFile(path: directory.appendingPathComponent(name).path)]) { outcomes.append($0) }
+        try V2RecordReader().read([InputFile(path: directory.appendingPathComponent(name).path)]) {
+            outcomes.append($0)
+        }
         return outcomes
     }
 
@@ -126,7 +138,8 @@ import Testing
     func signedAndDecodedCopiesOfEachNotificationHaveOneDigest() throws {
         let files = Set(Self.files())
         var pairs = 0
-        for name in files where name.hasSuffix(".jws") && Self.expectedReject(name) == nil && !Self.isTransaction(name) {
+        for name in files where name.hasSuffix(".jws") && Self.expectedReject(name) == nil && !Self.isTransaction(name)
+        {
             let stem = String(name.dropLast(".jws".count))
             guard files.contains(stem + ".decoded.json") else { continue }
             let signed = try #require(try Self.outcomes(name).first?.record)
@@ -134,21 +147,28 @@ import Testing
             #expect(signed.payload == decoded.payload, "\(stem)")
             #expect(signed.contentDigest == decoded.contentDigest, "\(stem)")
             if let transactionFile = files.first(where: { $0 == stem + ".transaction.decoded.json" }),
-               let directory = Self.directory,
-               case .object(let transaction)? = try? JSONParser().parse(Array(Data(contentsOf: directory.appendingPathComponent(transactionFile)))) {
+                let directory = Self.directory,
+                case .object(let transaction)? = try? JSONParser().parse(
+                    Array(Data(contentsOf: directory.appendingPathComponent(transactionFile))))
+            {
                 #expect(signed.payload.data.transactionInfo == JWSTransactionDecodedPayload(transaction), "\(stem)")
             }
             pairs += 1
         }
         #expect(pairs >= 40)
-        let raw = try #require(try Self.outcomes("imdhemy-appstore-iap-test-notification-signed-payload.json").first?.record)
-        let decoded = try #require(try Self.outcomes("imdhemy-appstore-iap-test-notification.decoded.json").first?.record)
+        let raw = try #require(
+            try Self.outcomes("imdhemy-appstore-iap-test-notification-signed-payload.json").first?.record)
+        let decoded = try #require(
+            try Self.outcomes("imdhemy-appstore-iap-test-notification.decoded.json").first?.record)
         #expect(raw.contentDigest == decoded.contentDigest)
     }
 
     @Test(.enabled(if: directory != nil, "needs ../shared/corpus/v2"))
     func houndNullRenewalInfoIsAbsentNotAnError() throws {
-        for name in ["hound-did-fail-to-renew-4351a1ea.decoded.json", "hound-did-change-renewal-pref-upgrade-8eb27aff.decoded.json"] {
+        for name in [
+            "hound-did-fail-to-renew-4351a1ea.decoded.json",
+            "hound-did-change-renewal-pref-upgrade-8eb27aff.decoded.json"
+        ] {
             let record = try #require(try Self.outcomes(name).first?.record, "\(name)")
             #expect(record.payload.data.renewalInfo == nil)
             #expect(record.payload.data.transactionInfo?.originalTransactionId != nil)
@@ -180,6 +200,9 @@ import Testing
     func placeholderHistoryPageRejectsEachEntryByIndex() throws {
         let outcomes = try Self.outcomes("apple-lib-getNotificationHistoryResponse.json")
         #expect(outcomes.compactMap(\.error?.location?.index) == [0, 1])
-        #expect(outcomes.compactMap(\.error?.location?.key) == ["notificationHistory[0].signedPayload", "notificationHistory[1].signedPayload"])
+        #expect(
+            outcomes.compactMap(\.error?.location?.key) == [
+                "notificationHistory[0].signedPayload", "notificationHistory[1].signedPayload"
+            ])
     }
 }

@@ -1,17 +1,21 @@
+import ASNSimulation
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
-import ASNSimulation
 
 /// `V2RecordDecoder` with a `SignaturePolicy` (reconcile --verify-signatures): signed records are verified top-level
 /// and nested, decoded ones are marked unverified (or rejected under --require-signatures), and the app checks
 /// (bundle ID, appAppleId, environment) are named rejects.
 @Suite struct V2RecordDecoderSignatureTests {
     /// A decoder verifying against `authority`'s root.
-    static func decoder(_ authority: TestCertificateAuthority, require: Bool = false, bundleId: String? = nil, appAppleId: String? = nil) -> V2RecordDecoder {
+    static func decoder(
+        _ authority: TestCertificateAuthority, require: Bool = false, bundleId: String? = nil, appAppleId: String? = nil
+    ) -> V2RecordDecoder {
         var decoder = V2RecordDecoder()
-        decoder.signatures = SignaturePolicy(verifier: SignatureFixture.verifier(for: authority), requireSignatures: require,
-                                             bundleId: bundleId, appAppleId: appAppleId)
+        decoder.signatures = SignaturePolicy(
+            verifier: SignatureFixture.verifier(for: authority), requireSignatures: require,
+            bundleId: bundleId, appAppleId: appAppleId)
         return decoder
     }
 
@@ -38,7 +42,9 @@ import ASNSimulation
 
     @Test func withoutAPolicyNothingIsVerifiedAndNothingRejected() throws {
         let ca = try SignatureFixture.authority()
-        let outcome = try Self.outcome(V2RecordDecoder(), SignatureFixture.notificationBody(ca) { SignatureFixture.flippingBit(in: $0, part: 2, byte: 1) })
+        let outcome = try Self.outcome(
+            V2RecordDecoder(),
+            SignatureFixture.notificationBody(ca) { SignatureFixture.flippingBit(in: $0, part: 2, byte: 1) })
         #expect(outcome.record?.signatureVerified == false)
     }
 
@@ -59,7 +65,8 @@ import ASNSimulation
         // Flip a bit inside the notificationUUID's text so the payload stays valid JSON.
         let payload = try #require(Base64.decode(SignatureFixture.parts(jws)[1]))
         let at = try #require(String(decoding: payload, as: UTF8.self).utf8.firstIndex(of: UInt8(ascii: "6")))
-        let offset = String(decoding: payload, as: UTF8.self).utf8.distance(from: String(decoding: payload, as: UTF8.self).utf8.startIndex, to: at)
+        let offset = String(decoding: payload, as: UTF8.self).utf8.distance(
+            from: String(decoding: payload, as: UTF8.self).utf8.startIndex, to: at)
         let altered = SignatureFixture.flippingBit(in: jws, part: 1, byte: offset)
         let outcome = try Self.outcome(Self.decoder(ca), Array(#"{"signedPayload":"\#(altered)"}"#.utf8))
         #expect(Self.check(outcome) == .signature)
@@ -86,13 +93,16 @@ import ASNSimulation
 
     @Test func aNestedPayloadFromAnotherEnvironmentIsAnEnvironmentReject() throws {
         let ca = try SignatureFixture.authority()
-        let body = try SignatureFixture.notificationBody(ca, environment: "Production", transactionEnvironment: "Sandbox")
+        let body = try SignatureFixture.notificationBody(
+            ca, environment: "Production", transactionEnvironment: "Sandbox")
         #expect(Self.check(try Self.outcome(Self.decoder(ca), body)) == .environment)
     }
 
     @Test func decodedRecordsAreUnverifiedOrRejectedUnderRequireSignatures() throws {
         let ca = try SignatureFixture.authority()
-        let decoded = Array(#"{"notificationType":"DID_RENEW","notificationUUID":"1b2c3d4e-0000-4000-8000-000000000001","signedDate":1700000000000,"data":{"environment":"Sandbox"}}"#.utf8)
+        let decoded = Array(
+            #"{"notificationType":"DID_RENEW","notificationUUID":"1b2c3d4e-0000-4000-8000-000000000001","signedDate":1700000000000,"data":{"environment":"Sandbox"}}"#
+                .utf8)
         let outcome = try Self.outcome(Self.decoder(ca), decoded)
         #expect(outcome.record?.signatureVerified == false)
         #expect(Self.check(try Self.outcome(Self.decoder(ca, require: true), decoded)) == .unsigned)

@@ -1,41 +1,44 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 @Suite struct V2RecordReaderTests {
     // MARK: - Helpers
 
     private static let map = """
-    format 1
-    notificationType                           | notification_type
-    subtype                                    | subtype
-    notificationUUID                           | notification_uuid
-    signedDate                                 | signed_at
-    data.environment                           | environment
-    data.transactionInfo.transactionId         | transaction_id
-    data.transactionInfo.originalTransactionId | original_transaction_id
-    data.transactionInfo.productId             | product_id
-    data.transactionInfo.expiresDate           | expires_date
-    data.transactionInfo.isUpgraded            | is_upgraded
-    data.renewalInfo.autoRenewStatus           | auto_renew_status
-    """
+        format 1
+        notificationType                           | notification_type
+        subtype                                    | subtype
+        notificationUUID                           | notification_uuid
+        signedDate                                 | signed_at
+        data.environment                           | environment
+        data.transactionInfo.transactionId         | transaction_id
+        data.transactionInfo.originalTransactionId | original_transaction_id
+        data.transactionInfo.productId             | product_id
+        data.transactionInfo.expiresDate           | expires_date
+        data.transactionInfo.isUpgraded            | is_upgraded
+        data.renewalInfo.autoRenewStatus           | auto_renew_status
+        """
 
     /// A psql-style export: t/f booleans, ISO and ms dates, NULLs as empty cells, a quoted cell with a comma and a
     /// line break, an ID above 2^53, a bad boolean on line 6 and a row after it.
     private static let csv = """
-    notification_uuid,notification_type,subtype,signed_at,environment,transaction_id,original_transaction_id,product_id,expires_date,is_upgraded,auto_renew_status,received_at
-    6f1e2d3c-0000-4000-8000-000000000001,DID_RENEW,,2023-11-14 22:13:20.123+00,Production,2000000970502538,9007199254740993,pro.monthly,1702592000000,f,1,2023-11-14 22:13:21+00
-    6f1e2d3c-0000-4000-8000-000000000002,DID_CHANGE_RENEWAL_PREF,UPGRADE,2023-11-15T08:00:00Z,Sandbox,,,"pro, yearly
-    (legacy)",2024-11-15T08:00:00Z,t,,
-    6f1e2d3c-0000-4000-8000-000000000003,SOMETHING_NEW,,1700000000000,LocalTesting,,,,,,,
-    6f1e2d3c-0000-4000-8000-000000000004,REFUND,,1700000000000,Production,1,1,x,,maybe,,
-    6f1e2d3c-0000-4000-8000-000000000005,TEST,,,Xcode,,,,,,,
+        notification_uuid,notification_type,subtype,signed_at,environment,transaction_id,original_transaction_id,product_id,expires_date,is_upgraded,auto_renew_status,received_at
+        6f1e2d3c-0000-4000-8000-000000000001,DID_RENEW,,2023-11-14 22:13:20.123+00,Production,2000000970502538,9007199254740993,pro.monthly,1702592000000,f,1,2023-11-14 22:13:21+00
+        6f1e2d3c-0000-4000-8000-000000000002,DID_CHANGE_RENEWAL_PREF,UPGRADE,2023-11-15T08:00:00Z,Sandbox,,,"pro, yearly
+        (legacy)",2024-11-15T08:00:00Z,t,,
+        6f1e2d3c-0000-4000-8000-000000000003,SOMETHING_NEW,,1700000000000,LocalTesting,,,,,,,
+        6f1e2d3c-0000-4000-8000-000000000004,REFUND,,1700000000000,Production,1,1,x,,maybe,,
+        6f1e2d3c-0000-4000-8000-000000000005,TEST,,,Xcode,,,,,,,
 
-    """
+        """
 
     private func read(_ paths: [String], map: V2ColumnMap? = nil, chunkSize: Int = 1 << 20) throws -> [V2ReadOutcome] {
         var outcomes: [V2ReadOutcome] = []
-        try V2RecordReader(columnMap: map, chunkSize: chunkSize).read(paths.map(InputFile.init(path:))) { outcomes.append($0) }
+        try V2RecordReader(columnMap: map, chunkSize: chunkSize).read(paths.map(InputFile.init(path:))) {
+            outcomes.append($0)
+        }
         return outcomes
     }
 
@@ -50,7 +53,9 @@ import Testing
         try #require(outcomes.count == 5)
         let records = outcomes.compactMap(\.record)
         #expect(records.map(\.location) == [2, 3, 5, 7].map { SourceLocation(path: path, line: $0) })
-        #expect(records.map(\.payload.notificationType) == ["DID_RENEW", "DID_CHANGE_RENEWAL_PREF", "SOMETHING_NEW", "TEST"])
+        #expect(
+            records.map(\.payload.notificationType) == ["DID_RENEW", "DID_CHANGE_RENEWAL_PREF", "SOMETHING_NEW", "TEST"]
+        )
         #expect(records.map(\.payload.signedDate) == [1_700_000_000_123, 1_700_035_200_000, 1_700_000_000_000, nil])
         #expect(records.map(\.payload.data.environment) == ["Production", "Sandbox", "LocalTesting", "Xcode"])
         let first = try #require(records.first?.payload)
@@ -69,7 +74,10 @@ import Testing
         let reject = try #require(outcomes[3].error)
         #expect(reject.code == .wrongFieldType)
         #expect(reject.location == SourceLocation(path: path, line: 6, key: "is_upgraded"))
-        #expect(reject.message == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f, yes/no, y/n or 1/0)")
+        #expect(
+            reject.message
+                == "column 'is_upgraded' (data.transactionInfo.isUpgraded) holds 'maybe', which is not a boolean (true/false, t/f, yes/no, y/n or 1/0)"
+        )
     }
 
     // MARK: - CSV
@@ -100,7 +108,9 @@ import Testing
             try #require(outcomes.count == 3)
             #expect(outcomes[0].record?.payload.data.transactionInfo?.originalTransactionId == "9007199254740993")
             #expect(outcomes[0].record?.location == SourceLocation(path: path, line: 2))
-            #expect(outcomes[1].error?.message == "row has no notification type: column 'raw_signed_payload' (signedPayload) is empty")
+            #expect(
+                outcomes[1].error?.message
+                    == "row has no notification type: column 'raw_signed_payload' (signedPayload) is empty")
             #expect(outcomes[2].error?.code == .malformedJWS)
             #expect(outcomes[2].error?.location == SourceLocation(path: path, line: 4, key: "signedPayload"))
         }
@@ -117,8 +127,13 @@ import Testing
             } catch let error as ASNError {
                 #expect(error.code == .malformedCSV)
                 #expect(error.location == SourceLocation(path: path, line: 1))
-                #expect(error.message.hasPrefix("mapped columns 'notification_uuid' (notificationUUID, team.map:4), 'signed_at' (signedDate, team.map:5)"))
-                #expect(error.message.contains("not in the header of '\(path)', whose columns are 'notification_type', 'subtype'"))
+                #expect(
+                    error.message.hasPrefix(
+                        "mapped columns 'notification_uuid' (notificationUUID, team.map:4), 'signed_at' (signedDate, team.map:5)"
+                    ))
+                #expect(
+                    error.message.contains(
+                        "not in the header of '\(path)', whose columns are 'notification_type', 'subtype'"))
             }
             #expect(outcomes.isEmpty)
         }
@@ -184,7 +199,10 @@ import Testing
             try #require(outcomes.count == 2)
             #expect(outcomes[0].record != nil)
             #expect(outcomes[1].error?.location == SourceLocation(path: path, line: 3))
-            #expect(outcomes[1].error?.message.hasPrefix("quoted field opened on line 3 is never closed; it swallowed the rest of the file (3 lines from line 3)") == true, "\(outcomes[1])")
+            #expect(
+                outcomes[1].error?.message.hasPrefix(
+                    "quoted field opened on line 3 is never closed; it swallowed the rest of the file (3 lines from line 3)"
+                ) == true, "\(outcomes[1])")
         }
     }
 
@@ -207,7 +225,9 @@ import Testing
             let outcomes = try read([path])
             try #require(outcomes.count == 1)
             #expect(outcomes[0].error?.code == .malformedCSV)
-            #expect(outcomes[0].error?.message.hasPrefix("'\(path)' is named as a CSV export but no column map was given") == true)
+            #expect(
+                outcomes[0].error?.message.hasPrefix("'\(path)' is named as a CSV export but no column map was given")
+                    == true)
         }
     }
 
@@ -216,33 +236,44 @@ import Testing
     @Test(arguments: [3, 1 << 20])
     func jsonLinesMixFormsAndBrokenLines(chunkSize: Int) throws {
         try withDirectory { directory in
-            let page = #"{"notificationHistory":[{"signedPayload":"\#(V2Fixture.jws(V2Fixture.decodedWithJWS))"},{"signedPayload":"\#(V2Fixture.jws(V2Fixture.decoded(type: "TEST", data: #""environment":"Sandbox""#)))"}],"hasMore":false}"#
+            let page =
+                #"{"notificationHistory":[{"signedPayload":"\#(V2Fixture.jws(V2Fixture.decodedWithJWS))"},{"signedPayload":"\#(V2Fixture.jws(V2Fixture.decoded(type: "TEST", data: #""environment":"Sandbox""#)))"}],"hasMore":false}"#
             let lines = [V2Fixture.rawBody, V2Fixture.decodedWithJWS, "{\"broken\":", page, #"{"transactionId":"1"}"#]
             let path = try directory.write("v2.jsonl", lines.joined(separator: "\n") + "\n")
             let outcomes = try read([path], chunkSize: chunkSize)
             try #require(outcomes.count == 6)
-            #expect(outcomes.compactMap(\.record).map(\.location) == [
-                SourceLocation(path: path, line: 1), SourceLocation(path: path, line: 2),
-                SourceLocation(path: path, line: 4, index: 0), SourceLocation(path: path, line: 4, index: 1),
-            ])
+            #expect(
+                outcomes.compactMap(\.record).map(\.location) == [
+                    SourceLocation(path: path, line: 1), SourceLocation(path: path, line: 2),
+                    SourceLocation(path: path, line: 4, index: 0), SourceLocation(path: path, line: 4, index: 1)
+                ])
             #expect(outcomes[2].error?.code == .malformedJSON)
             #expect(outcomes[2].error?.location?.line == 3)
             // A lone transaction is Apple's API view, not a reject.
-            #expect(outcomes[5].apiRecord == .transaction(V2Transaction(
-                payload: JWSTransactionDecodedPayload(JSONObject([.init(key: "transactionId", value: .string("1"))])),
-                environment: "", origin: .single, location: SourceLocation(path: path, line: 5))))
+            #expect(
+                outcomes[5].apiRecord
+                    == .transaction(
+                        V2Transaction(
+                            payload: JWSTransactionDecodedPayload(
+                                JSONObject([.init(key: "transactionId", value: .string("1"))])),
+                            environment: "", origin: .single, location: SourceLocation(path: path, line: 5))))
             #expect(outcomes[0].record?.contentDigest == outcomes[1].record?.contentDigest)
         }
     }
 
     @Test func jsonArrayGzipAndBareJWSFiles() throws {
         try withDirectory { directory in
-            let array = try directory.writeGzip("v2.json.gz", Array("[\n\(V2Fixture.decodedWithJWS),\n\(V2Fixture.rawBody)\n]".utf8))
+            let array = try directory.writeGzip(
+                "v2.json.gz", Array("[\n\(V2Fixture.decodedWithJWS),\n\(V2Fixture.rawBody)\n]".utf8))
             let jws = try directory.write("n.jws", V2Fixture.jws(V2Fixture.decodedWithJWS))
             let outcomes = try read([array, jws])
             let records = outcomes.compactMap(\.record)
             #expect(records.count == 3)
-            #expect(records.map(\.location) == [SourceLocation(path: array, line: 2, index: 0), SourceLocation(path: array, line: 3, index: 1), SourceLocation(path: jws, line: 1)])
+            #expect(
+                records.map(\.location) == [
+                    SourceLocation(path: array, line: 2, index: 0), SourceLocation(path: array, line: 3, index: 1),
+                    SourceLocation(path: jws, line: 1)
+                ])
             #expect(Set(records.map(\.contentDigest)).count == 1)
         }
     }

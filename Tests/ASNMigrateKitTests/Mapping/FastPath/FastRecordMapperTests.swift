@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The fast per-record path against `V1RecordMapper` (the reference): the same outcome on every corpus file, the
@@ -39,7 +40,8 @@ import Testing
         var records = 0
         for folder in ["v1", "receipts"] {
             guard let directory = Self.corpusDirectory?.appendingPathComponent(folder),
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { continue }
+                let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+            else { continue }
             for name in names.sorted() {
                 let items = try RecordReader(file: InputFile(path: directory.appendingPathComponent(name).path)).items()
                 for case .record(let record) in items {
@@ -65,7 +67,8 @@ import Testing
 
     @Test func agreesOnGeneratedBodies() {
         var answered = 0
-        for (n, text) in FastV1Samples.variants.enumerated() where Self.check(Self.record(Array(text.utf8)), "variant \(n): \(text)") {
+        for (n, text) in FastV1Samples.variants.enumerated()
+        where Self.check(Self.record(Array(text.utf8)), "variant \(n): \(text)") {
             answered += 1
         }
         // The common shapes must really take the fast path, or this suite proves nothing about it.
@@ -79,11 +82,17 @@ import Testing
         let text = FastV1Samples.body(original: "12345678901234567890")
         let record = Self.record(Array(text.utf8))
         let outcome = try #require(Self.fast.fastMap(record))
-        guard case .migrated(let payload) = outcome else { Issue.record("not migrated: \(outcome)"); return }
+        guard case .migrated(let payload) = outcome else {
+            Issue.record("not migrated: \(outcome)")
+            return
+        }
         #expect(JSONWriter.string(.object(payload.json)).contains("12345678901234567890"))
         // Whitespace and key order do not change the notificationUUID.
         let reordered = "{\"bid\":\"com.example.app\",  " + text.dropFirst()
-        guard case .migrated(let again)? = Self.fast.fastMap(Self.record(Array(reordered.utf8))) else { Issue.record("declined"); return }
+        guard case .migrated(let again)? = Self.fast.fastMap(Self.record(Array(reordered.utf8))) else {
+            Issue.record("declined")
+            return
+        }
         #expect(again.notificationUUID == payload.notificationUUID)
     }
 
@@ -93,10 +102,12 @@ import Testing
         var random = SplitMix64(seed: 42)
         let base = Array(FastV1Samples.body(renewals: 2, extraTop: ",\"note\":\"caf\\u00e9 \\ud83d\\ude00 ü\"").utf8)
         let insertions: [[UInt8]] = [
-            Array("\\x".utf8), Array("\\u12".utf8), Array("\\ud800".utf8), Array("\\udc00".utf8), [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80],
-            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x01], Array("\"".utf8), Array(",".utf8), Array("}".utf8), Array("]".utf8),
+            Array("\\x".utf8), Array("\\u12".utf8), Array("\\ud800".utf8), Array("\\udc00".utf8), [0xFF], [0xC0, 0x80],
+            [0xED, 0xA0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x01], Array("\"".utf8), Array(",".utf8), Array("}".utf8),
+            Array("]".utf8),
             Array("1e999999".utf8), Array("-".utf8), Array("01".utf8), Array(" ".utf8), Array("null".utf8),
-            Array(repeating: UInt8(ascii: "["), count: 600),
+            Array(repeating: UInt8(ascii: "["), count: 600)
         ]
         for round in 0..<1500 {
             var bytes = base
@@ -131,7 +142,8 @@ import Testing
     // MARK: - Inputs
 
     /// The shared corpus, `../shared/corpus` from the package root, if present.
-    static let corpusDirectory: URL? = existingDirectory(packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"))
+    static let corpusDirectory: URL? = existingDirectory(
+        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"))
     /// The sample data in the repository, if present.
     static let sampleDirectory: URL? = existingDirectory(packageRoot.appendingPathComponent("Tests/Fixtures/sample"))
 
@@ -144,7 +156,9 @@ import Testing
     /// `url` if it is a directory.
     static func existingDirectory(_ url: URL) -> URL? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
         return url
     }
 }

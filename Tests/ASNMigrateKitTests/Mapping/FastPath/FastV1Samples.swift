@@ -4,8 +4,10 @@
 /// either handle exactly or decline (envelopes, legacy bodies, escapes, duplicates, wrong types).
 enum FastV1Samples {
     /// A realistic body with `renewals` transactions; `extraTop` is spliced in as extra top-level members.
-    static func body(type: String = "DID_RENEW", renewals: Int = 3, original: String = "9007199254740993",
-                     extraTop: String = "", transactionExtra: String = "", pendingExtra: String = "") -> String {
+    static func body(
+        type: String = "DID_RENEW", renewals: Int = 3, original: String = "9007199254740993",
+        extraTop: String = "", transactionExtra: String = "", pendingExtra: String = ""
+    ) -> String {
         var transactions: [String] = []
         for r in 0..<renewals {
             let purchase = 1_614_592_800_000 + Int64(r) * 2_592_000_000
@@ -17,7 +19,8 @@ enum FastV1Samples {
                     + "\"is_trial_period\":\"\(r == 0)\",\"is_in_intro_offer_period\":\"false\",\"in_app_ownership_type\":\"PURCHASED\","
                     + "\"subscription_group_identifier\":\"20537620\"\(transactionExtra)}")
         }
-        return "{\"notification_type\":\"\(type)\",\"password\":\"s3cr3t\",\"environment\":\"PROD\",\"bid\":\"com.example.app\","
+        return
+            "{\"notification_type\":\"\(type)\",\"password\":\"s3cr3t\",\"environment\":\"PROD\",\"bid\":\"com.example.app\","
             + "\"bvrs\":\"42\",\"auto_renew_status\":\"true\",\"auto_renew_product_id\":\"pro.monthly\","
             + "\"auto_renew_status_change_date_ms\":\"1614592800000\",\"original_transaction_id\":\(original)\(extraTop),"
             + "\"unified_receipt\":{\"status\":0,\"environment\":\"Production\",\"latest_receipt\":\"TUlJU2VjcmV0\","
@@ -29,9 +32,11 @@ enum FastV1Samples {
     /// Variants covering every decoding rule, each a whole record.
     static var variants: [String] {
         var all: [String] = []
-        for type in ["INITIAL_BUY", "DID_RENEW", "DID_RECOVER", "RENEWAL", "INTERACTIVE_RENEWAL", "DID_CHANGE_RENEWAL_PREF",
-                     "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "CANCEL", "REFUND", "REVOKE", "CONSUMPTION_REQUEST",
-                     "PRICE_INCREASE_CONSENT", "SOMETHING_NEW"] {
+        for type in [
+            "INITIAL_BUY", "DID_RENEW", "DID_RECOVER", "RENEWAL", "INTERACTIVE_RENEWAL", "DID_CHANGE_RENEWAL_PREF",
+            "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "CANCEL", "REFUND", "REVOKE", "CONSUMPTION_REQUEST",
+            "PRICE_INCREASE_CONSENT", "SOMETHING_NEW"
+        ] {
             all.append(body(type: type))
             all.append(body(type: type, renewals: 0))
         }
@@ -62,12 +67,20 @@ enum FastV1Samples {
             body(extraTop: ",\"notification_type\":5"),
             body(extraTop: ",\"notification_type\":\"\""),
             body(extraTop: ",\"notification_type\":null"),
-            body(transactionExtra: ",\"quantity\":2,\"is_upgraded\":1,\"cancellation_reason\":\"0\",\"offer_code_ref_name\":\"SPRING\""),
+            body(
+                transactionExtra:
+                    ",\"quantity\":2,\"is_upgraded\":1,\"cancellation_reason\":\"0\",\"offer_code_ref_name\":\"SPRING\""
+            ),
             body(transactionExtra: ",\"purchase_date_ms\":12345678901234567890"),
             body(transactionExtra: ",\"is_trial_period\":\"0\""),
             body(transactionExtra: ",\"is_upgraded\":2"),
-            body(pendingExtra: ",\"is_in_billing_retry_period\":\"1\",\"expiration_intent\":\"2\",\"grace_period_expires_date_ms\":\"1900000000000\""),
-            body(pendingExtra: ",\"price_consent_status\":\"1\",\"grace_period_expires_date\":\"2031-01-01 00:00:00 Etc/GMT\""),
+            body(
+                pendingExtra:
+                    ",\"is_in_billing_retry_period\":\"1\",\"expiration_intent\":\"2\",\"grace_period_expires_date_ms\":\"1900000000000\""
+            ),
+            body(
+                pendingExtra:
+                    ",\"price_consent_status\":\"1\",\"grace_period_expires_date\":\"2031-01-01 00:00:00 Etc/GMT\""),
             "{\"notification_type\":\"DID_RENEW\",\"unified_receipt\":{\"latest_receipt_info\":[1]}}",
             "{\"notification_type\":\"DID_RENEW\",\"unified_receipt\":\"x\"}",
             "{\"notification_type\":\"DID_RENEW\",\"unified_receipt\":{\"latest_receipt_info\":{\"transaction_id\":\"1\",\"purchase_date_ms\":\"5\"}}}",
@@ -94,7 +107,7 @@ enum FastV1Samples {
             "{\"notification_type\":\"DID_RENEW\",\"pass\\u0077ord\":\"x\",\"b\\u0069d\":\"y\"}",
             "{\"notification_t\\u0079pe\":\"DID_RENEW\"}",
             // Whitespace, pretty printing.
-            " {\n  \"notification_type\" : \"DID_RENEW\" ,\r\n\t\"bid\" : \"b\" \n} ",
+            " {\n  \"notification_type\" : \"DID_RENEW\" ,\r\n\t\"bid\" : \"b\" \n} "
         ]
         return all
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The tape, its canonical writer and the fast SHA-1 against `JSONParser`, `JSONWriter.canonical` and `SHA1`.
@@ -27,8 +28,11 @@ import Testing
             var value = JSONSamples.value(using: &random, depth: 1 + round % 5)
             if round % 3 == 0 {
                 // Duplicate keys and secrets, which the canonical form drops.
-                value = .object(JSONObject([.init(key: "b", value: .number("1")), .init(key: "password", value: .string("x")),
-                                            .init(key: "a", value: value), .init(key: "b", value: .array([value]))]))
+                value = .object(
+                    JSONObject([
+                        .init(key: "b", value: .number("1")), .init(key: "password", value: .string("x")),
+                        .init(key: "a", value: value), .init(key: "b", value: .array([value]))
+                    ]))
             }
             let bytes = JSONSamples.text(value, using: &random)
             let expected = JSONWriter.canonical(try parser.parse(bytes))
@@ -45,7 +49,11 @@ import Testing
         for round in 0..<2000 {
             var bytes = base
             let at = random.below(bytes.count)
-            if round % 2 == 0 { bytes[at] = UInt8(truncatingIfNeeded: random.next()) } else { bytes = Array(bytes[..<at]) }
+            if round % 2 == 0 {
+                bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            } else {
+                bytes = Array(bytes[..<at])
+            }
             let tapeAccepts = bytes.withUnsafeBufferPointer { buffer -> Bool in
                 guard let p = buffer.baseAddress else { return false }
                 var tape = JSONTape(base: p, count: buffer.count)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The chunked record store behaves as an array across chunk boundaries.

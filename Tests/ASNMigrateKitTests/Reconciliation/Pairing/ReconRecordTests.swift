@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The compact record stays compact: `reconcile` keeps about two million of them for a 1M × 1M run.

@@ -22,14 +22,14 @@ import Testing
             Side.v1("DID_RENEW", otx: "1000", wol: "5001", time: "2021-03-01T00:00:00Z", line: 1),
             // Lost on the V2 side.
             Side.v1("DID_RENEW", otx: "1000", wol: "5002", time: "2021-04-01T00:00:00Z", line: 2),
-            Side.v1("DID_RENEW", otx: "3000", wol: "7001", time: "2021-03-01T00:00:00Z", line: 3),
+            Side.v1("DID_RENEW", otx: "3000", wol: "7001", time: "2021-03-01T00:00:00Z", line: 3)
         ]
         let v2 = [
             Self.priced("1000", wol: "5001", time: "2021-03-01T00:00:05Z", uuid: "a", milliunits: 2_990),
             // Missing in V1, with a later price.
             Self.priced("1000", wol: "5009", time: "2021-05-01T00:00:05Z", uuid: "b", milliunits: 3_490),
             // Matched: no difference.
-            Self.priced("3000", wol: "7001", time: "2021-03-01T00:00:05Z", uuid: "c", milliunits: 990),
+            Self.priced("3000", wol: "7001", time: "2021-03-01T00:00:05Z", uuid: "c", milliunits: 990)
         ]
         for o in v1 + Bookends.v1 { engine.addV1(o) }
         for (i, p) in (v2 + Bookends.v2).enumerated() {

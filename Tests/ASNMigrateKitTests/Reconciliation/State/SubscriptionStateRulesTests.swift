@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ASNMigrateKit
 
 /// The one set of state rules (`Reconciliation/State`): each rule alone, then the three defects of issue 17 through the
@@ -12,35 +13,62 @@ import Testing
 
     /// (instant, expires, revoked, grace, retry) → status. Apple, *status*: 1 active, 2 expired, 3 billing retry,
     /// 4 grace period, 5 revoked; `DID_FAIL_TO_RENEW`: "retry billing for 60 days".
-    @Test(arguments: [
-        (100, 200, nil, nil, nil, SubscriptionStatus.active),
-        (100, 200, 50, nil, nil, .revoked),
-        (100, 200, 150, nil, nil, .active),
-        (300, 200, nil, 400, true, .gracePeriod),
-        (300, 200, nil, 250, true, .billingRetry),
-        (300, 200, nil, nil, false, .expired),
-        (300, 200, nil, nil, nil, .expired),
-        (200 + 60 * 86_400_000 - 1, 200, nil, nil, true, .billingRetry),
-        (200 + 60 * 86_400_000, 200, nil, nil, true, .expired),
-    ] as [(Int64, Int64, Int64?, Int64?, Bool?, SubscriptionStatus)])
-    func statusRule(instant: Int64, expires: Int64, revoked: Int64?, grace: Int64?, retry: Bool?, expected: SubscriptionStatus) {
-        #expect(SubscriptionStatus.at(instant, expires: expires, revoked: revoked, gracePeriodExpires: grace, billingRetry: retry) == expected)
+    @Test(
+        arguments: [
+            (100, 200, nil, nil, nil, SubscriptionStatus.active),
+            (100, 200, 50, nil, nil, .revoked),
+            (100, 200, 150, nil, nil, .active),
+            (300, 200, nil, 400, true, .gracePeriod),
+            (300, 200, nil, 250, true, .billingRetry),
+            (300, 200, nil, nil, false, .expired),
+            (300, 200, nil, nil, nil, .expired),
+            (200 + 60 * 86_400_000 - 1, 200, nil, nil, true, .billingRetry),
+            (200 + 60 * 86_400_000, 200, nil, nil, true, .expired)
+        ] as [(Int64, Int64, Int64?, Int64?, Bool?, SubscriptionStatus)])
+    func statusRule(
+        instant: Int64, expires: Int64, revoked: Int64?, grace: Int64?, retry: Bool?, expected: SubscriptionStatus
+    ) {
+        #expect(
+            SubscriptionStatus.at(
+                instant, expires: expires, revoked: revoked, gracePeriodExpires: grace, billingRetry: retry) == expected
+        )
     }
 
     @Test func noExpiryIsNoSubscriptionStatus() {
-        #expect(SubscriptionStatus.at(1, expires: nil, revoked: nil, gracePeriodExpires: nil, billingRetry: true) == nil)
-        #expect(SubscriptionStateRules.derive([StateFact(time: 1, transactions: [.init(transactionId: "1", purchaseDate: 0, expiresDate: nil,
-                                                                                        revocationDate: nil, productId: "coins")],
-                                                         own: 0, renewal: nil)], at: 2) == nil)
+        #expect(
+            SubscriptionStatus.at(1, expires: nil, revoked: nil, gracePeriodExpires: nil, billingRetry: true) == nil)
+        #expect(
+            SubscriptionStateRules.derive(
+                [
+                    StateFact(
+                        time: 1,
+                        transactions: [
+                            .init(
+                                transactionId: "1", purchaseDate: 0, expiresDate: nil,
+                                revocationDate: nil, productId: "coins")
+                        ],
+                        own: 0, renewal: nil)
+                ], at: 2) == nil)
     }
 
     // MARK: - derive: facts only grow, the newest knowledge wins
 
-    private static func fact(_ time: Int64, _ id: String, purchase: Int64, expires: Int64, revoked: Int64? = nil, autoRenew: Int? = 1,
-                             retry: Bool? = nil, grace: Int64? = nil, renewal: Bool = true, v2Only: Bool = false) -> StateFact {
-        StateFact(time: time, transactions: [.init(transactionId: id, purchaseDate: purchase, expiresDate: expires, revocationDate: revoked, productId: "p")],
-                  own: 0, renewal: renewal ? .init(autoRenewStatus: autoRenew, autoRenewProductId: "p", gracePeriodExpiresDate: grace,
-                                                   isInBillingRetryPeriod: retry) : nil, v2Only: v2Only)
+    private static func fact(
+        _ time: Int64, _ id: String, purchase: Int64, expires: Int64, revoked: Int64? = nil, autoRenew: Int? = 1,
+        retry: Bool? = nil, grace: Int64? = nil, renewal: Bool = true, v2Only: Bool = false
+    ) -> StateFact {
+        StateFact(
+            time: time,
+            transactions: [
+                .init(
+                    transactionId: id, purchaseDate: purchase, expiresDate: expires, revocationDate: revoked,
+                    productId: "p")
+            ],
+            own: 0,
+            renewal: renewal
+                ? .init(
+                    autoRenewStatus: autoRenew, autoRenewProductId: "p", gracePeriodExpiresDate: grace,
+                    isInBillingRetryPeriod: retry) : nil, v2Only: v2Only)
     }
 
     @Test func aRecoveryEndsBillingRetry() throws {
@@ -80,16 +108,20 @@ import Testing
         let state = try #require(SubscriptionStateRules.derive([a, extended, refunded, a], at: 4_000))
         #expect(state.expiresDate == 17 * Self.day)
         #expect(state.status == .revoked)
-        #expect(state.autoRenewStatus == 0, "the record that knows of the revocation knows more than a later old snapshot")
+        #expect(
+            state.autoRenewStatus == 0, "the record that knows of the revocation knows more than a later old snapshot")
     }
 
     @Test func asOfKnowledgeTakesLateRecordsTransactionsButNotTheirRenewalFacts() throws {
         let first = Self.fact(1_000, "1", purchase: 1_000, expires: 5_000)
         let lateRenewal = Self.fact(6_500, "2", purchase: 5_000, expires: 9_000, autoRenew: 0)
-        let state = try #require(SubscriptionStateRules.derive([first, lateRenewal], at: 6_000, knowledge: .asOf(lag: 1_000)))
+        let state = try #require(
+            SubscriptionStateRules.derive([first, lateRenewal], at: 6_000, knowledge: .asOf(lag: 1_000)))
         #expect(state.expiresDate == 9_000 && state.status == .active)
         #expect(state.autoRenewStatus == 1, "the late record's renewal facts may describe a later moment")
-        #expect(SubscriptionStateRules.derive([first, lateRenewal], at: 6_000, knowledge: .asOf(lag: 0))?.expiresDate == 5_000)
+        #expect(
+            SubscriptionStateRules.derive([first, lateRenewal], at: 6_000, knowledge: .asOf(lag: 0))?.expiresDate
+                == 5_000)
     }
 
     // MARK: - KnowledgeRule
@@ -97,7 +129,8 @@ import Testing
     @Test func anItemFromAV2OnlyRecordIsComparedOnlyOnceV1CouldHaveHeard() {
         let all = SubscriptionState(productId: "p", expiresDate: 17, autoRenewStatus: 1, status: .active)
         let ordinary = SubscriptionState(productId: "p", expiresDate: 10, autoRenewStatus: 1, status: .active)
-        #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 4) == ["expiresDate"])
+        #expect(
+            KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 4) == ["expiresDate"])
         #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 6) == [])
         #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: all, v2OnlyNewest: 5, v1Newest: 4) == [])
         #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: nil, v1Newest: nil) == [])
@@ -116,15 +149,24 @@ import Testing
             $0.data.transactionInfo?.purchaseDate = Side.ms("2021-01-01T00:00:00Z")
             $0.data.transactionInfo?.expiresDate = Side.ms("2021-02-01T00:00:00Z")
         }
-        let off: (inout ResponseBodyV2DecodedPayload) -> Void = { month(&$0); $0.data.renewalInfo?.autoRenewStatus = 0 }
+        let off: (inout ResponseBodyV2DecodedPayload) -> Void = {
+            month(&$0)
+            $0.data.renewalInfo?.autoRenewStatus = 0
+        }
         let v1: [V1RecordOutcome] = [
-            Side.v1("SUBSCRIBED", "INITIAL_BUY", v1Type: "INITIAL_BUY", wol: "1", time: "2021-01-01T00:00:00Z", line: 1, edit: month),
-            Side.v1("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", v1Type: "DID_CHANGE_RENEWAL_STATUS", wol: "1",
-                    time: "2021-01-10T00:00:00Z", line: 2, edit: off),
+            Side.v1(
+                "SUBSCRIBED", "INITIAL_BUY", v1Type: "INITIAL_BUY", wol: "1", time: "2021-01-01T00:00:00Z", line: 1,
+                edit: month),
+            Side.v1(
+                "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", v1Type: "DID_CHANGE_RENEWAL_STATUS", wol: "1",
+                time: "2021-01-10T00:00:00Z", line: 2, edit: off)
         ]
         let v2 = [
-            Side.payload("SUBSCRIBED", "INITIAL_BUY", otx: "1000", wol: "1", time: "2021-01-01T00:00:02Z", uuid: "buy", edit: month),
-            Side.payload("EXPIRED", "VOLUNTARY", otx: "1000", wol: "1", time: "2021-02-01T00:00:01Z", uuid: "expired", edit: off),
+            Side.payload(
+                "SUBSCRIBED", "INITIAL_BUY", otx: "1000", wol: "1", time: "2021-01-01T00:00:02Z", uuid: "buy",
+                edit: month),
+            Side.payload(
+                "EXPIRED", "VOLUNTARY", otx: "1000", wol: "1", time: "2021-02-01T00:00:01Z", uuid: "expired", edit: off)
         ]
         let r = try reconcile(v1, v2, options: options)
         #expect(r.differences.map(\.kind) == [.missingInV2], "\(r.differences.map(\.cells))")
@@ -141,10 +183,18 @@ import Testing
             $0.data.transactionInfo?.purchaseDate = Side.ms("2021-01-01T00:00:00Z")
             $0.data.transactionInfo?.expiresDate = Side.ms("2021-02-01T00:00:00Z")
         }
-        let extended: (inout ResponseBodyV2DecodedPayload) -> Void = { month(&$0); $0.data.transactionInfo?.expiresDate = Side.ms("2021-02-08T00:00:00Z") }
+        let extended: (inout ResponseBodyV2DecodedPayload) -> Void = {
+            month(&$0)
+            $0.data.transactionInfo?.expiresDate = Side.ms("2021-02-08T00:00:00Z")
+        }
         let v1 = [Side.v1("DID_RENEW", wol: "1", time: "2021-01-01T00:00:00Z", line: 1, edit: month)]
-        let v2 = [Side.payload("DID_RENEW", nil, otx: "1000", wol: "1", time: "2021-01-01T00:00:02Z", uuid: "renew", edit: month),
-                  Side.payload("RENEWAL_EXTENDED", nil, otx: "1000", wol: "1", time: "2021-01-31T23:00:00Z", uuid: "ext", edit: extended)]
+        let v2 = [
+            Side.payload(
+                "DID_RENEW", nil, otx: "1000", wol: "1", time: "2021-01-01T00:00:02Z", uuid: "renew", edit: month),
+            Side.payload(
+                "RENEWAL_EXTENDED", nil, otx: "1000", wol: "1", time: "2021-01-31T23:00:00Z", uuid: "ext",
+                edit: extended)
+        ]
         let r = try reconcile(v1, v2, options: options)
         #expect(r.differences.isEmpty, "\(r.differences.map(\.cells))")
         #expect(r.subscriptions.first?.v2.expiresDate == Side.ms("2021-02-08T00:00:00Z"), "V2 uses everything it knows")
@@ -159,14 +209,21 @@ import Testing
         let retrying = V1Fixture.pending(extra: ["is_in_billing_retry_period": "1", "expiration_intent": "2"])
         let records = [
             try S.facts("DID_FAIL_TO_RENEW", at: "2023-02-01T00:01:00Z", line: 1, [jan], pending: [retrying]),
-            try S.facts("DID_RECOVER", at: "2023-02-03T00:01:00Z", line: 2, [jan, feb], pending: [V1Fixture.pending()]),
+            try S.facts("DID_RECOVER", at: "2023-02-03T00:01:00Z", line: 2, [jan, feb], pending: [V1Fixture.pending()])
         ]
-        let state = try #require(SubscriptionStatusComparison.state(of: "1000000001", records: records, at: V1Fixture.ms("2023-06-01T00:00:00Z")))
+        let state = try #require(
+            SubscriptionStatusComparison.state(
+                of: "1000000001", records: records, at: V1Fixture.ms("2023-06-01T00:00:00Z")))
         #expect(state.status == .expired)
         #expect(state.isInBillingRetryPeriod == false)
         // Only the failure known: retry, and no longer after Apple's 60 days.
-        #expect(SubscriptionStatusComparison.state(of: "1000000001", records: [records[0]], at: V1Fixture.ms("2023-02-10T00:00:00Z"))?.status == .billingRetry)
-        #expect(SubscriptionStatusComparison.state(of: "1000000001", records: [records[0]], at: V1Fixture.ms("2023-06-01T00:00:00Z"))?.status == .expired)
+        #expect(
+            SubscriptionStatusComparison.state(
+                of: "1000000001", records: [records[0]], at: V1Fixture.ms("2023-02-10T00:00:00Z"))?.status
+                == .billingRetry)
+        #expect(
+            SubscriptionStatusComparison.state(
+                of: "1000000001", records: [records[0]], at: V1Fixture.ms("2023-06-01T00:00:00Z"))?.status == .expired)
     }
 
     // MARK: - One answer on every path
@@ -187,18 +244,24 @@ import Testing
                 let renew = n == 0 || random.next() % 2 == 0
                 if renew {
                     purchase += Int64(1 + random.next() % 40) * Self.day
-                    shown.append(S.tx(String(300 + n), purchase: Timestamp.iso8601(ms: purchase), expires: Timestamp.iso8601(ms: purchase + 30 * Self.day)))
+                    shown.append(
+                        S.tx(
+                            String(300 + n), purchase: Timestamp.iso8601(ms: purchase),
+                            expires: Timestamp.iso8601(ms: purchase + 30 * Self.day)))
                 }
                 time = max(time, purchase) + Int64(random.next() % 3) * Self.day
                 var extra: [String: String] = [:]
                 if random.next() % 4 == 0 { extra["is_in_billing_retry_period"] = "1" }
                 if random.next() % 5 == 0 { extra["grace_period_expires_date_ms"] = String(purchase + 35 * Self.day) }
                 let autoRenew = random.next() % 3 == 0 ? "0" : "1"
-                let facts = try S.facts(renew ? "DID_RENEW" : "DID_CHANGE_RENEWAL_STATUS", at: Timestamp.iso8601(ms: time), line: n + 1, shown,
-                                        pending: [V1Fixture.pending(status: autoRenew, extra: extra)])
+                let facts = try S.facts(
+                    renew ? "DID_RENEW" : "DID_CHANGE_RENEWAL_STATUS", at: Timestamp.iso8601(ms: time), line: n + 1,
+                    shown,
+                    pending: [V1Fixture.pending(status: autoRenew, extra: extra)])
                 bodies.append(facts)
                 // The notification path keeps one transaction per record: the one the record is about.
-                var record = ReconRecord(fields: FieldValues(RecordFacts(kind: .migrated, location: SourceLocation(path: "")), pool: &pool))
+                var record = ReconRecord(
+                    fields: FieldValues(RecordFacts(kind: .migrated, location: SourceLocation(path: "")), pool: &pool))
                 let own = try #require(facts.transactions.first { $0.transactionId == facts.relevantTransactionId })
                 record.time = time
                 record.fields.transactionId = pool.token(own.transactionId)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
@@ -23,7 +24,9 @@ import Testing
             try S.facts("INITIAL_BUY", at: "2023-03-01T00:01:00Z", line: 3, [y]),
             try S.facts("INTERACTIVE_RENEWAL", at: "2023-03-20T00:01:00Z", line: 4, [a, b, c, x]),
             try S.facts("DID_RENEW", at: "2023-04-01T00:01:00Z", line: 5, [a, b, c, x, d]),
-            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-01T00:00:00Z", line: 6, [a, b, c, x, d], autoRenewStatus: "false"),
+            try S.facts(
+                "DID_CHANGE_RENEWAL_STATUS", at: "2023-06-01T00:00:00Z", line: 6, [a, b, c, x, d],
+                autoRenewStatus: "false")
         ]
     }
 
@@ -37,31 +40,38 @@ import Testing
             S.apple("105", product: "pro.yearly", purchase: "2023-04-01T00:00:00Z", expires: "2023-05-01T00:00:00Z"),
             S.apple("107", product: "coins.100", purchase: "2023-04-10T00:00:00Z", expires: nil, type: "Consumable"),
             S.apple("106", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z"),
-            S.apple("109", purchase: "2023-05-31T12:00:00Z", expires: "2023-06-30T12:00:00Z"),
+            S.apple("109", purchase: "2023-05-31T12:00:00Z", expires: "2023-06-30T12:00:00Z")
         ].enumerated().map { S.history($1, index: $0) }
     }
 
     @Test func everyKindAndFateOnOneArchive() throws {
         let result = S.compare(try Self.archive(), Self.history())
-        #expect(S.rows(result) == [
-            "transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly",
-            "transaction_missing_in_v1 1000000001 transactionId  106",
-            "transaction_missing_in_v2 1000000001 transactionId 104 ",
-            "unannounced_in_v1 1000000001 transactionId 103 ",
-        ])
+        #expect(
+            S.rows(result) == [
+                "transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly",
+                "transaction_missing_in_v1 1000000001 transactionId  106",
+                "transaction_missing_in_v2 1000000001 transactionId 104 ",
+                "unannounced_in_v1 1000000001 transactionId 103 "
+            ])
         let expected: [String: Int] = [
             "v1_transactions": 6, "matched_transactions": 3, "transaction_missing_in_v2": 1, "not_fetched": 1,
             "v1_transactions_out_of_period": 1, "v1_transactions_pending": 0,
             "v2_transactions": 8, "transaction_missing_in_v1": 1, "v2_only_expected_transactions": 1,
             "v2_transactions_out_of_period": 2, "v2_transactions_pending": 1, "restored_copies": 1,
-            "transaction_field_mismatch": 1, "unannounced_in_v1": 1,
+            "transaction_field_mismatch": 1, "unannounced_in_v1": 1
         ]
         for (name, value) in expected { #expect(result.count(name) == value, "\(name)") }
         // The identities.
-        #expect(result.count("v1_transactions") == result.count("matched_transactions") + result.count("transaction_missing_in_v2")
-            + result.count("not_fetched") + result.count("v1_transactions_out_of_period") + result.count("v1_transactions_pending"))
-        #expect(result.count("v2_transactions") == result.count("matched_transactions") + result.count("transaction_missing_in_v1")
-            + result.count("v2_only_expected_transactions") + result.count("v2_transactions_out_of_period") + result.count("v2_transactions_pending"))
+        #expect(
+            result.count("v1_transactions") == result.count("matched_transactions")
+                + result.count("transaction_missing_in_v2")
+                + result.count("not_fetched") + result.count("v1_transactions_out_of_period")
+                + result.count("v1_transactions_pending"))
+        #expect(
+            result.count("v2_transactions") == result.count("matched_transactions")
+                + result.count("transaction_missing_in_v1")
+                + result.count("v2_only_expected_transactions") + result.count("v2_transactions_out_of_period")
+                + result.count("v2_transactions_pending"))
         #expect(result.metrics.first { $0.0 == "transaction_period_start" }?.1 == "2023-01-01T00:01:00.000Z")
         #expect(result.metrics.first { $0.0 == "transaction_period_end" }?.1 == "2023-05-31T12:00:00.000Z")
         // Rows carry the first V1 record that showed the transaction, and the purchase date.
@@ -80,7 +90,7 @@ import Testing
         let archive = [
             try S.facts("INITIAL_BUY", at: "2023-05-01T00:00:00Z", line: 1, [first]),
             try S.facts("DID_RENEW", at: "2023-06-01T00:01:00Z", line: 2, [first, running]),
-            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [first, running]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [first, running])
         ]
         func history(refunded301: String?, refunded302: String?, extended: String, upgraded: Bool) -> [V2APIRecord] {
             var a = S.apple("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z")
@@ -93,21 +103,34 @@ import Testing
             return [a, b].enumerated().map { S.history($1, index: $0) }
         }
         // After the archive's end (06-10): a refund of 301 on 06-20, 302 upgraded and extended a week.
-        let after = S.compare(archive, history(refunded301: "2023-06-20T00:00:00Z", refunded302: nil, extended: "2023-07-08T00:00:00Z", upgraded: true))
+        let after = S.compare(
+            archive,
+            history(
+                refunded301: "2023-06-20T00:00:00Z", refunded302: nil, extended: "2023-07-08T00:00:00Z", upgraded: true)
+        )
         #expect(S.rows(after) == [])
         #expect(after.count("matched_transactions") == 2)
         #expect(after.count("transaction_field_mismatch") == 0)
         #expect(after.count("transaction_fields_after_data_end") == 4)
         // Before the archive's end: a refund on 06-05 that V1 never showed is a difference.
-        let before = S.compare(archive, history(refunded301: "2023-06-05T00:00:00Z", refunded302: nil, extended: "2023-07-01T00:00:00Z", upgraded: false))
-        #expect(S.rows(before) == [
-            "transaction_field_mismatch 1000000001 revocationDate  2023-06-05T00:00:00.000Z",
-            "transaction_field_mismatch 1000000001 revocationReason  0",
-        ])
+        let before = S.compare(
+            archive,
+            history(
+                refunded301: "2023-06-05T00:00:00Z", refunded302: nil, extended: "2023-07-01T00:00:00Z", upgraded: false
+            ))
+        #expect(
+            S.rows(before) == [
+                "transaction_field_mismatch 1000000001 revocationDate  2023-06-05T00:00:00.000Z",
+                "transaction_field_mismatch 1000000001 revocationReason  0"
+            ])
         #expect(before.count("transaction_fields_after_data_end") == 0)
         // An earlier expiry than V1 showed is never excused, wherever the archive ends.
-        let shorter = S.compare(archive, history(refunded301: nil, refunded302: nil, extended: "2023-06-25T00:00:00Z", upgraded: false))
-        #expect(S.rows(shorter) == ["transaction_field_mismatch 1000000001 expiresDate 2023-07-01T00:00:00.000Z 2023-06-25T00:00:00.000Z"])
+        let shorter = S.compare(
+            archive, history(refunded301: nil, refunded302: nil, extended: "2023-06-25T00:00:00Z", upgraded: false))
+        #expect(
+            S.rows(shorter) == [
+                "transaction_field_mismatch 1000000001 expiresDate 2023-07-01T00:00:00.000Z 2023-06-25T00:00:00.000Z"
+            ])
     }
 
     /// The mirror case: Apple's history was fetched before the V1 archive ends (its last purchase 06-01), and V1 shows a
@@ -116,26 +139,30 @@ import Testing
     @Test func factsV1LearntAfterTheHistoryWasFetchedAreNotDifferences() throws {
         func archive(refunded: String) throws -> [V1RecordFacts] {
             let first = S.tx("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z")
-            let refund = V1Fixture.tx(id: "301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z",
-                                      extra: ["cancellation_date_ms": String(V1Fixture.ms(refunded)), "cancellation_reason": "0"])
+            let refund = V1Fixture.tx(
+                id: "301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z",
+                extra: ["cancellation_date_ms": String(V1Fixture.ms(refunded)), "cancellation_reason": "0"])
             let running = S.tx("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")
             return [
                 try S.facts("INITIAL_BUY", at: "2023-05-01T00:00:00Z", line: 1, [first]),
                 try S.facts("DID_RENEW", at: "2023-06-01T00:01:00Z", line: 2, [first, running]),
-                try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [refund, running]),
+                try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-06-10T00:00:00Z", line: 3, [refund, running])
             ]
         }
-        let history = [S.apple("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z"),
-                       S.apple("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")].enumerated().map { S.history($1, index: $0) }
+        let history = [
+            S.apple("301", purchase: "2023-05-01T00:00:00Z", expires: "2023-06-01T00:00:00Z"),
+            S.apple("302", purchase: "2023-06-01T00:00:00Z", expires: "2023-07-01T00:00:00Z")
+        ].enumerated().map { S.history($1, index: $0) }
         let later = S.compare(try archive(refunded: "2023-06-05T00:00:00Z"), history)
         #expect(S.rows(later) == [])
         #expect(later.count("matched_transactions") == 2)
         #expect(later.count("transaction_fields_after_data_end") == 2)
         let earlier = S.compare(try archive(refunded: "2023-05-20T00:00:00Z"), history)
-        #expect(S.rows(earlier) == [
-            "transaction_field_mismatch 1000000001 revocationDate 2023-05-20T00:00:00.000Z ",
-            "transaction_field_mismatch 1000000001 revocationReason 0 ",
-        ])
+        #expect(
+            S.rows(earlier) == [
+                "transaction_field_mismatch 1000000001 revocationDate 2023-05-20T00:00:00.000Z ",
+                "transaction_field_mismatch 1000000001 revocationReason 0 "
+            ])
     }
 
     @Test func restoredCopyIsReportedOnlyWithCompareTransactionId() throws {
@@ -165,13 +192,18 @@ import Testing
         options.fields.removeAll { $0 == .quantity }
         let ignored = S.rows(S.compare(try Self.archive(), history, options: options))
         #expect(!ignored.contains { $0.contains(" quantity ") })
-        #expect(ignored.contains("transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly"), "only quantity is ignored")
+        #expect(
+            ignored.contains("transaction_field_mismatch 1000000001 productId pro.monthly pro.yearly"),
+            "only quantity is ignored")
     }
 
     @Test func everyTransactionFieldOfTheIssueCanBeIgnored() throws {
         // Issue 11's transaction_field_mismatch fields: each has a ComparedField, so --ignore-field accepts it.
-        let fields = ["productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason", "isUpgraded",
-                      "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity"]
+        let fields = [
+            "productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason",
+            "isUpgraded",
+            "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity"
+        ]
         for field in fields { #expect(ComparedField(rawValue: field) != nil, "\(field)") }
         #expect(Set(APIFaultInjector.changeableFields) == Set(fields))
     }
@@ -192,12 +224,13 @@ import Testing
         // extended expiry; a late retry carries the old snapshot again. The merged transaction keeps the refund and the
         // newest expiry, so it agrees with Apple.
         let early = S.tx("301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
-        let refunded = V1Fixture.tx(id: "301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-05T00:00:00Z",
-                                    extra: ["cancellation_date_ms": String(V1Fixture.ms("2023-01-10T00:00:00Z")), "cancellation_reason": "0"])
+        let refunded = V1Fixture.tx(
+            id: "301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-05T00:00:00Z",
+            extra: ["cancellation_date_ms": String(V1Fixture.ms("2023-01-10T00:00:00Z")), "cancellation_reason": "0"])
         let v1 = [
             try S.facts("INITIAL_BUY", at: "2023-01-01T00:01:00Z", line: 1, [early]),
             try S.facts("CANCEL", at: "2023-01-10T00:01:00Z", line: 2, [refunded]),
-            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-01-10T00:02:00Z", line: 3, [early]),
+            try S.facts("DID_CHANGE_RENEWAL_STATUS", at: "2023-01-10T00:02:00Z", line: 3, [early])
         ]
         var apple = S.apple("301", purchase: "2023-01-01T00:00:00Z", expires: "2023-02-05T00:00:00Z")
         apple.revocationDate = V1Fixture.ms("2023-01-10T00:00:00Z")
@@ -212,22 +245,36 @@ import Testing
     @Test func familySharedAndNonRenewingPurchasesAreExpectedOnlyOnApplesSide() throws {
         let v1 = try Self.archive()
         // A family member's first purchase (its own originalTransactionId): V1 sends family members no INITIAL_BUY.
-        let shared = S.apple("4000000401", original: "4000000401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z", ownership: "FAMILY_SHARED")
+        let shared = S.apple(
+            "4000000401", original: "4000000401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z",
+            ownership: "FAMILY_SHARED")
         // A family member's renewal: V1 sends family members DID_RENEW, so one V1 never showed is missing.
-        let sharedRenewal = S.apple("4000000404", original: "4000000401", purchase: "2023-04-05T00:00:00Z", expires: "2023-05-05T00:00:00Z", ownership: "FAMILY_SHARED")
-        let season = S.apple("402", product: "season.pass", purchase: "2023-03-06T00:00:00Z", expires: nil, type: "Non-Renewing Subscription")
-        var refundedCoins = S.apple("403", product: "coins.100", purchase: "2023-03-07T00:00:00Z", expires: nil, type: "Consumable")
+        let sharedRenewal = S.apple(
+            "4000000404", original: "4000000401", purchase: "2023-04-05T00:00:00Z", expires: "2023-05-05T00:00:00Z",
+            ownership: "FAMILY_SHARED")
+        let season = S.apple(
+            "402", product: "season.pass", purchase: "2023-03-06T00:00:00Z", expires: nil,
+            type: "Non-Renewing Subscription")
+        var refundedCoins = S.apple(
+            "403", product: "coins.100", purchase: "2023-03-07T00:00:00Z", expires: nil, type: "Consumable")
         refundedCoins.revocationDate = V1Fixture.ms("2023-03-08T00:00:00Z")
-        let result = S.compare(v1, Self.history() + [S.history(shared), S.history(sharedRenewal, index: 1), S.history(season), S.history(refundedCoins)])
+        let result = S.compare(
+            v1,
+            Self.history() + [
+                S.history(shared), S.history(sharedRenewal, index: 1), S.history(season), S.history(refundedCoins)
+            ])
         #expect(result.count("v2_only_expected_transactions") == 3)
-        #expect(S.rows(result).contains("transaction_missing_in_v1 4000000401 transactionId  4000000404"), "\(S.rows(result))")
+        #expect(
+            S.rows(result).contains("transaction_missing_in_v1 4000000401 transactionId  4000000404"),
+            "\(S.rows(result))")
         // A refunded consumable is not expected to be missing: V1 sent REFUND/CONSUMPTION notifications for it.
         #expect(S.rows(result).contains("transaction_missing_in_v1 1000000001 transactionId  403"))
     }
 
     @Test func duplicateHistoryPagesCountOnceAndEnvironmentsStaySeparate() throws {
         let v1 = try Self.archive()
-        let sandboxCopy = S.apple("103", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z", environment: "Sandbox")
+        let sandboxCopy = S.apple(
+            "103", purchase: "2023-03-01T00:00:00Z", expires: "2023-04-01T00:00:00Z", environment: "Sandbox")
         let result = S.compare(v1, Self.history() + Self.history() + [S.history(sandboxCopy)])
         #expect(result.count("v2_transaction_duplicates") == 8)
         #expect(result.count("v2_transactions") == 9)

@@ -73,8 +73,8 @@ import Testing
             Self.row(.missingInV2, "1", product: "monthly", at: 1_630_000_000_000),
             Self.row(.missingInV1, "2", product: "monthly"),
             Self.row(.transactionMissingInV1, "3", product: "yearly"),
-            Self.row(.fieldMismatch, "3", product: "yearly"),  // not a whole purchase: not valued
-            Self.row(.typeMismatch, "4", product: "yearly"),  // no V2 price: counted as without
+            Self.row(.fieldMismatch, "3", product: "yearly"), // not a whole purchase: not valued
+            Self.row(.typeMismatch, "4", product: "yearly") // no V2 price: counted as without
         ]
         let document = try XHTMLDocument(HTMLReport.reconcile(Self.result(rows, prices: prices)).render())
         let table = document.all("tr", inside: "value-table").dropFirst().map(\.text)
@@ -91,13 +91,13 @@ import Testing
         let holding = try XHTMLDocument(HTMLReport.reconcile(result).render())
         #expect(
             holding.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == [
-                "yes", "yes",
+                "yes", "yes"
             ])
         result.summary.v1RecordsRead = 4
         let broken = try XHTMLDocument(HTMLReport.reconcile(result).render())
         #expect(
             broken.all("td", inside: "identities-table").map(\.text).filter { $0 == "yes" || $0 == "NO" } == [
-                "NO", "yes",
+                "NO", "yes"
             ])
     }
 
