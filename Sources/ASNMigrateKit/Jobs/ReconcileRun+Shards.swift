@@ -3,34 +3,20 @@ extension ReconcileRun {
     /// (the code `asn-migrate merge` runs) into the report the unsharded run writes.
     func runSharded(_ plan: ShardPlan, pass: ReconcilePass, table: MappingTable, destination: String) -> ExitStatus {
         let name = Self.name
-        let options = settings.options
         let shards: [ShardSelection]
         switch plan {
         case .one(let shard): shards = [shard]
         case .inTurn(let count): shards = (0..<count).map { ShardSelection(index: $0, count: count) }
         case .whole, .memoryLimit: shards = [ShardSelection(index: 0, count: 1)]
         }
-        let digest = ShardManifest.judgementDigest(table: table, options: options)
         var folders: [ReportMerge.Folder] = []
         for shard in shards {
-            let result: ReconciliationResult
-            switch pass.run(shard) {
-            case .success(let judged): result = judged
+            switch judge(shard, plan: plan, pass: pass, table: table) {
+            case .success(let folder): folders.append(folder)
             case .failure(let error):
                 console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
                 return error.code == .usage ? .usage : .failure
             }
-            let manifest = ShardManifest(
-                command: "reconcile", shard: shard, runDate: options.run.runDate, judgementDigest: digest,
-                toolVersion: options.run.toolVersion)
-            var files = Dictionary(uniqueKeysWithValues: ReconciliationReport.files(result).map { ($0.name, $0.bytes) })
-            files[ShardManifest.fileName] = manifest.bytes
-            if case .inTurn = plan {
-                console.diagnostic(
-                    "\(name): shard \(shard.text) judged: V1 \(result.summary.v1RecordsRead), V2 \(result.summary.v2RecordsRead) records; peak memory so far \(MemoryBudget.peakResidentBytes() >> 20) MiB"
-                )
-            }
-            folders.append(ReportMerge.Folder(name: "shard \(shard.text)", files: files))
         }
         let written: [(name: String, bytes: [UInt8])]
         do {
@@ -64,5 +50,29 @@ extension ReconcileRun {
         return MergedReportVerdict.finish(
             written, label: name, what: what, directory: settings.outDirectory, maxRejectRate: settings.maxRejectRate,
             judge: judge, console: console)
+    }
+
+    /// Judges one shard and returns its report files with its `shard.csv`.
+    private func judge(_ shard: ShardSelection, plan: ShardPlan, pass: ReconcilePass, table: MappingTable)
+        -> Result<ReportMerge.Folder, ASNError>
+    {
+        let options = settings.options
+        let result: ReconciliationResult
+        switch pass.run(shard) {
+        case .success(let judged): result = judged
+        case .failure(let error): return .failure(error)
+        }
+        let manifest = ShardManifest(
+            command: "reconcile", shard: shard, runDate: options.run.runDate,
+            judgementDigest: ShardManifest.judgementDigest(table: table, options: options),
+            toolVersion: options.run.toolVersion)
+        var files = Dictionary(uniqueKeysWithValues: ReconciliationReport.files(result).map { ($0.name, $0.bytes) })
+        files[ShardManifest.fileName] = manifest.bytes
+        if case .inTurn = plan {
+            console.diagnostic(
+                "\(Self.name): shard \(shard.text) judged: V1 \(result.summary.v1RecordsRead), V2 \(result.summary.v2RecordsRead) records; peak memory so far \(MemoryBudget.peakResidentBytes() >> 20) MiB"
+            )
+        }
+        return .success(ReportMerge.Folder(name: "shard \(shard.text)", files: files))
     }
 }

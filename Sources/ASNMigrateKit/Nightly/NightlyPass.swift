@@ -433,21 +433,9 @@ package struct NightlyPass {
         }
         let young = fileClock - status.mtimeMs < settings.minFileAge
         let data = try Self.contents(file.path)
-        if remap, let entry, entry.size > 0, !young {
-            var outcome = FileOutcome(action: .remapped)
-            outcome.bytes = data.count
-            let sha1 = data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
-            let removed = try store.removeContent(ofFile: entry.id)
-            outcome.previous = removed.keys
-            outcome.replaced = removed.records
-            log("\(file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
-            let fileId = try store.beginFile(
-                path: file.path, side: side, size: Int64(data.count), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
-                run: run)
-            try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
-            try store.finishFile(id: fileId, counts: outcome.counts)
-            return outcome
-        }
+        let read = FileRead(
+            file: file, side: side, data: data, mtimeMs: status.mtimeMs, store: store, run: run, backfill: backfill)
+        if remap, let entry, entry.size > 0, !young { return try remapFile(read, entry: entry) }
         // The decision and the new bytes' copy are taken from one snapshot of the file.
         let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
         switch plan {
@@ -462,71 +450,126 @@ package struct NightlyPass {
             return FileOutcome(action: .deferred)
         case .readTail(let from, let to, let sha1, let lineOffset, let linesDeferred):
             guard let entry else { return FileOutcome(action: .skipped) }
-            var outcome = FileOutcome(action: .appended)
-            outcome.linesDeferred = linesDeferred
-            outcome.bytes = to - from
-            let fd: Int32
-            do {
-                fd = try data.withUnsafeBytes { bytes in
-                    try FileIdentity.detachedCopy(UnsafeRawBufferPointer(rebasing: bytes[from..<to]), of: file.path)
-                }
-            } catch {
-                throw Self.readFailure(file, error)
-            }
-            defer { close(fd) }
-            let tail = InputFile(descriptor: fd, name: file.path)
-            if side == "v1" {
-                try ingestV1(
-                    tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
-            } else {
-                try ingestV2(
-                    tail, fileId: entry.id, store: store, backfill: backfill, lineOffset: lineOffset, into: &outcome)
-            }
-            try store.extendFile(
-                id: entry.id, size: Int64(to), mtimeMs: status.mtimeMs, sha1: sha1, date: date, run: run,
-                counts: outcome.counts)
-            log(
-                "\(file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(from)"
-                    + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
-            return outcome
+            return try readTail(
+                read, entry: entry, bytes: from..<to, sha1: sha1, lineOffset: lineOffset, linesDeferred: linesDeferred)
         case .readAll(let size, let sha1):
-            var outcome = FileOutcome(action: .new)
-            outcome.bytes = size
-            // A file read while empty that has content now is read as new; empty files are never each other's copies.
-            if let entry, entry.size > 0 {
-                outcome.action = .changed
-                let removed = try store.removeContent(ofFile: entry.id)
-                outcome.previous = removed.keys
-                outcome.replaced = removed.records
-                log(
-                    "warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)"
-                )
-            } else if entry == nil, size > 0,
-                let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
-            {
-                if !listed.contains(twin.path) {
-                    try store.moveFile(id: twin.id, to: file.path, mtimeMs: status.mtimeMs)
-                    log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
-                    return FileOutcome(action: .renamed)
-                }
-                let copy = try store.beginFile(
-                    path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
-                    run: run)
-                try store.finishFile(id: copy, counts: IngestCounts())
-                log("note: \(file.path) has the same content as \(twin.path): not read")
-                return FileOutcome(action: .sameContent)
-            }
-            let fileId = try store.beginFile(
-                path: file.path, side: side, size: Int64(size), mtimeMs: status.mtimeMs, sha1: sha1, date: date,
-                run: run)
-            if side == "v1" {
-                try ingestV1(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
-            } else {
-                try ingestV2(file, fileId: fileId, store: store, backfill: backfill, into: &outcome)
-            }
-            try store.finishFile(id: fileId, counts: outcome.counts)
-            return outcome
+            return try readAll(read, entry: entry, size: size, sha1: sha1, listed: listed)
         }
+    }
+
+    /// One file being read: its bytes (one snapshot) and where its records go.
+    struct FileRead {
+        /// The file.
+        let file: InputFile
+        /// "v1" or "v2".
+        let side: String
+        /// The snapshot of its bytes.
+        let data: Data
+        /// Its modification time, epoch ms.
+        let mtimeMs: Int64
+        /// The state.
+        let store: NightlyStore
+        /// The run's id.
+        let run: Int64
+        /// A first night's in-memory pairing, if any.
+        let backfill: NightlyBackfill?
+    }
+
+    /// Maps a V1 file's records again under the rules in force, replacing what was stored.
+    private func remapFile(_ read: FileRead, entry: NightlyStore.LedgerEntry) throws(ASNError) -> FileOutcome {
+        var outcome = FileOutcome(action: .remapped)
+        outcome.bytes = read.data.count
+        let sha1 = read.data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
+        let removed = try read.store.removeContent(ofFile: entry.id)
+        outcome.previous = removed.keys
+        outcome.replaced = removed.records
+        log("\(read.file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+        let fileId = try read.store.beginFile(
+            path: read.file.path, side: read.side, size: Int64(read.data.count), mtimeMs: read.mtimeMs, sha1: sha1,
+            date: date, run: read.run)
+        try ingestV1(read.file, fileId: fileId, store: read.store, backfill: read.backfill, into: &outcome)
+        try read.store.finishFile(id: fileId, counts: outcome.counts)
+        return outcome
+    }
+
+    /// Reads the lines appended to a file already read (from a detached copy of the new bytes).
+    private func readTail(
+        _ read: FileRead, entry: NightlyStore.LedgerEntry, bytes: Range<Int>, sha1: String, lineOffset: Int,
+        linesDeferred: Bool
+    ) throws(ASNError) -> FileOutcome {
+        var outcome = FileOutcome(action: .appended)
+        outcome.linesDeferred = linesDeferred
+        outcome.bytes = bytes.count
+        let fd: Int32
+        do {
+            fd = try read.data.withUnsafeBytes { all in
+                try FileIdentity.detachedCopy(UnsafeRawBufferPointer(rebasing: all[bytes]), of: read.file.path)
+            }
+        } catch {
+            throw Self.readFailure(read.file, error)
+        }
+        defer { close(fd) }
+        let tail = InputFile(descriptor: fd, name: read.file.path)
+        if read.side == "v1" {
+            try ingestV1(
+                tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
+                into: &outcome)
+        } else {
+            try ingestV2(
+                tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
+                into: &outcome)
+        }
+        try read.store.extendFile(
+            id: entry.id, size: Int64(bytes.upperBound), mtimeMs: read.mtimeMs, sha1: sha1, date: date, run: read.run,
+            counts: outcome.counts)
+        log(
+            "\(read.file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(bytes.lowerBound)"
+                + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
+        return outcome
+    }
+
+    /// Reads a whole file: new, changed in the part already read (its stored records replaced), or a renamed file or
+    /// a copy of one already read (not read again).
+    private func readAll(
+        _ read: FileRead, entry: NightlyStore.LedgerEntry?, size: Int, sha1: String, listed: Set<String>
+    ) throws(ASNError) -> FileOutcome {
+        var outcome = FileOutcome(action: .new)
+        outcome.bytes = size
+        let (file, store) = (read.file, read.store)
+        // A file read while empty that has content now is read as new; empty files are never each other's copies.
+        if let entry, entry.size > 0 {
+            outcome.action = .changed
+            let removed = try store.removeContent(ofFile: entry.id)
+            outcome.previous = removed.keys
+            outcome.replaced = removed.records
+            log(
+                "warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)"
+            )
+        } else if entry == nil, size > 0,
+            let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
+        {
+            if !listed.contains(twin.path) {
+                try store.moveFile(id: twin.id, to: file.path, mtimeMs: read.mtimeMs)
+                log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
+                return FileOutcome(action: .renamed)
+            }
+            let copy = try store.beginFile(
+                path: file.path, side: read.side, size: Int64(size), mtimeMs: read.mtimeMs, sha1: sha1, date: date,
+                run: read.run)
+            try store.finishFile(id: copy, counts: IngestCounts())
+            log("note: \(file.path) has the same content as \(twin.path): not read")
+            return FileOutcome(action: .sameContent)
+        }
+        let fileId = try store.beginFile(
+            path: file.path, side: read.side, size: Int64(size), mtimeMs: read.mtimeMs, sha1: sha1, date: date,
+            run: read.run)
+        if read.side == "v1" {
+            try ingestV1(file, fileId: fileId, store: store, backfill: read.backfill, into: &outcome)
+        } else {
+            try ingestV2(file, fileId: fileId, store: store, backfill: read.backfill, into: &outcome)
+        }
+        try store.finishFile(id: fileId, counts: outcome.counts)
+        return outcome
     }
 
     /// What to do with a file's bytes, given its ledger entry.
