@@ -91,7 +91,7 @@ enum PythonBaseline {
     }
 
     /// The first `python3` on `PATH`, resolved to a file (pyenv shims included).
-    private static func python3() -> String? {
+    static func python3() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/python3"

@@ -14,6 +14,8 @@ enum ReconcileBench {
         var best: ChildProcess.Result
         /// The highest peak RSS of all runs, bytes.
         var worstRSS: Int
+        /// The data set's records, V1 and V2 (the targets are for about 1M x 1M).
+        var records = (v1: 0, v2: 0)
     }
 
     /// Runs `reconcile` `runs` times on `set` and prints the figures; returns them for the target line.
@@ -26,6 +28,7 @@ enum ReconcileBench {
         _ = try Baselines.read(set.v1 + set.v2)
         let report = "\(folder)/reconcile-report"
         var figures = Figures(best: ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0), worstRSS: 0)
+        figures.records = (v1Records, v2Records)
         for _ in 0..<runs {
             let result = try ChildProcess.run(
                 binary,
@@ -40,18 +43,43 @@ enum ReconcileBench {
             figures.worstRSS = max(figures.worstRSS, result.maxRSS)
         }
         let best = figures.best
+        let gigabytes = Double(set.v1Bytes + set.v2Bytes) / 1e9
         say(
-            "reconcile \(v1Records) x \(v2Records): \(fixed(best.seconds, 2)) s wall, \(Int(Double(v1Records + v2Records) / best.seconds)) records/s (V1 + V2), CPU \(fixed(best.cpuSeconds, 2)) s (\(fixed(best.cpuSeconds / best.seconds, 2)) cores), max RSS \(megabytes(figures.worstRSS)) MB (highest of \(runs) run(s); best wall)"
+            "reconcile \(v1Records) x \(v2Records): \(fixed(best.seconds, 2)) s wall, \(Int(Double(v1Records + v2Records) / best.seconds)) records/s (V1 + V2), CPU \(fixed(best.cpuSeconds, 2)) s (\(fixed(best.cpuSeconds / best.seconds, 2)) cores, \(fixed(best.cpuSeconds / gigabytes, 2)) CPU-s/GB), max RSS \(megabytes(figures.worstRSS)) MB (highest of \(runs) run(s); best wall)"
         )
+        try compareWithPython(best, set: set, folder: folder, gigabytes: gigabytes)
         return figures
+    }
+
+    /// Issue 20's baseline in the same run on the same bytes: the Python + orjson join, and reconcile's wall-time and
+    /// CPU ratios to it against the targets (>= 3x its wall-clock speed, <= 0.5x its CPU-seconds).
+    static func compareWithPython(
+        _ best: ChildProcess.Result, set: BenchData.DataSet, folder: String, gigabytes: Double
+    ) throws {
+        guard PythonBaseline.available() else {
+            say("baseline Python + orjson join: skipped (python3 or its orjson module not found)")
+            return
+        }
+        let (python, counts) = try PythonJoinBaseline.run(v1: set.v1, v2: set.v2, folder: folder)
+        let speed = python.seconds / best.seconds
+        let cpu = best.cpuSeconds / python.cpuSeconds
+        say(
+            "baseline Python + orjson join (1 process: parse both sides, decode the JWS and nested JWS, join on environment + originalTransactionId + webOrderLineItemId, count; v1 v2 matched missing_in_v2 missing_in_v1 rejects = \(counts)): \(fixed(python.seconds, 2)) s wall, \(fixed(python.cpuSeconds, 2)) CPU-s = \(fixed(python.cpuSeconds / gigabytes, 2)) CPU-s/GB, max RSS \(megabytes(python.maxRSS)) MB"
+        )
+        say(
+            "targets (reconcile vs the Python join): >= 3x its wall-clock speed: \(speed >= 3 ? "met" : "NOT met") (\(fixed(speed, 2))x); <= 0.5x its CPU-seconds: \(cpu <= 0.5 ? "met" : "NOT met") (\(fixed(cpu, 2))x)"
+        )
     }
 
     /// The target line: each target met or not, and by how much a missed one is missed.
     static func targetLine(_ figures: Figures) -> String {
         let seconds = figures.best.seconds
         let rss = figures.worstRSS
+        let size = "\(figures.records.v1) x \(figures.records.v2) records"
+        let scale =
+            figures.records.v1 >= 900_000 ? "" : " (this set is smaller than the targets' 1M x 1M: not comparable)"
         return
-            "targets: reconcile 1M x 1M <= 20 s wall: \(seconds <= secondsTarget ? "met" : "NOT met") (\(fixed(seconds, 1)) s = \(fixed(seconds / secondsTarget, 2))x the target); "
+            "targets: reconcile 1M x 1M <= 20 s wall, on \(size)\(scale): \(seconds <= secondsTarget ? "met" : "NOT met") (\(fixed(seconds, 1)) s = \(fixed(seconds / secondsTarget, 2))x the target); "
             + "<= 700 MB max RSS: \(rss <= rssTarget ? "met" : "NOT met") (\(megabytes(rss)) MB = \(fixed(Double(rss) / Double(rssTarget), 2))x the target)"
     }
 }
