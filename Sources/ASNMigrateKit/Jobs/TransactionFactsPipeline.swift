@@ -29,10 +29,9 @@ package struct TransactionFactsPipeline: Sendable {
     /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
     package func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
-        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         try OrderedBatchRun.run(
             files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-            process: { items in Self.process(items, mapper: mapper, parser: parser) }
+            process: { items in Self.process(items, mapper: mapper) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -45,10 +44,9 @@ package struct TransactionFactsPipeline: Sendable {
         consume: (Batch) throws -> Void
     ) throws {
         let mapper = self.mapper
-        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
         try OrderedBatchRun.run(
             produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-            process: { items in Self.process(items, mapper: mapper, parser: parser) }
+            process: { items in Self.process(items, mapper: mapper) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -58,16 +56,20 @@ package struct TransactionFactsPipeline: Sendable {
     // MARK: - Private
 
     /// A worker's job.
-    private static func process(_ items: [ReadItem], mapper: any RecordMapping, parser: JSONParser) -> Batch {
+    private static func process(_ items: [ReadItem], mapper: any RecordMapping) -> Batch {
         var batch = Batch()
         for item in items {
             switch item {
             case .item(.record(let record)):
                 batch.inputBytes += record.bytes.count + 1
-                let outcome = mapper.map(record)
-                batch.outcomes.append(outcome)
-                if case .rejected = outcome { continue }
-                if let facts = V1TransactionCollector.facts(of: record, parser: parser) { batch.facts.append(facts) }
+                // One decoding for both: the facts come from the body the record was mapped from.
+                let mapped = mapper.mapKeepingBody(record)
+                batch.outcomes.append(mapped.outcome)
+                if case .rejected = mapped.outcome { continue }
+                if let body = mapped.body {
+                    batch.facts.append(
+                        V1RecordFacts(body: body, receivedAt: mapped.receivedAt, location: record.location))
+                }
             case .item(.broken(let error)):
                 batch.outcomes.append(.rejected(error))
             case .failure(let error):

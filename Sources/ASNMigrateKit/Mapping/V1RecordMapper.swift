@@ -18,27 +18,41 @@ package struct V1RecordMapper: Sendable {
 
     /// Maps one record.
     package func map(_ record: RawRecord) -> V1RecordOutcome {
+        mapKeepingBody(record).outcome
+    }
+
+    /// Maps one record, keeping the body it was decoded into.
+    package func mapKeepingBody(_ record: RawRecord) -> MappedRecord {
         let value: JSONValue
         do {
             value = try parser.parse(record.bytes)
         } catch {
-            return .rejected(ASNError(.malformedJSON, error.message, at: record.location, cause: error.cause))
+            let reject = ASNError(.malformedJSON, error.message, at: record.location, cause: error.cause)
+            return MappedRecord(outcome: .rejected(reject))
         }
         return map(value, location: record.location)
     }
 
-    /// Maps one parsed record.
-    package func map(_ value: JSONValue, location: SourceLocation) -> V1RecordOutcome {
+    /// Maps one parsed record, keeping the body it was decoded into.
+    package func map(_ value: JSONValue, location: SourceLocation) -> MappedRecord {
         do {
             let unwrapped = try Envelope.unwrap(value, parser: parser, location: location)
             let body = try ResponseBodyV1(unwrapped.body, location: location)
             let uuid = Self.notificationUUID(unwrapped.body)
-            switch engine.map(body, receivedAt: unwrapped.receivedAt, uuid: uuid, location: location) {
-            case .migrated(let payload): return .migrated(payload)
-            case .unmapped(let unmapped): return .unmapped(unmapped)
-            }
+            return MappedRecord(
+                outcome: Self.outcome(
+                    engine.map(body, receivedAt: unwrapped.receivedAt, uuid: uuid, location: location)),
+                body: body, receivedAt: unwrapped.receivedAt)
         } catch {
-            return .rejected(error)
+            return MappedRecord(outcome: .rejected(error))
+        }
+    }
+
+    /// The engine's outcome as a record outcome.
+    static func outcome(_ mapped: MappingEngine.Outcome) -> V1RecordOutcome {
+        switch mapped {
+        case .migrated(let payload): return .migrated(payload)
+        case .unmapped(let unmapped): return .unmapped(unmapped)
         }
     }
 

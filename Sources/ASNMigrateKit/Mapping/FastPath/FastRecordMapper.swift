@@ -16,12 +16,17 @@ package struct FastRecordMapper: RecordMapping {
 
     /// Maps one record, falling back to the reference path when the fast path declines.
     package func map(_ record: RawRecord) -> V1RecordOutcome {
-        fastMap(record) ?? reference.map(record)
+        fastMap(record)?.outcome ?? reference.map(record)
     }
 
-    /// The fast path's outcome, or nil when it declines the record.
-    package func fastMap(_ record: RawRecord) -> V1RecordOutcome? {
-        record.bytes.withUnsafeBufferPointer { buffer -> V1RecordOutcome? in
+    /// Maps one record keeping its body, falling back to the reference path when the fast path declines.
+    package func mapKeepingBody(_ record: RawRecord) -> MappedRecord {
+        fastMap(record) ?? reference.mapKeepingBody(record)
+    }
+
+    /// The fast path's outcome and body, or nil when it declines the record.
+    package func fastMap(_ record: RawRecord) -> MappedRecord? {
+        record.bytes.withUnsafeBufferPointer { buffer -> MappedRecord? in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
             var tape = JSONTape(base: base, count: buffer.count)
             guard tape.build() else { return nil }
@@ -41,12 +46,10 @@ package struct FastRecordMapper: RecordMapping {
             uuidBytes[6] = (uuidBytes[6] & 0x0F) | 0x50
             uuidBytes[8] = (uuidBytes[8] & 0x3F) | 0x80
             let uuid = UUIDv5.format(uuidBytes)
-            switch reference.engine.map(
+            let outcome = reference.engine.map(
                 decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location)
-            {
-            case .migrated(let payload): return .migrated(payload)
-            case .unmapped(let unmapped): return .unmapped(unmapped)
-            }
+            return MappedRecord(
+                outcome: V1RecordMapper.outcome(outcome), body: decoded.body, receivedAt: decoded.receivedAt)
         }
     }
 }
