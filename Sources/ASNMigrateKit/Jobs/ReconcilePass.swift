@@ -70,6 +70,7 @@ struct ReconcilePass {
         } catch {
             return .failure((error as? ASNError) ?? ASNError(.unreadableInput, ASNError.describe(error)))
         }
+        state.progress.finish() // before judging, as the line only counts reading
         return .success(finish(shard, state))
     }
 
