@@ -71,6 +71,8 @@ package struct NightlyPass {
         var remapped: Set<SubscriptionKey> = []
         /// The run's counters (`runs` columns).
         var counters: [String: Int] = [:]
+        /// The judging rules changed since the last night (mapping rules, ignored fields, time tolerance).
+        var rulesChanged = false
     }
 
     /// The night's judgement before it is compared with what is open.
@@ -90,6 +92,7 @@ package struct NightlyPass {
             let fresh = try store.isEmpty()
             let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
             let remap = try checkRules(store, fresh: fresh)
+            tally.rulesChanged = remap
             for side in ["v1", "v2"] {
                 try ingest(
                     side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
@@ -253,7 +256,8 @@ package struct NightlyPass {
     }
 
     /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
-    /// edges or whose state at the end may have changed, and everything still open or pending.
+    /// edges or whose state at the end may have changed, every subscription with a pending item, and on a night under
+    /// other rules everything still open.
     private func touched(
         _ store: NightlyStore, period: (from: Int64, to: Int64)?, firstNight: Bool,
         tally: Tally
@@ -278,7 +282,11 @@ package struct NightlyPass {
         }
         try store.setMeta("period_from", period?.from)
         try store.setMeta("period_to", period?.to)
-        return touched.union(try store.unsettledSubscriptions())
+        // Pending items settle as time passes, so their subscriptions are re-paired every night. An open difference's
+        // answer changes only through what is re-paired above (new or changed records, the period's moved edges, a
+        // retry ending), so it is re-judged with them, except on a night under other rules, which re-judges them all
+        // (a V2-only subscription's rows depend on the V2-only rules and no V1 file touches it).
+        return touched.union(tally.rulesChanged ? try store.unsettledSubscriptions() : try store.pendingSubscriptions())
     }
 
     /// Compares the night's judgement with the open differences and replaces the pending items, subscription by
@@ -311,6 +319,7 @@ package struct NightlyPass {
             }
             try replacePending(of: key, with: pendingByKey[key] ?? [], store: store, firstNight: firstNight)
         }
+        try store.confirmOpenDifferences(date: date)
     }
 
     /// A subscription's pending items, each keeping the night it was first seen.

@@ -388,6 +388,14 @@ package final class NightlyStore {
         return keys
     }
 
+    /// The subscriptions with a pending item: their items settle as time passes, so every night re-pairs them.
+    package func pendingSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        try cached("SELECT environment, original_transaction_id FROM pending")
+            .forEach { s in keys.insert(SubscriptionKey(environment: s.text(0), originalTransactionId: s.text(1))) }
+        return keys
+    }
+
     /// Deletes the records of subscriptions whose every record is older than `cutoff` and that have nothing open or
     /// pending, looking only at records with event times in `window` (the stretch that newly fell out of the horizon).
     /// Their UUIDs stay in `seen_uuids`, so a late retry is still a duplicate; the side bounds are kept in `meta`.
@@ -519,6 +527,14 @@ package final class NightlyStore {
         let assignments = Discrepancy.columns.map { "\($0) = ?" }.joined(separator: ", ")
         try cached("UPDATE differences SET last_seen = ?, \(assignments) WHERE id = ?")
             .run([.text(date)] + d.cells.map { .text($0) } + [.integer(id)])
+    }
+
+    /// Marks every difference still open as seen on `date`: those of subscriptions not re-paired tonight stand as
+    /// they were (nothing that decides them changed).
+    package func confirmOpenDifferences(date: String) throws(ASNError) {
+        try cached("UPDATE differences SET last_seen = ? WHERE resolved IS NULL AND last_seen <> ?").run([
+            .text(date), .text(date)
+        ])
     }
 
     /// Closes an open difference.
