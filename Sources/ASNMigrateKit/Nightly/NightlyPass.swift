@@ -365,12 +365,18 @@ package struct NightlyPass {
         try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
-    /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared and the time
-    /// tolerance. A change re-maps and re-pairs everything, so the night's reports show what the change did.
+    /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared, the time
+    /// tolerance and the pairing window. A change re-maps and re-pairs everything, so the night's reports show what the
+    /// change did. With the defaults it is the rules' own digest (what `asn-migrate version` prints); a window other
+    /// than the default is part of it only when set, so states made before it was counted keep their digest.
     static func judgementDigest(_ table: MappingTable, _ settings: NightlySettings) -> Int64 {
-        guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 else { return table.digest }
-        let text =
+        let defaultWindow = NightlySettings().window
+        guard !settings.ignoredFields.isEmpty || settings.timeTolerance != 0 || settings.window != defaultWindow else {
+            return table.digest
+        }
+        var text =
             "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
+        if settings.window != defaultWindow { text += "|window \(settings.window)" }
         return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
     }
 

@@ -100,7 +100,21 @@ import Testing
             $0.joined() < $1.joined()
         }
         #expect(open == expected, "nightly --ignore-field = reconcile --ignore-field")
-        let bad = try w.run("2021-06-03", ["--ignore-field", "expiry"])
+        // A narrower pairing window is a change of judgement too: the state is judged again and equals reconcile's.
+        let narrow = try w.run("2021-06-03", ["--ignore-field", field, "--window", "1h"])
+        #expect(narrow.stderr.contains("mapping the V1 files again"), "\(narrow.stderr)")
+        let narrowOpen = try w.rows("2021-06-03", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }
+            .sorted { $0.joined() < $1.joined() }
+        _ = try BinaryRun.run([
+            "reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--window", "1h", "--out",
+            w.tmp.path + "/r1h"
+        ])
+        var narrowReader = CSVReader(path: "differences.csv")
+        let narrowExpected = try (narrowReader.feed(try w.tmp.read("r1h/differences.csv")) + narrowReader.finish())
+            .map(\.fields).sorted { $0.joined() < $1.joined() }
+        #expect(narrowOpen == narrowExpected, "nightly --window 1h = reconcile --window 1h")
+        #expect(narrowExpected != expected, "the narrower window changes the answer (not vacuous)")
+        let bad = try w.run("2021-06-04", ["--ignore-field", "expiry"])
         #expect(bad.status == 64 && bad.stderr.contains("unknown field 'expiry'"), "\(bad.stderr)")
     }
 }
