@@ -7,20 +7,10 @@ import Testing
 /// an open difference of a subscription left alone stands as it was, and its `last_seen` is still tonight.
 @Suite(.serialized) struct NightlyOpenItemsTests {
     @Test func aQuietNightKeepsEveryOpenDifferenceAndSeesItTonight() throws {
-        let sim = try TemporaryDirectory()
-        defer { sim.remove() }
-        _ = try BinaryRun.run([
-            "simulate", "--subscribers", "60", "--seed", "9", "--months", "2", "--inject", "0.2", "--out",
-            sim.path + "/sim"
+        let w = try NightlyWorkspace.simulated([
+            "--subscribers", "60", "--seed", "9", "--months", "2", "--inject", "0.2"
         ])
-        let w = try NightlyWorkspace()
         defer { w.remove() }
-        for side in ["v1", "v2"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
-            where name.hasSuffix(".jsonl") {
-                try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
-            }
-        }
         _ = try w.run("2021-04-01")
         let before = try w.rows("2021-04-01", "open.csv")
         #expect(before.count > 5, "injected faults give open differences (not vacuous): \(before.count)")

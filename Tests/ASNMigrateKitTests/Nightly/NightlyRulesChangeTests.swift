@@ -7,19 +7,8 @@ import Testing
 /// rules maps the V1 files again before comparing, says so, and its reports show what the change did.
 @Suite(.serialized) struct NightlyRulesChangeTests {
     @Test func aNightUnderOtherRulesMapsTheArchiveAgainAndItsReportsShowTheChange() throws {
-        let sim = try TemporaryDirectory()
-        defer { sim.remove() }
-        _ = try BinaryRun.run([
-            "simulate", "--subscribers", "12", "--seed", "3", "--months", "2", "--out", sim.path + "/sim"
-        ])
-        let w = try NightlyWorkspace()
+        let w = try NightlyWorkspace.simulated(["--subscribers", "12", "--seed", "3", "--months", "2"])
         defer { w.remove() }
-        for side in ["v1", "v2"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
-            where name.hasSuffix(".jsonl") {
-                try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
-            }
-        }
         let first = try w.run("2021-04-01")
         #expect(first.status == 0, "clean simulated data: \(first.stderr)")
 
@@ -64,20 +53,10 @@ import Testing
 /// `nightly --ignore-field` and `--time-tolerance` judge as `reconcile`'s do, and a change of them re-judges the state.
 @Suite(.serialized) struct NightlyComparedFieldsTests {
     @Test func ignoringAFieldResolvesItsRowsAndMatchesReconcile() throws {
-        let sim = try TemporaryDirectory()
-        defer { sim.remove() }
-        _ = try BinaryRun.run([
-            "simulate", "--subscribers", "40", "--seed", "5", "--months", "3", "--inject", "0.2", "--out",
-            sim.path + "/sim"
+        let w = try NightlyWorkspace.simulated([
+            "--subscribers", "40", "--seed", "5", "--months", "3", "--inject", "0.2"
         ])
-        let w = try NightlyWorkspace()
         defer { w.remove() }
-        for side in ["v1", "v2"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
-            where name.hasSuffix(".jsonl") {
-                try w.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
-            }
-        }
         _ = try w.run("2021-06-01")
         let fields = try w.rows("2021-06-01", "open.csv").filter { $0[0] == "field_mismatch" }.map { $0[10] }
         let field = try #require(fields.first, "the injected faults change some field")

@@ -19,6 +19,21 @@ struct NightlyWorkspace {
         self.flags = flags
     }
 
+    /// A workspace holding every month of a simulation run with `simulate` (e.g. `--subscribers 40 --seed 5`).
+    static func simulated(_ simulate: [String]) throws -> NightlyWorkspace {
+        let sim = try TemporaryDirectory()
+        defer { sim.remove() }
+        _ = try BinaryRun.run(["simulate"] + simulate + ["--out", sim.path + "/sim"])
+        let workspace = try NightlyWorkspace()
+        for side in ["v1", "v2"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: sim.path + "/sim/" + side)
+            where name.hasSuffix(".jsonl") {
+                try workspace.tmp.write("in/\(side)/\(name)", try sim.read("sim/\(side)/\(name)"))
+            }
+        }
+        return workspace
+    }
+
     /// The V1 input root.
     var v1: String { tmp.path + "/in/v1" }
     /// The V2 input root.
