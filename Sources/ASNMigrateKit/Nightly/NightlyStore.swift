@@ -283,8 +283,8 @@ package final class NightlyStore {
         // A record saying billing retry is on marks when retry ends at the latest: 60 days after its transaction's expiry.
         countChanges[r.side, default: 0] += 1
         let retryEnds =
-            facts.isInBillingRetryPeriod == true
-            ? facts.expiresDate.map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
+            facts[flag: .isInBillingRetryPeriod] == true
+            ? facts[date: .expiresDate].map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
         try cached(
             "INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )

@@ -2,28 +2,35 @@
 /// notificationUUID and time (columns of their own), about 45 bytes where the JSON payload it replaces took 1.8 KB.
 ///
 /// Layout (format 1): a format byte; a varint of flags (kind, inferred, renewal flags, which of environment and
-/// originalTransactionId are absent, an empty notificationUUID); a varint mask of the optional fields present; then each
-/// present field in mask order. Texts are ids of the state's `texts` table; numeric Apple ids are varints (a text id
+/// originalTransactionId are absent, an empty notificationUUID, then two bits per flag field of the V2 field table:
+/// known, true); a varint mask of the optional fields present (bits 0–6 the record's own, then each compared field at
+/// its table `bit`); then each present field in mask order. Texts are ids of the state's `texts` table; numeric Apple ids are varints (a text id
 /// when not canonical decimal); dates are zigzag varints relative to an earlier date of the record; small numbers are
 /// zigzag varints. Decoding checks every length, so damaged bytes are an error, never a wrong value.
 package enum RecordFactsCodec {
     /// The format byte this binary writes.
     package static let format: UInt8 = 1
 
-    /// The optional fields, in mask (and byte) order.
+    /// The record's own optional fields, in mask (and byte) order; the compared fields follow at their table bits.
     private enum Field: Int, CaseIterable {
         case notificationType, subtype, v1NotificationType, ruleId, path, line, index
-        case productId, webOrderLineItemId, bundleId, inAppOwnershipType, autoRenewProductId, offerIdentifier,
-            transactionId
-        case purchaseDate, expiresDate, originalPurchaseDate, revocationDate, gracePeriodExpiresDate
-        case revocationReason, autoRenewStatus, expirationIntent, priceIncreaseStatus, offerType
     }
 
+    /// The record's own flag bits (bits 0–1 hold the kind); flag fields of the table follow from `firstFieldFlag`.
     private enum Flag: Int {
         case inferred = 2
         case hasAutoRenewStatus, environmentAbsent, keyAbsent, emptyUUID
-        case upgradedKnown, upgraded, retryKnown, retry
     }
+
+    /// The flags bit of the first flag field's "known" bit; its "true" bit is the next, and so on two per slot.
+    private static let firstFieldFlag = 7
+
+    /// The compared fields the mask holds, in bit (and byte) order.
+    private static let maskFields: [ComparedField] = ComparedField.allCases.filter { $0.row.bit != nil }
+        .sorted { ($0.row.bit ?? 0) < ($1.row.bit ?? 0) }
+
+    /// One past the highest mask bit in use.
+    private static let maskWidth = (maskFields.last?.row.bit).map { $0 + 1 } ?? Field.allCases.count
 
     /// Encodes `facts`; `text` gives a text's id in the state's `texts` table (adding it when new).
     package static func encode(_ facts: RecordFacts, text: (String) throws(ASNError) -> Int64) throws(ASNError)
@@ -38,62 +45,55 @@ package enum RecordFactsCodec {
         set(.environmentAbsent, facts.environment == nil)
         set(.keyAbsent, facts.originalTransactionId == nil)
         set(.emptyUUID, facts.notificationUUID == "")
-        set(.upgradedKnown, facts.isUpgraded != nil)
-        set(.upgraded, facts.isUpgraded == true)
-        set(.retryKnown, facts.isInBillingRetryPeriod != nil)
-        set(.retry, facts.isInBillingRetryPeriod == true)
+        for slot in facts.compared.flags.indices {
+            let known = UInt64(firstFieldFlag + 2 * slot)
+            if let value = facts.compared.flags[slot] { flags |= (1 << known) | (value ? 1 << (known + 1) : 0) }
+        }
         Varint.append(flags, to: &out)
 
         var mask: UInt64 = 0
         var body: [UInt8] = []
         body.reserveCapacity(72)
-        func textField(_ field: Field, _ value: String?) throws(ASNError) {
+        func textField(_ bit: Int, _ value: String?) throws(ASNError) {
             guard let value else { return }
-            mask |= 1 << UInt64(field.rawValue)
+            mask |= 1 << UInt64(bit)
             Varint.append(UInt64(bitPattern: try text(value)), to: &body)
         }
-        func idField(_ field: Field, _ value: String?) throws(ASNError) {
+        func idField(_ bit: Int, _ value: String?) throws(ASNError) {
             guard let value else { return }
-            mask |= 1 << UInt64(field.rawValue)
+            mask |= 1 << UInt64(bit)
             if let number = canonicalNumber(value) {
                 Varint.append(number << 1, to: &body)
             } else {
                 Varint.append(UInt64(bitPattern: try text(value)) << 1 | 1, to: &body)
             }
         }
-        func signedField(_ field: Field, _ value: Int64?, from base: Int64) {
+        func signedField(_ bit: Int, _ value: Int64?, from base: Int64) {
             guard let value else { return }
-            mask |= 1 << UInt64(field.rawValue)
+            mask |= 1 << UInt64(bit)
             Varint.appendSigned(value &- base, to: &body)
         }
-        func intField(_ field: Field, _ value: Int?) {
-            signedField(field, value.map(Int64.init), from: 0)
+        func intField(_ bit: Int, _ value: Int?) {
+            signedField(bit, value.map(Int64.init), from: 0)
         }
-        try textField(.notificationType, facts.notificationType)
-        try textField(.subtype, facts.subtype)
-        try textField(.v1NotificationType, facts.v1NotificationType)
-        try textField(.ruleId, facts.ruleId)
-        try textField(.path, facts.location.path)
-        intField(.line, facts.location.line)
-        intField(.index, facts.location.index)
-        try textField(.productId, facts.productId)
-        try idField(.webOrderLineItemId, facts.webOrderLineItemId)
-        try textField(.bundleId, facts.bundleId)
-        try textField(.inAppOwnershipType, facts.inAppOwnershipType)
-        try textField(.autoRenewProductId, facts.autoRenewProductId)
-        try textField(.offerIdentifier, facts.offerIdentifier)
-        try idField(.transactionId, facts.transactionId)
-        let base = facts.time ?? 0
-        signedField(.purchaseDate, facts.purchaseDate, from: base)
-        signedField(.expiresDate, facts.expiresDate, from: facts.purchaseDate ?? base)
-        signedField(.originalPurchaseDate, facts.originalPurchaseDate, from: facts.purchaseDate ?? base)
-        signedField(.revocationDate, facts.revocationDate, from: facts.purchaseDate ?? base)
-        signedField(.gracePeriodExpiresDate, facts.gracePeriodExpiresDate, from: facts.expiresDate ?? base)
-        intField(.revocationReason, facts.revocationReason)
-        intField(.autoRenewStatus, facts.autoRenewStatus)
-        intField(.expirationIntent, facts.expirationIntent)
-        intField(.priceIncreaseStatus, facts.priceIncreaseStatus)
-        intField(.offerType, facts.offerType)
+        try textField(Field.notificationType.rawValue, facts.notificationType)
+        try textField(Field.subtype.rawValue, facts.subtype)
+        try textField(Field.v1NotificationType.rawValue, facts.v1NotificationType)
+        try textField(Field.ruleId.rawValue, facts.ruleId)
+        try textField(Field.path.rawValue, facts.location.path)
+        intField(Field.line.rawValue, facts.location.line)
+        intField(Field.index.rawValue, facts.location.index)
+        let time = facts.time ?? 0
+        for field in maskFields {
+            switch field.row {
+            case .text(_, let bit, _): try textField(bit, facts[text: field])
+            case .id(_, let bit, _): try idField(bit, facts[text: field])
+            case .date(_, let bit, let base, _):
+                signedField(bit, facts[date: field], from: base.flatMap { facts[date: $0] } ?? time)
+            case .number(_, let bit, _): intField(bit, facts[number: field])
+            case .flag, .notInNotifications: break
+            }
+        }
         Varint.append(mask, to: &out)
         out += body
         return out
@@ -117,20 +117,22 @@ package enum RecordFactsCodec {
         facts.time = time
         facts.eventTimeInferred = has(.inferred)
         facts.hasAutoRenewStatus = has(.hasAutoRenewStatus)
-        facts.isUpgraded = has(.upgradedKnown) ? has(.upgraded) : nil
-        facts.isInBillingRetryPeriod = has(.retryKnown) ? has(.retry) : nil
+        for slot in facts.compared.flags.indices {
+            let known = UInt64(firstFieldFlag + 2 * slot)
+            if flags & (1 << known) != 0 { facts.compared.flags[slot] = flags & (1 << (known + 1)) != 0 }
+        }
         var damaged = false
-        func present(_ field: Field) -> Bool { mask & (1 << UInt64(field.rawValue)) != 0 }
-        func textField(_ field: Field) -> String? {
-            guard present(field) else { return nil }
+        func present(_ bit: Int) -> Bool { mask & (1 << UInt64(bit)) != 0 }
+        func textField(_ bit: Int) -> String? {
+            guard present(bit) else { return nil }
             guard let id = reader.next(), let value = text(Int64(bitPattern: id)) else {
                 damaged = true
                 return nil
             }
             return value
         }
-        func idField(_ field: Field) -> String? {
-            guard present(field) else { return nil }
+        func idField(_ bit: Int) -> String? {
+            guard present(bit) else { return nil }
             guard let raw = reader.next() else {
                 damaged = true
                 return nil
@@ -142,41 +144,36 @@ package enum RecordFactsCodec {
             }
             return value
         }
-        func signedField(_ field: Field, from base: Int64) -> Int64? {
-            guard present(field) else { return nil }
+        func signedField(_ bit: Int, from base: Int64) -> Int64? {
+            guard present(bit) else { return nil }
             guard let delta = reader.nextSigned() else {
                 damaged = true
                 return nil
             }
             return base &+ delta
         }
-        func intField(_ field: Field) -> Int? {
-            signedField(field, from: 0).map { Int(truncatingIfNeeded: $0) }
+        func intField(_ bit: Int) -> Int? {
+            signedField(bit, from: 0).map { Int(truncatingIfNeeded: $0) }
         }
-        facts.notificationType = textField(.notificationType)
-        facts.subtype = textField(.subtype)
-        facts.v1NotificationType = textField(.v1NotificationType)
-        facts.ruleId = textField(.ruleId)
-        facts.location = SourceLocation(path: textField(.path) ?? "", line: intField(.line), index: intField(.index))
-        facts.productId = textField(.productId)
-        facts.webOrderLineItemId = idField(.webOrderLineItemId)
-        facts.bundleId = textField(.bundleId)
-        facts.inAppOwnershipType = textField(.inAppOwnershipType)
-        facts.autoRenewProductId = textField(.autoRenewProductId)
-        facts.offerIdentifier = textField(.offerIdentifier)
-        facts.transactionId = idField(.transactionId)
-        let base = facts.time ?? 0
-        facts.purchaseDate = signedField(.purchaseDate, from: base)
-        facts.expiresDate = signedField(.expiresDate, from: facts.purchaseDate ?? base)
-        facts.originalPurchaseDate = signedField(.originalPurchaseDate, from: facts.purchaseDate ?? base)
-        facts.revocationDate = signedField(.revocationDate, from: facts.purchaseDate ?? base)
-        facts.gracePeriodExpiresDate = signedField(.gracePeriodExpiresDate, from: facts.expiresDate ?? base)
-        facts.revocationReason = intField(.revocationReason)
-        facts.autoRenewStatus = intField(.autoRenewStatus)
-        facts.expirationIntent = intField(.expirationIntent)
-        facts.priceIncreaseStatus = intField(.priceIncreaseStatus)
-        facts.offerType = intField(.offerType)
-        guard !damaged, reader.isAtEnd, mask >> UInt64(Field.allCases.count) == 0 else { return nil }
+        facts.notificationType = textField(Field.notificationType.rawValue)
+        facts.subtype = textField(Field.subtype.rawValue)
+        facts.v1NotificationType = textField(Field.v1NotificationType.rawValue)
+        facts.ruleId = textField(Field.ruleId.rawValue)
+        facts.location = SourceLocation(
+            path: textField(Field.path.rawValue) ?? "", line: intField(Field.line.rawValue),
+            index: intField(Field.index.rawValue))
+        let time = facts.time ?? 0
+        for field in maskFields {
+            switch field.row {
+            case .text(_, let bit, _): facts[text: field] = textField(bit)
+            case .id(_, let bit, _): facts[text: field] = idField(bit)
+            case .date(_, let bit, let base, _):
+                facts[date: field] = signedField(bit, from: base.flatMap { facts[date: $0] } ?? time)
+            case .number(_, let bit, _): facts[number: field] = intField(bit)
+            case .flag, .notInNotifications: break
+            }
+        }
+        guard !damaged, reader.isAtEnd, mask >> UInt64(maskWidth) == 0 else { return nil }
         return facts
     }
 

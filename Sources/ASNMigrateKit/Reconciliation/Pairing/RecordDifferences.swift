@@ -66,7 +66,7 @@ struct RecordDifferences: Sendable {
             var d = Discrepancy(kind: kind)
             d.environment = pool.string(r.environment)
             d.originalTransactionId = pool.string(r.key)
-            d.webOrderLineItemId = pool.string(r.fields.webOrderLineItemId)
+            d.webOrderLineItemId = pool.string(r.fields.token(.webOrderLineItemId))
             d.eventDate = r.hasTime ? r.time : nil
             return d
         }
@@ -78,8 +78,8 @@ struct RecordDifferences: Sendable {
             d.expectedType = pool.string(r.type)
             d.expectedSubtype = pool.string(r.subtype)
             d.v1Source = r.sourceText(pool)
-            d.productId = pool.string(r.fields.productId)
-            d.bundleId = pool.string(r.fields.bundleId)
+            d.productId = pool.string(r.fields.token(.productId))
+            d.bundleId = pool.string(r.fields.token(.bundleId))
             d.v1EventTimeInferred = r.inferred
             return d
         }
@@ -90,8 +90,8 @@ struct RecordDifferences: Sendable {
             d.v2NotificationType = pool.string(r.type)
             d.v2Subtype = pool.string(r.subtype)
             d.v2NotificationUUID = r.uuid.text(pool)
-            if d.productId.isEmpty { d.productId = pool.string(r.fields.productId) }
-            if d.bundleId.isEmpty { d.bundleId = pool.string(r.fields.bundleId) }
+            if d.productId.isEmpty { d.productId = pool.string(r.fields.token(.productId)) }
+            if d.bundleId.isEmpty { d.bundleId = pool.string(r.fields.token(.bundleId)) }
             d.v2SignedDate = r.hasTime ? r.time : nil
             return d
         }

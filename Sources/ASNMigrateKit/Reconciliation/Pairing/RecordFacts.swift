@@ -36,44 +36,9 @@ package struct RecordFacts: Sendable, Equatable {
     package var eventTimeInferred = false
     /// Where the record was read.
     package var location: SourceLocation
-    /// The transaction's `productId`.
-    package var productId: String?
-    /// `webOrderLineItemId`.
-    package var webOrderLineItemId: String?
-    /// `bundleId` (the transaction's, else the notification's).
-    package var bundleId: String?
-    /// `inAppOwnershipType`.
-    package var inAppOwnershipType: String?
-    /// The renewal info's `autoRenewProductId`.
-    package var autoRenewProductId: String?
-    /// `offerIdentifier`.
-    package var offerIdentifier: String?
-    /// `transactionId`.
-    package var transactionId: String?
-    /// `purchaseDate`, ms.
-    package var purchaseDate: Int64?
-    /// `expiresDate`, ms.
-    package var expiresDate: Int64?
-    /// `originalPurchaseDate`, ms.
-    package var originalPurchaseDate: Int64?
-    /// `revocationDate`, ms.
-    package var revocationDate: Int64?
-    /// The renewal info's `gracePeriodExpiresDate`, ms.
-    package var gracePeriodExpiresDate: Int64?
-    /// `revocationReason`.
-    package var revocationReason: Int?
-    /// The renewal info's `autoRenewStatus`.
-    package var autoRenewStatus: Int?
-    /// The renewal info's `expirationIntent`.
-    package var expirationIntent: Int?
-    /// The renewal info's `priceIncreaseStatus`.
-    package var priceIncreaseStatus: Int?
-    /// The transaction's `offerType`.
-    package var offerType: Int?
-    /// `isUpgraded`.
-    package var isUpgraded: Bool?
-    /// The renewal info's `isInBillingRetryPeriod`.
-    package var isInBillingRetryPeriod: Bool?
+    /// The compared fields' values, one slot per field of the V2 field table (`ComparedField.row`); read and set them
+    /// with the `text`, `date`, `number` and `flag` subscripts.
+    package var compared = FieldSlots<String?, Int64?, Int?, Bool?>(text: nil, date: nil, number: nil, flag: nil)
     /// The record carries renewal info with an `autoRenewStatus`.
     package var hasAutoRenewStatus = false
 
@@ -87,10 +52,8 @@ package struct RecordFacts: Sendable, Equatable {
     /// (`kind` `.migrated`, placed by its `migration` metadata).
     package init(_ p: ResponseBodyV2DecodedPayload, kind: Kind, location: SourceLocation) {
         self.init(kind: kind, location: location)
-        let t = p.data.transactionInfo
-        let r = p.data.renewalInfo
         environment = Reconciler.environmentName(p.data.environment)
-        originalTransactionId = t?.originalTransactionId ?? r?.originalTransactionId
+        originalTransactionId = p.transaction?.originalTransactionId ?? p.renewal?.originalTransactionId
         notificationUUID = p.notificationUUID
         notificationType = p.notificationType
         subtype = p.subtype
@@ -101,26 +64,16 @@ package struct RecordFacts: Sendable, Equatable {
             eventTimeInferred = migration.eventTimeInferred
             self.location = SourceLocation(path: migration.source, line: migration.line, index: migration.index)
         }
-        productId = t?.productId
-        webOrderLineItemId = t?.webOrderLineItemId
-        bundleId = t?.bundleId ?? p.data.bundleId
-        inAppOwnershipType = t?.inAppOwnershipType
-        autoRenewProductId = r?.autoRenewProductId
-        offerIdentifier = t?.offerIdentifier
-        transactionId = t?.transactionId
-        purchaseDate = t?.purchaseDate
-        expiresDate = t?.expiresDate
-        originalPurchaseDate = t?.originalPurchaseDate
-        revocationDate = t?.revocationDate
-        gracePeriodExpiresDate = r?.gracePeriodExpiresDate
-        revocationReason = t?.revocationReason
-        autoRenewStatus = r?.autoRenewStatus
-        expirationIntent = r?.expirationIntent
-        priceIncreaseStatus = r?.priceIncreaseStatus
-        offerType = t?.offerType
-        isUpgraded = t?.isUpgraded
-        isInBillingRetryPeriod = r?.isInBillingRetryPeriod
-        hasAutoRenewStatus = r?.autoRenewStatus != nil
+        for field in ComparedField.allCases {
+            switch field.row {
+            case .text(let slot, _, let read), .id(let slot, _, let read): compared.texts[slot] = read(p)
+            case .date(let slot, _, _, let read): compared.dates[slot] = read(p)
+            case .number(let slot, _, let read): compared.numbers[slot] = read(p)
+            case .flag(let slot, let read): compared.flags[slot] = read(p)
+            case .notInNotifications: break
+            }
+        }
+        hasAutoRenewStatus = p.renewal?.autoRenewStatus != nil
     }
 
     /// The facts of a V1 record no rule maps.
@@ -130,16 +83,70 @@ package struct RecordFacts: Sendable, Equatable {
         originalTransactionId = u.originalTransactionId
         notificationUUID = u.notificationUUID
         v1NotificationType = u.v1NotificationType
-        webOrderLineItemId = u.webOrderLineItemId
+        self[text: .webOrderLineItemId] = u.webOrderLineItemId
         time = u.eventTime
     }
 
     /// The transaction is FAMILY_SHARED.
-    package var isFamilyShared: Bool { inAppOwnershipType == "FAMILY_SHARED" }
+    package var isFamilyShared: Bool { self[text: .inAppOwnershipType] == "FAMILY_SHARED" }
 
     /// The later of the transaction's `expiresDate` and the grace period's end, epoch ms.
-    package var expiry: Int64? { [expiresDate, gracePeriodExpiresDate].compactMap { $0 }.max() }
+    package var expiry: Int64? {
+        [self[date: .expiresDate], self[date: .gracePeriodExpiresDate]].compactMap { $0 }.max()
+    }
 
     /// "v1" or "v2".
     package var side: String { kind == .v2 ? "v2" : "v1" }
+
+    /// A text or id field's value (nil for fields of other kinds).
+    package subscript(text field: ComparedField) -> String? {
+        get {
+            switch field.row {
+            case .text(let slot, _, _), .id(let slot, _, _): return compared.texts[slot]
+            default: return nil
+            }
+        }
+        set {
+            switch field.row {
+            case .text(let slot, _, _), .id(let slot, _, _): compared.texts[slot] = newValue
+            default: break
+            }
+        }
+    }
+
+    /// A date field's value, epoch ms (nil for fields of other kinds).
+    package subscript(date field: ComparedField) -> Int64? {
+        get {
+            guard case .date(let slot, _, _, _) = field.row else { return nil }
+            return compared.dates[slot]
+        }
+        set {
+            guard case .date(let slot, _, _, _) = field.row else { return }
+            compared.dates[slot] = newValue
+        }
+    }
+
+    /// A number field's value (nil for fields of other kinds).
+    package subscript(number field: ComparedField) -> Int? {
+        get {
+            guard case .number(let slot, _, _) = field.row else { return nil }
+            return compared.numbers[slot]
+        }
+        set {
+            guard case .number(let slot, _, _) = field.row else { return }
+            compared.numbers[slot] = newValue
+        }
+    }
+
+    /// A flag field's value (nil for fields of other kinds).
+    package subscript(flag field: ComparedField) -> Bool? {
+        get {
+            guard case .flag(let slot, _) = field.row else { return nil }
+            return compared.flags[slot]
+        }
+        set {
+            guard case .flag(let slot, _) = field.row else { return }
+            compared.flags[slot] = newValue
+        }
+    }
 }

@@ -58,14 +58,15 @@ struct RecordPairing: Sendable {
         let inferred = group.v1.filter { v1Fates[Int($0)] == .open && v1[Int($0)].inferred }
 
         pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
-            a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId != 0
-                && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
+            a.type == b.type && a.subtype == b.subtype && a.fields.token(.webOrderLineItemId) != 0
+                && a.fields.token(.webOrderLineItemId) == b.fields.token(.webOrderLineItemId)
         }
         pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
             a.type == b.type && a.subtype == b.subtype
         }
         pairGreedily(inferred, group.v2, maxDistance: nil, as: .matched) { a, b in
-            a.type == b.type && a.subtype == b.subtype && a.fields.webOrderLineItemId == b.fields.webOrderLineItemId
+            a.type == b.type && a.subtype == b.subtype
+                && a.fields.token(.webOrderLineItemId) == b.fields.token(.webOrderLineItemId)
         }
         let (table, pool) = (self.table, inputs.pool)
         pairGreedily(timed, group.v2, maxDistance: window, as: .typeMismatch) { _, b in

@@ -93,23 +93,21 @@ extension ReconRecord {
     /// The record's facts for the state rules: its one transaction and, when it carries any, its renewal info.
     func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact {
         let f = fields
-        let noDate = FieldValues.noDate
         var transactions: [StateFact.Transaction] = []
-        if f.purchaseDate != noDate {
+        if let purchaseDate = f.date(.purchaseDate) {
             transactions.append(
                 .init(
-                    transactionId: pool.text(f.transactionId), purchaseDate: f.purchaseDate,
-                    expiresDate: f.expiresDate == noDate ? nil : f.expiresDate,
-                    revocationDate: f.revocationDate == noDate ? nil : f.revocationDate,
-                    productId: pool.text(f.productId)))
+                    transactionId: pool.text(f.token(.transactionId)), purchaseDate: purchaseDate,
+                    expiresDate: f.date(.expiresDate), revocationDate: f.date(.revocationDate),
+                    productId: pool.text(f.token(.productId))))
         }
         let renewal =
             hasAutoRenewStatus
             ? StateFact.Renewal(
-                autoRenewStatus: f.autoRenewStatus == FieldValues.noNumber ? nil : Int(f.autoRenewStatus),
-                autoRenewProductId: pool.text(f.autoRenewProductId),
-                gracePeriodExpiresDate: f.gracePeriodExpiresDate == noDate ? nil : f.gracePeriodExpiresDate,
-                isInBillingRetryPeriod: f.isInBillingRetryPeriod < 0 ? nil : f.isInBillingRetryPeriod == 1) : nil
+                autoRenewStatus: f.number(.autoRenewStatus),
+                autoRenewProductId: pool.text(f.token(.autoRenewProductId)),
+                gracePeriodExpiresDate: f.date(.gracePeriodExpiresDate),
+                isInBillingRetryPeriod: f.flag(.isInBillingRetryPeriod)) : nil
         return StateFact(
             time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0, renewal: renewal,
             v2Only: v2Only)

@@ -260,18 +260,18 @@ import Testing
                     pending: [V1Fixture.pending(status: autoRenew, extra: extra)])
                 bodies.append(facts)
                 // The notification path keeps one transaction per record: the one the record is about.
-                var record = ReconRecord(
-                    fields: FieldValues(RecordFacts(kind: .migrated, location: SourceLocation(path: "")), pool: &pool))
                 let own = try #require(facts.transactions.first { $0.transactionId == facts.relevantTransactionId })
+                var recordFacts = RecordFacts(kind: .migrated, location: SourceLocation(path: ""))
+                recordFacts[text: .transactionId] = own.transactionId
+                recordFacts[text: .productId] = own.productId
+                recordFacts[date: .purchaseDate] = own.purchaseDate
+                recordFacts[date: .expiresDate] = own.expiresDate
+                recordFacts[number: .autoRenewStatus] = facts.autoRenewStatus.map { $0 ? 1 : 0 }
+                recordFacts[text: .autoRenewProductId] = facts.autoRenewProductId
+                recordFacts[date: .gracePeriodExpiresDate] = facts.gracePeriodExpiresDate
+                recordFacts[flag: .isInBillingRetryPeriod] = facts.isInBillingRetryPeriod
+                var record = ReconRecord(fields: FieldValues(recordFacts, pool: &pool))
                 record.time = time
-                record.fields.transactionId = pool.token(own.transactionId)
-                record.fields.productId = pool.token(own.productId)
-                record.fields.purchaseDate = own.purchaseDate ?? FieldValues.noDate
-                record.fields.expiresDate = own.expiresDate ?? FieldValues.noDate
-                record.fields.autoRenewStatus = facts.autoRenewStatus.map { $0 ? 1 : 0 } ?? FieldValues.noNumber
-                record.fields.autoRenewProductId = pool.token(facts.autoRenewProductId)
-                record.fields.gracePeriodExpiresDate = facts.gracePeriodExpiresDate ?? FieldValues.noDate
-                record.fields.isInBillingRetryPeriod = facts.isInBillingRetryPeriod.map { $0 ? 1 : 0 } ?? -1
                 record.hasAutoRenewStatus = facts.autoRenewStatus != nil
                 records.append(record.stateFact(pool, v2Only: false))
             }

@@ -1,0 +1,34 @@
+/// One row of the V2 field table (`ComparedField.row`): how a compared field is held and where a V2 payload holds it.
+///
+/// The number first in each case is the field's slot among the fields held the same way (`FieldSlots`: texts and ids
+/// share the text slots); `bit` is its mask bit in the nightly state's codec (`RecordFactsCodec`; flags live in that
+/// codec's flag bits, two per slot).
+package enum ComparedFieldRow: Sendable {
+    /// Text, such as `productId`.
+    case text(Int, bit: Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> String?)
+    /// A numeric Apple id kept as text (the codec stores canonical decimals as numbers).
+    case id(Int, bit: Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> String?)
+    /// A date, epoch ms; the codec stores it relative to `base`'s value, else the record's time.
+    case date(Int, bit: Int, base: ComparedField?, read: @Sendable (ResponseBodyV2DecodedPayload) -> Int64?)
+    /// A small number, such as `autoRenewStatus`.
+    case number(Int, bit: Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> Int?)
+    /// A Boolean, such as `isUpgraded`.
+    case flag(Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> Bool?)
+    /// Compared between transactions only (against Apple's API view); notifications do not hold it.
+    case notInNotifications
+
+    /// The codec's mask bit, or nil for flags and fields notifications do not hold.
+    package var bit: Int? {
+        switch self {
+        case .text(_, let bit, _), .id(_, let bit, _), .date(_, let bit, _, _), .number(_, let bit, _): return bit
+        case .flag, .notInNotifications: return nil
+        }
+    }
+}
+
+extension ResponseBodyV2DecodedPayload {
+    /// The transaction info, for the field table's readers.
+    package var transaction: JWSTransactionDecodedPayload? { data.transactionInfo }
+    /// The renewal info, for the field table's readers.
+    package var renewal: JWSRenewalInfoDecodedPayload? { data.renewalInfo }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import ASNMigrateKit
+
+/// The V2 field table (`ComparedField.row`): every slot fits its storage, every codec bit is unique and those of
+/// earlier releases stay where states written by them expect them, and every row reads the field Apple names by the
+/// case's name from the transaction or renewal info.
+@Suite struct ComparedFieldTableTests {
+    /// The renewal info's fields among the compared ones (the rest are the transaction's).
+    static let renewalFields: Set<ComparedField> = [
+        .autoRenewStatus, .autoRenewProductId, .expirationIntent, .isInBillingRetryPeriod, .gracePeriodExpiresDate,
+        .priceIncreaseStatus
+    ]
+
+    /// The codec bits of the fields states were written with before the table existed: these never move.
+    static let pinnedBits: [ComparedField: Int] = [
+        .productId: 7, .webOrderLineItemId: 8, .bundleId: 9, .inAppOwnershipType: 10, .autoRenewProductId: 11,
+        .offerIdentifier: 12, .transactionId: 13, .purchaseDate: 14, .expiresDate: 15, .originalPurchaseDate: 16,
+        .revocationDate: 17, .gracePeriodExpiresDate: 18, .revocationReason: 19, .autoRenewStatus: 20,
+        .expirationIntent: 21, .priceIncreaseStatus: 22, .offerType: 23
+    ]
+
+    @Test func slotsAreUniqueAndFitTheirStorage() {
+        let empty = FieldSlots<Int, Int, Int, Int>(text: 0, date: 0, number: 0, flag: 0)
+        var used: [String: [Int]] = [:]
+        for field in ComparedField.allCases {
+            switch field.row {
+            case .text(let slot, _, _), .id(let slot, _, _): used["texts", default: []].append(slot)
+            case .date(let slot, _, _, _): used["dates", default: []].append(slot)
+            case .number(let slot, _, _): used["numbers", default: []].append(slot)
+            case .flag(let slot, _): used["flags", default: []].append(slot)
+            case .notInNotifications: break
+            }
+        }
+        let capacity = [
+            "texts": empty.texts.count, "dates": empty.dates.count, "numbers": empty.numbers.count,
+            "flags": empty.flags.count
+        ]
+        for (storage, slots) in used {
+            #expect(Set(slots).count == slots.count, "two fields share a slot of \(storage): \(slots.sorted())")
+            let need = (slots.max() ?? -1) + 1
+            #expect(
+                need <= capacity[storage] ?? 0,
+                "\(storage) needs \(need) slots: raise the count of FieldSlots.\(storage) to \(need)")
+            #expect(need == capacity[storage], "FieldSlots.\(storage) holds \(capacity[storage] ?? 0), \(need) used")
+        }
+    }
+
+    @Test func codecBitsAreUniqueAndEarlierOnesStay() {
+        let bits = ComparedField.allCases.compactMap { field in field.row.bit.map { (field, $0) } }
+        #expect(Set(bits.map(\.1)).count == bits.count, "two fields share a codec bit")
+        for (field, bit) in bits {
+            #expect(bit >= 7 && bit < 64, "\(field)'s bit \(bit) is outside 7..<64 (0–6 are the record's own)")
+            if let pinned = Self.pinnedBits[field] {
+                #expect(bit == pinned, "\(field) moved from bit \(pinned): states written before would misread")
+            }
+        }
+        for field in Self.pinnedBits.keys { #expect(field.row.bit != nil, "\(field) left the codec") }
+        for field in ComparedField.allCases {
+            if case .date(_, let bit, let base?, _) = field.row {
+                #expect(base.isDate, "\(field) is stored relative to \(base), which is no date")
+                #expect((base.row.bit ?? 64) < bit, "\(field)'s base \(base) must be decoded before it")
+            }
+        }
+    }
+
+    @Test func everyRowReadsTheFieldItIsNamedAfter() throws {
+        var transaction: [String: Any] = ["originalTransactionId": "1000000001"]
+        var renewal: [String: Any] = ["originalTransactionId": "1000000001"]
+        var expected: [ComparedField: String] = [:]
+        for (n, field) in ComparedField.allCases.enumerated() {
+            let value: Any
+            switch field.row {
+            case .text: (value, expected[field]) = ("text-\(field.rawValue)", "text-\(field.rawValue)")
+            case .id: (value, expected[field]) = ("20000000\(n)", "20000000\(n)")
+            case .date:
+                let ms = Int64(1_700_000_000_000) + Int64(n) * 86_400_000
+                (value, expected[field]) = (ms, Timestamp.iso8601(ms: ms))
+            case .number: (value, expected[field]) = (n, String(n))
+            case .flag: (value, expected[field]) = (n % 2 == 0, n % 2 == 0 ? "true" : "false")
+            case .notInNotifications: continue
+            }
+            if Self.renewalFields.contains(field) {
+                renewal[field.rawValue] = value
+            } else {
+                transaction[field.rawValue] = value
+            }
+        }
+        let body: [String: Any] = [
+            "notificationType": "DID_RENEW", "notificationUUID": "b1f2c3d4-0000-4000-8000-00000000000a",
+            "signedDate": 1_700_000_000_000,
+            "data": ["environment": "Production", "transactionInfo": transaction, "renewalInfo": renewal]
+        ]
+        let bytes = [UInt8](try JSONSerialization.data(withJSONObject: body))
+        let outcome = V2RecordDecoder().decode(RawRecord(location: SourceLocation(path: "t.json"), bytes: bytes))
+        let payload = try #require(outcome.first?.record?.payload)
+        let facts = RecordFacts(payload, kind: .v2, location: SourceLocation(path: "t.json"))
+        var pool = StringPool()
+        let values = FieldValues(facts, pool: &pool)
+        for field in ComparedField.allCases {
+            #expect(values.text(field, pool: pool) == expected[field], "\(field)")
+            #expect(values.has(field) == (expected[field] != nil), "\(field)")
+        }
+        #expect(facts.hasAutoRenewStatus)
+    }
+}
