@@ -33,11 +33,11 @@ extension NightlySettings {
                 case "ignore-field":
                     s.ignoredFields = []
                     if arguments.isSet(flag) {
-                        for name in values { s.ignoredFields.append(try Self.field(name, option: flag)) }
+                        for name in values { s.ignoredFields.append(try ComparedField.named(name, option: flag)) }
                     } else if let config {
                         for entry in config.entries(key) {
                             do {
-                                s.ignoredFields.append(try Self.field(entry.value, option: flag))
+                                s.ignoredFields.append(try ComparedField.named(entry.value, option: flag))
                             } catch {
                                 throw NightlyConfigFile.error(config.path, entry.line, "key '\(key)': \(error.message)")
                             }
@@ -169,16 +169,5 @@ extension NightlySettings {
         case "no", "false", "0", "off": return false
         default: return nil
         }
-    }
-
-    /// A compared field named by `ignore-field`.
-    static func field(_ name: String, option: String) throws(ASNError) -> ComparedField {
-        guard let field = ComparedField(rawValue: name) else {
-            throw ASNError(
-                .usage,
-                "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
-        return field
     }
 }

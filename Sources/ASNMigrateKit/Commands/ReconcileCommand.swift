@@ -243,37 +243,8 @@ package enum ReconcileCommand {
         var options = ReconcileOptions()
         if let window = try arguments.durationMilliseconds("--window") { options.window = window }
         if let tolerance = try arguments.durationMilliseconds("--time-tolerance") { options.timeTolerance = tolerance }
-        if let from = arguments.value("--from") {
-            guard let parsed = Timestamp.parseUTCDayOrInstant(from) else {
-                throw ASNError(
-                    .usage,
-                    "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(from)'"
-                )
-            }
-            options.from = parsed.ms
-        }
-        if let to = arguments.value("--to") {
-            guard let parsed = Timestamp.parseUTCDayOrInstant(to) else {
-                throw ASNError(
-                    .usage,
-                    "option '--to' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(to)'"
-                )
-            }
-            options.to = parsed.isWholeDay ? parsed.ms + Timestamp.millisecondsPerDay - 1 : parsed.ms
-        }
-        if let from = options.from, let to = options.to, from > to {
-            throw ASNError(.usage, "--from is after --to: the period would be empty")
-        }
-        var fields = ComparedField.defaultFields
-        for name in arguments.values("--compare") {
-            guard let field = ComparedField(rawValue: name) else { throw unknownField(name, option: "--compare") }
-            if !fields.contains(field) { fields.append(field) }
-        }
-        for name in arguments.values("--ignore-field") {
-            guard let field = ComparedField(rawValue: name) else { throw unknownField(name, option: "--ignore-field") }
-            fields.removeAll { $0 == field }
-        }
-        options.fields = ComparedField.allCases.filter(fields.contains)
+        (options.from, options.to) = try period(arguments)
+        options.fields = try comparedFields(arguments)
 
         let runDate = try runDate(arguments, now: now)
         options.run = RunInfo(
@@ -285,6 +256,48 @@ package enum ReconcileCommand {
                     RunInfo.Input(side: "v2", root: describedRoot($0, arguments, side: "v2"))
                 })
         return (options, arguments.value("--out") ?? "Reports/\(runDate)")
+    }
+
+    /// The period `--from` / `--to` give (epoch ms, both ends included; a whole day `--to` runs to its last ms).
+    static func period(_ arguments: ParsedArguments) throws(ASNError) -> (from: Int64?, to: Int64?) {
+        var from: Int64?
+        var to: Int64?
+        if let given = arguments.value("--from") {
+            guard let parsed = Timestamp.parseUTCDayOrInstant(given) else {
+                throw ASNError(
+                    .usage,
+                    "option '--from' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(given)'"
+                )
+            }
+            from = parsed.ms
+        }
+        if let given = arguments.value("--to") {
+            guard let parsed = Timestamp.parseUTCDayOrInstant(given) else {
+                throw ASNError(
+                    .usage,
+                    "option '--to' needs a date (2021-03-01) or an ISO 8601 instant (2021-03-01T07:00:00Z), not '\(given)'"
+                )
+            }
+            to = parsed.isWholeDay ? parsed.ms + Timestamp.millisecondsPerDay - 1 : parsed.ms
+        }
+        if let from, let to, from > to {
+            throw ASNError(.usage, "--from is after --to: the period would be empty")
+        }
+        return (from, to)
+    }
+
+    /// The compared fields: the defaults with `--compare` added and `--ignore-field` taken out, in report order.
+    static func comparedFields(_ arguments: ParsedArguments) throws(ASNError) -> [ComparedField] {
+        var fields = ComparedField.defaultFields
+        for name in arguments.values("--compare") {
+            let field = try ComparedField.named(name, option: "--compare")
+            if !fields.contains(field) { fields.append(field) }
+        }
+        for name in arguments.values("--ignore-field") {
+            let field = try ComparedField.named(name, option: "--ignore-field")
+            fields.removeAll { $0 == field }
+        }
+        return ComparedField.allCases.filter(fields.contains)
     }
 
     /// The run date: `--run-date` (a whole day) or the day of `now`, UTC, as `YYYY-MM-DD`.
@@ -370,12 +383,5 @@ package enum ReconcileCommand {
     static func describedRoot(_ root: String, _ arguments: ParsedArguments, side: String) -> String {
         guard PostgresSource.isURI(root) else { return root }
         return PostgresSource(side: side, uri: root, query: arguments.value("--\(side)-query") ?? "").describedRoot
-    }
-
-    private static func unknownField(_ name: String, option: String) -> ASNError {
-        ASNError(
-            .usage,
-            "option '\(option)': unknown field '\(name)'; fields: \(ComparedField.allCases.map(\.rawValue).joined(separator: ", "))"
-        )
     }
 }

@@ -164,32 +164,43 @@ package struct MigrateRun {
     {
         var outputs: [OutputFile] = []
         do {
-            let outFile = try console.outputFile(settings.outPath, target: targets.out)
-            outputs.append(outFile)
-            let rejectsFile = try settings.rejectsPath.map { (path: String) throws(ASNError) in
-                try console.outputFile(path, target: targets.rejects ?? .standardOutput)
-            }
-            if let rejectsFile { outputs.append(rejectsFile) }
-            var writer = MigrateWriter(
-                format: settings.format, csvNames: settings.csvNames, out: outFile, rejects: rejectsFile,
-                console: console, shownLimit: Self.rejectsShownOnConsole)
-            let mapper: any RecordMapping =
-                settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
-            // Records are split, mapped and rendered on every core; batches come back in input order, so output,
-            // rejects and counts are those of a sequential run.
-            let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers)
-            var progress = ProgressLine.standardError(files: files)
-            defer { progress.finish() }
-            try pipeline.run(files: files, renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
-                progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-                try writer.write(batch, summary: &summary)
-            }
+            var writer = try openWriter(targets: targets, outputs: &outputs)
+            try mapAll(files, table: table, writer: &writer, summary: &summary)
             try writer.commit()
             return writer.shownOnConsole
         } catch {
             for output in outputs where !output.isCommitted { output.abort() }
             console.diagnostic("\(name): \(ASNError.describe(error)); \(OutputFile.outcomeOfFailure(outputs))")
             return nil
+        }
+    }
+
+    /// Opens the output (and `--rejects`) files, adding each to `outputs` as it opens, and the writer over them.
+    private func openWriter(targets: Targets, outputs: inout [OutputFile]) throws(ASNError) -> MigrateWriter {
+        let outFile = try console.outputFile(settings.outPath, target: targets.out)
+        outputs.append(outFile)
+        let rejectsFile = try settings.rejectsPath.map { (path: String) throws(ASNError) in
+            try console.outputFile(path, target: targets.rejects ?? .standardOutput)
+        }
+        if let rejectsFile { outputs.append(rejectsFile) }
+        return MigrateWriter(
+            format: settings.format, csvNames: settings.csvNames, out: outFile, rejects: rejectsFile,
+            console: console, shownLimit: Self.rejectsShownOnConsole)
+    }
+
+    /// Maps every record on every core and hands the batches to `writer` in input order, so output, rejects and
+    /// counts are those of a sequential run.
+    private func mapAll(
+        _ files: [InputFile], table: MappingTable, writer: inout MigrateWriter, summary: inout MigrationSummary
+    ) throws {
+        let mapper: any RecordMapping =
+            settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
+        let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers)
+        var progress = ProgressLine.standardError(files: files)
+        defer { progress.finish() }
+        try pipeline.run(files: files, renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
+            progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+            try writer.write(batch, summary: &summary)
         }
     }
 
