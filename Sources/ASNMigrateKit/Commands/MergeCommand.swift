@@ -44,54 +44,6 @@ package enum MergeCommand {
             console.diagnostic("\(name): \(error.message)")
             return .usage
         }
-        let destination: String
-        do {
-            destination = try OutputTarget.resolveDirectory(out)
-        } catch {
-            console.diagnostic("\(name): \(error.description); nothing written")
-            return .failure
-        }
-        var folders: [ReportMerge.Folder] = []
-        for path in arguments.positionals {
-            if let resolved = try? OutputTarget.resolveDirectory(path), resolved == destination {
-                console.diagnostic(
-                    "\(name): --out '\(out)' is also given as a shard folder; write the merged report to a new folder")
-                return .usage
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                console.diagnostic(
-                    "\(name): '\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
-                )
-                return .dataError
-            }
-            var files: [String: [UInt8]] = [:]
-            for file in ReconciliationReport.fileNames + [ShardManifest.fileName] {
-                if let data = FileManager.default.contents(atPath: path + "/" + file) { files[file] = Array(data) }
-            }
-            folders.append(ReportMerge.Folder(name: path, files: files))
-        }
-        var locks: [RunLock] = []
-        defer { for lock in locks { lock.release() } }
-        let merged: [(name: String, bytes: [UInt8])]
-        do {
-            merged = try ReportMerge.reconcile(folders)
-        } catch {
-            console.diagnostic("\(name): \(error.message); nothing written")
-            return error.code == .usage ? .usage : .dataError
-        }
-        do throws(ASNError) {
-            locks.append(try RunLock.acquire(RunLock.lockPath(besideOutput: destination)))
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: ReconcileRun.reportNames) {
-                (staging: StagingDirectory) throws(ASNError) in
-                for file in merged { try staging.write(name: file.name, bytes: file.bytes) }
-            }
-        } catch {
-            console.diagnostic("\(name): \(error.description); nothing written")
-            return error.code == .locked ? .locked : .failure
-        }
-        return MergedReportVerdict.finish(
-            merged, label: name, what: "\(folders.count) shard\(folders.count == 1 ? "" : "s") merged", directory: out,
-            maxRejectRate: maxRejectRate, console: console)
+        return MergeRun(out: out, folders: arguments.positionals, maxRejectRate: maxRejectRate, console: console).run()
     }
 }

@@ -20,13 +20,7 @@ extension ReconcileRun {
         }
         let written: [(name: String, bytes: [UInt8])]
         do {
-            if case .one = plan {
-                written =
-                    ReconciliationReport.fileNames.compactMap { file in folders[0].files[file].map { (file, $0) } }
-                    + [(ShardManifest.fileName, folders[0].files[ShardManifest.fileName] ?? [])]
-            } else {
-                written = try ReportMerge.reconcile(folders)
-            }
+            written = try Self.files(of: plan, folders: folders)
             try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) {
                 (staging: StagingDirectory) throws(ASNError) in
                 for file in written { try staging.write(name: file.name, bytes: file.bytes) }
@@ -50,6 +44,15 @@ extension ReconcileRun {
         return MergedReportVerdict.finish(
             written, label: name, what: what, directory: settings.outDirectory, maxRejectRate: settings.maxRejectRate,
             judge: judge, console: console)
+    }
+
+    /// The files a sharded plan writes: one shard's report with its `shard.csv`, or the shards merged.
+    private static func files(of plan: ShardPlan, folders: [ReportMerge.Folder]) throws(ASNError)
+        -> [(name: String, bytes: [UInt8])]
+    {
+        guard case .one = plan, let shard = folders.first else { return try ReportMerge.reconcile(folders) }
+        return ReconciliationReport.fileNames.compactMap { file in shard.files[file].map { (file, $0) } }
+            + [(ShardManifest.fileName, shard.files[ShardManifest.fileName] ?? [])]
     }
 
     /// Judges one shard and returns its report files with its `shard.csv`.

@@ -126,6 +126,12 @@ package struct ReconcileRun {
         }
         if let status = checkDatabases() { return status }
         warnAboutMissingInputs(inputs)
+        return execute(inputs, destination: destination)
+    }
+
+    /// Reconciles the inputs whole, or in the shards `--shard`, `--shards` or `--memory-limit` ask for, and writes
+    /// and judges the report.
+    private func execute(_ inputs: Inputs, destination: String) -> ExitStatus {
         let pass = ReconcilePass(settings: settings, inputs: inputs)
         var sharding = settings.sharding
         if case .memoryLimit(let limit) = sharding {

@@ -1,0 +1,100 @@
+import Foundation
+
+/// One `merge` run as named steps: read the shard folders, merge their reports (`ReportMerge`), write the merged
+/// report atomically under a lock, and judge it as `reconcile` would.
+package struct MergeRun {
+    /// The name messages begin with.
+    package static let name = "asn-migrate merge"
+
+    /// `--out` as given.
+    package let out: String
+    /// The shard report folders, as given.
+    package let folders: [String]
+    /// `--max-reject-rate`, as a fraction.
+    package let maxRejectRate: Double
+    /// Where messages go.
+    package let console: Console
+
+    /// Creates the run.
+    package init(out: String, folders: [String], maxRejectRate: Double, console: Console) {
+        self.out = out
+        self.folders = folders
+        self.maxRejectRate = maxRejectRate
+        self.console = console
+    }
+
+    /// Runs every step and returns the exit status (see `MergeCommand.spec`).
+    package func run() -> ExitStatus {
+        let destination: String
+        do {
+            destination = try OutputTarget.resolveDirectory(out)
+        } catch {
+            say("\(error.description); nothing written")
+            return .failure
+        }
+        var status = ExitStatus.success
+        guard let shards = read(besides: destination, status: &status) else { return status }
+        let merged: [(name: String, bytes: [UInt8])]
+        do {
+            merged = try ReportMerge.reconcile(shards)
+        } catch {
+            say("\(error.message); nothing written")
+            return error.code == .usage ? .usage : .dataError
+        }
+        if let status = write(merged, to: destination) { return status }
+        return MergedReportVerdict.finish(
+            merged, label: Self.name, what: "\(shards.count) shard\(shards.count == 1 ? "" : "s") merged",
+            directory: out, maxRejectRate: maxRejectRate, console: console)
+    }
+
+    // MARK: - Steps
+
+    /// The report files of every shard folder; nil, with `status` set, after saying what is wrong with one.
+    private func read(besides destination: String, status: inout ExitStatus) -> [ReportMerge.Folder]? {
+        var shards: [ReportMerge.Folder] = []
+        for path in folders {
+            if let resolved = try? OutputTarget.resolveDirectory(path), resolved == destination {
+                say("--out '\(out)' is also given as a shard folder; write the merged report to a new folder")
+                status = .usage
+                return nil
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                say(
+                    "'\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
+                )
+                status = .dataError
+                return nil
+            }
+            var files: [String: [UInt8]] = [:]
+            for file in ReconciliationReport.fileNames + [ShardManifest.fileName] {
+                if let data = FileManager.default.contents(atPath: path + "/" + file) { files[file] = Array(data) }
+            }
+            shards.append(ReportMerge.Folder(name: path, files: files))
+        }
+        return shards
+    }
+
+    /// Writes the merged report into `destination` under its lock; nil when written, else the exit status after
+    /// saying why not.
+    private func write(_ merged: [(name: String, bytes: [UInt8])], to destination: String) -> ExitStatus? {
+        var lock: RunLock?
+        defer { lock?.release() }
+        do throws(ASNError) {
+            lock = try RunLock.acquire(RunLock.lockPath(besideOutput: destination))
+            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: ReconcileRun.reportNames) {
+                (staging: StagingDirectory) throws(ASNError) in
+                for file in merged { try staging.write(name: file.name, bytes: file.bytes) }
+            }
+            return nil
+        } catch {
+            say("\(error.description); nothing written")
+            return error.code == .locked ? .locked : .failure
+        }
+    }
+
+    /// Prints `message` on standard error after the job's name.
+    private func say(_ message: String) {
+        console.diagnostic("\(Self.name): \(message)")
+    }
+}
