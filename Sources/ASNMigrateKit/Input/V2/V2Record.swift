@@ -26,7 +26,8 @@ package struct V2Record: Sendable, Equatable {
         var content = payload
         content.migration = nil
         // The model writes its members in a fixed order, so its JSON is already canonical for our purpose: no key sort
-        // is needed (that sort was a fifth of reconcile's CPU).
-        return SHA1.digest(JSONWriter.bytes(.object(content.json)))
+        // is needed (that sort was a fifth of reconcile's CPU), and the bytes are written straight from the model,
+        // with no JSON tree in between (that tree was another tenth).
+        return SHA1.digest(content.compactJSONBytes)
     }
 }

@@ -1,5 +1,5 @@
 /// V2 renewal information (`JWSRenewalInfoDecodedPayload`), with Apple's field names; enumerations kept raw.
-package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
+package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSONMembers {
     /// `originalTransactionId`.
     package var originalTransactionId: String?
     /// `productId`.
@@ -63,9 +63,8 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
         currency = r.string("currency")
     }
 
-    /// The renewal info as an ordered JSON object, absent values left out.
-    package var json: JSONObject {
-        var b = JSONObjectBuilder()
+    /// Gives each present member to `b`, in the fixed order of this model's JSON.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("originalTransactionId", originalTransactionId)
         b.add("productId", productId)
         b.add("autoRenewProductId", autoRenewProductId)
@@ -84,6 +83,5 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable {
         b.add("environment", environment)
         b.add("renewalPrice", renewalPrice)
         b.add("currency", currency)
-        return b.object
     }
 }

@@ -1,5 +1,5 @@
 /// A V2 transaction (`JWSTransactionDecodedPayload`), with Apple's field names; enumerations are kept as raw values.
-package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
+package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, JSONMembers {
     /// `transactionId`.
     package var transactionId: String?
     /// `originalTransactionId`: the subscription.
@@ -84,9 +84,8 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
         currency = r.string("currency")
     }
 
-    /// The transaction as an ordered JSON object, absent values left out.
-    package var json: JSONObject {
-        var b = JSONObjectBuilder()
+    /// Gives each present member to `b`, in the fixed order of this model's JSON.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("transactionId", transactionId)
         b.add("originalTransactionId", originalTransactionId)
         b.add("webOrderLineItemId", webOrderLineItemId)
@@ -112,6 +111,5 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable {
         b.add("storefront", storefront)
         b.add("price", price)
         b.add("currency", currency)
-        return b.object
     }
 }

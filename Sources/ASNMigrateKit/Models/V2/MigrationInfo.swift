@@ -1,5 +1,5 @@
 /// Where a migrated notification came from: `migration` in `migrate` output.
-package struct MigrationInfo: Sendable, Equatable, Hashable {
+package struct MigrationInfo: Sendable, Equatable, Hashable, JSONMembers {
     /// The input file (or `-`).
     package var source: String
     /// The 1-based line where the V1 record starts, when known.
@@ -31,16 +31,14 @@ package struct MigrationInfo: Sendable, Equatable, Hashable {
         SourceLocation(path: source, line: line, index: index).source
     }
 
-    /// The info as an ordered JSON object.
-    package var json: JSONObject {
-        var b = JSONObjectBuilder()
+    /// Gives each present member to `b`, in the fixed order of this model's JSON.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("source", source)
         b.add("line", line)
         b.add("index", index)
         b.add("v1NotificationType", v1NotificationType)
         b.add("rule", ruleId)
         if eventTimeInferred { b.add("eventTimeInferred", true) }
-        return b.object
     }
 
     /// Reads migration info back from `migrate` output; nil when the required keys are missing.

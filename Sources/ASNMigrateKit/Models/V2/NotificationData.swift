@@ -1,5 +1,5 @@
 /// The `data` object of a V2 notification: app metadata, status, and the decoded transaction and renewal info.
-package struct NotificationData: Sendable, Equatable, Hashable {
+package struct NotificationData: Sendable, Equatable, Hashable, JSONMembers {
     /// `bundleId`.
     package var bundleId: String?
     /// `bundleVersion`.
@@ -16,15 +16,13 @@ package struct NotificationData: Sendable, Equatable, Hashable {
     /// Creates empty data.
     package init() {}
 
-    /// The data as an ordered JSON object (`transactionInfo` / `renewalInfo` decoded), absent values left out.
-    package var json: JSONObject {
-        var b = JSONObjectBuilder()
+    /// Gives each present member to `b`, in the fixed order of this model's JSON.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("bundleId", bundleId)
         b.add("bundleVersion", bundleVersion)
         b.add("environment", environment)
         b.add("status", status)
-        b.add("transactionInfo", json: transactionInfo.map { .object($0.json) })
-        b.add("renewalInfo", json: renewalInfo.map { .object($0.json) })
-        return b.object
+        b.add("transactionInfo", object: transactionInfo)
+        b.add("renewalInfo", object: renewalInfo)
     }
 }

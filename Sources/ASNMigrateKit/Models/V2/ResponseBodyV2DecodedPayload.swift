@@ -1,5 +1,5 @@
 /// A decoded V2 notification (`responseBodyV2DecodedPayload`); `migrate` writes one per V1 notification, with `migration` added.
-package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
+package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable, JSONMembers {
     /// `notificationType`, raw (unknown values are kept).
     package var notificationType: String
     /// `subtype`, raw; nil when the notification has none.
@@ -29,16 +29,14 @@ package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable {
         self.migration = migration
     }
 
-    /// The payload as an ordered JSON object, absent values left out.
-    package var json: JSONObject {
-        var b = JSONObjectBuilder()
+    /// Gives each present member to `b`, in the fixed order of this model's JSON.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("notificationType", notificationType)
         b.add("subtype", subtype)
         b.add("notificationUUID", notificationUUID)
         b.add("version", version)
         b.add("signedDate", signedDate)
-        b.add("data", json: .object(data.json))
-        b.add("migration", json: migration.map { .object($0.json) })
-        return b.object
+        b.add("data", object: data)
+        b.add("migration", object: migration)
     }
 }

@@ -53,7 +53,7 @@ package struct V2FieldReader: Sendable {
 }
 
 /// Builds ordered JSON objects, leaving out absent values.
-package struct JSONObjectBuilder: Sendable {
+package struct JSONObjectBuilder: Sendable, JSONMemberSink {
     /// The members so far.
     package private(set) var object = JSONObject()
 
@@ -78,6 +78,11 @@ package struct JSONObjectBuilder: Sendable {
     /// Adds a boolean member when present.
     package mutating func add(_ key: String, _ value: Bool?) {
         if let value { object.members.append(.init(key: key, value: .bool(value))) }
+    }
+
+    /// Adds an object member, from a model, when present.
+    package mutating func add<Member: JSONMembers>(_ key: String, object value: Member?) {
+        if let value { object.members.append(.init(key: key, value: .object(value.json))) }
     }
 
     /// Adds any JSON member when present.
