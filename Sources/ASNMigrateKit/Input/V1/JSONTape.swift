@@ -74,6 +74,14 @@ struct JSONTape {
         }
     }
 
+    /// Whether the string token at `index` has exactly the bytes `key` (no escapes).
+    func stringEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let token = tokens[index]
+        guard token.kind == .string, token.end - token.start == key.count else { return false }
+        guard let p = key.baseAddress else { return true }
+        return memcmp(base + token.start, p, key.count) == 0
+    }
+
     /// The index of the token after the value at `index` (the value's descendants skipped).
     @inline(__always)
     func next(after index: Int) -> Int {

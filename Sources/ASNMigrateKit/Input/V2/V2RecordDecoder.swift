@@ -36,6 +36,12 @@ package struct V2RecordDecoder: Sendable {
 
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     package func decode(_ record: RawRecord) -> [V2ReadOutcome] {
+        if let fast = tapeDecode(record) { return fast }
+        return referenceDecode(record)
+    }
+
+    /// Decodes one record's bytes through the parsed JSON tree: every form, every reject's wording.
+    package func referenceDecode(_ record: RawRecord) -> [V2ReadOutcome] {
         if let jws = Self.bareJWS(record.bytes) {
             return [V2IDCheck.checked(topLevelJWS(jws, at: record.location))]
         }
@@ -240,9 +246,7 @@ package struct V2RecordDecoder: Sendable {
                 at: location.with(key: "migration"))
         }
         return ResponseBodyV2DecodedPayload(
-            notificationType: type, subtype: reader.string("subtype"),
-            notificationUUID: reader.string("notificationUUID"),
-            version: reader.string("version"), signedDate: signedDate, data: data, migration: migration)
+            notificationType: type, scalars: reader, data: data, migration: migration)
     }
 
     /// The `data` object, with its transaction and renewal info decoded from whichever form it holds; `signedDate` is
@@ -250,19 +254,16 @@ package struct V2RecordDecoder: Sendable {
     private func notificationData(_ object: JSONObject, signedDate: Int64?, at location: SourceLocation)
         throws(ASNError) -> NotificationData
     {
-        let reader = V2FieldReader(object)
-        var data = NotificationData()
-        data.bundleId = reader.string("bundleId")
-        data.bundleVersion = reader.string("bundleVersion")
-        data.environment = reader.string("environment")
-        data.status = reader.int("status")
+        var data = NotificationData(scalars: V2FieldReader(object))
         data.transactionInfo = try nested(
-            object, signed: "signedTransactionInfo", decoded: "transactionInfo", signedDate: signedDate,
+            object, signed: NotificationData.transactionKeys.signed, decoded: NotificationData.transactionKeys.decoded,
+            signedDate: signedDate,
             environment: data.environment, at: location
         )
         .map(JWSTransactionDecodedPayload.init)
         data.renewalInfo = try nested(
-            object, signed: "signedRenewalInfo", decoded: "renewalInfo", signedDate: signedDate,
+            object, signed: NotificationData.renewalKeys.signed, decoded: NotificationData.renewalKeys.decoded,
+            signedDate: signedDate,
             environment: data.environment, at: location
         )
         .map(JWSRenewalInfoDecodedPayload.init)
@@ -349,7 +350,7 @@ package struct V2RecordDecoder: Sendable {
     }
 
     /// The position of the first `.` in `bytes` at or after `start` (memchr: a JWS is kilobytes long).
-    private static func dot(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    static func dot(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
         else { return nil }

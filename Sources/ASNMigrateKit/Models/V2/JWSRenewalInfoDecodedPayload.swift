@@ -42,7 +42,11 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSON
 
     /// Decodes renewal info; never fails, unknown values are kept raw.
     package init(_ object: JSONObject) {
-        let r = V2FieldReader(object)
+        self.init(V2FieldReader(object))
+    }
+
+    /// Decodes it from any field source (a parsed object or a tape); the one place its keys are read.
+    package init<Source: V2FieldSource>(_ r: Source) {
         originalTransactionId = r.string("originalTransactionId")
         productId = r.string("productId")
         autoRenewProductId = r.string("autoRenewProductId")

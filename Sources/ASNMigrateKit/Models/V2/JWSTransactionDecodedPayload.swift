@@ -56,7 +56,11 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, JSON
 
     /// Decodes a transaction; never fails, unknown values are kept raw.
     package init(_ object: JSONObject) {
-        let r = V2FieldReader(object)
+        self.init(V2FieldReader(object))
+    }
+
+    /// Decodes it from any field source (a parsed object or a tape); the one place its keys are read.
+    package init<Source: V2FieldSource>(_ r: Source) {
         transactionId = r.string("transactionId")
         originalTransactionId = r.string("originalTransactionId")
         webOrderLineItemId = r.string("webOrderLineItemId")

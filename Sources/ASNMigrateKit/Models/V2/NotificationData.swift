@@ -16,6 +16,19 @@ package struct NotificationData: Sendable, Equatable, Hashable, JSONMembers {
     /// Creates empty data.
     package init() {}
 
+    /// The keys of the transaction info: as a JWS, and decoded (as `migrate` writes it, or a team's decoded copy).
+    package static let transactionKeys = (signed: "signedTransactionInfo", decoded: "transactionInfo")
+    /// The keys of the renewal info: as a JWS, and decoded.
+    package static let renewalKeys = (signed: "signedRenewalInfo", decoded: "renewalInfo")
+
+    /// Data with the scalar members read from `r` (the nested info is decoded by the caller, from whichever form).
+    package init<Source: V2FieldSource>(scalars r: Source) {
+        bundleId = r.string("bundleId")
+        bundleVersion = r.string("bundleVersion")
+        environment = r.string("environment")
+        status = r.int("status")
+    }
+
     /// Gives each present member to `b`, in the fixed order of this model's JSON.
     package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("bundleId", bundleId)

@@ -29,6 +29,16 @@ package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable, JSON
         self.migration = migration
     }
 
+    /// A payload of `notificationType` with its other scalar members read from `r`.
+    package init<Source: V2FieldSource>(
+        notificationType: String, scalars r: Source, data: NotificationData, migration: MigrationInfo?
+    ) {
+        self.init(
+            notificationType: notificationType, subtype: r.string("subtype"),
+            notificationUUID: r.string("notificationUUID"), version: r.string("version"),
+            signedDate: r.int64("signedDate"), data: data, migration: migration)
+    }
+
     /// Gives each present member to `b`, in the fixed order of this model's JSON.
     package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("notificationType", notificationType)

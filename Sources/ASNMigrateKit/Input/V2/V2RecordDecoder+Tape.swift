@@ -1,0 +1,98 @@
+/// The fast path of `V2RecordDecoder` for the form nearly every archive holds, `{"signedPayload": "<JWS>"}` read
+/// without signature checks: the JWS payloads (the notification's and the nested transaction and renewal info) are
+/// read from token tapes over their bytes (`TapeV2Object`) into the same models, with no JSON tree. Anything else,
+/// and anything unusual (an escaped JWS, `data` that is not an object, a payload that is not a notification, a bad
+/// segment), is declined (nil) and left to the reference path, which also words every reject, so outcomes are the
+/// reference's exactly (`V2TapeDecoderTests` checks it on the sample, the corpus, random and damaged records).
+extension V2RecordDecoder {
+    /// The outcomes of `record` by the fast path, or nil to leave it to the reference path.
+    func tapeDecode(_ record: RawRecord) -> [V2ReadOutcome]? {
+        guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return nil }
+        return record.bytes.withUnsafeBufferPointer { buffer -> [V2ReadOutcome]? in
+            guard let base = buffer.baseAddress else { return nil }
+            var tape = JSONTape(base: base, count: buffer.count)
+            guard tape.build(), tape.tokens.first?.kind == .object else { return nil }
+            let top = TapeV2Object(tape: tape, index: 0)
+            guard top.member("notificationType") == nil, let jws = top.member("signedPayload"),
+                top.kind(jws) == .string,
+                let payload = Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
+            else { return nil }
+            return [V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location)))]
+        }
+    }
+
+    /// Reads the payload segment of the compact JWS `jws` into a tape and gives its top-level object to `read`;
+    /// nil when the JWS is not three segments, the payload not base64url or not a JSON object.
+    static func withJWSPayload<T>(_ jws: UnsafeRawBufferPointer, _ read: (TapeV2Object) -> T) -> T? {
+        guard let first = dot(in: jws, from: 0), let second = dot(in: jws, from: first + 1),
+            dot(in: jws, from: second + 1) == nil,
+            let bytes = Base64.decode(UnsafeRawBufferPointer(rebasing: jws[(first + 1)..<second]))
+        else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> T? in
+            guard let payloadBase = buffer.baseAddress else { return nil }
+            var tape = JSONTape(base: payloadBase, count: buffer.count)
+            guard tape.build(), tape.tokens.first?.kind == .object else { return nil }
+            return read(TapeV2Object(tape: tape, index: 0))
+        }
+    }
+
+    /// The notification in a decoded payload, or nil to decline.
+    private static func notification(_ object: TapeV2Object) -> ResponseBodyV2DecodedPayload? {
+        guard let typeToken = object.member("notificationType"),
+            [.string, .escapedString].contains(object.kind(typeToken))
+        else { return nil }
+        let type = object.text(at: typeToken)
+        guard !type.isEmpty, object.member("migration").map({ object.kind($0) == .null }) ?? true else { return nil }
+        var data = NotificationData()
+        if let dataToken = object.member("data"), object.kind(dataToken) != .null {
+            guard object.kind(dataToken) == .object, let read = notificationData(object.object(at: dataToken)) else {
+                return nil
+            }
+            data = read
+        }
+        return ResponseBodyV2DecodedPayload(notificationType: type, scalars: object, data: data, migration: nil)
+    }
+
+    /// The `data` object with its nested info, or nil to decline.
+    private static func notificationData(_ object: TapeV2Object) -> NotificationData? {
+        var data = NotificationData(scalars: object)
+        guard
+            let transaction = nested(
+                object, NotificationData.transactionKeys, { JWSTransactionDecodedPayload($0) }),
+            let renewal = nested(object, NotificationData.renewalKeys, { JWSRenewalInfoDecodedPayload($0) })
+        else { return nil }
+        data.transactionInfo = transaction
+        data.renewalInfo = renewal
+        return data
+    }
+
+    /// The nested info under `keys.signed` (a JWS or an object) or `keys.decoded` (an object), as the reference's
+    /// `nested` finds it: `.some(nil)` when absent, nil to decline.
+    private static func nested<Model>(
+        _ data: TapeV2Object, _ keys: (signed: String, decoded: String), _ make: (TapeV2Object) -> Model
+    ) -> Model?? {
+        for key in [keys.signed, keys.decoded] {
+            guard let value = data.member(key) else { continue }
+            switch data.kind(value) {
+            case .null: continue
+            case .object: return .some(make(data.object(at: value)))
+            case .string where key == keys.signed:
+                // A JWS whose payload is JSON null means absent; any other payload that is no object is declined.
+                if let model = withJWSPayload(data.rawString(at: value), make) { return .some(model) }
+                if isNullPayload(data.rawString(at: value)) { continue }
+                return nil
+            default: return nil
+            }
+        }
+        return .some(nil)
+    }
+
+    /// Whether the payload segment of `jws` is the JSON `null`.
+    private static func isNullPayload(_ jws: UnsafeRawBufferPointer) -> Bool {
+        let parts = jws.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = Base64.decode(UnsafeRawBufferPointer(rebasing: parts[1])) else {
+            return false
+        }
+        return (try? JSONParser().parse(bytes)) == .null
+    }
+}

@@ -1,0 +1,65 @@
+/// A JSON object the V2 models read their fields from: a parsed `JSONObject` (`V2FieldReader`) or a token tape over
+/// the raw bytes (`TapeV2Object`). A source gives each member's scalar value; the conversions, which never fail (a
+/// value of an unexpected kind is kept as its text, or dropped when it has none), are shared below, so both sources
+/// read every field the same way and the models declare their keys once.
+package protocol V2FieldSource {
+    /// The scalar value of the member `key` (the last one when the key is repeated); nil when absent.
+    func scalar(_ key: String) -> V2Scalar?
+}
+
+/// A JSON member's value as the V2 readers see it.
+package enum V2Scalar: Equatable {
+    /// A string.
+    case string(String)
+    /// A number literal, as written.
+    case number(String)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// `null`, an object or an array.
+    case other
+}
+
+extension V2FieldSource {
+    /// A string field; numbers and booleans are given as their literal text.
+    package func string(_ key: String) -> String? {
+        switch scalar(key) {
+        case .string(let s)?: return s
+        case .number(let n)?: return n
+        case .bool(let b)?: return b ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// An integer field (dates in ms, codes); a numeric string is accepted too.
+    package func int64(_ key: String) -> Int64? {
+        switch scalar(key) {
+        case .number(let n)?:
+            if let v = Int64(n) { return v }
+            // Xcode's StoreKit testing writes fractional milliseconds (1700358336049.7297): keep the whole ms.
+            if let d = Double(n), d.isFinite, abs(d) < 9.0e15 { return Int64(d.rounded(.down)) }
+            return nil
+        case .string(let s)?: return Int64(s)
+        default: return nil
+        }
+    }
+
+    /// An integer field as `Int`.
+    package func int(_ key: String) -> Int? {
+        int64(key).map { Int(truncatingIfNeeded: $0) }
+    }
+
+    /// A boolean field; "true"/"false"/1/0 are accepted too.
+    package func bool(_ key: String) -> Bool? {
+        switch scalar(key) {
+        case .bool(let b)?: return b
+        case .number(let n)?: return n == "1" ? true : (n == "0" ? false : nil)
+        case .string(let s)?:
+            switch s.lowercased() {
+            case "true", "1": return true
+            case "false", "0": return false
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}

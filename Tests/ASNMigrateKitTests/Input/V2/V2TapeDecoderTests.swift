@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import ASNMigrateKit
+
+/// The V2 fast path (`V2RecordDecoder.tapeDecode`) gives exactly the reference path's outcomes wherever it answers, on
+/// the sample, a simulation with injected faults, the shared corpus (when present), random signed records, and damaged
+/// copies of all of them; and it does answer for the common form.
+@Suite struct V2TapeDecoderTests {
+    /// Compares both paths on `record`; returns whether the fast path answered.
+    @discardableResult
+    static func check(_ record: RawRecord, _ what: String) -> Bool {
+        let decoder = V2RecordDecoder()
+        let reference = decoder.referenceDecode(record)
+        guard let fast = decoder.tapeDecode(record) else { return false }
+        #expect(fast == reference, "\(what): the fast path and the reference differ")
+        #expect(decoder.decode(record) == reference, "\(what)")
+        return true
+    }
+
+    /// `record` with a damage chosen by `r`: a flipped byte, a cut, or a byte repeated.
+    static func damaged(_ record: RawRecord, _ r: inout SplitMix64) -> RawRecord {
+        var bytes = record.bytes
+        guard !bytes.isEmpty else { return record }
+        let at = r.below(bytes.count)
+        switch r.below(3) {
+        case 0: bytes[at] = UInt8(truncatingIfNeeded: r.next())
+        case 1: bytes.removeSubrange(at...)
+        default: bytes.insert(bytes[at], at: at)
+        }
+        return RawRecord(location: record.location, bytes: bytes)
+    }
+
+    /// A compact JWS whose payload is `object`, with a made-up header and signature.
+    static func jws(_ object: JSONObject) -> String {
+        "eyJhbGciOiJFUzI1NiJ9." + Base64.encodeURL(JSONWriter.bytes(.object(object))) + ".c2ln"
+    }
+
+    static func records(in directory: String) throws -> [RawRecord] {
+        var records: [RawRecord] = []
+        try RecordReader.forEach(in: try InputPaths.expand([directory])) { item in
+            if case .record(let record) = item { records.append(record) }
+        }
+        return records
+    }
+
+    @Test func realRecordsAndTheirDamagedCopiesMatchTheReference() throws {
+        var folders = [PackagePaths.sample.appendingPathComponent("v2").path]
+        if let corpus = PackagePaths.corpusV1?.deletingLastPathComponent().appendingPathComponent("v2") {
+            folders.append(corpus.path)
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let simulated = try SimulationFixture.run(subscribers: 60, seed: 5, months: 4, inject: 0.05, into: directory)
+        folders.append(simulated.out + "/v2")
+        var r = SplitMix64(seed: 43)
+        var simulatedAnswered = 0
+        var simulatedTotal = 0
+        for folder in folders {
+            for record in try Self.records(in: folder) {
+                let answered = Self.check(record, record.location.source)
+                if folder.hasPrefix(simulated.out) {
+                    simulatedTotal += 1
+                    if answered { simulatedAnswered += 1 }
+                }
+                for n in 0..<3 { Self.check(Self.damaged(record, &r), "\(record.location.source) damage \(n)") }
+            }
+        }
+        // The simulator writes the form archives hold ({"signedPayload": …}); the corpus and the sample mix every
+        // form the reference reads, which the fast path leaves to it.
+        #expect(
+            simulatedTotal > 150 && simulatedAnswered == simulatedTotal,
+            "the fast path answered \(simulatedAnswered) of \(simulatedTotal) simulated records")
+    }
+
+    @Test func randomSignedRecordsMatchTheReference() throws {
+        var r = SplitMix64(seed: 47)
+        let top = JSONByteSinkTests.keys(of: ResponseBodyV2DecodedPayload(notificationType: "X"))
+        let data = JSONByteSinkTests.keys(of: NotificationData())
+        let transaction = JSONByteSinkTests.keys(of: JWSTransactionDecodedPayload(JSONObject()))
+        let renewal = JSONByteSinkTests.keys(of: JWSRenewalInfoDecodedPayload(JSONObject()))
+        var answered = 0
+        for n in 0..<2_000 {
+            var payload = JSONByteSinkTests.randomObject(top, &r)
+            if r.below(10) != 0 { payload.members.append(.init(key: "notificationType", value: .string("DID_RENEW"))) }
+            var dataObject = JSONByteSinkTests.randomObject(data, &r)
+            for (keys, fields) in [
+                (NotificationData.transactionKeys, transaction), (NotificationData.renewalKeys, renewal)
+            ] {
+                let info = JSONByteSinkTests.randomObject(fields, &r)
+                switch r.below(5) {
+                case 0: break
+                case 1: dataObject.members.append(.init(key: keys.decoded, value: .object(info)))
+                case 2: dataObject.members.append(.init(key: keys.signed, value: .string("eyJ9.bnVsbA.c2ln")))
+                default: dataObject.members.append(.init(key: keys.signed, value: .string(Self.jws(info))))
+                }
+            }
+            switch r.below(10) {
+            case 0: payload.members.append(.init(key: "data", value: .string("not an object")))
+            case 1: break
+            default: payload.members.append(.init(key: "data", value: .object(dataObject)))
+            }
+            let body = JSONObject([.init(key: "signedPayload", value: .string(Self.jws(payload)))])
+            let record = RawRecord(
+                location: SourceLocation(path: "random", line: n + 1), bytes: JSONWriter.bytes(.object(body)))
+            if Self.check(record, "random record \(n) (seed 47)") { answered += 1 }
+            Self.check(Self.damaged(record, &r), "random record \(n), damaged")
+        }
+        #expect(answered > 1_000, "the fast path answered only \(answered) of 2,000 random records")
+    }
+}
