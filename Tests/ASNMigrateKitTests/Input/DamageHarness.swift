@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import ASNMigrateKit
 
@@ -112,6 +113,10 @@ enum DamageHarness {
         case .broken(let error): return (error.location?.line, "broken: " + error.reportReason, 0)
         case .record(let record):
             let outcomes = V2RecordDecoder().decode(record)
+            // The tape fast path, wherever it answers, must give the reference path's outcomes exactly.
+            if V2RecordDecoder().tapeDecode(record) != nil {
+                #expect(outcomes == V2RecordDecoder().referenceDecode(record), "\(record.location.source)")
+            }
             let records = outcomes.filter { $0.record != nil || $0.apiRecord != nil }.count
             return (record.location.line, outcomes.map { "\($0)" }.joined(separator: "|"), records)
         }
