@@ -1,9 +1,11 @@
-/// The fast path of `V2RecordDecoder` for the form nearly every archive holds, `{"signedPayload": "<JWS>"}` read
-/// without signature checks: the JWS payloads (the notification's and the nested transaction and renewal info) are
-/// read from token tapes over their bytes (`TapeV2Object`) into the same models, with no JSON tree. Anything else,
-/// and anything unusual (an escaped JWS, `data` that is not an object, a payload that is not a notification, a bad
-/// segment), is declined (nil) and left to the reference path, which also words every reject, so outcomes are the
-/// reference's exactly (`V2TapeDecoderTests` checks it on the sample, the corpus, random and damaged records).
+/// The fast path of `V2RecordDecoder` for the forms nearly every archive holds, read without signature checks: a
+/// signed notification `{"signedPayload": "<JWS>"}` and a decoded payload (`{"notificationType": …}`, as teams that
+/// decode on receipt keep it, and as `migrate` writes it). The record, the JWS payloads and the nested transaction and
+/// renewal info are read from token tapes over their bytes (`TapeV2Object`) into the same models, with no JSON tree.
+/// Anything else, and anything unusual (an escaped JWS, `data` that is not an object, a payload that is not a
+/// notification, a bad segment), is declined (nil) and left to the reference path, which also words every reject, so
+/// outcomes are the reference's exactly (`V2TapeDecoderTests` checks it on the sample, the corpus, random and damaged
+/// records).
 extension V2RecordDecoder {
     /// The outcomes of `record` by the fast path, or nil to leave it to the reference path.
     func tapeDecode(_ record: RawRecord) -> [V2ReadOutcome]? {
@@ -13,10 +15,15 @@ extension V2RecordDecoder {
             var tape = JSONTape(base: base, count: buffer.count)
             guard tape.build(), tape.tokens.first?.kind == .object else { return nil }
             let top = TapeV2Object(tape: tape, index: 0)
-            guard top.member("notificationType") == nil, let jws = top.member("signedPayload"),
-                top.kind(jws) == .string,
-                let payload = Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
-            else { return nil }
+            let payload: ResponseBodyV2DecodedPayload?
+            if top.member("notificationType") != nil {
+                payload = Self.notification(top)
+            } else if let jws = top.member("signedPayload"), top.kind(jws) == .string {
+                payload = Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
+            } else {
+                payload = nil
+            }
+            guard let payload else { return nil }
             return [V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location)))]
         }
     }
@@ -36,13 +43,21 @@ extension V2RecordDecoder {
         }
     }
 
-    /// The notification in a decoded payload, or nil to decline.
+    /// The notification in a decoded payload (a record's, or a JWS payload's), or nil to decline.
     private static func notification(_ object: TapeV2Object) -> ResponseBodyV2DecodedPayload? {
         guard let typeToken = object.member("notificationType"),
             [.string, .escapedString].contains(object.kind(typeToken))
         else { return nil }
         let type = object.text(at: typeToken)
-        guard !type.isEmpty, object.member("migration").map({ object.kind($0) == .null }) ?? true else { return nil }
+        guard !type.isEmpty else { return nil }
+        var migration: MigrationInfo?
+        if let token = object.member("migration"), object.kind(token) != .null {
+            // `migrate` writes it on the decoded form; the reference reads it on either form, and words its rejects.
+            guard object.kind(token) == .object, let info = MigrationInfo(fields: object.object(at: token)) else {
+                return nil
+            }
+            migration = info
+        }
         var data = NotificationData()
         if let dataToken = object.member("data"), object.kind(dataToken) != .null {
             guard object.kind(dataToken) == .object, let read = notificationData(object.object(at: dataToken)) else {
@@ -50,7 +65,7 @@ extension V2RecordDecoder {
             }
             data = read
         }
-        return ResponseBodyV2DecodedPayload(notificationType: type, scalars: object, data: data, migration: nil)
+        return ResponseBodyV2DecodedPayload(notificationType: type, scalars: object, data: data, migration: migration)
     }
 
     /// The `data` object with its nested info, or nil to decline.

@@ -43,7 +43,11 @@ package struct MigrationInfo: Sendable, Equatable, Hashable, JSONMembers {
 
     /// Reads migration info back from `migrate` output; nil when the required keys are missing.
     package init?(_ object: JSONObject) {
-        let r = V2FieldReader(object)
+        self.init(fields: V2FieldReader(object))
+    }
+
+    /// Reads migration info from any field source; nil when the required keys are missing.
+    package init?<Source: V2FieldSource>(fields r: Source) {
         guard let source = r.string("source"), let type = r.string("v1NotificationType"), let rule = r.string("rule")
         else { return nil }
         self.init(
