@@ -5,8 +5,9 @@ package protocol JSONMembers {
     func writeMembers<Sink: JSONMemberSink>(to sink: inout Sink)
 }
 
-/// Receives a model's JSON members in order; absent (nil) values are left out.
-package protocol JSONMemberSink {
+/// Receives a model's JSON members in order; absent (nil) values are left out. A sink is also a member visitor that
+/// writes what it visits, so models list their scalar members once (`visitMembers`).
+package protocol JSONMemberSink: V2MemberVisitor {
     /// A string member.
     mutating func add(_ key: String, _ value: String?)
     /// An integer member.
@@ -36,4 +37,15 @@ extension JSONMembers {
         sink.bytes.append(UInt8(ascii: "}"))
         return sink.bytes
     }
+}
+
+extension JSONMemberSink {
+    /// Writes a visited string member.
+    package mutating func visit(_ key: String, _ value: inout String?) { add(key, value) }
+    /// Writes a visited integer member.
+    package mutating func visit(_ key: String, _ value: inout Int64?) { add(key, value) }
+    /// Writes a visited integer member.
+    package mutating func visit(_ key: String, _ value: inout Int?) { add(key, value) }
+    /// Writes a visited Boolean member.
+    package mutating func visit(_ key: String, _ value: inout Bool?) { add(key, value) }
 }

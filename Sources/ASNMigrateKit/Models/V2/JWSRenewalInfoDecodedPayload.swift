@@ -45,47 +45,38 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSON
         self.init(V2FieldReader(object))
     }
 
-    /// Decodes it from any field source (a parsed object or a tape); the one place its keys are read.
+    /// Decodes it from any field source (a parsed object or a tape).
     package init<Source: V2FieldSource>(_ r: Source) {
-        originalTransactionId = r.string("originalTransactionId")
-        productId = r.string("productId")
-        autoRenewProductId = r.string("autoRenewProductId")
-        autoRenewStatus = r.int("autoRenewStatus")
-        expirationIntent = r.int("expirationIntent")
-        gracePeriodExpiresDate = r.int64("gracePeriodExpiresDate")
-        isInBillingRetryPeriod = r.bool("isInBillingRetryPeriod")
-        priceIncreaseStatus = r.int("priceIncreaseStatus")
-        offerType = r.int("offerType")
-        offerIdentifier = r.string("offerIdentifier")
-        offerDiscountType = r.string("offerDiscountType")
-        renewalDate = r.int64("renewalDate")
-        recentSubscriptionStartDate = r.int64("recentSubscriptionStartDate")
-        appAccountToken = r.string("appAccountToken")
-        signedDate = r.int64("signedDate")
-        environment = r.string("environment")
-        renewalPrice = r.int64("renewalPrice")
-        currency = r.string("currency")
+        var reader = V2MemberReader(r)
+        visitMembers(&reader)
+    }
+
+    /// Every member, in the fixed order of this model's JSON: the one place its keys are named, for reading
+    /// (`V2MemberReader`) and writing (any `JSONMemberSink`) alike.
+    package mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor) {
+        v.visit("originalTransactionId", &originalTransactionId)
+        v.visit("productId", &productId)
+        v.visit("autoRenewProductId", &autoRenewProductId)
+        v.visit("autoRenewStatus", &autoRenewStatus)
+        v.visit("expirationIntent", &expirationIntent)
+        v.visit("gracePeriodExpiresDate", &gracePeriodExpiresDate)
+        v.visit("isInBillingRetryPeriod", &isInBillingRetryPeriod)
+        v.visit("priceIncreaseStatus", &priceIncreaseStatus)
+        v.visit("offerType", &offerType)
+        v.visit("offerIdentifier", &offerIdentifier)
+        v.visit("offerDiscountType", &offerDiscountType)
+        v.visit("renewalDate", &renewalDate)
+        v.visit("recentSubscriptionStartDate", &recentSubscriptionStartDate)
+        v.visit("appAccountToken", &appAccountToken)
+        v.visit("signedDate", &signedDate)
+        v.visit("environment", &environment)
+        v.visit("renewalPrice", &renewalPrice)
+        v.visit("currency", &currency)
     }
 
     /// Gives each present member to `b`, in the fixed order of this model's JSON.
     package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
-        b.add("originalTransactionId", originalTransactionId)
-        b.add("productId", productId)
-        b.add("autoRenewProductId", autoRenewProductId)
-        b.add("autoRenewStatus", autoRenewStatus)
-        b.add("expirationIntent", expirationIntent)
-        b.add("gracePeriodExpiresDate", gracePeriodExpiresDate)
-        b.add("isInBillingRetryPeriod", isInBillingRetryPeriod)
-        b.add("priceIncreaseStatus", priceIncreaseStatus)
-        b.add("offerType", offerType)
-        b.add("offerIdentifier", offerIdentifier)
-        b.add("offerDiscountType", offerDiscountType)
-        b.add("renewalDate", renewalDate)
-        b.add("recentSubscriptionStartDate", recentSubscriptionStartDate)
-        b.add("appAccountToken", appAccountToken)
-        b.add("signedDate", signedDate)
-        b.add("environment", environment)
-        b.add("renewalPrice", renewalPrice)
-        b.add("currency", currency)
+        var members = self
+        members.visitMembers(&b)
     }
 }

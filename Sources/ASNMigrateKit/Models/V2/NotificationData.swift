@@ -23,19 +23,24 @@ package struct NotificationData: Sendable, Equatable, Hashable, JSONMembers {
 
     /// Data with the scalar members read from `r` (the nested info is decoded by the caller, from whichever form).
     package init<Source: V2FieldSource>(scalars r: Source) {
-        bundleId = r.string("bundleId")
-        bundleVersion = r.string("bundleVersion")
-        environment = r.string("environment")
-        status = r.int("status")
+        var reader = V2MemberReader(r)
+        visitScalars(&reader)
+    }
+
+    /// The scalar members, in the fixed order of this model's JSON (the nested info follows them): the one place
+    /// their keys are named.
+    package mutating func visitScalars<Visitor: V2MemberVisitor>(_ v: inout Visitor) {
+        v.visit("bundleId", &bundleId)
+        v.visit("bundleVersion", &bundleVersion)
+        v.visit("environment", &environment)
+        v.visit("status", &status)
     }
 
     /// Gives each present member to `b`, in the fixed order of this model's JSON.
     package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
-        b.add("bundleId", bundleId)
-        b.add("bundleVersion", bundleVersion)
-        b.add("environment", environment)
-        b.add("status", status)
-        b.add("transactionInfo", object: transactionInfo)
-        b.add("renewalInfo", object: renewalInfo)
+        var scalars = self
+        scalars.visitScalars(&b)
+        b.add(Self.transactionKeys.decoded, object: transactionInfo)
+        b.add(Self.renewalKeys.decoded, object: renewalInfo)
     }
 }

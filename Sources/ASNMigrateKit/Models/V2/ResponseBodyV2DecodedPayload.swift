@@ -33,19 +33,25 @@ package struct ResponseBodyV2DecodedPayload: Sendable, Equatable, Hashable, JSON
     package init<Source: V2FieldSource>(
         notificationType: String, scalars r: Source, data: NotificationData, migration: MigrationInfo?
     ) {
-        self.init(
-            notificationType: notificationType, subtype: r.string("subtype"),
-            notificationUUID: r.string("notificationUUID"), version: r.string("version"),
-            signedDate: r.int64("signedDate"), data: data, migration: migration)
+        self.init(notificationType: notificationType, data: data, migration: migration)
+        var reader = V2MemberReader(r)
+        visitScalars(&reader)
+    }
+
+    /// The optional scalar members, in the fixed order of this model's JSON (after `notificationType`, before `data`
+    /// and `migration`): the one place their keys are named.
+    package mutating func visitScalars<Visitor: V2MemberVisitor>(_ v: inout Visitor) {
+        v.visit("subtype", &subtype)
+        v.visit("notificationUUID", &notificationUUID)
+        v.visit("version", &version)
+        v.visit("signedDate", &signedDate)
     }
 
     /// Gives each present member to `b`, in the fixed order of this model's JSON.
     package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
         b.add("notificationType", notificationType)
-        b.add("subtype", subtype)
-        b.add("notificationUUID", notificationUUID)
-        b.add("version", version)
-        b.add("signedDate", signedDate)
+        var scalars = self
+        scalars.visitScalars(&b)
         b.add("data", object: data)
         b.add("migration", object: migration)
     }

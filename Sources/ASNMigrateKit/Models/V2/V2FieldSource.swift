@@ -63,3 +63,36 @@ extension V2FieldSource {
         }
     }
 }
+
+/// Visits a model's optional scalar members in order, each by its key and `inout`, so a model names each key once
+/// (in its `visitMembers`) for both reading (`V2MemberReader`) and writing (every `JSONMemberSink`).
+package protocol V2MemberVisitor {
+    /// A string member.
+    mutating func visit(_ key: String, _ value: inout String?)
+    /// An integer member.
+    mutating func visit(_ key: String, _ value: inout Int64?)
+    /// An integer member.
+    mutating func visit(_ key: String, _ value: inout Int?)
+    /// A Boolean member.
+    mutating func visit(_ key: String, _ value: inout Bool?)
+}
+
+/// Sets each visited member from a field source.
+package struct V2MemberReader<Source: V2FieldSource>: V2MemberVisitor {
+    /// Where the values come from.
+    package let source: Source
+
+    /// A reader of `source`.
+    package init(_ source: Source) {
+        self.source = source
+    }
+
+    /// Sets a string member.
+    package mutating func visit(_ key: String, _ value: inout String?) { value = source.string(key) }
+    /// Sets an integer member.
+    package mutating func visit(_ key: String, _ value: inout Int64?) { value = source.int64(key) }
+    /// Sets an integer member.
+    package mutating func visit(_ key: String, _ value: inout Int?) { value = source.int(key) }
+    /// Sets a Boolean member.
+    package mutating func visit(_ key: String, _ value: inout Bool?) { value = source.bool(key) }
+}
