@@ -20,6 +20,35 @@ package protocol JSONMemberSink: V2MemberVisitor {
     mutating func add<Member: JSONMembers>(_ key: String, object value: Member?)
 }
 
+/// A model made only of optional scalar members (transaction and renewal info), which it visits in order: reading it
+/// from a parsed object or a tape and writing it both follow from `visitMembers`, where its keys are named once.
+package protocol V2ScalarModel: JSONMembers {
+    /// An empty model.
+    init()
+    /// Visits every member, by key and `inout`, in the fixed order of the model's JSON.
+    mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor)
+}
+
+extension V2ScalarModel {
+    /// Decodes it from a parsed object; never fails, unknown values are kept raw.
+    package init(_ object: JSONObject) {
+        self.init(V2FieldReader(object))
+    }
+
+    /// Decodes it from any field source (a parsed object or a tape); never fails.
+    package init<Source: V2FieldSource>(_ r: Source) {
+        self.init()
+        var reader = V2MemberReader(r)
+        visitMembers(&reader)
+    }
+
+    /// Gives each present member to `b`, in the model's order.
+    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
+        var members = self
+        members.visitMembers(&b)
+    }
+}
+
 extension JSONMembers {
     /// The members as an ordered JSON object.
     package var json: JSONObject {

@@ -1,5 +1,5 @@
 /// V2 renewal information (`JWSRenewalInfoDecodedPayload`), with Apple's field names; enumerations kept raw.
-package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSONMembers {
+package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, V2ScalarModel {
     /// `originalTransactionId`.
     package var originalTransactionId: String?
     /// `productId`.
@@ -40,17 +40,6 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSON
     /// Creates empty renewal info.
     package init() {}
 
-    /// Decodes renewal info; never fails, unknown values are kept raw.
-    package init(_ object: JSONObject) {
-        self.init(V2FieldReader(object))
-    }
-
-    /// Decodes it from any field source (a parsed object or a tape).
-    package init<Source: V2FieldSource>(_ r: Source) {
-        var reader = V2MemberReader(r)
-        visitMembers(&reader)
-    }
-
     /// Every member, in the fixed order of this model's JSON: the one place its keys are named, for reading
     /// (`V2MemberReader`) and writing (any `JSONMemberSink`) alike.
     package mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor) {
@@ -72,11 +61,5 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, JSON
         v.visit("environment", &environment)
         v.visit("renewalPrice", &renewalPrice)
         v.visit("currency", &currency)
-    }
-
-    /// Gives each present member to `b`, in the fixed order of this model's JSON.
-    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
-        var members = self
-        members.visitMembers(&b)
     }
 }

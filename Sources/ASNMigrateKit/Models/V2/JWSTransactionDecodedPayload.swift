@@ -1,5 +1,5 @@
 /// A V2 transaction (`JWSTransactionDecodedPayload`), with Apple's field names; enumerations are kept as raw values.
-package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, JSONMembers {
+package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, V2ScalarModel {
     /// `transactionId`.
     package var transactionId: String?
     /// `originalTransactionId`: the subscription.
@@ -54,17 +54,6 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, JSON
     /// Creates an empty transaction.
     package init() {}
 
-    /// Decodes a transaction; never fails, unknown values are kept raw.
-    package init(_ object: JSONObject) {
-        self.init(V2FieldReader(object))
-    }
-
-    /// Decodes it from any field source (a parsed object or a tape).
-    package init<Source: V2FieldSource>(_ r: Source) {
-        var reader = V2MemberReader(r)
-        visitMembers(&reader)
-    }
-
     /// Every member, in the fixed order of this model's JSON: the one place its keys are named, for reading
     /// (`V2MemberReader`) and writing (any `JSONMemberSink`) alike.
     package mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor) {
@@ -93,11 +82,5 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, JSON
         v.visit("storefront", &storefront)
         v.visit("price", &price)
         v.visit("currency", &currency)
-    }
-
-    /// Gives each present member to `b`, in the fixed order of this model's JSON.
-    package func writeMembers<Sink: JSONMemberSink>(to b: inout Sink) {
-        var members = self
-        members.visitMembers(&b)
     }
 }
