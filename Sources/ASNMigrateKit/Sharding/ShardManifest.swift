@@ -31,11 +31,13 @@ package struct ShardManifest: Sendable, Equatable {
     /// The digest of a reconcile run's judgement: the mapping table's digest, the window, the time tolerance,
     /// `--from` / `--to` and the fields compared, as 16 hex digits.
     package static func judgementDigest(table: MappingTable, options: ReconcileOptions) -> String {
-        let text = [
-            "reconcile", String(table.digest), String(options.window), String(options.timeTolerance),
-            options.from.map(String.init) ?? "", options.to.map(String.init) ?? "",
-            options.fields.map(\.rawValue).joined(separator: " ")
-        ].joined(separator: "|")
+        let from: String = options.from.map { String($0) } ?? ""
+        let to: String = options.to.map { String($0) } ?? ""
+        let fields: String = options.fields.map(\.rawValue).joined(separator: " ")
+        let parts: [String] = [
+            "reconcile", String(table.digest), String(options.window), String(options.timeTolerance), from, to, fields
+        ]
+        let text = parts.joined(separator: "|")
         return String(SHA1.hexDigest(Array(text.utf8)).prefix(16))
     }
 

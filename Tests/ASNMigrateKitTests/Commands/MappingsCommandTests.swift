@@ -12,15 +12,17 @@ import Testing
         #expect(out.contains("transactions V1 had no reason to show (v2-only-transactions.rules"))
         // Every built-in rule, as a row: type, ownership, revoked, transaction.
         for rule in V2OnlyTransactionRules.builtIn.rules {
-            let cells = [
-                rule.type ?? "*", rule.ownership ?? "*", rule.revoked.map { $0 ? "yes" : "no" } ?? "*",
-                rule.first.map { $0 ? "first" : "later" } ?? "*"
-            ]
-            #expect(
-                out.split(separator: "\n").contains { line in
-                    line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-                        == cells.flatMap { $0.split(separator: " ").map(String.init) }
-                }, "\(cells)")
+            let revoked: String = rule.revoked.map { $0 ? "yes" : "no" } ?? "*"
+            let first: String = rule.first.map { $0 ? "first" : "later" } ?? "*"
+            let cells: [String] = [rule.type ?? "*", rule.ownership ?? "*", revoked, first]
+            let words: [String] = cells.flatMap { (cell: String) -> [String] in
+                cell.split(separator: " ").map(String.init)
+            }
+            let lines: [Substring] = out.split(separator: "\n")
+            let found = lines.contains { (line: Substring) -> Bool in
+                line.split(separator: " ", omittingEmptySubsequences: true).map(String.init) == words
+            }
+            #expect(found, "\(cells)")
         }
         #expect(!V2OnlyTransactionRules.builtIn.rules.isEmpty)
     }

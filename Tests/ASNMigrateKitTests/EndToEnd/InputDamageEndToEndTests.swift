@@ -9,14 +9,12 @@ import Testing
 struct InputDamageEndToEndTests {
     /// `count` good V1 bodies on one line each, with distinct transactions.
     static func goodV1Lines(_ count: Int, from first: Int = 0) -> [String] {
-        (first..<(first + count)).map { n in
-            V1Fixture.body(
-                type: "DID_RENEW",
-                transactions: [
-                    V1Fixture.tx(
-                        id: String(2_000_000_000 + n), original: String(1_000_000_000 + n),
-                        purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
-                ])
+        (first..<(first + count)).map { (n: Int) -> String in
+            let id: String = String(2_000_000_000 + n)
+            let original: String = String(1_000_000_000 + n)
+            let transaction: String = V1Fixture.tx(
+                id: id, original: original, purchase: "2023-01-01T00:00:00Z", expires: "2023-02-01T00:00:00Z")
+            return V1Fixture.body(type: "DID_RENEW", transactions: [transaction])
         }
     }
 

@@ -50,7 +50,13 @@ struct PackedUUID: Sendable, Hashable {
 
     /// `hi` then `lo`, big-endian.
     private static func bigEndianBytes(hi: UInt64, lo: UInt64) -> [UInt8] {
-        (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? hi : lo) >> UInt64(56 - 8 * (i % 8))) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            let shift = UInt64(56 - 8 * i)
+            bytes[i] = UInt8(truncatingIfNeeded: hi >> shift)
+            bytes[i + 8] = UInt8(truncatingIfNeeded: lo >> shift)
+        }
+        return bytes
     }
 
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
