@@ -65,13 +65,7 @@ struct JSONTape {
 
     /// Whether the string token at `index` has exactly the bytes of `key` (no escapes).
     func stringEquals(_ index: Int, _ key: [UInt8]) -> Bool {
-        let token = tokens[index]
-        let length = key.count
-        guard token.kind == .string, token.end - token.start == length else { return false }
-        return key.withUnsafeBufferPointer { b in
-            guard let p = b.baseAddress else { return true }
-            return memcmp(base + token.start, p, length) == 0
-        }
+        key.withUnsafeBufferPointer { stringEquals(index, $0) }
     }
 
     /// Whether the string token at `index` has exactly the bytes `key` (no escapes).

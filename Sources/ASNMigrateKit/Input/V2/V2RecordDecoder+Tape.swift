@@ -10,34 +10,36 @@ extension V2RecordDecoder {
     /// The outcomes of `record` by the fast path, or nil to leave it to the reference path.
     func tapeDecode(_ record: RawRecord) -> [V2ReadOutcome]? {
         guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return nil }
-        return record.bytes.withUnsafeBufferPointer { buffer -> [V2ReadOutcome]? in
-            guard let base = buffer.baseAddress else { return nil }
-            var tape = JSONTape(base: base, count: buffer.count)
-            guard tape.build(), tape.tokens.first?.kind == .object else { return nil }
-            let top = TapeV2Object(tape: tape, index: 0)
-            let payload: ResponseBodyV2DecodedPayload?
-            if top.member("notificationType") != nil {
-                payload = Self.notification(top)
-            } else if let jws = top.member("signedPayload"), top.kind(jws) == .string {
-                payload = Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
-            } else {
-                payload = nil
-            }
-            guard let payload else { return nil }
-            return [V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location)))]
+        let payload = Self.withObjectTape(record.bytes) { top -> ResponseBodyV2DecodedPayload? in
+            if top.member("notificationType") != nil { return Self.notification(top) }
+            guard let jws = top.member("signedPayload"), top.kind(jws) == .string else { return nil }
+            return Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
         }
+        guard let payload = payload ?? nil else { return nil }
+        return [V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location)))]
     }
 
     /// Reads the payload segment of the compact JWS `jws` into a tape and gives its top-level object to `read`;
     /// nil when the JWS is not three segments, the payload not base64url or not a JSON object.
-    static func withJWSPayload<T>(_ jws: UnsafeRawBufferPointer, _ read: (TapeV2Object) -> T) -> T? {
+    private static func withJWSPayload<T>(_ jws: UnsafeRawBufferPointer, _ read: (TapeV2Object) -> T) -> T? {
+        jwsPayloadBytes(jws).flatMap { withObjectTape($0, read) }
+    }
+
+    /// The decoded bytes of the payload (middle) segment of the compact JWS `jws`, as the reference's `jwsPayload`
+    /// finds them; nil when it is not three segments or the payload is not base64url.
+    private static func jwsPayloadBytes(_ jws: UnsafeRawBufferPointer) -> [UInt8]? {
         guard let first = dot(in: jws, from: 0), let second = dot(in: jws, from: first + 1),
-            dot(in: jws, from: second + 1) == nil,
-            let bytes = Base64.decode(UnsafeRawBufferPointer(rebasing: jws[(first + 1)..<second]))
+            dot(in: jws, from: second + 1) == nil
         else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> T? in
-            guard let payloadBase = buffer.baseAddress else { return nil }
-            var tape = JSONTape(base: payloadBase, count: buffer.count)
+        return Base64.decode(UnsafeRawBufferPointer(rebasing: jws[(first + 1)..<second]))
+    }
+
+    /// Gives the top-level object of the JSON `bytes` to `read`, read from a tape; nil when they are no object the
+    /// tape accepts.
+    private static func withObjectTape<T>(_ bytes: [UInt8], _ read: (TapeV2Object) -> T) -> T? {
+        bytes.withUnsafeBufferPointer { buffer -> T? in
+            guard let base = buffer.baseAddress else { return nil }
+            var tape = JSONTape(base: base, count: buffer.count)
             guard tape.build(), tape.tokens.first?.kind == .object else { return nil }
             return read(TapeV2Object(tape: tape, index: 0))
         }
@@ -46,7 +48,7 @@ extension V2RecordDecoder {
     /// The notification in a decoded payload (a record's, or a JWS payload's), or nil to decline.
     private static func notification(_ object: TapeV2Object) -> ResponseBodyV2DecodedPayload? {
         guard let typeToken = object.member("notificationType"),
-            [.string, .escapedString].contains(object.kind(typeToken))
+            object.kind(typeToken) == .string || object.kind(typeToken) == .escapedString
         else { return nil }
         let type = object.text(at: typeToken)
         guard !type.isEmpty else { return nil }
@@ -93,21 +95,13 @@ extension V2RecordDecoder {
             case .object: return .some(make(data.object(at: value)))
             case .string where key == keys.signed:
                 // A JWS whose payload is JSON null means absent; any other payload that is no object is declined.
-                if let model = withJWSPayload(data.rawString(at: value), make) { return .some(model) }
-                if isNullPayload(data.rawString(at: value)) { continue }
+                guard let bytes = jwsPayloadBytes(data.rawString(at: value)) else { return nil }
+                if let model = withObjectTape(bytes, make) { return .some(model) }
+                if (try? JSONParser().parse(bytes)) == .null { continue }
                 return nil
             default: return nil
             }
         }
         return .some(nil)
-    }
-
-    /// Whether the payload segment of `jws` is the JSON `null`.
-    private static func isNullPayload(_ jws: UnsafeRawBufferPointer) -> Bool {
-        let parts = jws.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, let bytes = Base64.decode(UnsafeRawBufferPointer(rebasing: parts[1])) else {
-            return false
-        }
-        return (try? JSONParser().parse(bytes)) == .null
     }
 }
