@@ -81,7 +81,7 @@ package enum MigrationOutput {
 
     /// Appends one payload as a JSON line (with `\n`).
     package static func appendJSONLine(_ payload: ResponseBodyV2DecodedPayload, to out: inout [UInt8]) {
-        JSONWriter.append(.object(payload.json), to: &out)
+        payload.appendCompactJSON(to: &out)
         out.append(0x0A)
     }
 

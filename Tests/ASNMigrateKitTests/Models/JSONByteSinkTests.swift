@@ -53,6 +53,9 @@ import Testing
     static func checkSame(_ payload: ResponseBodyV2DecodedPayload, _ what: String) {
         let expected = JSONWriter.bytes(.object(payload.json))
         #expect(payload.compactJSONBytes == expected, "\(what)")
+        var line: [UInt8] = Array("prefix ".utf8)
+        payload.appendCompactJSON(to: &line)
+        #expect(line == Array("prefix ".utf8) + expected, "\(what): appended after what the buffer held")
     }
 
     @Test func randomPayloadsGiveTheWritersBytes() throws {

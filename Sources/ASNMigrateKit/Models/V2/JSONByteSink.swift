@@ -7,9 +7,7 @@ package struct JSONByteSink: JSONMemberSink {
     private var first = true
 
     /// An empty sink, inside an object whose `{` the caller writes.
-    package init() {
-        bytes.reserveCapacity(512)
-    }
+    package init() {}
 
     /// Writes `,` when needed, the key and `:`.
     private mutating func key(_ key: String) {

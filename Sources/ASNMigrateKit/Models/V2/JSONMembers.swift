@@ -60,11 +60,20 @@ extension JSONMembers {
     /// The compact JSON bytes of the object, exactly as `JSONWriter.bytes(.object(json))` writes them, without the
     /// tree in between.
     package var compactJSONBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        appendCompactJSON(to: &bytes)
+        return bytes
+    }
+
+    /// Appends the compact JSON bytes of the object to `out` (`compactJSONBytes`, without a copy).
+    package func appendCompactJSON(to out: inout [UInt8]) {
         var sink = JSONByteSink()
+        swap(&sink.bytes, &out)
         sink.bytes.append(UInt8(ascii: "{"))
         writeMembers(to: &sink)
         sink.bytes.append(UInt8(ascii: "}"))
-        return sink.bytes
+        swap(&sink.bytes, &out)
     }
 }
 
