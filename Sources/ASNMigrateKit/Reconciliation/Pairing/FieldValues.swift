@@ -54,27 +54,24 @@ package struct FieldValues: Sendable, Equatable {
 
     /// The pool token of a text or id field (0 when absent or not text).
     func token(_ field: ComparedField) -> StringPool.Token {
-        switch field.row {
-        case .text(let slot, _, _), .id(let slot, _, _): return slots.texts[slot]
-        default: return 0
-        }
+        field.row.textSlot.map { slots.texts[$0] } ?? 0
     }
 
     /// The value of a date field, ms (nil for other fields or when absent).
     func date(_ field: ComparedField) -> Int64? {
-        guard case .date(let slot, _, _, _) = field.row, slots.dates[slot] != Self.noDate else { return nil }
+        guard let slot = field.row.dateSlot, slots.dates[slot] != Self.noDate else { return nil }
         return slots.dates[slot]
     }
 
     /// The value of a number field (nil for other fields or when absent).
     func number(_ field: ComparedField) -> Int? {
-        guard case .number(let slot, _, _) = field.row, slots.numbers[slot] != Self.noNumber else { return nil }
+        guard let slot = field.row.numberSlot, slots.numbers[slot] != Self.noNumber else { return nil }
         return Int(slots.numbers[slot])
     }
 
     /// The value of a flag field (nil for other fields or when absent).
     func flag(_ field: ComparedField) -> Bool? {
-        guard case .flag(let slot, _) = field.row, slots.flags[slot] >= 0 else { return nil }
+        guard let slot = field.row.flagSlot, slots.flags[slot] >= 0 else { return nil }
         return slots.flags[slot] == 1
     }
 

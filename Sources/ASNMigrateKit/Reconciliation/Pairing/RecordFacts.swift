@@ -100,53 +100,25 @@ package struct RecordFacts: Sendable, Equatable {
 
     /// A text or id field's value (nil for fields of other kinds).
     package subscript(text field: ComparedField) -> String? {
-        get {
-            switch field.row {
-            case .text(let slot, _, _), .id(let slot, _, _): return compared.texts[slot]
-            default: return nil
-            }
-        }
-        set {
-            switch field.row {
-            case .text(let slot, _, _), .id(let slot, _, _): compared.texts[slot] = newValue
-            default: break
-            }
-        }
+        get { field.row.textSlot.flatMap { compared.texts[$0] } }
+        set { if let slot = field.row.textSlot { compared.texts[slot] = newValue } }
     }
 
     /// A date field's value, epoch ms (nil for fields of other kinds).
     package subscript(date field: ComparedField) -> Int64? {
-        get {
-            guard case .date(let slot, _, _, _) = field.row else { return nil }
-            return compared.dates[slot]
-        }
-        set {
-            guard case .date(let slot, _, _, _) = field.row else { return }
-            compared.dates[slot] = newValue
-        }
+        get { field.row.dateSlot.flatMap { compared.dates[$0] } }
+        set { if let slot = field.row.dateSlot { compared.dates[slot] = newValue } }
     }
 
     /// A number field's value (nil for fields of other kinds).
     package subscript(number field: ComparedField) -> Int? {
-        get {
-            guard case .number(let slot, _, _) = field.row else { return nil }
-            return compared.numbers[slot]
-        }
-        set {
-            guard case .number(let slot, _, _) = field.row else { return }
-            compared.numbers[slot] = newValue
-        }
+        get { field.row.numberSlot.flatMap { compared.numbers[$0] } }
+        set { if let slot = field.row.numberSlot { compared.numbers[slot] = newValue } }
     }
 
     /// A flag field's value (nil for fields of other kinds).
     package subscript(flag field: ComparedField) -> Bool? {
-        get {
-            guard case .flag(let slot, _) = field.row else { return nil }
-            return compared.flags[slot]
-        }
-        set {
-            guard case .flag(let slot, _) = field.row else { return }
-            compared.flags[slot] = newValue
-        }
+        get { field.row.flagSlot.flatMap { compared.flags[$0] } }
+        set { if let slot = field.row.flagSlot { compared.flags[slot] = newValue } }
     }
 }

@@ -17,6 +17,32 @@ package enum ComparedFieldRow: Sendable {
     /// Compared between transactions only (against Apple's API view); notifications do not hold it.
     case notInNotifications
 
+    /// The slot of a text or id field, else nil.
+    package var textSlot: Int? {
+        switch self {
+        case .text(let slot, _, _), .id(let slot, _, _): return slot
+        default: return nil
+        }
+    }
+
+    /// The slot of a date field, else nil.
+    package var dateSlot: Int? {
+        guard case .date(let slot, _, _, _) = self else { return nil }
+        return slot
+    }
+
+    /// The slot of a number field, else nil.
+    package var numberSlot: Int? {
+        guard case .number(let slot, _, _) = self else { return nil }
+        return slot
+    }
+
+    /// The slot of a flag field, else nil.
+    package var flagSlot: Int? {
+        guard case .flag(let slot, _) = self else { return nil }
+        return slot
+    }
+
     /// The codec's mask bit, or nil for flags and fields notifications do not hold.
     package var bit: Int? {
         switch self {
