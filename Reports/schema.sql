@@ -328,6 +328,16 @@ CREATE TABLE state_source_rows (
     mark    INTEGER
 );
 
+-- other_shard_bounds: a shard's state only (nightly --shard K/N): the first and last event time (epoch ms; V1 times
+-- not inferred) of each file's records that belong to other shards, per side (1 = V1, 2 = V2), so the period is the
+-- whole run's.
+CREATE TABLE state_other_shard_bounds (
+    file_id INTEGER,
+    side    INTEGER,
+    min_ms  INTEGER,
+    max_ms  INTEGER
+);
+
 -- conflicts: V2 UUIDs seen again with other content (report cells as text).
 CREATE TABLE state_conflicts (
     id                      INTEGER,
@@ -457,7 +467,7 @@ CREATE TABLE state_runs (
     files_same_content     INTEGER
 );
 
--- meta: bookkeeping integers (period_from, period_to, prune_cutoff, v1_pruned_min, ...).
+-- meta: bookkeeping integers (period_from, period_to, prune_cutoff, v1_pruned_min, shard_index, shard_count, ...).
 CREATE TABLE state_meta (
     key   TEXT,
     value INTEGER

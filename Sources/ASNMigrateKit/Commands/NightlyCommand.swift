@@ -106,6 +106,11 @@ package enum NightlyCommand {
                     "Do not write report.html (written by default beside the CSV files: the night's figures, charts of the open differences, the open-item trend over the last 30 nights). In the config: no-html = yes."
             ),
             .single(
+                "--shard", valueName: "K/N",
+                help:
+                    "Keep and judge only shard K of N (subscriptions by reconcile's stable hash; rejects in shard 0) in this state, and write the night's shard report with shard.csv into <reports>/<run date>.shard-K-of-N for 'asn-migrate merge'; {shard} in --state, --reports, --metrics-file and --state-backup becomes K. auto/N takes K from JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX, SLURM_ARRAY_TASK_ID or CLOUD_RUN_TASK_INDEX."
+            ),
+            .single(
                 "--max-lag", valueName: "DURATION",
                 help:
                     "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."

@@ -76,6 +76,7 @@ extension NightlySettings {
                 }
             }
         }
+        if let shard = s.shard { try s.applyShard(shard) }
         guard !s.v1.isEmpty || !s.v2.isEmpty else {
             throw ASNError(
                 .usage,
@@ -130,6 +131,8 @@ extension NightlySettings {
         case "v1-since-column": v1SinceColumn = value
         case "v2-since-column": v2SinceColumn = value
         case "since-overlap": sinceOverlap = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "shard":
+            shard = try ShardSelection.parse(value, option: option, environment: ProcessInfo.processInfo.environment)
         case "bundle-id": bundleId = value
         case "app-apple-id": appAppleId = value
         case "max-reject-rate":
@@ -141,6 +144,28 @@ extension NightlySettings {
             runDate = Timestamp.day(ms: parsed.ms)
         default:
             throw ASNError(.usage, "unknown key '\(key)'")
+        }
+    }
+
+    /// A shard's night: `{shard}` in the state, reports, metrics and backup paths becomes K, and what a shard cannot
+    /// do alone is refused (thresholds are judged on the merged report; a database source is not split).
+    mutating func applyShard(_ shard: ShardSelection) throws(ASNError) {
+        let k = String(shard.index)
+        state = state.replacingOccurrences(of: "{shard}", with: k)
+        reports = reports.replacingOccurrences(of: "{shard}", with: k)
+        metricsFile = metricsFile?.replacingOccurrences(of: "{shard}", with: k)
+        stateBackup = stateBackup?.replacingOccurrences(of: "{shard}", with: k)
+        if let other = [("--fail-on", failOn), ("--warn-on", warnOn)].first(where: { !$0.1.isEmpty })?.0 {
+            throw ASNError(
+                .usage,
+                "\(other) does not work with --shard: a shard's figures are part of the night's; judge the merged report (asn-migrate merge exits 1 with new differences or rejects, 3 on a failed sanity check)"
+            )
+        }
+        if (v1 + v2).contains(where: PostgresSource.isURI) {
+            throw ASNError(
+                .usage,
+                "--shard reads files; a PostgreSQL source is not split yet: run its nightly without --shard, or export it to files"
+            )
         }
     }
 

@@ -20,7 +20,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
         "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
         "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
-        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap"
+        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap", "shard"
     ]
 
     /// The keys that may appear more than once.

@@ -61,7 +61,6 @@ extension NightlyPass {
                 ) { batch in
                     result.bytes += batch.inputBytes
                     for item in batch.outcomes {
-                        result.counts.read += 1
                         switch item {
                         case .rejected(let error):
                             try reject(
@@ -82,7 +81,6 @@ extension NightlyPass {
                 var decoder = V2RecordDecoder()
                 decoder.signatures = signatures
                 try reader.v2Outcomes(decoder: decoder, columnMap: columnMap) { item in
-                    result.counts.read += 1
                     switch item {
                     case .rejected(let error):
                         try reject(

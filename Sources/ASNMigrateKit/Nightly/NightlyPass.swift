@@ -87,6 +87,10 @@ package struct NightlyPass {
     package func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
         try store.transaction { () throws(ASNError) -> Figures in
             let runId = try store.insertRun(date: date, started: started)
+            if let shard = settings.shard {
+                try store.setMeta("shard_index", Int64(shard.index))
+                try store.setMeta("shard_count", Int64(shard.count))
+            }
             var tally = Tally()
             // A first night pairs in memory while reading; later nights read the touched subscriptions back.
             let fresh = try store.isEmpty()
@@ -430,6 +434,8 @@ package struct NightlyPass {
         var bytes = 0
         /// Whether an unfinished last line (no newline yet, file still young) was left for a later night.
         var linesDeferred = false
+        /// A sharded night: the first and last event time of the records read that belong to other shards.
+        var otherShards: ClosedRange<Int64>?
     }
 
     /// Reads what `file` (named by its real path) has that the ledger has not: nothing when it is known and unchanged
@@ -633,7 +639,6 @@ package struct NightlyPass {
             try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) {
                 batch in
                 for item in batch.outcomes {
-                    result.counts.read += 1
                     switch item {
                     case .rejected(let error):
                         try reject(
@@ -654,6 +659,7 @@ package struct NightlyPass {
             throw Self.readFailure(file, error)
         }
         outcome = result
+        if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v1", span) }
     }
 
     private func ingestV2(
@@ -665,7 +671,6 @@ package struct NightlyPass {
             var reader = ParallelV2Reader(columnMap: columnMap)
             reader.reader.decoder.signatures = signatures
             try reader.read([file]) { item in
-                result.counts.read += 1
                 switch item {
                 case .rejected(let error):
                     try reject(
@@ -692,13 +697,17 @@ package struct NightlyPass {
             throw Self.readFailure(file, error)
         }
         outcome = result
+        if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v2", span) }
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
+    /// A sharded night keeps every reject in shard 0, as `reconcile --shard` does.
     func reject(
         _ error: ASNError, side: String, file: InputFile, fileId: Int64, store: NightlyStore, lineOffset: Int,
         into outcome: inout FileOutcome
     ) throws(ASNError) {
+        if let shard = settings.shard, !shard.holds(0) { return }
+        outcome.counts.read += 1
         outcome.counts.rejected += 1
         var located = error.located(in: file.path)
         if lineOffset > 0, let line = located.location?.line { located.location?.line = line + lineOffset }
@@ -706,7 +715,8 @@ package struct NightlyPass {
     }
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
-    /// conflict, whose row `conflict` makes).
+    /// conflict, whose row `conflict` makes). A sharded night stores only its own shard's records: another shard's only
+    /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans.
     func keep(
         _ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
         into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }
@@ -714,6 +724,20 @@ package struct NightlyPass {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
         let key = record.key
+        if let shard = settings.shard,
+            !shard.holds(
+                ShardHash.shard(
+                    environment: key.environment, originalTransactionId: key.originalTransactionId, count: shard.count))
+        {
+            let kept = settings.environment.map { $0 == key.environment } ?? true
+            if kept, !record.facts.eventTimeInferred, let time = record.facts.time {
+                outcome.otherShards =
+                    outcome.otherShards.map { Swift.min($0.lowerBound, time)...Swift.max($0.upperBound, time) }
+                    ?? time...time
+            }
+            return
+        }
+        outcome.counts.read += 1
         if let environment = settings.environment, key.environment != environment {
             outcome.counts.otherEnvironment += 1
             return

@@ -32,6 +32,9 @@ package struct NightlyReport: Sendable {
     /// Open differences at the end of each of the last `trendNights` run dates up to the date, oldest first.
     package var trend: [(date: String, open: Int)] = []
 
+    /// The digest of the rules the state was judged by (`NightlyPass.judgementDigest`), for a shard's `shard.csv`.
+    package var judgementDigest: Int64 = 0
+
     /// How many nights `report.html`'s open-item trend covers.
     package static let trendNights = 30
 
@@ -116,18 +119,28 @@ package struct NightlyReport: Sendable {
             SanityCheck.Side(name: "V1", read: stored1, rejected: 0),
             SanityCheck.Side(name: "V2", read: stored2, rejected: 0)
         ]
+        let sanity = sanityFailure(read: read, stored: stored, maxRejectRate: settings.maxRejectRate)
+        var report = NightlyReport(
+            date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
+            metrics: metrics, sanityFailure: sanity, stale: stale,
+            trend: try store.openTrend(through: date, nights: trendNights))
+        report.judgementDigest = try store.meta("rules_digest") ?? 0
+        return report
+    }
+
+    /// reconcile's checks over a night (one line, nil when they pass): the reject rate of the records `read` on the
+    /// date, and no side empty while the other is not over the records `stored` in the state.
+    package static func sanityFailure(read: [SanityCheck.Side], stored: [SanityCheck.Side], maxRejectRate: Double)
+        -> String?
+    {
         let failed = [
-            SanityCheck.failures(read, maxRejectRate: settings.maxRejectRate, pairedSides: false),
+            SanityCheck.failures(read, maxRejectRate: maxRejectRate, pairedSides: false),
             SanityCheck.failures(stored, maxRejectRate: 1, pairedSides: true).map {
                 $0 + " (records held in the state)"
             }
         ]
         .compactMap { $0 }
-        let sanity = failed.isEmpty ? nil : failed.joined(separator: "; ")
-        return NightlyReport(
-            date: date, new: new, open: open, resolved: resolved, pending: pending, rejects: rejects,
-            metrics: metrics, sanityFailure: sanity, stale: stale,
-            trend: try store.openTrend(through: date, nights: trendNights))
+        return failed.isEmpty ? nil : failed.joined(separator: "; ")
     }
 
     // MARK: - Rendering

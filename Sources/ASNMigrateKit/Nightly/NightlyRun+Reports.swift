@@ -22,9 +22,15 @@ extension NightlyRun {
     @discardableResult
     static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
         let directory = reportFolder(settings, date: report.date)
-        let files = report.files + (settings.html ? [(HTMLReport.fileName, HTMLReport.nightly(report).render())] : [])
+        var files = report.files
+        if let shard = settings.shard {
+            // A shard's figures are the merged report's to show: its folder holds the CSV files and shard.csv.
+            files.append((ShardManifest.fileName, ShardManifest.nightly(settings, shard: shard, report: report).bytes))
+        } else if settings.html {
+            files.append((HTMLReport.fileName, HTMLReport.nightly(report).render()))
+        }
         try AtomicOutput.writeDirectoryAtomically(
-            path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName])
+            path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName, ShardManifest.fileName])
         ) {
             (staging: StagingDirectory) throws(ASNError) in
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
@@ -54,8 +60,8 @@ extension NightlyRun {
         }
     }
 
-    /// The report folder of the night of `date`: `<reports>/<date>`.
+    /// The report folder of the night of `date` (`NightlySettings.reportFolder`).
     static func reportFolder(_ settings: NightlySettings, date: String) -> String {
-        (settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/") + date
+        settings.reportFolder(date: date)
     }
 }

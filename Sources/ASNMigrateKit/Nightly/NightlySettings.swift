@@ -55,8 +55,11 @@ package struct NightlySettings: Sendable, Equatable {
     package var stateBackup: String?
     /// Whether a run date more than a day after the machine's clock is accepted (`allow-future-run-date`).
     package var allowFutureRunDate = false
-    /// Whether each night's report folder holds `report.html` (`--no-html` turns it off).
+    /// Whether each night's report folder holds `report.html` (`--no-html` turns it off; a shard's never does).
     package var html = true
+    /// `--shard K/N`: this state keeps only shard K's subscriptions, and each night writes that shard's report with
+    /// `shard.csv` into `<reports>/<run date>.shard-K-of-N`, for `asn-migrate merge`; nil: not sharded.
+    package var shard: ShardSelection?
 
     /// With `v1 = postgres://…`: the table or SELECT to read (`v1-query`).
     package var v1Query: String?
@@ -103,6 +106,12 @@ package struct NightlySettings: Sendable, Equatable {
     package func now(clock: Int64) -> Int64 {
         guard let runDate, let parsed = Timestamp.parseUTCDayOrInstant(runDate) else { return clock }
         return parsed.ms + Timestamp.millisecondsPerDay - 1
+    }
+
+    /// The report folder of the night of `date`: `<reports>/<date>`, or a shard's `<reports>/<date>.shard-K-of-N`.
+    package func reportFolder(date: String) -> String {
+        let root = reports.hasSuffix("/") ? reports : reports + "/"
+        return root + date + (shard.map { ".shard-\($0.index)-of-\($0.count)" } ?? "")
     }
 
     /// The run date: `runDate`, else the clock's UTC day.

@@ -221,7 +221,7 @@ package final class NightlyStore {
         try cached("SELECT side, COUNT(*) FROM facts WHERE file_id = ? GROUP BY side").forEach([.integer(id)]) { s in
             countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
         }
-        for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows"] {
+        for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows", "other_shard_bounds"] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
         return (keys, count)
@@ -335,10 +335,24 @@ package final class NightlyStore {
             low = s.optionalInt64(0)
             high = s.optionalInt64(1)
         }
+        try cached("SELECT MIN(min_ms), MAX(max_ms) FROM other_shard_bounds WHERE side = ?").forEach([
+            .integer(Self.sideCode(side))
+        ]) { s in
+            if let other = s.optionalInt64(0) { low = Swift.min(low ?? other, other) }
+            if let other = s.optionalInt64(1) { high = Swift.max(high ?? other, other) }
+        }
         if let pruned = try meta("\(side)_pruned_min") { low = Swift.min(low ?? pruned, pruned) }
         if let pruned = try meta("\(side)_pruned_max") { high = Swift.max(high ?? pruned, pruned) }
         guard let low, let high else { return nil }
         return (low, high)
+    }
+
+    /// Widens the span of event times that `file`'s records of other shards had on `side` (`nightly --shard`): their
+    /// records are not kept here, but the period is the whole run's.
+    package func addOtherShardBounds(file: Int64, side: String, _ span: ClosedRange<Int64>) throws(ASNError) {
+        try cached(
+            "INSERT INTO other_shard_bounds (file_id, side, min_ms, max_ms) VALUES (?, ?, ?, ?) ON CONFLICT(file_id, side) DO UPDATE SET min_ms = MIN(min_ms, excluded.min_ms), max_ms = MAX(max_ms, excluded.max_ms)"
+        ).run([.integer(file), .integer(Self.sideCode(side)), .integer(span.lowerBound), .integer(span.upperBound)])
     }
 
     /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.

@@ -201,6 +201,18 @@ package enum StateSchema {
             mark INTEGER,
             PRIMARY KEY (file_id, row_key)
         ) WITHOUT ROWID;
+        """,
+        // 5: a shard's state (`nightly --shard K/N`) keeps only its own subscriptions' records, but the period is the
+        // whole run's: the first and last event time of the other shards' records, per file and side, so a changed
+        // file's are replaced with its records.
+        """
+        CREATE TABLE other_shard_bounds (
+            file_id INTEGER NOT NULL,
+            side INTEGER NOT NULL,
+            min_ms INTEGER NOT NULL,
+            max_ms INTEGER NOT NULL,
+            PRIMARY KEY (file_id, side)
+        ) WITHOUT ROWID;
         """
     ]
 
