@@ -44,6 +44,9 @@ package enum MergeCommand {
             console.diagnostic("\(name): \(error.message)")
             return .usage
         }
-        return MergeRun(out: out, folders: arguments.positionals, maxRejectRate: maxRejectRate, console: console).run()
+        return MergeRun(
+            out: out, folders: arguments.positionals, maxRejectRate: maxRejectRate,
+            layouts: [ReportMerge.reconcileLayout, NightlyReport.mergeLayout], console: console
+        ).run()
     }
 }

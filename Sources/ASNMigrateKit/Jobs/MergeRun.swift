@@ -12,14 +12,19 @@ package struct MergeRun {
     package let folders: [String]
     /// `--max-reject-rate`, as a fraction.
     package let maxRejectRate: Double
+    /// How each command's shards merge (`reconcile`'s, `nightly`'s).
+    package let layouts: [ReportMerge.Layout]
     /// Where messages go.
     package let console: Console
 
     /// Creates the run.
-    package init(out: String, folders: [String], maxRejectRate: Double, console: Console) {
+    package init(
+        out: String, folders: [String], maxRejectRate: Double, layouts: [ReportMerge.Layout], console: Console
+    ) {
         self.out = out
         self.folders = folders
         self.maxRejectRate = maxRejectRate
+        self.layouts = layouts
         self.console = console
     }
 
@@ -34,17 +39,19 @@ package struct MergeRun {
         }
         var status = ExitStatus.success
         guard let shards = read(besides: destination, status: &status) else { return status }
-        let merged: [(name: String, bytes: [UInt8])]
+        let merged: (files: [(name: String, bytes: [UInt8])], layout: ReportMerge.Layout)
         do {
-            merged = try ReportMerge.reconcile(shards)
+            merged = try ReportMerge.merge(shards, layouts: layouts)
         } catch {
             say("\(error.message); nothing written")
             return error.code == .usage ? .usage : .dataError
         }
-        if let status = write(merged, to: destination) { return status }
-        return MergedReportVerdict.finish(
-            merged, label: Self.name, what: "\(shards.count) shard\(shards.count == 1 ? "" : "s") merged",
-            directory: out, maxRejectRate: maxRejectRate, console: console)
+        if let status = write(merged.files, to: destination) { return status }
+        return merged.layout.verdict(
+            merged.files,
+            ReportMerge.Verdict(
+                label: Self.name, what: "\(shards.count) shard\(shards.count == 1 ? "" : "s") merged", directory: out,
+                maxRejectRate: maxRejectRate, console: console))
     }
 
     // MARK: - Steps
@@ -67,7 +74,7 @@ package struct MergeRun {
                 return nil
             }
             var files: [String: [UInt8]] = [:]
-            for file in ReconciliationReport.fileNames + [ShardManifest.fileName] {
+            for file in Set(layouts.flatMap(\.fileNames)).sorted() + [ShardManifest.fileName] {
                 if let data = FileManager.default.contents(atPath: path + "/" + file) { files[file] = Array(data) }
             }
             shards.append(ReportMerge.Folder(name: path, files: files))
@@ -82,7 +89,9 @@ package struct MergeRun {
         defer { lock?.release() }
         do throws(ASNError) {
             lock = try RunLock.acquire(RunLock.lockPath(besideOutput: destination))
-            try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: ReconcileRun.reportNames) {
+            try AtomicOutput.writeDirectoryAtomically(
+                path: destination, replacing: ReconcileRun.reportNames.union(layouts.flatMap(\.fileNames))
+            ) {
                 (staging: StagingDirectory) throws(ASNError) in
                 for file in merged { try staging.write(name: file.name, bytes: file.bytes) }
             }

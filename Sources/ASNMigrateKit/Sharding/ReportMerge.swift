@@ -1,4 +1,5 @@
-/// Combines the report folders of one sharded `reconcile` run into the report the unsharded run writes, byte for byte.
+/// Combines the report folders of one sharded `reconcile` run, or of one night of a sharded `nightly`, into the report
+/// the unsharded run writes, byte for byte (a night's without its `report.html`).
 ///
 /// Pure: folders come in as file contents, the merged files go out. Shards hold disjoint subscriptions and every
 /// record without a subscription key (rejects, TEST notifications) is in shard 0, so:
@@ -29,42 +30,146 @@ package enum ReportMerge {
         "v2_input"
     ]
 
-    /// The merged report files, in `ReconciliationReport.fileNames` order, or an error naming the folder at fault.
-    package static func reconcile(_ folders: [Folder]) throws(ASNError) -> [(name: String, bytes: [UInt8])] {
-        let ordered = try checkWhole(folders)
-        var merged: [(name: String, bytes: [UInt8])] = []
-        for name in ReconciliationReport.fileNames {
-            let tables = try ordered.map { folder throws(ASNError) in try table(folder, name) }
-            let header = tables[0].header
-            for (folder, table) in zip(ordered, tables) where table.header != header {
-                throw ASNError(
-                    .badShards,
-                    "'\(folder.name)/\(name)' has other columns than '\(ordered[0].name)/\(name)': the folders come from different versions; run every shard with the same asn-migrate",
-                    at: SourceLocation(path: folder.name + "/" + name, line: 1))
-            }
-            var rows = tables.flatMap(\.rows)
-            switch name {
-            case "differences.csv", "pending.csv":
-                rows.sort { Discrepancy.reportOrder(cells: $0, $1) }
-            case "subscriptions.csv":
-                rows.sort { UTF8Order.precedes([$0[0], $0[1]], [$1[0], $1[1]]) }
-            case "mapping-coverage.csv":
-                rows = try coverage(rows, folders: ordered)
-            case "summary.csv":
-                rows = try summary(tables, folders: ordered)
-            default:
-                break
-            }
-            merged.append((name, CSVWriter.renderBytes(header: header, rows: rows)))
+    /// How the shard folders of one command merge: its report files in order, how each file's rows combine, and
+    /// how the merged report is judged. `reconcile`'s is `reconcileLayout`; `nightly`'s is `NightlyReport.mergeLayout`.
+    package struct Layout: Sendable {
+        /// The command whose shard folders it merges (`shard.csv`'s `command`).
+        package var command: String
+        /// The report files, in the order they are written.
+        package var fileNames: [String]
+        /// One file's merged rows from every shard's rows (`tables`, in shard order, columns already checked equal).
+        package var rows:
+            @Sendable (_ file: String, _ tables: [Table], _ folders: [Folder]) throws(ASNError) -> [[String]]
+        /// The console lines and exit status of the merged report, from its files.
+        package var verdict: @Sendable (_ files: [(name: String, bytes: [UInt8])], _ verdict: Verdict) -> ExitStatus
+
+        /// Creates a layout.
+        package init(
+            command: String, fileNames: [String],
+            rows: @escaping @Sendable (String, [Table], [Folder]) throws(ASNError) -> [[String]],
+            verdict: @escaping @Sendable ([(name: String, bytes: [UInt8])], Verdict) -> ExitStatus
+        ) {
+            self.command = command
+            self.fileNames = fileNames
+            self.rows = rows
+            self.verdict = verdict
         }
-        return merged
+    }
+
+    /// What judging a merged report needs besides its files.
+    package struct Verdict {
+        /// The job's name, which console lines begin with.
+        package var label: String
+        /// What was merged, for the first console line.
+        package var what: String
+        /// The report folder as given.
+        package var directory: String
+        /// `--max-reject-rate`.
+        package var maxRejectRate: Double
+        /// Where the lines go.
+        package var console: Console
+
+        /// Creates the settings of a verdict.
+        package init(label: String, what: String, directory: String, maxRejectRate: Double, console: Console) {
+            self.label = label
+            self.what = what
+            self.directory = directory
+            self.maxRejectRate = maxRejectRate
+            self.console = console
+        }
+    }
+
+    /// One report file of a shard: its header and its rows of cells.
+    package typealias Table = (header: [String], rows: [[String]])
+
+    /// `reconcile`'s layout.
+    package static let reconcileLayout = Layout(
+        command: "reconcile", fileNames: ReconciliationReport.fileNames,
+        rows: { (name: String, tables: [Table], folders: [Folder]) throws(ASNError) -> [[String]] in
+            try reconcileRows(name, tables, folders)
+        },
+        verdict: { files, verdict in
+            MergedReportVerdict.finish(
+                files, label: verdict.label, what: verdict.what, directory: verdict.directory,
+                maxRejectRate: verdict.maxRejectRate, console: verdict.console)
+        })
+
+    /// The merged report of a whole sharded run of one of `layouts`' commands (by the shards' `shard.csv`), with that
+    /// layout, or an error naming the folder at fault.
+    package static func merge(_ folders: [Folder], layouts: [Layout]) throws(ASNError) -> (
+        files: [(name: String, bytes: [UInt8])], layout: Layout
+    ) {
+        let (ordered, command) = try checkWhole(folders)
+        guard let layout = layouts.first(where: { $0.command == command }) else {
+            throw ASNError(
+                .badShards,
+                "'\(ordered[0].name)' holds a shard of '\(command)', which merge does not combine; merge the folders of reconcile --shard or nightly --shard runs",
+                at: SourceLocation(path: ordered[0].name + "/" + ShardManifest.fileName))
+        }
+        var merged: [(name: String, bytes: [UInt8])] = []
+        for name in layout.fileNames {
+            let tables = try checkedTables(name, ordered)
+            merged.append(
+                (name, CSVWriter.renderBytes(header: tables[0].header, rows: try layout.rows(name, tables, ordered))))
+        }
+        return (merged, layout)
+    }
+
+    /// The merged report files of a sharded `reconcile`, in `ReconciliationReport.fileNames` order, or an error
+    /// naming the folder at fault.
+    package static func reconcile(_ folders: [Folder]) throws(ASNError) -> [(name: String, bytes: [UInt8])] {
+        try merge(folders, layouts: [reconcileLayout]).files
+    }
+
+    /// One of `reconcile`'s files merged: difference and pending rows sorted again, subscriptions by their key,
+    /// coverage counts and summary figures summed, rejects in shard order.
+    private static func reconcileRows(_ name: String, _ tables: [Table], _ folders: [Folder]) throws(ASNError)
+        -> [[String]]
+    {
+        var rows = tables.flatMap(\.rows)
+        switch name {
+        case "differences.csv", "pending.csv":
+            rows.sort { Discrepancy.reportOrder(cells: $0, $1) }
+        case "subscriptions.csv":
+            rows.sort { UTF8Order.precedes([$0[0], $0[1]], [$1[0], $1[1]]) }
+        case "mapping-coverage.csv":
+            rows = try coverage(rows, folders: folders)
+        case "summary.csv":
+            rows = try summary(tables, folders: folders)
+        default:
+            break
+        }
+        return rows
+    }
+
+    /// Rows whose first cells are a difference's, sorted again in the report order; rows whose differences tie are
+    /// one subscription's, so one shard's, and keep their order.
+    package static func sortedByDifference(_ rows: [[String]]) -> [[String]] {
+        let width = Discrepancy.columns.count
+        return rows.enumerated().sorted { a, b in
+            let (x, y) = (Array(a.element.prefix(width)), Array(b.element.prefix(width)))
+            if x != y { return Discrepancy.reportOrder(cells: x, y) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// One report file of every folder, each with the first folder's columns.
+    private static func checkedTables(_ name: String, _ ordered: [Folder]) throws(ASNError) -> [Table] {
+        let tables = try ordered.map { folder throws(ASNError) in try table(folder, name) }
+        for (folder, table) in zip(ordered, tables) where table.header != tables[0].header {
+            throw ASNError(
+                .badShards,
+                "'\(folder.name)/\(name)' has other columns than '\(ordered[0].name)/\(name)': the folders come from different versions; run every shard with the same asn-migrate",
+                at: SourceLocation(path: folder.name + "/" + name, line: 1))
+        }
+        return tables
     }
 
     // MARK: - Checks
 
     /// The folders ordered by shard, after checking they are one whole run: every folder a shard folder, one N, one
     /// run date, judgement and version, and every shard 0 ..< N exactly once.
-    private static func checkWhole(_ folders: [Folder]) throws(ASNError) -> [Folder] {
+    private static func checkWhole(_ folders: [Folder]) throws(ASNError) -> (ordered: [Folder], command: String) {
         guard !folders.isEmpty else { throw ASNError(.usage, "give the shard report folders to merge") }
         var manifests: [(manifest: ShardManifest, folder: Folder)] = []
         for folder in folders {
@@ -116,7 +221,7 @@ package enum ReportMerge {
                 "shard\(missing.count == 1 ? "" : "s") \(list) of \(count) missing (given: \(folders.map { "'\($0.name)'" }.joined(separator: ", "))); run the missing shard\(missing.count == 1 ? "" : "s") (or rerun the failed array index) and merge again"
             )
         }
-        return (0..<count).compactMap { byIndex[$0] }
+        return ((0..<count).compactMap { byIndex[$0] }, first.manifest.command)
     }
 
     /// One report file of a folder as header and rows of cells, the formula guard undone.
@@ -166,6 +271,16 @@ package enum ReportMerge {
     private static func summary(_ tables: [(header: [String], rows: [[String]])], folders: [Folder]) throws(ASNError)
         -> [[String]]
     {
+        let merged = try summed(tables, folders: folders, shared: sharedMetrics)
+        try checkIdentities(merged)
+        return merged + tables.flatMap { $0.rows.filter { $0[0] == SummaryJSON.causeMetric } }
+    }
+
+    /// The `metric,value` rows of every shard's summary (causes of rejects left out): `shared` metrics checked equal,
+    /// the others summed, in the first shard's order.
+    package static func summed(_ tables: [Table], folders: [Folder], shared sharedMetrics: Set<String>)
+        throws(ASNError) -> [[String]]
+    {
         let cause = SummaryJSON.causeMetric
         let first = tables[0].rows.filter { $0[0] != cause }
         var sums = [Int](repeating: 0, count: first.count)
@@ -202,10 +317,7 @@ package enum ReportMerge {
                 }
             }
         }
-        var merged = zip(first, sums).map { row, sum in sharedMetrics.contains(row[0]) ? row : [row[0], String(sum)] }
-        try checkIdentities(merged)
-        merged += tables.flatMap { $0.rows.filter { $0[0] == cause } }
-        return merged
+        return zip(first, sums).map { row, sum in sharedMetrics.contains(row[0]) ? row : [row[0], String(sum)] }
     }
 
     /// Both accounting identities of `summary.csv` (Reports/README.md) over the merged figures.
