@@ -7,7 +7,8 @@ import Testing
 /// The equivalence property of `nightly` (README, "Equivalence"), over random arrival schedules: each side's records
 /// cut independently at random points (inside the simulator's monthly files too), each batch arriving on a random
 /// night (late, or with nothing on one side for nights), nights re-run, one run in twenty killed (SIGKILL, the built
-/// binary) at a random step, and the last night just after the data or a year later. The last night's reports must be what one `reconcile` over the same files says at the same run date.
+/// binary) at a random step, and the last night just after the data or a year later. The last night's reports must be what one `reconcile` over the same files says at the same run date;
+/// and one schedule in four, run in 2 to 5 shards and merged, must give every night's reports byte for byte.
 ///
 /// Seeded: a failure names the seed and the schedule; `ASN_NIGHTLY_SCHEDULES=N` runs more (default 200).
 @Suite struct NightlyArrivalPropertyTests {
@@ -94,6 +95,10 @@ import Testing
                     "--reports", work + "/Reports"
                 ]
                 + NightlyWorkspace.timeless
+            // One schedule in four also runs every night in 2 to 5 shards (README, "nightly --shard K/N"): each night's
+            // merged shard folders must be the unsharded night's CSV files byte for byte.
+            let shards = seed % 4 == 1 ? 2 + Int(random.next() % 4) : 0
+            if shards > 0 { schedule.append("also in \(shards) shards") }
             let killNight = Int(random.next() % UInt64(nights))
             for night in 0..<nights {
                 for (n, batch) in batches.enumerated() where batch.night == night {
@@ -118,6 +123,10 @@ import Testing
                     let again = ASNMigrateCLI.run(
                         nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
                     #expect(again == status, "re-run of night \(night): \(schedule.joined(separator: "; "))")
+                }
+                if shards > 0 {
+                    try Self.checkShards(
+                        shards, work: work, date: dates[night], status: status, schedule: schedule.joined(separator: "; "))
                 }
             }
             let last = dates[nights - 1]
@@ -159,6 +168,36 @@ import Testing
         #expect(
             withDifferences > seeds.count / 2,
             "most schedules have differences to agree on (not vacuous): \(withDifferences) of \(seeds.count)")
+    }
+
+    /// Runs the night of `date` in `count` shards, each with its own state, merges them, and expects the unsharded
+    /// night's CSV files byte for byte and its exit status.
+    private static func checkShards(_ count: Int, work: String, date: String, status: ASNMigrateKit.ExitStatus, schedule: String)
+        throws
+    {
+        var folders: [String] = []
+        for k in 0..<count {
+            let captured = CapturedConsole()
+            let shard = ASNMigrateCLI.run(
+                [
+                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state",
+                    work + "/shard-{shard}.sqlite", "--reports", work + "/shards", "--shard", "\(k)/\(count)",
+                    "--run-date", date
+                ] + NightlyWorkspace.timeless, console: captured.console)
+            #expect(shard == .success, "shard \(k)/\(count) of \(date): \(schedule): \(captured.stderr)")
+            folders.append("\(work)/shards/\(date).shard-\(k)-of-\(count)")
+        }
+        let merged = "\(work)/merged/\(date)"
+        let captured = CapturedConsole()
+        let merge = ASNMigrateCLI.run(["merge", "--out", merged] + folders, console: captured.console)
+        #expect(merge == status, "merge of \(date): \(schedule): \(captured.stderr)")
+        for name in NightlyReport.fileNames {
+            let expected = FileManager.default.contents(atPath: "\(work)/Reports/\(date)/\(name)")
+            #expect(expected != nil)
+            #expect(
+                FileManager.default.contents(atPath: merged + "/" + name) == expected,
+                "\(name) of \(date) merged from \(count) shards: \(schedule)")
+        }
     }
 
     /// The rows of a report, cut to `differences.csv`'s columns and joined, sorted.
