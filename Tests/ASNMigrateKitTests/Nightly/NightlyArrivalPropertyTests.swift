@@ -126,7 +126,8 @@ import Testing
                 }
                 if shards > 0 {
                     try Self.checkShards(
-                        shards, work: work, date: dates[night], status: status, schedule: schedule.joined(separator: "; "))
+                        shards, work: work, date: dates[night], status: status,
+                        schedule: schedule.joined(separator: "; "))
                 }
             }
             let last = dates[nights - 1]
@@ -172,7 +173,9 @@ import Testing
 
     /// Runs the night of `date` in `count` shards, each with its own state, merges them, and expects the unsharded
     /// night's CSV files byte for byte and its exit status.
-    private static func checkShards(_ count: Int, work: String, date: String, status: ASNMigrateKit.ExitStatus, schedule: String)
+    private static func checkShards(
+        _ count: Int, work: String, date: String, status: ASNMigrateKit.ExitStatus, schedule: String
+    )
         throws
     {
         var folders: [String] = []
