@@ -11,6 +11,8 @@ enum InputFormat: Equatable, Sendable {
     case zip
     /// Anything that reads as text: JSON, JSON Lines, JWS, CSV (damaged or not: the splitter judges it).
     case text
+    /// A file `asn-migrate partition` wrote (`PartitionFile`): records already split, with their original locations.
+    case partition
     /// A format that is not read, named, with what to do (`bzip2`: "decompress it first (bunzip2)").
     case unsupported(name: String, advice: String)
 
@@ -22,6 +24,7 @@ enum InputFormat: Equatable, Sendable {
         func starts(_ magic: [UInt8]) -> Bool {
             head.count >= magic.count && Swift.zip(head, magic).allSatisfy { $0 == $1 }
         }
+        if starts(PartitionFile.magic) { return .partition }
         if starts([0x1f, 0x8b]) { return .gzip }
         if starts([0x28, 0xb5, 0x2f, 0xfd]) { return .zstd }
         if head.count >= 4, head[0] & 0xF0 == 0x50, head[1] == 0x2A, head[2] == 0x4D, head[3] == 0x18 { return .zstd }

@@ -34,6 +34,8 @@ package struct RecordReader: Sendable {
             switch member {
             case .rejected(let error): try body(.broken(error))
             case .stream(let name, let source): try Self.split(source, path: name, chunkSize: chunkSize, body)
+            case .partition(let name, let source):
+                try PartitionFile.read(source, name: name, chunkSize: chunkSize, body)
             }
         }
     }

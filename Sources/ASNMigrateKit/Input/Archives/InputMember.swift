@@ -9,6 +9,8 @@
 enum InputMember {
     /// Bytes to split into records, reported under `name`.
     case stream(name: String, source: any ByteSource)
+    /// A partition file (`PartitionFile`): items already split, each located in its original input.
+    case partition(name: String, source: any ByteSource)
     /// A part that is not read: a format asn-migrate does not read (one reject per file or member, naming the format),
     /// or an archive member that failed its check (CRC-32, a compression method not read); reading goes on after it.
     case rejected(ASNError)
@@ -32,7 +34,7 @@ enum InputMember {
         } catch {
             throw ReadFailure(error, name: name)
         }
-        if format != .text, depth >= maxDepth {
+        if format != .text, format != .partition, depth >= maxDepth {
             return try body(
                 .rejected(
                     ASNError(
@@ -41,10 +43,12 @@ enum InputMember {
                         at: SourceLocation(path: name))))
         }
         switch format {
-        case .text:
+        case .text, .partition:
             let tracked = TrackedSource(buffer)
             do {
-                try body(.stream(name: name, source: tracked))
+                try body(
+                    format == .partition
+                        ? .partition(name: name, source: tracked) : .stream(name: name, source: tracked))
             } catch {
                 // Only the failure the stream itself threw is a read failure; anything else is the caller's.
                 if let failure = tracked.failure as? ASNError, let thrown = error as? ASNError, thrown == failure {

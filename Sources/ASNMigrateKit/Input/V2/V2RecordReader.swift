@@ -62,6 +62,13 @@ package struct V2RecordReader: Sendable {
                     } else {
                         try readJSON(source, name: name, body)
                     }
+                case .partition(let name, let source):
+                    try PartitionFile.read(source, name: name) { item in
+                        switch item {
+                        case .record(let record): for outcome in decoder.decode(record) { try forward(body, outcome) }
+                        case .broken(let error): try forward(body, .rejected(error))
+                        }
+                    }
                 }
             }
         } catch let error as CallerError {

@@ -1,0 +1,153 @@
+/// The file format `asn-migrate partition` writes: the items a `RecordReader` split from the original inputs, each
+/// with its original location, so that reading a partition gives every reader the very records (bytes and
+/// locations) and broken items reading the originals gave, and reports name the original files and lines.
+///
+/// Layout: the magic `ASNPART1`, then entries one after another. An entry is a kind byte (`R` a record, `B` a broken
+/// item), the location (path, line + 1 or 0, index + 1 or 0), then a record's byte count and bytes, or a broken
+/// item's code, message, key, cause and group (each optional text is 0, or its byte count + 1, then its bytes). Counts
+/// are LEB128 varints (`Varint`). A partition file may be gzip-compressed as a whole; readers find either by its
+/// first bytes.
+package enum PartitionFile {
+    /// The first bytes of every partition file.
+    package static let magic: [UInt8] = Array("ASNPART1".utf8)
+
+    /// Appends `item`'s entry to `out`.
+    package static func append(_ item: InputItem, to out: inout [UInt8]) {
+        switch item {
+        case .record(let record):
+            out.append(UInt8(ascii: "R"))
+            appendLocation(record.location, to: &out)
+            Varint.append(UInt64(record.bytes.count), to: &out)
+            out.append(contentsOf: record.bytes)
+        case .broken(let error):
+            out.append(UInt8(ascii: "B"))
+            appendLocation(error.location ?? SourceLocation(path: ""), to: &out)
+            appendText(error.code.rawValue, to: &out)
+            appendText(error.message, to: &out)
+            appendOptional(error.location?.key, to: &out)
+            appendOptional(error.cause, to: &out)
+            appendOptional(error.group, to: &out)
+        }
+    }
+
+    /// Calls `body` with every item of the partition file whose bytes `source` gives (magic first), reading
+    /// `chunkSize` bytes at a time. A file cut short or damaged ends with one broken item naming it.
+    static func read(
+        _ source: any ByteSource, name: String, chunkSize: Int = 1 << 20, _ body: (InputItem) throws -> Void
+    ) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        var pending: [UInt8] = []
+        var start = 0
+        var sawMagic = false
+        var offset = 0
+        while true {
+            let count = try source.readChunk(into: buffer)
+            if count == 0 { break }
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if !sawMagic {
+                guard pending.count >= magic.count else { continue }
+                guard Array(pending[0..<magic.count]) == magic else { return try body(.broken(damaged(name, at: 0))) }
+                sawMagic = true
+                start = magic.count
+            }
+            while let (item, end) = entry(pending, at: start) {
+                try body(item)
+                start = end
+            }
+            if start > 0 && start >= pending.count / 2 {
+                offset += start
+                pending.removeFirst(start)
+                start = 0
+            }
+        }
+        if !sawMagic || start < pending.count {
+            try body(.broken(damaged(name, at: offset + start)))
+        }
+    }
+
+    // MARK: - Private
+
+    /// The error of a partition file that does not read to its end.
+    private static func damaged(_ name: String, at byte: Int) -> ASNError {
+        ASNError(
+            .unreadableInput,
+            "'\(name)' is a partition file damaged or cut short at byte \(byte); run asn-migrate partition again for its slice",
+            at: SourceLocation(path: name))
+    }
+
+    /// The entry starting at `start`, and where the next begins; nil when `bytes` end before it does (or it is damaged,
+    /// which the caller tells by bytes left over at the end).
+    private static func entry(_ bytes: [UInt8], at start: Int) -> (InputItem, Int)? {
+        guard start < bytes.count else { return nil }
+        var i = start + 1
+        guard let path = text(bytes, &i), let line = number(bytes, &i), let index = number(bytes, &i) else {
+            return nil
+        }
+        var location = SourceLocation(
+            path: path, line: line == 0 ? nil : Int(line - 1), index: index == 0 ? nil : Int(index - 1))
+        switch bytes[start] {
+        case UInt8(ascii: "R"):
+            guard let count = number(bytes, &i), count <= UInt64(bytes.count - i) else { return nil }
+            let end = i + Int(count)
+            return (.record(RawRecord(location: location, bytes: Array(bytes[i..<end]))), end)
+        case UInt8(ascii: "B"):
+            guard let codeText = text(bytes, &i), let code = ASNError.Code(rawValue: codeText),
+                let message = text(bytes, &i), let key = optional(bytes, &i), let cause = optional(bytes, &i),
+                let group = optional(bytes, &i)
+            else { return nil }
+            location.key = key
+            let error = ASNError(
+                code, message, at: path.isEmpty && location.line == nil ? nil : location, cause: cause, group: group)
+            return (.broken(error), i)
+        default:
+            return nil
+        }
+    }
+
+    private static func appendLocation(_ location: SourceLocation, to out: inout [UInt8]) {
+        appendText(location.path, to: &out)
+        Varint.append(location.line.map { UInt64($0) + 1 } ?? 0, to: &out)
+        Varint.append(location.index.map { UInt64($0) + 1 } ?? 0, to: &out)
+    }
+
+    private static func appendText(_ text: String, to out: inout [UInt8]) {
+        Varint.append(UInt64(text.utf8.count), to: &out)
+        out.append(contentsOf: text.utf8)
+    }
+
+    private static func appendOptional(_ text: String?, to out: inout [UInt8]) {
+        guard let text else { return Varint.append(0, to: &out) }
+        Varint.append(UInt64(text.utf8.count) + 1, to: &out)
+        out.append(contentsOf: text.utf8)
+    }
+
+    /// A varint at `i`, advancing past it; nil when the bytes end first or it runs past 64 bits.
+    private static func number(_ bytes: [UInt8], _ i: inout Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count, shift < 64 {
+            let byte = bytes[i]
+            i += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    private static func text(_ bytes: [UInt8], _ i: inout Int) -> String? {
+        guard let count = number(bytes, &i), count <= UInt64(bytes.count - i) else { return nil }
+        defer { i += Int(count) }
+        return String(decoding: bytes[i..<(i + Int(count))], as: UTF8.self)
+    }
+
+    /// An optional text: `.some(nil)` when absent, nil when the bytes end first.
+    private static func optional(_ bytes: [UInt8], _ i: inout Int) -> String?? {
+        guard let count = number(bytes, &i) else { return nil }
+        guard count > 0 else { return .some(nil) }
+        guard count - 1 <= UInt64(bytes.count - i) else { return nil }
+        defer { i += Int(count - 1) }
+        return .some(String(decoding: bytes[i..<(i + Int(count - 1))], as: UTF8.self))
+    }
+}
