@@ -26,6 +26,7 @@ public enum ASNMigrateCLI {
         CommandEntry(spec: ReconcileCommand.spec) { ReconcileCommand.run($0, console: $1) },
         CommandEntry(spec: NightlyCommand.spec) { NightlyCommand.run($0, console: $1) },
         CommandEntry(spec: MergeCommand.spec) { MergeCommand.run($0, console: $1) },
+        CommandEntry(spec: PartitionCommand.spec) { PartitionCommand.run($0, console: $1) },
         CommandEntry(spec: MappingsCommand.spec) { MappingsCommand.run($0, console: $1) },
         CommandEntry(spec: FetchCommand.spec) { FetchCommand.run($0, console: $1) }
     ]

@@ -1,13 +1,13 @@
 import Foundation
 
-/// `asn-migrate merge --out DIR SHARD_DIR...`: combines the report folders of a sharded `reconcile` run into the
-/// report the unsharded run writes, byte for byte (`ReportMerge`).
+/// `asn-migrate merge --out DIR SHARD_DIR...`: combines the report folders of a sharded `reconcile` run, or of one
+/// night of a sharded `nightly`, into the report the unsharded run writes, byte for byte (`ReportMerge`).
 package enum MergeCommand {
     /// The command's spec.
     package static let spec = CommandSpec(
         name: "merge",
         abstract:
-            "Combine the report folders of 'reconcile --shard K/N' runs (every shard 0 to N-1 once) into one report, byte for byte the unsharded run's.",
+            "Combine the report folders of 'reconcile --shard K/N' (or --partition) runs, or one night's 'nightly --shard K/N' folders (every shard 0 to N-1 once), into one report, byte for byte the unsharded run's.",
         options: [
             .single(
                 "--out", short: "-o", valueName: "DIR",
@@ -22,7 +22,8 @@ package enum MergeCommand {
         ],
         positional: PositionalSpec(
             name: "SHARD_DIR",
-            help: "A shard's report folder (the --out of 'reconcile --shard K/N', holding shard.csv); give all N.",
+            help:
+                "A shard's report folder holding shard.csv (the --out of 'reconcile --shard K/N', or a night's <reports>/<date>.shard-K-of-N); give all N.",
             minCount: 1,
             missingHint: "give the shard report folders, e.g. shards/*"
         ),

@@ -107,6 +107,11 @@ package enum ReconcileCommand {
                 "--memory-limit", valueName: "SIZE",
                 help:
                     "Like --shards, with N estimated from the input's size so the run stays under SIZE (2G, 512M); the console prints the peak reached."
+            ),
+            .single(
+                "--partition", valueName: "DIR",
+                help:
+                    "Reconcile one partition folder of 'asn-migrate partition' (DIR is part-K-of-N, instead of --v1 and --v2) as shard K of N of the partitioned inputs, and write its report with shard.csv for 'asn-migrate merge'."
             )
         ],
         exitStatuses: ExitStatus.allCases
@@ -118,7 +123,8 @@ package enum ReconcileCommand {
             return ReconcileRun(settings: try settings(arguments, now: now), console: console).run()
         } catch {
             console.diagnostic("asn-migrate reconcile: \(error.message)")
-            return .usage
+            // A partition folder that is incomplete or damaged is bad data, not a bad command line.
+            return error.code == .badShards ? .dataError : .usage
         }
     }
 
@@ -131,14 +137,20 @@ package enum ReconcileCommand {
                 failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
                 catalog: ThresholdFigures.reconcile))
         settings.sharding = try shardPlan(arguments, environment: ProcessInfo.processInfo.environment)
+        if let path = arguments.value("--partition") {
+            let folder = try PartitionFolder.read(FileSystem.trimmingTrailingSlashes(path))
+            settings.partition = folder
+            settings.sharding = .one(folder.shard)
+            settings.options.run.inputs = folder.inputs
+        }
         if case .one(let shard) = settings.sharding {
             // Shards of one run must not share a folder: without --out each gets its own beside the dated one.
             settings.outDirectory =
                 arguments.value("--out").map { $0.replacingOccurrences(of: "{shard}", with: String(shard.index)) }
                 ?? "Reports/\(options.run.runDate).shard-\(shard.index)-of-\(shard.count)"
         }
-        settings.v1Roots = arguments.values("--v1")
-        settings.v2Roots = arguments.values("--v2")
+        settings.v1Roots = settings.partition.map { [$0.path + "/v1"] } ?? arguments.values("--v1")
+        settings.v2Roots = settings.partition.map { [$0.path + "/v2"] } ?? arguments.values("--v2")
         settings.v1Database = try databaseSource(arguments, side: "v1")
         settings.v2Database = try databaseSource(arguments, side: "v2")
         settings.signatures = try signaturePolicy(arguments)
@@ -157,6 +169,21 @@ package enum ReconcileCommand {
     static func shardPlan(_ arguments: ParsedArguments, environment: [String: String]) throws(ASNError)
         -> ReconcileRun.ShardPlan
     {
+        if arguments.value("--partition") != nil {
+            let excluded = [
+                "--v1", "--v2", "--shard", "--shards", "--memory-limit", "--v2-columns", "--verify-signatures",
+                "--summary-json", "--fail-on", "--warn-on", "--html"
+            ]
+            if let other = excluded.first(where: {
+                arguments.flag($0) || arguments.value($0) != nil || !arguments.values($0).isEmpty
+            }) {
+                throw ASNError(
+                    .usage,
+                    "--partition DIR reads that partition folder as one shard of the partitioned inputs, so \(other) does not go with it\(other == "--v1" || other == "--v2" ? " (the inputs are the partition's)" : " yet")"
+                )
+            }
+            return .whole
+        }
         let given = ["--shard", "--shards", "--memory-limit"].filter { arguments.value($0) != nil }
         guard let option = given.first else { return .whole }
         guard given.count == 1 else {
@@ -223,12 +250,13 @@ package enum ReconcileCommand {
 
     /// Validates the options; usage errors name the option.
     static func parseOptions(_ arguments: ParsedArguments, now: Int64) throws(ASNError) -> (ReconcileOptions, String) {
-        guard !arguments.values("--v1").isEmpty else {
+        let partition = arguments.value("--partition") != nil
+        guard partition || !arguments.values("--v1").isEmpty else {
             throw ASNError(
                 .usage,
                 "missing --v1 PATH: give the V1 archive (file, directory or '-'). See 'asn-migrate reconcile --help'.")
         }
-        guard !arguments.values("--v2").isEmpty else {
+        guard partition || !arguments.values("--v2").isEmpty else {
             throw ASNError(
                 .usage,
                 "missing --v2 PATH: give the V2 records (file or directory). See 'asn-migrate reconcile --help'.")

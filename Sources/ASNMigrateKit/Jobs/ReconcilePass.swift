@@ -147,8 +147,10 @@ struct ReconcilePass {
         // One copy of the records, not two.
         state.reconciler = Reconciler(table: inputs.table, options: settings.options)
         if shard != nil {
-            reconciler.options.v1Span = state.spans.v1
-            reconciler.options.v2Span = state.spans.v2
+            // A partition holds (nearly) only its own records: the spans over every record are in its manifests.
+            let spans = settings.partition?.spans ?? state.spans
+            reconciler.options.v1Span = spans.v1
+            reconciler.options.v2Span = spans.v2
         }
         var result = reconciler.finish()
         if state.transactions.holdsRecords {

@@ -38,6 +38,9 @@ package struct ReconcileRun {
         package var html = false
         /// `--force`: run even when the sides look swapped.
         package var force = false
+        /// `--partition DIR`: the partition folder read as one shard (its files are the inputs, its manifests give
+        /// the unsharded run's spans and input roots).
+        package var partition: PartitionFolder?
 
         /// Settings with `options`, the report folder, the reject limit and the thresholds; the rest as the flags'
         /// defaults.
@@ -105,7 +108,7 @@ package struct ReconcileRun {
         let inputs: Inputs
         do { inputs = try readInputs() } catch {
             console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
-            return .failure
+            return (error as? ASNError)?.code == .badShards ? .dataError : .failure
         }
         if let problem = ReconcileRun.inputProblem(
             v1Files: inputs.v1.files, v2Files: inputs.v2Files, columnMap: inputs.columnMap,
@@ -161,8 +164,20 @@ package struct ReconcileRun {
     private func readInputs() throws -> Inputs {
         let table = try MappingLoader.load(settings.mappingsDirectory)
         let transactionRules = try V2OnlyTransactionRules.load(directory: settings.mappingsDirectory)
-        let v1 = try InputPaths.select(settings.v1Database == nil ? settings.v1Roots : [])
-        let v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [])
+        var v1 = try InputPaths.select(settings.v1Database == nil ? settings.v1Roots : [])
+        var v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [])
+        if let partition = settings.partition {
+            // The partition's records were placed by the rules they were partitioned with: others would place them
+            // elsewhere.
+            guard partition.mappingDigest == String(table.digest) else {
+                throw ASNError(
+                    .badShards,
+                    "'\(partition.path)' was partitioned under mapping rules with digest \(partition.mappingDigest), not these (\(table.digest)); reconcile it with the same --mappings, or partition again",
+                    at: SourceLocation(path: partition.path))
+            }
+            v1 = InputSelection(files: partition.v1Files)
+            v2 = InputSelection(files: partition.v2Files)
+        }
         // A fetch folder's own files (its summary and not-found list) are not Apple's answers: never read as records.
         let v2Files = v2.files.filter { !FetchFolder.isOwnFile($0.path) }
         let columnMap = try settings.v2ColumnsPath.map { (path: String) throws(ASNError) in

@@ -1,10 +1,25 @@
 /// The first and last event time of each side over every record read, whether or not a shard keeps it: a shard's
 /// period and pending edges are the whole run's (`ReconciliationPeriod`), so its judgements are the unsharded run's.
-struct ShardSpans: Sendable {
+struct ShardSpans: Sendable, Equatable {
     /// V1's span (inferred event times left out), nil while no V1 record had a time.
     private(set) var v1: ClosedRange<Int64>?
     /// V2's span of `signedDate`s, nil while no V2 record had one.
     private(set) var v2: ClosedRange<Int64>?
+
+    /// No span yet.
+    init() {}
+
+    /// The spans `v1` and `v2` (read back from a partition's manifests).
+    init(v1: ClosedRange<Int64>?, v2: ClosedRange<Int64>?) {
+        self.v1 = v1
+        self.v2 = v2
+    }
+
+    /// Both sides' spans widened by `other`'s (the slices of a partitioned input).
+    mutating func formUnion(_ other: ShardSpans) {
+        for time in [other.v1?.lowerBound, other.v1?.upperBound] { Self.extend(&v1, time) }
+        for time in [other.v2?.lowerBound, other.v2?.upperBound] { Self.extend(&v2, time) }
+    }
 
     /// Counts a V1 outcome's event time, as `Reconciler` counts the records it keeps.
     mutating func addV1(_ outcome: V1RecordOutcome) {

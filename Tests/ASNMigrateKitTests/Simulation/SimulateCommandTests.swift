@@ -27,7 +27,7 @@ import Testing
     @Test func theToolAddsSimulateLastAndTheLibraryAloneDoesNotKnowIt() {
         #expect(
             ToolCommands.all.map(\.spec.name) == [
-                "migrate", "reconcile", "nightly", "merge", "mappings", "fetch", "simulate"
+                "migrate", "reconcile", "nightly", "merge", "partition", "mappings", "fetch", "simulate"
             ])
         #expect(!ASNMigrateCLI.builtInCommands.contains { $0.spec.name == "simulate" })
         let console = Console(output: { (_: [UInt8]) throws(ASNError) in }, diagnostic: { _ in })
