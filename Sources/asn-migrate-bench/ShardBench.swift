@@ -1,8 +1,9 @@
 import Foundation
 
 /// Issue 21's measurement (`--only shards`): `reconcile` unsharded, then `--shards N` for N = 1, 2, 4 and 8 run in turn
-/// in one process, `--memory-limit` at nine tenths of the unsharded peak, and one `--shard 0/8` process alone (what one engine
-/// task costs); each run's time and peak RSS, and whether its report is byte-identical to the unsharded one.
+/// in one process, `--memory-limit` at nine tenths of the unsharded peak, one `--shard 0/8` process alone (what one engine
+/// task costs), and `partition --shards 8` with each partition reconciled alone and merged; each run's time and peak
+/// RSS, and whether its report is byte-identical to the unsharded one.
 enum ShardBench {
     /// One measured run.
     struct Row {
@@ -46,6 +47,43 @@ enum ShardBench {
         say(
             "--shard 0/8 alone (one engine task): \(fixed(one.seconds, 2)) s wall, CPU \(fixed(one.cpuSeconds, 2)) s, max RSS \(megabytes(one.maxRSS)) MB; "
                 + "\(fixed(one.cpuSeconds / max(unsharded.cpuSeconds, 0.001) * 100, 0))% of the unsharded CPU (each shard decodes every record)"
+        )
+        try partitioned(binary, set: set, folder: folder, whole: whole, unsharded: unsharded)
+    }
+
+    /// `partition --shards 8` once, then each partition reconciled alone (`reconcile --partition`) one after another
+    /// and merged: the pass's cost, one partition's (what one engine task costs after it), and the merged report.
+    private static func partitioned(
+        _ binary: String, set: BenchData.DataSet, folder: String, whole: String, unsharded: ChildProcess.Result
+    ) throws {
+        let parts = "\(folder)/partitions"
+        try? FileManager.default.removeItem(atPath: parts)
+        let pass = try measure(
+            binary,
+            ["partition", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2", "--shards", "8", "--out", parts]
+        )
+        say(
+            "partition --shards 8 (one pass): \(fixed(pass.seconds, 2)) s wall, CPU \(fixed(pass.cpuSeconds, 2)) s, max RSS \(megabytes(pass.maxRSS)) MB"
+        )
+        var results: [ChildProcess.Result] = []
+        var reports: [String] = []
+        for k in 0..<8 {
+            let report = "\(folder)/partition-reports/\(k)"
+            results.append(
+                try measure(
+                    binary,
+                    ["reconcile", "--partition", "\(parts)/part-\(k)-of-8", "--run-date", "2024-01-01", "--out", report]
+                ))
+            reports.append(report)
+        }
+        let merged = "\(folder)/partitions-merged"
+        _ = try measure(binary, ["merge", "--max-reject-rate", "100%", "--out", merged] + reports)
+        let cpu = results.reduce(0) { $0 + $1.cpuSeconds }
+        let first = results[0]
+        say(
+            "reconcile --partition, 8 partitions one after another: \(fixed(results.reduce(0) { $0 + $1.seconds }, 2)) s wall, CPU \(fixed(cpu, 2)) s, max RSS \(megabytes(results.map(\.maxRSS).max() ?? 0)) MB; "
+                + "part-0-of-8 alone \(fixed(first.seconds, 2)) s wall, CPU \(fixed(first.cpuSeconds, 2)) s (\(fixed(first.cpuSeconds / max(unsharded.cpuSeconds, 0.001) * 100, 0))% of the unsharded CPU); "
+                + "merged report \(try same(whole, merged) ? "byte-identical to the unsharded one" : "DIFFERS from the unsharded one")"
         )
     }
 
