@@ -677,10 +677,12 @@ package struct NightlyPass {
                         error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
                         into: &result)
                 case .record(let record):
-                    if signatures != nil && !record.signatureVerified { result.counts.unverified += 1 }
+                    let stored = StoredRecord(v2: record)
+                    if signatures != nil && !record.signatureVerified && owns(stored.key) {
+                        result.counts.unverified += 1
+                    }
                     try keep(
-                        StoredRecord(v2: record), fileId: fileId, store: store, backfill: backfill,
-                        lineOffset: lineOffset, into: &result,
+                        stored, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
                         conflict: { Reconciler.conflict(record.payload) })
                 case .api(let record):
                     // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
@@ -724,11 +726,7 @@ package struct NightlyPass {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
         let key = record.key
-        if let shard = settings.shard,
-            !shard.holds(
-                ShardHash.shard(
-                    environment: key.environment, originalTransactionId: key.originalTransactionId, count: shard.count))
-        {
+        if !owns(key) {
             let kept = settings.environment.map { $0 == key.environment } ?? true
             if kept, !record.facts.eventTimeInferred, let time = record.facts.time {
                 outcome.otherShards =
@@ -758,6 +756,14 @@ package struct NightlyPass {
     }
 
     // MARK: - Helpers
+
+    /// Whether this night keeps `key`'s records: always, or in a sharded night when the subscription is its shard's.
+    private func owns(_ key: SubscriptionKey) -> Bool {
+        guard let shard = settings.shard else { return true }
+        return shard.holds(
+            ShardHash.shard(
+                environment: key.environment, originalTransactionId: key.originalTransactionId, count: shard.count))
+    }
 
     private static func key(_ d: Discrepancy) -> SubscriptionKey {
         SubscriptionKey(environment: d.environment, originalTransactionId: d.originalTransactionId)
