@@ -29,7 +29,8 @@ final class PartitionDataWriter {
                 throw (error as? ASNError) ?? ASNError(.outputFailed, "cannot create '\(path)': \(error)")
             }
         } else {
-            plain = try AtomicFile(path: path)
+            // Up to 1000 of these are open at once: a small buffer each (a gzip stream holds about 256 KiB anyway).
+            plain = try AtomicFile(path: path, blockSize: 64 << 10)
         }
         try write(PartitionFile.magic, items: 0)
     }
