@@ -49,8 +49,11 @@ package enum PartitionCommand {
     static func settings(_ arguments: ParsedArguments, environment: [String: String]) throws(ASNError)
         -> PartitionRun.Settings
     {
-        guard !arguments.values("--v1").isEmpty || !arguments.values("--v2").isEmpty else {
-            throw ASNError(.usage, "give the inputs to partition: --v1 PATH and --v2 PATH")
+        for side in ["--v1", "--v2"] where arguments.values(side).isEmpty {
+            throw ASNError(
+                .usage,
+                "missing \(side) PATH: partition both sides (--v1 PATH and --v2 PATH), as reconcile reads them. See 'asn-migrate partition --help'."
+            )
         }
         guard let out = arguments.value("--out") else {
             throw ASNError(.usage, "missing --out DIR: name the folder the partition folders go into")

@@ -105,5 +105,10 @@ import Testing
             "partition", "--v1", v1, "--v2", csv, "--shards", "2", "--out", tmp.path + "/csv-parts"
         ])
         #expect(refused.status == 64 && refused.stderr.contains("V2 CSV export"), "\(refused.stderr)")
+        let oneSide = try BinaryRun.run(["partition", "--v1", v1, "--shards", "2", "--out", tmp.path + "/v1-parts"])
+        #expect(oneSide.status == 64 && oneSide.stderr.contains("missing --v2 PATH"), "\(oneSide.stderr)")
+        let inside = try BinaryRun.run(["partition", "--v1", v1, "--v2", v2, "--shards", "2", "--out", v1 + "/parts"])
+        #expect(inside.status == 64, "an output inside an input is refused: \(inside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: v1 + "/parts"))
     }
 }
