@@ -80,28 +80,32 @@ package enum PartitionFile {
     /// which the caller tells by bytes left over at the end).
     private static func entry(_ bytes: [UInt8], at start: Int) -> (InputItem, Int)? {
         guard start < bytes.count else { return nil }
-        var i = start + 1
-        guard let path = text(bytes, &i), let line = number(bytes, &i), let index = number(bytes, &i) else {
-            return nil
-        }
-        var location = SourceLocation(
-            path: path, line: line == 0 ? nil : Int(line - 1), index: index == 0 ? nil : Int(index - 1))
-        switch bytes[start] {
-        case UInt8(ascii: "R"):
-            guard let count = number(bytes, &i), count <= UInt64(bytes.count - i) else { return nil }
-            let end = i + Int(count)
-            return (.record(RawRecord(location: location, bytes: Array(bytes[i..<end]))), end)
-        case UInt8(ascii: "B"):
-            guard let codeText = text(bytes, &i), let code = ASNError.Code(rawValue: codeText),
-                let message = text(bytes, &i), let key = optional(bytes, &i), let cause = optional(bytes, &i),
-                let group = optional(bytes, &i)
+        return bytes.withUnsafeBytes { all -> (InputItem, Int)? in
+            var reader = Varint.Reader(UnsafeRawBufferPointer(rebasing: all[start...]))
+            guard let kind = reader.byte(), let path = text(&reader), let line = reader.next(),
+                let index = reader.next()
             else { return nil }
-            location.key = key
-            let error = ASNError(
-                code, message, at: path.isEmpty && location.line == nil ? nil : location, cause: cause, group: group)
-            return (.broken(error), i)
-        default:
-            return nil
+            var location = SourceLocation(
+                path: path, line: line == 0 ? nil : Int(line - 1), index: index == 0 ? nil : Int(index - 1))
+            let item: InputItem
+            switch kind {
+            case UInt8(ascii: "R"):
+                guard let count = reader.next(), let record = reader.bytes(count) else { return nil }
+                item = .record(RawRecord(location: location, bytes: Array(record)))
+            case UInt8(ascii: "B"):
+                guard let codeText = text(&reader), let code = ASNError.Code(rawValue: codeText),
+                    let message = text(&reader), let key = optional(&reader), let cause = optional(&reader),
+                    let group = optional(&reader)
+                else { return nil }
+                location.key = key
+                item = .broken(
+                    ASNError(
+                        code, message, at: path.isEmpty && location.line == nil ? nil : location, cause: cause,
+                        group: group))
+            default:
+                return nil
+            }
+            return (item, start + reader.position)
         }
     }
 
@@ -122,32 +126,16 @@ package enum PartitionFile {
         out.append(contentsOf: text.utf8)
     }
 
-    /// A varint at `i`, advancing past it; nil when the bytes end first or it runs past 64 bits.
-    private static func number(_ bytes: [UInt8], _ i: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count, shift < 64 {
-            let byte = bytes[i]
-            i += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
-    }
-
-    private static func text(_ bytes: [UInt8], _ i: inout Int) -> String? {
-        guard let count = number(bytes, &i), count <= UInt64(bytes.count - i) else { return nil }
-        defer { i += Int(count) }
-        return String(decoding: bytes[i..<(i + Int(count))], as: UTF8.self)
+    private static func text(_ reader: inout Varint.Reader) -> String? {
+        guard let count = reader.next(), let bytes = reader.bytes(count) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An optional text: `.some(nil)` when absent, nil when the bytes end first.
-    private static func optional(_ bytes: [UInt8], _ i: inout Int) -> String?? {
-        guard let count = number(bytes, &i) else { return nil }
+    private static func optional(_ reader: inout Varint.Reader) -> String?? {
+        guard let count = reader.next() else { return nil }
         guard count > 0 else { return .some(nil) }
-        guard count - 1 <= UInt64(bytes.count - i) else { return nil }
-        defer { i += Int(count - 1) }
-        return .some(String(decoding: bytes[i..<(i + Int(count - 1))], as: UTF8.self))
+        guard let bytes = reader.bytes(count - 1) else { return nil }
+        return .some(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -87,9 +87,7 @@ package struct PartitionFolder: Sendable {
         let given = Set(manifests.map(\.slice.index))
         let missing = (0..<first.slice.count).filter { !given.contains($0) }
         guard missing.isEmpty else {
-            let list =
-                missing.prefix(10).map(String.init).joined(separator: ", ")
-                + (missing.count > 10 ? " … (\(missing.count) in all)" : "")
+            let list = ShardSelection.listed(missing)
             throw ASNError(
                 .badShards,
                 "'\(path)' lacks slice\(missing.count == 1 ? "" : "s") \(list) of \(first.slice.count): run asn-migrate partition --files J/\(first.slice.count) for \(missing.count == 1 ? "it" : "them") (or wait for it to finish), then reconcile again",

@@ -213,9 +213,7 @@ package enum ReportMerge {
         }
         let missing = (0..<count).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
-            let list =
-                missing.prefix(10).map(String.init).joined(separator: ", ")
-                + (missing.count > 10 ? " … (\(missing.count) in all)" : "")
+            let list = ShardSelection.listed(missing)
             throw ASNError(
                 .badShards,
                 "shard\(missing.count == 1 ? "" : "s") \(list) of \(count) missing (given: \(folders.map { "'\($0.name)'" }.joined(separator: ", "))); run the missing shard\(missing.count == 1 ? "" : "s") (or rerun the failed array index) and merge again"

@@ -74,6 +74,12 @@ package struct ShardSelection: Sendable, Equatable {
         return ShardSelection(index: index, count: count)
     }
 
+    /// Shard (or slice) numbers for a message: the first ten, then how many in all.
+    package static func listed(_ numbers: [Int]) -> String {
+        numbers.prefix(10).map(String.init).joined(separator: ", ")
+            + (numbers.count > 10 ? " … (\(numbers.count) in all)" : "")
+    }
+
     /// A whole number written in ASCII digits only (no sign, no space), nil otherwise.
     private static func number(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 9,

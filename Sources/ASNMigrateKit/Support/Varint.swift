@@ -28,6 +28,16 @@ package enum Varint {
         /// Whether every byte was read.
         package var isAtEnd: Bool { offset == bytes.count }
 
+        /// How many bytes were read.
+        package var position: Int { offset }
+
+        /// The next `count` raw bytes, or nil when fewer are left.
+        package mutating func bytes(_ count: UInt64) -> UnsafeRawBufferPointer? {
+            guard count <= UInt64(bytes.count - offset) else { return nil }
+            defer { offset += Int(count) }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(count))])
+        }
+
         /// The next raw byte.
         package mutating func byte() -> UInt8? {
             guard offset < bytes.count else { return nil }
