@@ -51,7 +51,7 @@ import Testing
         let rejected = String(decoding: expected["rejected.csv"] ?? Data(), as: UTF8.self)
         #expect(rejected.contains(".jsonl.gz,"), "a reject located in the gzip file (not vacuous): \(rejected)")
 
-        for (shards, slices, gzip) in [(1, 1, false), (4, 3, true), (7, 2, false)] {
+        for (shards, slices, gzip) in [(1, 1, false), (2, 3, true), (3, 2, false), (7, 2, true)] {
             let out = "\(tmp.path)/parts-\(shards)-\(slices)"
             let statuses = try Self.partition(v1: v1, v2: v2, shards: shards, slices: slices, gzip: gzip, out: out)
             #expect(statuses.allSatisfy { $0 == 0 }, "N = \(shards), M = \(slices): \(statuses)")
