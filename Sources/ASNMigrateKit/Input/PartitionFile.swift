@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The file format `asn-migrate partition` writes: the items a `RecordReader` split from the original inputs, each
 /// with its original location, so that reading a partition gives every reader the very records (bytes and
 /// locations) and broken items reading the originals gave, and reports name the original files and lines.
@@ -64,6 +70,27 @@ package enum PartitionFile {
         if !sawMagic || start < pending.count {
             try body(.broken(damaged(name, at: offset + start)))
         }
+    }
+
+    /// The size and SHA-1 (hex) of the file at `path`, read 1 MiB at a time (not mapped: a partition file may be
+    /// gigabytes, and mapped pages would count against the process's memory).
+    package static func measure(_ path: String) throws(ASNError) -> (bytes: Int64, sha1: String) {
+        let fd = systemOpen(path)
+        guard fd >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
+        defer { systemClose(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var hasher = SHA1()
+        var total: Int64 = 0
+        while true {
+            guard let base = buffer.baseAddress else { break }
+            let n = systemRead(fd, base, buffer.count)
+            guard n >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
+            if n == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            total += Int64(n)
+        }
+        return (total, SHA1.hex(hasher.finalize()))
     }
 
     // MARK: - Private

@@ -60,14 +60,8 @@ final class PartitionDataWriter {
                 throw FileSystem.failure("move the finished file to", path, errno)
             }
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw ASNError(.outputFailed, "cannot read back '\(path)': \(error.localizedDescription)")
-        }
-        let sha1 = data.withUnsafeBytes { SHA1.hex(SHA1.digest($0)) }
-        return PartitionManifest.DataFile(side: side, name: name, bytes: Int64(data.count), sha1: sha1, items: items)
+        let (size, sha1) = try PartitionFile.measure(path)
+        return PartitionManifest.DataFile(side: side, name: name, bytes: size, sha1: sha1, items: items)
     }
 
     /// Drops the unfinished file; what was at `path` stays.

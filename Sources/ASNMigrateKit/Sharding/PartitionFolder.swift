@@ -97,20 +97,20 @@ package struct PartitionFolder: Sendable {
 
     /// The data file is there with its manifest's size and SHA-1.
     private static func verify(_ file: PartitionManifest.DataFile, at path: String) throws(ASNError) {
-        let data: Data
+        let size: Int64
+        let sha1: String
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            (size, sha1) = try PartitionFile.measure(path)
         } catch {
             throw ASNError(
                 .badShards,
-                "'\(path)' is missing or unreadable (\(error.localizedDescription)); run asn-migrate partition again for its slice",
+                "'\(path)' is missing or unreadable (\(error.message)); run asn-migrate partition again for its slice",
                 at: SourceLocation(path: path))
         }
-        let sha1 = data.withUnsafeBytes { SHA1.hex(SHA1.digest($0)) }
-        guard Int64(data.count) == file.bytes, sha1 == file.sha1 else {
+        guard size == file.bytes, sha1 == file.sha1 else {
             throw ASNError(
                 .badShards,
-                "'\(path)' is damaged: \(data.count) bytes with SHA-1 \(sha1), but its slice manifest says \(file.bytes) bytes with SHA-1 \(file.sha1); run asn-migrate partition again for its slice",
+                "'\(path)' is damaged: \(size) bytes with SHA-1 \(sha1), but its slice manifest says \(file.bytes) bytes with SHA-1 \(file.sha1); run asn-migrate partition again for its slice",
                 at: SourceLocation(path: path))
         }
     }
