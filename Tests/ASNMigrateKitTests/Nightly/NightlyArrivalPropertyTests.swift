@@ -194,13 +194,8 @@ import Testing
         let captured = CapturedConsole()
         let merge = ASNMigrateCLI.run(["merge", "--out", merged] + folders, console: captured.console)
         #expect(merge == status, "merge of \(date): \(schedule): \(captured.stderr)")
-        for name in NightlyReport.fileNames {
-            let expected = FileManager.default.contents(atPath: "\(work)/Reports/\(date)/\(name)")
-            #expect(expected != nil)
-            #expect(
-                FileManager.default.contents(atPath: merged + "/" + name) == expected,
-                "\(name) of \(date) merged from \(count) shards: \(schedule)")
-        }
+        let differing = NightlyWorkspace.differingNightFiles(merged, expected: "\(work)/Reports/\(date)")
+        #expect(differing.isEmpty, "\(differing) of \(date) merged from \(count) shards: \(schedule)")
     }
 
     /// The rows of a report, cut to `differences.csv`'s columns and joined, sorted.

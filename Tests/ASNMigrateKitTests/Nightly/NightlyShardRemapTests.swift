@@ -51,13 +51,8 @@ import Testing
             let merged = "\(tmp.path)/merged/\(date)"
             let captured = CapturedConsole()
             #expect(ASNMigrateCLI.run(["merge", "--out", merged] + folders, console: captured.console) == status)
-            for name in NightlyReport.fileNames {
-                let expected = FileManager.default.contents(atPath: "\(tmp.path)/whole/\(date)/\(name)")
-                #expect(expected != nil)
-                #expect(
-                    FileManager.default.contents(atPath: merged + "/" + name) == expected,
-                    "night \(night + 1), window \(window): \(name)")
-            }
+            let differing = NightlyWorkspace.differingNightFiles(merged, expected: "\(tmp.path)/whole/\(date)")
+            #expect(differing.isEmpty, "night \(night + 1), window \(window): \(differing)")
         }
     }
 }

@@ -47,6 +47,15 @@ struct NightlyWorkspace {
     /// freshness (`--max-lag`) and the file-age wait (`--min-file-age`) are turned off.
     static let timeless = ["--max-lag", "36500d", "--min-file-age", "0"]
 
+    /// The names of the night's report files (`NightlyReport.fileNames`) whose bytes differ between two report
+    /// folders, or are missing from `expected`: what a merged sharded night is checked with.
+    static func differingNightFiles(_ merged: String, expected: String) -> [String] {
+        NightlyReport.fileNames.filter { name in
+            let want = FileManager.default.contents(atPath: expected + "/" + name)
+            return want == nil || FileManager.default.contents(atPath: merged + "/" + name) != want
+        }
+    }
+
     /// The arguments of a run for `date`.
     func arguments(_ date: String) -> [String] {
         ["nightly", "--v1", v1, "--v2", v2, "--state", state, "--reports", reports, "--run-date", date] + timelessFlags
