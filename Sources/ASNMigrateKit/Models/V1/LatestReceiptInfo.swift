@@ -68,6 +68,20 @@ package struct LatestReceiptInfo: Sendable, Equatable {
         bvrs = try r.string(.bvrs)
     }
 
+    /// This transaction with the text many transactions repeat (subscription, product, group, ownership, account
+    /// token, offers, bundle) held as `strings`' kept copies; its own ids, unique to it, are left as they are.
+    package mutating func shareText(_ strings: inout SharedStrings) {
+        originalTransactionId = strings.share(originalTransactionId)
+        productId = strings.share(productId)
+        subscriptionGroupIdentifier = strings.share(subscriptionGroupIdentifier)
+        offerCodeRefName = strings.share(offerCodeRefName)
+        promotionalOfferId = strings.share(promotionalOfferId)
+        inAppOwnershipType = strings.share(inAppOwnershipType)
+        appAccountToken = strings.share(appAccountToken)
+        bid = strings.share(bid)
+        bvrs = strings.share(bvrs)
+    }
+
     /// Fills fields this transaction lacks from another copy of the same transaction.
     package mutating func fillGaps(from other: LatestReceiptInfo) {
         transactionId = transactionId ?? other.transactionId

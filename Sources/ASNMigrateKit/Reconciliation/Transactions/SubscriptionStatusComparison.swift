@@ -26,14 +26,20 @@ package struct SubscriptionStatusComparison: Sendable {
     package static func state(of subscription: String, records: [V1RecordFacts], at instant: Int64, lag: Int64 = 0)
         -> SubscriptionState?
     {
-        SubscriptionStateRules.derive(
-            records.compactMap { $0.stateFact(of: subscription) }, at: instant, knowledge: .asOf(lag: lag))
+        state(facts: records.compactMap { $0.stateFact(of: subscription) }, at: instant, lag: lag)
+    }
+
+    /// V1's state as of `instant` from one subscription's record facts `facts` (input order); the rule is `state(of:)`'s.
+    package static func state(facts: [StateFact], at instant: Int64, lag: Int64 = 0) -> SubscriptionState? {
+        SubscriptionStateRules.derive(facts, at: instant, knowledge: .asOf(lag: lag))
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against the V1 records `v1` kept.
-    package func compare(_ statuses: [V2SubscriptionStatus], v1: V1TransactionCollector) -> (
-        differences: [Discrepancy], summary: TransactionSummary.StatusSummary
-    ) {
+    package func compare<Statuses: Collection<V2SubscriptionStatus>>(_ statuses: Statuses, v1: V1TransactionCollector)
+        -> (
+            differences: [Discrepancy], summary: TransactionSummary.StatusSummary
+        )
+    {
         var differences: [Discrepancy] = []
         var compared = 0
         var withoutV1 = 0
@@ -60,9 +66,8 @@ package struct SubscriptionStatusComparison: Sendable {
                 continue
             }
             let instant = fetchedAt
-            guard let records = v1.recordsBySubscription[key],
-                let mine = Self.state(
-                    of: status.originalTransactionId, records: records, at: instant, lag: options.window)
+            guard let facts = v1.stateFactsBySubscription[key],
+                let mine = Self.state(facts: facts, at: instant, lag: options.window)
             else {
                 withoutV1 += 1
                 continue

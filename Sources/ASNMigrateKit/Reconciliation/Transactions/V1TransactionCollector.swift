@@ -3,8 +3,8 @@
 /// Every transaction any V1 record shows (the relevant transaction of each notification and every entry of
 /// `latest_receipt_info` / `latest_expired_receipt_info`) is kept once per environment + transactionId, its facts
 /// merged as they grow (`V1Transaction.merge`), with the first record that showed it as its source. For the
-/// subscriptions named in `statusSubscriptions`, each record's facts are kept too, so that the subscription's state can
-/// be rebuilt as of any instant.
+/// subscriptions named in `statusSubscriptions`, each record's state facts (`StateFact`, about that subscription) are
+/// kept too, so that the subscription's state can be rebuilt as of any instant; the record itself is not kept.
 package struct V1TransactionCollector: Sendable {
     /// Environment + transactionId.
     package struct Key: Hashable, Sendable {
@@ -28,8 +28,12 @@ package struct V1TransactionCollector: Sendable {
     package private(set) var withoutId = 0
     /// The earliest and latest non-inferred notification event time seen.
     package private(set) var eventRange: ClosedRange<Int64>?
-    /// The facts of every record of the subscriptions in `statusSubscriptions`, in input order.
-    package private(set) var recordsBySubscription: [SubscriptionKey: [V1RecordFacts]] = [:]
+    /// The state facts of every record of the subscriptions in `statusSubscriptions` (`V1RecordFacts.stateFact(of:)`;
+    /// records without an event time tell no state and are left out), in input order.
+    package private(set) var stateFactsBySubscription: [SubscriptionKey: [StateFact]] = [:]
+    /// One copy of each repeated text the kept transactions and state facts hold: a transaction shown by many records'
+    /// receipts, or a product named by many, is held once.
+    private var strings = SharedStrings()
     /// The subscriptions whose records are kept for the status comparison.
     package let statusSubscriptions: Set<SubscriptionKey>
 
@@ -55,12 +59,16 @@ package struct V1TransactionCollector: Sendable {
                 if announces { transactions[at].announced = true }
             } else {
                 index[key] = transactions.count
+                var info = entry
+                info.shareText(&strings)
+                // The state facts below hold every transaction id once already: the transaction shares that copy.
+                if !statusSubscriptions.isEmpty { info.transactionId = strings.share(info.transactionId) }
                 transactions.append(
                     V1Transaction(
-                        environment: facts.environment,
-                        originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
-                        info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType,
-                        bundleId: facts.bundleId,
+                        environment: strings.share(facts.environment),
+                        originalTransactionId: strings.share(entry.originalTransactionId ?? facts.subscriptionId ?? ""),
+                        info: info, announced: announces, source: facts.source,
+                        sourceType: strings.share(facts.notificationType), bundleId: strings.share(facts.bundleId),
                         learntAt: facts.eventTime))
             }
         }
@@ -69,7 +77,14 @@ package struct V1TransactionCollector: Sendable {
             if let id = facts.subscriptionId { subscriptions.insert(id) }
             for id in subscriptions {
                 let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
-                if statusSubscriptions.contains(key) { recordsBySubscription[key, default: []].append(facts) }
+                guard statusSubscriptions.contains(key), var fact = facts.stateFact(of: id) else { continue }
+                for at in fact.transactions.indices {
+                    fact.transactions[at].transactionId = strings.share(fact.transactions[at].transactionId)
+                    fact.transactions[at].productId = strings.share(fact.transactions[at].productId)
+                }
+                let renewalProduct = strings.share(fact.renewal?.autoRenewProductId)
+                fact.renewal?.autoRenewProductId = renewalProduct
+                stateFactsBySubscription[key, default: []].append(fact)
             }
         }
     }
