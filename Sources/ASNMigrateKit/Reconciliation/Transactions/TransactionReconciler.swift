@@ -22,13 +22,34 @@ package struct TransactionReconciler: Sendable {
     /// The run's options (period, window, compared fields).
     package let options: ReconcileOptions
 
-    /// The V2 transactions, de-duplicated, in input order.
-    package private(set) var transactions: [V2Transaction] = []
-    /// The subscription statuses, in input order.
-    package private(set) var statuses: [V2SubscriptionStatus] = []
     /// V2 transaction records read (copies included).
     package private(set) var transactionsRead = 0
+    /// The V2 transactions, de-duplicated, in input order: payloads packed, as the whole view is held until `finish`.
+    private var transactions: [HeldTransaction] = []
+    /// The subscription statuses, in input order, their payloads packed.
+    private var statuses: [HeldStatus] = []
     private var index: [V1TransactionCollector.Key: Int] = [:]
+    /// The text of every packed payload.
+    private var pool = StringPool()
+
+    /// One kept V2 transaction.
+    private struct HeldTransaction: Sendable {
+        var payload: PackedMembers<JWSTransactionDecodedPayload>
+        var environment: String
+    }
+
+    /// One kept status: the status as read without its payloads, which are packed.
+    private struct HeldStatus: Sendable {
+        var status: V2SubscriptionStatus
+        var transaction: PackedMembers<JWSTransactionDecodedPayload>?
+        var renewal: PackedMembers<JWSRenewalInfoDecodedPayload>?
+    }
+
+    /// One V2 transaction as `finish` reads it, unpacked when read.
+    private struct Unpacked {
+        var payload: JWSTransactionDecodedPayload
+        var environment: String
+    }
 
     /// Creates an engine.
     package init(rules: V2OnlyTransactionRules, options: ReconcileOptions) {
@@ -46,13 +67,20 @@ package struct TransactionReconciler: Sendable {
             let key = V1TransactionCollector.Key(
                 environment: transaction.environment, transactionId: transaction.payload.transactionId ?? "")
             if let at = index[key] {
-                transactions[at].payload = Self.merged(transactions[at].payload, transaction.payload)
+                let merged = Self.merged(transactions[at].payload.unpacked(pool), transaction.payload)
+                transactions[at].payload = PackedMembers(merged, pool: &pool)
             } else {
                 index[key] = transactions.count
-                transactions.append(transaction)
+                transactions.append(
+                    HeldTransaction(
+                        payload: PackedMembers(transaction.payload, pool: &pool), environment: transaction.environment))
             }
-        case .status(let status):
-            statuses.append(status)
+        case .status(var status):
+            let transaction = status.transaction.map { PackedMembers($0, pool: &pool) }
+            let renewal = status.renewal.map { PackedMembers($0, pool: &pool) }
+            status.transaction = nil
+            status.renewal = nil
+            statuses.append(HeldStatus(status: status, transaction: transaction, renewal: renewal))
         }
     }
 
@@ -63,7 +91,8 @@ package struct TransactionReconciler: Sendable {
     package var statusSubscriptions: Set<SubscriptionKey> {
         Set(
             statuses.map {
-                SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
+                SubscriptionKey(
+                    environment: $0.status.environment, originalTransactionId: $0.status.originalTransactionId)
             })
     }
 
@@ -100,7 +129,8 @@ package struct TransactionReconciler: Sendable {
     /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
     package func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
         let v1 = collector.transactions
-        let v2 = transactions
+        let pool = pool
+        let v2 = transactions.lazy.map { Unpacked(payload: $0.payload.unpacked(pool), environment: $0.environment) }
         let window = options.window
 
         // Period.
@@ -224,7 +254,13 @@ package struct TransactionReconciler: Sendable {
             }
         }
 
-        let status = SubscriptionStatusComparison(options: options).compare(statuses, v1: collector)
+        let unpackedStatuses = statuses.lazy.map { held in
+            var status = held.status
+            status.transaction = held.transaction?.unpacked(pool)
+            status.renewal = held.renewal?.unpacked(pool)
+            return status
+        }
+        let status = SubscriptionStatusComparison(options: options).compare(unpackedStatuses, v1: collector)
         differences += status.differences
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
@@ -283,7 +319,7 @@ package struct TransactionReconciler: Sendable {
     /// still running at the V1 archive's end, Apple's later upgrade (isUpgraded true) or renewal-date extension (a later
     /// expiresDate).
     private func fieldDifferences(
-        _ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: V2Transaction,
+        _ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: Unpacked,
         v1End: Int64?, v2End: Int64?
     ) -> (rows: [Discrepancy], afterDataEnd: Int) {
         let theirs = other.payload
