@@ -143,6 +143,14 @@ struct ReconcilePass {
 
     /// Judges what was read: a shard with the whole input's spans, plus the API view's comparison when there is one.
     private func finish(_ shard: ShardSelection?, _ state: State) -> ReconciliationResult {
+        // The API view is compared first and its records dropped before the notification engine pairs: the two sets
+        // of records are never held together with the pairing's tables (the peak of an API-view run).
+        var comparison: TransactionComparison?
+        if state.transactions.holdsRecords {
+            comparison = state.transactions.finish(v1: state.collector)
+            state.transactions = TransactionReconciler(rules: inputs.transactionRules, options: settings.options)
+            state.collector = V1TransactionCollector()
+        }
         var reconciler = state.reconciler
         // One copy of the records, not two.
         state.reconciler = Reconciler(table: inputs.table, options: settings.options)
@@ -153,9 +161,8 @@ struct ReconcilePass {
             reconciler.options.v2Span = spans.v2
         }
         var result = reconciler.finish()
-        if state.transactions.holdsRecords {
-            result = result.adding(
-                state.transactions.finish(v1: state.collector), notificationsCompared: state.v2Notifications > 0)
+        if let comparison {
+            result = result.adding(comparison, notificationsCompared: state.v2Notifications > 0)
         }
         result.countTimePrecision()
         return result
