@@ -100,8 +100,23 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
     }
 
     /// The report order: environment, original_transaction_id, event_date, kind, field, then every other cell.
+    ///
+    /// The leading columns are compared straight from the fields, so that a sort cuts a row's cells only when two rows
+    /// tie on all of them; the result is `reportOrder(cells:)`'s on the rows' cells.
     package static func reportOrder(_ a: Discrepancy, _ b: Discrepancy) -> Bool {
-        reportOrder(cells: a.cells, b.cells)
+        func precedes(_ x: String, _ y: String) -> Bool { x.utf8.lexicographicallyPrecedes(y.utf8) }
+        if a.environment != b.environment { return precedes(a.environment, b.environment) }
+        if a.originalTransactionId != b.originalTransactionId {
+            return precedes(a.originalTransactionId, b.originalTransactionId)
+        }
+        if a.eventDate != b.eventDate {
+            let x = a.eventDate.map(Timestamp.iso8601(ms:)) ?? ""
+            let y = b.eventDate.map(Timestamp.iso8601(ms:)) ?? ""
+            if x != y { return precedes(x, y) }
+        }
+        if a.kind != b.kind { return precedes(a.kind.rawValue, b.kind.rawValue) }
+        if a.field != b.field { return precedes(a.field, b.field) }
+        return reportOrder(cells: a.cells, b.cells)
     }
 
     /// The report order over rows given as cells (`cells`, as `merge` reads them back from `differences.csv`).
