@@ -110,6 +110,10 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
             return precedes(a.originalTransactionId, b.originalTransactionId)
         }
         if a.eventDate != b.eventDate {
+            // Within years 0000–9999 the ISO 8601 text has a fixed width, so its order is the instants' order.
+            if let x = a.eventDate, let y = b.eventDate, fixedWidthDates.contains(x), fixedWidthDates.contains(y) {
+                return x < y
+            }
             let x = a.eventDate.map(Timestamp.iso8601(ms:)) ?? ""
             let y = b.eventDate.map(Timestamp.iso8601(ms:)) ?? ""
             if x != y { return precedes(x, y) }
@@ -118,6 +122,9 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
         if a.field != b.field { return precedes(a.field, b.field) }
         return reportOrder(cells: a.cells, b.cells)
     }
+
+    /// Instants whose ISO 8601 text has four-digit years: 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z.
+    private static let fixedWidthDates: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
     /// The report order over rows given as cells (`cells`, as `merge` reads them back from `differences.csv`).
     package static func reportOrder(cells ca: [String], _ cb: [String]) -> Bool {

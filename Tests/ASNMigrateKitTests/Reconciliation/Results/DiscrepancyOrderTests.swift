@@ -10,7 +10,10 @@ import Testing
         d.environment = rng.pick(["Production", "Sandbox", ""])
         d.originalTransactionId = rng.pick(["1000000001", "1000000002", "999", "10000000010000000"])
         d.webOrderLineItemId = rng.pick(["", "5000"])
-        d.eventDate = rng.pick([nil, 0, -1, 1_609_459_200_000, 1_609_459_200_001, 253_402_300_800_000])
+        d.eventDate = rng.pick([
+            nil, 0, -1, 1_609_459_200_000, 1_609_459_200_001, 253_402_300_799_999, 253_402_300_800_000,
+            -62_167_219_200_000, -62_167_219_200_001, -62_198_755_200_000
+        ])
         d.field = rng.pick(["", "expiresDate", "productId"])
         d.v1Value = rng.pick(["", "a", "b"])
         d.v2Value = rng.pick(["", "a"])
