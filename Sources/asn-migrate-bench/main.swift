@@ -4,6 +4,7 @@
 //        [--only signatures|verify-rate|nightly] [--signature-subscribers N] [--nightly-subscribers N] [--nightly-night-records N]
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 //        [--only migrate] (only the migrate figures and their targets)
+//        [--only reconcile] (reconcile on its data set: notifications, the Python join and Apple's API view, with targets)
 //        [--only shards] [--shard-subscribers N] (issue 21: --shards 1/2/4/8, --memory-limit, one --shard 0/8 task)
 import Foundation
 
@@ -56,7 +57,7 @@ struct BenchSettings {
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
             default:
                 throw BenchError(
-                    "unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N"
+                    "unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|reconcile|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N"
                 )
             }
         }
