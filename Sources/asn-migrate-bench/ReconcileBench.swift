@@ -81,8 +81,10 @@ enum ReconcileBench {
             worstRSS = max(worstRSS, result.maxRSS)
         }
         let ratio = best.seconds / notifications.seconds
+        let apiFiles = (try? FileManager.default.contentsOfDirectory(atPath: api)) ?? []
+        let gigabytes = Double(set.v1Bytes + apiFiles.reduce(0) { $0 + fileSize("\(api)/\($1)") }) / 1e9
         say(
-            "reconcile against the API view (v1 + v2-api): \(fixed(best.seconds, 2)) s wall, CPU \(fixed(best.cpuSeconds, 2)) s, max RSS \(megabytes(worstRSS)) MB (highest of \(runs) run(s))"
+            "reconcile against the API view (v1 + v2-api, \(fixed(gigabytes, 2)) GB): \(fixed(best.seconds, 2)) s wall, CPU \(fixed(best.cpuSeconds, 2)) s (\(fixed(best.cpuSeconds / gigabytes, 2)) CPU-s/GB), max RSS \(megabytes(worstRSS)) MB (highest of \(runs) run(s))"
         )
         say(
             "targets (API view): within 1.3x notification mode's wall time: \(ratio <= 1.3 ? "met" : "NOT met") (\(fixed(ratio, 2))x); <= 250 MB max RSS: \(worstRSS <= apiRSSTarget ? "met" : "NOT met") (\(megabytes(worstRSS)) MB = \(fixed(Double(worstRSS) / Double(apiRSSTarget), 2))x the target)"
