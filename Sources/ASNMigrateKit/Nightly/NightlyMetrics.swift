@@ -17,16 +17,21 @@ package enum NightlyMetrics {
     ]
 
     /// Renders the metrics: `asn_migrate_nightly_*` gauges. Without a report (a failed run) only the run's duration,
-    /// exit code and the last success (as it was) are written.
+    /// exit code and the last success (as it was) are written. A shard's samples (`shard`: `--shard K/N`) carry the
+    /// labels `shard="K"` and `shards="N"`, so that the N files of one night can be told apart and summed.
     package static func render(
-        _ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?
+        _ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?,
+        shard: ShardSelection? = nil
     ) -> String {
         var lines: [String] = []
+        let shardLabels = shard.map { ["shard=\"\($0.index)\"", "shards=\"\($0.count)\""] } ?? []
         func gauge(_ name: String, _ help: String, label: String = "kind", _ samples: [(String?, String)]) {
             lines.append("# HELP asn_migrate_nightly_\(name) \(help)")
             lines.append("# TYPE asn_migrate_nightly_\(name) gauge")
             for (value, sample) in samples {
-                lines.append("asn_migrate_nightly_\(name)\(value.map { "{\(label)=\"\($0)\"}" } ?? "") \(sample)")
+                let labels = (value.map { ["\(label)=\"\($0)\""] } ?? []) + shardLabels
+                let braces = labels.isEmpty ? "" : "{" + labels.joined(separator: ",") + "}"
+                lines.append("asn_migrate_nightly_\(name)\(braces) \(sample)")
             }
         }
         if let report {
@@ -107,9 +112,15 @@ package enum NightlyMetrics {
 
     /// The `last_success_timestamp_seconds` value of an earlier metrics file's text, if it has one.
     package static func lastSuccess(in text: String) -> Int64? {
-        let prefix = "asn_migrate_nightly_last_success_timestamp_seconds "
-        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
-            return Int64(line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces))
+        let name = "asn_migrate_nightly_last_success_timestamp_seconds"
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            var rest = line.dropFirst(name.count)
+            if rest.first == "{" { // a shard's labels
+                guard let close = rest.firstIndex(of: "}") else { continue }
+                rest = rest[rest.index(after: close)...]
+            }
+            guard rest.first == " " else { continue }
+            return Int64(rest.trimmingCharacters(in: .whitespaces))
         }
         return nil
     }

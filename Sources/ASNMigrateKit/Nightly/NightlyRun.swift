@@ -280,7 +280,7 @@ package struct NightlyRun {
             }
         let text = NightlyMetrics.render(
             outcome.report, status: outcome.status, durationSeconds: Double(clock() - startedAt) / 1000,
-            lastSuccessSeconds: lastSuccess)
+            lastSuccessSeconds: lastSuccess, shard: settings.nightly.shard)
         do {
             try AtomicOutput.writeFileAtomically(path: metricsFile, bytes: Array(text.utf8))
         } catch {
