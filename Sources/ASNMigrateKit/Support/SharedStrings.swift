@@ -20,5 +20,4 @@ package struct SharedStrings: Sendable {
     package mutating func share(_ text: String?) -> String? {
         text.map { share($0) }
     }
-
 }
