@@ -77,15 +77,19 @@ package enum PartitionFile {
     package static func measure(_ path: String) throws(ASNError) -> (bytes: Int64, sha1: String) {
         let fd = systemOpen(path)
         guard fd >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
-        defer { systemClose(fd) }
+        let source = PlainByteSource(descriptor: fd, owned: true, name: path)
+        defer { source.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         var hasher = SHA1()
         var total: Int64 = 0
         while true {
-            guard let base = buffer.baseAddress else { break }
-            let n = systemRead(fd, base, buffer.count)
-            guard n >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
+            let n: Int
+            do {
+                n = try source.readChunk(into: buffer)
+            } catch {
+                throw (error as? ASNError) ?? ASNError(.unreadableInput, ASNError.describe(error))
+            }
             if n == 0 { break }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             total += Int64(n)
