@@ -130,11 +130,21 @@ package struct TransactionReconciler: Sendable {
     package func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
         let v1 = collector.transactions
         let pool = pool
+        // Unpacked when read: each loop below reads an element once.
         let v2 = transactions.lazy.map { Unpacked(payload: $0.payload.unpacked(pool), environment: $0.environment) }
         let window = options.window
 
+        // The purchase span and the subscriptions fetched, in one pass.
+        var purchases: [Int64] = []
+        var fetched: Set<SubscriptionKey> = []
+        for t in v2 {
+            if let purchase = t.payload.purchaseDate { purchases.append(purchase) }
+            fetched.insert(
+                SubscriptionKey(
+                    environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? ""))
+        }
+
         // Period.
-        let purchases = v2.compactMap(\.payload.purchaseDate)
         let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
         let v1Range = collector.eventRange
         // The same default period as notifications: the overlap of both sides' spans, `--from` / `--to` replacing an end.
@@ -148,11 +158,6 @@ package struct TransactionReconciler: Sendable {
         }
 
         // Pairing.
-        let fetched = Set(
-            v2.map {
-                SubscriptionKey(
-                    environment: $0.environment, originalTransactionId: $0.payload.originalTransactionId ?? "")
-            })
         var fate1 = [Fate](repeating: .missing, count: v1.count)
         var fate2 = [Fate](repeating: .missing, count: v2.count)
         var partner1 = [Int](repeating: -1, count: v1.count)
@@ -175,8 +180,9 @@ package struct TransactionReconciler: Sendable {
         // Restored copies: another transactionId, the same environment + originalTransactionId + webOrderLineItemId.
         var byLineItem: [[String]: [Int]] = [:]
         for j in v2.indices where partner2[j] < 0 {
-            guard let line = v2[j].payload.webOrderLineItemId, !line.isEmpty else { continue }
-            byLineItem[[v2[j].environment, v2[j].payload.originalTransactionId ?? "", line], default: []].append(j)
+            let t = v2[j]
+            guard let line = t.payload.webOrderLineItemId, !line.isEmpty else { continue }
+            byLineItem[[t.environment, t.payload.originalTransactionId ?? "", line], default: []].append(j)
         }
         for (i, t) in v1.enumerated() where partner1[i] < 0 && fate1[i] != .notFetched {
             guard let line = t.info.webOrderLineItemId, !line.isEmpty,
@@ -232,7 +238,8 @@ package struct TransactionReconciler: Sendable {
                 }
             }
         }
-        for (j, t) in v2.enumerated() where partner2[j] < 0 {
+        for j in v2.indices where partner2[j] < 0 {
+            let t = v2[j]
             if !inPeriod(t.payload.purchaseDate) {
                 fate2[j] = .outOfPeriod
             } else if rules.isV2OnlyExpected(t.payload) {
