@@ -28,22 +28,10 @@ enum ReconcileBench {
             "reconcile data: \(set.directory): V1 \(v1Records) records (\(fixed(Double(set.v1Bytes) / 1e9)) GB), V2 \(v2Records) records (\(fixed(Double(set.v2Bytes) / 1e9)) GB)"
         )
         _ = try Baselines.read(set.v1 + set.v2)
-        let report = "\(folder)/reconcile-report"
-        var figures = Figures(best: ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0), worstRSS: 0)
+        var figures = try bestOf(
+            runs, binary: binary, v1: "\(set.directory)/v1", v2: "\(set.directory)/v2",
+            out: "\(folder)/reconcile-report", what: "reconcile")
         figures.records = (v1Records, v2Records)
-        for _ in 0..<runs {
-            let result = try ChildProcess.run(
-                binary,
-                [
-                    "reconcile", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2",
-                    "--out", report, "--run-date", "2024-01-01"
-                ])
-            guard result.status == 0 || result.status == 1 else {
-                throw BenchError("reconcile exited with \(result.status)")
-            }
-            if result.seconds < figures.best.seconds { figures.best = result }
-            figures.worstRSS = max(figures.worstRSS, result.maxRSS)
-        }
         let best = figures.best
         let gigabytes = Double(set.v1Bytes + set.v2Bytes) / 1e9
         say(
@@ -65,21 +53,10 @@ enum ReconcileBench {
             say("reconcile against the API view: skipped (\(api) not found; simulate writes it)")
             return
         }
-        var best = ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0)
-        var worstRSS = 0
-        for _ in 0..<runs {
-            let result = try ChildProcess.run(
-                binary,
-                [
-                    "reconcile", "--v1", "\(set.directory)/v1", "--v2", api, "--out", "\(folder)/reconcile-api-report",
-                    "--run-date", "2024-01-01"
-                ])
-            guard result.status == 0 || result.status == 1 else {
-                throw BenchError("reconcile against the API view exited with \(result.status)")
-            }
-            if result.seconds < best.seconds { best = result }
-            worstRSS = max(worstRSS, result.maxRSS)
-        }
+        let figures = try bestOf(
+            runs, binary: binary, v1: "\(set.directory)/v1", v2: api, out: "\(folder)/reconcile-api-report",
+            what: "reconcile against the API view")
+        let (best, worstRSS) = (figures.best, figures.worstRSS)
         let ratio = best.seconds / notifications.seconds
         let apiFiles = (try? FileManager.default.contentsOfDirectory(atPath: api)) ?? []
         let gigabytes = Double(set.v1Bytes + apiFiles.reduce(0) { $0 + fileSize("\(api)/\($1)") }) / 1e9
@@ -89,6 +66,24 @@ enum ReconcileBench {
         say(
             "targets (API view): within 1.3x notification mode's wall time: \(ratio <= 1.3 ? "met" : "NOT met") (\(fixed(ratio, 2))x); <= 250 MB max RSS: \(worstRSS <= apiRSSTarget ? "met" : "NOT met") (\(megabytes(worstRSS)) MB = \(fixed(Double(worstRSS) / Double(apiRSSTarget), 2))x the target)"
         )
+    }
+
+    /// `reconcile --v1 v1 --v2 v2 --out out` run `runs` times: the fastest run and the highest peak RSS; a run that
+    /// exits with neither 0 nor 1 stops the benchmark, naming `what`.
+    static func bestOf(_ runs: Int, binary: String, v1: String, v2: String, out: String, what: String) throws
+        -> Figures
+    {
+        var figures = Figures(best: ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0), worstRSS: 0)
+        for _ in 0..<runs {
+            let result = try ChildProcess.run(
+                binary, ["reconcile", "--v1", v1, "--v2", v2, "--out", out, "--run-date", "2024-01-01"])
+            guard result.status == 0 || result.status == 1 else {
+                throw BenchError("\(what) exited with \(result.status)")
+            }
+            if result.seconds < figures.best.seconds { figures.best = result }
+            figures.worstRSS = max(figures.worstRSS, result.maxRSS)
+        }
+        return figures
     }
 
     /// Issue 20's baseline in the same run on the same bytes: the Python + orjson join, and reconcile's wall-time and
