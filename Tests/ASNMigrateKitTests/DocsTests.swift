@@ -9,7 +9,9 @@ import Testing
 @Suite struct DocsTests {
     /// Every Markdown document of the repository that a user or a developer reads.
     static func documents() throws -> [String] {
-        var paths = ["README.md", "Mappings/README.md", "Sources/README.md", "Tests/Fixtures/README.md"]
+        var paths = [
+            "README.md", "Mappings/README.md", "Sources/README.md", "Sources/benchmark-results.md", "Tests/Fixtures/README.md"
+        ]
         let reports = try FileManager.default.contentsOfDirectory(
             atPath: PackagePaths.root.appendingPathComponent("Reports").path)
         paths += reports.filter { $0.hasSuffix(".md") }.sorted().map { "Reports/" + $0 }
