@@ -10,7 +10,8 @@ import Testing
     /// Every Markdown document of the repository that a user or a developer reads.
     static func documents() throws -> [String] {
         var paths = [
-            "README.md", "Mappings/README.md", "Sources/README.md", "Sources/benchmark-results.md", "Tests/Fixtures/README.md"
+            "README.md", "Mappings/README.md", "Sources/README.md", "Sources/benchmark-results.md",
+            "Tests/Fixtures/README.md"
         ]
         let reports = try FileManager.default.contentsOfDirectory(
             atPath: PackagePaths.root.appendingPathComponent("Reports").path)
