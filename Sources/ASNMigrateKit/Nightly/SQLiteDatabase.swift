@@ -14,16 +14,9 @@ package final class SQLiteDatabase {
     /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for another writer.
     package init(path: String, create: Bool = true, busyTimeoutMs: Int32 = 5_000) throws(ASNError) {
         self.path = path
-        var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &db, flags, nil)
-        guard code == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_close(db)
-            throw ASNError(
-                .stateDatabase,
-                "cannot open the state database '\(path)': \(message); check the path and its folder's permissions")
-        }
+        let db = try Self.openHandle(
+            path, flags: flags, path: path, hint: "check the path and its folder's permissions")
         handle = db
         sqlite3_busy_timeout(db, busyTimeoutMs)
     }
@@ -32,7 +25,6 @@ package final class SQLiteDatabase {
     /// takes no lock and creates no `-wal` or `-shm` file beside it (only for a file no one else writes meanwhile).
     package init(inspecting path: String, immutable: Bool) throws(ASNError) {
         self.path = path
-        var db: OpaquePointer?
         var escaped: [UInt8] = []
         for byte in path.utf8 {
             if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
@@ -42,15 +34,23 @@ package final class SQLiteDatabase {
             }
         }
         let uri = "file:" + String(decoding: escaped, as: UTF8.self) + (immutable ? "?immutable=1" : "")
-        let code = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        handle = try Self.openHandle(
+            uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, path: path,
+            hint: "check the path and its permissions")
+    }
+
+    /// `sqlite3_open_v2` of `filename` (a path or a `file:` URI) with `flags`, or the error naming `path`.
+    private static func openHandle(_ filename: String, flags: Int32, path: String, hint: String) throws(ASNError)
+        -> OpaquePointer
+    {
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(filename, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(db)
-            throw ASNError(
-                .stateDatabase,
-                "cannot open the state database '\(path)' to read it: \(message); check the path and its permissions")
+            throw ASNError(.stateDatabase, "cannot open the state database '\(path)': \(message); \(hint)")
         }
-        handle = db
+        return db
     }
 
     deinit {

@@ -124,14 +124,7 @@ package enum StateFile {
 
     /// The first 100 bytes of `path` (fewer for a shorter file).
     private static func readHeader(_ path: String) throws(ASNError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw ASNError(
-                .stateDatabase,
-                "cannot open the state file '\(path)': \(FileSystem.errnoText(code)); check its permissions",
-                at: SourceLocation(path: path))
-        }
+        let descriptor = try openForReading(path, purpose: "")
         defer { _ = close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 100)
         var count = 0
@@ -146,6 +139,19 @@ package enum StateFile {
             count += read
         }
         return Array(bytes[0..<count])
+    }
+
+    /// A read-only descriptor of the state file, or the error naming it and `purpose` (such as " to lock it").
+    private static func openForReading(_ path: String, purpose: String) throws(ASNError) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw ASNError(
+                .stateDatabase,
+                "cannot open the state file '\(path)'\(purpose): \(FileSystem.errnoText(code)); check its permissions",
+                at: SourceLocation(path: path))
+        }
+        return descriptor
     }
 
     /// The size of the write-ahead log beside `path` (0 when there is none).
@@ -213,14 +219,7 @@ package enum StateFile {
 
         /// Takes the lock on the file at `path`, or throws `.locked` at once when another run holds it.
         package init(_ path: String) throws(ASNError) {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let code = errno
-                throw ASNError(
-                    .stateDatabase,
-                    "cannot open the state file '\(path)' to lock it: \(FileSystem.errnoText(code)); check its permissions",
-                    at: SourceLocation(path: path))
-            }
+            let descriptor = try StateFile.openForReading(path, purpose: " to lock it")
             while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 if code == EINTR { continue }
