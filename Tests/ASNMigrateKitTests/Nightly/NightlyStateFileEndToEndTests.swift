@@ -180,29 +180,50 @@ import Testing
         #expect(try stateFolder(w) == [".state.sqlite.lock", "state.sqlite"])
     }
 
-    /// Runs as `nobody` (through `setpriv`), so a file mode can refuse a write; skipped when this process is not root.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
-    func aStateThisUserCannotWriteIsRefusedAndLeavesNoWalFiles() throws {
-        let w = try workspace()
-        defer { w.remove() }
-        #expect([0, 1, 3].contains(try w.run("2021-03-01").status))
+    /// Whether a test can run the binary as `nobody` (through `setpriv`), so a file mode can refuse it a read or a write.
+    private static let canRunAsNobody =
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    /// Runs the built binary with `arguments` as `nobody`; its exit status and standard error.
+    private func runAsNobody(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let executable = try #require(BinaryRun.executable)
-        chmod(w.tmp.path, 0o755)
-        chmod(w.tmp.path + "/state", 0o777)
-        chmod(w.state, 0o444)
-        chmod(w.tmp.path + "/state/.state.sqlite.lock", 0o666)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments =
-            ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + w.arguments("2021-03-02")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(stderr)")
-        #expect(stderr.contains("is not writable by this user"), "\(stderr)")
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root and setpriv to run the binary as nobody"))
+    func aStateThisUserCannotWriteIsRefusedAndLeavesNoWalFiles() throws {
+        let w = try workspace()
+        defer { w.remove() }
+        #expect([0, 1, 3].contains(try w.run("2021-03-01").status))
+        chmod(w.tmp.path, 0o755)
+        chmod(w.tmp.path + "/state", 0o777)
+        chmod(w.state, 0o444)
+        chmod(w.tmp.path + "/state/.state.sqlite.lock", 0o666)
+        let run = try runAsNobody(w.arguments("2021-03-02"))
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("is not writable by this user"), "\(run.stderr)")
         #expect(try stateFolder(w) == [".state.sqlite.lock", "state.sqlite"], "no -wal or -shm left behind")
+    }
+
+    @Test(.enabled(if: canRunAsNobody, "needs root and setpriv to run the binary as nobody"))
+    func anInputThisUserCannotReadIsOneReject() throws {
+        let w = try workspace()
+        defer { w.remove() }
+        _ = try w.tmp.write("in/v1/secret.jsonl", "{}\n")
+        for path in [w.tmp.path, w.tmp.path + "/in", w.v1, w.v2] { chmod(path, 0o777) }
+        for path in [w.v1 + "/a.jsonl", w.v2 + "/a.jsonl"] { chmod(path, 0o644) }
+        chmod(w.v1 + "/secret.jsonl", 0o000)
+        let run = try runAsNobody(w.arguments("2021-03-01"))
+        #expect(run.status != 2, "one unreadable file does not stop the night: \(run.stderr)")
+        #expect(try w.summary("2021-03-01")["v1_rejected"] == "1", "\(run.stderr)")
     }
 }
