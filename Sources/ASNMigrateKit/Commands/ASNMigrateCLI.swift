@@ -47,16 +47,21 @@ public enum ASNMigrateCLI {
         run(arguments)
     }
 
-    /// Runs the tool made of `commands` on the arguments after the executable name.
+    /// Runs the tool made of `commands` on the arguments after the executable name. A run (not `--help` or
+    /// `version`) ends with one console line stating its exit status and what it means for the command
+    /// (`CommandSpec.exitLine`), usage errors included.
     package static func run(
         _ arguments: [String], console: Console = .standard,
         commands: [CommandEntry] = builtInCommands
     ) -> ExitStatus {
+        let program = program(commands: commands)
         let outcome: ParseOutcome
         do {
-            outcome = try program(commands: commands).parse(arguments)
+            outcome = try program.parse(arguments)
         } catch {
-            console.diagnostic("asn-migrate: \(error.message)")
+            console.diagnostic("\(program.name): \(error.message)")
+            let spec = arguments.first.flatMap { try? program.command($0) }
+            console.diagnostic(spec?.exitLine(.usage) ?? "\(program.name): exit 64: \(CommandExit.usage.meaning)")
             return .usage
         }
         switch outcome {
@@ -68,10 +73,18 @@ public enum ASNMigrateCLI {
             return .success
         case .run(let parsed):
             guard let command = commands.first(where: { $0.spec.name == parsed.command }) else {
-                console.diagnostic("asn-migrate: command '\(parsed.command)' is not available")
+                console.diagnostic("\(program.name): command '\(parsed.command)' is not available")
+                console.diagnostic("\(program.name): exit 64: \(CommandExit.usage.meaning)")
                 return .usage
             }
-            return command.run(parsed, console)
+            let status = command.run(parsed, console)
+            // Every status a command returns is in its exit table (help shows it); debug builds (the tests) stop here
+            // on one that is not, so the end-to-end tests check the tables.
+            assert(
+                command.spec.exits.isEmpty || command.spec.exits.contains { $0.status == status },
+                "\(parsed.command) returned \(status.rawValue), which its exit table does not list")
+            console.diagnostic(command.spec.exitLine(status))
+            return status
         }
     }
 }
