@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The command-line entry point: parses arguments, dispatches to a command, returns its exit status.
 public enum ASNMigrateCLI {
     /// The tool's version number (`tool_version` in summaries).
@@ -77,14 +79,23 @@ public enum ASNMigrateCLI {
                 console.diagnostic("\(program.name): exit 64: \(CommandExit.usage.meaning)")
                 return .usage
             }
+            let verdict = Verdict()
+            var console = console
+            console.verdict = { verdict.value.withLock { [text = $0] in $0 = text } }
             let status = command.run(parsed, console)
             // Every status a command returns is in its exit table (help shows it); debug builds (the tests) stop here
             // on one that is not, so the end-to-end tests check the tables.
             assert(
                 command.spec.exits.isEmpty || command.spec.exits.contains { $0.status == status },
                 "\(parsed.command) returned \(status.rawValue), which its exit table does not list")
-            console.diagnostic(command.spec.exitLine(status))
+            console.diagnostic(command.spec.exitLine(status, verdict: verdict.value.withLock { $0 }))
             return status
         }
     }
+}
+
+/// The verdict a run's job gave its console, for the run's last line.
+private final class Verdict: Sendable {
+    /// The last verdict given; nil when the job gave none.
+    let value = Mutex<String?>(nil)
 }

@@ -117,10 +117,13 @@ package struct CommandSpec: Sendable, Equatable {
         exits.first { $0.status == status }?.meaning ?? status.help
     }
 
-    /// The run's last console line: `asn-migrate reconcile: exit 1: differences or rejects found …`, after a UTC
-    /// timestamp of `clock` (epoch ms) for a command whose log lines have one.
-    package func exitLine(_ status: ExitStatus, clock: () -> Int64 = ReconcileCommand.currentTime) -> String {
-        let line = "\(programName) \(name): exit \(status.rawValue): \(meaning(of: status))"
+    /// The run's last console line: `asn-migrate reconcile: exit 1: 7 difference rows and 7 rejects found; see …`,
+    /// the run's `verdict` or else the status's meaning for the command, after a UTC timestamp of `clock` (epoch ms)
+    /// for a command whose log lines have one.
+    package func exitLine(
+        _ status: ExitStatus, verdict: String? = nil, clock: () -> Int64 = ReconcileCommand.currentTime
+    ) -> String {
+        let line = "\(programName) \(name): exit \(status.rawValue): \(verdict ?? meaning(of: status))"
         return timestampedLog ? "\(Timestamp.iso8601(ms: clock())) \(line)" : line
     }
 

@@ -234,6 +234,16 @@ package struct NightlyRun {
         let base = settings.nightly.shard == nil ? collected.status : .success
         let status = thresholds.status(base: base, crossings: crossings)
         outcome.status = status
+        let found =
+            collected.new.isEmpty && collected.rejects.isEmpty
+            ? nil : "\(collected.new.count) new difference(s) and \(collected.rejects.count) reject(s) tonight"
+        if settings.nightly.shard == nil,
+            let verdict = thresholds.verdict(
+                status, found: found, nothing: "nothing new tonight", crossings: crossings)
+        {
+            let page = settings.nightly.html ? "/\(HTMLReport.fileName)" : ""
+            console.verdict("\(verdict), \(collected.open.count) open; see \(directory)\(page)")
+        }
         for crossing in crossings { log(crossing.line) }
         let runId = try store.latestRun()?.id ?? 0
         try store.transaction { () throws(ASNError) in

@@ -45,15 +45,28 @@ import Testing
         #expect(lines.last?.contains("asn-migrate \(arguments[0]): exit \(expected.rawValue): ") == true)
     }
 
-    /// Exit 1 on the sample reads as findings, not failure.
+    /// Exit 1 on the sample reads as findings, not failure: the last line gives the job's figures and where to look.
     @Test func findingsLineSaysWhatWasFound() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let (status, lines) = Self.run(["migrate", PackagePaths.sample.path + "/v1", "--out", tmp.path + "/v2.jsonl"])
-        #expect(status == .findings)
+        let sample = PackagePaths.sample.path
+        let migrate = Self.run(["migrate", sample + "/v1", "--out", tmp.path + "/v2.jsonl"])
+        #expect(migrate.status == .findings)
         #expect(
-            lines.last
-                == "asn-migrate migrate: exit 1: migrated, with rejected or unmapped records (in --rejects, or listed above)"
+            migrate.lines.last
+                == "asn-migrate migrate: exit 1: 7 rejected and 1 unmapped of 43 record(s) (listed above)")
+        let common = ["reconcile", "--v1", sample + "/v1", "--v2", sample + "/v2", "--max-reject-rate", "20%"]
+        let reconcile = Self.run(common + ["--out", tmp.path + "/a", "--html"])
+        #expect(reconcile.status == .findings)
+        #expect(
+            reconcile.lines.last
+                == "asn-migrate reconcile: exit 1: 7 difference row(s) and 7 reject(s) found; see \(tmp.path)/a/report.html"
+        )
+        let ruled = Self.run(common + ["--out", tmp.path + "/b", "--fail-on", "state_mismatch>50%"])
+        #expect(ruled.status == .success)
+        #expect(
+            ruled.lines.last
+                == "asn-migrate reconcile: exit 0: 7 difference row(s) and 7 reject(s) found, no --fail-on rule crossed; see \(tmp.path)/b"
         )
     }
 
@@ -243,6 +256,9 @@ import Testing
             common + ["--state", tmp.path + "/read.sqlite", "--reports", tmp.path + "/read", "--min-file-age", "0"])
         #expect(read.status == .findings, "\(read.lines)")
         #expect(!read.lines.contains { $0.contains("wait for a later night") })
-        #expect(read.lines.last?.contains("Z asn-migrate nightly: exit 1: ") == true)
+        #expect(
+            read.lines.last?.contains(
+                "Z asn-migrate nightly: exit 1: 7 new difference(s) and 7 reject(s) tonight, 7 open; see \(tmp.path)/read/2024-02-02/report.html"
+            ) == true, "\(read.lines)")
     }
 }
