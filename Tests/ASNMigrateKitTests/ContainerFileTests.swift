@@ -15,18 +15,20 @@ struct ContainerFileTests {
         try String(contentsOf: PackagePaths.root.appendingPathComponent(".ci/Dockerfile"), encoding: .utf8)
     }
 
-    /// The output of a shell command, run in a temporary folder; fails the test on a non-zero status.
+    /// The output of a shell command, run in a temporary folder.
     static func output(_ command: String) throws -> String {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let run = Shell.run("\(command) > out", in: tmp.path)
-        try #require(run.status == 0, "\(command): \(run.stderr)")
+        guard run.status == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(command): \(run.stderr)"])
+        }
         return try String(contentsOfFile: tmp.path + "/out", encoding: .utf8)
     }
 
-    /// The NEEDED sonames of the ELF file at `path`.
-    static func needed(_ path: String) throws -> Set<String> {
-        let lines = try output("readelf -d '\(path)'").split(separator: "\n")
+    /// Every NEEDED soname of the ELF files at `paths`, read by one `readelf`.
+    static func needed(_ paths: [String]) throws -> Set<String> {
+        let lines = try output("readelf -d " + paths.map { "'\($0)'" }.joined(separator: " ")).split(separator: "\n")
         return Set(
             lines.filter { $0.contains("(NEEDED)") }.compactMap { line in
                 line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
@@ -42,30 +44,21 @@ struct ContainerFileTests {
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// The sonames the static release binary needs: read from it, or worked out from the debug binary.
-    static func binaryNeeds() throws -> (what: String, sonames: Set<String>) {
-        if let release = releaseBinary { return (release, try needed(release)) }
-        let debug = try #require(BinaryRun.executable?.path, "no built asn-migrate")
-        // ldd's `soname => path` lines locate the Swift runtime: the folder libswiftCore.so is loaded from.
+    /// The sonames the static release binary needs (worked out once for the suite) and which binary told them.
+    static let binaryNeeds = Result { () throws -> (what: String, sonames: Set<String>) in
+        if let release = releaseBinary { return (release, try needed([release])) }
+        guard let debug = BinaryRun.executable?.path else { throw CocoaError(.fileNoSuchFile) }
+        // ldd lists every library the debug binary loads (`soname => path`); the Swift runtime is the folder
+        // libswiftCore.so is loaded from. Linked statically, its libraries' own NEEDED entries become the binary's.
         var paths: [String: String] = [:]
         for line in try output("ldd '\(debug)'").split(separator: "\n") {
             let parts = line.split(separator: " ").map(String.init)
             if parts.count >= 3, parts[1] == "=>" { paths[parts[0].trimmingCharacters(in: .whitespaces)] = parts[2] }
         }
-        let core = try #require(paths["libswiftCore.so"], "libswiftCore.so not found by ldd")
+        guard let core = paths["libswiftCore.so"] else { throw CocoaError(.fileNoSuchFile) }
         let runtime = URL(fileURLWithPath: core).deletingLastPathComponent().path + "/"
-        var sonames: Set<String> = []
-        var seen: Set<String> = []
-        var pending = Array(try needed(debug))
-        while let soname = pending.popLast() {
-            guard seen.insert(soname).inserted else { continue }
-            guard let path = paths[soname], path.hasPrefix(runtime) else {
-                sonames.insert(soname)
-                continue
-            }
-            // A Swift runtime library: linked into the static binary; what it loads itself stays shared.
-            pending += try needed(path)
-        }
+        let runtimeLibraries = paths.filter { $0.value.hasPrefix(runtime) }
+        let sonames = try needed([debug] + runtimeLibraries.values.sorted()).subtracting(runtimeLibraries.keys)
         return ("the debug binary with its Swift runtime linked in (no release build here)", sonames)
     }
 
@@ -93,7 +86,7 @@ struct ContainerFileTests {
     @Test func runStageInstallsExactlyThePackagesOfTheLinkedLibraries() throws {
         let text = try Self.dockerfile()
         let table = Self.table(text)
-        let (what, sonames) = try Self.binaryNeeds()
+        let (what, sonames) = try Self.binaryNeeds.get()
         #expect(sonames.contains("libpq.so.5") && sonames.contains("libcurl.so.4"), "\(what): \(sonames.sorted())")
         for soname in sonames.sorted() where table[soname] == nil {
             Issue.record("\(what) links \(soname), which .ci/Dockerfile's needs table lacks")
@@ -110,13 +103,20 @@ struct ContainerFileTests {
     /// On a Debian machine, `dpkg -S` confirms each soname's package in the table (the machine's libraries).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg"), "needs dpkg (Debian)"))
     func tableNamesEachLibrarysPackage() throws {
-        let (_, sonames) = try Self.binaryNeeds()
+        let (_, sonames) = try Self.binaryNeeds.get()
         let table = Self.table(try Self.dockerfile())
+        // `dpkg -S '*/libpq.so.5' …`: one `package:arch: path` line per file found.
+        let listing = try Self.output("dpkg -S " + sonames.sorted().map { "'*/\($0)'" }.joined(separator: " "))
+        var owners: [String: Set<String>] = [:]
+        for line in listing.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard let package = parts.first?.split(separator: ":").first, let path = parts.last else { continue }
+            owners[String(path.split(separator: "/").last ?? ""), default: []].insert(String(package))
+        }
         for soname in sonames.sorted() {
-            let owners = try Self.output("dpkg -S '*/\(soname)'").split(separator: "\n").compactMap {
-                $0.split(separator: ":").first.map(String.init)
-            }
-            #expect(owners.contains(table[soname]?.package ?? "?"), "\(soname): dpkg says \(owners)")
+            #expect(
+                owners[soname]?.contains(table[soname]?.package ?? "?") == true,
+                "\(soname): dpkg says \(owners[soname] ?? [])")
         }
     }
 
