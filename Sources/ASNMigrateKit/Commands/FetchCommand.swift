@@ -76,7 +76,7 @@ package enum FetchCommand {
         ],
         exits: [
             CommandExit(.success, "every id was answered"),
-            CommandExit(.findings, "ids not found: Apple knows some ids not (listed in not-found.csv)"),
+            CommandExit(.findings, "ids not found: some ids are unknown to Apple (listed in not-found.csv)"),
             CommandExit(.failure, "failed (the message above says what and where)"),
             .usage,
             CommandExit(
