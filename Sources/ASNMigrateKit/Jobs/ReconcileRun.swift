@@ -307,7 +307,14 @@ package struct ReconcileRun {
             console.diagnostic("\(Self.name): \(failed) (exit 3)")
             return .sanityCheckFailed
         }
-        return settings.thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
+        let status = settings.thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
+        let out = settings.html ? "\(settings.outDirectory)/\(HTMLReport.fileName)" : settings.outDirectory
+        let found = "\(result.differences.count) difference row(s) and \(result.rejects.count) reject(s) found"
+        if let verdict = settings.thresholds.verdict(status, found: result.isClean ? nil : found, crossings: crossings)
+        {
+            console.verdict("\(verdict); see \(out)")
+        }
+        return status
     }
 
     // MARK: - Helpers

@@ -55,6 +55,8 @@ package struct NightlyPass {
         package var resolved = 0
         /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
         package var v2Unverified = 0
+        /// Files left for a later night because they were modified less than `min-file-age` ago.
+        package var filesYoung = 0
     }
 
     // MARK: - Running
@@ -188,6 +190,7 @@ package struct NightlyPass {
         case .skipped: return
         case .deferred:
             tally.counters["files_deferred", default: 0] += 1
+            tally.figures.filesYoung += 1
             return
         case .renamed:
             tally.counters["files_renamed", default: 0] += 1

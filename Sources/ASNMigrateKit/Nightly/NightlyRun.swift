@@ -285,6 +285,16 @@ package struct NightlyRun {
         let base = settings.nightly.shard == nil ? collected.status : .success
         let status = thresholds.status(base: base, crossings: crossings)
         outcome.status = status
+        let found =
+            collected.new.isEmpty && collected.rejects.isEmpty
+            ? nil : "\(collected.new.count) new difference(s) and \(collected.rejects.count) reject(s) tonight"
+        if settings.nightly.shard == nil,
+            let verdict = thresholds.verdict(
+                status, found: found, nothing: "nothing new tonight", crossings: crossings)
+        {
+            let page = settings.nightly.html ? "/\(HTMLReport.fileName)" : ""
+            console.verdict("\(verdict), \(collected.open.count) open; see \(directory)\(page)")
+        }
         for crossing in crossings { log(crossing.line) }
         let runId = try store.latestRun()?.id ?? 0
         try store.transaction { () throws(ASNError) in
@@ -309,6 +319,11 @@ package struct NightlyRun {
         }
         if let failure = collected.sanityFailure { log(failure) }
         for line in collected.stale { log(line) }
+        if figures.filesYoung > 0 {
+            log(
+                Self.youngFilesLine(
+                    figures.filesYoung, minFileAge: settings.nightly.minFileAge, stale: !collected.stale.isEmpty))
+        }
         for (name, what) in [
             (
                 "files_deferred",
@@ -317,8 +332,18 @@ package struct NightlyRun {
             ("lines_deferred", "unfinished last line(s) left for a later night"),
             ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")
         ] {
-            if let n = collected.metric(name), n != "0" { log("\(n) \(what) (\(name))") }
+            if let n = collected.metric(name), n != "0", name != "files_deferred" || n != String(figures.filesYoung) {
+                log("\(n) \(what) (\(name))")
+            }
         }
+    }
+
+    /// Why files wait: how many, the `min-file-age` they are younger than, and how to read files known to be complete
+    /// now (a first night on copied or just-cloned files, whose modification times are minutes old).
+    static func youngFilesLine(_ count: Int, minFileAge: Int64, stale: Bool) -> String {
+        let age = NightlyReport.duration(minFileAge)
+        return
+            "\(count) file(s) wait for a later night: modified less than min-file-age \(age) ago (machine clock), so they may still be being written (files_deferred)\(stale ? "; the stale line above may mean only that these files were not read yet" : ""). If they are known to be complete (copied, just cloned, or written by an exporter that renames into place), run again with --min-file-age 0 to read them now"
     }
 
     /// Writes the metrics file (a run that could not read the state keeps the last success the previous file had).
