@@ -227,12 +227,15 @@ package struct NightlyRun {
             }
         }
         outcome.report = collected
-        let directory = try Self.publish(collected, settings: settings.nightly)
-        stepReached("published")
         // A shard's findings and sanity checks are the merged night's to judge: a written shard exits 0, so a batch
         // engine retries only shards that failed (as reconcile --shard).
         let base = settings.nightly.shard == nil ? collected.status : .success
         let status = thresholds.status(base: base, crossings: crossings)
+        let verdict = HTMLReport.nightlyVerdict(
+            collected, status: status, maxRejectRate: settings.nightly.maxRejectRate, notes: crossings.map(\.line),
+            failOnRules: thresholds.decidesFindings)
+        let directory = try Self.publish(collected, settings: settings.nightly, verdict: verdict)
+        stepReached("published")
         outcome.status = status
         for crossing in crossings { log(crossing.line) }
         let runId = try store.latestRun()?.id ?? 0
