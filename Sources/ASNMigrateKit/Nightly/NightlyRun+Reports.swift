@@ -42,6 +42,21 @@ extension NightlyRun {
         return directory
     }
 
+    /// Writes `<reports>/index.html` atomically: every night of the state with its verdict and links (to the files of
+    /// the folders that still exist), and the open-difference trend.
+    static func publishIndex(_ store: NightlyStore, settings: NightlySettings) throws(ASNError) {
+        let root = settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/"
+        let nights = try store.nights().map { night in
+            var night = night
+            let folder = reportFolder(settings, date: night.date)
+            night.hasFolder = FileSystem.fileType(folder) == S_IFDIR
+            night.hasPage = FileSystem.fileType(folder + "/" + HTMLReport.fileName) == S_IFREG
+            return night
+        }
+        try AtomicOutput.writeFileAtomically(
+            path: root + NightlyIndex.fileName, bytes: NightlyIndex(nights: nights).render())
+    }
+
     /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.
     static func removeOldReports(settings: NightlySettings, date: String, dates: Set<String>, log: (String) -> Void)
         throws(ASNError)

@@ -244,6 +244,9 @@ package struct NightlyRun {
                 id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
         }
         try Self.removeOldReports(settings: settings.nightly, date: date, dates: try store.runDates(), log: log)
+        if settings.nightly.html && settings.nightly.shard == nil {
+            try Self.publishIndex(store, settings: settings.nightly)
+        }
         logNight(collected, figures: figures, directory: directory)
         return status
     }

@@ -231,10 +231,6 @@ package struct HTMLReport: Sendable {
                 "environment", "original_transaction_id", "event_date", "product_id", "field", "v1_value", "v2_value",
                 "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source"
             ] + extraHeadings
-        // Columns never broken inside: ids, dates, names (the box scrolls instead).
-        let whole = Set([
-            "environment", "original_transaction_id", "event_date", "product_id", "first_seen", "last_seen"
-        ])
         let heading = verdict.newDifferences == nil ? "Differences" : "Open differences"
         var out = "<h2 id=\"rows\">\(heading) by kind: what each means and what to do</h2>\n"
         var byKind: [Discrepancy.Kind: [Int]] = [:]
@@ -254,20 +250,27 @@ package struct HTMLReport: Sendable {
                 + "\(Self.markdown(guide.action))</p>\n"
                 + "<p>\(indices.count == total ? "All \(total)" : "The first \(indices.count) of \(total)"), as in "
                 + "<a href=\"\(rowsFile)\">\(rowsFile)</a>:</p>\n"
+            let cells = indices.map { i in
+                let d = rows[i]
+                return [
+                    d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
+                    d.productId, d.field, d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType,
+                    d.v2Subtype, d.v1Source
+                ] + (i < extraCells.count ? extraCells[i] : Array(repeating: "", count: extraHeadings.count))
+            }
+            // Only the columns this kind fills in the rows shown (the CSV file has them all).
+            let shown = headings.indices.filter { column in
+                cells.contains { column < $0.count && !$0[column].isEmpty }
+            }
             var table =
                 "<table class=\"rows\" id=\"rows-\(kind.rawValue)-table\">\n<thead><tr>"
-                + headings.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
-            for i in indices {
-                let d = rows[i]
-                let cells =
-                    [
-                        d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
-                        d.productId, d.field,
-                        d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType, d.v2Subtype, d.v1Source
-                    ]
-                    + (i < extraCells.count ? extraCells[i] : [])
+                + shown.map { "<th scope=\"col\">\(headings[$0])</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+            for row in cells {
                 // Every cell whole (ids, dates, values, sources are never broken inside): the box scrolls instead.
-                table += "<tr>" + cells.map { "<td class=\"whole\">\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+                table +=
+                    "<tr>"
+                    + shown.map { "<td class=\"whole\">\(HTMLText.escape($0 < row.count ? row[$0] : ""))</td>" }
+                    .joined() + "</tr>\n"
             }
             out += Self.scrolling(table + "</tbody>\n</table>\n")
         }
@@ -364,7 +367,7 @@ package struct HTMLReport: Sendable {
         .scroll{max-width:100%;overflow-x:auto}\
         table{border-collapse:collapse;margin:6px 0}th,td{padding:2px 8px;text-align:left;vertical-align:top}\
         table.rows td,table.rows th,table.rejects td,table.rejects th{border:1px solid #d2d2d7;font-size:12px}\
-        .whole,table.rows th,td.n{white-space:nowrap}\
+        .whole,table.rows th,table.bars th,td.n{white-space:nowrap}\
         .verdict{font-size:15px;margin:6px 0}.status-0{color:#1a7f37}.status-1{color:#9a6700}\
         .status-3,.status-2{color:#c62828}.action{background:#f5f5f7;padding:4px 8px}\
         .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\
