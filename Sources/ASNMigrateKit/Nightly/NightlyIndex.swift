@@ -58,13 +58,7 @@ package struct NightlyIndex: Sendable {
                 + "\(HTMLText.escapeWhole(latest.date)): \(HTMLText.escapeWhole(Self.verdict(latest)))</strong>; "
                 + "\(HTMLVerdict.count(latest.open, "difference")) open.</p>\n"
         }
-        let trend = nights.suffix(NightlyReport.trendNights)
-        out +=
-            "<h2 id=\"trend\">Open differences, last \(trend.count) night\(trend.count == 1 ? "" : "s")</h2>\n"
-            + BarChart(
-                id: "chart-trend", labelHeading: "run date", valueHeading: "open",
-                bars: trend.map { .init(label: $0.date, value: $0.open) }
-            ).html()
+        out += HTMLReport.trendSection(nights.suffix(NightlyReport.trendNights).map { ($0.date, $0.open) })
         out +=
             "<h2 id=\"nights\">Every night, newest first</h2>\n"
             + "<p>Each night's verdict and figures; the links open its report files.</p>\n"

@@ -95,4 +95,21 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains("<script") && !text.contains("src="), "self-contained")
     }
+
+    @Test(
+        "in headless Chromium the nightly index is no wider than a 390 px phone",
+        .enabled(if: Chromium.path != nil, "no Chromium or Chrome on PATH (\(Chromium.names.joined(separator: ", ")))")
+    )
+    func theIndexFitsAPhoneInHeadlessChromium() throws {
+        let workspace = try NightlyWorkspace(flags: ["--max-reject-rate", "20%"])
+        defer { workspace.tmp.remove() }
+        let sample = PackagePaths.root.appendingPathComponent("Tests/Fixtures/sample").path
+        try FileManager.default.copyItem(atPath: sample + "/v1", toPath: workspace.v1 + "/sample")
+        try FileManager.default.copyItem(atPath: sample + "/v2", toPath: workspace.v2 + "/sample")
+        #expect(try workspace.run("2021-06-01").status == ExitStatus.findings.rawValue)
+        for page in ["index.html", "2021-06-01/report.html"] {
+            let widths = try #require(try Chromium.widths(of: workspace.reports + "/" + page, at: 390))
+            #expect(widths.client > 0 && widths.scroll <= widths.client, "\(page): \(widths)")
+        }
+    }
 }

@@ -204,15 +204,17 @@ package struct HTMLReport: Sendable {
 
     /// The open differences of the last nights (nightly only).
     private func trendSection() -> String {
-        guard let trend else { return "" }
-        var out =
-            "<h2 id=\"trend\">Open differences, last \(trend.count) night\(trend.count == 1 ? "" : "s")</h2>\n"
+        trend.map(Self.trendSection) ?? ""
+    }
+
+    /// The open differences at the end of each night of `trend`, as bars (`report.html` and `index.html`).
+    static func trendSection(_ trend: [(date: String, open: Int)]) -> String {
+        "<h2 id=\"trend\">Open differences, last \(trend.count) night\(trend.count == 1 ? "" : "s")</h2>\n"
             + "<p>Differences open at the end of each run date (from the nightly state).</p>\n"
-        out += BarChart(
-            id: "chart-trend", labelHeading: "run date", valueHeading: "open",
-            bars: trend.map { .init(label: $0.date, value: $0.open) }
-        ).html()
-        return out
+            + BarChart(
+                id: "chart-trend", labelHeading: "run date", valueHeading: "open",
+                bars: trend.map { .init(label: $0.date, value: $0.open) }
+            ).html()
     }
 
     /// The report files beside the page, each linked by its relative name.
@@ -367,7 +369,7 @@ package struct HTMLReport: Sendable {
         .scroll{max-width:100%;overflow-x:auto}\
         table{border-collapse:collapse;margin:6px 0}th,td{padding:2px 8px;text-align:left;vertical-align:top}\
         table.rows td,table.rows th,table.rejects td,table.rejects th{border:1px solid #d2d2d7;font-size:12px}\
-        .whole,table.rows th,table.bars th,td.n{white-space:nowrap}\
+        .whole,table.rows th,table.bars th,table.facts th,td.n{white-space:nowrap}\
         .verdict{font-size:15px;margin:6px 0}.status-0{color:#1a7f37}.status-1{color:#9a6700}\
         .status-3,.status-2{color:#c62828}.action{background:#f5f5f7;padding:4px 8px}\
         .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\

@@ -165,6 +165,19 @@ import Testing
         #expect(none.elements.contains { $0.attributes["id"] == "rejects-none" })
     }
 
+    @Test func everyRejectCodeTheReadmeNamesHasItsOwnFix() throws {
+        let general = RejectAdvice.fix("no_such_code")
+        let codes = [
+            "malformed_json", "not_an_object", "missing_notification_type", "wrong_field_type", "bad_id",
+            "malformed_jws", "malformed_csv", "unreadable_input", "signature"
+        ]
+        let readme = String(decoding: try PackagePaths.read("Reports/README.md"), as: UTF8.self)
+        for code in codes {
+            #expect(readme.contains("`\(code)`"), "Reports/README.md names \(code)")
+            #expect(RejectAdvice.fix(code) != general && RejectAdvice.fix(code).hasSuffix("."), "\(code)")
+        }
+    }
+
     @Test func everyReportFileIsLinkedByItsRelativeName() throws {
         let document = try XHTMLDocument(
             HTMLReport.reconcile(Self.result([Self.row(.missingInV2, "1", product: "p")])).render())
