@@ -51,7 +51,7 @@ package struct HTMLVerdict: Sendable {
             + "\(SanityCheck.percent(maxRejectRate)) per side.</p>\n"
             + "<p class=\"verdict status-\(status.rawValue)\" id=\"verdict-status\" data-exit=\"\(status.rawValue)\">"
             + "<strong>\(HTMLText.escapeWhole(headline(rows: rows, rejected: rejected)))</strong> — "
-            + "\(HTMLText.escapeWhole(meaning))</p>\n"
+            + "\(HTMLText.escapeWhole(meaning(rows: rows, rejected: rejected)))</p>\n"
         if !notes.isEmpty {
             out +=
                 "<ul class=\"notes\" id=\"verdict-notes\">\n"
@@ -76,17 +76,20 @@ package struct HTMLVerdict: Sendable {
         }
     }
 
-    /// What the status means for the reader.
-    var meaning: String {
+    /// What the status means for the reader, given the page's difference rows and the records rejected.
+    func meaning(rows: [Discrepancy], rejected: Int) -> String {
         switch status {
         case .success:
-            return newDifferences == nil
-                ? "no differences and no records rejected; nothing to do."
+            guard newDifferences != nil else { return "no differences and no records rejected; nothing to do." }
+            return rows.isEmpty
+                ? "no new differences and no records rejected tonight, and none open; nothing to do."
                 : "no new differences and no records rejected tonight; the open ones below still stand."
         case .findings:
-            return
-                "the report is complete; each kind of difference below says what it means and what to do, and the "
-                + "rejects say where the input was damaged."
+            var parts: [String] = []
+            if failOnRules { parts.append("the --fail-on rule crossed is listed below") }
+            if !rows.isEmpty { parts.append("each kind of difference below says what it means and what to do") }
+            if rejected > 0 { parts.append("the rejects below say where the input was damaged and how to fix it") }
+            return "the report is complete" + (parts.isEmpty ? "." : "; " + parts.joined(separator: ", and ") + ".")
         case .sanityCheckFailed:
             return
                 "the input looks wrong (too many rejects, a side empty or late), so the figures may mislead; fix the "
