@@ -77,11 +77,12 @@ package struct NightlyIndex: Sendable {
             table +=
                 "<tr id=\"night-\(date)\" data-date=\"\(date)\" data-exit=\"\(night.status.map { String($0) } ?? "")\">"
                 + "<th scope=\"row\" class=\"whole\">\(night.hasPage ? "<a href=\"\(date)/report.html\">\(date)</a>" : date)"
-                + "</th><td class=\"whole\">\(HTMLText.escapeWhole(Self.verdict(night)))</td>"
-                + "<td class=\"n\" data-metric=\"differences_new\">\(night.new)</td>"
-                + "<td class=\"n\" data-metric=\"differences_resolved\">\(night.resolved)</td>"
-                + "<td class=\"n\" data-metric=\"differences_open\">\(night.open)</td>"
-                + "<td class=\"n\" data-metric=\"rejected\">\(night.rejected)</td><td class=\"whole\">\(links)</td></tr>\n"
+                + "</th><td class=\"whole\" data-label=\"verdict\">\(HTMLText.escapeWhole(Self.verdict(night)))</td>"
+                + "<td class=\"n\" data-label=\"new\" data-metric=\"differences_new\">\(night.new)</td>"
+                + "<td class=\"n\" data-label=\"resolved\" data-metric=\"differences_resolved\">\(night.resolved)</td>"
+                + "<td class=\"n\" data-label=\"open\" data-metric=\"differences_open\">\(night.open)</td>"
+                + "<td class=\"n\" data-label=\"rejected\" data-metric=\"rejected\">\(night.rejected)</td>"
+                + "<td class=\"whole source\" data-label=\"files\">\(links)</td></tr>\n"
         }
         out += HTMLReport.scrolling(table + "</tbody>\n</table>\n")
         out +=

@@ -271,7 +271,10 @@ package struct HTMLReport: Sendable {
                 // Every cell whole (ids, dates, values, sources are never broken inside): the box scrolls instead.
                 table +=
                     "<tr>"
-                    + shown.map { "<td class=\"whole\">\(HTMLText.escape($0 < row.count ? row[$0] : ""))</td>" }
+                    + shown.map {
+                        "<td class=\"whole\" data-label=\"\(headings[$0])\">"
+                            + "\(HTMLText.escape($0 < row.count ? row[$0] : ""))</td>"
+                    }
                     .joined() + "</tr>\n"
             }
             out += Self.scrolling(table + "</tbody>\n</table>\n")
@@ -309,7 +312,7 @@ package struct HTMLReport: Sendable {
             let location = entry.first.side + " " + entry.first.source + (entry.first.line.map { ":\($0)" } ?? "")
             table +=
                 "<tr><th scope=\"row\" class=\"whole\">\(HTMLText.escape(code))</th><td class=\"n\">\(entry.count)</td>"
-                + "<td class=\"whole\">\(HTMLText.escape(location))</td><td>\(HTMLText.escape(entry.first.reason))</td>"
+                + "<td class=\"whole source\">\(HTMLText.escape(location))</td><td>\(HTMLText.escape(entry.first.reason))</td>"
                 + "<td>\(HTMLText.escapeWhole(RejectAdvice.fix(code)))</td></tr>\n"
         }
         return out + Self.scrolling(table + "</tbody>\n</table>\n")
@@ -361,7 +364,8 @@ package struct HTMLReport: Sendable {
     }
 
     /// The inline style sheet: system fonts only, readable in a mail client's narrow pane and on a phone (no wider
-    /// than the screen: wide tables scroll inside their box), ids and dates never broken inside, and a print layout.
+    /// than the screen: wide tables scroll inside their box), ids and dates never broken inside, and a print layout
+    /// where each row of a wide table prints as a block of `column: value` lines (`data-label`), so nothing is cut.
     static let style = """
         body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;\
         font-size:14px;color:#1d1d1f;margin:16px;max-width:1100px;overflow-wrap:break-word}\
@@ -375,7 +379,10 @@ package struct HTMLReport: Sendable {
         .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\
         .none,.foot{color:#6e6e73}code{font-size:12px}\
         @media print{body{margin:0;max-width:none;font-size:11px}.scroll{overflow:visible}\
-        h2,h3{break-after:avoid}tr{break-inside:avoid}a{color:inherit}\
+        h2,h3{break-after:avoid}tr{break-inside:avoid}a{color:inherit}.source{white-space:normal;overflow-wrap:anywhere}\
+        table.rows thead{display:none}table.rows,table.rows tbody,table.rows tr,table.rows td{display:block}\
+        table.rows tr{border:1px solid #d2d2d7;margin:4px 0}table.rows td{border:0}\
+        table.rows td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}\
         svg rect{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
         """
 }

@@ -188,7 +188,7 @@ import Testing
         }
     }
 
-    @Test func tablesScrollInTheirBoxAndRowCellsAreNeverBroken() throws {
+    @Test func tablesScrollInTheirBoxRowCellsAreNeverBrokenAndPrintAsLabelledLines() throws {
         let bytes = HTMLReport.reconcile(Self.result([Self.row(.missingInV2, "1000000000000001", product: "p")]))
             .render()
         let text = String(decoding: bytes, as: UTF8.self)
@@ -203,6 +203,10 @@ import Testing
         let document = try XHTMLDocument(bytes)
         let cells = document.all("td", inside: "rows-missing_in_v2-table")
         #expect(!cells.isEmpty && cells.allSatisfy { $0.attributes["class"] == "whole" })
+        // In print each row is a block of "column: value" lines: every cell is labelled with its column.
+        let headings = document.all("th", inside: "rows-missing_in_v2-table").map(\.text)
+        #expect(cells.map { $0.attributes["data-label"] ?? "" } == headings)
+        #expect(HTMLReport.style.contains("table.rows td[data-label]::before{content:attr(data-label)"))
     }
 
     @Test func identitiesSayWhetherTheyHold() throws {
