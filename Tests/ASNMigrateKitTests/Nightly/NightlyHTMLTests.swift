@@ -94,6 +94,14 @@ import Testing
         #expect(index.bars("chart-trend").map(\.1) == open, "the trend is each night's differences_open")
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains("<script") && !text.contains("src="), "self-contained")
+
+        // A night whose folder retention removed is still listed, without links.
+        #expect(try workspace.run("2021-06-04", ["--retention-days", "1"]).status == ExitStatus.success.rawValue)
+        let later = try XHTMLDocument(try workspace.tmp.read("Reports/index.html"))
+        #expect(later.all("tr", inside: "nights-table").count == 5, "a heading and four nights")
+        #expect(later.all("a", inside: "night-2021-06-01").isEmpty)
+        #expect(later.all("td", inside: "night-2021-06-01").last?.text == "(removed: older than the retention)")
+        #expect(!later.all("a", inside: "night-2021-06-04").isEmpty)
     }
 
     @Test(
