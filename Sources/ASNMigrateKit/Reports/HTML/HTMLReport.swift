@@ -177,8 +177,8 @@ package struct HTMLReport: Sendable {
         let rowsText = HTMLVerdict.count(valued, "row")
         guard priced > 0 else {
             return out + "<p id=\"value-note\">\(rowsText) stand\(valued == 1 ? "s" : "") for a whole purchase "
-                + "(kinds \(kinds)), but V2 states no price for \(valued == 1 ? "its" : "any of their") "
-                + "subscription's product, so the value at stake is unknown.\(caveat)"
+                + "(kinds \(kinds)), but V2 states no price for the product of \(valued == 1 ? "its" : "any of their") "
+                + "subscriptions, so the value at stake is unknown.\(caveat)"
         }
         out +=
             "<p id=\"value-note\">\(rowsText) stand\(valued == 1 ? "s" : "") for a whole purchase (kinds \(kinds)). "
