@@ -374,6 +374,7 @@ package struct HTMLReport: Sendable {
         table{border-collapse:collapse;margin:6px 0}th,td{padding:2px 8px;text-align:left;vertical-align:top}\
         table.rows td,table.rows th,table.rejects td,table.rejects th{border:1px solid #d2d2d7;font-size:12px}\
         .whole,table.rows th,table.bars th,table.facts th,td.n{white-space:nowrap}\
+        table.rejects td:not(.n){min-width:16em}\
         .verdict{font-size:15px;margin:6px 0}.status-0{color:#1a7f37}.status-1{color:#9a6700}\
         .status-3,.status-2{color:#c62828}.action{background:#f5f5f7;padding:4px 8px}\
         .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\
@@ -381,7 +382,7 @@ package struct HTMLReport: Sendable {
         @media print{body{margin:0;max-width:none;font-size:11px}.scroll{overflow:visible}\
         h2,h3{break-after:avoid}tr{break-inside:avoid}a{color:inherit}.source{white-space:normal;overflow-wrap:anywhere}\
         table.rows thead{display:none}table.rows,table.rows tbody,table.rows tr,table.rows td{display:block}\
-        table.rows tr{border:1px solid #d2d2d7;margin:4px 0}table.rows td{border:0}\
+        table.rows tr{border:1px solid #d2d2d7;margin:4px 0}table.rows td{border:0}table.rejects td:not(.n){min-width:0}\
         table.rows td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}\
         svg rect{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
         """
