@@ -281,10 +281,11 @@ CREATE TABLE state_files (
     vanished          TEXT
 );
 
--- texts: every text a stored record names (product ids, types, rules, file paths), once.
+-- texts: every text a stored record names (product ids, types, rules, file paths), once, as its UTF-8 bytes (schema 6
+-- on: a NUL inside a text is kept; CAST(text AS TEXT) in SQLite reads it as text).
 CREATE TABLE state_texts (
     id   INTEGER,
-    text TEXT
+    text BYTEA
 );
 
 -- subscriptions: every subscription with a stored record, once; environment_id is the environment's texts id.

@@ -54,6 +54,19 @@ package enum SimulateCommand {
                 help:
                     "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files)."
             )
+        ],
+        exits: [
+            CommandExit(.success, "the simulated archive is written"),
+            CommandExit(.failure, "failed; nothing was written (the message above says what and where)"),
+            .usage
+        ],
+        examples: [
+            CommandExample(
+                "Simulate 40 subscribers over 3 months with 5% injected faults, for trying reconcile and nightly.",
+                [
+                    "simulate", "--subscribers", "40", "--seed", "7", "--months", "3", "--inject", "0.05", "--out",
+                    ".sample-out/sim"
+                ])
         ]
     )
 

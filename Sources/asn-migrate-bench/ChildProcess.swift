@@ -14,8 +14,11 @@ struct ChildProcess {
         var cpuSeconds: Double = 0
     }
 
-    /// Runs `path` with `arguments`, standard output and error to `/dev/null` unless `stdoutPath` is given.
-    static func run(_ path: String, _ arguments: [String], stdoutPath: String = "/dev/null") throws -> Result {
+    /// Runs `path` with `arguments`, standard output and error to `/dev/null` unless `stdoutPath` is given, with
+    /// `environment` added to this process's environment.
+    static func run(
+        _ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", environment: [String: String] = [:]
+    ) throws -> Result {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -23,9 +26,14 @@ struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            variables.keys.sorted().map { strdup("\($0)=\(variables[$0] ?? "")") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
         let start = DispatchTime.now()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         var usage = rusage()

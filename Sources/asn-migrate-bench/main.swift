@@ -5,7 +5,9 @@
 //        [--only history-pages] (only the history-page reading measurement, on the reconcile data set)
 //        [--only migrate] (only the migrate figures and their targets)
 //        [--only reconcile] (reconcile on its data set: notifications, the Python join and Apple's API view, with targets)
-//        [--only shards] [--shard-subscribers N] (issue 21: --shards 1/2/4/8, --memory-limit, one --shard 0/8 task)
+//        [--only shards] [--shard-subscribers N] (--shards 1/2/4/8, --memory-limit, one --shard 0/8 task)
+//        [--malloc-count FILE] (the allocation counter's source; default ../shared/tools/malloc-count.c)
+//        [--results FILE] (the results table to update; default Sources/benchmark-results.md)
 import Foundation
 
 /// Command-line settings.
@@ -22,9 +24,9 @@ struct BenchSettings {
     var reconcileSubscribers = 137_000
     /// Receipt entries per V1 body in the reconcile data set, which keeps its V1 bytes moderate.
     var reconcileReceiptHistory = 2
-    /// `signatures` runs only issue 10's signature figures (`SignatureBench`), `history-pages` only the history-page reading, `migrate` only the migrate figures; nil runs everything.
+    /// `signatures` runs only the signature figures (`SignatureBench`), `history-pages` only the history-page reading, `migrate` only the migrate figures; nil runs everything.
     var only: String?
-    /// Subscribers of the `--only shards` data set (issue 21; 20,000 over 12 months give about 140,000 records a side).
+    /// Subscribers of the `--only shards` data set (20,000 over 12 months give about 140,000 records a side).
     var shardSubscribers = 20_000
     /// Subscribers of the signed data set for `reconcile --verify-signatures` (12 months).
     var signatureSubscribers = 20_000
@@ -32,6 +34,10 @@ struct BenchSettings {
     var nightlySubscribers = 270_000
     /// Records (V1 + V2) of the measured incremental night.
     var nightlyNightRecords = 20_000
+    /// The allocation counter's C source (nil: `shared/tools/malloc-count.c` beside the package).
+    var mallocCount: String?
+    /// The results table this run updates.
+    var results = BenchResults.defaultPath
     /// The `asn-migrate` binary: beside this one.
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "asn-migrate"
@@ -55,9 +61,11 @@ struct BenchSettings {
             case "--signature-subscribers": signatureSubscribers = max(1, Int(value) ?? signatureSubscribers)
             case "--nightly-subscribers": nightlySubscribers = max(1, Int(value) ?? nightlySubscribers)
             case "--nightly-night-records": nightlyNightRecords = max(2, Int(value) ?? nightlyNightRecords)
+            case "--malloc-count": mallocCount = value
+            case "--results": results = value
             default:
                 throw BenchError(
-                    "unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|reconcile|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N"
+                    "unknown option \(flag); use --data DIR, --gb N, --runs N, --reconcile-runs N, --binary PATH, --reconcile-subscribers N, --reconcile-receipt-history N, --only signatures|verify-rate|nightly|history-pages|migrate|reconcile|shards, --shard-subscribers N, --signature-subscribers N, --nightly-subscribers N, --nightly-night-records N, --malloc-count FILE, --results FILE"
                 )
             }
         }
@@ -108,6 +116,12 @@ func runBenchmark() throws {
     say("binary: \(settings.binary)")
     let loadBefore = loadAverage()
     say("load average at start (/proc/loadavg): \(loadBefore)")
+    let results = BenchResults(
+        machine: "\(cores) cores, \(procField("/proc/cpuinfo", "model name"))", date: utcMinute(),
+        command: (["asn-migrate-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+    defer {
+        do { try results.write(to: settings.results) } catch { say("results: not written: \(error)") }
+    }
 
     // Data, simulated once and reused.
     try FileManager.default.createDirectory(atPath: settings.data, withIntermediateDirectories: true)
@@ -130,13 +144,15 @@ func runBenchmark() throws {
             runs: settings.reconcileRuns)
     }
     let data = BenchData(binary: settings.binary, folder: settings.data)
+    let counter = AllocationCounter.build(source: settings.mallocCount, folder: settings.data)
     if settings.only == "reconcile" {
         let set = try data.dataSet(
             subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
         let figures = try ReconcileBench.run(
-            binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns)
+            binary: settings.binary, set: set, folder: settings.data, runs: settings.reconcileRuns, counter: counter,
+            results: results)
         say("load average at end (/proc/loadavg): \(loadAverage())")
-        say(ReconcileBench.targetLine(figures))
+        say(ReconcileBench.targetLine(figures, results: results))
         return
     }
     if settings.only == "shards" {
@@ -239,16 +255,46 @@ func runBenchmark() throws {
 
     let cpuPerGB = best.cpuSeconds / (Double(size) / 1e9)
     let pythonTimes = pythonResult.map { $0.seconds / best.seconds }
+    let peak = max(small.maxRSS, large.maxRSS)
     say(
-        "targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 5-entry records (\(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB) >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.5 CPU-s/GB (issue 20; 1.0 was issue 12's stretch): \(cpuPerGB <= 1.5 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 5x Python + orjson (issue 20; issue 12 asked 4x): \(pythonTimes.map { $0 >= 5 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(max(small.maxRSS, large.maxRSS) < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)"
+        "targets (migrate): >= 1 GB/s: \(migrateRate >= 1 ? "met" : "not met") (\(fixed(migrateRate)) GB/s); 5-entry records (\(sixteenSet.v1Bytes / max(1, sixteenRecords) / 1024) KB) >= 1 GB/s: \(sixteenRate >= 1 ? "met" : "not met") (\(fixed(sixteenRate)) GB/s); <= 1.5 CPU-s/GB: \(cpuPerGB <= 1.5 ? "met" : "not met") (\(fixed(cpuPerGB)) CPU-s/GB); >= 5x Python + orjson: \(pythonTimes.map { $0 >= 5 ? "met" : "not met" } ?? "skipped") (\(pythonTimes.map { fixed($0, 1) + "x" } ?? "no python3/orjson")); >= 4x JSONDecoder: \(migrateRate >= 4 * decoderRate ? "met" : "not met") (\(fixed(migrateRate / decoderRate, 1))x); max RSS < 150 MB at 1 and 4 GB: \(peak < 150 << 20 ? "met" : "not met") (\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB)"
     )
+    let gigabytes = fixed(Double(size) / 1e9)
+    results.add(
+        "migrate: throughput (\(gigabytes) GB)", figure: "\(fixed(migrateRate)) GB/s", target: ">= 1 GB/s",
+        met: migrateRate >= 1)
+    results.add(
+        "migrate: CPU per GB (\(gigabytes) GB)", figure: "\(fixed(cpuPerGB)) CPU-s/GB", target: "<= 1.5 CPU-s/GB",
+        met: cpuPerGB <= 1.5)
+    if let pythonTimes {
+        results.add(
+            "migrate: speed against Python + orjson", figure: "\(fixed(pythonTimes, 1))x", target: ">= 5x",
+            met: pythonTimes >= 5)
+    }
+    results.add(
+        "migrate: peak RSS at 1 and 4 GB", figure: "\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB",
+        target: "< 150 MB, flat", met: peak < 150 << 20)
+    if let counter {
+        let counted = try counter.count(settings.binary, ["migrate"] + parts, folder: settings.data)
+        let perRecord = counted.perRecord(records)
+        let timesInput = counted.timesInput(size)
+        say(
+            "migrate allocations: \(counted.allocations) for \(records) records = \(fixed(perRecord, 1)) per record, \(counted.bytes) bytes requested = \(fixed(timesInput, 2))x the input; targets <= 4 per record: \(perRecord <= 4 ? "met" : "NOT met"); <= 2x the input's bytes: \(timesInput <= 2 ? "met" : "NOT met")"
+        )
+        results.add(
+            "migrate: allocations per record", figure: fixed(perRecord, 1), target: "<= 4", met: perRecord <= 4)
+        results.add(
+            "migrate: bytes requested / input bytes", figure: "\(fixed(timesInput, 2))x", target: "<= 2x",
+            met: timesInput <= 2)
+    }
     if settings.only == "migrate" { return }
     let reconcileSet = try data.dataSet(
         subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
 
     // reconcile ~1M x ~1M: the real command on the simulated archives, best of `runs`.
     let reconcile = try ReconcileBench.run(
-        binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns)
+        binary: settings.binary, set: reconcileSet, folder: settings.data, runs: settings.reconcileRuns,
+        counter: counter, results: results)
 
     // Reading Get Transaction History pages against reading V2 notifications, per byte.
     try HistoryPageBench.report(v2Files: reconcileSet.v2, folder: settings.data, runs: settings.runs)
@@ -266,7 +312,16 @@ func runBenchmark() throws {
     try NightlyBench.run(
         binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers,
         nightRecords: settings.nightlyNightRecords)
-    say(ReconcileBench.targetLine(reconcile))
+    say(ReconcileBench.targetLine(reconcile, results: results))
+}
+
+/// Now in UTC, to the minute (`2026-11-26 22:40 UTC`).
+func utcMinute() -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+    return formatter.string(from: Date())
 }
 
 /// The number of newline-terminated lines in `files`.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The command-line entry point: parses arguments, dispatches to a command, returns its exit status.
 public enum ASNMigrateCLI {
     /// The tool's version number (`tool_version` in summaries).
@@ -47,16 +49,21 @@ public enum ASNMigrateCLI {
         run(arguments)
     }
 
-    /// Runs the tool made of `commands` on the arguments after the executable name.
+    /// Runs the tool made of `commands` on the arguments after the executable name. A run (not `--help` or
+    /// `version`) ends with one console line stating its exit status and what it means for the command
+    /// (`CommandSpec.exitLine`), usage errors included.
     package static func run(
         _ arguments: [String], console: Console = .standard,
         commands: [CommandEntry] = builtInCommands
     ) -> ExitStatus {
+        let program = program(commands: commands)
         let outcome: ParseOutcome
         do {
-            outcome = try program(commands: commands).parse(arguments)
+            outcome = try program.parse(arguments)
         } catch {
-            console.diagnostic("asn-migrate: \(error.message)")
+            console.diagnostic("\(program.name): \(error.message)")
+            let spec = arguments.first.flatMap { try? program.command($0) }
+            console.diagnostic(spec?.exitLine(.usage) ?? "\(program.name): exit 64: \(CommandExit.usage.meaning)")
             return .usage
         }
         switch outcome {
@@ -68,10 +75,27 @@ public enum ASNMigrateCLI {
             return .success
         case .run(let parsed):
             guard let command = commands.first(where: { $0.spec.name == parsed.command }) else {
-                console.diagnostic("asn-migrate: command '\(parsed.command)' is not available")
+                console.diagnostic("\(program.name): command '\(parsed.command)' is not available")
+                console.diagnostic("\(program.name): exit 64: \(CommandExit.usage.meaning)")
                 return .usage
             }
-            return command.run(parsed, console)
+            let verdict = Verdict()
+            var console = console
+            console.verdict = { verdict.value.withLock { [text = $0] in $0 = text } }
+            let status = command.run(parsed, console)
+            // Every status a command returns is in its exit table (help shows it); debug builds (the tests) stop here
+            // on one that is not, so the end-to-end tests check the tables.
+            assert(
+                command.spec.exits.isEmpty || command.spec.exits.contains { $0.status == status },
+                "\(parsed.command) returned \(status.rawValue), which its exit table does not list")
+            console.diagnostic(command.spec.exitLine(status, verdict: verdict.value.withLock { $0 }))
+            return status
         }
     }
+}
+
+/// The verdict a run's job gave its console, for the run's last line.
+private final class Verdict: Sendable {
+    /// The last verdict given; nil when the job gave none.
+    let value = Mutex<String?>(nil)
 }

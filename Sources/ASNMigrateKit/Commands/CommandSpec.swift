@@ -15,16 +15,24 @@ package struct CommandSpec: Sendable, Equatable {
     package var positional: PositionalSpec?
     /// The executable's name, used in usage and "See … --help" hints.
     package var programName: String
-    /// The exit statuses help lists under EXIT STATUS; empty for none.
-    package var exitStatuses: [ExitStatus]
+    /// Every exit status the command can return and what it means for it: help's EXIT STATUS table and the run's
+    /// last console line.
+    package var exits: [CommandExit]
+    /// Command lines help shows under EXAMPLES (a test runs or parses each).
+    package var examples: [CommandExample]
+    /// Whether the command's log lines start with a UTC timestamp (`nightly`, for cron logs); the exit line follows.
+    package var timestampedLog: Bool
 
     /// Creates a command spec.
     package init(
         name: String, abstract: String, usage: String? = nil, options: [OptionSpec] = [],
         positional: PositionalSpec? = nil,
-        programName: String = "asn-migrate", exitStatuses: [ExitStatus] = []
+        programName: String = "asn-migrate", exits: [CommandExit] = [], examples: [CommandExample] = [],
+        timestampedLog: Bool = false
     ) {
-        self.exitStatuses = exitStatuses
+        self.exits = exits
+        self.examples = examples
+        self.timestampedLog = timestampedLog
         self.name = name
         self.abstract = abstract
         self.usage = usage
@@ -97,8 +105,26 @@ package struct CommandSpec: Sendable, Equatable {
         }
         let rows = options.map { ($0.synopsis, CommandSpec.optionHelp($0)) } + [("-h, --help", "Show this help.")]
         formatter.table("OPTIONS", rows)
-        formatter.table("EXIT STATUS", exitStatuses.map { (String($0.rawValue), $0.help) })
+        formatter.table("EXIT STATUS", exits.map { (String($0.status.rawValue), $0.meaning) })
+        formatter.list("EXAMPLES", examples.map { ($0.summary, $0.commandLine(programName: programName)) })
         return formatter.text
+    }
+
+    // MARK: - Exit status
+
+    /// What `status` means for this command: its row of `exits`, else the tool-wide meaning.
+    package func meaning(of status: ExitStatus) -> String {
+        exits.first { $0.status == status }?.meaning ?? status.help
+    }
+
+    /// The run's last console line: `asn-migrate reconcile: exit 1: 7 difference rows and 7 rejects found; see …`,
+    /// the run's `verdict` or else the status's meaning for the command, after a UTC timestamp of `clock` (epoch ms)
+    /// for a command whose log lines have one.
+    package func exitLine(
+        _ status: ExitStatus, verdict: String? = nil, clock: () -> Int64 = ReconcileCommand.currentTime
+    ) -> String {
+        let line = "\(programName) \(name): exit \(status.rawValue): \(verdict ?? meaning(of: status))"
+        return timestampedLog ? "\(Timestamp.iso8601(ms: clock())) \(line)" : line
     }
 
     /// An option's help with its allowed values, default and repeatability appended.

@@ -74,7 +74,30 @@ package enum FetchCommand {
                 "--summary-json", valueName: "FILE",
                 help: "Also write fetch-summary.csv's figures as one JSON object to FILE, atomically.")
         ],
-        exitStatuses: [.success, .findings, .failure, .usage, .unavailable, .locked, .unauthorized]
+        exits: [
+            CommandExit(.success, "every id was answered"),
+            CommandExit(.findings, "ids not found: some ids are unknown to Apple (listed in not-found.csv)"),
+            CommandExit(.failure, "failed (the message above says what and where)"),
+            .usage,
+            CommandExit(
+                .unavailable,
+                "Apple's API still failed after --max-retries for some ids; what was answered is kept; run the same command again"
+            ),
+            CommandExit(.locked, "another fetch holds the output's lock; run again later"),
+            CommandExit(
+                .unauthorized,
+                "Apple's API refused the token (HTTP 401): check the key id, issuer id, bundle id, the .p8 key and the clock"
+            )
+        ],
+        examples: [
+            CommandExample(
+                "Fetch Apple's API view of the subscriptions in a V1 archive.",
+                [
+                    "fetch", "--key-id", "ABC123DEFG", "--issuer-id", "57246542-96fe-1a63-e053-0824d011072a",
+                    "--bundle-id", "com.example.app", "--private-key", "AuthKey_ABC123DEFG.p8", "--from-v1",
+                    "archive/v1", "--out", "api-view"
+                ])
+        ]
     )
 
     /// Runs the command; `now` is the clock (epoch ms) for the notification history's end.

@@ -9,6 +9,7 @@ struct HelpFormatter {
     private enum Section {
         case paragraph(String)
         case table(String, [(String, String)])
+        case list(String, [(String, String)])
     }
 
     private var sections: [Section] = []
@@ -29,6 +30,12 @@ struct HelpFormatter {
         sections.append(.table(title, rows))
     }
 
+    /// Adds a titled list of (summary, command line) pairs: the summary as a comment line, the command under it.
+    mutating func list(_ title: String, _ items: [(String, String)]) {
+        guard !items.isEmpty else { return }
+        sections.append(.list(title, items))
+    }
+
     /// The sections separated by blank lines, ending with a newline.
     var text: String {
         var widest = 0
@@ -42,6 +49,11 @@ struct HelpFormatter {
                 return wrap(text, width: HelpFormatter.lineWidth).joined(separator: "\n")
             case .table(let title, let rows):
                 return ([title + ":"] + rows.flatMap { tableLines($0.0, $0.1, column: column) }).joined(separator: "\n")
+            case .list(let title, let items):
+                let lines = items.flatMap { summary, command in
+                    wrap(summary, width: HelpFormatter.lineWidth - 4).map { "  # " + $0 } + ["  " + command]
+                }
+                return ([title + ":"] + lines).joined(separator: "\n")
             }
         }
         return rendered.joined(separator: "\n\n") + "\n"

@@ -11,6 +11,15 @@ package enum MappingsCommand {
                 help:
                     "Validate and print DIR/v1-to-v2.rules, DIR/v2-only.rules and DIR/v2-only-transactions.rules (built-in when absent) instead of the built-in table."
             )
+        ],
+        exits: [
+            CommandExit(.success, "the table is printed"),
+            CommandExit(.failure, "a mapping file is missing or wrong (the message above names the file and line)"),
+            .usage
+        ],
+        examples: [
+            CommandExample("Print the built-in mapping table.", ["mappings"]),
+            CommandExample("Validate and print the repository's mapping files.", ["mappings", "--mappings", "Mappings"])
         ]
     )
 

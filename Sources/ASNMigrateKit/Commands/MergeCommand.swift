@@ -27,7 +27,29 @@ package enum MergeCommand {
             minCount: 1,
             missingHint: "give the shard report folders, e.g. shards/*"
         ),
-        exitStatuses: ExitStatus.allCases
+        exits: [
+            CommandExit(.success, "merged; no differences and no rejects"),
+            CommandExit(
+                .findings, "merged, with differences or rejects (with --fail-on: a --fail-on rule crossed)"),
+            CommandExit(.failure, "failed; nothing was written (the message above says what and where)"),
+            CommandExit(
+                .sanityCheckFailed,
+                "merged, but the merged figures failed a sanity check (too many rejects, or one side empty)"),
+            CommandExit(
+                .usage, "usage error: the command line was wrong (or a shard folder is missing); nothing was run"),
+            CommandExit(
+                .dataError,
+                "the shard folders are not one whole run or their figures do not add up; nothing was written"),
+            CommandExit(.locked, "another run holds the output's lock; nothing was published; run again later")
+        ],
+        examples: [
+            CommandExample(
+                "Merge the four shard reports of 'reconcile --shard K/4' into one report.",
+                [
+                    "merge", "--out", "reports/merged", "reports/shard-0", "reports/shard-1", "reports/shard-2",
+                    "reports/shard-3"
+                ])
+        ]
     )
 
     /// Runs the command.

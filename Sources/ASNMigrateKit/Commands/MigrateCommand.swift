@@ -53,7 +53,28 @@ package enum MigrateCommand {
             acceptsStandardInput: true,
             missingHint: "give at least one input file or directory, or '-' for standard input"
         ),
-        exitStatuses: ExitStatus.allCases
+        exits: [
+            CommandExit(.success, "every record read was migrated"),
+            CommandExit(.findings, "migrated, with rejected or unmapped records (in --rejects, or listed above)"),
+            CommandExit(.failure, "failed; nothing was published (the message above says what and where)"),
+            CommandExit(.sanityCheckFailed, "migrated, but more records were rejected than --max-reject-rate allows"),
+            .usage,
+            CommandExit(.locked, "another run is writing the same output; nothing was published; run again later")
+        ],
+        examples: [
+            CommandExample(
+                "Migrate the sample V1 archive; rejected and unmapped records go to rejects.csv (exit 1: it holds some).",
+                [
+                    "migrate", "Tests/Fixtures/sample/v1", "--out", ".sample-out/v2.jsonl", "--rejects",
+                    ".sample-out/rejects.csv"
+                ]),
+            CommandExample(
+                "The same as CSV with column names SQL joins without quoting.",
+                [
+                    "migrate", "Tests/Fixtures/sample/v1", "--format", "csv", "--csv-names", "snake", "--out",
+                    ".sample-out/v2.csv"
+                ])
+        ]
     )
 
     /// Runs the command; all output goes through `console` or the named files.

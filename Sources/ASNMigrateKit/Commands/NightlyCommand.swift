@@ -116,7 +116,35 @@ package enum NightlyCommand {
                     "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."
             )
         ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
-        exitStatuses: ExitStatus.allCases
+        exits: [
+            CommandExit(.success, "the night is published; nothing new (with --shard: the shard's night is published)"),
+            CommandExit(
+                .findings,
+                "the night is published with new differences or rejects (with --fail-on: a --fail-on rule crossed)"),
+            CommandExit(.failure, "failed; no report was written (the message above says whether the state changed)"),
+            CommandExit(
+                .sanityCheckFailed,
+                "the night is published, but a side is stale or the input failed a sanity check (the lines above say which)"
+            ),
+            .usage,
+            CommandExit(
+                .locked,
+                "another night holds the state's lock, or PostgreSQL could not be reached; nothing was published; run again later"
+            ),
+            CommandExit(.configuration, "a PostgreSQL source is configured wrong; nothing was published")
+        ],
+        examples: [
+            CommandExample(
+                "A first night on the sample, whose files are complete, so --min-file-age 0 reads them at once.",
+                [
+                    "nightly", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--state",
+                    ".sample-out/state.sqlite", "--reports",
+                    ".sample-out/nightly", "--min-file-age", "0", "--max-reject-rate", "20%", "--run-date", "2024-02-02"
+                ]),
+            CommandExample(
+                "From cron: every setting in a config file.", ["nightly", "--config", "/etc/asn-migrate/nightly.conf"])
+        ],
+        timestampedLog: true
     )
 
     /// Runs the command; `clock` gives the wall time (epoch ms); `stepReached` is called with each of `steps` as the

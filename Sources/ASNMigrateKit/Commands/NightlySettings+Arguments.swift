@@ -77,10 +77,15 @@ extension NightlySettings {
             }
         }
         if let shard = s.shard { try s.applyShard(shard) }
-        guard !s.v1.isEmpty || !s.v2.isEmpty else {
+        // Both sides, before anything is created: a night of one side only would judge every record unpaired.
+        let missing = [("v1", "V1", s.v1), ("v2", "V2", s.v2)].filter { $0.2.isEmpty }
+        if !missing.isEmpty {
+            let flags = missing.map { "--\($0.0) PATH" }.joined(separator: " and ")
+            let lines = missing.map { "\($0.0) = PATH" }.joined(separator: " / ")
+            let sides = missing.map(\.1).joined(separator: " and ")
             throw ASNError(
                 .usage,
-                "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'."
+                "missing \(flags): nightly compares the V1 side with the V2 side, so give the \(sides) input root\(missing.count == 1 ? "" : "s") (or \(lines) in --config FILE); nothing was read or created. See 'asn-migrate nightly --help'."
             )
         }
         for side in ["v1", "v2"] {

@@ -30,7 +30,20 @@ package enum PartitionCommand {
                 help: "The mapping rules the V1 records are keyed by; reconcile each partition with the same."
             )
         ],
-        exitStatuses: ExitStatus.allCases
+        exits: [
+            CommandExit(.success, "every record read is in its partition folder"),
+            CommandExit(.failure, "failed (the message above says what and where)"),
+            .usage,
+            CommandExit(.locked, "another run holds the output's lock; run again later")
+        ],
+        examples: [
+            CommandExample(
+                "Split the sample into 4 partitions; reconcile each with 'reconcile --partition', then merge.",
+                [
+                    "partition", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--shards",
+                    "4", "--out", ".sample-out/parts"
+                ])
+        ]
     )
 
     /// Runs the command.

@@ -71,11 +71,18 @@ package struct Program: Sendable, Equatable {
         var formatter = HelpFormatter()
         formatter.paragraph("OVERVIEW", abstract)
         formatter.paragraph("USAGE", "\(name) COMMAND [OPTIONS] [ARGUMENTS]")
-        formatter.table("COMMANDS", commands.map { ($0.name, $0.abstract) })
+        var commandRows = commands.map { ($0.name, $0.abstract) }
+        if version != nil {
+            commandRows.append(("version", "Print the version, the git commit it was built from and the rules digest."))
+        }
+        formatter.table("COMMANDS", commandRows)
         var options = [("-h, --help", "Show this help.")]
         if version != nil { options.append(("-V, --version", "Print the version (also '\(name) version').")) }
         formatter.table("OPTIONS", options)
         formatter.table("EXIT STATUS", ExitStatus.allCases.map { (String($0.rawValue), $0.help) })
+        formatter.list(
+            "EXAMPLES",
+            commands.compactMap { $0.examples.first }.map { ($0.summary, $0.commandLine(programName: name)) })
         formatter.paragraph(
             "See '\(name) COMMAND --help' or '\(name) help COMMAND' for a command's options and arguments.")
         return formatter.text

@@ -114,7 +114,38 @@ package enum ReconcileCommand {
                     "Reconcile one partition folder of 'asn-migrate partition' (DIR is part-K-of-N, instead of --v1 and --v2) as shard K of N of the partitioned inputs, and write its report with shard.csv for 'asn-migrate merge'."
             )
         ],
-        exitStatuses: ExitStatus.allCases
+        exits: [
+            CommandExit(.success, "no differences and no rejects (with --shard: the shard's report is written)"),
+            CommandExit(
+                .findings, "differences or rejects found, see the report (with --fail-on: a --fail-on rule crossed)"),
+            CommandExit(.failure, "failed; no report was written (the message above says what and where)"),
+            CommandExit(
+                .sanityCheckFailed,
+                "report written, but the input failed a sanity check (too many rejects, or one side empty)"),
+            .usage,
+            CommandExit(.dataError, "--partition: the partition folder is incomplete or damaged; nothing was written"),
+            CommandExit(
+                .locked,
+                "another run holds the output's lock, or PostgreSQL could not be reached; nothing was published; run again later"
+            ),
+            CommandExit(.configuration, "a PostgreSQL source is configured wrong; nothing was published")
+        ],
+        examples: [
+            CommandExample(
+                "Reconcile the sample: differences and rejects as CSV files and report.html (exit 1: it holds both).",
+                [
+                    "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+                    ".sample-out/report", "--max-reject-rate", "20%",
+                    "--html"
+                ]),
+            CommandExample(
+                "Fail (exit 1) only when more than 0.5% of subscriptions disagree on their state.",
+                [
+                    "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+                    ".sample-out/report", "--max-reject-rate", "20%",
+                    "--fail-on", "state_mismatch>0.5%"
+                ])
+        ]
     )
 
     /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.

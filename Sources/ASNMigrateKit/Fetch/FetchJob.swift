@@ -156,7 +156,14 @@ package struct FetchJob {
             )
             return .unavailable
         }
-        return notFound.isEmpty ? .success : .findings
+        guard notFound.isEmpty else {
+            console.verdict(
+                "\(notFound.count) id(s) not found: Apple does not know them (see \(settings.out)/\(FetchOutput.notFoundName))"
+            )
+            return .findings
+        }
+        console.verdict("all \(f.idsAsked) id(s) answered; see \(settings.out)")
+        return .success
     }
 
     /// Prints `message` on standard error after the job's name.

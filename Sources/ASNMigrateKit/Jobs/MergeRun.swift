@@ -66,11 +66,13 @@ package struct MergeRun {
                 return nil
             }
             var isDirectory: ObjCBool = false
+            // A path that is missing or not a folder is a mistake on the command line (64), not damaged shard data.
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let what = FileManager.default.fileExists(atPath: path) ? "is not a folder" : "does not exist"
                 say(
-                    "'\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
+                    "shard folder '\(path)' \(what); give the shard report folders (the --out of each 'reconcile --shard K/N', or a night's <reports>/<date>.shard-K-of-N); nothing written"
                 )
-                status = .dataError
+                status = .usage
                 return nil
             }
             var files: [String: [UInt8]] = [:]

@@ -240,6 +240,13 @@ package struct MigrateRun {
             console.diagnostic("\(name): \(failed) (exit 3)")
             return .sanityCheckFailed
         }
-        return summary.rejected + summary.unmapped > 0 ? .findings : .success
+        if summary.rejected + summary.unmapped == 0 {
+            console.verdict("all \(summary.read) record(s) migrated")
+            return .success
+        }
+        let listed = settings.rejectsPath.map { "see \($0)" } ?? "listed above"
+        console.verdict(
+            "\(summary.rejected) rejected and \(summary.unmapped) unmapped of \(summary.read) record(s) (\(listed))")
+        return .findings
     }
 }

@@ -283,8 +283,23 @@ package struct ReconcileRun {
             }
         }
         printSummary(result, inputs: inputs, crossings: crossings)
-        if let sanity { console.diagnostic("\(Self.name): \(sanity) (exit 3)") }
+        if let sanity {
+            console.diagnostic("\(Self.name): \(sanity) (exit 3)")
+        } else {
+            printVerdict(result, status: status, crossings: crossings)
+        }
         return status
+    }
+
+    /// The last console line: the exit status and what it means, and where to look.
+    private func printVerdict(_ result: ReconciliationResult, status: ExitStatus, crossings: [ThresholdCheck.Crossing])
+    {
+        let out = settings.html ? "\(settings.outDirectory)/\(HTMLReport.fileName)" : settings.outDirectory
+        let found = "\(result.differences.count) difference row(s) and \(result.rejects.count) reject(s) found"
+        if let verdict = settings.thresholds.verdict(status, found: result.isClean ? nil : found, crossings: crossings)
+        {
+            console.verdict("\(verdict); see \(out)")
+        }
     }
 
     /// The console summary; with `--html`, its last line also says which file to open first.

@@ -55,6 +55,8 @@ package struct NightlyPass {
         package var resolved = 0
         /// V2 records read that carried no signature to verify (only counted under `verify-signatures`).
         package var v2Unverified = 0
+        /// Files left for a later night because they were modified less than `min-file-age` ago.
+        package var filesYoung = 0
     }
 
     // MARK: - Running
@@ -188,12 +190,17 @@ package struct NightlyPass {
         case .skipped: return
         case .deferred:
             tally.counters["files_deferred", default: 0] += 1
+            tally.figures.filesYoung += 1
             return
         case .renamed:
             tally.counters["files_renamed", default: 0] += 1
             return
         case .sameContent:
             tally.counters["files_same_content", default: 0] += 1
+            return
+        case .unreadable:
+            tally.counters["\(side)_records_read", default: 0] += outcome.counts.read
+            tally.counters["\(side)_rejected", default: 0] += outcome.counts.rejected
             return
         case .appended: tally.counters["files_appended", default: 0] += 1
         case .changed: tally.counters["files_changed", default: 0] += 1
@@ -416,6 +423,9 @@ package struct NightlyPass {
         case new
         /// A file already read, read again whole to map its records under new mapping rules (its old records replaced).
         case remapped
+        /// A file that cannot be examined or read (a dangling link, no permission): one reject this night; not in the
+        /// ledger, so the next night tries it again.
+        case unreadable
     }
 
     /// What ingesting one file did.
@@ -446,14 +456,24 @@ package struct NightlyPass {
         _ file: InputFile, side: String, store: NightlyStore, run: Int64, listed: Set<String>,
         backfill: NightlyBackfill? = nil, remap: Bool = false
     ) throws(ASNError) -> FileOutcome {
-        let status = try Self.fileStatus(file.path)
+        let status: (size: Int64, mtimeMs: Int64)
+        do {
+            status = try Self.fileStatus(file.path)
+        } catch {
+            return try unreadable(error, file: file, side: side, store: store)
+        }
         let entry = try store.ledgerEntry(path: file.path)
         if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
             return FileOutcome(action: .skipped)
         }
         let young = fileClock - status.mtimeMs < settings.minFileAge
-        let data = try Self.contents(file.path)
+        let data: Data
+        do {
+            data = try Self.contents(file.path)
+        } catch {
+            return try unreadable(error, file: file, side: side, store: store)
+        }
         let read = FileRead(
             file: file, side: side, data: data, mtimeMs: status.mtimeMs, store: store, run: run, backfill: backfill)
         if remap, let entry, entry.size > 0, !young { return try remapFile(read, entry: entry) }
@@ -476,6 +496,18 @@ package struct NightlyPass {
         case .readAll(let size, let sha1):
             return try readAll(read, entry: entry, size: size, sha1: sha1, listed: listed)
         }
+    }
+
+    /// A file listed under a root that cannot be examined or read: one reject, as `migrate` and `reconcile` count it,
+    /// so the night goes on. The ledger does not take it, so each night it stays unreadable counts it again (it
+    /// stays in sight) and the first night it can be read reads it as a new file.
+    private func unreadable(_ error: ASNError, file: InputFile, side: String, store: NightlyStore) throws(ASNError)
+        -> FileOutcome
+    {
+        log("note: \(error.message); counted as one reject, and tried again next night")
+        var outcome = FileOutcome(action: .unreadable)
+        try reject(error, side: side, file: file, fileId: 0, store: store, lineOffset: 0, into: &outcome)
+        return outcome
     }
 
     /// One file being read: its bytes (one snapshot) and where its records go.

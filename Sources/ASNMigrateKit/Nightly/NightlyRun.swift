@@ -83,6 +83,9 @@ package struct NightlyRun {
         var outcome = Outcome()
         outcome.status = night(date: date, startedAt: startedAt, outcome: &outcome)
         if outcome.writesMetrics { writeMetrics(outcome, startedAt: startedAt) }
+        // Closed before the process ends: the last connection's close folds the write-ahead log back into the
+        // state and removes its `-wal` and `-shm` files, whether the night ran or was refused after opening it.
+        outcome.store?.close()
         return outcome.status
     }
 
@@ -94,7 +97,8 @@ package struct NightlyRun {
         let outputs =
             [
                 OutputPlan.Output("--state", nightly.state),
-                OutputPlan.Output("the lock of --state", RunLock.lockPath(besideOutput: nightly.state)),
+                OutputPlan.Output(
+                    "the lock of --state", RunLock.lockPath(besideOutput: StateFile.realPath(nightly.state))),
                 OutputPlan.Output("--reports", Self.reportFolder(nightly, date: date), kind: .folder)
             ]
             + (nightly.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
@@ -112,22 +116,31 @@ package struct NightlyRun {
     /// The night itself, under the state's lock; returns the exit status.
     private func night(date: String, startedAt: Int64, outcome: inout Outcome) -> ExitStatus {
         do {
-            let table = try MappingLoader.load(settings.nightly.mappings)
-            let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
-                try V2ColumnMap.load(path: path)
-            }
-            // One run at a time per state database: the lock sits beside it and is held until the run ends.
-            let lock: RunLock
+            // The state as the file it really is (links followed), looked at before anything is locked or written:
+            // a folder or another program's file is refused and left as it was.
+            let state = StateFile.realPath(settings.nightly.state)
+            _ = try StateFile.inspect(state)
+            // One run at a time per state, decided before any input is opened: the lock beside the real file (the one
+            // the README's restore procedure holds), then a lock on the file itself, which every name of it meets.
+            let locks: (RunLock, StateFile.IdentityLock)
             do {
-                lock = try RunLock.acquire(RunLock.lockPath(besideOutput: settings.nightly.state))
+                let beside = try RunLock.acquire(RunLock.lockPath(besideOutput: state))
+                try prepareState(state)
+                locks = (beside, try StateFile.IdentityLock(state))
             } catch  where error.code == .locked {
                 log(error.message)
                 outcome.writesMetrics = false
                 return .locked
             }
-            defer { lock.release() }
-            try NightlyStore.checkStateFile(settings.nightly.state)
-            let store = try NightlyStore(path: settings.nightly.state)
+            defer {
+                locks.1.release()
+                locks.0.release()
+            }
+            let table = try MappingLoader.load(settings.nightly.mappings)
+            let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
+                try V2ColumnMap.load(path: path)
+            }
+            let store = try NightlyStore(path: state)
             outcome.store = store
             if let refused = try checkShard(store) { return refused }
             if let refused = try publishStoppedNight(store, date: date) { return refused }
@@ -148,8 +161,46 @@ package struct NightlyRun {
             } else {
                 log("\(error.description); the state is unchanged by this run and no report was written")
             }
-            return ExitStatus.failure(for: error.code)
+            return error.code == .usage ? .usage : ExitStatus.failure(for: error.code)
         }
+    }
+
+    /// Makes sure a state is at `state` (a real path): a new one is created (written beside it and renamed into
+    /// place) when there is none, or when the file is empty and no night was ever published for it: a first night
+    /// stopped before it wrote its state, by a release that opened the state in place. An empty state beside earlier
+    /// nights' reports lost what it held and is refused.
+    private func prepareState(_ state: String) throws(ASNError) {
+        switch try StateFile.inspect(state) {
+        case .state:
+            try StateFile.checkWritable(state)
+            return
+        case .absent: break
+        case .empty:
+            if let night = publishedNight() {
+                throw ASNError(
+                    .stateDatabase,
+                    "\(NightlyStore.emptyStateFile(state).message); the night '\(night)' was published from it, so it held state once",
+                    at: SourceLocation(path: state))
+            }
+            log(
+                "the state file '\(state)' is empty (0 bytes) and no night was published under '\(settings.nightly.reports)': a first night stopped before it wrote its state; starting a new state"
+            )
+        }
+        try FileSystem.createDirectories(FileSystem.parentDirectory(of: state))
+        try StateFile.create(state)
+    }
+
+    /// The path of a night's report folder under the reports root (any shard's), if there is one.
+    private func publishedNight() -> String? {
+        let root = settings.nightly.reports
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.sorted().first { name in
+            let prefix = Array(name.utf8.prefix(10))
+            return prefix.count == 10
+                && prefix.enumerated().allSatisfy { index, byte in
+                    index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (0x30...0x39).contains(byte)
+                }
+        }.map { (root.hasSuffix("/") ? root : root + "/") + $0 }
     }
 
     /// Refuses a state made for another shard, or for none (a shard's state holds only its subscriptions, so it can
@@ -237,6 +288,16 @@ package struct NightlyRun {
         let directory = try Self.publish(collected, settings: settings.nightly, verdict: verdict)
         stepReached("published")
         outcome.status = status
+        let found =
+            collected.new.isEmpty && collected.rejects.isEmpty
+            ? nil : "\(collected.new.count) new difference(s) and \(collected.rejects.count) reject(s) tonight"
+        if settings.nightly.shard == nil,
+            let verdict = thresholds.verdict(
+                status, found: found, nothing: "nothing new tonight", crossings: crossings)
+        {
+            let page = settings.nightly.html ? "/\(HTMLReport.fileName)" : ""
+            console.verdict("\(verdict), \(collected.open.count) open; see \(directory)\(page)")
+        }
         for crossing in crossings { log(crossing.line) }
         let runId = try store.latestRun()?.id ?? 0
         try store.transaction { () throws(ASNError) in
@@ -264,6 +325,11 @@ package struct NightlyRun {
         }
         if let failure = collected.sanityFailure { log(failure) }
         for line in collected.stale { log(line) }
+        if figures.filesYoung > 0 {
+            log(
+                Self.youngFilesLine(
+                    figures.filesYoung, minFileAge: settings.nightly.minFileAge, stale: !collected.stale.isEmpty))
+        }
         for (name, what) in [
             (
                 "files_deferred",
@@ -272,8 +338,18 @@ package struct NightlyRun {
             ("lines_deferred", "unfinished last line(s) left for a later night"),
             ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")
         ] {
-            if let n = collected.metric(name), n != "0" { log("\(n) \(what) (\(name))") }
+            if let n = collected.metric(name), n != "0", name != "files_deferred" || n != String(figures.filesYoung) {
+                log("\(n) \(what) (\(name))")
+            }
         }
+    }
+
+    /// Why files wait: how many, the `min-file-age` they are younger than, and how to read files known to be complete
+    /// now (a first night on copied or just-cloned files, whose modification times are minutes old).
+    static func youngFilesLine(_ count: Int, minFileAge: Int64, stale: Bool) -> String {
+        let age = NightlyReport.duration(minFileAge)
+        return
+            "\(count) file(s) wait for a later night: modified less than min-file-age \(age) ago (machine clock), so they may still be being written (files_deferred)\(stale ? "; the stale line above may mean only that these files were not read yet" : ""). If they are known to be complete (copied, just cloned, or written by an exporter that renames into place), run again with --min-file-age 0 to read them now"
     }
 
     /// Writes the metrics file (a run that could not read the state keeps the last success the previous file had).

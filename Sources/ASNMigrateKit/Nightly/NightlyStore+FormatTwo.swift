@@ -4,7 +4,7 @@ extension NightlyStore {
     /// The columns of the `records` view that replaces the old table (for queries; `README.md`, "Querying the state").
     static let recordsView = """
         CREATE VIEW IF NOT EXISTS records AS
-        SELECT f.id, f.file_id, CASE f.side WHEN 1 THEN 'v1' ELSE 'v2' END AS side, e.text AS environment, s.original_transaction_id,
+        SELECT f.id, f.file_id, CASE f.side WHEN 1 THEN 'v1' ELSE 'v2' END AS side, CAST(e.text AS TEXT) AS environment, s.original_transaction_id,
                CASE WHEN typeof(f.uuid) = 'blob' THEN lower(substr(hex(f.uuid), 1, 8) || '-' || substr(hex(f.uuid), 9, 4) || '-' ||
                     substr(hex(f.uuid), 13, 4) || '-' || substr(hex(f.uuid), 17, 4) || '-' || substr(hex(f.uuid), 21)) ELSE f.uuid END AS notification_uuid,
                f.event_ms, f.inferred, f.expires_ms, fl.path AS file_path

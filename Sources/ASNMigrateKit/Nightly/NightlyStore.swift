@@ -34,36 +34,27 @@ package final class NightlyStore {
     private static let subscriptionCacheLimit = 1 << 20
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
+    /// A new state is written beside `path` and renamed into place (`StateFile.create`); a file that is not a state
+    /// (`StateFile.inspect`: empty, not SQLite, another program's database) is refused before anything writes to it.
     package init(path: String) throws(ASNError) {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
-        database = try SQLiteDatabase(path: path)
+        switch try StateFile.inspect(path) {
+        case .absent: try StateFile.create(path)
+        case .empty: throw Self.emptyStateFile(path)
+        case .state: break
+        }
+        database = try SQLiteDatabase(path: path, create: false)
         try StateSchema.migrate(database)
         try moveFormatTwoRecords()
+        try database.execute(Self.recordsView)
     }
 
-    /// Refuses an existing state file that is not an SQLite database (empty, or other bytes), which SQLite would
-    /// otherwise take as an empty state and start over in; a missing file is fine (a first night creates it).
-    package static func checkStateFile(_ path: String) throws(ASNError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            guard FileManager.default.fileExists(atPath: path) else { return }
-            throw ASNError(
-                .stateDatabase, "cannot open the state file '\(path)'; check its permissions",
-                at: SourceLocation(path: path))
-        }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty {
-            throw ASNError(
-                .stateDatabase,
-                "the state file '\(path)' is empty (0 bytes), so it holds no state: restore it from the copy made before the last good night, or remove it to start a new state (every input file is then read again as new)",
-                at: SourceLocation(path: path))
-        }
-        guard header == Data("SQLite format 3\u{0}".utf8) else {
-            throw ASNError(
-                .stateDatabase,
-                "the state file '\(path)' is not an SQLite database; point --state at the state database, or move this file away to start a new state",
-                at: SourceLocation(path: path))
-        }
+    /// The error for a 0-byte state file, which holds no state.
+    package static func emptyStateFile(_ path: String) -> ASNError {
+        ASNError(
+            .stateDatabase,
+            "the state file '\(path)' is empty (0 bytes), so it holds no state: restore it from the copy made before the last good night, or remove it to start a new state (every input file is then read again as new)",
+            at: SourceLocation(path: path))
     }
 
     /// Copies the state, as committed, to `directory/name` (SQLite's `VACUUM INTO`, then a rename), unless that file
@@ -82,6 +73,13 @@ package final class NightlyStore {
             throw FileSystem.failure("rename the state backup into", path, code)
         }
         return path
+    }
+
+    /// Finalizes the cached statements and closes the database (SQLite then folds its write-ahead log back into the
+    /// file and removes the `-wal` and `-shm` files); safe to call more than once.
+    package func close() {
+        statements.removeAll()
+        database.close()
     }
 
     /// Runs `body` in one transaction.
@@ -497,11 +495,12 @@ package final class NightlyStore {
         ])
     }
 
-    /// The rejects read on `date` (rejects stored before schema 2: those of the files (re)ingested on `date`), V1 first, in input order.
+    /// The rejects read on `date` (rejects stored before schema 2: those of the files (re)ingested on `date`; a file
+    /// that could not be read has no ledger entry, file id 0), V1 first, in input order.
     package func rejects(ingestedOn date: String) throws(ASNError) -> [ReconciliationResult.Reject] {
         var all: [ReconciliationResult.Reject] = []
         try cached(
-            "SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id"
+            "SELECT r.side, r.source, r.line, r.reason, r.cause FROM rejects r LEFT JOIN files f ON f.id = r.file_id WHERE COALESCE(r.ingested, f.ingested) = ? ORDER BY r.side, r.id"
         )
         .forEach([.text(date)]) { s in
             all.append(
@@ -906,7 +905,7 @@ package final class NightlyStore {
     func textId(_ text: String) throws(ASNError) -> Int64 {
         try loadTexts()
         if let id = textIds[text] { return id }
-        try cached("INSERT INTO texts (text) VALUES (?)").run([.text(text)])
+        try cached("INSERT INTO texts (text) VALUES (?)").run([.blob(Array(text.utf8))])
         let id = try lastInsertId()
         textIds[text] = id
         textsById[id] = text
@@ -924,7 +923,7 @@ package final class NightlyStore {
         guard !textsLoaded else { return }
         try cached("SELECT id, text FROM texts").forEach { s in
             let id = s.int64(0)
-            let text = s.text(1)
+            let text = String(decoding: s.blob(1), as: UTF8.self)
             textIds[text] = id
             textsById[id] = text
         }

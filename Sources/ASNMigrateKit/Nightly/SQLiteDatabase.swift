@@ -14,18 +14,43 @@ package final class SQLiteDatabase {
     /// Opens (creating when `create`) the database at `path`; waits up to `busyTimeoutMs` for another writer.
     package init(path: String, create: Bool = true, busyTimeoutMs: Int32 = 5_000) throws(ASNError) {
         self.path = path
-        var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let db = try Self.openHandle(
+            path, flags: flags, path: path, hint: "check the path and its folder's permissions")
+        handle = db
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+    }
+
+    /// Opens the database at `path` read-only, to look at it without writing anything: with `immutable`, SQLite
+    /// takes no lock and creates no `-wal` or `-shm` file beside it (only for a file no one else writes meanwhile).
+    package init(inspecting path: String, immutable: Bool) throws(ASNError) {
+        self.path = path
+        var escaped: [UInt8] = []
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                escaped += Array("%\(String(byte, radix: 16))".utf8)
+            } else {
+                escaped.append(byte)
+            }
+        }
+        let uri = "file:" + String(decoding: escaped, as: UTF8.self) + (immutable ? "?immutable=1" : "")
+        handle = try Self.openHandle(
+            uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, path: path,
+            hint: "check the path and its permissions")
+    }
+
+    /// `sqlite3_open_v2` of `filename` (a path or a `file:` URI) with `flags`, or the error naming `path`.
+    private static func openHandle(_ filename: String, flags: Int32, path: String, hint: String) throws(ASNError)
+        -> OpaquePointer
+    {
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(filename, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(db)
-            throw ASNError(
-                .stateDatabase,
-                "cannot open the state database '\(path)': \(message); check the path and its folder's permissions")
+            throw ASNError(.stateDatabase, "cannot open the state database '\(path)': \(message); \(hint)")
         }
-        handle = db
-        sqlite3_busy_timeout(db, busyTimeoutMs)
+        return db
     }
 
     deinit {
@@ -78,11 +103,14 @@ package final class SQLiteDatabase {
 
     /// `PRAGMA user_version`: the schema version the database says it has.
     package var userVersion: Int {
-        get throws(ASNError) {
-            let statement = try prepare("PRAGMA user_version")
-            guard try statement.step() else { return 0 }
-            return Int(statement.int64(0))
-        }
+        get throws(ASNError) { Int(try integerPragma("user_version")) }
+    }
+
+    /// The value of an integer pragma such as `user_version` or `application_id` (0 when it gives no row).
+    package func integerPragma(_ name: String) throws(ASNError) -> Int64 {
+        let statement = try prepare("PRAGMA \(name)")
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -28,7 +28,17 @@ package final class SQLiteStatement {
             switch value {
             case .null: code = sqlite3_bind_null(statement, index)
             case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
-            case .text(let text): code = sqlite3_bind_text(statement, index, text, -1, transientDestructor)
+            case .text(let text):
+                // With its byte count, so a NUL inside the text is kept rather than ending it.
+                var text = text
+                code = text.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        guard let start = chars.baseAddress, !chars.isEmpty else {
+                            return sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+                        }
+                        return sqlite3_bind_text(statement, index, start, Int32(chars.count), transientDestructor)
+                    }
+                }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { raw in
                     sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(raw.count), transientDestructor)

@@ -213,14 +213,37 @@ package enum StateSchema {
             max_ms INTEGER NOT NULL,
             PRIMARY KEY (file_id, side)
         ) WITHOUT ROWID;
+        """,
+        // 6: texts as bytes (BLOB), so two texts that differ only after a NUL are two texts, and every text reads back
+        // byte for byte. The `records` view naming `texts` is dropped first (`migrate`) and made again after.
+        """
+        CREATE TABLE texts_bytes (
+            id INTEGER PRIMARY KEY,
+            text BLOB NOT NULL UNIQUE
+        );
+        INSERT INTO texts_bytes (id, text) SELECT id, CAST(text AS BLOB) FROM texts;
+        DROP TABLE texts;
+        ALTER TABLE texts_bytes RENAME TO texts;
         """
     ]
 
-    /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows.
+    /// The version whose migration rebuilds `texts`, before which the `records` view over it is dropped.
+    private static let textsAsBytesVersion = 5
+
+    /// Writes the whole schema into a new, empty database, stamped with `StateFile.applicationId`, in one
+    /// transaction (in SQLite's default rollback journal: the file is whole once it commits, and then renamed into place).
+    package static func create(_ database: SQLiteDatabase) throws(ASNError) {
+        try database.execute("PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF")
+        try database.transaction { () throws(ASNError) in
+            try upgrade(database, from: 0)
+            try database.execute("PRAGMA application_id = \(StateFile.applicationId)")
+        }
+        try addCellColumns(database)
+    }
+
+    /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows; stamps a state
+    /// written before states carried `StateFile.applicationId`. Only for a file `StateFile.inspect` found to be a state.
     package static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
-        try database.execute(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY"
-        )
         let found = try database.userVersion
         guard found <= currentVersion else {
             throw ASNError(
@@ -228,15 +251,33 @@ package enum StateSchema {
                 "state database '\(database.path)' has schema version \(found), but this asn-migrate supports up to \(currentVersion); run a newer asn-migrate, or point --state at another file",
                 at: SourceLocation(path: database.path))
         }
-        if found < currentVersion {
+        try database.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY"
+        )
+        let stamped = try database.integerPragma("application_id") == Int64(StateFile.applicationId)
+        if found < currentVersion || !stamped {
             try database.transaction { () throws(ASNError) in
-                for version in found..<currentVersion {
-                    try database.execute(migrations[version])
-                }
-                try database.execute("PRAGMA user_version = \(currentVersion)")
+                try upgrade(database, from: found)
+                if !stamped { try database.execute("PRAGMA application_id = \(StateFile.applicationId)") }
             }
         }
         try addCellColumns(database)
+    }
+
+    /// Runs the migrations from version `found` on and sets `user_version`, inside the caller's transaction.
+    private static func upgrade(_ database: SQLiteDatabase, from found: Int) throws(ASNError) {
+        guard found < currentVersion else { return }
+        for version in found..<currentVersion {
+            if version == textsAsBytesVersion {
+                var isView = false
+                try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'records'").forEach {
+                    _ in isView = true
+                }
+                if isView { try database.execute("DROP VIEW records") }
+            }
+            try database.execute(migrations[version])
+        }
+        try database.execute("PRAGMA user_version = \(currentVersion)")
     }
 
     /// The tables holding difference rows, whose cells follow `Discrepancy.columns`.

@@ -9,16 +9,21 @@ package struct Console: Sendable {
     /// The descriptor behind `output` when it is a real one (1 for `.standard`): written directly, so a failed write
     /// can say exactly how many bytes got out; nil for a console that captures output.
     package var outputDescriptor: Int32?
+    /// Takes the run's verdict in a few words with its figures (`7 difference rows and 7 rejects found; see …`), which
+    /// the run's last line (`exit 1: …`) states in place of the exit status's general meaning; ignored unless set.
+    package var verdict: @Sendable (String) -> Void
 
     /// Creates a console from two writers.
     package init(
         output: @escaping @Sendable ([UInt8]) throws(ASNError) -> Void,
         diagnostic: @escaping @Sendable (String) -> Void,
-        outputDescriptor: Int32? = nil
+        outputDescriptor: Int32? = nil,
+        verdict: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.output = output
         self.diagnostic = diagnostic
         self.outputDescriptor = outputDescriptor
+        self.verdict = verdict
     }
 
     /// An output file for `path` (`-` meaning this console's standard output).

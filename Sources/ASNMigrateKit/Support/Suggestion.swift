@@ -1,6 +1,7 @@
 /// "Did you mean …?" suggestions for mistyped names: options, commands, configuration keys, V2 column-map fields.
 enum Suggestion {
-    /// The candidate closest to `typed`: a unique prefix match, else the nearest by edit distance if close enough.
+    /// The candidate closest to `typed`: a unique prefix match, else the nearest by edit distance if close enough,
+    /// else the longest candidate `typed` starts with (`--output` → `--out`).
     static func closest(to typed: String, among candidates: [String]) -> String? {
         let stem = typed.drop(while: { $0 == "-" })
         if stem.count >= 2 {
@@ -15,7 +16,11 @@ enum Suggestion {
             guard distance <= limit, distance < candidateStem else { continue }
             if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
         }
-        return best?.candidate
+        if let best { return best.candidate }
+        // A longer spelling of a name: `--output` for `--out`, `--v2-file` for `--v2`.
+        return candidates.filter { candidate in
+            typed.hasPrefix(candidate) && candidate != typed && candidate.drop(while: { $0 == "-" }).count >= 2
+        }.max { $0.count < $1.count }
     }
 
     /// Levenshtein distance, counting an adjacent swap as one edit.

@@ -69,4 +69,22 @@ package struct ThresholdCheck: Sendable, Equatable {
         guard decidesFindings, base == .success || base == .findings else { return base }
         return crossings.contains { $0.rule.severity == .fail } ? .findings : .success
     }
+
+    /// The run's verdict for its last console line when `status` is 0 or 1: what was `found` (nil: `nothing`) and,
+    /// with `--fail-on` rules, how many were crossed; nil for other statuses, whose lines above say why.
+    package func verdict(
+        _ status: ExitStatus, found: String?, nothing: String = "no differences and no rejects", crossings: [Crossing]
+    ) -> String? {
+        let crossed = crossings.filter { $0.rule.severity == .fail }.count
+        switch status {
+        case .success:
+            guard let found else { return nothing }
+            return "\(found), no --fail-on rule crossed"
+        case .findings:
+            guard decidesFindings else { return found }
+            return "\(crossed) --fail-on rule(s) crossed" + (found.map { " (\($0))" } ?? "")
+        default:
+            return nil
+        }
+    }
 }

@@ -149,6 +149,11 @@ import Testing
                         setup.tmp.path + "/summary-\(environment).json"
                     ]))
             #expect(run.status == ExitStatus.findings.rawValue, "unknown ids are listed (exit 1): \(run.stderr)")
+            let last = run.stderr.split(separator: "\n").last ?? ""
+            #expect(
+                last.hasPrefix("asn-migrate fetch: exit 1: ")
+                    && last.hasSuffix(" id(s) not found: Apple does not know them (see \(out)/not-found.csv)"),
+                "the last line says what exit 1 means: \(last)")
             runs.append(run)
         }
         #expect(server.tokenProblems.isEmpty, "every request carried a valid token: \(server.tokenProblems)")

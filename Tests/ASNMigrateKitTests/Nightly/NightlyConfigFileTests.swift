@@ -49,11 +49,11 @@ import Testing
     }
 
     @Test func reportHTMLIsOnUnlessTurnedOff() throws {
-        #expect(try NightlySettings.resolve(try arguments(["--v1", "a"]), config: nil).html)
-        #expect(try !NightlySettings.resolve(try arguments(["--v1", "a", "--no-html"]), config: nil).html)
-        let off = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nno-html = yes\n")
+        #expect(try NightlySettings.resolve(try arguments(["--v1", "a", "--v2", "b"]), config: nil).html)
+        #expect(try !NightlySettings.resolve(try arguments(["--v1", "a", "--v2", "b", "--no-html"]), config: nil).html)
+        let off = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nv2 = b\nno-html = yes\n")
         #expect(try !NightlySettings.resolve(try arguments([]), config: off).html)
-        let on = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nno-html = no\n")
+        let on = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nv2 = b\nno-html = no\n")
         #expect(try NightlySettings.resolve(try arguments([]), config: on).html)
     }
 
@@ -92,7 +92,7 @@ import Testing
 
     @Test func nowIsTheEndOfTheRunDate() throws {
         let settings = try NightlySettings.resolve(
-            try arguments(["--v1", "a", "--run-date", "2021-03-01"]), config: nil)
+            try arguments(["--v1", "a", "--v2", "b", "--run-date", "2021-03-01"]), config: nil)
         #expect(settings.now(clock: 0) == V1Fixture.ms("2021-03-01T23:59:59.999Z"))
         #expect(settings.day(clock: 0) == "2021-03-01")
     }

@@ -74,6 +74,31 @@ import Testing
         }
     }
 
+    @Test func aSchemaFiveStateKeepsItsTextsAsBytesAndItsRecordsView() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let path = tmp.path + "/state.sqlite"
+        // A state as schema 5 left it (no application_id yet): texts as TEXT, the records view over them.
+        let old = try SQLiteDatabase(path: path)
+        try old.execute("PRAGMA journal_mode = WAL")
+        for version in 0..<5 { try old.execute(StateSchema.migrations[version]) }
+        try old.execute("DROP TABLE records; \(NightlyStore.recordsView); PRAGMA user_version = 5")
+        try old.execute("INSERT INTO texts (text) VALUES ('Production'), ('X')")
+        try old.execute("INSERT INTO subscriptions (environment_id, original_transaction_id) VALUES (1, '7')")
+        try old.execute(
+            "INSERT INTO facts (file_id, subscription_id, side, inferred, facts) VALUES (1, 1, 1, 0, x'00')")
+        old.close()
+        let store = try NightlyStore(path: path)
+        #expect(try store.database.userVersion == StateSchema.currentVersion)
+        #expect(try store.database.integerPragma("application_id") == Int64(StateFile.applicationId))
+        let kinds = try store.database.prepare("SELECT DISTINCT typeof(text) FROM texts")
+        #expect(try kinds.step() && kinds.text(0) == "blob" && !(try kinds.step()))
+        #expect(try store.textId("X") == 2, "an existing text keeps its id")
+        #expect(try store.textId("X\u{0}a") != store.textId("X\u{0}b"), "texts differing after a NUL are two")
+        let view = try store.database.prepare("SELECT environment, typeof(environment) FROM records")
+        #expect(try view.step() && view.text(0) == "Production" && view.text(1) == "text")
+    }
+
     @Test func aColumnAppendedToDifferencesCSVIsAddedToTheCellTables() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// The README's "Running at scale" manifests are what a team copies into its cluster: they must parse, be a real
+/// The "Running at scale" guide's manifests are what a team copies into its cluster: they must parse, be a real
 /// Kubernetes Indexed Job, and run commands this tool accepts, with the shard count, array size and merge inputs
 /// agreeing. YAML is read by a small block-YAML subset reader (no dependency); when python3 with PyYAML is on the
 /// machine, it must read the same documents.
@@ -31,7 +31,7 @@ import Testing
 
     struct YAMLError: Error, CustomStringConvertible { var description: String }
 
-    /// Reads block YAML (mappings, `- ` sequences, plain or quoted scalars, `#` comment lines): the subset the README uses.
+    /// Reads block YAML (mappings, `- ` sequences, plain or quoted scalars, `#` comment lines): the subset the guide uses.
     struct YAMLSubset {
         var lines: [(indent: Int, text: String, number: Int)] = []
         var position = 0
@@ -124,13 +124,9 @@ import Testing
         }
     }
 
-    /// The README's "Running at scale" section.
+    /// The "Running at scale" guide, `Reports/running-at-scale.md`.
     static func section() throws -> String {
-        let readme = String(decoding: try PackagePaths.read("README.md"), as: UTF8.self)
-        let start = try #require(readme.range(of: "\n## Running at scale\n"))
-        let rest = readme[start.upperBound...]
-        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
-        return String(rest[..<end])
+        String(decoding: try PackagePaths.read("Reports/running-at-scale.md"), as: UTF8.self)
     }
 
     /// The fenced blocks of `section` with the info string `language`.

@@ -228,7 +228,10 @@ package struct TransactionReconciler: Sendable {
                 differences.append(d)
             }
             if (fate1[i] == .matched || fate1[i] == .missing) && !t.announced {
-                let facts = partner1[i] >= 0 ? v2[partner1[i]].payload : shape
+                // Apple's facts, but the V1 transaction's identity: a restored copy (another transactionId) of a
+                // family member's first purchase is still that first purchase, which V1 never announces.
+                var facts = partner1[i] >= 0 ? v2[partner1[i]].payload : shape
+                facts.transactionId = t.info.transactionId ?? facts.transactionId
                 if !rules.isV2OnlyExpected(facts) {
                     unannounced += 1
                     var d = row(.unannouncedInV1, t)

@@ -271,6 +271,48 @@ import Testing
         #expect(S.rows(result).contains("transaction_missing_in_v1 1000000001 transactionId  403"))
     }
 
+    @Test func aFamilyMembersFirstPurchaseRestoredOnApplesSideIsNotUnannounced() throws {
+        // A family member's first purchase (transactionId = originalTransactionId) shows in the receipt of its first
+        // DID_RENEW; V1 never sends a family member INITIAL_BUY. Apple's history carries it as a restored copy: another
+        // transactionId, the same webOrderLineItemId. The pair is judged on the V1 transaction's identity.
+        func family(_ tx: String) -> String { tx.replacingOccurrences(of: "\"PURCHASED\"", with: "\"FAMILY_SHARED\"") }
+        let first = family(
+            S.tx(
+                "4000000401", original: "4000000401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z")
+        )
+        let renewal = family(
+            S.tx(
+                "4000000404", original: "4000000401", purchase: "2023-04-05T00:00:00Z", expires: "2023-05-05T00:00:00Z")
+        )
+        let v1 = try Self.archive() + [try S.facts("DID_RENEW", at: "2023-04-05T00:01:00Z", line: 7, [first, renewal])]
+        let restoredFirst = S.apple(
+            "4000000901", original: "4000000401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z",
+            webOrder: "54000000401", ownership: "FAMILY_SHARED")
+        let appleRenewal = S.apple(
+            "4000000404", original: "4000000401", purchase: "2023-04-05T00:00:00Z", expires: "2023-05-05T00:00:00Z",
+            webOrder: "54000000404", ownership: "FAMILY_SHARED")
+        let result = S.compare(v1, Self.history() + [S.history(restoredFirst), S.history(appleRenewal, index: 1)])
+        #expect(!S.rows(result).contains { $0.contains("4000000401") }, "\(S.rows(result))")
+        #expect(result.count("restored_copies") == 2)
+        #expect(result.count("unannounced_in_v1") == 1, "only transaction 103's lost DID_RENEW")
+        // The same first purchase bought by the purchaser herself is announced by INITIAL_BUY: when that was lost,
+        // the restored copy does not hide it.
+        let bought = S.tx(
+            "4000000401", original: "4000000401", purchase: "2023-03-05T00:00:00Z", expires: "2023-04-05T00:00:00Z")
+        let boughtRenewal = S.tx(
+            "4000000404", original: "4000000401", purchase: "2023-04-05T00:00:00Z", expires: "2023-05-05T00:00:00Z")
+        var restoredBought = restoredFirst
+        restoredBought.inAppOwnershipType = "PURCHASED"
+        var boughtAppleRenewal = appleRenewal
+        boughtAppleRenewal.inAppOwnershipType = "PURCHASED"
+        let purchased = S.compare(
+            try Self.archive() + [
+                try S.facts("DID_RENEW", at: "2023-04-05T00:01:00Z", line: 7, [bought, boughtRenewal])
+            ],
+            Self.history() + [S.history(restoredBought), S.history(boughtAppleRenewal, index: 1)])
+        #expect(S.rows(purchased).contains("unannounced_in_v1 4000000401 transactionId 4000000401 "))
+    }
+
     @Test func duplicateHistoryPagesCountOnceAndEnvironmentsStaySeparate() throws {
         let v1 = try Self.archive()
         let sandboxCopy = S.apple(
