@@ -254,10 +254,16 @@ package struct ReconcileRun {
         var result = judged
         let crossings = settings.thresholds.crossings(ThresholdFigures.reconcile(result))
         if !settings.thresholds.rules.isEmpty { result.summary.thresholds = settings.thresholds.counts(crossings) }
+        let (status, sanity) = judge(result, crossings: crossings)
         do {
+            let verdict = HTMLReport.reconcileVerdict(
+                result, status: status, maxRejectRate: settings.maxRejectRate,
+                notes: (sanity.map { [$0] } ?? []) + crossings.map(\.line),
+                failOnRules: settings.thresholds.decidesFindings)
             let files =
                 ReconciliationReport.files(result)
-                + (settings.html ? [(HTMLReport.fileName, HTMLReport.reconcile(result).render())] : [])
+                + (settings.html
+                    ? [(HTMLReport.fileName, HTMLReport.reconcile(result, verdict: verdict).render())] : [])
             try AtomicOutput.writeDirectoryAtomically(path: destination, replacing: Self.reportNames) {
                 (staging: StagingDirectory) throws(ASNError) in
                 for file in files { try staging.write(name: file.name, bytes: file.bytes) }
@@ -277,7 +283,23 @@ package struct ReconcileRun {
             }
         }
         printSummary(result, inputs: inputs, crossings: crossings)
-        return judge(result, crossings: crossings)
+        if let sanity {
+            console.diagnostic("\(Self.name): \(sanity) (exit 3)")
+        } else {
+            printVerdict(result, status: status, crossings: crossings)
+        }
+        return status
+    }
+
+    /// The last console line: the exit status and what it means, and where to look.
+    private func printVerdict(_ result: ReconciliationResult, status: ExitStatus, crossings: [ThresholdCheck.Crossing])
+    {
+        let out = settings.html ? "\(settings.outDirectory)/\(HTMLReport.fileName)" : settings.outDirectory
+        let found = "\(result.differences.count) difference row(s) and \(result.rejects.count) reject(s) found"
+        if let verdict = settings.thresholds.verdict(status, found: result.isClean ? nil : found, crossings: crossings)
+        {
+            console.verdict("\(verdict); see \(out)")
+        }
     }
 
     /// The console summary; with `--html`, its last line also says which file to open first.
@@ -295,8 +317,10 @@ package struct ReconcileRun {
         for crossing in crossings { console.diagnostic("\(Self.name): \(crossing.line)") }
     }
 
-    /// Exit 3 when a side rejected too much, else what the findings and thresholds say.
-    private func judge(_ result: ReconciliationResult, crossings: [ThresholdCheck.Crossing]) -> ExitStatus {
+    /// Exit 3 with the failed sanity check when a side rejected too much, else what the findings and thresholds say.
+    private func judge(_ result: ReconciliationResult, crossings: [ThresholdCheck.Crossing]) -> (
+        ExitStatus, sanity: String?
+    ) {
         // v2_records_read counts API records (transactions, statuses) too; their rejects are already in v2_rejected.
         let summary = result.summary
         let sides = [
@@ -304,17 +328,9 @@ package struct ReconcileRun {
             SanityCheck.Side(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)
         ]
         if let failed = SanityCheck.failures(sides, maxRejectRate: settings.maxRejectRate, pairedSides: true) {
-            console.diagnostic("\(Self.name): \(failed) (exit 3)")
-            return .sanityCheckFailed
+            return (.sanityCheckFailed, failed)
         }
-        let status = settings.thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings)
-        let out = settings.html ? "\(settings.outDirectory)/\(HTMLReport.fileName)" : settings.outDirectory
-        let found = "\(result.differences.count) difference row(s) and \(result.rejects.count) reject(s) found"
-        if let verdict = settings.thresholds.verdict(status, found: result.isClean ? nil : found, crossings: crossings)
-        {
-            console.verdict("\(verdict); see \(out)")
-        }
-        return status
+        return (settings.thresholds.status(base: result.isClean ? .success : .findings, crossings: crossings), nil)
     }
 
     // MARK: - Helpers

@@ -18,16 +18,20 @@ extension NightlyRun {
 
     // MARK: - Publishing
 
-    /// Writes the report folder `<reports>/<date>/` atomically; returns its path.
+    /// Writes the report folder `<reports>/<date>/` atomically, its `report.html` under `verdict` (by default the
+    /// night's own); returns its path.
     @discardableResult
-    static func publish(_ report: NightlyReport, settings: NightlySettings) throws(ASNError) -> String {
+    static func publish(_ report: NightlyReport, settings: NightlySettings, verdict: HTMLVerdict? = nil)
+        throws(ASNError) -> String
+    {
         let directory = reportFolder(settings, date: report.date)
         var files = report.files
         if let shard = settings.shard {
             // A shard's figures are the merged report's to show: its folder holds the CSV files and shard.csv.
             files.append((ShardManifest.fileName, ShardManifest.nightly(settings, shard: shard, report: report).bytes))
         } else if settings.html {
-            files.append((HTMLReport.fileName, HTMLReport.nightly(report).render()))
+            let verdict = verdict ?? HTMLReport.nightlyVerdict(report, maxRejectRate: settings.maxRejectRate)
+            files.append((HTMLReport.fileName, HTMLReport.nightly(report, verdict: verdict).render()))
         }
         try AtomicOutput.writeDirectoryAtomically(
             path: directory, replacing: Set(NightlyReport.fileNames + [HTMLReport.fileName, ShardManifest.fileName])
@@ -36,6 +40,21 @@ extension NightlyRun {
             for file in files { try staging.write(name: file.name, bytes: file.bytes) }
         }
         return directory
+    }
+
+    /// Writes `<reports>/index.html` atomically: every night of the state with its verdict and links (to the files of
+    /// the folders that still exist), and the open-difference trend.
+    static func publishIndex(_ store: NightlyStore, settings: NightlySettings) throws(ASNError) {
+        let root = settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/"
+        let nights = try store.nights().map { night in
+            var night = night
+            let folder = reportFolder(settings, date: night.date)
+            night.hasFolder = FileSystem.fileType(folder) == S_IFDIR
+            night.hasPage = FileSystem.fileType(folder + "/" + HTMLReport.fileName) == S_IFREG
+            return night
+        }
+        try AtomicOutput.writeFileAtomically(
+            path: root + NightlyIndex.fileName, bytes: NightlyIndex(nights: nights).render())
     }
 
     /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.

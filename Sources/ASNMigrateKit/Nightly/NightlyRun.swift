@@ -278,12 +278,15 @@ package struct NightlyRun {
             }
         }
         outcome.report = collected
-        let directory = try Self.publish(collected, settings: settings.nightly)
-        stepReached("published")
         // A shard's findings and sanity checks are the merged night's to judge: a written shard exits 0, so a batch
         // engine retries only shards that failed (as reconcile --shard).
         let base = settings.nightly.shard == nil ? collected.status : .success
         let status = thresholds.status(base: base, crossings: crossings)
+        let verdict = HTMLReport.nightlyVerdict(
+            collected, status: status, maxRejectRate: settings.nightly.maxRejectRate, notes: crossings.map(\.line),
+            failOnRules: thresholds.decidesFindings)
+        let directory = try Self.publish(collected, settings: settings.nightly, verdict: verdict)
+        stepReached("published")
         outcome.status = status
         let found =
             collected.new.isEmpty && collected.rejects.isEmpty
@@ -302,6 +305,9 @@ package struct NightlyRun {
                 id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
         }
         try Self.removeOldReports(settings: settings.nightly, date: date, dates: try store.runDates(), log: log)
+        if settings.nightly.html && settings.nightly.shard == nil {
+            try Self.publishIndex(store, settings: settings.nightly)
+        }
         logNight(collected, figures: figures, directory: directory)
         return status
     }

@@ -613,6 +613,43 @@ package final class NightlyStore {
         return trend
     }
 
+    /// Every night of the state, oldest first, with the exit status of its last finished run and its figures:
+    /// new (first seen that night and not resolved that night), resolved, open at its end (first seen by then, not
+    /// resolved by then, as `openTrend`) and rejected. Four grouped queries, whatever the number of nights.
+    package func nights() throws(ASNError) -> [NightlyIndex.Night] {
+        var rejected: [String: Int] = [:]
+        try cached("SELECT run_date, SUM(v1_rejected + v2_rejected) FROM runs GROUP BY run_date").forEach { s in
+            rejected[s.text(0)] = Int(s.int64(1))
+        }
+        var status: [String: Int32] = [:]
+        try cached("SELECT run_date, exit_status FROM runs WHERE exit_status IS NOT NULL ORDER BY id").forEach { s in
+            status[s.text(0)] = Int32(clamping: s.int64(1))
+        }
+        var first: [String: (all: Int, sameNight: Int)] = [:]
+        try cached(
+            "SELECT first_seen, COUNT(*), SUM(CASE WHEN resolved = first_seen THEN 1 ELSE 0 END) FROM differences GROUP BY first_seen"
+        ).forEach { s in first[s.text(0)] = (Int(s.int64(1)), Int(s.int64(2))) }
+        var resolved: [String: Int] = [:]
+        try cached("SELECT resolved, COUNT(*) FROM differences WHERE resolved IS NOT NULL GROUP BY resolved").forEach {
+            s in resolved[s.text(0)] = Int(s.int64(1))
+        }
+        // Open at the end of a night: first seen by then, less resolved by then (a difference is resolved on or
+        // after the night it was first seen), counted over every date either happened on.
+        let dates = Set(rejected.keys)
+        let events = (Set(first.keys).union(resolved.keys)).union(dates).sorted()
+        var open = 0
+        var openAt: [String: Int] = [:]
+        for date in events {
+            open += (first[date]?.all ?? 0) - (resolved[date] ?? 0)
+            openAt[date] = open
+        }
+        return dates.sorted().map { date in
+            NightlyIndex.Night(
+                date: date, status: status[date], new: (first[date]?.all ?? 0) - (first[date]?.sameNight ?? 0),
+                resolved: resolved[date] ?? 0, open: openAt[date] ?? 0, rejected: rejected[date] ?? 0)
+        }
+    }
+
     /// How many differences resolved on `date` each `resolved_by` has.
     package func resolvedCounts(date: String) throws(ASNError) -> [String: Int] {
         var counts: [String: Int] = [:]

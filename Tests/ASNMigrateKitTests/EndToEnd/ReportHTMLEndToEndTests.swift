@@ -145,35 +145,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/r/report.html"))
     }
 
-    @Test func rendersNotBlankInHeadlessChromium() throws {
-        let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"]
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").flatMap { directory in
-            names.map { "\(directory)/\($0)" }
-        }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let browser = path else {
-            print(
-                "ReportHTMLEndToEndTests: skipped the headless render: no Chromium or Chrome on PATH "
-                    + "(\(names.joined(separator: ", ")))"
-            )
-            return
-        }
+    @Test(
+        "in headless Chromium the page is no wider than a 390 px phone and renders at 390 and 1400 px",
+        .enabled(if: Chromium.path != nil, "no Chromium or Chrome on PATH (\(Chromium.names.joined(separator: ", ")))")
+    )
+    func fitsAPhoneInHeadlessChromium() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         _ = try Self.reconcileSample(into: tmp.path)
-        let png = tmp.path + "/report.png"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = [
-            "--headless", "--disable-gpu", "--no-sandbox", "--screenshot=\(png)", "--window-size=1100,1400",
-            "file://\(tmp.path)/r/report.html"
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: png)))
-        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
-        // Not blank: a blank page compresses to a few hundred bytes; text and bars make it far larger.
-        #expect(bytes.count > 10_000, "\(bytes.count) bytes")
+        let page = tmp.path + "/r/report.html"
+        for width in [390, 1400] {
+            let widths = try #require(try Chromium.widths(of: page, at: width), "the wrapper page measured the page")
+            #expect(widths.client > 0 && widths.client <= width)
+            #expect(
+                widths.scroll <= widths.client,
+                "at \(width) px the page is \(widths.scroll) px wide in a \(widths.client) px viewport: it overflows")
+            let png = try Chromium.screenshot(page, width: width, height: 1600, to: tmp.path + "/report-\(width).png")
+            #expect(Chromium.pngSize(png)?.width == width, "a \(width) px wide PNG")
+            // Not blank: a blank page compresses to a few hundred bytes; text and tables make it far larger.
+            #expect(png.count > 10_000, "\(png.count) bytes")
+        }
     }
 }

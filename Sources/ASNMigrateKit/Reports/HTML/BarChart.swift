@@ -25,12 +25,12 @@ struct BarChart: Sendable, Equatable {
     /// The bars, in the order shown.
     var bars: [Bar]
 
-    /// The chart as XHTML-compatible HTML: a `<table>` (a paragraph saying so when there is no bar).
+    /// The chart as XHTML-compatible HTML: a `<table>` in a box that scrolls sideways on a narrow screen (a paragraph saying so when there is no bar).
     func html() -> String {
         guard !bars.isEmpty else { return "<p class=\"none\" id=\"\(id)\">None.</p>\n" }
         let largest = bars.map(\.value).max() ?? 0
         var out =
-            "<table class=\"bars\" id=\"\(id)\">\n<thead><tr><th scope=\"col\">"
+            "<div class=\"scroll\"><table class=\"bars\" id=\"\(id)\">\n<thead><tr><th scope=\"col\">"
             + "\(HTMLText.escapeWhole(labelHeading))</th>"
             + "<th scope=\"col\" class=\"n\">\(HTMLText.escapeWhole(valueHeading))</th><th scope=\"col\"></th></tr>"
             + "</thead>\n<tbody>\n"
@@ -44,7 +44,7 @@ struct BarChart: Sendable, Equatable {
                 + "<rect x=\"0\" y=\"0\" width=\"\(Self.barWidth(bar.value, largest: largest))\" "
                 + "height=\"\(Self.height)\" fill=\"#3d6fb4\"/></svg></td></tr>\n"
         }
-        return out + "</tbody>\n</table>\n"
+        return out + "</tbody>\n</table></div>\n"
     }
 
     /// A bar's width in whole pixels: proportional to the largest, at least 1 for a value above 0, 0 for 0.

@@ -10,8 +10,9 @@ extension HTMLReport {
         "transaction_field_mismatch", "unannounced_in_v1", "statuses_compared", "status_state_mismatch"
     ]
 
-    /// The page of a `reconcile` result: its `summary.csv` rows, its `differences.csv` rows and its V2 prices.
-    package static func reconcile(_ result: ReconciliationResult) -> HTMLReport {
+    /// The page of a `reconcile` result: its `summary.csv` rows, its `differences.csv` rows, its rejects and its V2
+    /// prices, under `verdict` (by default the one of a run without thresholds at the default reject limit).
+    package static func reconcile(_ result: ReconciliationResult, verdict: HTMLVerdict? = nil) -> HTMLReport {
         let metrics = ReconciliationReport.summaryRows(result.summary).map { ($0.name, $0.value) }
         let value = { (name: String) in metrics.first { $0.0 == name }?.1 ?? "" }
         var facts = [("run date", value("run_date")), ("period", "\(value("period_start")) .. \(value("period_end"))")]
@@ -19,11 +20,27 @@ extension HTMLReport {
             facts.append(
                 ("transaction period", "\(value("transaction_period_start")) .. \(value("transaction_period_end"))"))
         }
-        facts.append(("report files", ReconciliationReport.fileNames.joined(separator: ", ")))
         return HTMLReport(
             title: "asn-migrate reconcile: \(value("run_date"))", facts: facts, headline: reconcileHeadline,
             metrics: metrics,
             identities: AccountingIdentity.reconcile, rows: result.differences, rowsFile: "differences.csv",
-            prices: result.prices)
+            prices: result.prices, verdict: verdict ?? reconcileVerdict(result), rejects: result.rejects,
+            files: ReconciliationReport.fileNames)
+    }
+
+    /// The verdict of a `reconcile` result: records read and rejected per side against `maxRejectRate`, and the exit
+    /// status the run calls for (`notes` say why, when it is not 0 or 1).
+    package static func reconcileVerdict(
+        _ result: ReconciliationResult, status: ExitStatus? = nil,
+        maxRejectRate: Double = SanityCheck.defaultMaxRejectRate,
+        notes: [String] = [], failOnRules: Bool = false
+    ) -> HTMLVerdict {
+        let summary = result.summary
+        return HTMLVerdict(
+            status: status ?? (result.isClean ? .success : .findings),
+            sides: [
+                .init(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
+                .init(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)
+            ], maxRejectRate: maxRejectRate, notes: notes, failOnRules: failOnRules)
     }
 }
