@@ -256,17 +256,19 @@ struct OutputOptionMatrixTests {
     }
 
     /// Runs the binary through `/bin/sh` in `directory`, with `redirection` applied to it, and a reader draining
-    /// `fifoReader` (released afterwards when the run never opened it).
+    /// `fifoReader`.
     static func shell(_ arguments: [String], in directory: String, redirection: String, fifoReader: String?) throws
         -> (status: Int32, stderr: String)
     {
         let binary = try #require(BinaryRun.executable).path
         let quoted = ([binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         var script = "cd '\(directory)' || exit 99\n"
-        if let fifo = fifoReader { script += "cat '\(fifo)' > /dev/null & R=$!\n" }
-        script += "\(quoted)\(redirection) 2> stderr.txt < /dev/null > stdout.txt\nS=$?\n"
-        // Opening a FIFO read-write never waits (Linux): it releases a reader whose writer never came.
-        if let fifo = fifoReader { script += "exec 9<>'\(fifo)'; exec 9>&-; wait $R\n" }
+        // The test keeps the FIFO open read-write (which never waits on Linux) while the run lasts, so neither the
+        // reader nor a run that reads it waits for the other; closing it afterwards ends the reader even when the run
+        // never opened the FIFO or replaced it. A run that still hangs is killed, and fails the case.
+        if let fifo = fifoReader { script += "exec 9<>'\(fifo)'\ncat '\(fifo)' 9>&- > /dev/null & R=$!\n" }
+        script += "timeout -s KILL 60 \(quoted)\(redirection) 9>&- 2> stderr.txt < /dev/null > stdout.txt\nS=$?\n"
+        if fifoReader != nil { script += "exec 9>&-; wait $R\n" }
         script += "exit $S\n"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -53,10 +53,11 @@ struct UnattendedOutputEndToEndTests {
         #expect(mkfifo(tmp.path + "/metrics", 0o666) == 0)
         let run = try shell(
             """
-            cat metrics > got.txt & R=$!
-            "$B" nightly --v1 v1 --v2 v2 --state s.sqlite --reports r --min-file-age 0 --max-lag 3000d \
-              --max-reject-rate 100% --metrics-file metrics
-            S=$?; exec 9<>metrics; exec 9>&-; wait $R; exit $S
+            exec 9<>metrics
+            cat metrics 9>&- > got.txt & R=$!
+            timeout -s KILL 60 "$B" nightly --v1 v1 --v2 v2 --state s.sqlite --reports r --min-file-age 0 \
+              --max-lag 3000d --max-reject-rate 100% --metrics-file metrics 9>&-
+            S=$?; exec 9>&-; wait $R; exit $S
             """, in: tmp.path)
         #expect(run.status <= 1, "\(run.stderr)")
         #expect(fileType(tmp.path + "/metrics") == S_IFIFO, "the FIFO was replaced")
