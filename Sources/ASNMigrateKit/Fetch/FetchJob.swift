@@ -137,13 +137,12 @@ package struct FetchJob {
             }.run()
             progress.finish()
             let notFound = try FetchOutput.writeResponses(checkpoint, directory: directory)
-            try AtomicOutput.writeFileAtomically(
-                path: directory + "/" + FetchOutput.notFoundName, bytes: FetchOutput.notFoundCSV(notFound))
+            try OutputFile.writeWhole(FetchOutput.notFoundCSV(notFound), to: directory + "/" + FetchOutput.notFoundName)
             let metrics = Self.summaryMetrics(
                 outcome.figures, environment: settings.environment, notFoundTotal: notFound.count)
-            try AtomicOutput.writeFileAtomically(
-                path: directory + "/" + FetchOutput.summaryName,
-                bytes: CSVWriter.renderBytes(header: ["metric", "value"], rows: metrics.map { [$0.0, $0.1] }))
+            try OutputFile.writeWhole(
+                CSVWriter.renderBytes(header: ["metric", "value"], rows: metrics.map { [$0.0, $0.1] }),
+                to: directory + "/" + FetchOutput.summaryName)
             if let path = settings.summaryJSON {
                 try OutputFile.writeWhole(SummaryJSON.render(metrics: metrics, causes: []), to: path)
             }

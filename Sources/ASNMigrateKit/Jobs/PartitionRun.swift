@@ -257,10 +257,10 @@ package struct PartitionRun {
             let manifest = PartitionManifest(
                 shard: shard, slice: settings.slice, mappingDigest: String(table.digest),
                 toolVersion: BuildInfo.versionNumber, inputs: inputs, spans: spans, files: files.map { $0[k] })
-            try AtomicOutput.writeFileAtomically(
-                path: settings.out + "/" + PartitionManifest.folderName(shard) + "/"
-                    + PartitionManifest.fileName(settings.slice),
-                bytes: manifest.bytes)
+            try OutputFile.writeWhole(
+                manifest.bytes,
+                to: settings.out + "/" + PartitionManifest.folderName(shard) + "/"
+                    + PartitionManifest.fileName(settings.slice))
         }
     }
 }
