@@ -52,7 +52,8 @@ package enum SimulateCommand {
             .single(
                 "--out", short: "-o", valueName: "DIR",
                 help:
-                    "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files)."
+                    "The output directory (replaced atomically; an existing one only when it is empty or holds nothing but an earlier simulation's v1, v2, v2-api, README.txt, test-root.der and truth files).",
+                output: .folder
             )
         ],
         exits: [

@@ -32,7 +32,8 @@ package enum FetchCommand {
             .single(
                 "--out", short: "-o", valueName: "DIR",
                 help:
-                    "The fetch folder: history/, statuses/, notifications/ (gzip JSON Lines, Apple's answers unchanged), fetch-summary.csv, not-found.csv and the checkpoint .fetch-checkpoint.jsonl; a lock file .DIR.lock beside it."
+                    "The fetch folder: history/, statuses/, notifications/ (gzip JSON Lines, Apple's answers unchanged), fetch-summary.csv, not-found.csv and the checkpoint .fetch-checkpoint.jsonl; a lock file .DIR.lock beside it.",
+                output: .folder
             ),
             .single(
                 "--environment", valueName: "ENV",
@@ -72,7 +73,7 @@ package enum FetchCommand {
                 defaultValue: "30s", valueKind: .duration),
             .single(
                 "--summary-json", valueName: "FILE",
-                help: "Also write fetch-summary.csv's figures as one JSON object to FILE, atomically.")
+                help: "Also write fetch-summary.csv's figures as one JSON object to FILE, atomically.", output: .file)
         ],
         exits: [
             CommandExit(.success, "every id was answered"),

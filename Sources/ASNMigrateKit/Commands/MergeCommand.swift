@@ -12,7 +12,8 @@ package enum MergeCommand {
             .single(
                 "--out", short: "-o", valueName: "DIR",
                 help:
-                    "The merged report folder (required); written as reconcile writes its folder: atomically, locked, only over an empty folder or an earlier report."
+                    "The merged report folder (required); written as reconcile writes its folder: atomically, locked, only over an empty folder or an earlier report.",
+                output: .folder
             ),
             .single(
                 "--max-reject-rate", valueName: "RATE",

@@ -11,7 +11,8 @@ package enum MigrateCommand {
             .single(
                 "--out", short: "-o", valueName: "FILE",
                 help:
-                    "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output; never one of the inputs."
+                    "Write the output here instead of standard output: a regular file is replaced atomically (a symbolic link is followed and kept), a character device or FIFO is written directly, '-' is standard output; never one of the inputs.",
+                output: .file
             ),
             .single(
                 "--format", valueName: "FORMAT",
@@ -25,7 +26,8 @@ package enum MigrateCommand {
             .single(
                 "--rejects", valueName: "FILE",
                 help:
-                    "Write rejected and unmapped records as CSV (side,source,line,reason; side is always v1 here), as --out writes its file; without it the first few go to standard error."
+                    "Write rejected and unmapped records as CSV (side,source,line,reason; side is always v1 here), as --out writes its file; without it the first few go to standard error.",
+                output: .file
             ),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + "; off unless given."),
             .single(
@@ -34,7 +36,8 @@ package enum MigrateCommand {
             .single(
                 "--summary-json", valueName: "FILE",
                 help:
-                    "Also write the summary figures (counts, routes, rejects by cause, run date, version, inputs) as one JSON object to FILE, atomically."
+                    "Also write the summary figures (counts, routes, rejects by cause, run date, version, inputs) as one JSON object to FILE, atomically.",
+                output: .file
             ),
             .single(
                 "--run-date", valueName: "YYYY-MM-DD",

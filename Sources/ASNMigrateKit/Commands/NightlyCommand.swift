@@ -44,9 +44,13 @@ package enum NightlyCommand {
                 help:
                     "How far before the high-water mark of a time since-column a night reads again, for rows that arrive late (default 3d); rows already read are skipped by id.",
                 valueKind: .duration),
-            .single("--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite)."),
             .single(
-                "--reports", valueName: "DIR", help: "Reports root; each run writes DIR/<run date>/ (default Reports/)."
+                "--state", valueName: "FILE", help: "The state database (SQLite; default Reports/state.sqlite).",
+                output: .file),
+            .single(
+                "--reports", valueName: "DIR",
+                help: "Reports root; each run writes DIR/<run date>/ (default Reports/).",
+                output: .folder
             ),
             .single(
                 "--window", valueName: "DURATION",
@@ -83,14 +87,17 @@ package enum NightlyCommand {
                     + " in the run (default 1%), or when the state holds records of one side only."),
             .single(
                 "--metrics-file", valueName: "FILE",
-                help: "Write the run's figures in the Prometheus text format to FILE (atomically)."),
+                help:
+                    "Write the run's figures in the Prometheus text format to FILE (a regular file atomically; a device or FIFO is written through).",
+                output: .file),
             .single(
                 "--run-date", valueName: "YYYY-MM-DD",
                 help: "The night to run for; 'now' is the end of that day (UTC). Default: today, UTC."),
             .single(
                 "--state-backup", valueName: "DIR",
                 help:
-                    "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back."
+                    "Before each night, copy the state to DIR/before-<run date>.sqlite (kept as long as --retention-days keeps reports); restore one to roll back.",
+                output: .folder
             ),
             .flag(
                 "--allow-future-run-date",

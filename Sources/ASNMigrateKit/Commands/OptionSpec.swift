@@ -22,6 +22,14 @@ package struct OptionSpec: Sendable, Equatable {
         case duration
     }
 
+    /// What an option's value names when the command writes there.
+    package enum Output: Sendable, Equatable {
+        /// A file the command writes (replaced atomically, or written through when it is a device or FIFO).
+        case file
+        /// A folder the command fills or replaces.
+        case folder
+    }
+
     /// The long name with its dashes, such as `--out`.
     package var long: String
     /// The short name with its dash, such as `-o`, if any.
@@ -36,12 +44,16 @@ package struct OptionSpec: Sendable, Equatable {
     package var defaultValue: String?
     /// What values are accepted.
     package var valueKind: ValueKind
+    /// Set when the value names a file or folder the command writes, so tests enumerate every output option from
+    /// the specs (`OutputOptionMatrixTests`); nil for everything the command only reads.
+    package var output: Output?
 
     /// Creates an option spec; prefer `.flag`, `.single` and `.repeatable`.
     package init(
         _ long: String, short: String? = nil, kind: Kind, valueName: String = "VALUE", help: String,
-        defaultValue: String? = nil, valueKind: ValueKind = .text
+        defaultValue: String? = nil, valueKind: ValueKind = .text, output: Output? = nil
     ) {
+        self.output = output
         self.long = long
         self.short = short
         self.kind = kind
@@ -58,14 +70,14 @@ package struct OptionSpec: Sendable, Equatable {
         OptionSpec(long, short: short, kind: .flag, valueName: "", help: help)
     }
 
-    /// An option taking one value, such as `--out FILE`.
+    /// An option taking one value, such as `--out FILE`; `output` marks a value naming what the command writes.
     package static func single(
         _ long: String, short: String? = nil, valueName: String, help: String, defaultValue: String? = nil,
-        valueKind: ValueKind = .text
+        valueKind: ValueKind = .text, output: Output? = nil
     ) -> OptionSpec {
         OptionSpec(
             long, short: short, kind: .single, valueName: valueName, help: help, defaultValue: defaultValue,
-            valueKind: valueKind)
+            valueKind: valueKind, output: output)
     }
 
     /// An option that may be given several times, such as `--ignore-field NAME`.

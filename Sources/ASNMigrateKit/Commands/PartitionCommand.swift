@@ -17,7 +17,8 @@ package enum PartitionCommand {
                 help: "How many partitions (1 to \(PartitionRun.maximumShards)); the hash is --shard's."),
             .single(
                 "--out", short: "-o", valueName: "DIR",
-                help: "Where the partition folders go: DIR/part-K-of-N/ (v1/, v2/ and one slice-J-of-M.csv per slice)."
+                help: "Where the partition folders go: DIR/part-K-of-N/ (v1/, v2/ and one slice-J-of-M.csv per slice).",
+                output: .folder
             ),
             .single(
                 "--files", valueName: "J/M",

@@ -31,7 +31,8 @@ package enum ReconcileCommand {
             .single(
                 "--out", short: "-o", valueName: "DIR",
                 help:
-                    "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept), and only when it is empty or holds nothing but report files; a lock file .DIR.lock beside it keeps two runs from writing it at once."
+                    "Report folder (default Reports/<run date>/); its content is replaced atomically (a symbolic link to a folder is followed and kept), and only when it is empty or holds nothing but report files; a lock file .DIR.lock beside it keeps two runs from writing it at once.",
+                output: .folder
             ),
             .single(
                 "--run-date", valueName: "YYYY-MM-DD",
@@ -81,7 +82,8 @@ package enum ReconcileCommand {
             .single(
                 "--summary-json", valueName: "FILE",
                 help:
-                    "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically."
+                    "Also write the summary figures (summary.csv's metrics, rejects by cause, difference rows per kind) as one JSON object to FILE, atomically.",
+                output: .file
             ),
             .single(
                 "--max-reject-rate", valueName: "RATE",

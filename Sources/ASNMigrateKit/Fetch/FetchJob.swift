@@ -22,6 +22,10 @@ package struct FetchJob {
 
     /// Runs every step and returns the exit status (see `FetchCommand.spec`).
     package func run() -> ExitStatus {
+        do throws(ASNError) { try checkOutputs() } catch {
+            say("\(error.message); nothing fetched")
+            return error.code == .usage ? .usage : .failure
+        }
         guard let (credentials, directory) = open() else { return .failure }
         var locks: [RunLock] = []
         defer { for lock in locks { lock.release() } }
@@ -57,6 +61,18 @@ package struct FetchJob {
             say(error.description)
             return nil
         }
+    }
+
+    /// Refuses an output that is an input (the key, the id list, the archive) or lies inside an input folder.
+    private func checkOutputs() throws(ASNError) {
+        let outputs =
+            [OutputPlan.Output("--out", settings.out, kind: .folder)]
+            + (settings.summaryJSON.map { [OutputPlan.Output("--summary-json", $0)] } ?? [])
+        let inputs =
+            [OutputPlan.Input("--private-key", settings.keyPath)]
+            + (settings.idsFile.map { [OutputPlan.Input("--ids", $0)] } ?? [])
+            + settings.archive.map { OutputPlan.Input("--from-v1", $0) }
+        try OutputPlan(outputs: outputs.flatMap(OutputPlan.withLock), inputs: inputs).check()
     }
 
     /// The run's locks: beside the folder, and beside `--summary-json` when given.
@@ -121,13 +137,12 @@ package struct FetchJob {
             }.run()
             progress.finish()
             let notFound = try FetchOutput.writeResponses(checkpoint, directory: directory)
-            try AtomicOutput.writeFileAtomically(
-                path: directory + "/" + FetchOutput.notFoundName, bytes: FetchOutput.notFoundCSV(notFound))
+            try OutputFile.writeWhole(FetchOutput.notFoundCSV(notFound), to: directory + "/" + FetchOutput.notFoundName)
             let metrics = Self.summaryMetrics(
                 outcome.figures, environment: settings.environment, notFoundTotal: notFound.count)
-            try AtomicOutput.writeFileAtomically(
-                path: directory + "/" + FetchOutput.summaryName,
-                bytes: CSVWriter.renderBytes(header: ["metric", "value"], rows: metrics.map { [$0.0, $0.1] }))
+            try OutputFile.writeWhole(
+                CSVWriter.renderBytes(header: ["metric", "value"], rows: metrics.map { [$0.0, $0.1] }),
+                to: directory + "/" + FetchOutput.summaryName)
             if let path = settings.summaryJSON {
                 try OutputFile.writeWhole(SummaryJSON.render(metrics: metrics, causes: []), to: path)
             }

@@ -30,6 +30,15 @@ package struct MergeRun {
 
     /// Runs every step and returns the exit status (see `MergeCommand.spec`).
     package func run() -> ExitStatus {
+        do throws(ASNError) {
+            try OutputPlan(
+                outputs: OutputPlan.withLock(OutputPlan.Output("--out", out, kind: .folder)),
+                inputs: folders.map { OutputPlan.Input("SHARD_DIR", $0) }
+            ).check()
+        } catch {
+            say("\(error.message); nothing written")
+            return error.code == .usage ? .usage : .failure
+        }
         let destination: String
         do {
             destination = try OutputTarget.resolveDirectory(out)
@@ -38,7 +47,7 @@ package struct MergeRun {
             return .failure
         }
         var status = ExitStatus.success
-        guard let shards = read(besides: destination, status: &status) else { return status }
+        guard let shards = read(status: &status) else { return status }
         let merged: (files: [(name: String, bytes: [UInt8])], layout: ReportMerge.Layout)
         do {
             merged = try ReportMerge.merge(shards, layouts: layouts)
@@ -57,14 +66,9 @@ package struct MergeRun {
     // MARK: - Steps
 
     /// The report files of every shard folder; nil, with `status` set, after saying what is wrong with one.
-    private func read(besides destination: String, status: inout ExitStatus) -> [ReportMerge.Folder]? {
+    private func read(status: inout ExitStatus) -> [ReportMerge.Folder]? {
         var shards: [ReportMerge.Folder] = []
         for path in folders {
-            if let resolved = try? OutputTarget.resolveDirectory(path), resolved == destination {
-                say("--out '\(out)' is also given as a shard folder; write the merged report to a new folder")
-                status = .usage
-                return nil
-            }
             var isDirectory: ObjCBool = false
             // A path that is missing or not a folder is a mistake on the command line (64), not damaged shard data.
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {

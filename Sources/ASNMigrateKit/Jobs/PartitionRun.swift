@@ -160,7 +160,7 @@ package struct PartitionRun {
         do {
             try OrderedBatchRun.run(
                 files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-                process: { items in Self.encode(items, partitions: partitions) }
+                process: { items in Self.encode(items, side: side, partitions: partitions) }
             ) { (batch: Batch) in
                 for k in batch.entries.keys.sorted() {
                     try writers[k].write(batch.entries[k] ?? [], items: batch.counts[k] ?? 0)
@@ -178,9 +178,10 @@ package struct PartitionRun {
         return written
     }
 
-    /// A worker's job: each item's entry for the partitions it belongs to.
+    /// A worker's job: each item's entry for the partitions it belongs to; a V1 record's secrets (`password`,
+    /// `latest_receipt`) are left out, as from every output.
     private static func encode(
-        _ items: [ReadItem], partitions: @Sendable (RawRecord, inout ShardSpans) throws -> [Int]
+        _ items: [ReadItem], side: String, partitions: @Sendable (RawRecord, inout ShardSpans) throws -> [Int]
     ) -> Batch {
         var batch = Batch()
         for item in items {
@@ -194,7 +195,9 @@ package struct PartitionRun {
                     batch.failure = error
                     return batch
                 }
-                entry = .record(record)
+                var kept = record
+                if side == "v1" { kept.bytes = V1SecretStripper.strip(record.bytes) }
+                entry = .record(kept)
             case .item(.broken(let error)):
                 targets = [0]
                 entry = .broken(error)
@@ -254,10 +257,10 @@ package struct PartitionRun {
             let manifest = PartitionManifest(
                 shard: shard, slice: settings.slice, mappingDigest: String(table.digest),
                 toolVersion: BuildInfo.versionNumber, inputs: inputs, spans: spans, files: files.map { $0[k] })
-            try AtomicOutput.writeFileAtomically(
-                path: settings.out + "/" + PartitionManifest.folderName(shard) + "/"
-                    + PartitionManifest.fileName(settings.slice),
-                bytes: manifest.bytes)
+            try OutputFile.writeWhole(
+                manifest.bytes,
+                to: settings.out + "/" + PartitionManifest.folderName(shard) + "/"
+                    + PartitionManifest.fileName(settings.slice))
         }
     }
 }

@@ -102,6 +102,11 @@ package struct ReconcileRun {
     package func run() -> ExitStatus {
         let destination: String
         do { destination = try resolveDestination() } catch {
+            // An output that is an input is the usage error to report, whatever else is wrong with it.
+            do throws(ASNError) { try checkOutputs([]) } catch  where error.code == .usage {
+                console.diagnostic("\(Self.name): \(error.message); no report written")
+                return .usage
+            } catch {}
             console.diagnostic("\(Self.name): \(error.description); no report written")
             return .failure
         }
@@ -117,7 +122,7 @@ package struct ReconcileRun {
             console.diagnostic("\(Self.name): \(problem.message); no report written")
             return .usage
         }
-        do throws(ASNError) { try checkOutputs(inputs) } catch {
+        do throws(ASNError) { try checkOutputs(inputs.v1.files + inputs.v2Files) } catch {
             console.diagnostic("\(Self.name): \(error.message); no report written")
             return error.code == .usage ? .usage : .failure
         }
@@ -187,8 +192,8 @@ package struct ReconcileRun {
             table: table, transactionRules: transactionRules, v1: v1, v2: v2, v2Files: v2Files, columnMap: columnMap)
     }
 
-    /// Refuses an output that is one of the inputs or inside an input root.
-    private func checkOutputs(_ inputs: Inputs) throws(ASNError) {
+    /// Refuses an output that is one of the inputs (`inputFiles`, or any file under the roots) or inside an input root.
+    private func checkOutputs(_ inputFiles: [InputFile]) throws(ASNError) {
         let outputs =
             [OutputPlan.Output("--out", settings.outDirectory, kind: .folder)]
             + (settings.summaryJSONPath.map { [OutputPlan.Output("--summary-json", $0)] } ?? [])
@@ -201,7 +206,7 @@ package struct ReconcileRun {
             + settings.v2Roots.filter { !PostgresSource.isURI($0) }.map { OutputPlan.Input("--v2", $0) }
         try OutputPlan(
             outputs: outputs.flatMap(OutputPlan.withLock), inputs: roots + named,
-            inputFiles: inputs.v1.files + inputs.v2Files
+            inputFiles: inputFiles
         ).check()
     }
 

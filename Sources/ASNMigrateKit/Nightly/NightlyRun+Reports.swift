@@ -53,8 +53,7 @@ extension NightlyRun {
             night.hasPage = FileSystem.fileType(folder + "/" + HTMLReport.fileName) == S_IFREG
             return night
         }
-        try AtomicOutput.writeFileAtomically(
-            path: root + NightlyIndex.fileName, bytes: NightlyIndex(nights: nights).render())
+        try OutputFile.writeWhole(NightlyIndex(nights: nights).render(), to: root + NightlyIndex.fileName)
     }
 
     /// Removes `<reports>/<date>` folders older than the retention that this state's runs made.

@@ -352,19 +352,27 @@ package struct NightlyRun {
             "\(count) file(s) wait for a later night: modified less than min-file-age \(age) ago (machine clock), so they may still be being written (files_deferred)\(stale ? "; the stale line above may mean only that these files were not read yet" : ""). If they are known to be complete (copied, just cloned, or written by an exporter that renames into place), run again with --min-file-age 0 to read them now"
     }
 
+    /// The previous metrics file's bytes, read only when it is a regular file (a FIFO would wait for a writer, a
+    /// device such as `/dev/zero` never end).
+    private func previousMetrics(_ path: String) -> Data? {
+        guard case .file(let resolved)? = try? OutputTarget.resolve(path) else { return nil }
+        return FileManager.default.contents(atPath: resolved)
+    }
+
     /// Writes the metrics file (a run that could not read the state keeps the last success the previous file had).
     private func writeMetrics(_ outcome: Outcome, startedAt: Int64) {
         guard let metricsFile = settings.nightly.metricsFile else { return }
         let lastSuccess =
             (try? outcome.store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
-            ?? FileManager.default.contents(atPath: metricsFile).flatMap {
+            ?? previousMetrics(metricsFile).flatMap {
                 NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self))
             }
         let text = NightlyMetrics.render(
             outcome.report, status: outcome.status, durationSeconds: Double(clock() - startedAt) / 1000,
             lastSuccessSeconds: lastSuccess, shard: settings.nightly.shard)
         do {
-            try AtomicOutput.writeFileAtomically(path: metricsFile, bytes: Array(text.utf8))
+            // Through the one output path: a device or FIFO is written through, a regular file replaced atomically.
+            try OutputFile.writeWhole(Array(text.utf8), to: metricsFile)
         } catch {
             log("cannot write the metrics file: \(error.description)")
         }

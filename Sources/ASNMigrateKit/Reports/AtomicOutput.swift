@@ -93,7 +93,11 @@ package enum AtomicOutput {
         guard FileSystem.fileType(destination) == S_IFDIR,
             let entries = try? FileManager.default.contentsOfDirectory(atPath: destination)
         else { return }
-        let foreign = entries.filter { !names.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // A lock file nobody holds is a leftover of a run that died (or of an older version that put one here): it
+        // goes with the old folder, never blocking every later run.
+        let foreign = entries.filter { entry in
+            !names.contains(entry) && !(RunLock.isLockName(entry) && !RunLock.isHeld(destination + "/" + entry))
+        }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         guard let first = foreign.first else { return }
         let more = foreign.count > 1 ? " and \(foreign.count - 1) other entr\(foreign.count == 2 ? "y" : "ies")" : ""
         throw ASNError(

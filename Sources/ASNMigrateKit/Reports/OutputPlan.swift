@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -84,37 +86,30 @@ package struct OutputPlan: Sendable {
         for output in outputs {
             if let found = try Self.resolve(output) { resolved.append(found) }
         }
+        let known = resolved.isEmpty ? [:] : identitiesOfInputs()
         for output in resolved {
-            if let identity = output.own, let file = inputFiles.first(where: { Self.identity(of: $0) == identity }) {
+            if let identity = output.own, let input = known[identity] {
                 throw conflict(
-                    output, "is the input '\(file.path)'",
+                    output, "is the input \(input.name)",
                     advice: "writing it would replace the archive being read; give another output path")
             }
-            for input in inputs where input.path != "-" {
-                guard let found = Self.identity(input.path) else { continue }
-                if output.own == found.identity {
-                    throw conflict(
-                        output, "is the input '\(input.path)' (\(input.option))",
-                        advice: "writing it would replace the archive being read; give another output path")
-                }
-                if found.isDirectory, output.folders.contains(found.identity) {
-                    throw conflict(
-                        output, "is inside the input folder '\(input.path)' (\(input.option))",
-                        advice:
-                            "the run would write into the archive it reads, and the next run would read the output as input; write it outside the input folders"
-                    )
-                }
-                if output.output.kind == .folder, let identity = output.own,
-                    Self.chain(input.path).dropFirst().contains(identity)
-                {
-                    throw conflict(
-                        output, "holds the input '\(input.path)' (\(input.option))",
-                        advice: "replacing the folder would delete the input; give an output folder outside the inputs")
-                }
+            if let input = output.folders.lazy.compactMap({ known[$0] }).first {
+                throw conflict(
+                    output, "is inside the input \(input.isFolder ? "folder " : "")\(input.name)",
+                    advice:
+                        "the run would write into the archive it reads, and the next run would read the output as input; write it outside the input folders"
+                )
+            }
+            guard output.output.kind == .folder, let identity = output.own else { continue }
+            for input in inputs where input.path != "-" && Self.chain(input.path).dropFirst().contains(identity) {
+                throw conflict(
+                    output, "holds the input '\(input.path)' (\(input.option))",
+                    advice: "replacing the folder would delete the input; give an output folder outside the inputs")
             }
         }
-        for (i, first) in resolved.enumerated() {
-            for second in resolved[(i + 1)...] {
+        let files = resolved.filter { !$0.isStream || $0.isDescribedFile }
+        for (i, first) in files.enumerated() {
+            for second in files[(i + 1)...] {
                 let same = first.canonical == second.canonical || (first.own != nil && first.own == second.own)
                 let inside =
                     first.canonical.hasPrefix(second.canonical + "/")
@@ -129,6 +124,46 @@ package struct OutputPlan: Sendable {
                         + "; give each output its own path")
             }
         }
+    }
+
+    /// Every input's identity, with how to name it in a message: each input root and settings file, every file found
+    /// under an input folder (walked here, so a hard link or a descriptor naming any of them counts), and standard
+    /// input when it is a file or FIFO.
+    private func identitiesOfInputs() -> [Identity: KnownInput] {
+        var known: [Identity: KnownInput] = [:]
+        for file in inputFiles {
+            if let identity = Self.identity(of: file) {
+                known[identity] = known[identity] ?? KnownInput(name: "'\(file.path)'", isFolder: false)
+            }
+        }
+        for input in inputs {
+            if input.path == "-" {
+                if let identity = Self.describedIdentity(0) {
+                    known[identity] = KnownInput(name: "standard input (\(input.option) -)", isFolder: false)
+                }
+                continue
+            }
+            guard let found = Self.identity(input.path) else { continue }
+            known[found.identity] =
+                known[found.identity]
+                ?? KnownInput(name: "'\(input.path)' (\(input.option))", isFolder: found.isDirectory)
+            guard found.isDirectory, let walk = FileManager.default.enumerator(atPath: input.path) else { continue }
+            while let entry = walk.nextObject() as? String {
+                let path = FileSystem.trimmingTrailingSlashes(input.path) + "/" + entry
+                guard let file = Self.identity(path), !file.isDirectory else { continue }
+                known[file.identity] =
+                    known[file.identity] ?? KnownInput(name: "'\(path)' (under \(input.option))", isFolder: false)
+            }
+        }
+        return known
+    }
+
+    /// An input as a conflict message names it.
+    private struct KnownInput {
+        /// `'path' (--v1)`, `'path'`, or `standard input`.
+        var name: String
+        /// Whether it is an input folder.
+        var isFolder: Bool
     }
 
     // MARK: - Internals
@@ -149,14 +184,27 @@ package struct OutputPlan: Sendable {
         var own: Identity?
         /// The identities of the existing folders above it, nearest first.
         var folders: [Identity]
+        /// Written through, never replaced (standard output, a descriptor, a device or a FIFO): checked against the
+        /// inputs by identity only.
+        var isStream = false
+        /// A descriptor (or standard output) open on a regular file: checked against the other outputs too.
+        var isDescribedFile = false
     }
 
-    /// The output resolved, or nil for standard output, a device or a FIFO (written through, never replaced).
+    /// The output resolved; nil for a character device (written through, and never the same as an input: a terminal
+    /// may be both standard input and standard output).
     private static func resolve(_ output: Output) throws(ASNError) -> Resolved? {
-        if output.path == "-" || OutputTarget.inheritedDescriptor(output.path) != nil { return nil }
+        if let descriptor = output.path == "-" ? 1 : OutputTarget.inheritedDescriptor(output.path) {
+            return described(output, descriptor: descriptor)
+        }
         let final = try OutputTarget.followLinks(output.path)
         let type = FileSystem.fileType(final)
-        if type == S_IFCHR || type == S_IFIFO { return nil }
+        if type == S_IFCHR { return nil }
+        if type == S_IFIFO {
+            return Resolved(
+                output: output, canonical: canonicalPath(final), own: identity(final)?.identity, folders: [],
+                isStream: true)
+        }
         let parent = FileSystem.parentDirectory(of: final)
         if type == nil, FileSystem.fileType(FileSystem.trimmingTrailingSlashes(output.path)) == S_IFLNK,
             FileSystem.fileType(parent) == nil
@@ -167,15 +215,48 @@ package struct OutputPlan: Sendable {
                     + "and its folder '\(parent)' does not exist either; point the link at a file in an existing folder or give another output path"
             )
         }
-        let canonical: String
-        if type != nil, let real = realPath(final) {
-            canonical = real
-        } else if let real = realPath(parent) {
-            canonical = (real == "/" ? "" : real) + "/" + FileSystem.lastComponent(of: final)
-        } else {
-            canonical = final
+        return Resolved(
+            output: output, canonical: canonicalPath(final), own: identity(final)?.identity, folders: chain(parent))
+    }
+
+    /// An output named by one of this process's descriptors (`-`, `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`):
+    /// what the descriptor has open, found with fstat(2), so a file the shell opened (`3<>in.jsonl`, `>> in.jsonl`)
+    /// is compared with the inputs; nil for a character device or a descriptor that is not open.
+    private static func described(_ output: Output, descriptor: Int32) -> Resolved? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT != S_IFCHR else { return nil }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let isFile = info.st_mode & S_IFMT == S_IFREG
+        // Linux names the open file's path through /proc; elsewhere the folder checks fall back to the identity.
+        let opened = OutputTarget.readLink("/proc/self/fd/\(descriptor)").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return Resolved(
+            output: output, canonical: opened ?? "/dev/fd/\(descriptor)", own: identity,
+            folders: isFile ? opened.map { chain(FileSystem.parentDirectory(of: $0)) } ?? [] : [],
+            isStream: true, isDescribedFile: isFile)
+    }
+
+    /// The identity of what `descriptor` has open, when it is a regular file or a FIFO.
+    private static func describedIdentity(_ descriptor: Int32) -> Identity? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFIFO
+        else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// `path` made absolute with symbolic links resolved, as far as it exists: the nearest existing folder's real
+    /// path followed by the components not created yet (so `new` and `new/s.json` compare even before `new` exists).
+    static func canonicalPath(_ path: String) -> String {
+        var missing: [String] = []
+        var current = path
+        while true {
+            if let real = realPath(current) {
+                return ([real == "/" ? "" : real] + missing.reversed()).joined(separator: "/")
+            }
+            let parent = FileSystem.parentDirectory(of: current)
+            guard parent != current else { return path }
+            missing.append(FileSystem.lastComponent(of: current))
+            current = parent
         }
-        return Resolved(output: output, canonical: canonical, own: identity(final)?.identity, folders: chain(parent))
     }
 
     /// The identities of the existing folder at `path` (or its nearest existing ancestor) and every folder above it.
@@ -199,11 +280,11 @@ package struct OutputPlan: Sendable {
         return (Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), (info.st_mode & S_IFMT) == S_IFDIR)
     }
 
-    /// The identity of an input file (by its descriptor when it has one).
+    /// The identity of an input file (by its descriptor when it has one), when it is a regular file or a FIFO.
     private static func identity(of file: InputFile) -> Identity? {
         var info = stat()
         let found = file.descriptor.map { fstat($0, &info) == 0 } ?? (stat(file.path, &info) == 0)
-        guard found, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard found, (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFIFO else { return nil }
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 

@@ -114,7 +114,7 @@ package enum OutputTarget: Sendable, Equatable {
     }
 
     /// readlink(2) as a String.
-    private static func readLink(_ path: String) -> String? {
+    static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
         guard count >= 0 else { return nil }

@@ -65,6 +65,26 @@ package final class RunLock {
         return parent == "." && !trimmed.hasPrefix("./") ? name : parent + "/" + name
     }
 
+    /// Whether `name` has the form of a lock file's name (`.NAME.lock`).
+    package static func isLockName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".lock") && name.count > ".x.lock".count - 1
+    }
+
+    /// Whether a live process holds the lock at `lockPath`; false for a lock file left by a process that died (the
+    /// kernel dropped its `flock`) or for something that is not a lock file.
+    package static func isHeld(_ lockPath: String) -> Bool {
+        let descriptor = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { _ = close(descriptor) }
+        guard FileSystem.fileType(lockPath) == S_IFREG else { return false }
+        while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            return errno == EWOULDBLOCK
+        }
+        _ = flock(descriptor, LOCK_UN)
+        return false
+    }
+
     // MARK: - Releasing
 
     /// Empties the lock file and drops the lock; safe to call more than once.
