@@ -175,4 +175,34 @@ struct UnattendedOutputEndToEndTests {
             "\"$B\" reconcile --partition parts/part-0-of-2 --max-reject-rate 100% --out rep0", in: tmp.path)
         #expect(reconcile.status <= 1, "\(reconcile.stderr)")
     }
+
+    @Test func partitionMasksTheSecretsOfADamagedRecordAndItsRejectReadsTheSame() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try inputs(tmp)
+        // A record cut short after its secrets: not JSON, so one reject naming where it breaks.
+        let damaged = String(Self.secretRecord.prefix(Self.secretRecord.count - 60))
+        _ = try tmp.write("v1/b.jsonl", damaged + "\n" + Self.secretRecord + "\n")
+        let run = try shell(
+            "\"$B\" partition --v1 v1 --v2 v2 --shards 1 --out parts && \"$B\" reconcile --partition parts/part-0-of-1"
+                + " --max-reject-rate 100% --run-date 2024-01-01 --out viaparts; \"$B\" reconcile --v1 v1 --v2 v2"
+                + " --max-reject-rate 100% --run-date 2024-01-01 --out direct; true", in: tmp.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let walk = FileManager.default.enumerator(atPath: tmp.path + "/parts")
+        var checked = 0
+        while let entry = walk?.nextObject() as? String {
+            guard entry.hasSuffix(".asnpart") else { continue }
+            let text = String(decoding: try tmp.read("parts/" + entry), as: UTF8.self)
+            checked += 1
+            for secret in ["s3cr3t-shared", "UkVDRUlQVA"] {
+                #expect(!text.contains(secret), "\(entry) holds \(secret)")
+            }
+        }
+        #expect(checked >= 1)
+        let direct = String(decoding: try tmp.read("direct/rejected.csv"), as: UTF8.self)
+        let viaParts = String(decoding: try tmp.read("viaparts/rejected.csv"), as: UTF8.self)
+        #expect(direct.contains("b.jsonl"), "the damaged record is a reject: \(direct)")
+        #expect(viaParts == direct, "the reject reads the same from the partition")
+    }
+
 }

@@ -3,12 +3,15 @@
 ///
 /// For outputs that carry records on (`partition`'s data files): what the readers later parse is the same record less
 /// its secrets, so the secrets never reach a file. A member is removed with the comma that separates it, so valid JSON
-/// stays valid. Bytes that are not valid JSON are left as they are: their reject names byte offsets, which must read
-/// the same from a partition as from the input.
+/// stays valid. In bytes that are not valid JSON (a damaged record, which will be a reject) each secret's string value
+/// is masked with `*` byte for byte instead, so the reject's byte offsets read the same from a partition as from the
+/// input.
 package enum V1SecretStripper {
-    /// `bytes` without their secret members; the same array when there is none.
+    /// `bytes` without their secret members (masked, when the bytes are not valid JSON); the same array when there is
+    /// none.
     package static func strip(_ bytes: [UInt8]) -> [UInt8] {
-        guard mayHoldSecret(bytes[...]), (try? JSONParser().parse(bytes)) != nil else { return bytes }
+        guard mayHoldSecret(bytes[...]) else { return bytes }
+        guard (try? JSONParser().parse(bytes)) != nil else { return masked(bytes) }
         var scanner = Scanner(bytes: bytes)
         scanner.scan()
         guard !scanner.edits.isEmpty else { return bytes }
@@ -25,7 +28,70 @@ package enum V1SecretStripper {
         return out
     }
 
+    /// `bytes` with the string value of every secret member masked with `*`, at the same length: a member written
+    /// plainly (`"password": "…"`) or inside a string (`\"password\":\"…\"`, an envelope body held as text); a value
+    /// cut short is masked to the end of its line.
+    static func masked(_ bytes: [UInt8]) -> [UInt8] {
+        var out = bytes
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        for name in secretNames {
+            var index = 0
+            while let found = find(name, in: out, from: index) {
+                index = found + name.count
+                // The key's quotes: `"name"` or, inside a string, `\"name\"`.
+                let escaped = found >= 2 && out[found - 1] == quote && out[found - 2] == backslash
+                guard found >= 1, out[found - 1] == quote else { continue }
+                var at = index
+                if escaped {
+                    guard at + 1 < out.count, out[at] == backslash, out[at + 1] == quote else { continue }
+                    at += 2
+                } else {
+                    guard at < out.count, out[at] == quote else { continue }
+                    at += 1
+                }
+                while at < out.count, ByteTables.isJSONSpace(out[at]) { at += 1 }
+                guard at < out.count, out[at] == UInt8(ascii: ":") else { continue }
+                at += 1
+                while at < out.count, ByteTables.isJSONSpace(out[at]) { at += 1 }
+                if escaped {
+                    guard at + 1 < out.count, out[at] == backslash, out[at + 1] == quote else { continue }
+                    at += 2
+                } else {
+                    guard at < out.count, out[at] == quote else { continue }
+                    at += 1
+                }
+                // Mask up to the closing quote (escaped or not, as the key was), or the end of the line.
+                while at < out.count, out[at] != UInt8(ascii: "\n") {
+                    if escaped, out[at] == backslash, at + 1 < out.count, out[at + 1] == quote { break }
+                    if !escaped, out[at] == quote { break }
+                    if !escaped, out[at] == backslash, at + 1 < out.count, out[at + 1] != UInt8(ascii: "\n") {
+                        out[at] = UInt8(ascii: "*")
+                        out[at + 1] = UInt8(ascii: "*")
+                        at += 2
+                        continue
+                    }
+                    out[at] = UInt8(ascii: "*")
+                    at += 1
+                }
+                index = at
+            }
+        }
+        return out
+    }
+
     // MARK: - Internals
+
+    /// The first index at or after `start` where `needle` occurs in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var index = start
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
 
     /// The secret key names as bytes.
     private static let secretNames: [[UInt8]] = Envelope.secretKeys.sorted().map { Array($0.utf8) }
