@@ -142,7 +142,7 @@ package enum NightlyCommand {
         let configPath = arguments.value("--config")
         if let path = configPath {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ASNError(.usage, "cannot read the config file '\(path)'; check the path")
+                throw ASNError(.usage, "cannot read the config file '\(ConsoleText.path(path))'; check the path")
             }
             config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
         }

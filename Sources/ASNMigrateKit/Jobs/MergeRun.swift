@@ -68,7 +68,7 @@ package struct MergeRun {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 say(
-                    "'\(path)' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
+                    "'\(ConsoleText.path(path))' is not a folder; give the shard report folders (the --out of each 'reconcile --shard K/N'); nothing written"
                 )
                 status = .dataError
                 return nil

@@ -78,7 +78,9 @@ package struct NightlyConfigFile: Sendable, Equatable {
 
     /// The usage error for line `line` of the file at `path`.
     package static func error(_ path: String, _ line: Int, _ message: String) -> ASNError {
-        ASNError(.usage, "config file '\(path)' line \(line): \(message)", at: SourceLocation(path: path, line: line))
+        ASNError(
+            .usage, "config file '\(ConsoleText.path(path))' line \(line): \(message)",
+            at: SourceLocation(path: path, line: line))
     }
 
     // MARK: - Private

@@ -44,7 +44,7 @@ final class ZstdByteSource: ByteSource {
         switch ZstdLibrary.shared {
         case .success(let library): self.library = library
         case .failure(var error):
-            error.message = "cannot read input '\(name)': " + error.message
+            error.message = "cannot read input '\(ConsoleText.path(name))': " + error.message
             error.location = SourceLocation(path: name)
             throw error
         }
@@ -174,7 +174,7 @@ final class ZstdByteSource: ByteSource {
     private func failure(_ zstdMessage: String) -> ASNError {
         let which = framesBefore == 0 ? "the zstd stream" : "zstd frame \(framesBefore + 1)"
         let message =
-            "cannot read input '\(name)': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
+            "cannot read input '\(ConsoleText.path(name))': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
             + (framesBefore == 0
                 ? "" : " (the records of the \(framesBefore) frame\(framesBefore == 1 ? "" : "s") before it were read)")
             + "; none of its data was used (\(held.count) byte\(held.count == 1 ? "" : "s") in \(held.lineFeeds) line\(held.lineFeeds == 1 ? "" : "s") decompressed before the failure, unverified)"
