@@ -95,6 +95,7 @@ package enum NightlyCommand {
             .flag(
                 "--allow-future-run-date",
                 help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
+            InputOptions.maxRecordBytes, InputOptions.requireChecksums,
             .single(
                 "--min-file-age", valueName: "DURATION",
                 help:
@@ -128,6 +129,8 @@ package enum NightlyCommand {
         let settings: NightlyRun.Settings
         do {
             settings = try Self.settings(arguments)
+            InputFile.maxRecordBytes = settings.nightly.maxRecordBytes
+            UnverifiedFrames.required = settings.nightly.requireChecksums
         } catch {
             console.diagnostic(
                 "\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")

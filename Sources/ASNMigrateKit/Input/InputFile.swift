@@ -44,6 +44,16 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
         set { recordLimit.withLock { $0 = max(1, newValue) } }
     }
 
+    /// The reject for a record longer than `limit` bytes (`bytes` long, when known), read past without being kept.
+    static func recordTooLarge(bytes: Int?, limit: Int, at location: SourceLocation) -> ASNError {
+        let size =
+            bytes.map { "of \(RejectCauses.grouped($0)) bytes" } ?? "longer than \(RejectCauses.grouped(limit)) bytes"
+        return ASNError(
+            .recordTooLarge,
+            "a record \(size), over --max-record-bytes (\(RejectCauses.grouped(limit))), was read past without being kept; raise --max-record-bytes if records this long are expected",
+            at: location, group: "a record longer than --max-record-bytes (\(RejectCauses.grouped(limit)) bytes)")
+    }
+
     /// Storage of `maxRecordBytes`.
     private static let recordLimit = Mutex<Int>(defaultMaxRecordBytes)
 
