@@ -84,6 +84,7 @@ extension NightlySettings {
                 "no input roots: give --v1 PATH and --v2 PATH (or v1 = / v2 = lines in --config FILE). See 'asn-migrate nightly --help'."
             )
         }
+        try Self.checkStreams(s)
         for side in ["v1", "v2"] {
             let roots = side == "v1" ? s.v1 : s.v2
             let query = side == "v1" ? s.v1Query : s.v2Query
@@ -106,6 +107,29 @@ extension NightlySettings {
             }
         }
         return s
+    }
+
+    /// Refuses a root that is a FIFO, socket or device: `nightly` remembers each file by its fingerprint and reads
+    /// only what is new, which a stream that is gone once read cannot give, so it is a usage error before anything is
+    /// opened (a writer feeding it is left waiting, not killed). `migrate` and `reconcile` read such streams.
+    static func checkStreams(_ s: NightlySettings) throws(ASNError) {
+        for (side, roots) in [("v1", s.v1), ("v2", s.v2)] {
+            for root in roots where !PostgresSource.isURI(root) {
+                var info = stat()
+                guard stat(root, &info) == 0 else { continue }
+                let kind: String
+                switch info.st_mode & S_IFMT {
+                case S_IFIFO: kind = "a FIFO"
+                case S_IFSOCK: kind = "a socket"
+                case S_IFCHR, S_IFBLK: kind = "a device"
+                default: continue
+                }
+                throw ASNError(
+                    .usage,
+                    "\(side) root '\(ConsoleText.path(root))' is \(kind); nightly reads files it can fingerprint and read again the next night. Write the stream to a file in the \(side) folder first, or read it once with 'asn-migrate reconcile'"
+                )
+            }
+        }
     }
 
     /// Sets one key from its text.

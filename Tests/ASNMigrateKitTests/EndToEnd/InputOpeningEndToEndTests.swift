@@ -102,4 +102,31 @@ struct InputOpeningEndToEndTests {
         let metrics = try InputDamageEndToEndTests.metrics(tmp.path + "/report")
         #expect(metrics["v1_records_read"] == "\(Self.lineCount)" && metrics["v2_records_read"] == "\(Self.lineCount)")
     }
+
+    @Test func nightlyRefusesAFIFORootBeforeOpeningIt() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let v1 = try tmp.write("v1.jsonl", InputDamageEndToEndTests.goodV1Lines(3).joined(separator: "\n") + "\n")
+        let fifo = tmp.path + "/v1.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = try FIFOWriter(source: v1, fifo: fifo)
+        let run = try BinaryRun.run([
+            "nightly", "--v1", fifo, "--v2", v1, "--state", tmp.path + "/s.sqlite", "--reports", tmp.path + "/r",
+            "--min-file-age", "0"
+        ])
+        #expect(run.status == ExitStatus.usage.rawValue, "\(run.stderr)")
+        #expect(run.stderr.contains("v1 root '\(fifo)' is a FIFO"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/s.sqlite"))
+        // The writer still waits for a reader: it was neither read from nor killed.
+        #expect(writer.process.isRunning)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        if reader >= 0 {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while writer.process.isRunning || read(reader, &buffer, buffer.count) > 0 {
+                _ = read(reader, &buffer, buffer.count)
+            }
+            close(reader)
+        }
+        #expect(writer.finish())
+    }
 }
