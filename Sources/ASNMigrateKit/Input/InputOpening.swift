@@ -11,9 +11,9 @@ import Foundation
 /// and handed to the reader ahead of the rest of the same descriptor, so a FIFO or a device is opened once and loses
 /// nothing to a look.
 ///
-/// Regular files looked at in a sweep over many inputs would each hold a descriptor until read; past
-/// `heldLimit` such descriptors a regular file's is closed after the look and opened again by the reader, which
-/// checks it is still the same file (device and inode) and reads on after the bytes kept.
+/// Regular files looked at in a sweep over many inputs would each hold a descriptor and the bytes looked at until
+/// read; past `heldLimit` such descriptors a regular file's is closed after the look and its bytes let go, and the
+/// reader opens it afresh (a regular file reads the same twice; FIFOs and devices are always kept open).
 package final class InputOpening: @unchecked Sendable {
     // @unchecked: every mutable property is read and written under `lock`.
 
@@ -23,8 +23,6 @@ package final class InputOpening: @unchecked Sendable {
     private var fd: Int32 = -1
     /// Whether `fd` is a regular file (which may be closed between a look and the read).
     private var regular = false
-    /// Device and inode of the file looked at, to check a reopened regular file against.
-    private var identity: (device: UInt64, inode: UInt64)?
     /// Bytes read by looks and not yet handed to a reader.
     private var head: [UInt8] = []
     /// Whether a look reached the end of the input.
@@ -56,7 +54,7 @@ package final class InputOpening: @unchecked Sendable {
         defer { lock.unlock() }
         if head.count < count && !headIsAll {
             let opened = fd < 0
-            if opened { try reopen(file) }
+            if opened { try open(file) }
             var chunk = [UInt8](repeating: 0, count: count - head.count)
             var filled = 0
             while filled < chunk.count {
@@ -73,9 +71,15 @@ package final class InputOpening: @unchecked Sendable {
             }
             head += chunk[0..<filled]
             if regular && opened && Self.changeHeld(by: 1) > Self.heldLimit {
+                // Past the limit, neither the descriptor nor the bytes are kept (a sweep over thousands of files
+                // must not hold 64 KiB each): the reader opens the file afresh and reads it from its start.
                 Self.changeHeld(by: -1)
                 systemClose(fd)
                 fd = -1
+                let looked = Array(head.prefix(count))
+                head = []
+                headIsAll = false
+                return looked
             }
         }
         return Array(head.prefix(count))
@@ -83,19 +87,18 @@ package final class InputOpening: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// The input's bytes for the reader: the bytes looked at, then the rest of the same descriptor (or of the same
-    /// file opened again, checked by device and inode). The opening is closed again afterwards, so a second reading
-    /// of a regular file starts over.
+    /// The input's bytes for the reader: the bytes looked at, then the rest of the same descriptor (a regular file
+    /// looked at past `heldLimit` is opened again here, from its start). The opening is closed again afterwards, so
+    /// a second reading of a regular file starts over.
     func take(_ file: InputFile) throws -> PlainByteSource {
         lock.lock()
         defer { lock.unlock() }
         defer {
             head = []
             headIsAll = false
-            identity = nil
         }
         if fd < 0 {
-            try reopen(file)
+            try open(file)
         } else if regular {
             Self.changeHeld(by: -1)
         }
@@ -107,7 +110,7 @@ package final class InputOpening: @unchecked Sendable {
 
     // MARK: - Private
 
-    /// Opens `file` (or takes its descriptor) and notes whether it is a regular file and which one.
+    /// Opens `file` (or takes its descriptor) and notes whether it is a regular file.
     private func open(_ file: InputFile) throws {
         if let descriptor = file.descriptor {
             fd = descriptor
@@ -118,29 +121,6 @@ package final class InputOpening: @unchecked Sendable {
         }
         var info = stat()
         regular = file.descriptor == nil && fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        identity = regular ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
-    }
-
-    /// Opens `file` when its descriptor was closed after a look (or never opened); when bytes are kept from an
-    /// earlier opening, checks it is still the same file and reads on after them.
-    private func reopen(_ file: InputFile) throws {
-        let before = identity
-        try open(file)
-        guard let before, !head.isEmpty else { return }
-        guard let now = identity, now == before else {
-            systemClose(fd)
-            fd = -1
-            throw ASNError(
-                .unreadableInput,
-                "input '\(ConsoleText.path(file.path))' was replaced while it was being read; run again once nothing replaces it",
-                at: SourceLocation(path: file.path))
-        }
-        if lseek(fd, off_t(head.count), SEEK_SET) < 0 {
-            let code = errno
-            systemClose(fd)
-            fd = -1
-            throw ByteSourceErrors.readFailed(file.path, errno: code)
-        }
     }
 
     /// Adds `delta` to the count of held regular-file descriptors and returns the new count.
