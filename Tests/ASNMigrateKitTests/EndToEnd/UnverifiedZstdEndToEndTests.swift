@@ -49,6 +49,12 @@ struct UnverifiedZstdEndToEndTests {
         let migrate = try BinaryRun.run(["migrate", v1, "--out", tmp.path + "/out.jsonl"])
         #expect(migrate.status == 0)
         #expect(migrate.stderr.contains("'\(v1)' holds 2 zstd frames"), "\(migrate.stderr)")
+
+        let partition = try BinaryRun.run([
+            "partition", "--v1", v1, "--v2", v2, "--shards", "2", "--out", tmp.path + "/parts"
+        ])
+        #expect(partition.status == 0, "\(partition.stderr)")
+        #expect(partition.stderr.contains("'\(v1)' holds 2 zstd frames"), "\(partition.stderr)")
     }
 
     @Test func requireChecksumsMakesSuchAFileOneReject() throws {
