@@ -30,6 +30,7 @@ package enum MigrateCommand {
                 output: .file
             ),
             .single("--max-reject-rate", valueName: "RATE", help: SanityCheck.optionHelp + "; off unless given."),
+            InputOptions.maxRecordBytes, InputOptions.requireChecksums,
             .single(
                 "--mappings", valueName: "DIR",
                 help: "Use DIR/v1-to-v2.rules and DIR/v2-only.rules instead of the built-in mapping."),
@@ -89,6 +90,7 @@ package enum MigrateCommand {
     package static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus
     {
         do throws(ASNError) {
+            try InputOptions.apply(arguments)
             var settings = try settings(arguments)
             settings.fastPath = fastPath
             settings.workers = workers

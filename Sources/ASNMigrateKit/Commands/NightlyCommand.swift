@@ -102,6 +102,7 @@ package enum NightlyCommand {
             .flag(
                 "--allow-future-run-date",
                 help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
+            InputOptions.maxRecordBytes, InputOptions.requireChecksums,
             .single(
                 "--min-file-age", valueName: "DURATION",
                 help:
@@ -163,6 +164,8 @@ package enum NightlyCommand {
         let settings: NightlyRun.Settings
         do {
             settings = try Self.settings(arguments)
+            InputFile.maxRecordBytes = settings.nightly.maxRecordBytes
+            UnverifiedFrames.required = settings.nightly.requireChecksums
         } catch {
             console.diagnostic(
                 "\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")
@@ -177,7 +180,7 @@ package enum NightlyCommand {
         let configPath = arguments.value("--config")
         if let path = configPath {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ASNError(.usage, "cannot read the config file '\(path)'; check the path")
+                throw ASNError(.usage, "cannot read the config file '\(ConsoleText.path(path))'; check the path")
             }
             config = try NightlyConfigFile(path: path, text: String(decoding: data, as: UTF8.self))
         }

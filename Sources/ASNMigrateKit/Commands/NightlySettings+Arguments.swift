@@ -62,6 +62,7 @@ extension NightlySettings {
                 case "verify-signatures": s.verifySignatures = on
                 case "require-signatures": s.requireSignatures = on
                 case "no-html": s.html = !on
+                case "require-checksums": s.requireChecksums = on
                 default: s.allowFutureRunDate = on
                 }
                 continue
@@ -88,6 +89,7 @@ extension NightlySettings {
                 "missing \(flags): nightly compares the V1 side with the V2 side, so give the \(sides) input root\(missing.count == 1 ? "" : "s") (or \(lines) in --config FILE); nothing was read or created. See 'asn-migrate nightly --help'."
             )
         }
+        try Self.checkStreams(s)
         for side in ["v1", "v2"] {
             let roots = side == "v1" ? s.v1 : s.v2
             let query = side == "v1" ? s.v1Query : s.v2Query
@@ -112,6 +114,29 @@ extension NightlySettings {
         return s
     }
 
+    /// Refuses a root that is a FIFO, socket or device: `nightly` remembers each file by its fingerprint and reads
+    /// only what is new, which a stream that is gone once read cannot give, so it is a usage error before anything is
+    /// opened (a writer feeding it is left waiting, not killed). `migrate` and `reconcile` read such streams.
+    static func checkStreams(_ s: NightlySettings) throws(ASNError) {
+        for (side, roots) in [("v1", s.v1), ("v2", s.v2)] {
+            for root in roots where !PostgresSource.isURI(root) {
+                var info = stat()
+                guard stat(root, &info) == 0 else { continue }
+                let kind: String
+                switch info.st_mode & S_IFMT {
+                case S_IFIFO: kind = "a FIFO"
+                case S_IFSOCK: kind = "a socket"
+                case S_IFCHR, S_IFBLK: kind = "a device"
+                default: continue
+                }
+                throw ASNError(
+                    .usage,
+                    "\(side) root '\(ConsoleText.path(root))' is \(kind); nightly reads files it can fingerprint and read again the next night. Write the stream to a file in the \(side) folder first, or read it once with 'asn-migrate reconcile'"
+                )
+            }
+        }
+    }
+
     /// Sets one key from its text.
     mutating func apply(_ key: String, _ value: String, relative: (String) -> String = { $0 }) throws(ASNError) {
         let option = "--" + key
@@ -127,6 +152,7 @@ extension NightlySettings {
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
+        case "max-record-bytes": maxRecordBytes = try InputOptions.parse(value, option: option)
         case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
         case "environment":
             environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])

@@ -26,6 +26,7 @@ package enum PartitionCommand {
                     "Read only slice J of M of the input files (consecutive runs of them, per side), so M workers share the pass; auto/M takes J from the batch engine as --shard does. Default 0/1: every file."
             ),
             .flag("--gzip", help: "Compress the partition files (gzip level 1)."),
+            InputOptions.maxRecordBytes, InputOptions.requireChecksums,
             .single(
                 "--mappings", valueName: "DIR",
                 help: "The mapping rules the V1 records are keyed by; reconcile each partition with the same."
@@ -51,6 +52,7 @@ package enum PartitionCommand {
     package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         let settings: PartitionRun.Settings
         do throws(ASNError) {
+            try InputOptions.apply(arguments)
             settings = try Self.settings(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
             console.diagnostic("\(PartitionRun.name): \(error.message)")

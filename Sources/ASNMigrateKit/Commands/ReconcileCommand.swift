@@ -105,6 +105,7 @@ package enum ReconcileCommand {
                 help:
                     "Bounded memory on one machine: judge the N shards in turn in this process (reading the input N times) and write the merged report."
             ),
+            InputOptions.maxRecordBytes, InputOptions.requireChecksums,
             .single(
                 "--memory-limit", valueName: "SIZE",
                 help:
@@ -153,6 +154,7 @@ package enum ReconcileCommand {
     /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.
     package static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
         do throws(ASNError) {
+            try InputOptions.apply(arguments)
             return ReconcileRun(settings: try settings(arguments, now: now), console: console).run()
         } catch {
             console.diagnostic("asn-migrate reconcile: \(error.message)")

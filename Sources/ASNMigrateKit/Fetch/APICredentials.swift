@@ -31,16 +31,16 @@ package struct APICredentials: Sendable, CustomStringConvertible {
         guard stat(path, &info) == 0 else {
             throw ASNError(
                 .unreadableInput,
-                "cannot read the private key '\(path)': \(String(cString: strerror(errno))); give the AuthKey_KEYID.p8 file downloaded from App Store Connect",
+                "cannot read the private key '\(ConsoleText.path(path))': \(String(cString: strerror(errno))); give the AuthKey_KEYID.p8 file downloaded from App Store Connect",
                 at: SourceLocation(path: path))
         }
         let warning: String? =
             (info.st_mode & 0o077) != 0
-            ? "warning: the private key '\(path)' can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); restrict it with 'chmod 600 \(path)'"
+            ? "warning: the private key '\(ConsoleText.path(path))' can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); restrict it with 'chmod 600 \(path)'"
             : nil
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(
-                .unreadableInput, "cannot read the private key '\(path)'; check its permissions",
+                .unreadableInput, "cannot read the private key '\(ConsoleText.path(path))'; check its permissions",
                 at: SourceLocation(path: path))
         }
         var bytes = Array(data)
@@ -48,7 +48,7 @@ package struct APICredentials: Sendable, CustomStringConvertible {
         guard let key = ES256PrivateKey(pem: bytes) else {
             throw ASNError(
                 .unreadableInput,
-                "'\(path)' does not hold an EC P-256 private key in PKCS#8 PEM form (-----BEGIN PRIVATE KEY-----); give the .p8 file App Store Connect let you download",
+                "'\(ConsoleText.path(path))' does not hold an EC P-256 private key in PKCS#8 PEM form (-----BEGIN PRIVATE KEY-----); give the .p8 file App Store Connect let you download",
                 at: SourceLocation(path: path))
         }
         return (key, warning)

@@ -101,7 +101,9 @@ package struct FetchJob {
         }
         if let path = settings.idsFile {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ASNError(.unreadableInput, "cannot read the id list '\(path)'", at: SourceLocation(path: path))
+                throw ASNError(
+                    .unreadableInput, "cannot read the id list '\(ConsoleText.path(path))'",
+                    at: SourceLocation(path: path))
             }
             ids.formUnion(try FetchIds.fromList(String(decoding: data, as: UTF8.self), path: path))
         }

@@ -36,14 +36,15 @@ package enum FetchOutput {
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw ASNError(
-                .outputFailed, "'\(directory)' is not a folder; give --out a folder for the fetched responses",
+                .outputFailed,
+                "'\(ConsoleText.path(directory))' is not a folder; give --out a folder for the fetched responses",
                 at: SourceLocation(path: directory))
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         if let foreign = names.sorted().first(where: { !$0.hasPrefix(".") && !ownNames.contains($0) }) {
             throw ASNError(
                 .outputFailed,
-                "'\(directory)' holds '\(foreign)', which fetch did not write; give --out an empty or new folder, or an earlier fetch's folder",
+                "'\(ConsoleText.path(directory))' holds '\(foreign)', which fetch did not write; give --out an empty or new folder, or an earlier fetch's folder",
                 at: SourceLocation(path: directory))
         }
     }

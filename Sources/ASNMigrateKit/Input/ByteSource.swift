@@ -59,7 +59,7 @@ enum ByteSourceErrors {
     ) -> ASNError {
         ASNError(
             .unreadableInput,
-            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(name)', after the end of its \(format) stream "
+            "\(count) byte\(count == 1 ? "" : "s") of trailing data at byte offset \(offset) of '\(ConsoleText.path(name))', after the end of its \(format) stream "
                 + "(\(complete) complete \(part)\(complete == 1 ? "" : "s")), are not \(format) data and were not read; the records before them were read. "
                 + "Check how the archive was written or copied (for example with '\(tool)')",
             at: SourceLocation(path: name))
@@ -70,7 +70,7 @@ enum ByteSourceErrors {
         let reason = String(cString: strerror(code)).lowercased()
         return ASNError(
             .unreadableInput,
-            "cannot read input '\(path)': \(reason) while reading; check the disk or the producing process",
+            "cannot read input '\(ConsoleText.path(path))': \(reason) while reading; check the disk or the producing process",
             at: SourceLocation(path: path))
     }
 
@@ -78,7 +78,7 @@ enum ByteSourceErrors {
     static func gzipFailed(_ path: String, zlibMessage: String) -> ASNError {
         ASNError(
             .unreadableInput,
-            "cannot read input '\(path)': the gzip stream is corrupt or truncated; check the archive (for example with 'gzip -t') and restore a good copy",
+            "cannot read input '\(ConsoleText.path(path))': the gzip stream is corrupt or truncated; check the archive (for example with 'gzip -t') and restore a good copy",
             at: SourceLocation(path: path), cause: "zlib: \(zlibMessage)")
     }
 }

@@ -1,9 +1,16 @@
+import Synchronization
+
 /// One input to read: a path as given on the command line (or found in a directory), or an open descriptor such as standard input.
+///
+/// Copies share one `InputOpening`, so a look at the first bytes (format detection, the swapped-sides check) and the
+/// reading that follows use the same descriptor: a FIFO or device is opened once.
 package struct InputFile: Sendable, Hashable, CustomStringConvertible {
     /// The path as given or joined, or `stdin` for standard input; used in every `SourceLocation`.
     package var path: String
     /// An already-open descriptor to read instead of opening `path` (standard input is 0); the reader never closes it.
     package var descriptor: Int32?
+    /// The one opening of this input, shared by its copies.
+    let opening = InputOpening()
 
     // MARK: - Creating
 
@@ -24,6 +31,52 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
 
     /// Standard input, reported as `stdin`.
     package static let standardInput = InputFile(path: "-")
+
+    // MARK: - Record size
+
+    /// The default `--max-record-bytes`: 64 MiB, far above any notification, far below what a machine holds.
+    package static let defaultMaxRecordBytes = 64 << 20
+
+    /// The longest record this process's readers keep (`--max-record-bytes`); longer ones are one `record_too_large`
+    /// reject each. Set once by the command before it reads anything.
+    package static var maxRecordBytes: Int {
+        get { recordLimit.withLock { $0 } }
+        set { recordLimit.withLock { $0 = max(1, newValue) } }
+    }
+
+    /// The reject for a record longer than `limit` bytes (`bytes` long, when known), read past without being kept.
+    static func recordTooLarge(bytes: Int?, limit: Int, at location: SourceLocation) -> ASNError {
+        let size =
+            bytes.map { "of \(RejectCauses.grouped($0)) bytes" } ?? "longer than \(RejectCauses.grouped(limit)) bytes"
+        return ASNError(
+            .recordTooLarge,
+            "a record \(size), over --max-record-bytes (\(RejectCauses.grouped(limit))), was read past without being kept; raise --max-record-bytes if records this long are expected",
+            at: location, group: "a record longer than --max-record-bytes (\(RejectCauses.grouped(limit)) bytes)")
+    }
+
+    /// Storage of `maxRecordBytes`.
+    private static let recordLimit = Mutex<Int>(defaultMaxRecordBytes)
+
+    // MARK: - Comparing
+
+    /// Inputs are the same when they name the same path and descriptor (the opening is not compared).
+    package static func == (lhs: InputFile, rhs: InputFile) -> Bool {
+        lhs.path == rhs.path && lhs.descriptor == rhs.descriptor
+    }
+
+    /// Hashes the path and descriptor.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(descriptor)
+    }
+
+    // MARK: - Reading the first bytes
+
+    /// Up to `count` first bytes of this input, kept for the reader (`InputOpening.look`): the descriptor opened
+    /// here is the one the reading uses.
+    func firstBytes(_ count: Int) throws -> [UInt8] {
+        try opening.look(self, count: count)
+    }
 
     // MARK: - Describing
 

@@ -187,7 +187,7 @@ package enum InputPaths {
         default: hint = "check the path and that the file is accessible"
         }
         return ASNError(
-            .unreadableInput, "cannot read input '\(path)': \(reason); \(hint)",
+            .unreadableInput, "cannot read input '\(ConsoleText.path(path))': \(reason); \(hint)",
             at: SourceLocation(path: path))
     }
 }

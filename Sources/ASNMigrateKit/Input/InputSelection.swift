@@ -28,10 +28,10 @@ package struct InputSelection: Sendable, Equatable {
         package var warning: String {
             if kind == Self.directoryAlreadyRead {
                 return
-                    "warning: skipped '\(path)': a symbolic link to a directory already read under this input (a link loop, or a second path to the same directory); its files are read once"
+                    "warning: skipped '\(ConsoleText.path(path))': a symbolic link to a directory already read under this input (a link loop, or a second path to the same directory); its files are read once"
             }
             return
-                "warning: skipped '\(path)': a \(kind), not a regular file; input directories are read for regular files only (name a FIFO or device explicitly to read it as a stream)"
+                "warning: skipped '\(ConsoleText.path(path))': a \(kind), not a regular file; input directories are read for regular files only (name a FIFO or device explicitly to read it as a stream)"
         }
     }
 

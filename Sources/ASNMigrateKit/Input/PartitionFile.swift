@@ -103,7 +103,7 @@ package enum PartitionFile {
     private static func damaged(_ name: String, at byte: Int) -> ASNError {
         ASNError(
             .unreadableInput,
-            "'\(name)' is a partition file damaged or cut short at byte \(byte); run asn-migrate partition again for its slice",
+            "'\(ConsoleText.path(name))' is a partition file damaged or cut short at byte \(byte); run asn-migrate partition again for its slice",
             at: SourceLocation(path: name))
     }
 

@@ -12,15 +12,29 @@ package final class PlainByteSource: ByteSource {
     private var fd: Int32
     /// Whether `close()` closes the descriptor (false for standard input and descriptors passed in).
     private let owned: Bool
+    /// Bytes already read from the descriptor (by a look at its format), handed out before reading it again.
+    private let prefix: [UInt8]
+    /// How many bytes of `prefix` were handed out.
+    private var prefixUsed = 0
+    /// Whether `prefix` holds the whole input (the look met its end), so the descriptor is not read again.
+    private let prefixIsAll: Bool
 
-    /// Reads from `fd`; closes it on `close()` only when `owned`.
-    package init(descriptor fd: Int32, owned: Bool, name: String) {
+    /// Reads from `fd`, after the bytes `prefix` already read from it (all of it when `prefixIsAll`); closes it on
+    /// `close()` only when `owned`.
+    package init(descriptor fd: Int32, owned: Bool, name: String, prefix: [UInt8] = [], prefixIsAll: Bool = false) {
         self.fd = fd
         self.owned = owned
         self.name = name
+        self.prefix = prefix
+        self.prefixIsAll = prefixIsAll
         #if os(Linux)
-            _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+            if fd >= 0 { _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL)) }
         #endif
+    }
+
+    /// Hands out `bytes` held in memory (the first bytes of an input, looked at), reported as `name`.
+    package convenience init(bytes: [UInt8], name: String) {
+        self.init(descriptor: -1, owned: false, name: name, prefix: bytes, prefixIsAll: true)
     }
 
     deinit { close() }
@@ -29,7 +43,16 @@ package final class PlainByteSource: ByteSource {
 
     /// Reads up to `buffer.count` bytes; a short count does not mean the end, only 0 does.
     package func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard fd >= 0, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard buffer.count > 0 else { return 0 }
+        if prefixUsed < prefix.count {
+            let count = min(buffer.count, prefix.count - prefixUsed)
+            prefix.withUnsafeBytes { kept in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: kept[prefixUsed..<(prefixUsed + count)]))
+            }
+            prefixUsed += count
+            return count
+        }
+        guard !prefixIsAll, fd >= 0, let base = buffer.baseAddress else { return 0 }
         let n = systemRead(fd, base, buffer.count)
         guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
         return n

@@ -104,9 +104,16 @@ struct RecordSplitter {
     /// The first bytes of that junk, for the message.
     private var junkPreview: [UInt8] = []
 
-    /// A splitter for the source reported as `path`.
-    init(path: String) {
+    /// The longest record kept, in bytes (`--max-record-bytes`): a longer one is one `record_too_large` broken item,
+    /// read past without holding more than this and one chunk.
+    let maxRecordBytes: Int
+    /// Bytes of the current record let go because it passed `maxRecordBytes` (0 while it is within it).
+    private var dropped = 0
+
+    /// A splitter for the source reported as `path`, keeping records of up to `maxRecordBytes` bytes.
+    init(path: String, maxRecordBytes: Int = InputFile.maxRecordBytes) {
         self.path = path
+        self.maxRecordBytes = max(1, maxRecordBytes)
     }
 
     // MARK: - Feeding
@@ -158,6 +165,7 @@ struct RecordSplitter {
         }
         inValue = false
         pending = []
+        dropped = 0
     }
 
     /// Ends the sampling early, when the input fails part way (a corrupt gzip member): the shape is decided from the
@@ -268,6 +276,34 @@ struct RecordSplitter {
         }
     }
 
+    // MARK: - Record size
+
+    /// Holds `bytes` as more of the current record, unless it has passed `maxRecordBytes`: then its bytes are only
+    /// counted, so memory stays within the limit and one chunk however long the record is.
+    private mutating func hold(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if dropped > 0 {
+            dropped += bytes.count
+            return
+        }
+        pending.append(contentsOf: bytes)
+        if pending.count > maxRecordBytes {
+            dropped = pending.count
+            pending = []
+        }
+    }
+
+    /// Whether no bytes of a record are carried over from earlier chunks (none held, none let go).
+    private var nothingHeld: Bool { pending.isEmpty && dropped == 0 }
+
+    /// The broken item for a record of `bytes` bytes, longer than `maxRecordBytes`; resets `dropped`.
+    private mutating func tooLarge(bytes: Int, line: Int, index: Int?) -> InputItem {
+        dropped = 0
+        pending = []
+        return .broken(
+            InputFile.recordTooLarge(
+                bytes: bytes, limit: maxRecordBytes, at: SourceLocation(path: path, line: line, index: index)))
+    }
+
     // MARK: - JSON Lines
 
     /// Splits at every `\n` (found with `memchr`), emitting each non-blank line trimmed of surrounding whitespace.
@@ -276,21 +312,21 @@ struct RecordSplitter {
         let origin = UnsafeRawPointer(p)
         while i < end {
             guard let hit = memchr(origin + i, Int32(Bytes.newline), end - i) else {
-                if pending.isEmpty {
+                if nothingHeld {
                     while i < end && Bytes.isSpace(p[i]) { i += 1 }
                 }
-                if i < end { pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: end - i)) }
+                if i < end { hold(UnsafeBufferPointer(start: p + i, count: end - i)) }
                 return
             }
             let j = origin.distance(to: UnsafeRawPointer(hit))
-            if pending.isEmpty {
+            if nothingHeld {
                 var a = i
                 var b = j
                 while a < b && Bytes.isSpace(p[a]) { a += 1 }
                 while b > a && Bytes.isSpace(p[b - 1]) { b -= 1 }
                 if a < b { try emitLine(Array(UnsafeBufferPointer(start: p + a, count: b - a)), emit) }
             } else {
-                pending.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                hold(UnsafeBufferPointer(start: p + i, count: j - i))
                 try emitPendingLine(emit)
             }
             line += 1
@@ -300,6 +336,11 @@ struct RecordSplitter {
 
     /// Emits the carried-over line, trimmed, unless it is blank; empties `pending`.
     private mutating func emitPendingLine(_ emit: Emit) throws {
+        if dropped > 0 {
+            let item = tooLarge(bytes: dropped, line: line, index: mode == .arrayLines ? nextIndex : nil)
+            if mode == .arrayLines { nextIndex += 1 }
+            return try emit(item)
+        }
         var a = 0
         var b = pending.count
         while a < b && Bytes.isSpace(pending[a]) { a += 1 }
@@ -322,6 +363,11 @@ struct RecordSplitter {
     /// Emits one trimmed, non-blank line: a record in JSON Lines; in `.arrayLines` an element, without the array's
     /// `[` before it, the `,` after it or the `]` closing the array (a line of only these is no element).
     private mutating func emitLine(_ bytes: [UInt8], _ emit: Emit) throws {
+        if bytes.count > maxRecordBytes {
+            let item = tooLarge(bytes: bytes.count, line: line, index: mode == .arrayLines ? nextIndex : nil)
+            if mode == .arrayLines { nextIndex += 1 }
+            return try emit(item)
+        }
         guard mode == .arrayLines, !arrayLinesClosed else {
             try emit(.record(RawRecord(location: SourceLocation(path: path, line: line), bytes: bytes)))
             return
@@ -371,7 +417,7 @@ struct RecordSplitter {
             let stop: Int
             switch scanValue(p, i, end) {
             case .incomplete:
-                pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
+                hold(UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
                 return end
             case .cut(let next):
                 try emit(.broken(cutShort(index: nil)))
@@ -429,7 +475,7 @@ struct RecordSplitter {
                 let stop: Int
                 switch scanValue(p, i, end) {
                 case .incomplete:
-                    pending.append(contentsOf: UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
+                    hold(UnsafeBufferPointer(start: p + valueStart, count: end - valueStart))
                     return end
                 case .cut(let next):
                     try emit(.broken(cutShort(index: nextIndex)))
@@ -538,6 +584,7 @@ struct RecordSplitter {
         inString = false
         escaped = false
         pending.removeAll(keepingCapacity: true)
+        dropped = 0
     }
 
     /// Scans the current value from `start`: `.end` just past its last byte, `.incomplete` if the chunk ends first,
@@ -556,7 +603,7 @@ struct RecordSplitter {
                 }
                 return .incomplete
             }
-            if pending.isEmpty && i < end { i += 1 } // the first byte always belongs to the scalar
+            if nothingHeld && i < end { i += 1 } // the first byte always belongs to the scalar
             while i < end {
                 if Bytes.endsScalar(p[i]) { return .end(i) }
                 i += 1
@@ -640,6 +687,10 @@ struct RecordSplitter {
     /// Emits the value made of `pending` plus `p[from..<to]` as a record.
     private mutating func emitValue(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, index: Int?, _ emit: Emit) throws
     {
+        if dropped > 0 || pending.count + (to - from) > maxRecordBytes {
+            inValue = false
+            return try emit(tooLarge(bytes: dropped + pending.count + (to - from), line: recordLine, index: index))
+        }
         let bytes: [UInt8]
         if pending.isEmpty {
             bytes = Array(UnsafeBufferPointer(start: p + from, count: to - from))
@@ -665,6 +716,9 @@ struct RecordSplitter {
     /// At the end of the file inside a value: a scalar is complete and emitted; anything else is unterminated.
     private mutating func finishValue(index: Int?, _ emit: Emit) throws {
         inValue = false
+        if dropped > 0 {
+            return try emit(tooLarge(bytes: dropped, line: recordLine, index: index))
+        }
         if isScalar {
             let bytes = pending
             pending = []

@@ -74,7 +74,7 @@ package struct MergeRun {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 let what = FileManager.default.fileExists(atPath: path) ? "is not a folder" : "does not exist"
                 say(
-                    "shard folder '\(path)' \(what); give the shard report folders (the --out of each 'reconcile --shard K/N', or a night's <reports>/<date>.shard-K-of-N); nothing written"
+                    "shard folder '\(ConsoleText.path(path))' \(what); give the shard report folders (the --out of each 'reconcile --shard K/N', or a night's <reports>/<date>.shard-K-of-N); nothing written"
                 )
                 status = .usage
                 return nil

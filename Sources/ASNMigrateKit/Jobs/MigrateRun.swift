@@ -212,6 +212,9 @@ package struct MigrateRun {
 
     /// Prints the summary, writes `--summary-json`, and judges the run.
     private func finish(_ summary: MigrationSummary, rejectsShown: Int) -> ExitStatus {
+        for input in UnverifiedFrames.take() {
+            console.diagnostic("\(name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
+        }
         let hidden = summary.rejected + summary.unmapped - rejectsShown
         if settings.rejectsPath == nil, hidden > 0 {
             console.diagnostic(

@@ -26,7 +26,8 @@ final class PartitionDataWriter {
             do {
                 compressed = try GzipWriter(path: temporaryPath, level: 1)
             } catch {
-                throw (error as? ASNError) ?? ASNError(.outputFailed, "cannot create '\(path)': \(error)")
+                throw (error as? ASNError)
+                    ?? ASNError(.outputFailed, "cannot create '\(ConsoleText.path(path))': \(error)")
             }
         } else {
             // Up to 1000 of these are open at once: a small buffer each (a gzip stream holds about 256 KiB anyway).
@@ -42,7 +43,7 @@ final class PartitionDataWriter {
         do {
             try compressed?.write(bytes)
         } catch {
-            throw (error as? ASNError) ?? ASNError(.outputFailed, "cannot write '\(path)': \(error)")
+            throw (error as? ASNError) ?? ASNError(.outputFailed, "cannot write '\(ConsoleText.path(path))': \(error)")
         }
     }
 
@@ -54,7 +55,8 @@ final class PartitionDataWriter {
             do {
                 try compressed.close()
             } catch {
-                throw (error as? ASNError) ?? ASNError(.outputFailed, "cannot finish '\(path)': \(error)")
+                throw (error as? ASNError)
+                    ?? ASNError(.outputFailed, "cannot finish '\(ConsoleText.path(path))': \(error)")
             }
             guard rename(temporaryPath, path) == 0 else {
                 throw FileSystem.failure("move the finished file to", path, errno)

@@ -85,6 +85,9 @@ package struct PartitionRun {
             }
             try writeManifests(table: table, spans: spans, files: [v1Files, v2Files])
             let items = v1Files.reduce(0) { $0 + $1.items } + v2Files.reduce(0) { $0 + $1.items }
+            for input in UnverifiedFrames.take() {
+                console.diagnostic("\(Self.name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
+            }
             console.diagnostic(
                 "\(Self.name): slice \(settings.slice.text) (\(v1.count) V1 and \(v2.count) V2 file(s)): \(items) item(s) written into \(settings.shards) partition(s) under \(settings.out); reconcile each with 'asn-migrate reconcile --partition \(settings.out)/part-K-of-\(settings.shards)' once every slice has run"
             )

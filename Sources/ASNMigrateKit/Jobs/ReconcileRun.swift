@@ -257,6 +257,7 @@ package struct ReconcileRun {
     /// Writes the report folder and the summary JSON, prints the summary and judges the run.
     private func finish(_ judged: ReconciliationResult, inputs: Inputs, destination: String) -> ExitStatus {
         var result = judged
+        result.summary.unverifiedFrames = warnUnverifiedFrames()
         let crossings = settings.thresholds.crossings(ThresholdFigures.reconcile(result))
         if !settings.thresholds.rules.isEmpty { result.summary.thresholds = settings.thresholds.counts(crossings) }
         let (status, sanity) = judge(result, crossings: crossings)
@@ -305,6 +306,15 @@ package struct ReconcileRun {
         {
             console.verdict("\(verdict); see \(out)")
         }
+    }
+
+    /// Warns once per input that held zstd frames without a checksum; returns how many such frames there were.
+    private func warnUnverifiedFrames() -> Int {
+        let inputs = UnverifiedFrames.take()
+        for input in inputs {
+            console.diagnostic("\(Self.name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
+        }
+        return inputs.reduce(0) { $0 + $1.frames }
     }
 
     /// The console summary; with `--html`, its last line also says which file to open first.

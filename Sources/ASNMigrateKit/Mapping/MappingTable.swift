@@ -207,11 +207,13 @@ package struct MappingTable: Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(
                 .badMapping,
-                "cannot read mapping file '\(path)'; --mappings DIR must hold \(rulesFileName) and \(v2OnlyFileName)",
+                "cannot read mapping file '\(ConsoleText.path(path))'; --mappings DIR must hold \(rulesFileName) and \(v2OnlyFileName)",
                 at: SourceLocation(path: path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ASNError(.badMapping, "mapping file '\(path)' is not UTF-8 text", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping, "mapping file '\(ConsoleText.path(path))' is not UTF-8 text",
+                at: SourceLocation(path: path))
         }
         return text
     }

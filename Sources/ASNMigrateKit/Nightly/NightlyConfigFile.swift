@@ -17,7 +17,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
     package static let keys: [String] = [
         "v1", "v2", "v2-columns", "state", "reports", "window", "settle", "horizon", "environment", "mappings",
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
-        "min-file-age", "max-lag", "allow-future-run-date", "state-backup",
+        "min-file-age", "max-record-bytes", "require-checksums", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
         "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
         "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap", "shard"
@@ -30,7 +30,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
     package static let booleanKeys: Set<String> = [
-        "verify-signatures", "require-signatures", "allow-future-run-date", "no-html"
+        "verify-signatures", "require-signatures", "allow-future-run-date", "no-html", "require-checksums"
     ]
 
     /// The file's path as given.
@@ -78,7 +78,9 @@ package struct NightlyConfigFile: Sendable, Equatable {
 
     /// The usage error for line `line` of the file at `path`.
     package static func error(_ path: String, _ line: Int, _ message: String) -> ASNError {
-        ASNError(.usage, "config file '\(path)' line \(line): \(message)", at: SourceLocation(path: path, line: line))
+        ASNError(
+            .usage, "config file '\(ConsoleText.path(path))' line \(line): \(message)",
+            at: SourceLocation(path: path, line: line))
     }
 
     // MARK: - Private

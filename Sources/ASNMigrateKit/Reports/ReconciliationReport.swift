@@ -44,6 +44,7 @@ package enum ReconciliationReport {
             ("v2_rejected", String(s.v2Rejected))
         ]
         if let unverified = s.v2Unverified { rows.append(("v2_unverified", String(unverified))) }
+        if s.unverifiedFrames > 0 { rows.append(("unverified_frames", String(s.unverifiedFrames))) }
         rows += [
             ("v2_duplicates", String(s.v2Duplicates)),
             ("v2_out_of_period", String(s.v2OutOfPeriod)),

@@ -29,7 +29,7 @@ package struct PartitionFolder: Sendable {
         } catch {
             throw ASNError(
                 .badShards,
-                "'\(path)' cannot be read as a partition folder (\(error.localizedDescription)); give a part-K-of-N folder that asn-migrate partition wrote",
+                "'\(ConsoleText.path(path))' cannot be read as a partition folder (\(error.localizedDescription)); give a part-K-of-N folder that asn-migrate partition wrote",
                 at: SourceLocation(path: path))
         }
         var manifests: [PartitionManifest] = []
@@ -43,7 +43,7 @@ package struct PartitionFolder: Sendable {
         guard let first = manifests.first else {
             throw ASNError(
                 .badShards,
-                "'\(path)' holds no slice manifest (slice-J-of-M.csv): it is not a partition folder, or no slice of asn-migrate partition has finished writing into it",
+                "'\(ConsoleText.path(path))' holds no slice manifest (slice-J-of-M.csv): it is not a partition folder, or no slice of asn-migrate partition has finished writing into it",
                 at: SourceLocation(path: path))
         }
         try checkWhole(manifests, path: path)
@@ -90,7 +90,7 @@ package struct PartitionFolder: Sendable {
             let list = ShardSelection.listed(missing)
             throw ASNError(
                 .badShards,
-                "'\(path)' lacks slice\(missing.count == 1 ? "" : "s") \(list) of \(first.slice.count): run asn-migrate partition --files J/\(first.slice.count) for \(missing.count == 1 ? "it" : "them") (or wait for it to finish), then reconcile again",
+                "'\(ConsoleText.path(path))' lacks slice\(missing.count == 1 ? "" : "s") \(list) of \(first.slice.count): run asn-migrate partition --files J/\(first.slice.count) for \(missing.count == 1 ? "it" : "them") (or wait for it to finish), then reconcile again",
                 at: SourceLocation(path: path))
         }
     }
@@ -104,13 +104,13 @@ package struct PartitionFolder: Sendable {
         } catch {
             throw ASNError(
                 .badShards,
-                "'\(path)' is missing or unreadable (\(error.message)); run asn-migrate partition again for its slice",
+                "'\(ConsoleText.path(path))' is missing or unreadable (\(error.message)); run asn-migrate partition again for its slice",
                 at: SourceLocation(path: path))
         }
         guard size == file.bytes, sha1 == file.sha1 else {
             throw ASNError(
                 .badShards,
-                "'\(path)' is damaged: \(size) bytes with SHA-1 \(sha1), but its slice manifest says \(file.bytes) bytes with SHA-1 \(file.sha1); run asn-migrate partition again for its slice",
+                "'\(ConsoleText.path(path))' is damaged: \(size) bytes with SHA-1 \(sha1), but its slice manifest says \(file.bytes) bytes with SHA-1 \(file.sha1); run asn-migrate partition again for its slice",
                 at: SourceLocation(path: path))
         }
     }

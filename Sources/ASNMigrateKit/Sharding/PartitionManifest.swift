@@ -84,7 +84,7 @@ package struct PartitionManifest: Sendable, Equatable {
         let bad = { (what: String) in
             ASNError(
                 .badShards,
-                "'\(path)' is not a partition manifest (\(what)); run asn-migrate partition again for that slice",
+                "'\(ConsoleText.path(path))' is not a partition manifest (\(what)); run asn-migrate partition again for that slice",
                 at: SourceLocation(path: path))
         }
         let rows: [CSVRecord]

@@ -229,7 +229,8 @@ package enum ReportMerge {
         let path = folder.name + "/" + name
         guard let bytes = folder.files[name] else {
             throw ASNError(
-                .badShards, "'\(path)' is missing: the shard's report is incomplete; run that shard again",
+                .badShards,
+                "'\(ConsoleText.path(path))' is missing: the shard's report is incomplete; run that shard again",
                 at: SourceLocation(path: path))
         }
         let read: (header: [String], records: [CSVRecord])
@@ -237,14 +238,15 @@ package enum ReportMerge {
             read = try CSVReader.read(bytes, path: path)
         } catch {
             throw ASNError(
-                .badShards, "'\(path)' is not a report file: \(error.description); run that shard again",
+                .badShards,
+                "'\(ConsoleText.path(path))' is not a report file: \(error.description); run that shard again",
                 at: error.location ?? SourceLocation(path: path))
         }
         let rows = read.records.map { $0.fields.map(CSVFormulaGuard.unguarded) }
         for (k, row) in rows.enumerated() where row.count != read.header.count {
             throw ASNError(
                 .badShards,
-                "'\(path)' row \(k + 2) has \(row.count) cells, the header \(read.header.count); run that shard again",
+                "'\(ConsoleText.path(path))' row \(k + 2) has \(row.count) cells, the header \(read.header.count); run that shard again",
                 at: SourceLocation(path: path, line: k + 2))
         }
         return (read.header, rows)
@@ -289,13 +291,13 @@ package enum ReportMerge {
             guard rows.map({ $0[0] }) == first.map({ $0[0] }) else {
                 throw ASNError(
                     .badShards,
-                    "'\(path)' has other metrics than '\(folders[0].name)/summary.csv': the shards were run with different options; run them alike",
+                    "'\(ConsoleText.path(path))' has other metrics than '\(folders[0].name)/summary.csv': the shards were run with different options; run them alike",
                     at: SourceLocation(path: path))
             }
             guard !rows.contains(where: { $0[0] == "transactions_compared" || $0[0].hasPrefix("thresholds_") }) else {
                 throw ASNError(
                     .badShards,
-                    "'\(path)' holds a transaction comparison or threshold figures, which shards do not write; run the shards with asn-migrate reconcile --shard K/N",
+                    "'\(ConsoleText.path(path))' holds a transaction comparison or threshold figures, which shards do not write; run the shards with asn-migrate reconcile --shard K/N",
                     at: SourceLocation(path: path))
             }
             for (k, row) in rows.enumerated() {
@@ -303,13 +305,13 @@ package enum ReportMerge {
                     guard row[1] == first[k][1] else {
                         throw ASNError(
                             .badShards,
-                            "'\(path)' has \(row[0]) \(row[1]), '\(folders[0].name)' has \(first[k][1]): the shards were not run over the same inputs; run every shard over all the inputs with the same options",
+                            "'\(ConsoleText.path(path))' has \(row[0]) \(row[1]), '\(folders[0].name)' has \(first[k][1]): the shards were not run over the same inputs; run every shard over all the inputs with the same options",
                             at: SourceLocation(path: path, line: k + 2))
                     }
                 } else {
                     guard let value = Int(row[1]) else {
                         throw ASNError(
-                            .badShards, "'\(path)' has \(row[0]) '\(row[1])', not a whole number",
+                            .badShards, "'\(ConsoleText.path(path))' has \(row[0]) '\(row[1])', not a whole number",
                             at: SourceLocation(path: path, line: k + 2))
                     }
                     sums[k] += value

@@ -61,7 +61,7 @@ package struct ShardManifest: Sendable, Equatable {
         } catch {
             throw ASNError(
                 .badShards,
-                "'\(path)' cannot be read as a shard manifest: \(error.message); write the folder again with reconcile --shard K/N",
+                "'\(ConsoleText.path(path))' cannot be read as a shard manifest: \(error.message); write the folder again with reconcile --shard K/N",
                 at: SourceLocation(path: path))
         }
         var values: [String: String] = [:]
@@ -73,7 +73,7 @@ package struct ShardManifest: Sendable, Equatable {
         else {
             throw ASNError(
                 .badShards,
-                "'\(path)' lacks command, shard, shards, run_date, judgement_digest or tool_version (or has K ≥ N); write the folder again with reconcile --shard K/N",
+                "'\(ConsoleText.path(path))' lacks command, shard, shards, run_date, judgement_digest or tool_version (or has K ≥ N); write the folder again with reconcile --shard K/N",
                 at: SourceLocation(path: path))
         }
         return ShardManifest(

@@ -9,7 +9,8 @@ package enum RootCertificateFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(
                 .usage,
-                "cannot read root certificate '\(path)'; give a DER or PEM certificate file (--root-certificate FILE)")
+                "cannot read root certificate '\(ConsoleText.path(path))'; give a DER or PEM certificate file (--root-certificate FILE)"
+            )
         }
         return try parse([UInt8](data), path: path)
     }
@@ -26,7 +27,7 @@ package enum RootCertificateFile {
             guard let der = Base64.decode(body), Certificate(der: der) != nil else {
                 throw ASNError(
                     .usage,
-                    "'\(path)' has a PEM CERTIFICATE block that is not a valid certificate; give a DER or PEM certificate file"
+                    "'\(ConsoleText.path(path))' has a PEM CERTIFICATE block that is not a valid certificate; give a DER or PEM certificate file"
                 )
             }
             found.append(der)
@@ -35,7 +36,7 @@ package enum RootCertificateFile {
         guard !found.isEmpty else {
             throw ASNError(
                 .usage,
-                "'\(path)' is neither a DER certificate nor PEM with a CERTIFICATE block; give the root certificate as DER or PEM"
+                "'\(ConsoleText.path(path))' is neither a DER certificate nor PEM with a CERTIFICATE block; give the root certificate as DER or PEM"
             )
         }
         return found

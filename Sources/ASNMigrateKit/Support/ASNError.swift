@@ -21,8 +21,9 @@ package struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConver
         self.key = key
     }
 
-    /// `path:line`, `path[index]` or `path`, as reports print a source.
+    /// `path:line`, `path[index]` or `path`, as reports print a source (the path through `ConsoleText.path`).
     package var source: String {
+        let path = ConsoleText.path(path)
         if let line { return "\(path):\(line)" }
         if let index { return "\(path)[\(index)]" }
         return path
@@ -50,6 +51,8 @@ package struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
         case usage
         /// An input path could not be opened or read.
         case unreadableInput = "unreadable_input"
+        /// A record longer than `--max-record-bytes`, read past without being kept.
+        case recordTooLarge = "record_too_large"
         /// The nightly state database cannot be opened, read or written, or is from a newer version.
         case stateDatabase = "state_database"
         /// A mapping or configuration file is invalid.

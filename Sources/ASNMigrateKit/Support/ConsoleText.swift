@@ -24,6 +24,15 @@ package enum ConsoleText {
         return cut ? out + "… (\(RejectCauses.grouped(count)) characters)" : out
     }
 
+    /// A file name as every console line, log line and report prints it: control characters escaped (`\n`, `\t`,
+    /// `\u{1B}` …), never cut, so a name holding a line break cannot forge a line of its own.
+    package static func path(_ path: String) -> String {
+        guard path.unicodeScalars.contains(where: isControl) else { return path }
+        var out = ""
+        for character in path { escape(character, into: &out) }
+        return out
+    }
+
     /// One console or log line built from messages that may hold input values: every control character escaped
     /// (line breaks included, so one message stays one line), and every run of more than `limit` characters without
     /// a space cut as `value` cuts it; a line still longer than ten times `limit` (a value full of spaces) is cut there too.

@@ -57,7 +57,7 @@ package enum FileSystem {
     static func failure(_ action: String, _ path: String, _ code: Int32) -> ASNError {
         ASNError(
             .outputFailed,
-            "cannot \(action) '\(path)'; check that the directory exists, is writable and has free space",
+            "cannot \(action) '\(ConsoleText.path(path))'; check that the directory exists, is writable and has free space",
             cause: errnoText(code))
     }
 
@@ -69,7 +69,9 @@ package enum FileSystem {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw ASNError(
-                    .outputFailed, "'\(path)' exists and is not a directory; remove it or choose another output path")
+                    .outputFailed,
+                    "'\(ConsoleText.path(path))' exists and is not a directory; remove it or choose another output path"
+                )
             }
             return
         }

@@ -18,7 +18,8 @@ package final class GzipWriter {
         let clamped = max(0, min(9, level))
         guard let stream = gzopen(path, "wb\(clamped)") else {
             throw ASNError(
-                .outputFailed, "cannot create gzip file '\(path)'; check that the directory exists and is writable",
+                .outputFailed,
+                "cannot create gzip file '\(ConsoleText.path(path))'; check that the directory exists and is writable",
                 at: SourceLocation(path: path))
         }
         self.stream = stream
@@ -45,7 +46,7 @@ package final class GzipWriter {
     package func write(raw buffer: UnsafeRawBufferPointer) throws {
         guard let stream else {
             throw ASNError(
-                .outputFailed, "cannot write to gzip file '\(path)': it is already closed",
+                .outputFailed, "cannot write to gzip file '\(ConsoleText.path(path))': it is already closed",
                 at: SourceLocation(path: path))
         }
         guard let base = buffer.baseAddress else { return }
@@ -65,7 +66,8 @@ package final class GzipWriter {
         let code = gzclose_w(stream)
         guard code == Z_OK else {
             throw ASNError(
-                .outputFailed, "cannot finish gzip file '\(path)' (zlib code \(code)); check free disk space",
+                .outputFailed,
+                "cannot finish gzip file '\(ConsoleText.path(path))' (zlib code \(code)); check free disk space",
                 at: SourceLocation(path: path))
         }
     }
@@ -84,7 +86,7 @@ package final class GzipWriter {
         var code: Int32 = 0
         let message = gzerror(stream, &code).map { String(cString: $0) } ?? "unknown error"
         return ASNError(
-            .outputFailed, "\(what) '\(path)'; check free disk space and permissions",
+            .outputFailed, "\(what) '\(ConsoleText.path(path))'; check free disk space and permissions",
             at: SourceLocation(path: path), cause: "zlib: \(message)")
     }
 }

@@ -4,11 +4,13 @@ package enum RejectRow {
     package static let columns = ["side", "source", "line", "reason"]
 
     /// The `source` cell of a location: the path (`stdin` for standard input), with `[index]` appended for a top-level
-    /// array element whose line is unknown; empty without a location.
+    /// array element whose line is unknown; empty without a location. Control characters in the path are escaped
+    /// (`ConsoleText.path`), so a file name cannot forge a row.
     package static func source(_ location: SourceLocation?) -> String {
         guard let location else { return "" }
-        if location.line == nil, let index = location.index { return "\(location.path)[\(index)]" }
-        return location.path
+        let path = ConsoleText.path(location.path)
+        if location.line == nil, let index = location.index { return "\(path)[\(index)]" }
+        return path
     }
 
     /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty. The reason is kept whole (the

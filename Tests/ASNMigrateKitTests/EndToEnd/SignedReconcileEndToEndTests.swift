@@ -56,8 +56,9 @@ import Testing
         #expect(signatureRejects.count > 100)
     }
 
-    @Test func applesTestNotificationNeedsApplesTestCAGivenAsRootCertificate() throws {
-        guard let directory = V2CorpusTests.directory else { return }
+    @Test(.enabled(if: V2CorpusTests.directory != nil, "needs ../shared/corpus/v2"))
+    func applesTestNotificationNeedsApplesTestCAGivenAsRootCertificate() throws {
+        let directory = try #require(V2CorpusTests.directory)
         let fixture = directory.appendingPathComponent("apple-lib-mock-testNotification.jws").path
         let text = try String(contentsOfFile: fixture, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let testRoot = try #require(JWSVerifierCorpusTests.lastCertificate(text))

@@ -11,38 +11,15 @@ extension InputFile {
     /// (the start of a compressed stream is inflated without being checked: this only chooses a reader, the reading
     /// itself checks everything). False for standard input, other descriptors and FIFOs, which cannot be read twice.
     func holdsArchive() -> Bool {
-        guard isRegularFile else { return false }
-        let fd = systemOpen(path)
-        guard fd >= 0 else { return false }
-        defer { systemClose(fd) }
-        var head = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = head.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var filled = 0
-            while filled < buffer.count {
-                let n = systemRead(fd, base + filled, buffer.count - filled)
-                if n <= 0 { break }
-                filled += n
-            }
-            return filled
-        }
-        return Self.isArchive(Array(head[0..<count]), depth: 0)
+        guard isRegularFile, let head = try? firstBytes(64 * 1024) else { return false }
+        return Self.isArchive(head, depth: 0)
     }
 
     /// Whether this file starts with gzip, zstd or zip magic bytes, so that its size does not tell how many bytes it
     /// holds (the progress line shows no ETA then); false for descriptors, FIFOs and files that cannot be read.
     package func isCompressed() -> Bool {
-        guard isRegularFile else { return false }
-        let fd = systemOpen(path)
-        guard fd >= 0 else { return false }
-        defer { systemClose(fd) }
-        var head = [UInt8](repeating: 0, count: 4)
-        let count = head.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return systemRead(fd, base, 4)
-        }
-        guard count > 0 else { return false }
-        switch head.withUnsafeBytes({ InputFormat.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }) {
+        guard isRegularFile, let head = try? firstBytes(4), !head.isEmpty else { return false }
+        switch head.withUnsafeBytes({ InputFormat.detect($0) }) {
         case .gzip, .zstd, .zip: return true
         default: return false
         }

@@ -209,7 +209,7 @@ package final class GzipByteSource: ByteSource {
         var error = ByteSourceErrors.gzipFailed(name, zlibMessage: zlibMessage)
         let which = membersBefore == 0 ? "the gzip stream" : "gzip member \(membersBefore + 1)"
         error.message =
-            "cannot read input '\(name)': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
+            "cannot read input '\(ConsoleText.path(name))': \(which) starting at byte offset \(memberStart) is corrupt or truncated"
             + (membersBefore == 0
                 ? ""
                 : " (the records of the \(membersBefore) member\(membersBefore == 1 ? "" : "s") before it were read)")

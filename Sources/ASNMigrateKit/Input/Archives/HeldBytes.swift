@@ -109,7 +109,7 @@ final class HeldBytes {
     private static func failure(_ name: String) -> ASNError {
         ASNError(
             .unreadableInput,
-            "cannot hold the decompressed data of '\(name)' until its gzip checksum is checked: the temporary file cannot be written (\(String(cString: strerror(errno)))); "
+            "cannot hold the decompressed data of '\(ConsoleText.path(name))' until its gzip checksum is checked: the temporary file cannot be written (\(String(cString: strerror(errno)))); "
                 + "free space in the temporary folder (TMPDIR) or point TMPDIR elsewhere",
             at: SourceLocation(path: name))
     }

@@ -39,7 +39,7 @@ enum InputMember {
                 .rejected(
                     ASNError(
                         .unreadableInput,
-                        "'\(name)' is nested \(depth) archives or compressions deep, more than asn-migrate opens (\(maxDepth)); extract it first",
+                        "'\(ConsoleText.path(name))' is nested \(depth) archives or compressions deep, more than asn-migrate opens (\(maxDepth)); extract it first",
                         at: SourceLocation(path: name))))
         }
         switch format {
@@ -86,7 +86,8 @@ enum InputMember {
             try body(
                 .rejected(
                     ASNError(
-                        .unreadableInput, "'\(name)' is in a format asn-migrate does not read: \(format); \(advice)",
+                        .unreadableInput,
+                        "'\(ConsoleText.path(name))' is in a format asn-migrate does not read: \(format); \(advice)",
                         at: SourceLocation(path: name), group: "a file in a format asn-migrate does not read: \(format)"
                     )))
         }
@@ -118,7 +119,8 @@ enum InputMember {
                 self.error = error.located(in: name)
             } else {
                 self.error = ASNError(
-                    .unreadableInput, "cannot read input '\(name)': \(error)", at: SourceLocation(path: name))
+                    .unreadableInput, "cannot read input '\(ConsoleText.path(name))': \(error)",
+                    at: SourceLocation(path: name))
             }
         }
     }
@@ -140,13 +142,8 @@ extension InputFile {
         }
     }
 
-    /// The input's bytes as they are on disk.
+    /// The input's bytes as they are on disk, from its one opening: the bytes a look took first, then the rest.
     func openRawSource() throws -> PlainByteSource {
-        if let descriptor {
-            return PlainByteSource(descriptor: descriptor, owned: false, name: path)
-        }
-        let fd = systemOpen(path)
-        guard fd >= 0 else { throw InputPaths.unreadable(path, errno: errno) }
-        return PlainByteSource(descriptor: fd, owned: true, name: path)
+        try opening.take(self)
     }
 }

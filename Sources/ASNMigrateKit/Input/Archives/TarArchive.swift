@@ -88,7 +88,7 @@ struct TarArchive {
                     try buffer.fill(atLeast: 1)
                     guard buffer.available > 0 else {
                         throw damaged(
-                            "member '\(path)' (header at byte offset \(offset)) is cut short: \(copied) of its \(size) bytes are in the archive, none was used"
+                            "member '\(ConsoleText.path(path))' (header at byte offset \(offset)) is cut short: \(copied) of its \(size) bytes are in the archive, none was used"
                         )
                     }
                     let n = min(buffer.available, size - copied)
@@ -149,7 +149,7 @@ struct TarArchive {
     private func damaged(_ what: String) -> ASNError {
         ASNError(
             .unreadableInput,
-            "cannot read the tar archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'tar -tvf') and restore a good copy",
+            "cannot read the tar archive '\(ConsoleText.path(name))': \(what); the members before it were read. Check the archive (for example with 'tar -tvf') and restore a good copy",
             at: SourceLocation(path: name))
     }
 }

@@ -108,11 +108,12 @@ struct ZipArchive {
         if let cannot {
             guard !header.hasDescriptor else {
                 throw damaged(
-                    "member '\(path)' (header at byte offset \(offset)) cannot be read: \(cannot), and the members after it cannot be found"
+                    "member '\(ConsoleText.path(path))' (header at byte offset \(offset)) cannot be read: \(cannot), and the members after it cannot be found"
                 )
             }
             guard try buffer.skip(header.compressedSize) == header.compressedSize else {
-                throw damaged("the archive ends inside member '\(path)' (header at byte offset \(offset))")
+                throw damaged(
+                    "the archive ends inside member '\(ConsoleText.path(path))' (header at byte offset \(offset))")
             }
             return .rejected(memberRejected(member, cannot))
         }
@@ -125,7 +126,7 @@ struct ZipArchive {
                 try buffer.fill(atLeast: 1)
                 guard buffer.available > 0 else {
                     throw damaged(
-                        "the archive ends inside member '\(path)' (header at byte offset \(offset)): \(copied) of its \(header.compressedSize) bytes are in it, none was used"
+                        "the archive ends inside member '\(ConsoleText.path(path))' (header at byte offset \(offset)): \(copied) of its \(header.compressedSize) bytes are in it, none was used"
                     )
                 }
                 let n = min(buffer.available, header.compressedSize - copied)
@@ -140,7 +141,7 @@ struct ZipArchive {
             if let problem = try inflater.inflate(from: buffer, into: held, crc: &crc, name: member) {
                 guard !header.hasDescriptor else {
                     throw damaged(
-                        "member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)), and the members after it cannot be found"
+                        "member '\(ConsoleText.path(path))' (header at byte offset \(offset)) is damaged (\(problem)), and the members after it cannot be found"
                     )
                 }
                 let used = buffer.position - start
@@ -148,7 +149,7 @@ struct ZipArchive {
                     try buffer.skip(header.compressedSize - used) == header.compressedSize - used
                 else {
                     throw damaged(
-                        "member '\(path)' (header at byte offset \(offset)) is damaged (\(problem)) and the archive ends inside it"
+                        "member '\(ConsoleText.path(path))' (header at byte offset \(offset)) is damaged (\(problem)) and the archive ends inside it"
                     )
                 }
                 return .rejected(
@@ -162,7 +163,7 @@ struct ZipArchive {
             let width = header.zip64 ? 8 : 4
             let descriptor = try buffer.read(4 + 2 * width)
             guard descriptor.count == 4 + 2 * width else {
-                throw damaged("the archive ends inside the data descriptor of member '\(path)'")
+                throw damaged("the archive ends inside the data descriptor of member '\(ConsoleText.path(path))'")
             }
             header.crc = UInt32(Self.u32(descriptor, 0))
             header.size = width == 8 ? Self.u64(descriptor, 4 + width) : Self.u32(descriptor, 4 + width)
@@ -243,7 +244,8 @@ struct ZipArchive {
     /// The reject for a member that is not used.
     private func memberRejected(_ member: String, _ why: String) -> ASNError {
         ASNError(
-            .unreadableInput, "zip member '\(member)' is not read: \(why)", at: SourceLocation(path: member),
+            .unreadableInput, "zip member '\(ConsoleText.path(member))' is not read: \(why)",
+            at: SourceLocation(path: member),
             group: "a zip member that is not read")
     }
 
@@ -251,7 +253,7 @@ struct ZipArchive {
     private func damaged(_ what: String) -> ASNError {
         ASNError(
             .unreadableInput,
-            "cannot read the zip archive '\(name)': \(what); the members before it were read. Check the archive (for example with 'unzip -t') and restore a good copy",
+            "cannot read the zip archive '\(ConsoleText.path(name))': \(what); the members before it were read. Check the archive (for example with 'unzip -t') and restore a good copy",
             at: SourceLocation(path: name))
     }
 }

@@ -36,6 +36,9 @@ final class ZstdByteSource: ByteSource {
     /// The `ZSTD_inBuffer` and `ZSTD_outBuffer` structs: three words each (pointer, size, position).
     private let inBuffer: UnsafeMutablePointer<Int>, outBuffer: UnsafeMutablePointer<Int>
 
+    /// Frames read so far that carry no content checksum (`UnverifiedFrames`).
+    private var unverified = 0
+
     /// The scratch size.
     private static let scratchSize = 256 * 1024
 
@@ -44,7 +47,7 @@ final class ZstdByteSource: ByteSource {
         switch ZstdLibrary.shared {
         case .success(let library): self.library = library
         case .failure(var error):
-            error.message = "cannot read input '\(name)': " + error.message
+            error.message = "cannot read input '\(ConsoleText.path(name))': " + error.message
             error.location = SourceLocation(path: name)
             throw error
         }
@@ -97,8 +100,10 @@ final class ZstdByteSource: ByteSource {
         }
     }
 
-    /// Frees the stream and closes the upstream.
+    /// Frees the stream and closes the upstream; notes the frames read without a checksum.
     func close() {
+        UnverifiedFrames.note(name, frames: unverified)
+        unverified = 0
         if let stream { _ = library.freeDStream(stream) }
         stream = nil
         if !closed { input.close() }
@@ -119,6 +124,7 @@ final class ZstdByteSource: ByteSource {
     /// Starts decoding a frame at the current position.
     private func beginFrame() throws {
         frameStart = input.position
+        try checkChecksumFlag()
         if stream == nil {
             stream = library.createDStream()
             guard stream != nil else { throw failure("cannot start decompressing (out of memory?)") }
@@ -126,6 +132,27 @@ final class ZstdByteSource: ByteSource {
         let code = library.initDStream(stream)
         guard library.isError(code) == 0 else { throw failure(library.errorText(code)) }
         phase = .frame
+    }
+
+    /// Counts a zstd frame (not a skippable one) whose Frame_Header_Descriptor (the byte after the magic number)
+    /// has its Content_Checksum_flag (bit 2) clear, or refuses it under `--require-checksums`.
+    private func checkChecksumFlag() throws {
+        try input.fill(atLeast: 5)
+        let b = input.pendingBytes
+        guard b.count >= 5, b[0] == 0x28, b[1] == 0xB5, b[2] == 0x2F, b[3] == 0xFD, b[4] & 0x04 == 0 else { return }
+        guard UnverifiedFrames.required else {
+            unverified += 1
+            return
+        }
+        let which = framesBefore == 0 ? "the zstd stream" : "zstd frame \(framesBefore + 1)"
+        throw ASNError(
+            .unreadableInput,
+            "cannot read input '\(ConsoleText.path(name))': \(which) starting at byte offset \(frameStart) has no content checksum, and --require-checksums is given; none of its data was used"
+                + (framesBefore == 0
+                    ? ""
+                    : " (the records of the \(framesBefore) frame\(framesBefore == 1 ? "" : "s") before it were read)")
+                + ". Recompress it with 'zstd' (which writes checksums by default), or drop --require-checksums",
+            at: SourceLocation(path: name), group: "a zstd frame without a content checksum (--require-checksums)")
     }
 
     /// Feeds compressed bytes to libzstd and holds what it produces; at the frame's end, moves to `.replay`.
@@ -174,7 +201,7 @@ final class ZstdByteSource: ByteSource {
     private func failure(_ zstdMessage: String) -> ASNError {
         let which = framesBefore == 0 ? "the zstd stream" : "zstd frame \(framesBefore + 1)"
         let message =
-            "cannot read input '\(name)': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
+            "cannot read input '\(ConsoleText.path(name))': \(which) starting at byte offset \(frameStart) is corrupt or truncated"
             + (framesBefore == 0
                 ? "" : " (the records of the \(framesBefore) frame\(framesBefore == 1 ? "" : "s") before it were read)")
             + "; none of its data was used (\(held.count) byte\(held.count == 1 ? "" : "s") in \(held.lineFeeds) line\(held.lineFeeds == 1 ? "" : "s") decompressed before the failure, unverified)"

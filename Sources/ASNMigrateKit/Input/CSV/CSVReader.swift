@@ -26,10 +26,19 @@ package struct CSVReader: Sendable {
     private var rowError: ASNError?
     /// Whether the last byte consumed ended a line (for counting the lines an open quote swallowed).
     private var lastByteEndedLine = false
+    /// The longest row kept, in bytes (`--max-record-bytes`); a longer one is one malformed `record_too_large` row.
+    private let maxRowBytes: Int
+    /// Bytes of the current row so far.
+    private var rowBytes = 0
+    /// Whether the current row passed `maxRowBytes`: its bytes are scanned (quotes still end fields) but not kept.
+    private var dropping = false
+    /// The byte before the current one inside a quoted field (to count a CRLF's line once while dropping).
+    private var previousQuoted: UInt8 = 0
 
-    /// Creates a reader for the input named `path`.
-    package init(path: String) {
+    /// Creates a reader for the input named `path`, keeping rows of up to `maxRowBytes` bytes.
+    package init(path: String, maxRowBytes: Int = InputFile.maxRecordBytes) {
         self.path = path
+        self.maxRowBytes = max(1, maxRowBytes)
     }
 
     // MARK: - Reading
@@ -156,13 +165,14 @@ package struct CSVReader: Sendable {
             switch byte {
             case quote:
                 state = .quoted
+                previousQuoted = 0
                 quoteLine = line
             case comma:
                 endField()
             case lf, cr:
                 try endLine(byte, into: &records)
             default:
-                field.append(byte)
+                keep(byte)
                 state = .unquoted
             }
         case .unquoted:
@@ -173,20 +183,22 @@ package struct CSVReader: Sendable {
             case lf, cr:
                 try endLine(byte, into: &records)
             default:
-                field.append(byte) // a stray quote inside an unquoted field is kept literally
+                keep(byte) // a stray quote inside an unquoted field is kept literally
             }
         case .quoted:
             if byte == quote {
                 state = .quoteInQuoted
             } else {
                 // LF, CRLF and a lone CR each end one line; the LF of a CRLF was counted with its CR.
-                if byte == cr || (byte == lf && field.last != cr) { line += 1 }
-                field.append(byte)
+                if byte == cr || (byte == lf && previousQuoted != cr) { line += 1 }
+                previousQuoted = byte
+                keep(byte)
             }
         case .quoteInQuoted:
             switch byte {
             case quote:
-                field.append(quote)
+                keep(quote)
+                previousQuoted = quote
                 state = .quoted
             case comma:
                 endField()
@@ -205,8 +217,30 @@ package struct CSVReader: Sendable {
         }
     }
 
+    /// Keeps one byte of the current field, unless the row has passed `maxRowBytes`: then the row is flagged
+    /// `record_too_large` once and its bytes are only counted, so memory stays within the limit.
+    private mutating func keep(_ byte: UInt8) {
+        rowBytes += 1
+        if dropping { return }
+        field.append(byte)
+        checkRowSize()
+    }
+
+    /// Starts dropping the row once its bytes and separators pass `maxRowBytes`.
+    private mutating func checkRowSize() {
+        guard !dropping, rowBytes + fields.count > maxRowBytes else { return }
+        dropping = true
+        flag(InputFile.recordTooLarge(bytes: nil, limit: maxRowBytes, at: location(recordLine)))
+        field = []
+        fields = []
+    }
+
     /// Ends the current field.
     private mutating func endField() {
+        if dropping {
+            field.removeAll(keepingCapacity: true)
+            return
+        }
         if let text = String(validating: field, as: UTF8.self) {
             fields.append(text)
         } else {
@@ -217,6 +251,7 @@ package struct CSVReader: Sendable {
             fields.append("")
         }
         field.removeAll(keepingCapacity: true)
+        checkRowSize()
     }
 
     /// Marks the current row malformed (the first problem found is the one reported).
@@ -245,6 +280,8 @@ package struct CSVReader: Sendable {
         fields.removeAll(keepingCapacity: true)
         field.removeAll(keepingCapacity: true)
         rowError = nil
+        rowBytes = 0
+        dropping = false
         guard let header else {
             if let problem { throw problem }
             header = record

@@ -61,12 +61,15 @@ package enum SwappedSidesCheck {
         return nil
     }
 
-    /// The first `sampleBytes` of a file's first text stream (decompressed, the first member of an archive); empty
-    /// when it cannot be read.
+    /// The first bytes of a file's first text stream (decompressed, the first member of an archive) found in its
+    /// first `sampleBytes`; empty when it cannot be read. The bytes are looked at through the file's one opening
+    /// (`InputFile.firstBytes`), so the reading that follows gets them too: a FIFO is not opened twice.
     private static func sample(_ file: InputFile) -> [UInt8] {
+        guard let head = try? file.firstBytes(sampleBytes) else { return [] }
         var out = [UInt8](repeating: 0, count: sampleBytes)
         var filled = 0
-        try? file.forEachMember { member in
+        let buffer = SourceBuffer(PlainByteSource(bytes: head, name: file.path), name: file.path)
+        try? InputMember.walk(buffer, name: file.path, depth: 0) { member in
             guard case .stream(_, let source) = member else { return }
             while filled < sampleBytes {
                 let count = try out.withUnsafeMutableBytes { buffer in

@@ -137,11 +137,14 @@ package struct V2ColumnMap: Sendable, Equatable {
     package static func load(path: String) throws(ASNError) -> V2ColumnMap {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ASNError(
-                .badMapping, "cannot read column-map file '\(path)'; check the path given to --v2-columns",
+                .badMapping,
+                "cannot read column-map file '\(ConsoleText.path(path))'; check the path given to --v2-columns",
                 at: SourceLocation(path: path))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ASNError(.badMapping, "column-map file '\(path)' is not UTF-8 text", at: SourceLocation(path: path))
+            throw ASNError(
+                .badMapping, "column-map file '\(ConsoleText.path(path))' is not UTF-8 text",
+                at: SourceLocation(path: path))
         }
         return try parse(text, path: path)
     }

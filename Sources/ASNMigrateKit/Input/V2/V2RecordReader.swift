@@ -55,7 +55,7 @@ package struct V2RecordReader: Sendable {
                                 .rejected(
                                     ASNError(
                                         .malformedCSV,
-                                        "'\(name)' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON",
+                                        "'\(ConsoleText.path(name))' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON",
                                         at: SourceLocation(path: name))))
                         }
                         try readCSV(source, name: name, columnMap, body)

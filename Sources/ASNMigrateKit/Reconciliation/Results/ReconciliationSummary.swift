@@ -23,6 +23,8 @@ package struct ReconciliationSummary: Sendable, Equatable {
     /// V2 records given decoded while signatures were checked, so unverified; nil when signatures were not checked
     /// (then there is no `v2_unverified` row).
     package var v2Unverified: Int?
+    /// zstd frames read without a content checksum, both sides (`unverified_frames`, a row only when there were any).
+    package var unverifiedFrames = 0
     /// V2 records whose notificationUUID was seen before (`v2_duplicates`).
     package var v2Duplicates = 0
     /// V2 records not judged: outside the period (`v2_out_of_period`).

@@ -72,7 +72,8 @@ package struct V2OnlyTransactionRules: Sendable, Equatable {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ASNError(
-                .unreadableInput, "cannot read '\(path)': \(error.localizedDescription)", at: SourceLocation(path: path)
+                .unreadableInput, "cannot read '\(ConsoleText.path(path))': \(error.localizedDescription)",
+                at: SourceLocation(path: path)
             )
         }
         return try parse(text, path: path)
