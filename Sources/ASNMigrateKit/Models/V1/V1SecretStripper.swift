@@ -10,7 +10,7 @@ package enum V1SecretStripper {
     /// `bytes` without their secret members (masked, when the bytes are not valid JSON); the same array when there is
     /// none.
     package static func strip(_ bytes: [UInt8]) -> [UInt8] {
-        guard mayHoldSecret(bytes[...]) else { return bytes }
+        guard mayHoldSecret(bytes) else { return bytes }
         guard (try? JSONParser().parse(bytes)) != nil else { return masked(bytes) }
         var scanner = Scanner(bytes: bytes)
         scanner.scan()
@@ -35,44 +35,38 @@ package enum V1SecretStripper {
         var out = bytes
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
+        let newline = UInt8(ascii: "\n")
+        /// Steps `at` past a quote, `\"` when `escaped`; false when there is none.
+        func passQuote(_ at: inout Int, escaped: Bool) -> Bool {
+            let width = escaped ? 2 : 1
+            guard at + width <= out.count, out[at + width - 1] == quote, !escaped || out[at] == backslash else {
+                return false
+            }
+            at += width
+            return true
+        }
         for name in secretNames {
             var index = 0
             while let found = find(name, in: out, from: index) {
                 index = found + name.count
-                // The key's quotes: `"name"` or, inside a string, `\"name\"`.
-                let escaped = found >= 2 && out[found - 1] == quote && out[found - 2] == backslash
+                // The key's quotes: `"name"` or, inside a string, `\"name\"`; then `:` and the value's opening quote.
                 guard found >= 1, out[found - 1] == quote else { continue }
+                let escaped = found >= 2 && out[found - 2] == backslash
                 var at = index
-                if escaped {
-                    guard at + 1 < out.count, out[at] == backslash, out[at + 1] == quote else { continue }
-                    at += 2
-                } else {
-                    guard at < out.count, out[at] == quote else { continue }
-                    at += 1
-                }
+                guard passQuote(&at, escaped: escaped) else { continue }
                 while at < out.count, ByteTables.isJSONSpace(out[at]) { at += 1 }
                 guard at < out.count, out[at] == UInt8(ascii: ":") else { continue }
                 at += 1
                 while at < out.count, ByteTables.isJSONSpace(out[at]) { at += 1 }
-                if escaped {
-                    guard at + 1 < out.count, out[at] == backslash, out[at + 1] == quote else { continue }
-                    at += 2
-                } else {
-                    guard at < out.count, out[at] == quote else { continue }
-                    at += 1
-                }
-                // Mask up to the closing quote (escaped or not, as the key was), or the end of the line.
-                while at < out.count, out[at] != UInt8(ascii: "\n") {
-                    if escaped, out[at] == backslash, at + 1 < out.count, out[at + 1] == quote { break }
-                    if !escaped, out[at] == quote { break }
-                    if !escaped, out[at] == backslash, at + 1 < out.count, out[at + 1] != UInt8(ascii: "\n") {
-                        out[at] = UInt8(ascii: "*")
-                        out[at + 1] = UInt8(ascii: "*")
-                        at += 2
-                        continue
-                    }
-                    out[at] = UInt8(ascii: "*")
-                    at += 1
+                guard passQuote(&at, escaped: escaped) else { continue }
+                // Mask up to the closing quote (escaped or not, as the key was), or the end of the line; a plain
+                // value's escapes are masked whole.
+                while at < out.count, out[at] != newline {
+                    let next = at + 1 < out.count ? out[at + 1] : newline
+                    if escaped ? (out[at] == backslash && next == quote) : out[at] == quote { break }
+                    let width = !escaped && out[at] == backslash && next != newline ? 2 : 1
+                    for k in at..<(at + width) { out[k] = UInt8(ascii: "*") }
+                    at += width
                 }
                 index = at
             }
@@ -98,19 +92,8 @@ package enum V1SecretStripper {
 
     /// Whether the bytes may hold a secret member: a secret's name appears in them plainly, or a backslash does (a key
     /// spelled with escapes, or an envelope body held as a string).
-    private static func mayHoldSecret(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.contains(UInt8(ascii: "\\")) || secretNames.contains { name in contains(bytes, name) }
-    }
-
-    /// Whether `needle` occurs in `haystack`.
-    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = haystack.startIndex
-        while index <= haystack.endIndex - needle.count {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
+    private static func mayHoldSecret(_ bytes: [UInt8]) -> Bool {
+        bytes.contains(UInt8(ascii: "\\")) || secretNames.contains { find($0, in: bytes, from: 0) != nil }
     }
 
     /// One replacement of a byte range.
