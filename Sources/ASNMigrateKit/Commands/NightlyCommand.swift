@@ -26,7 +26,7 @@ package enum NightlyCommand {
             .single(
                 "--v1-query", valueName: "SQL",
                 help:
-                    "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (README, Reading from PostgreSQL)."
+                    "With --v1 postgres://…: the table or SELECT giving 'id', 'body' and optionally 'received_at' (Reports/operations.md, Reading from PostgreSQL)."
             ),
             .single(
                 "--v2-query", valueName: "SQL",
@@ -70,7 +70,7 @@ package enum NightlyCommand {
             .single(
                 "--horizon", valueName: "DURATION",
                 help:
-                    "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (README, Forget)."
+                    "How long records of settled subscriptions are kept: none (the default: for ever, nightly equals reconcile) or a duration such as 400d, which trades exactness for a smaller state (Reports/operations.md, Forget)."
             ),
             .single(
                 "--environment", valueName: "NAME", help: "Only records of this environment.",

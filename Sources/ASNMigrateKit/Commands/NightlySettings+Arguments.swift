@@ -103,7 +103,7 @@ extension NightlySettings {
                 guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                     throw ASNError(
                         .usage,
-                        "\(side) \(PostgresSource.redacted(uri)) needs \(side)-query TABLE or \(side)-query 'SELECT …' (README, Reading from PostgreSQL)"
+                        "\(side) \(PostgresSource.redacted(uri)) needs \(side)-query TABLE or \(side)-query 'SELECT …' (Reports/operations.md, Reading from PostgreSQL)"
                     )
                 }
             } else if query != nil || s.sinceColumn(side: side) != nil {

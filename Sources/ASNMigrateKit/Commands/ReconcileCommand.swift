@@ -264,7 +264,7 @@ package enum ReconcileCommand {
             ? "a difference kind (the night's new.csv rows of that kind)"
             : "a difference kind (its rows in differences.csv)"
         let rule =
-            "RULE is FIGURE OPERATOR LIMIT: FIGURE is \(kinds), a summary.csv count or rejects; OPERATOR >, >=, <, <=, ==; LIMIT a count or a percentage (state_mismatch>0.5%, of the figure's denominator: README, Thresholds)"
+            "RULE is FIGURE OPERATOR LIMIT: FIGURE is \(kinds), a summary.csv count or rejects; OPERATOR >, >=, <, <=, ==; LIMIT a count or a percentage (state_mismatch>0.5%, of the figure's denominator: Reports/commands.md, Thresholds)"
         return [
             .repeatable(
                 "--fail-on", valueName: "RULE",
@@ -436,7 +436,7 @@ package enum ReconcileCommand {
         guard let query, !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw ASNError(
                 .usage,
-                "--\(side) \(PostgresSource.redacted(uri)) needs --\(side)-query TABLE or --\(side)-query 'SELECT …' (README, Reading from PostgreSQL)"
+                "--\(side) \(PostgresSource.redacted(uri)) needs --\(side)-query TABLE or --\(side)-query 'SELECT …' (Reports/operations.md, Reading from PostgreSQL)"
             )
         }
         return PostgresSource(side: side, uri: uri, query: query)

@@ -360,7 +360,7 @@ package struct ReconcileRun {
                 .usage,
                 "'\(csv.path)' is a CSV export, which needs a column map: pass --v2-columns Mappings/v2-columns.migrate-csv.map "
                     + "for 'migrate --format csv' output (Mappings/v2-columns.migrate-csv-snake.map with --csv-names snake), or write your own "
-                    + "from Mappings/v2-columns.example.map (README, Column-mapping file)")
+                    + "from Mappings/v2-columns.example.map (Mappings/README.md, V2 CSV column maps)")
         }
         guard !force else { return nil }
         return SwappedSidesCheck.problem(

@@ -134,7 +134,7 @@ package struct NightlyPass {
         side: String, store: NightlyStore, runId: Int64, backfill: NightlyBackfill?, remap: Bool,
         tally: inout Tally
     ) throws(ASNError) {
-        // A PostgreSQL source is one ledger entry, read for its new rows (README, Reading from PostgreSQL).
+        // A PostgreSQL source is one ledger entry, read for its new rows (Reports/operations.md, Reading from PostgreSQL).
         let database = settings.databaseSource(side: side)
         let listed = try listed(side: side, database: database)
         let realPaths = Set(listed)

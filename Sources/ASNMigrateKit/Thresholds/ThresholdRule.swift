@@ -80,7 +80,7 @@ package struct ThresholdRule: Sendable, Equatable {
                 Suggestion.closest(to: figure, among: figures.names.sorted()).map { "; did you mean '\($0)'?" } ?? ""
             throw ASNError(
                 .usage,
-                "option '\(option)': unknown figure '\(figure)' in rule '\(text)'\(hint) (figures: every difference kind, every summary.csv count, and rejects; see README, Thresholds)"
+                "option '\(option)': unknown figure '\(figure)' in rule '\(text)'\(hint) (figures: every difference kind, every summary.csv count, and rejects; see Reports/commands.md, Thresholds)"
             )
         }
         let plain = !number.isEmpty && number.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
