@@ -86,7 +86,9 @@ enum InputFormat: Equatable, Sendable {
             advice: "this is a program, not a notification archive; check the path"),
         Known(
             magic: Array("SQLite format 3\u{0}".utf8), name: "SQLite database",
-            advice: "export the table as JSON Lines or CSV first (see Reports/operations.md, 'Getting data out of your database')"),
+            advice:
+                "export the table as JSON Lines or CSV first (see Reports/operations.md, 'Getting data out of your database')"
+        ),
         Known(
             magic: Array("PAR1".utf8), name: "Parquet",
             advice: "export it as JSON Lines or CSV first (for example with DuckDB: COPY … TO 'x.csv')"),

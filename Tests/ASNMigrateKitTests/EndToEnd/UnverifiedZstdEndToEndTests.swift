@@ -55,6 +55,18 @@ struct UnverifiedZstdEndToEndTests {
         ])
         #expect(partition.status == 0, "\(partition.stderr)")
         #expect(partition.stderr.contains("'\(v1)' holds 2 zstd frames"), "\(partition.stderr)")
+
+        // nightly warns on the night it reads the file, and not again on the nights it skips it.
+        let night = [
+            "nightly", "--v1", v1, "--v2", v2, "--state", tmp.path + "/state.sqlite", "--reports", tmp.path + "/nights",
+            "--min-file-age", "0", "--max-lag", "36500d", "--run-date"
+        ]
+        let first = try BinaryRun.run(night + ["2024-01-01"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.components(separatedBy: "zstd frames written without a content checksum").count == 2)
+        let next = try BinaryRun.run(night + ["2024-01-02"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(!next.stderr.contains("without a content checksum"), "\(next.stderr)")
     }
 
     @Test func requireChecksumsMakesSuchAFileOneReject() throws {

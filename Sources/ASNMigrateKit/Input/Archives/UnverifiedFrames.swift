@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The zstd frames read without a content checksum, per input (issue 32, item 11): their data cannot be checked, so
+/// The zstd frames read without a content checksum, per input: their data cannot be checked, so
 /// a flipped bit would pass. Each `ZstdByteSource` notes its count here when it ends; the job warns once per file and
 /// reports the total (`unverified_frames` in `summary.csv`). With `--require-checksums` such a frame is refused
 /// instead (`required`), a reject for its file.
