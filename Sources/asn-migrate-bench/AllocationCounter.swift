@@ -55,6 +55,28 @@ struct AllocationCounter {
         return AllocationCounter(library: library)
     }
 
+    /// Counts one run of `command` (`migrate` or `reconcile`) over `records` records of `inputBytes` bytes, prints the
+    /// allocations per record and the bytes requested against their targets, and adds both rows to `results`.
+    func measure(
+        _ command: String, binary: String, arguments: [String], records: Int, inputBytes: Int,
+        targets: (perRecord: Double, timesInput: Double), folder: String, results: BenchResults
+    ) throws {
+        let counted = try count(binary, arguments, folder: folder)
+        let perRecord = counted.perRecord(records)
+        let timesInput = counted.timesInput(inputBytes)
+        let perRecordTarget = fixed(targets.perRecord, 0)
+        let timesInputTarget = fixed(targets.timesInput, 0)
+        say(
+            "\(command) allocations: \(counted.allocations) for \(records) records read = \(fixed(perRecord, 1)) per record, \(counted.bytes) bytes requested = \(fixed(timesInput, 2))x the input; targets <= \(perRecordTarget) per record: \(perRecord <= targets.perRecord ? "met" : "NOT met"); <= \(timesInputTarget)x the input's bytes: \(timesInput <= targets.timesInput ? "met" : "NOT met")"
+        )
+        results.add(
+            "\(command): allocations per record (\(records) records)", figure: fixed(perRecord, 1),
+            target: "<= \(perRecordTarget)", met: perRecord <= targets.perRecord)
+        results.add(
+            "\(command): bytes requested / input bytes (\(records) records)", figure: "\(fixed(timesInput, 2))x",
+            target: "<= \(timesInputTarget)x", met: timesInput <= targets.timesInput)
+    }
+
     /// Runs `binary arguments` once under the counter and returns what it requested (the run itself is not timed).
     func count(_ binary: String, _ arguments: [String], folder: String) throws -> Count {
         let output = "\(folder)/malloc-count.out"

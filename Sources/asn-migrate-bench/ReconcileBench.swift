@@ -41,26 +41,13 @@ enum ReconcileBench {
             "reconcile \(v1Records) x \(v2Records): \(fixed(best.seconds, 2)) s wall, \(Int(Double(v1Records + v2Records) / best.seconds)) records/s (V1 + V2), CPU \(fixed(best.cpuSeconds, 2)) s (\(fixed(best.cpuSeconds / best.seconds, 2)) cores, \(fixed(best.cpuSeconds / gigabytes, 2)) CPU-s/GB), max RSS \(megabytes(figures.worstRSS)) MB (highest of \(runs) run(s); best wall)"
         )
         try compareWithPython(best, set: set, folder: folder, gigabytes: gigabytes, results: results)
-        if let counter {
-            let counted = try counter.count(
-                binary,
-                [
-                    "reconcile", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2", "--out",
-                    "\(folder)/reconcile-report", "--run-date", "2024-01-01"
-                ], folder: folder)
-            let records = v1Records + v2Records
-            let perRecord = counted.perRecord(records)
-            let timesInput = counted.timesInput(set.v1Bytes + set.v2Bytes)
-            say(
-                "reconcile allocations: \(counted.allocations) for \(records) records read = \(fixed(perRecord, 1)) per record, \(counted.bytes) bytes requested = \(fixed(timesInput, 2))x the input; targets <= 8 per record: \(perRecord <= 8 ? "met" : "NOT met"); <= 3x the input's bytes: \(timesInput <= 3 ? "met" : "NOT met")"
-            )
-            results.add(
-                "reconcile: allocations per record (\(records) records)", figure: fixed(perRecord, 1), target: "<= 8",
-                met: perRecord <= 8)
-            results.add(
-                "reconcile: bytes requested / input bytes (\(records) records)", figure: "\(fixed(timesInput, 2))x",
-                target: "<= 3x", met: timesInput <= 3)
-        }
+        try counter?.measure(
+            "reconcile", binary: binary,
+            arguments: [
+                "reconcile", "--v1", "\(set.directory)/v1", "--v2", "\(set.directory)/v2", "--out",
+                "\(folder)/reconcile-report", "--run-date", "2024-01-01"
+            ], records: v1Records + v2Records, inputBytes: set.v1Bytes + set.v2Bytes, targets: (8, 3), folder: folder,
+            results: results)
         try compareAPIView(best, binary: binary, set: set, folder: folder, runs: runs, results: results)
         return figures
     }

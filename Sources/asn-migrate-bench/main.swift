@@ -274,19 +274,9 @@ func runBenchmark() throws {
     results.add(
         "migrate: peak RSS at 1 and 4 GB", figure: "\(megabytes(small.maxRSS)) / \(megabytes(large.maxRSS)) MB",
         target: "< 150 MB, flat", met: peak < 150 << 20)
-    if let counter {
-        let counted = try counter.count(settings.binary, ["migrate"] + parts, folder: settings.data)
-        let perRecord = counted.perRecord(records)
-        let timesInput = counted.timesInput(size)
-        say(
-            "migrate allocations: \(counted.allocations) for \(records) records = \(fixed(perRecord, 1)) per record, \(counted.bytes) bytes requested = \(fixed(timesInput, 2))x the input; targets <= 4 per record: \(perRecord <= 4 ? "met" : "NOT met"); <= 2x the input's bytes: \(timesInput <= 2 ? "met" : "NOT met")"
-        )
-        results.add(
-            "migrate: allocations per record", figure: fixed(perRecord, 1), target: "<= 4", met: perRecord <= 4)
-        results.add(
-            "migrate: bytes requested / input bytes", figure: "\(fixed(timesInput, 2))x", target: "<= 2x",
-            met: timesInput <= 2)
-    }
+    try counter?.measure(
+        "migrate", binary: settings.binary, arguments: ["migrate"] + parts, records: records, inputBytes: size,
+        targets: (4, 2), folder: settings.data, results: results)
     if settings.only == "migrate" { return }
     let reconcileSet = try data.dataSet(
         subscribers: settings.reconcileSubscribers, seed: 7, receiptHistory: settings.reconcileReceiptHistory)
