@@ -73,8 +73,42 @@ package enum ComparedField: String, Sendable, CaseIterable, Equatable {
         case .offerType: return .number(4, bit: 23) { $0.transaction?.offerType }
         case .isUpgraded: return .flag(0) { $0.transaction?.isUpgraded }
         case .isInBillingRetryPeriod: return .flag(1) { $0.renewal?.isInBillingRetryPeriod }
-        case .quantity: return .notInNotifications
+        case .quantity: return .notInNotifications { $0.transaction?.quantity }
         }
+    }
+
+    /// How the field is compared between a transaction the V1 archive shows and the same transaction in Apple's API
+    /// view (`TransactionReconciler`): `.always`, `.whenV1States` (only when the V1 side holds a value: V1 receipts
+    /// carry no ownership type or quantity on older records), or nil for fields a transaction does not hold there
+    /// (renewal info, and `bundleId`, which the history's pages share).
+    package var apiView: APIViewComparison? {
+        switch self {
+        case .transactionId, .productId, .purchaseDate, .originalPurchaseDate, .expiresDate, .revocationDate,
+            .revocationReason, .isUpgraded, .offerType, .offerIdentifier, .webOrderLineItemId:
+            return .always
+        case .inAppOwnershipType, .quantity: return .whenV1States
+        case .bundleId, .autoRenewStatus, .autoRenewProductId, .expirationIntent, .isInBillingRetryPeriod,
+            .gracePeriodExpiresDate, .priceIncreaseStatus:
+            return nil
+        }
+    }
+
+    /// When a field is compared against Apple's API view.
+    package enum APIViewComparison: Sendable {
+        /// Whenever both transactions are paired.
+        case always
+        /// Only when the V1 side holds a value.
+        case whenV1States
+    }
+
+    /// The fields compared between a V1 transaction and Apple's, in the table's order.
+    package static let apiViewFields: [ComparedField] = allCases.filter { $0.apiView != nil }
+
+    /// The field's value in a lone transaction (Apple's API view, or one a V1 receipt shows), read by the table's reader.
+    package func value(in transaction: JWSTransactionDecodedPayload) -> ComparedValue {
+        var data = NotificationData()
+        data.transactionInfo = transaction
+        return row.value(in: ResponseBodyV2DecodedPayload(notificationType: "", data: data))
     }
 
     /// The field a command-line or config `option` names, or a usage error listing every field.

@@ -14,8 +14,8 @@ package enum ComparedFieldRow: Sendable {
     case number(Int, bit: Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> Int?)
     /// A Boolean, such as `isUpgraded`.
     case flag(Int, read: @Sendable (ResponseBodyV2DecodedPayload) -> Bool?)
-    /// Compared between transactions only (against Apple's API view); notifications do not hold it.
-    case notInNotifications
+    /// A small number compared between transactions only (against Apple's API view); notifications do not hold it.
+    case notInNotifications(read: @Sendable (ResponseBodyV2DecodedPayload) -> Int?)
 
     /// The slot of a text or id field, else nil.
     package var textSlot: Int? {
@@ -48,6 +48,30 @@ package enum ComparedFieldRow: Sendable {
         switch self {
         case .text(_, let bit, _), .id(_, let bit, _), .date(_, let bit, _, _), .number(_, let bit, _): return bit
         case .flag, .notInNotifications: return nil
+        }
+    }
+}
+
+/// A compared field's value in one record, as the generic comparison reads it from the table's reader.
+package enum ComparedValue: Sendable, Equatable {
+    /// Text or a numeric id, raw ("" when absent).
+    case text(String)
+    /// A date, epoch ms.
+    case date(Int64?)
+    /// A small number.
+    case number(Int?)
+    /// A Boolean.
+    case flag(Bool?)
+}
+
+extension ComparedFieldRow {
+    /// The field's value in `payload`, read by the row's reader.
+    package func value(in payload: ResponseBodyV2DecodedPayload) -> ComparedValue {
+        switch self {
+        case .text(_, _, let read), .id(_, _, let read): return .text(read(payload) ?? "")
+        case .date(_, _, _, let read): return .date(read(payload))
+        case .number(_, _, let read), .notInNotifications(let read): return .number(read(payload))
+        case .flag(_, let read): return .flag(read(payload))
         }
     }
 }

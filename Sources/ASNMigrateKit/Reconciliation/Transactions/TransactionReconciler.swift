@@ -333,46 +333,6 @@ package struct TransactionReconciler: Sendable {
         v1End: Int64?, v2End: Int64?
     ) -> (rows: [Discrepancy], afterDataEnd: Int) {
         let theirs = other.payload
-        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
-        let int = { (value: Int?) in value.map(String.init) ?? "" }
-        // Dates within --time-tolerance render alike, so they compare equal.
-        let tolerance = options.timeTolerance
-        let theirDate = { (a: Int64?, b: Int64?) in TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b)
-        }
-        // (field, option gate, V1 text, V2 text, compared only when V1 knows the value)
-        let items: [(String, ComparedField?, String, String, Bool)] = [
-            ("transactionId", .transactionId, mine.transactionId ?? "", theirs.transactionId ?? "", false),
-            ("productId", .productId, mine.productId ?? "", theirs.productId ?? "", false),
-            (
-                "purchaseDate", .purchaseDate, date(mine.purchaseDate),
-                theirDate(mine.purchaseDate, theirs.purchaseDate), false
-            ),
-            (
-                "originalPurchaseDate", .originalPurchaseDate, date(mine.originalPurchaseDate),
-                theirDate(mine.originalPurchaseDate, theirs.originalPurchaseDate), false
-            ),
-            (
-                "expiresDate", .expiresDate, date(mine.expiresDate), theirDate(mine.expiresDate, theirs.expiresDate),
-                false
-            ),
-            (
-                "revocationDate", .revocationDate, date(mine.revocationDate),
-                theirDate(mine.revocationDate, theirs.revocationDate), false
-            ),
-            ("revocationReason", .revocationReason, int(mine.revocationReason), int(theirs.revocationReason), false),
-            ("isUpgraded", .isUpgraded, String(mine.isUpgraded == true), String(theirs.isUpgraded == true), false),
-            (
-                "inAppOwnershipType", .inAppOwnershipType, mine.inAppOwnershipType ?? "",
-                theirs.inAppOwnershipType ?? "", true
-            ),
-            ("offerType", .offerType, int(mine.offerType), int(theirs.offerType), false),
-            ("offerIdentifier", .offerIdentifier, mine.offerIdentifier ?? "", theirs.offerIdentifier ?? "", false),
-            (
-                "webOrderLineItemId", .webOrderLineItemId, mine.webOrderLineItemId ?? "",
-                theirs.webOrderLineItemId ?? "", false
-            ),
-            ("quantity", .quantity, int(mine.quantity), int(theirs.quantity), true)
-        ]
         // Facts one side learnt after the other side's data ends: not differences. Apple's refund dated after the V1
         // archive's last event, or, for a transaction still running then, Apple's later upgrade or renewal extension;
         // V1's refund dated after the last V2 purchase date (history fetched before the archive ends).
@@ -403,19 +363,34 @@ package struct TransactionReconciler: Sendable {
         }
         var rows: [Discrepancy] = []
         var afterDataEnd = 0
-        for (field, gate, left, right, onlyKnown) in items where left != right {
-            if let gate, !options.fields.contains(gate) { continue }
-            if onlyKnown && left.isEmpty { continue }
-            if late.contains(field) {
+        for field in ComparedField.apiViewFields where options.fields.contains(field) {
+            let (left, right) = Self.cells(
+                field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance)
+            guard left != right, field.apiView != .whenV1States || !left.isEmpty else { continue }
+            if late.contains(field.rawValue) {
                 afterDataEnd += 1
                 continue
             }
             var d = row(.transactionFieldMismatch, t)
-            d.field = field
+            d.field = field.rawValue
             d.v1Value = left
             d.v2Value = right
             rows.append(d)
         }
         return (rows, afterDataEnd)
+    }
+
+    /// The report cells of one field's two values: dates as ISO 8601 (Apple's within `--time-tolerance` of V1's
+    /// written as V1's, so they compare equal), numbers in decimal, flags `true`/`false` (absent is `false`).
+    private static func cells(_ mine: ComparedValue, _ theirs: ComparedValue, tolerance: Int64) -> (String, String) {
+        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
+        switch (mine, theirs) {
+        case (.text(let a), .text(let b)): return (a, b)
+        case (.date(let a), .date(let b)):
+            return (date(a), TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b))
+        case (.number(let a), .number(let b)): return (a.map(String.init) ?? "", b.map(String.init) ?? "")
+        case (.flag(let a), .flag(let b)): return (String(a == true), String(b == true))
+        default: return ("", "")
+        }
     }
 }
