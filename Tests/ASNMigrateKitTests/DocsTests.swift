@@ -70,6 +70,17 @@ import Testing
         #expect(checked > 50, "the docs link to each other: \(checked) links checked")
     }
 
+    @Test func theIgnoreFieldReferenceNamesEveryFieldOfTheTable() throws {
+        let reference = try Self.text("Reports/commands.md")
+        let row = try #require(reference.split(separator: "\n").first { $0.hasPrefix("| `--ignore-field NAME` |") })
+        let help = try ToolCommands.program.command("reconcile").helpText
+        for field in ComparedField.allCases {
+            #expect(
+                row.contains("`\(field.rawValue)`"), "Reports/commands.md's --ignore-field row lacks \(field.rawValue)")
+            #expect(help.contains(field.rawValue), "reconcile --help lacks \(field.rawValue)")
+        }
+    }
+
     @Test func everyCommandShownInTheDocsIsOneTheToolAccepts() throws {
         var checked = 0
         for path in try Self.documents() {

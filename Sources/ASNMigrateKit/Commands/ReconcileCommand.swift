@@ -57,7 +57,8 @@ package enum ReconcileCommand {
             .repeatable(
                 "--ignore-field", valueName: "FIELD",
                 help:
-                    "Do not compare FIELD (repeatable): field_mismatch, transaction_field_mismatch and state_mismatch rows alike."
+                    "Do not compare FIELD (repeatable): field_mismatch, transaction_field_mismatch and state_mismatch rows alike. Fields: "
+                    + ComparedField.allCases.map(\.rawValue).joined(separator: ", ") + "."
             ),
             .single(
                 "--time-tolerance", valueName: "DURATION",
