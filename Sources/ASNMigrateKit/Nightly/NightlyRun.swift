@@ -39,6 +39,10 @@ package struct NightlyRun {
         var writesMetrics = true
         /// The night's state is committed.
         var committed = false
+        /// The state's locks, once taken: released only after the state is closed, since closing the identity lock's
+        /// descriptor while SQLite still has the file open would drop SQLite's own `fcntl` locks on it, and a next run
+        /// must not open the state while this one still folds its write-ahead log back in.
+        var locks: (beside: RunLock, identity: StateFile.IdentityLock)?
     }
 
     /// The run's settings.
@@ -86,6 +90,8 @@ package struct NightlyRun {
         // Closed before the process ends: the last connection's close folds the write-ahead log back into the
         // state and removes its `-wal` and `-shm` files, whether the night ran or was refused after opening it.
         outcome.store?.close()
+        outcome.locks?.identity.release()
+        outcome.locks?.beside.release()
         return outcome.status
     }
 
@@ -122,19 +128,19 @@ package struct NightlyRun {
             _ = try StateFile.inspect(state)
             // One run at a time per state, decided before any input is opened: the lock beside the real file (the one
             // the README's restore procedure holds), then a lock on the file itself, which every name of it meets.
-            let locks: (RunLock, StateFile.IdentityLock)
-            do {
+            do throws(ASNError) {
                 let beside = try RunLock.acquire(RunLock.lockPath(besideOutput: state))
-                try prepareState(state)
-                locks = (beside, try StateFile.IdentityLock(state))
+                do throws(ASNError) {
+                    try prepareState(state)
+                    outcome.locks = (beside, try StateFile.IdentityLock(state))
+                } catch {
+                    beside.release()
+                    throw error
+                }
             } catch  where error.code == .locked {
                 log(error.message)
                 outcome.writesMetrics = false
                 return .locked
-            }
-            defer {
-                locks.1.release()
-                locks.0.release()
             }
             let table = try MappingLoader.load(settings.nightly.mappings)
             let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
