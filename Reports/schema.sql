@@ -465,7 +465,8 @@ CREATE TABLE state_runs (
     files_appended         INTEGER,
     files_changed          INTEGER,
     files_renamed          INTEGER,
-    files_same_content     INTEGER
+    files_same_content     INTEGER,
+    unverified_frames      INTEGER
 );
 
 -- meta: bookkeeping integers (period_from, period_to, prune_cutoff, v1_pruned_min, shard_index, shard_count, ...).

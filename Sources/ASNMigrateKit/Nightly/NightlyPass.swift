@@ -57,6 +57,16 @@ package struct NightlyPass {
         package var v2Unverified = 0
         /// Files left for a later night because they were modified less than `min-file-age` ago.
         package var filesYoung = 0
+        /// Files read this night through zstd frames written without a content checksum, with their frame counts.
+        package var unverifiedInputs: [UnverifiedInput] = []
+    }
+
+    /// A file read through zstd frames without a content checksum, and how many.
+    package struct UnverifiedInput: Sendable, Equatable {
+        /// The input's name.
+        package var name: String
+        /// Its frames without a checksum.
+        package var frames: Int
     }
 
     // MARK: - Running
@@ -104,6 +114,12 @@ package struct NightlyPass {
                     side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
                     tally: &tally)
             }
+            // zstd frames read without a checksum this night: warned about by the log, counted in `summary.csv`.
+            tally.figures.unverifiedInputs = UnverifiedFrames.take().map {
+                UnverifiedInput(name: $0.name, frames: $0.frames)
+            }
+            let frames = tally.figures.unverifiedInputs.reduce(0) { $0 + $1.frames }
+            if frames > 0 { tally.counters["unverified_frames", default: 0] += frames }
             step("ingested")
             let judgement = try judge(store, backfill: backfill, tally: &tally)
             step("settled")

@@ -3,7 +3,8 @@ extension NightlyReport {
     /// period, freshness and settings are the whole run's), so `merge` checks them equal instead of summing them.
     package static let sharedMetrics: Set<String> = [
         "run_date", "files_ingested", "files_vanished", "files_deferred", "lines_deferred", "files_appended",
-        "files_changed", "files_renamed", "files_same_content", "files_in_ledger", "period_start", "period_end",
+        "files_changed", "files_renamed", "files_same_content", "unverified_frames", "files_in_ledger", "period_start",
+        "period_end",
         "window_ms", "settle_ms", "v1_newest_record", "v1_newest_file", "v1_max_lag_ms", "v1_stale",
         "v2_newest_record", "v2_newest_file", "v2_max_lag_ms", "v2_stale"
     ]

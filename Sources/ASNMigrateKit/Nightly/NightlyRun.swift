@@ -331,7 +331,9 @@ package struct NightlyRun {
         }
         if let failure = collected.sanityFailure { log(failure) }
         // A file is read on the night it arrives (or changes), so each such file is warned about once.
-        for input in UnverifiedFrames.take() { log(UnverifiedFrames.warning(name: input.name, frames: input.frames)) }
+        for input in figures.unverifiedInputs {
+            log(UnverifiedFrames.warning(name: input.name, frames: input.frames))
+        }
         for line in collected.stale { log(line) }
         if figures.filesYoung > 0 {
             log(

@@ -826,7 +826,8 @@ package final class NightlyStore {
         "v1_other_environment",
         "v1_rejected", "v2_records_read", "v2_records_stored", "v2_duplicates", "v2_other_environment", "v2_rejected",
         "records_replaced", "records_pruned",
-        "files_deferred", "lines_deferred", "files_appended", "files_changed", "files_renamed", "files_same_content"
+        "files_deferred", "lines_deferred", "files_appended", "files_changed", "files_renamed", "files_same_content",
+        "unverified_frames"
     ]
 
     // MARK: - Private

@@ -224,6 +224,10 @@ package enum StateSchema {
         INSERT INTO texts_bytes (id, text) SELECT id, CAST(text AS BLOB) FROM texts;
         DROP TABLE texts;
         ALTER TABLE texts_bytes RENAME TO texts;
+        """,
+        // 7: zstd frames read without a content checksum, per run (`unverified_frames` in `summary.csv`).
+        """
+        ALTER TABLE runs ADD COLUMN unverified_frames INTEGER NOT NULL DEFAULT 0;
         """
     ]
 

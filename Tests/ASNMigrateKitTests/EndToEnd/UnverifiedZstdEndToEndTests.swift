@@ -64,9 +64,11 @@ struct UnverifiedZstdEndToEndTests {
         let first = try BinaryRun.run(night + ["2024-01-01"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.components(separatedBy: "zstd frames written without a content checksum").count == 2)
+        #expect(try InputDamageEndToEndTests.metrics(tmp.path + "/nights/2024-01-01")["unverified_frames"] == "2")
         let next = try BinaryRun.run(night + ["2024-01-02"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(!next.stderr.contains("without a content checksum"), "\(next.stderr)")
+        #expect(try InputDamageEndToEndTests.metrics(tmp.path + "/nights/2024-01-02")["unverified_frames"] == "0")
     }
 
     @Test func requireChecksumsMakesSuchAFileOneReject() throws {
