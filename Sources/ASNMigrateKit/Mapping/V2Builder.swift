@@ -130,7 +130,7 @@ package enum V2Builder {
                 autoRenewStatus: renewal?.autoRenewStatus, autoRenewProductId: renewal?.autoRenewProductId,
                 gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,
                 isInBillingRetryPeriod: renewal?.isInBillingRetryPeriod))
-        return fact.flatMap { SubscriptionStateRules.derive([$0], at: event) }?.status.rawValue
+        return fact.flatMap { SubscriptionStateRules.derive(CollectionOfOne($0), at: event) }?.status.rawValue
     }
 
     // MARK: - Private
