@@ -111,17 +111,26 @@ package enum V2Builder {
         return r
     }
 
-    /// The V2 `status` at the event (`SubscriptionStatus.at`, the one status rule); without an event time, 5 for a
-    /// revoked transaction, else nil.
+    /// The V2 `status` at the event: the state the one rule (`SubscriptionStateRules.derive`) gives the record's one
+    /// fact (`StateFact.record`: this transaction and this renewal info); without an event time, 5 for a revoked
+    /// transaction, else nil.
     package static func status(
         _ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?
     ) -> Int? {
         guard t.expiresDate != nil else { return nil }
         guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
-        return SubscriptionStatus.at(
-            event, expires: t.expiresDate, revoked: t.revocationDate,
-            gracePeriodExpires: renewal?.gracePeriodExpiresDate, billingRetry: renewal?.isInBillingRetryPeriod)?
-            .rawValue
+        let fact = StateFact.record(
+            time: event,
+            transactions: [
+                .init(
+                    transactionId: t.transactionId, purchaseDate: t.purchaseDate ?? Int64.min,
+                    expiresDate: t.expiresDate, revocationDate: t.revocationDate, productId: t.productId)
+            ], own: 0,
+            renewal: StateFact.Renewal(
+                autoRenewStatus: renewal?.autoRenewStatus, autoRenewProductId: renewal?.autoRenewProductId,
+                gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,
+                isInBillingRetryPeriod: renewal?.isInBillingRetryPeriod))
+        return fact.flatMap { SubscriptionStateRules.derive(CollectionOfOne($0), at: event) }?.status.rawValue
     }
 
     // MARK: - Private

@@ -30,8 +30,6 @@ struct ReconRecord: Sendable {
     var unmapped = false
     /// The transaction is FAMILY_SHARED.
     var familyShared = false
-    /// The record carries renewal info with an autoRenewStatus.
-    var hasAutoRenewStatus = false
     /// The compared values.
     var fields: FieldValues
 

@@ -134,7 +134,6 @@ struct ReconciliationInputs: Sendable {
         record.subtype = pool.token(facts.subtype)
         record.time = facts.time ?? FieldValues.noDate
         record.familyShared = facts.isFamilyShared
-        record.hasAutoRenewStatus = facts.hasAutoRenewStatus
         record.source = pool.token(facts.location.path)
         record.line = Int32(clamping: facts.location.line ?? -1)
         record.index = Int32(clamping: facts.location.index ?? -1)

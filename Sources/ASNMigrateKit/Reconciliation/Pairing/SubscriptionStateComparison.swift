@@ -90,26 +90,25 @@ struct SubscriptionStateComparison: Sendable {
 }
 
 extension ReconRecord {
-    /// The record's facts for the state rules: its one transaction and, when it carries any, its renewal info.
-    func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact {
+    /// The record's facts for the state rules (`StateFact.record`): its one transaction and its renewal facts; nil
+    /// without an event time.
+    func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact? {
         let f = fields
         var transactions: [StateFact.Transaction] = []
-        if let purchaseDate = f.date(.purchaseDate) {
+        if f.date(.purchaseDate) != nil || f.date(.expiresDate) != nil || f.token(.transactionId) != 0 {
             transactions.append(
                 .init(
-                    transactionId: pool.text(f.token(.transactionId)), purchaseDate: purchaseDate,
+                    transactionId: pool.text(f.token(.transactionId)), purchaseDate: f.date(.purchaseDate) ?? Int64.min,
                     expiresDate: f.date(.expiresDate), revocationDate: f.date(.revocationDate),
                     productId: pool.text(f.token(.productId))))
         }
-        let renewal =
-            hasAutoRenewStatus
-            ? StateFact.Renewal(
+        return StateFact.record(
+            time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0,
+            renewal: StateFact.Renewal(
                 autoRenewStatus: f.number(.autoRenewStatus),
                 autoRenewProductId: pool.text(f.token(.autoRenewProductId)),
                 gracePeriodExpiresDate: f.date(.gracePeriodExpiresDate),
-                isInBillingRetryPeriod: f.flag(.isInBillingRetryPeriod)) : nil
-        return StateFact(
-            time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0, renewal: renewal,
+                isInBillingRetryPeriod: f.flag(.isInBillingRetryPeriod)),
             v2Only: v2Only)
     }
 }

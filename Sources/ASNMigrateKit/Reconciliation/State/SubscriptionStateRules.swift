@@ -27,10 +27,10 @@ package enum SubscriptionStateRules {
 
     /// The state at `instant` from `facts` (input order: among equal knowledge the later record wins), or nil when no
     /// record shows a transaction with an expiry (no subscription to speak of).
-    package static func derive(_ facts: [StateFact], at instant: Int64, knowledge: Knowledge = .all)
+    package static func derive(_ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all)
         -> SubscriptionState?
     {
-        var merged: [String: StateFact.Transaction] = [:]
+        var merged: [TransactionKey: StateFact.Transaction] = [:]
         var autoRenew: (fact: StateFact, value: Int)?
         var autoRenewProduct: (fact: StateFact, value: String)?
         var renewal: (fact: StateFact, value: StateFact.Renewal)?
@@ -47,7 +47,7 @@ package enum SubscriptionStateRules {
                     if let revoked = t.revocationDate, revoked > instant { t.revocationDate = nil }
                 }
                 // One transaction has one purchase date; keying on both keeps apart records that share an id by mistake.
-                let key = "\(t.transactionId ?? "")#\(t.purchaseDate)"
+                let key = TransactionKey(id: t.transactionId ?? "", purchaseDate: t.purchaseDate)
                 if let known = merged[key] {
                     merged[key] = Self.merged(known, t)
                 } else {
@@ -82,6 +82,14 @@ package enum SubscriptionStateRules {
         // Retry ends with Apple's 60-day limit too: a flag still set after it no longer holds.
         state.isInBillingRetryPeriod = retryFlag.map { $0 && instant < expires &+ SubscriptionStatus.billingRetryLimit }
         return state
+    }
+
+    /// What copies of one transaction share: its id (absent as empty) and its purchase date.
+    private struct TransactionKey: Hashable {
+        /// `transactionId`, "" when absent.
+        var id: String
+        /// `purchaseDate`, ms.
+        var purchaseDate: Int64
     }
 
     /// Two copies of one transaction: the newest expiry, a revocation that stands, gaps filled.

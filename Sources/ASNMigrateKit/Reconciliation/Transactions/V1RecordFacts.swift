@@ -54,27 +54,19 @@ extension V1RecordFacts {
     /// (an upgraded transaction's `cancellation_date` is the upgrade, not a revocation), the one it is about, and its
     /// renewal info when the record is the subscription's own; nil without an event time.
     package func stateFact(of subscription: String) -> StateFact? {
-        guard let time = eventTime else { return nil }
         var own: Int?
         var shown: [StateFact.Transaction] = []
         for entry in transactions where (entry.originalTransactionId ?? subscriptionId) == subscription {
             if entry.transactionId != nil, entry.transactionId == relevantTransactionId { own = shown.count }
-            shown.append(
-                .init(
-                    transactionId: entry.transactionId, purchaseDate: entry.purchaseDate ?? Int64.min,
-                    expiresDate: entry.expiresDate,
-                    revocationDate: entry.isUpgraded == true ? nil : entry.cancellationDate, productId: entry.productId)
-            )
+            shown.append(StateFact.Transaction(v1: entry))
         }
-        var renewal: StateFact.Renewal?
-        if subscriptionId == subscription,
-            autoRenewStatus != nil || autoRenewProductId != nil || gracePeriodExpiresDate != nil
-                || isInBillingRetryPeriod != nil
-        {
-            renewal = .init(
-                autoRenewStatus: autoRenewStatus.map { $0 ? 1 : 0 }, autoRenewProductId: autoRenewProductId,
-                gracePeriodExpiresDate: gracePeriodExpiresDate, isInBillingRetryPeriod: isInBillingRetryPeriod)
-        }
-        return StateFact(time: time, transactions: shown, own: own, renewal: renewal, moment: bodyEventTime)
+        let owns = subscriptionId == subscription
+        return StateFact.record(
+            time: eventTime, moment: bodyEventTime, transactions: shown, own: own,
+            renewal: StateFact.Renewal(
+                autoRenewStatus: owns ? autoRenewStatus.map { $0 ? 1 : 0 } : nil,
+                autoRenewProductId: owns ? autoRenewProductId : nil,
+                gracePeriodExpiresDate: owns ? gracePeriodExpiresDate : nil,
+                isInBillingRetryPeriod: owns ? isInBillingRetryPeriod : nil))
     }
 }

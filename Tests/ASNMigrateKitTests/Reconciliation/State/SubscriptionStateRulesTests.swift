@@ -272,8 +272,7 @@ import Testing
                 recordFacts[flag: .isInBillingRetryPeriod] = facts.isInBillingRetryPeriod
                 var record = ReconRecord(fields: FieldValues(recordFacts, pool: &pool))
                 record.time = time
-                record.hasAutoRenewStatus = facts.autoRenewStatus != nil
-                records.append(record.stateFact(pool, v2Only: false))
+                records.append(try #require(record.stateFact(pool, v2Only: false)))
             }
             let instant = time + Int64(random.next() % 90) * Self.day
             let api = SubscriptionStatusComparison.state(of: "1000000001", records: bodies, at: instant)
