@@ -127,13 +127,15 @@ package struct OutputPlan: Sendable {
     }
 
     /// Every input's identity, with how to name it in a message: each input root and settings file, every file found
-    /// under an input folder (walked here, so a hard link or a descriptor naming any of them counts), and standard
-    /// input when it is a file or FIFO.
+    /// under an input folder (`inputFiles`, as the run selected them; a caller that has not selected them yet has the
+    /// folders walked here, so a hard link or a descriptor naming any of their files counts), and standard input when
+    /// it is a file or FIFO.
     private func identitiesOfInputs() -> [Identity: KnownInput] {
         var known: [Identity: KnownInput] = [:]
         for file in inputFiles {
             if let identity = Self.identity(of: file) {
-                known[identity] = known[identity] ?? KnownInput(name: "'\(file.path)'", isFolder: false)
+                known[identity] =
+                    known[identity] ?? KnownInput(name: "'\(ConsoleText.path(file.path))'", isFolder: false)
             }
         }
         for input in inputs {
@@ -146,13 +148,15 @@ package struct OutputPlan: Sendable {
             guard let found = Self.identity(input.path) else { continue }
             known[found.identity] =
                 known[found.identity]
-                ?? KnownInput(name: "'\(input.path)' (\(input.option))", isFolder: found.isDirectory)
-            guard found.isDirectory, let walk = FileManager.default.enumerator(atPath: input.path) else { continue }
+                ?? KnownInput(name: "'\(ConsoleText.path(input.path))' (\(input.option))", isFolder: found.isDirectory)
+            guard found.isDirectory, inputFiles.isEmpty, let walk = FileManager.default.enumerator(atPath: input.path)
+            else { continue }
             while let entry = walk.nextObject() as? String {
                 let path = FileSystem.trimmingTrailingSlashes(input.path) + "/" + entry
                 guard let file = Self.identity(path), !file.isDirectory else { continue }
                 known[file.identity] =
-                    known[file.identity] ?? KnownInput(name: "'\(path)' (under \(input.option))", isFolder: false)
+                    known[file.identity]
+                    ?? KnownInput(name: "'\(ConsoleText.path(path))' (under \(input.option))", isFolder: false)
             }
         }
         return known
