@@ -59,7 +59,7 @@ package enum FileIdentity {
         guard fd >= 0 else {
             throw ASNError(
                 .unreadableInput,
-                "cannot make a temporary file in '\(directory)' to read the new lines of '\(path)': \(FileSystem.errnoText(errno)); set TMPDIR to a writable folder"
+                "cannot make a temporary file in '\(directory)' to read the new lines of '\(ConsoleText.path(path))': \(FileSystem.errnoText(errno)); set TMPDIR to a writable folder"
             )
         }
         template.withUnsafeBufferPointer { buffer in
@@ -73,7 +73,8 @@ package enum FileIdentity {
                 close(fd)
                 throw ASNError(
                     .unreadableInput,
-                    "cannot copy the new lines of '\(path)' to a temporary file: \(FileSystem.errnoText(code))")
+                    "cannot copy the new lines of '\(ConsoleText.path(path))' to a temporary file: \(FileSystem.errnoText(code))"
+                )
             }
             written += n
         }

@@ -830,7 +830,9 @@ package struct NightlyPass {
 
     private static func readFailure(_ file: InputFile, _ error: any Error) -> ASNError {
         if let error = error as? ASNError { return error }
-        return ASNError(.unreadableInput, "cannot read '\(file.path)': \(error)", at: SourceLocation(path: file.path))
+        return ASNError(
+            .unreadableInput, "cannot read '\(ConsoleText.path(file.path))': \(error)",
+            at: SourceLocation(path: file.path))
     }
 
     /// Size and modification time (ms) of a file.
@@ -847,7 +849,8 @@ package struct NightlyPass {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
             throw ASNError(
-                .unreadableInput, "cannot read '\(path)' to fingerprint it: \(error.localizedDescription)",
+                .unreadableInput,
+                "cannot read '\(ConsoleText.path(path))' to fingerprint it: \(error.localizedDescription)",
                 at: SourceLocation(path: path))
         }
     }
