@@ -30,18 +30,7 @@ package enum StateFile {
     /// The state's real path: symbolic links followed (a dangling one to where it points, so a first night creates
     /// the file there) and the folder resolved, so every spelling of one state names one lock.
     package static func realPath(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            if let real = FileIdentity.realPath(current) { return real }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count > 0 else { break }
-            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : FileSystem.parentDirectory(of: current) + "/" + target
-        }
-        let parent = FileSystem.parentDirectory(of: current)
-        guard let realParent = FileIdentity.realPath(parent) else { return current }
-        return (realParent == "/" ? "" : realParent) + "/" + FileSystem.lastComponent(of: current)
+        OutputPlan.canonicalPath((try? OutputTarget.followLinks(path)) ?? path)
     }
 
     // MARK: - Looking
@@ -72,11 +61,8 @@ package enum StateFile {
                 at: SourceLocation(path: path))
         }
         let header = try readHeader(path)
-        if header.isEmpty {
-            guard walSize(path) > 0 else { return .empty }
-            // A 0-byte database beside a write-ahead log holds what that log committed: SQLite recovers it.
-            return try recognise(path, header: header)
-        }
+        // A 0-byte database beside a write-ahead log holds what that log committed: SQLite recovers it.
+        if header.isEmpty, walSize(path) == 0 { return .empty }
         return try recognise(path, header: header)
     }
 

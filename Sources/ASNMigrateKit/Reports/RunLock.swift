@@ -67,7 +67,7 @@ package final class RunLock {
 
     /// Whether `name` has the form of a lock file's name (`.NAME.lock`).
     package static func isLockName(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(".lock") && name.count > ".x.lock".count - 1
+        name.hasPrefix(".") && name.hasSuffix(".lock") && name.count >= ".x.lock".count
     }
 
     /// Whether a live process holds the lock at `lockPath`; false for a lock file left by a process that died (the
