@@ -5,9 +5,9 @@
 /// `--ignore-field` name) and its entry in `entry` (its kind, storage slot, nightly codec bit and where a V2 payload
 /// holds it; whether the API view and the state comparisons compare it). The compiler asks for the entry; the facts
 /// (`RecordFacts`), the engine's compact values (`FieldValues`), the one comparison (`FieldComparison`), the nightly
-/// state's codec (`RecordFactsCodec`) and `--help`'s field list all read the table; the V2 member it reads is
-/// declared, with its V1 keys and `migrate` column, in `V2FieldTable`. `ComparedFieldTableTests` checks the slots
-/// and bits, walks every entry, and names the capacity in `FieldSlots` to raise when a kind is full.
+/// state's codec (`RecordFactsCodec`), `--help`'s field list and the simulator's faults read the table; the V2
+/// member it reads is declared, with its V1 keys and `migrate` column, in `V2FieldTable`. `ComparedFieldTableTests`
+/// checks the slots and bits, walks every entry, and names the capacity in `FieldSlots` to raise when a kind is full.
 package enum ComparedField: String, Sendable, CaseIterable, Equatable {
     /// `productId`.
     case productId
