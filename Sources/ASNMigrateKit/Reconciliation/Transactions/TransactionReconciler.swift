@@ -364,9 +364,11 @@ package struct TransactionReconciler: Sendable {
         var rows: [Discrepancy] = []
         var afterDataEnd = 0
         for field in ComparedField.apiViewFields where options.fields.contains(field) {
-            let (left, right) = Self.cells(
-                field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance)
-            guard left != right, field.apiView != .whenV1States || !left.isEmpty else { continue }
+            guard
+                let (left, right) = FieldComparison.difference(
+                    field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance,
+                    when: field.apiView ?? .always)
+            else { continue }
             if late.contains(field.rawValue) {
                 afterDataEnd += 1
                 continue
@@ -378,19 +380,5 @@ package struct TransactionReconciler: Sendable {
             rows.append(d)
         }
         return (rows, afterDataEnd)
-    }
-
-    /// The report cells of one field's two values: dates as ISO 8601 (Apple's within `--time-tolerance` of V1's
-    /// written as V1's, so they compare equal), numbers in decimal, flags `true`/`false` (absent is `false`).
-    private static func cells(_ mine: ComparedValue, _ theirs: ComparedValue, tolerance: Int64) -> (String, String) {
-        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
-        switch (mine, theirs) {
-        case (.text(let a), .text(let b)): return (a, b)
-        case (.date(let a), .date(let b)):
-            return (date(a), TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b))
-        case (.number(let a), .number(let b)): return (a.map(String.init) ?? "", b.map(String.init) ?? "")
-        case (.flag(let a), .flag(let b)): return (String(a == true), String(b == true))
-        default: return ("", "")
-        }
     }
 }
