@@ -133,7 +133,8 @@ package struct NightlyPass {
     // MARK: - Steps
 
     /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
-    /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
+    /// mapped again before anything is compared (records of files no longer there keep theirs); so is it once after
+    /// the state is upgraded to keep V1 transaction facts. True to re-map.
     private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
         let digest = Self.judgementDigest(table, settings)
         let lastDigest = try store.meta("rules_digest")
@@ -142,6 +143,16 @@ package struct NightlyPass {
             log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force")
         }
         try store.setMeta("rules_digest", digest)
+        // A state made before V1 transaction facts were kept (schema 8) reads its V1 files again for them once.
+        if try store.meta("v1_transactions_missing") == 1 {
+            try store.setMeta("v1_transactions_missing", nil)
+            if !remap {
+                log(
+                    "the state was made before nightly kept V1 transaction facts (for Apple's API view): reading the V1 files still under the roots again for them"
+                )
+                return true
+            }
+        }
         return remap
     }
 

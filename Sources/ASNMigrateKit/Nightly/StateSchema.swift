@@ -232,7 +232,8 @@ package enum StateSchema {
         // 8: Apple's App Store Server API view as the V2 side (`NightlyStore+APIView`): each V1 record's transaction
         // facts once per subscription they show (`v1_transactions`), Apple's transactions and statuses as read, each
         // copy with its file (`api_records`), and every date of a subscription that the whole state's moving spans can
-        // reach (`api_dates`), so a night re-pairs only the subscriptions whose answer can change.
+        // reach (`api_dates`), so a night re-pairs only the subscriptions whose answer can change. A state that already
+        // holds V1 records is marked so that its next night reads the V1 files again for their transaction facts.
         """
         CREATE TABLE v1_transactions (
             id INTEGER PRIMARY KEY,
@@ -261,6 +262,7 @@ package enum StateSchema {
             subscription_id INTEGER NOT NULL,
             PRIMARY KEY (at_ms, subscription_id)
         ) WITHOUT ROWID;
+        INSERT INTO meta (key, value) SELECT 'v1_transactions_missing', 1 WHERE EXISTS (SELECT 1 FROM facts WHERE side = 1);
         """
     ]
 
