@@ -9,15 +9,19 @@ import Testing
 /// answers on one V2 side get both comparisons, as `reconcile` gives; a sharded night rejects API answers, saying why.
 /// (`NightlyArrivalPropertyTests` proves the last night equals `reconcile` under random arrival.)
 @Suite struct NightlyAPIViewTests {
-    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`.
-    private static func simulate(_ tmp: TemporaryDirectory) throws -> String {
-        let out = tmp.path + "/sim"
+    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`, and a workspace `tmp/w` whose
+    /// `in/v1` holds its V1 archive and whose `in/v2` is empty.
+    private static func workspace(_ tmp: TemporaryDirectory) throws -> (sim: String, work: String) {
+        let sim = tmp.path + "/sim"
         let captured = CapturedConsole()
         let status = ASNMigrateCLI.run(
-            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", out],
+            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", sim],
             console: captured.console, commands: ToolCommands.all)
         #expect(status == .success, "\(captured.stderr)")
-        return out
+        let work = tmp.path + "/w"
+        try copy(sim + "/v1", to: work + "/in/v1")
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        return (sim, work)
     }
 
     /// Copies every file of `from` into `to`, named `prefix` + its name.
@@ -66,10 +70,7 @@ import Testing
     @Test func aSchemaSevenStateIsUpgradedAndReadsItsV1FilesAgainForTheirTransactionFacts() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
-        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        let (sim, work) = try Self.workspace(tmp)
         let first = Self.run(Self.nightly(work, "2021-04-03"))
         #expect([.success, .findings, .sanityCheckFailed].contains(first.status), "\(first.stderr)")
         // The state as schema 7 left it: no V1 transaction facts, no API tables, none of their meta values.
@@ -96,9 +97,7 @@ import Testing
     @Test func notificationsAndAPIAnswersOnOneV2SideGetBothComparisonsAsReconcileGives() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        let (sim, work) = try Self.workspace(tmp)
         // Notifications first, Apple's view a night later: the night it arrives, every subscription is compared
         // both ways (reconcile's `notifications_compared` and `transactions_compared`).
         try Self.copy(sim + "/v2", to: work + "/in/v2")
@@ -118,11 +117,9 @@ import Testing
     @Test func aShardedNightRejectsAPIAnswersSayingWhy() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        let (sim, work) = try Self.workspace(tmp)
         try Self.copy(sim + "/v2-api", to: work + "/in/v2")
-        let night = Self.run(
+        _ = Self.run(
             Self.nightly(work, "2022-05-01", ["--shard", "0/2"]).map {
                 $0 == work + "/state.sqlite" ? work + "/s-{shard}.sqlite" : $0
             })
