@@ -45,6 +45,26 @@ import Testing
         }
     }
 
+    /// `nightly`'s arguments over `work/in/v1` and `work/in/v2` (made here), its state and reports in `work`.
+    private static func nightly(_ work: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        return [
+            "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
+            "--reports", work + "/Reports"
+        ] + NightlyWorkspace.timeless
+    }
+
+    /// One `reconcile` over every file under `work/in` at run date `date`, into `work/reconcile`.
+    private static func reconcile(_ work: String, at date: String) {
+        _ = ASNMigrateCLI.run(
+            [
+                "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
+                "--run-date", date
+            ],
+            console: CapturedConsole().console)
+    }
+
     /// Run dates: spread over the data's months, then just after the data, or a year later on two nights (so a night
     /// long after the data runs before the last batches arrive).
     private static func runDates(_ random: inout SplitMix64) -> (dates: [String], farLast: Bool) {
@@ -98,14 +118,7 @@ import Testing
                 }
             }
             let work = tmp.path + "/s\(seed)"
-            try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
-            let nightly =
-                [
-                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
-                    "--reports", work + "/Reports"
-                ]
-                + NightlyWorkspace.timeless
+            let nightly = try Self.nightly(work)
             // One schedule in eight also runs every night in 2 to 4 shards (README, "nightly --shard K/N"): each
             // night's merged shard folders must be the unsharded night's CSV files byte for byte.
             let shards = seed % 8 == 1 ? 2 + Int(random.next() % 3) : 0
@@ -142,13 +155,7 @@ import Testing
                 }
             }
             let last = dates[nights - 1]
-            let captured = CapturedConsole()
-            _ = ASNMigrateCLI.run(
-                [
-                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
-                    "--run-date", last
-                ],
-                console: captured.console)
+            Self.reconcile(work, at: last)
             let differences = try Self.rows(work + "/reconcile/differences.csv")
             let pending = try Self.rows(work + "/reconcile/pending.csv")
             let open = try Self.rows(work + "/Reports/\(last)/open.csv")
@@ -261,13 +268,7 @@ import Testing
                 }
             }
             let work = tmp.path + "/a\(seed)"
-            try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
-            let nightly =
-                [
-                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
-                    "--reports", work + "/Reports"
-                ] + NightlyWorkspace.timeless
+            let nightly = try Self.nightly(work)
             let description = { schedule.joined(separator: "; ") }
             for night in 0..<nights {
                 for arrival in arrivals where arrival.night == night {
@@ -285,13 +286,7 @@ import Testing
                 }
             }
             let last = dates[nights - 1]
-            let captured = CapturedConsole()
-            _ = ASNMigrateCLI.run(
-                [
-                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
-                    "--run-date", last
-                ],
-                console: captured.console)
+            Self.reconcile(work, at: last)
             let differences = try Self.rows(work + "/reconcile/differences.csv")
             let open = try Self.rows(work + "/Reports/\(last)/open.csv")
             #expect(
