@@ -153,6 +153,11 @@ import Testing
         #expect(!expected.differences.isEmpty, "the data has differences to agree on")
         #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
         #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+
+        // A night with nothing new re-pairs nothing: no span moved, nothing is pending.
+        let quiet = Self.run(Self.nightly(work, "2022-05-02"))
+        #expect(quiet.stderr.contains("0 file(s) read, 0 subscription(s) re-paired"), "\(quiet.stderr)")
+        #expect(try Self.rows(work + "/Reports/2022-05-02/open.csv") == expected.differences)
     }
 
     @Test func notificationsAndAPIAnswersOnOneV2SideGetBothComparisonsAsReconcileGives() throws {
