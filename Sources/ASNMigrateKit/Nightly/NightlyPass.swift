@@ -28,6 +28,8 @@ package struct NightlyPass {
     package var signatures: SignaturePolicy?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
     package var pairsFirstNightInMemory = true
+    /// How the night reads its inputs (`settings.inputLimits`), and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// Creates a run.
     package init(
@@ -41,6 +43,7 @@ package struct NightlyPass {
         self.now = now
         self.log = log
         self.step = step
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// What the run changed, for the log.
@@ -115,7 +118,7 @@ package struct NightlyPass {
                     tally: &tally)
             }
             // zstd frames read without a checksum this night: warned about by the log, counted in `summary.csv`.
-            tally.figures.unverifiedInputs = UnverifiedFrames.take().map {
+            tally.figures.unverifiedInputs = reading.unverifiedFrames.take().map {
                 UnverifiedInput(name: $0.name, frames: $0.frames)
             }
             let frames = tally.figures.unverifiedInputs.reduce(0) { $0 + $1.frames }
@@ -176,7 +179,8 @@ package struct NightlyPass {
                 outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
             } else {
                 outcome = try ingestIfNeeded(
-                    InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                    InputFile(path: path, reading: reading), side: side, store: store, run: runId, listed: realPaths,
+                    backfill: backfill,
                     remap: remap)
             }
             count(outcome, side: side, tally: &tally)
@@ -195,7 +199,7 @@ package struct NightlyPass {
         if let database { return [Self.ledgerPath(database)] }
         let files: [InputFile]
         do {
-            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2)
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2, reading: reading)
         } catch let error as ASNError {
             throw error
         } catch {
@@ -600,7 +604,7 @@ package struct NightlyPass {
             throw Self.readFailure(read.file, error)
         }
         defer { close(fd) }
-        let tail = InputFile(descriptor: fd, name: read.file.path)
+        let tail = InputFile(descriptor: fd, name: read.file.path, reading: reading)
         if read.side == "v1" {
             try ingestV1(
                 tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
