@@ -25,11 +25,12 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     package static let temporaryFailure: ExitStatus = .locked
 
     /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
-    /// the connection, 78 for a database source set up wrong, else 2.
+    /// the connection, 78 for a database source set up wrong, 77 for a token Apple refused, else 2.
     package static func failure(for code: ASNError.Code) -> ExitStatus {
         switch code {
         case .databaseUnavailable: return .temporaryFailure
         case .databaseConfiguration: return .configuration
+        case .unauthorized: return .unauthorized
         default: return .failure
         }
     }
