@@ -45,7 +45,8 @@ import Testing
         let file = try NightlySettings.resolve(try arguments([]), config: config)
         #expect(file.fetch && file.api.keyPath == "/etc/asn/keys/AuthKey.p8", "paths are the config folder's")
         #expect(file.appleView == "/etc/asn/view" && file.v2Roots == ["/etc/asn/view"])
-        #expect(file.apiBaseURL("Sandbox") == "http://127.0.0.1:9/x" && file.apiBaseURL("Production") == file.api.baseURL)
+        #expect(
+            file.apiBaseURL("Sandbox") == "http://127.0.0.1:9/x" && file.apiBaseURL("Production") == file.api.baseURL)
         #expect(file.api.requestsPerSecond == 250 && file.api.retryDelay == 0.02)
         // A --v2 root is read besides the view; without fetch the view is no V2 root, whatever the key flags say.
         let off = try NightlySettings.resolve(try arguments(["--v2", "b"]), config: config)
