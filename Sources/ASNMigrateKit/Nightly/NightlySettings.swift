@@ -117,11 +117,13 @@ package struct NightlySettings: Sendable, Equatable {
     /// Creates default settings.
     package init() {}
 
-    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
+    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them
+    /// (with `fetch`, `bundle-id` is the API key's too, so it needs no `verify-signatures`).
     package func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
         try SignaturePolicy.resolve(
             verify: verifySignatures, requireSignatures: requireSignatures,
-            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
+            rootCertificates: rootCertificates, bundleId: fetch && !verifySignatures ? nil : bundleId,
+            appAppleId: appAppleId)
     }
 
     // MARK: - Derived
