@@ -49,7 +49,8 @@ import Testing
         ) throws -> LoopbackAPIServer {
             guard let publicKey = key.publicKey else { throw ASNError(.outputFailed, "no public key") }
             let server = LoopbackAPIServer(
-                answers: answers ?? self.answers, notificationPages: notificationPages, publicKey: publicKey, keyId: "KEY123",
+                answers: answers ?? self.answers, notificationPages: notificationPages, publicKey: publicKey,
+                keyId: "KEY123",
                 issuerId: "issuer-1", bundleId: "com.example.simulated", faults: faults)
             try server.start()
             return server
