@@ -169,6 +169,13 @@ package enum NightlyCommand {
                     ".sample-out/nightly", "--min-file-age", "0", "--max-reject-rate", "20%", "--run-date", "2024-02-02"
                 ]),
             CommandExample(
+                "Apple's own view as the V2 side, asked each night for what can change (a team still on V1).",
+                [
+                    "nightly", "--v1", "archive/v1", "--fetch", "--key-id", "ABC123DEFG", "--issuer-id",
+                    "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--private-key",
+                    "AuthKey_ABC123DEFG.p8", "--state", "state/nightly.sqlite"
+                ]),
+            CommandExample(
                 "From cron: every setting in a config file.", ["nightly", "--config", "/etc/asn-migrate/nightly.conf"])
         ],
         timestampedLog: true
