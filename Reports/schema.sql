@@ -339,6 +339,35 @@ CREATE TABLE state_other_shard_bounds (
     max_ms  INTEGER
 );
 
+-- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts (JSON:
+-- the receipt entries of one subscription, the renewal facts, the event time, the source) per subscription it shows.
+CREATE TABLE state_v1_transactions (
+    id              INTEGER,
+    file_id         INTEGER,
+    subscription_id INTEGER,
+    inferred        INTEGER,
+    event_ms        INTEGER,
+    facts           BLOB
+);
+
+-- api_records: Apple's App Store Server API answers as read, each copy with its file: kind 1 a transaction (JSON:
+-- environment and payload), kind 2 a subscription status (JSON: its members, fetchedAt in epoch ms).
+CREATE TABLE state_api_records (
+    id              INTEGER,
+    file_id         INTEGER,
+    subscription_id INTEGER,
+    kind            INTEGER,
+    purchase_ms     INTEGER,
+    record          BLOB
+);
+
+-- api_dates: every date of a subscription (epoch ms) that the state's moving spans can reach: purchases, expiries,
+-- refunds, event and fetch times; a night re-pairs the subscriptions with a date near a span's moved end.
+CREATE TABLE state_api_dates (
+    at_ms           INTEGER,
+    subscription_id INTEGER
+);
+
 -- conflicts: V2 UUIDs seen again with other content (report cells as text).
 CREATE TABLE state_conflicts (
     id                      INTEGER,

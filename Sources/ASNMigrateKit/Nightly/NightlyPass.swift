@@ -143,7 +143,8 @@ package struct NightlyPass {
     // MARK: - Steps
 
     /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
-    /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
+    /// mapped again before anything is compared (records of files no longer there keep theirs); so is it once after
+    /// the state is upgraded to keep V1 transaction facts. True to re-map.
     private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
         let digest = Self.judgementDigest(table, settings)
         let lastDigest = try store.meta("rules_digest")
@@ -152,6 +153,16 @@ package struct NightlyPass {
             log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force")
         }
         try store.setMeta("rules_digest", digest)
+        // A state made before V1 transaction facts were kept (schema 8) reads its V1 files again for them once.
+        if try store.meta("v1_transactions_missing") == 1 {
+            try store.setMeta("v1_transactions_missing", nil)
+            if !remap {
+                log(
+                    "the state was made before nightly kept V1 transaction facts (for Apple's API view): reading the V1 files still under the roots again for them"
+                )
+                return true
+            }
+        }
         return remap
     }
 
@@ -288,11 +299,21 @@ package struct NightlyPass {
         // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
         let start = result.summary.periodStart ?? Int64.min
         let end = result.summary.periodEnd ?? Int64.max
-        let differences =
+        var differences =
             result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
+        var edge = result.pending
+        if try store.holdsAPIView() {
+            // As `reconcile` does (`ReconciliationResult.adding`): without V2 notifications the notification
+            // comparison does not take place, only its `unmapped_v1` and `conflicting_duplicate_v2` rows stay.
+            if !(try store.holdsV2Notifications()) {
+                differences = differences.filter { $0.kind == .unmappedV1 || $0.kind == .conflictingDuplicateV2 }
+                edge = []
+            }
+            differences += try apiViewDifferences(store, keys: keys)
+        }
         return Judgement(
             keys: keys,
-            settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
+            settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: edge))
     }
 
     /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
@@ -326,6 +347,7 @@ package struct NightlyPass {
         // answer changes only through what is re-paired above (new or changed records, the period's moved edges, a
         // retry ending), so it is re-judged with them, except on a night under other rules, which re-judges them all
         // (a V2-only subscription's rows depend on the V2-only rules and no V1 file touches it).
+        touched.formUnion(try apiViewTouched(store, firstNight: firstNight))
         return touched.union(tally.rulesChanged ? try store.unsettledSubscriptions() : try store.pendingSubscriptions())
     }
 
@@ -699,9 +721,11 @@ package struct NightlyPass {
     ) throws(ASNError) {
         var result = outcome
         do {
-            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) {
-                batch in
-                for item in batch.outcomes {
+            // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
+            try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: [file]) { batch in
+                var facts: [Int: V1RecordFacts] = [:]
+                for (at, index) in batch.factOutcomes.enumerated() { facts[index] = batch.facts[at] }
+                for (index, item) in batch.outcomes.enumerated() {
                     switch item {
                     case .rejected(let error):
                         try reject(
@@ -710,11 +734,11 @@ package struct NightlyPass {
                     case .migrated(let payload):
                         try keep(
                             StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result)
+                            lineOffset: lineOffset, into: &result, transactions: facts[index])
                     case .unmapped(let u):
                         try keep(
                             StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result)
+                            lineOffset: lineOffset, into: &result, transactions: facts[index])
                     }
                 }
             }
@@ -748,14 +772,8 @@ package struct NightlyPass {
                         stored, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
                         conflict: { Reconciler.conflict(record.payload) })
                 case .api(let record):
-                    // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
-                    let error = ASNError(
-                        .wrongFieldType,
-                        "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
-                        at: record.location)
-                    try reject(
-                        error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
-                        into: &result)
+                    try keepAPI(
+                        record, file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 }
             }
         } catch {
@@ -784,7 +802,7 @@ package struct NightlyPass {
     /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans.
     func keep(
         _ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
-        into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }
+        into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }, transactions: V1RecordFacts? = nil
     ) throws(ASNError) {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
@@ -816,6 +834,10 @@ package struct NightlyPass {
         if let backfill { record.feed(into: &backfill.reconciler) }
         outcome.counts.stored += 1
         outcome.touched.insert(key)
+        if var transactions {
+            transactions.source = record.facts.location.source
+            outcome.touched.formUnion(try store.insertV1Transactions(transactions, file: fileId))
+        }
     }
 
     // MARK: - Helpers

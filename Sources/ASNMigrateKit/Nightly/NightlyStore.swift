@@ -210,6 +210,12 @@ package final class NightlyStore {
             ids.insert(s.int64(0))
             count += Int(s.int64(1))
         }
+        // Apple's API view and the V1 transaction facts (`NightlyStore+APIView`) go with their file too.
+        for table in ["v1_transactions", "api_records"] {
+            try cached("SELECT DISTINCT subscription_id FROM \(table) WHERE file_id = ?").forEach([.integer(id)]) { s in
+                ids.insert(s.int64(0))
+            }
+        }
         keys.formUnion(try self.keys(of: ids))
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([
             .integer(id)
@@ -219,7 +225,10 @@ package final class NightlyStore {
         try cached("SELECT side, COUNT(*) FROM facts WHERE file_id = ? GROUP BY side").forEach([.integer(id)]) { s in
             countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
         }
-        for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows", "other_shard_bounds"] {
+        for table in [
+            "facts", "pruned_uuids", "conflicts", "rejects", "source_rows", "other_shard_bounds", "v1_transactions",
+            "api_records"
+        ] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
         return (keys, count)
@@ -901,7 +910,7 @@ package final class NightlyStore {
     }
 
     /// The keys of subscription ids.
-    private func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+    func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
         for id in ids {
             try cached("SELECT environment_id, original_transaction_id FROM subscriptions WHERE id = ?").forEach([

@@ -40,6 +40,14 @@ package struct SubscriptionStatusComparison: Sendable {
             differences: [Discrepancy], summary: TransactionSummary.StatusSummary
         )
     {
+        compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFactsBySubscription[$0] })
+    }
+
+    /// The `state_mismatch` rows and the status figures for `statuses` against each subscription's V1 state facts
+    /// (`facts`, input order), with `archiveEnd` the V1 archive's last event time over the whole run.
+    package func compare<Statuses: Collection<V2SubscriptionStatus>>(
+        _ statuses: Statuses, archiveEnd: Int64?, facts factsOf: (SubscriptionKey) -> [StateFact]?
+    ) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
         var compared = 0
         var withoutV1 = 0
@@ -48,7 +56,6 @@ package struct SubscriptionStatusComparison: Sendable {
         var mismatched = 0
         var duplicates = 0
         var seen: Set<[String]> = []
-        let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
             let key = SubscriptionKey(
                 environment: status.environment, originalTransactionId: status.originalTransactionId)
@@ -66,7 +73,7 @@ package struct SubscriptionStatusComparison: Sendable {
                 continue
             }
             let instant = fetchedAt
-            guard let facts = v1.stateFactsBySubscription[key],
+            guard let facts = factsOf(key),
                 let mine = Self.state(facts: facts, at: instant, lag: options.window)
             else {
                 withoutV1 += 1

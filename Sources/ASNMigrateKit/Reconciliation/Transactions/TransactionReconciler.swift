@@ -127,7 +127,14 @@ package struct TransactionReconciler: Sendable {
     }
 
     /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
-    package func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
+    ///
+    /// Every rule is per subscription (environment + originalTransactionId) but for the whole run's spans, the V1
+    /// archive's event times and the V2 purchase dates (the period, the pending edges, facts learnt after a side's data
+    /// ends, statuses fetched after the archive ends). `spans` gives them when this engine holds only some
+    /// subscriptions' records (`nightly` re-pairs one subscription at a time); nil takes them from what was fed, which
+    /// is the whole run in `reconcile`. So one subscription's rows are the same whether it is compared alone or with
+    /// every other.
+    package func finish(v1 collector: V1TransactionCollector, spans: TransactionSpans? = nil) -> TransactionComparison {
         let v1 = collector.transactions
         let pool = pool
         // Unpacked when read: each loop below reads an element once.
@@ -145,8 +152,12 @@ package struct TransactionReconciler: Sendable {
         }
 
         // Period.
-        let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
-        let v1Range = collector.eventRange
+        let spans =
+            spans
+            ?? TransactionSpans(
+                v1: collector.eventRange, v2: purchases.min().flatMap { low in purchases.max().map { low...$0 } })
+        let v2Range = spans.v2
+        let v1Range = spans.v1
         // The same default period as notifications: the overlap of both sides' spans, `--from` / `--to` replacing an end.
         let period = ReconciliationPeriod(
             v1Span: v1Range, v2Span: v2Range, from: options.from, to: options.to, window: options.window)
@@ -270,7 +281,8 @@ package struct TransactionReconciler: Sendable {
             status.renewal = held.renewal?.unpacked(pool)
             return status
         }
-        let status = SubscriptionStatusComparison(options: options).compare(unpackedStatuses, v1: collector)
+        let status = SubscriptionStatusComparison(options: options).compare(
+            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFactsBySubscription[$0] })
         differences += status.differences
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }

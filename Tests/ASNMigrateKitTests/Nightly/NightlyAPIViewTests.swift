@@ -1,0 +1,133 @@
+import ASNSimulation
+import Foundation
+import Testing
+
+@testable import ASNMigrateKit
+
+/// `nightly` with Apple's App Store Server API view on its V2 side (`Reports/apple-view.md`): a state written before
+/// the view was kept is upgraded and reads its V1 files again for their transaction facts; notifications and API
+/// answers on one V2 side get both comparisons, as `reconcile` gives; a sharded night rejects API answers, saying why.
+/// (`NightlyArrivalPropertyTests` proves the last night equals `reconcile` under random arrival.)
+@Suite struct NightlyAPIViewTests {
+    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`.
+    private static func simulate(_ tmp: TemporaryDirectory) throws -> String {
+        let out = tmp.path + "/sim"
+        let captured = CapturedConsole()
+        let status = ASNMigrateCLI.run(
+            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", out],
+            console: captured.console, commands: ToolCommands.all)
+        #expect(status == .success, "\(captured.stderr)")
+        return out
+    }
+
+    /// Copies every file of `from` into `to`, named `prefix` + its name.
+    private static func copy(_ from: String, to: String, prefix: String = "") throws {
+        try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: from) {
+            try FileManager.default.copyItem(atPath: from + "/" + name, toPath: to + "/" + prefix + name)
+        }
+    }
+
+    /// Runs `arguments` in process; returns the status and standard error.
+    private static func run(_ arguments: [String]) -> (status: ASNMigrateKit.ExitStatus, stderr: String) {
+        let captured = CapturedConsole()
+        let status = ASNMigrateCLI.run(arguments, console: captured.console)
+        return (status, captured.stderr)
+    }
+
+    /// A report's rows cut to `differences.csv`'s columns, sorted.
+    private static func rows(_ path: String) throws -> [[String]] {
+        var reader = CSVReader(path: path)
+        let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
+        return records.map { Array($0.fields.prefix(Discrepancy.columns.count)) }.sorted {
+            $0.lexicographicallyPrecedes($1)
+        }
+    }
+
+    /// `nightly` over `work/in` for `date`.
+    private static func nightly(_ work: String, _ date: String, _ extra: [String] = []) -> [String] {
+        [
+            "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
+            "--reports", work + "/Reports", "--run-date", date
+        ] + NightlyWorkspace.timeless + extra
+    }
+
+    /// `reconcile` over `work/in` at `date` into `work/reconcile`; its differences and pending rows.
+    private static func reconcile(_ work: String, _ date: String) throws -> (
+        differences: [[String]], pending: [[String]]
+    ) {
+        _ = run([
+            "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile", "--run-date",
+            date
+        ])
+        return (try rows(work + "/reconcile/differences.csv"), try rows(work + "/reconcile/pending.csv"))
+    }
+
+    @Test func aSchemaSevenStateIsUpgradedAndReadsItsV1FilesAgainForTheirTransactionFacts() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let sim = try Self.simulate(tmp)
+        let work = tmp.path + "/w"
+        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        let first = Self.run(Self.nightly(work, "2021-04-03"))
+        #expect([.success, .findings, .sanityCheckFailed].contains(first.status), "\(first.stderr)")
+        // The state as schema 7 left it: no V1 transaction facts, no API tables, none of their meta values.
+        let old = try SQLiteDatabase(path: work + "/state.sqlite")
+        try old.execute(
+            "DROP TABLE v1_transactions; DROP TABLE api_records; DROP TABLE api_dates; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); PRAGMA user_version = 7"
+        )
+        old.close()
+
+        // Apple's view arrives: the upgraded state reads its V1 files again and the night equals reconcile.
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        let second = Self.run(Self.nightly(work, "2022-05-01"))
+        #expect([.success, .findings, .sanityCheckFailed].contains(second.status), "\(second.stderr)")
+        #expect(second.stderr.contains("reading the V1 files still under the roots again"), "\(second.stderr)")
+        let upgraded = try SQLiteDatabase(path: work + "/state.sqlite")
+        #expect(try upgraded.userVersion == StateSchema.currentVersion)
+        upgraded.close()
+        let expected = try Self.reconcile(work, "2022-05-01")
+        #expect(!expected.differences.isEmpty, "the data has differences to agree on")
+        #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
+        #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+    }
+
+    @Test func notificationsAndAPIAnswersOnOneV2SideGetBothComparisonsAsReconcileGives() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let sim = try Self.simulate(tmp)
+        let work = tmp.path + "/w"
+        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        // Notifications first, Apple's view a night later: the night it arrives, every subscription is compared
+        // both ways (reconcile's `notifications_compared` and `transactions_compared`).
+        try Self.copy(sim + "/v2", to: work + "/in/v2")
+        #expect(Self.run(Self.nightly(work, "2022-04-30")).status != .failure)
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2", prefix: "api-")
+        let night = Self.run(Self.nightly(work, "2022-05-01"))
+        #expect([.success, .findings].contains(night.status), "\(night.stderr)")
+        let expected = try Self.reconcile(work, "2022-05-01")
+        let open = try Self.rows(work + "/Reports/2022-05-01/open.csv")
+        #expect(open == expected.differences)
+        #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+        #expect(!open.isEmpty, "the data has differences to agree on")
+        let summary = try String(contentsOfFile: work + "/reconcile/summary.csv", encoding: .utf8)
+        #expect(summary.contains("notifications_compared,yes\n") && summary.contains("transactions_compared,yes\n"))
+    }
+
+    @Test func aShardedNightRejectsAPIAnswersSayingWhy() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let sim = try Self.simulate(tmp)
+        let work = tmp.path + "/w"
+        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        let night = Self.run(
+            Self.nightly(work, "2022-05-01", ["--shard", "0/2"]).map {
+                $0 == work + "/state.sqlite" ? work + "/s-{shard}.sqlite" : $0
+            })
+        let rejected = try String(
+            contentsOfFile: work + "/Reports/2022-05-01.shard-0-of-2/rejected.csv", encoding: .utf8)
+        #expect(rejected.contains("not split by --shard"), "\(rejected)")
+    }
+}
