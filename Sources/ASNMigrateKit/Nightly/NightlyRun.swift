@@ -307,6 +307,9 @@ package struct NightlyRun {
         log(
             "Apple's API did not answer \(fetched.notAnswered.count) subscription(s) after --max-retries \(settings.nightly.api.maxRetries): \(ids.joined(separator: ", "))\(more) (listed in \(list)); the night is published, their V1 records are not_fetched, never differences, and the next night asks them again (exit 69)"
         )
+        console.verdict(
+            "Apple's API did not answer \(fetched.notAnswered.count) subscription(s) (listed in \(list)); the night is published and the next night asks them again"
+        )
         return .unavailable
     }
 
