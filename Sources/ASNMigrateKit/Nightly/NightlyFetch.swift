@@ -62,14 +62,15 @@ package struct NightlyFetch {
         var wanted = touched.union(try store.unsettledSubscriptions())
         wanted.formUnion(try store.subscriptions(side: "v1").filter { !known.contains($0) })
         let plans = Self.plans(wanted, entries: checkpoint.entries, night: night, now: now, settings: settings.api)
+        // The key is read every night, so a key gone or unreadable is seen on a night with nothing to ask too.
+        let (key, warning) = try APICredentials.loadKey(path: settings.api.keyPath)
+        if let warning { log(warning) }
         var outcome = Outcome()
         guard !plans.isEmpty else {
             log("fetch: nothing to ask Apple tonight")
             try write(checkpoint, directory: directory, outcome: outcome)
             return outcome
         }
-        let (key, warning) = try APICredentials.loadKey(path: settings.api.keyPath)
-        if let warning { log(warning) }
         let credentials = APICredentials(
             keyId: settings.api.keyId, issuerId: settings.api.issuerId, bundleId: settings.api.bundleId,
             privateKey: key)
@@ -178,18 +179,11 @@ package struct NightlyFetch {
 
     /// Adds one environment's figures to the night's.
     private static func add(_ f: FetchFigures, to total: inout FetchFigures) {
-        total.idsAsked += f.idsAsked
-        total.idsFinishedBefore += f.idsFinishedBefore
-        total.idsAnswered += f.idsAnswered
-        total.idsNotFound += f.idsNotFound
-        total.idsFailed += f.idsFailed
-        total.idsNotReached += f.idsNotReached
-        total.idsCovered += f.idsCovered
-        total.historyPages += f.historyPages
-        total.statusResponses += f.statusResponses
-        total.notificationPages += f.notificationPages
-        total.requests += f.requests
-        total.retries += f.retries
+        let counts: [WritableKeyPath<FetchFigures, Int>] = [
+            \.idsAsked, \.idsFinishedBefore, \.idsAnswered, \.idsNotFound, \.idsFailed, \.idsNotReached, \.idsCovered,
+            \.historyPages, \.statusResponses, \.notificationPages, \.requests, \.retries
+        ]
+        for path in counts { total[keyPath: path] += f[keyPath: path] }
         total.seconds += f.seconds
     }
 }

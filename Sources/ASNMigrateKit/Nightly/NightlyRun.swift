@@ -435,9 +435,7 @@ package struct NightlyRun {
     }
 }
 
-/// What the night's fetch did, handed out of the pass's hook.
-///
-/// `@unchecked Sendable` is not needed: the hook runs on the pass's thread, before the pass returns.
+/// What the night's fetch did, handed out of the pass's hook (which runs on the pass's thread, before it returns).
 private final class FetchedBox {
     /// The fetch's outcome, once it ran.
     var outcome: NightlyFetch.Outcome?

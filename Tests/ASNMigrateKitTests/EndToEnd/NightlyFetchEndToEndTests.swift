@@ -35,6 +35,12 @@ import Testing
             }.sorted()
         }
 
+        /// Removes the simulation and the workspace.
+        func remove() {
+            setup.tmp.remove()
+            w.remove()
+        }
+
         /// The apple-view folder.
         var appleView: String { w.tmp.path + "/apple-view" }
 
@@ -45,16 +51,25 @@ import Testing
             try w.tmp.write("in/v1/" + name, lines.map { $0 + "\n" }.joined())
         }
 
-        /// Apple's view as fetched at `instant`: only what Apple had signed by then, statuses as they were then.
-        func view(at instant: Int64) throws -> [SimulatedAPIView.Answers] {
+        /// Apple's view as fetched at `instant`: only what Apple had signed by then, statuses as they were then; with
+        /// `dropping`, the last transaction of the first Production history of more than one is missing (a fault).
+        func view(at instant: Int64, dropping: Bool = false) throws -> [SimulatedAPIView.Answers] {
             var payloads: [ResponseBodyV2DecodedPayload] = []
             try V2RecordReader().read(try InputPaths.expand([setup.sim + "/v2"])) { outcome in
                 if let p = outcome.record?.payload, (p.signedDate ?? 0) <= instant { payloads.append(p) }
             }
+            var derived = SimulatedAPIView.derive(payloads)
+            if dropping,
+                let key = derived.history.keys.sorted(by: { $0.joined() < $1.joined() }).first(where: {
+                    $0[0] == "Production" && (derived.history[$0]?.count ?? 0) > 1
+                })
+            {
+                derived.history[key]?.removeLast()
+            }
             var random = SimulationRandom(seed: 11)
-            return try SimulatedAPIView.answers(
-                SimulatedAPIView.derive(payloads), random: &random, fetchedAt: instant
-            ).filter { $0.environment == "Production" }
+            return try SimulatedAPIView.answers(derived, random: &random, fetchedAt: instant).filter {
+                $0.environment == "Production"
+            }
         }
 
         /// `nightly --fetch`'s arguments for the night of `date` against `server`.
@@ -142,8 +157,7 @@ import Testing
 
     @Test func threeNightsAgainstTheLoopbackAPIEndEqualToOneReconcileOverTheFetchedFolder() throws {
         var nights = try Nights(subscribers: 12, seed: 3, months: 4)
-        defer { nights.setup.tmp.remove() }
-        defer { nights.w.remove() }
+        defer { nights.remove() }
         let months = nights.months
         try #require(months.count >= 4)
 
@@ -152,7 +166,8 @@ import Testing
         try nights.arrive(months[1])
         let firstEnd = try Self.endOfMonth(months[1])
         let night1 = Self.dayAfter(firstEnd)
-        let server1 = try nights.setup.server(answers: try nights.view(at: firstEnd))
+        // One transaction V1 shows is missing from Apple's history tonight: an open item for the nights to come.
+        let server1 = try nights.setup.server(answers: try nights.view(at: firstEnd, dropping: true))
         defer { server1.stop() }
         let run1 = try nights.run(server1, date: night1)
         let asked1 = Set(server1.requests.filter { $0.endpoint == "inApps/v2/history" }.map(\.id))
@@ -160,6 +175,7 @@ import Testing
             server1.requests.allSatisfy { !$0.query.contains("revision=") }, "a first night has no revision to give")
         #expect(!asked1.isEmpty && server1.tokenProblems.isEmpty, "\(server1.tokenProblems)")
         let unsettled = try nights.unsettled()
+        #expect(!unsettled.isEmpty, "the missing transaction is open or pending")
 
         // Night 2: no new file; Apple's view a month later (statuses moved). Only what is open or pending is asked,
         // each from its revision.
@@ -178,7 +194,7 @@ import Testing
         #expect(
             requests2.count == history2.count + statuses2.count && statuses2.count == history2.count,
             "one history page from the revision and one statuses request per id: \(requests2.count) requests")
-        #expect(requests2.count <= server1.requests.count)
+        #expect(!history2.isEmpty && requests2.count < server1.requests.count, "\(requests2.count) requests")
         let metrics2 = try String(contentsOfFile: nights.w.tmp.path + "/metrics.prom", encoding: .utf8)
         #expect(metrics2.contains("asn_migrate_nightly_fetch_requests \(requests2.count)\n"), "\(metrics2)")
         #expect(metrics2.contains("asn_migrate_nightly_fetch_ids{kind=\"not_answered\"} 0\n"))
@@ -239,8 +255,7 @@ import Testing
 
     @Test func idsApplesAPINeverAnswersExit69AreListedAndAskedTheNextNight() throws {
         var nights = try Nights(subscribers: 4, seed: 6, months: 2)
-        defer { nights.setup.tmp.remove() }
-        defer { nights.w.remove() }
+        defer { nights.remove() }
         for name in nights.months { try nights.arrive(name) }
         let end = try Self.endOfMonth(try #require(nights.months.last))
         let answers = try nights.view(at: end)
@@ -285,8 +300,7 @@ import Testing
 
     @Test func aRefusedTokenIsExit77WithTheNightNotRun() throws {
         var nights = try Nights(subscribers: 3, seed: 4, months: 1)
-        defer { nights.setup.tmp.remove() }
-        defer { nights.w.remove() }
+        defer { nights.remove() }
         for name in nights.months { try nights.arrive(name) }
         var faults = LoopbackAPIServer.Faults()
         faults.unauthorized = true

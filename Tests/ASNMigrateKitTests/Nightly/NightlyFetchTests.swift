@@ -6,10 +6,7 @@ import Testing
 /// `nightly --fetch` without the network: its settings from flags and the config file, and what it plans to ask.
 @Suite struct NightlyFetchTests {
     private func arguments(_ list: [String]) throws -> ParsedArguments {
-        guard case .run(let parsed) = try NightlyCommand.spec.parse(list) else {
-            throw ASNError(.usage, "no run")
-        }
-        return parsed
+        try NightlyConfigFileTests.arguments(list)
     }
 
     private static let key = [
