@@ -201,6 +201,12 @@ extension NightlySettings {
             )
         }
         if appleView == nil { appleView = state + ".apple-view" }
+        if let uri = v2.first(where: PostgresSource.isURI) {
+            throw ASNError(
+                .usage,
+                "--fetch reads Apple's answers from --apple-view as the V2 side, which a V2 source \(PostgresSource.redacted(uri)) cannot be read beside; give V2 files, or run the database's nightly with its own state"
+            )
+        }
     }
 
     /// A shard's night: `{shard}` in the state, reports, metrics and backup paths becomes K, and what a shard cannot

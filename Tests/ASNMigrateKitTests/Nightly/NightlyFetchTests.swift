@@ -56,7 +56,8 @@ import Testing
         (["--fetch"], "--key-id KEY_ID, --issuer-id ISSUER_ID, --bundle-id BUNDLE_ID, --private-key FILE"),
         (["--fetch", "--key-id", "K", "--issuer-id", "I", "--bundle-id", "B"], "needs --private-key FILE"),
         (["--fetch", "--max-requests-per-second", "0"] + key, "'--max-requests-per-second' needs a number above 0"),
-        (["--fetch", "--base-url", "ftp://x"] + key, "'--base-url' needs an http or https URL")
+        (["--fetch", "--base-url", "ftp://x"] + key, "'--base-url' needs an http or https URL"),
+        (["--fetch", "--v2", "postgres://u@h/d", "--v2-query", "t"] + key, "cannot be read beside")
     ])
     func aFetchWithoutItsKeyOrWithABadValueIsAUsageError(flags: [String], message: String) throws {
         #expect {
