@@ -339,15 +339,25 @@ CREATE TABLE state_other_shard_bounds (
     max_ms  INTEGER
 );
 
--- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts (JSON:
--- the receipt entries of one subscription, the renewal facts, the event time, the source) per subscription it shows.
+-- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts per
+-- subscription it shows: `facts` (JSON: the renewal facts, the event time, the source), `entries` (the receipt entries
+-- of that subscription it lists, in order: `v1_entries` ids as unsigned LEB128 varints).
 CREATE TABLE state_v1_transactions (
     id              INTEGER,
     file_id         INTEGER,
     subscription_id INTEGER,
     inferred        INTEGER,
     event_ms        INTEGER,
-    facts           BLOB
+    facts           BLOB,
+    entries         BLOB
+);
+
+-- v1_entries: each distinct V1 receipt entry (JSON) of a subscription, once, by its content digest.
+CREATE TABLE state_v1_entries (
+    id              INTEGER,
+    subscription_id INTEGER,
+    digest          INTEGER,
+    entry           BLOB
 );
 
 -- api_records: Apple's App Store Server API answers as read, each copy with its file: kind 1 a transaction (JSON:

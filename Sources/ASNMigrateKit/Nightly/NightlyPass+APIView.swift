@@ -33,7 +33,7 @@ extension NightlyPass {
 
     /// The subscriptions whose comparison with Apple's view can change this night besides those the files touched:
     /// every one when the view changes kind (API records or notifications first held: `reconcile` compares
-    /// differently then) or the V2-only rules change; else those with a date the moved spans reach (a purchase near a
+    /// differently then) or the V2-only rules or other judging settings change; else those with a date the moved spans reach (a purchase near a
     /// moved period end or pending edge, a refund or expiry near a moved data end, a status fetched near the archive's
     /// moved end).
     func apiViewTouched(_ store: NightlyStore, firstNight: Bool) throws(ASNError) -> Set<SubscriptionKey> {
@@ -59,7 +59,9 @@ extension NightlyPass {
             moved.append((Swift.min(before, now) &- settings.window)...(Swift.max(before, now) &+ settings.window))
         }
         let rules = try transactionRules()
-        let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array("\(rules.rules)".utf8)))) & Int64.max
+        // The V2-only rules and everything else that judges (fields compared, time tolerance, window).
+        let judging = "\(rules.rules)|\(Self.judgementDigest(table, settings))"
+        let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(judging.utf8)))) & Int64.max
         let rulesChanged = (try store.meta("api_rules_digest")).map { $0 != digest } ?? false
         try store.setMeta("api_rules_digest", digest)
         guard api, !firstNight else { return [] }

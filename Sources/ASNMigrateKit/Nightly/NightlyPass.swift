@@ -723,24 +723,9 @@ package struct NightlyPass {
         do {
             // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
             try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: [file]) { batch in
-                var facts: [Int: V1RecordFacts] = [:]
-                for (at, index) in batch.factOutcomes.enumerated() { facts[index] = batch.facts[at] }
-                for (index, item) in batch.outcomes.enumerated() {
-                    switch item {
-                    case .rejected(let error):
-                        try reject(
-                            error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
-                            into: &result)
-                    case .migrated(let payload):
-                        try keep(
-                            StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result, transactions: facts[index])
-                    case .unmapped(let u):
-                        try keep(
-                            StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result, transactions: facts[index])
-                    }
-                }
+                try keepV1(
+                    batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset,
+                    into: &result)
             }
         } catch {
             throw Self.readFailure(file, error)
@@ -781,6 +766,30 @@ package struct NightlyPass {
         }
         outcome = result
         if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v2", span) }
+    }
+
+    /// Keeps one batch of V1 records (rejects counted, the others stored with their transaction facts).
+    func keepV1(
+        _ batch: TransactionFactsPipeline.Batch, file: InputFile, fileId: Int64, store: NightlyStore,
+        backfill: NightlyBackfill?, lineOffset: Int, into outcome: inout FileOutcome
+    ) throws(ASNError) {
+        var facts: [Int: V1RecordFacts] = [:]
+        for (at, index) in batch.factOutcomes.enumerated() { facts[index] = batch.facts[at] }
+        for (index, item) in batch.outcomes.enumerated() {
+            switch item {
+            case .rejected(let error):
+                try reject(
+                    error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &outcome)
+            case .migrated(let payload):
+                try keep(
+                    StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
+                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
+            case .unmapped(let u):
+                try keep(
+                    StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
+                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
+            }
+        }
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).

@@ -22,24 +22,22 @@ extension NightlyStore {
             entries[entry.originalTransactionId ?? facts.subscriptionId ?? "", default: []].append(entry)
         }
         var keys: Set<SubscriptionKey> = []
+        var own = facts
+        own.transactions = []
+        let bytes = try encoded(own, of: facts.source)
         for (id, shown) in entries.sorted(by: { $0.key < $1.key }) {
             let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
-            var own = facts
-            own.transactions = shown
-            let bytes: [UInt8]
-            do {
-                bytes = Array(try JSONEncoder().encode(own))
-            } catch {
-                throw ASNError(
-                    .stateDatabase, "cannot encode the transaction facts of \(facts.source): \(error)",
-                    at: SourceLocation(path: database.path))
-            }
             let subscription = try requiredSubscriptionId(key)
+            // A subscription's receipts repeat its earlier entries record after record: each is kept once.
+            var references: [UInt8] = []
+            for entry in shown {
+                Self.appendVarint(try entryId(entry, subscription: subscription, of: facts.source), to: &references)
+            }
             try cached(
-                "INSERT INTO v1_transactions (file_id, subscription_id, inferred, event_ms, facts) VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO v1_transactions (file_id, subscription_id, inferred, event_ms, facts, entries) VALUES (?, ?, ?, ?, ?, ?)"
             ).run([
                 .integer(file), .integer(subscription), .integer(facts.eventTimeInferred ? 1 : 0),
-                .integer(facts.eventTime), .blob(bytes)
+                .integer(facts.eventTime), .blob(bytes), .blob(references)
             ])
             var dates = [facts.eventTime]
             for entry in shown { dates += [entry.purchaseDate, entry.expiresDate, entry.cancellationDate] }
@@ -123,13 +121,22 @@ extension NightlyStore {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [V1RecordFacts] = []
         var damaged: Int64?
+        var entries: [Int64: LatestReceiptInfo] = [:]
+        try cached("SELECT id, entry FROM v1_entries WHERE subscription_id = ?").forEach([.integer(subscription)]) {
+            s in
+            guard let entry = try? JSONDecoder().decode(LatestReceiptInfo.self, from: Data(s.blob(1))) else { return }
+            entries[s.int64(0)] = entry
+        }
         try cached(
-            "SELECT v.id, v.facts FROM v1_transactions v JOIN files f ON f.id = v.file_id WHERE v.subscription_id = ? ORDER BY f.path, v.id"
+            "SELECT v.id, v.facts, v.entries FROM v1_transactions v JOIN files f ON f.id = v.file_id WHERE v.subscription_id = ? ORDER BY f.path, v.id"
         ).forEach([.integer(subscription)]) { s in
-            guard let facts = try? JSONDecoder().decode(V1RecordFacts.self, from: Data(s.blob(1))) else {
+            guard var facts = try? JSONDecoder().decode(V1RecordFacts.self, from: Data(s.blob(1))),
+                let shown = Self.varints(s.blob(2))?.map({ entries[$0] }), !shown.contains(where: { $0 == nil })
+            else {
                 damaged = damaged ?? s.int64(0)
                 return
             }
+            facts.transactions = shown.compactMap { $0 }
             all.append(facts)
         }
         if let damaged { throw damagedRow("v1_transactions", damaged, key) }
@@ -173,6 +180,70 @@ extension NightlyStore {
     }
 
     // MARK: - Private
+
+    /// The JSON of a value kept in the state (keys sorted, so equal values give equal bytes).
+    private func encoded(_ value: some Encodable, of source: String) throws(ASNError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            throw ASNError(
+                .stateDatabase, "cannot encode the transaction facts of \(source): \(error)",
+                at: SourceLocation(path: database.path))
+        }
+    }
+
+    /// The `v1_entries` id of one receipt entry of a subscription, stored when new.
+    private func entryId(_ entry: LatestReceiptInfo, subscription: Int64, of source: String) throws(ASNError) -> Int64 {
+        let bytes = try encoded(entry, of: source)
+        let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(bytes)))
+        if let id = entryIds[[subscription, digest]] { return id }
+        try cached("INSERT OR IGNORE INTO v1_entries (subscription_id, digest, entry) VALUES (?, ?, ?)").run([
+            .integer(subscription), .integer(digest), .blob(bytes)
+        ])
+        var found: Int64?
+        try cached("SELECT id FROM v1_entries WHERE subscription_id = ? AND digest = ?").forEach([
+            .integer(subscription), .integer(digest)
+        ]) { s in found = s.int64(0) }
+        guard let found else {
+            throw ASNError(
+                .stateDatabase, "cannot keep a receipt entry of \(source) in the state",
+                at: SourceLocation(path: database.path))
+        }
+        if entryIds.count >= 1 << 20 { entryIds = [:] }
+        entryIds[[subscription, digest]] = found
+        return found
+    }
+
+    /// Appends `value` as an unsigned LEB128 varint.
+    static func appendVarint(_ value: Int64, to bytes: inout [UInt8]) {
+        var rest = UInt64(bitPattern: value)
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// The varints of `bytes`; nil when the last one is cut short.
+    static func varints(_ bytes: [UInt8]) -> [Int64]? {
+        var values: [Int64] = []
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            guard shift < 64 else { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                values.append(Int64(bitPattern: value))
+                value = 0
+                shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        return shift == 0 ? values : nil
+    }
 
     /// Notes a subscription's dates (nil left out).
     private func insertDates(_ dates: [Int64?], subscription: Int64) throws(ASNError) {

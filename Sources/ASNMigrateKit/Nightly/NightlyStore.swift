@@ -32,6 +32,8 @@ package final class NightlyStore {
     /// Records added (+) and removed (−) per side since the counts were last kept in `meta`.
     private var countChanges: [String: Int] = [:]
     private static let subscriptionCacheLimit = 1 << 20
+    /// The ids of receipt entries already stored (`v1_entries`), by subscription id and content digest.
+    var entryIds: [[Int64]: Int64] = [:]
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
     /// A new state is written beside `path` and renamed into place (`StateFile.create`); a file that is not a state

@@ -230,7 +230,8 @@ package enum StateSchema {
         ALTER TABLE runs ADD COLUMN unverified_frames INTEGER NOT NULL DEFAULT 0;
         """,
         // 8: Apple's App Store Server API view as the V2 side (`NightlyStore+APIView`): each V1 record's transaction
-        // facts once per subscription they show (`v1_transactions`), Apple's transactions and statuses as read, each
+        // facts once per subscription they show (`v1_transactions`, its receipt entries as references to
+        // `v1_entries`, where each distinct entry of a subscription is kept once), Apple's transactions and statuses as read, each
         // copy with its file (`api_records`), and every date of a subscription that the whole state's moving spans can
         // reach (`api_dates`), so a night re-pairs only the subscriptions whose answer can change. A state that already
         // holds V1 records is marked so that its next night reads the V1 files again for their transaction facts.
@@ -241,7 +242,15 @@ package enum StateSchema {
             subscription_id INTEGER NOT NULL,
             inferred INTEGER NOT NULL,
             event_ms INTEGER,
-            facts BLOB NOT NULL
+            facts BLOB NOT NULL,
+            entries BLOB NOT NULL
+        );
+        CREATE TABLE v1_entries (
+            id INTEGER PRIMARY KEY,
+            subscription_id INTEGER NOT NULL,
+            digest INTEGER NOT NULL,
+            entry BLOB NOT NULL,
+            UNIQUE (subscription_id, digest)
         );
         CREATE INDEX v1_transactions_subscription ON v1_transactions(subscription_id);
         CREATE INDEX v1_transactions_file ON v1_transactions(file_id);

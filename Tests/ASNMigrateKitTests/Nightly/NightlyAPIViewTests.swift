@@ -9,15 +9,19 @@ import Testing
 /// answers on one V2 side get both comparisons, as `reconcile` gives; a sharded night rejects API answers, saying why.
 /// (`NightlyArrivalPropertyTests` proves the last night equals `reconcile` under random arrival.)
 @Suite struct NightlyAPIViewTests {
-    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`.
-    private static func simulate(_ tmp: TemporaryDirectory) throws -> String {
-        let out = tmp.path + "/sim"
+    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`, and a workspace `tmp/w` whose
+    /// `in/v1` holds its V1 archive and whose `in/v2` is empty.
+    private static func workspace(_ tmp: TemporaryDirectory) throws -> (sim: String, work: String) {
+        let sim = tmp.path + "/sim"
         let captured = CapturedConsole()
         let status = ASNMigrateCLI.run(
-            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", out],
+            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", sim],
             console: captured.console, commands: ToolCommands.all)
         #expect(status == .success, "\(captured.stderr)")
-        return out
+        let work = tmp.path + "/w"
+        try copy(sim + "/v1", to: work + "/in/v1")
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        return (sim, work)
     }
 
     /// Copies every file of `from` into `to`, named `prefix` + its name.
@@ -63,19 +67,77 @@ import Testing
         return (try rows(work + "/reconcile/differences.csv"), try rows(work + "/reconcile/pending.csv"))
     }
 
+    /// The one comparison both modes run, per subscription: `reconcile`'s engine over every record gives, for each
+    /// subscription, exactly the rows the same engine gives over that subscription's facts and answers alone as the
+    /// state keeps and reads them back, judged by the whole run's spans (which the state's spans equal).
+    @Test func eachSubscriptionComparedAloneFromTheStateGetsTheRowsOfTheWholeRun() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, _) = try Self.workspace(tmp)
+        let store = try NightlyStore(path: tmp.path + "/state.sqlite")
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        var v1: [V1RecordFacts] = []
+        var v2: [V2APIRecord] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v1").sorted() {
+            let path = sim + "/v1/" + name
+            let file = try store.beginFile(
+                path: path, side: "v1", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            for (n, line) in lines.enumerated() {
+                let raw = RawRecord(location: SourceLocation(path: path, line: n + 1), bytes: Array(line.utf8))
+                guard let facts = V1TransactionCollector.facts(of: raw, parser: parser) else { continue }
+                v1.append(facts)
+                _ = try store.insertV1Transactions(facts, file: file)
+            }
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v2-api").sorted() {
+            let path = sim + "/v2-api/" + name
+            let file = try store.beginFile(
+                path: path, side: "v2", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
+            try V2RecordReader().read(InputFile(path: path)) { outcome in
+                guard case .api(let record) = outcome else { return }
+                v2.append(record)
+                _ = try store.insertAPIRecord(record, file: file)
+            }
+        }
+        let whole = TransactionScenario.compare(v1, v2)
+        let spans = try store.apiViewSpans()
+        let purchases = v2.compactMap { record -> Int64? in
+            guard case .transaction(let t) = record else { return nil }
+            return t.payload.purchaseDate
+        }
+        #expect(spans.v2 == purchases.min().flatMap { low in purchases.max().map { low...$0 } })
+        var collector = V1TransactionCollector()
+        for facts in v1 { collector.add(facts) }
+        #expect(spans.v1 == collector.eventRange)
+        var compared = 0
+        for key in try store.allSubscriptions().sorted() {
+            var engine = TransactionReconciler(rules: .builtIn, options: ReconcileOptions())
+            for record in try store.apiRecords(of: key) { engine.add(record) }
+            var own = V1TransactionCollector(statusSubscriptions: engine.statusSubscriptions)
+            for facts in try store.v1Transactions(of: key) { own.add(facts) }
+            let alone = TransactionScenario.rows(engine.finish(v1: own, spans: spans))
+            let among = TransactionScenario.rows(
+                TransactionComparison(
+                    differences: whole.differences.filter {
+                        $0.environment == key.environment && $0.originalTransactionId == key.originalTransactionId
+                    }, summary: whole.summary))
+            #expect(alone == among, "\(key)")
+            compared += alone.count
+        }
+        #expect(compared == whole.differences.count && compared > 0, "every row is some subscription's")
+    }
+
     @Test func aSchemaSevenStateIsUpgradedAndReadsItsV1FilesAgainForTheirTransactionFacts() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
-        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        let (sim, work) = try Self.workspace(tmp)
         let first = Self.run(Self.nightly(work, "2021-04-03"))
         #expect([.success, .findings, .sanityCheckFailed].contains(first.status), "\(first.stderr)")
         // The state as schema 7 left it: no V1 transaction facts, no API tables, none of their meta values.
         let old = try SQLiteDatabase(path: work + "/state.sqlite")
         try old.execute(
-            "DROP TABLE v1_transactions; DROP TABLE api_records; DROP TABLE api_dates; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); PRAGMA user_version = 7"
+            "DROP TABLE v1_transactions; DROP TABLE v1_entries; DROP TABLE api_records; DROP TABLE api_dates; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); PRAGMA user_version = 7"
         )
         old.close()
 
@@ -91,14 +153,17 @@ import Testing
         #expect(!expected.differences.isEmpty, "the data has differences to agree on")
         #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
         #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+
+        // A night with nothing new re-pairs nothing: no span moved, nothing is pending.
+        let quiet = Self.run(Self.nightly(work, "2022-05-02"))
+        #expect(quiet.stderr.contains("0 file(s) read, 0 subscription(s) re-paired"), "\(quiet.stderr)")
+        #expect(try Self.rows(work + "/Reports/2022-05-02/open.csv") == expected.differences)
     }
 
     @Test func notificationsAndAPIAnswersOnOneV2SideGetBothComparisonsAsReconcileGives() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        let (sim, work) = try Self.workspace(tmp)
         // Notifications first, Apple's view a night later: the night it arrives, every subscription is compared
         // both ways (reconcile's `notifications_compared` and `transactions_compared`).
         try Self.copy(sim + "/v2", to: work + "/in/v2")
@@ -118,11 +183,9 @@ import Testing
     @Test func aShardedNightRejectsAPIAnswersSayingWhy() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let sim = try Self.simulate(tmp)
-        let work = tmp.path + "/w"
-        try Self.copy(sim + "/v1", to: work + "/in/v1")
+        let (sim, work) = try Self.workspace(tmp)
         try Self.copy(sim + "/v2-api", to: work + "/in/v2")
-        let night = Self.run(
+        _ = Self.run(
             Self.nightly(work, "2022-05-01", ["--shard", "0/2"]).map {
                 $0 == work + "/state.sqlite" ? work + "/s-{shard}.sqlite" : $0
             })

@@ -45,6 +45,53 @@ import Testing
         }
     }
 
+    /// `nightly`'s arguments over `work/in/v1` and `work/in/v2` (made here), its state and reports in `work`.
+    private static func nightly(_ work: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        return [
+            "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
+            "--reports", work + "/Reports"
+        ] + NightlyWorkspace.timeless
+    }
+
+    /// One `reconcile` over every file under `work/in` at run date `date`, into `work/reconcile`.
+    private static func reconcile(_ work: String, at date: String) {
+        _ = ASNMigrateCLI.run(
+            [
+                "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
+                "--run-date", date
+            ],
+            console: CapturedConsole().console)
+    }
+
+    /// Run dates: spread over the data's months, then just after the data, or a year later on two nights (so a night
+    /// long after the data runs before the last batches arrive).
+    private static func runDates(_ random: inout SplitMix64) -> (dates: [String], farLast: Bool) {
+        let farLast = random.next() % 2 == 0
+        let spread = 1 + Int(random.next() % 4)
+        var dates = (0..<spread).map { n in
+            Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000)
+        }
+        dates += farLast ? ["2022-04-30", "2022-05-01"] : ["2021-04-03"]
+        return (dates, farLast)
+    }
+
+    /// `count` lines cut at random points into 1 to 5 batches, each arriving no earlier than the one before: often
+    /// late, sometimes on the last night only.
+    private static func cuts(_ count: Int, nights: Int, _ random: inout SplitMix64) -> [(range: Range<Int>, night: Int)]
+    {
+        let pieces = 1 + Int(random.next() % 5)
+        var cuts = Set<Int>()
+        while cuts.count < pieces - 1, count > pieces { cuts.insert(1 + Int(random.next() % UInt64(count - 1))) }
+        let bounds = [0] + cuts.sorted() + [count]
+        var night = 0
+        return (0..<(bounds.count - 1)).map { i in
+            night = min(nights - 1, max(night, Int(random.next() % UInt64(nights))))
+            return (bounds[i]..<bounds[i + 1], night)
+        }
+    }
+
     /// The schedules are run in four interleaved parts (seed modulo 4), concurrently, so no one test runs long.
     @Test(arguments: 0..<4)
     func lastNightEqualsOneReconcileOverTheSameFilesForRandomSchedules(part: Int) throws {
@@ -60,41 +107,18 @@ import Testing
         for seed in seeds {
             var random = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 7)
             let (v1, v2) = data[seed % data.count]
-            // Run dates: spread over the data's months, then just after the data, or a year later on two nights (so a
-            // night long after the data runs before the last batches arrive).
-            let farLast = random.next() % 2 == 0
-            let spread = 1 + Int(random.next() % 4)
-            var dates = (0..<spread).map { n in
-                Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000)
-            }
-            dates += farLast ? ["2022-04-30", "2022-05-01"] : ["2021-04-03"]
+            let (dates, farLast) = Self.runDates(&random)
             let nights = dates.count
             var batches: [Batch] = []
             var schedule: [String] = ["seed \(seed): \(nights) nights \(dates)"]
             for (side, lines) in [("v1", v1), ("v2", v2)] {
-                let pieces = 1 + Int(random.next() % 5)
-                var cuts = Set<Int>()
-                while cuts.count < pieces - 1, lines.count > pieces {
-                    cuts.insert(1 + Int(random.next() % UInt64(lines.count - 1)))
-                }
-                let bounds = [0] + cuts.sorted() + [lines.count]
-                var night = 0
-                for i in 0..<(bounds.count - 1) {
-                    // Each batch no earlier than the one before; often late, sometimes on the last night only.
-                    night = min(nights - 1, max(night, Int(random.next() % UInt64(nights))))
-                    batches.append(Batch(side: side, lines: lines[bounds[i]..<bounds[i + 1]], night: night))
-                    schedule.append("\(side) lines \(bounds[i])..<\(bounds[i + 1]) on night \(night)")
+                for cut in Self.cuts(lines.count, nights: nights, &random) {
+                    batches.append(Batch(side: side, lines: lines[cut.range], night: cut.night))
+                    schedule.append("\(side) lines \(cut.range) on night \(cut.night)")
                 }
             }
             let work = tmp.path + "/s\(seed)"
-            try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
-            let nightly =
-                [
-                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
-                    "--reports", work + "/Reports"
-                ]
-                + NightlyWorkspace.timeless
+            let nightly = try Self.nightly(work)
             // One schedule in eight also runs every night in 2 to 4 shards (README, "nightly --shard K/N"): each
             // night's merged shard folders must be the unsharded night's CSV files byte for byte.
             let shards = seed % 8 == 1 ? 2 + Int(random.next() % 3) : 0
@@ -131,13 +155,7 @@ import Testing
                 }
             }
             let last = dates[nights - 1]
-            let captured = CapturedConsole()
-            _ = ASNMigrateCLI.run(
-                [
-                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
-                    "--run-date", last
-                ],
-                console: captured.console)
+            Self.reconcile(work, at: last)
             let differences = try Self.rows(work + "/reconcile/differences.csv")
             let pending = try Self.rows(work + "/reconcile/pending.csv")
             let open = try Self.rows(work + "/Reports/\(last)/open.csv")
@@ -231,26 +249,13 @@ import Testing
         for seed in seeds {
             var random = SplitMix64(seed: UInt64(seed) &* 0x51_7CC1 &+ 11)
             let (v1, fetches) = data[seed % data.count]
-            let farLast = random.next() % 2 == 0
-            let spread = 1 + Int(random.next() % 4)
-            var dates = (0..<spread).map { n in
-                Timestamp.day(ms: V1Fixture.ms("2021-01-10T00:00:00Z") + Int64(n) * 80 / Int64(spread) * 86_400_000)
-            }
-            dates += farLast ? ["2022-04-30", "2022-05-01"] : ["2021-04-03"]
+            let (dates, _) = Self.runDates(&random)
             let nights = dates.count
             var arrivals: [(night: Int, path: String, text: String)] = []
             var schedule: [String] = ["seed \(seed): \(nights) nights \(dates)"]
-            let pieces = 1 + Int(random.next() % 5)
-            var cuts = Set<Int>()
-            while cuts.count < pieces - 1, v1.count > pieces {
-                cuts.insert(1 + Int(random.next() % UInt64(v1.count - 1)))
-            }
-            let bounds = [0] + cuts.sorted() + [v1.count]
-            var night = 0
-            for i in 0..<(bounds.count - 1) {
-                night = min(nights - 1, max(night, Int(random.next() % UInt64(nights))))
-                arrivals.append((night, "v1/b\(i).jsonl", v1[bounds[i]..<bounds[i + 1]].joined(separator: "\n")))
-                schedule.append("v1 lines \(bounds[i])..<\(bounds[i + 1]) on night \(night)")
+            for (i, cut) in Self.cuts(v1.count, nights: nights, &random).enumerated() {
+                arrivals.append((cut.night, "v1/b\(i).jsonl", v1[cut.range].joined(separator: "\n")))
+                schedule.append("v1 lines \(cut.range) on night \(cut.night)")
             }
             for (k, files) in fetches.enumerated() {
                 // Any night, in any order; an earlier fetch answered for some customers only.
@@ -263,13 +268,7 @@ import Testing
                 }
             }
             let work = tmp.path + "/a\(seed)"
-            try FileManager.default.createDirectory(atPath: work + "/in/v1", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
-            let nightly =
-                [
-                    "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
-                    "--reports", work + "/Reports"
-                ] + NightlyWorkspace.timeless
+            let nightly = try Self.nightly(work)
             let description = { schedule.joined(separator: "; ") }
             for night in 0..<nights {
                 for arrival in arrivals where arrival.night == night {
@@ -287,13 +286,7 @@ import Testing
                 }
             }
             let last = dates[nights - 1]
-            let captured = CapturedConsole()
-            _ = ASNMigrateCLI.run(
-                [
-                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
-                    "--run-date", last
-                ],
-                console: captured.console)
+            Self.reconcile(work, at: last)
             let differences = try Self.rows(work + "/reconcile/differences.csv")
             let open = try Self.rows(work + "/Reports/\(last)/open.csv")
             #expect(
