@@ -348,8 +348,8 @@ CREATE TABLE state_v1_transactions (
     subscription_id INTEGER,
     inferred        INTEGER,
     event_ms        INTEGER,
-    facts           BLOB,
-    entries         BLOB
+    facts           BYTEA,
+    entries         BYTEA
 );
 
 -- v1_entries: each distinct V1 receipt entry (JSON) of a subscription, once, by its content digest.
@@ -357,7 +357,7 @@ CREATE TABLE state_v1_entries (
     id              INTEGER,
     subscription_id INTEGER,
     digest          INTEGER,
-    entry           BLOB
+    entry           BYTEA
 );
 
 -- api_records: Apple's App Store Server API answers as read, each copy with its file: kind 1 a transaction (JSON:
@@ -368,7 +368,7 @@ CREATE TABLE state_api_records (
     subscription_id INTEGER,
     kind            INTEGER,
     purchase_ms     INTEGER,
-    record          BLOB
+    record          BYTEA
 );
 
 -- api_dates: every date of a subscription (epoch ms) that the state's moving spans can reach: purchases, expiries,
