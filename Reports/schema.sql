@@ -356,7 +356,7 @@ CREATE TABLE state_v1_transactions (
 CREATE TABLE state_v1_entries (
     id              INTEGER,
     subscription_id INTEGER,
-    digest          INTEGER,
+    digest          BIGINT,
     entry           BYTEA
 );
 

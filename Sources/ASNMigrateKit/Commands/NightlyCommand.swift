@@ -205,8 +205,6 @@ package enum NightlyCommand {
         let settings: NightlyRun.Settings
         do {
             settings = try Self.settings(arguments)
-            InputFile.maxRecordBytes = settings.nightly.maxRecordBytes
-            UnverifiedFrames.required = settings.nightly.requireChecksums
         } catch {
             console.diagnostic(
                 "\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")

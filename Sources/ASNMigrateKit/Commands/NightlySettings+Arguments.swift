@@ -62,7 +62,7 @@ extension NightlySettings {
                 case "verify-signatures": s.verifySignatures = on
                 case "require-signatures": s.requireSignatures = on
                 case "no-html": s.html = !on
-                case "require-checksums": s.requireChecksums = on
+                case "require-checksums": s.inputLimits.requireChecksums = on
                 case "fetch": s.fetch = on
                 default: s.allowFutureRunDate = on
                 }
@@ -159,7 +159,7 @@ extension NightlySettings {
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
-        case "max-record-bytes": maxRecordBytes = try InputOptions.parse(value, option: option)
+        case "max-record-bytes": inputLimits.maxRecordBytes = try InputOptions.parse(value, option: option)
         case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
         case "environment":
             environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])

@@ -55,6 +55,10 @@ package enum NightlyMetrics {
             gauge(
                 "run_files", "Input files of this run by what the ledger made of them.",
                 runFileKinds.map { ($0, value("files_\($0)")) } + [("lines_deferred", value("lines_deferred"))])
+            gauge(
+                "run_unverified_zstd_frames",
+                "zstd frames this run read without a content checksum (their data could not be checked; require-checksums rejects them).",
+                [(nil, value("unverified_frames"))])
             // Levels of the state.
             gauge(
                 "backlog", "Differences open and items pending after the run.",

@@ -35,6 +35,8 @@ package struct NightlyPass {
     package var answersFolder: String?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
     package var pairsFirstNightInMemory = true
+    /// How the night reads its inputs (`settings.inputLimits`), and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// Creates a run.
     package init(
@@ -48,6 +50,7 @@ package struct NightlyPass {
         self.now = now
         self.log = log
         self.step = step
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// What the run changed, for the log.
@@ -125,7 +128,7 @@ package struct NightlyPass {
                     tally: &tally)
             }
             // zstd frames read without a checksum this night: warned about by the log, counted in `summary.csv`.
-            tally.figures.unverifiedInputs = UnverifiedFrames.take().map {
+            tally.figures.unverifiedInputs = reading.unverifiedFrames.take().map {
                 UnverifiedInput(name: $0.name, frames: $0.frames)
             }
             let frames = tally.figures.unverifiedInputs.reduce(0) { $0 + $1.frames }
@@ -186,7 +189,8 @@ package struct NightlyPass {
                 outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
             } else {
                 outcome = try ingestIfNeeded(
-                    InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                    InputFile(path: path, reading: reading), side: side, store: store, run: runId, listed: realPaths,
+                    backfill: backfill,
                     remap: remap)
             }
             count(outcome, side: side, tally: &tally)
@@ -206,7 +210,7 @@ package struct NightlyPass {
         let files: [InputFile]
         do {
             // A fetch folder's own files (its summary and lists) are not V2 records, as `reconcile` leaves them.
-            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2Roots).filter {
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2Roots, reading: reading).filter {
                 side == "v1" || !FetchFolder.isOwnFile($0.path)
             }
         } catch let error as ASNError {
@@ -615,7 +619,7 @@ package struct NightlyPass {
             throw Self.readFailure(read.file, error)
         }
         defer { close(fd) }
-        let tail = InputFile(descriptor: fd, name: read.file.path)
+        let tail = InputFile(descriptor: fd, name: read.file.path, reading: reading)
         if read.side == "v1" {
             try ingestV1(
                 tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,

@@ -47,10 +47,9 @@ package struct NightlySettings: Sendable, Equatable {
     package var appAppleId: String?
     /// Files modified less than this long ago (ms, by the machine's clock) are left for a later night (`min-file-age`).
     package var minFileAge: Int64 = 10 * 60_000
-    /// The longest record read, in bytes (`max-record-bytes`); a longer one is one `record_too_large` reject.
-    package var maxRecordBytes = InputFile.defaultMaxRecordBytes
-    /// Whether a zstd frame without a content checksum is a reject (`require-checksums`).
-    package var requireChecksums = false
+    /// The longest record read (`max-record-bytes`; a longer one is one `record_too_large` reject) and whether a zstd
+    /// frame without a content checksum is a reject (`require-checksums`).
+    package var inputLimits = InputLimits()
     /// The oldest a side's newest record may be at the end of the run date before the side is stale (ms; `max-lag`).
     package var maxLag: [String: Int64] = [
         "v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay
