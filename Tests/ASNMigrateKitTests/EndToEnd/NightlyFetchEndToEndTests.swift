@@ -315,4 +315,20 @@ import Testing
         #expect(metrics.contains("asn_migrate_nightly_last_run_exit_code 77\n"))
         try nights.expectNothingLeaked()
     }
+
+    @Test func aFetchFolderAnotherRunHoldsIsExit75WithTheNightNotRun() throws {
+        var nights = try Nights(subscribers: 2, seed: 4, months: 1)
+        defer { nights.remove() }
+        for name in nights.months { try nights.arrive(name) }
+        let server = try nights.setup.server()
+        defer { server.stop() }
+        try FileManager.default.createDirectory(atPath: nights.appleView, withIntermediateDirectories: true)
+        // A `fetch --out` of the same folder holds its lock.
+        let held = try RunLock.acquire(RunLock.lockPath(besideOutput: nights.appleView))
+        let run = try nights.run(server, date: "2021-06-01")
+        held.release()
+        #expect(run.status == ExitStatus.locked.rawValue, "\(run.stderr)")
+        #expect(server.requests.isEmpty, "nothing asked")
+        #expect(try nights.w.query("SELECT COUNT(*) FROM runs") == "0", "no night in the state")
+    }
 }
