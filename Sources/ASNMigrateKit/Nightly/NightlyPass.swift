@@ -812,7 +812,8 @@ package struct NightlyPass {
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
     /// conflict, whose row `conflict` makes). A sharded night stores only its own shard's records: another shard's only
-    /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans.
+    /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans. A V1
+    /// record's `transactions` (its receipts' facts, for Apple's API view) are kept even for a copy already seen.
     func keep(
         _ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
         into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }, transactions: V1RecordFacts? = nil
@@ -834,6 +835,12 @@ package struct NightlyPass {
             outcome.counts.otherEnvironment += 1
             return
         }
+        // A V1 copy's transaction facts are kept too, as `reconcile` gathers every copy's: the first copy in its input
+        // order names the transactions' source, whichever night each copy arrived.
+        if var transactions {
+            transactions.source = record.facts.location.source
+            outcome.touched.formUnion(try store.insertV1Transactions(transactions, file: fileId))
+        }
         if let seen = try store.seen(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1
             if record.side == "v2", seen.digest != record.digest, let row = conflict() {
@@ -847,10 +854,6 @@ package struct NightlyPass {
         if let backfill { record.feed(into: &backfill.reconciler) }
         outcome.counts.stored += 1
         outcome.touched.insert(key)
-        if var transactions {
-            transactions.source = record.facts.location.source
-            outcome.touched.formUnion(try store.insertV1Transactions(transactions, file: fileId))
-        }
     }
 
     // MARK: - Helpers
