@@ -394,7 +394,9 @@ package enum ReconcileCommand {
             ),
             .single(
                 "--bundle-id", valueName: "ID",
-                help: "With --verify-signatures: reject V2 records of another bundle ID."),
+                help:
+                    "With --verify-signatures: reject V2 records of another bundle ID."
+                    + (configKeys ? " With --fetch: the bundle id the API key asks for." : "")),
             .single(
                 "--app-apple-id", valueName: "N",
                 help:

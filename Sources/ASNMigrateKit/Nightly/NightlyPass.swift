@@ -26,6 +26,13 @@ package struct NightlyPass {
     package var progress: (Int, Int) -> Void = { _, _ in }
     /// The signature checks for V2 records read (nil: not verified).
     package var signatures: SignaturePolicy?
+    /// With `nightly --fetch`: called once the night's V1 files are read and before its V2 side is, with the
+    /// subscriptions the new V1 records touched (`NightlyFetch` asks Apple and writes the fetch folder); what it throws
+    /// stops the night before anything is committed.
+    package var beforeV2: ((NightlyStore, Set<SubscriptionKey>) throws(ASNError) -> Void)?
+    /// With `nightly --fetch`: the fetch folder's real path; the night wrote its files, so `min-file-age` does not
+    /// hold them back.
+    package var answersFolder: String?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
     package var pairsFirstNightInMemory = true
     /// How the night reads its inputs (`settings.inputLimits`), and the zstd frames its readers found unverified.
@@ -113,6 +120,9 @@ package struct NightlyPass {
             let remap = try checkRules(store, fresh: fresh)
             tally.rulesChanged = remap
             for side in ["v1", "v2"] {
+                if side == "v2", let beforeV2 {
+                    try beforeV2(store, tally.late.union(tally.corrected).union(tally.remapped))
+                }
                 try ingest(
                     side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
                     tally: &tally)
@@ -199,7 +209,10 @@ package struct NightlyPass {
         if let database { return [Self.ledgerPath(database)] }
         let files: [InputFile]
         do {
-            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2, reading: reading)
+            // A fetch folder's own files (its summary and lists) are not V2 records, as `reconcile` leaves them.
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2Roots, reading: reading).filter {
+                side == "v1" || !FetchFolder.isOwnFile($0.path)
+            }
         } catch let error as ASNError {
             throw error
         } catch {
@@ -509,7 +522,9 @@ package struct NightlyPass {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
             return FileOutcome(action: .skipped)
         }
-        let young = fileClock - status.mtimeMs < settings.minFileAge
+        let young =
+            fileClock - status.mtimeMs < settings.minFileAge
+            && !(answersFolder.map { file.path.hasPrefix($0 + "/") } ?? false)
         let data: Data
         do {
             data = try Self.contents(file.path)

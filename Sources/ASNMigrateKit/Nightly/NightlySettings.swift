@@ -64,6 +64,26 @@ package struct NightlySettings: Sendable, Equatable {
     /// `shard.csv` into `<reports>/<run date>.shard-K-of-N`, for `asn-migrate merge`; nil: not sharded.
     package var shard: ShardSelection?
 
+    /// Whether the night asks Apple's App Store Server API, before it pairs, for every subscription whose answer can
+    /// change, and reads the answers as its V2 side (`fetch`).
+    package var fetch = false
+    /// `fetch`'s settings the night shares (`key-id`, `issuer-id`, `private-key`, `base-url` over both environments'
+    /// URLs, the request limits); its bundle id is `bundle-id`'s.
+    package var api = FetchSettings()
+    /// The fetch folder the night's answers go to and its V2 side is read from (`apple-view`; default
+    /// `<state>.apple-view`); nil without `fetch`.
+    package var appleView: String?
+
+    /// The V2 roots the night lists: the `v2` roots, and with `fetch` the fetch folder.
+    package var v2Roots: [String] {
+        v2 + (fetch ? appleView.map { [$0] } ?? [] : [])
+    }
+
+    /// Apple's base URL for `environment` (`Production` / `Sandbox`), or `base-url` for both.
+    package func apiBaseURL(_ environment: String) -> String {
+        api.baseURL.isEmpty ? FetchSettings.baseURLs[environment.lowercased()] ?? "" : api.baseURL
+    }
+
     /// With `v1 = postgres://…`: the table or SELECT to read (`v1-query`).
     package var v1Query: String?
     /// With `v2 = postgres://…`: the table or SELECT to read (`v2-query`).
@@ -96,11 +116,13 @@ package struct NightlySettings: Sendable, Equatable {
     /// Creates default settings.
     package init() {}
 
-    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
+    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them
+    /// (with `fetch`, `bundle-id` is the API key's too, so it needs no `verify-signatures`).
     package func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
         try SignaturePolicy.resolve(
             verify: verifySignatures, requireSignatures: requireSignatures,
-            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
+            rootCertificates: rootCertificates, bundleId: fetch && !verifySignatures ? nil : bundleId,
+            appAppleId: appAppleId)
     }
 
     // MARK: - Derived

@@ -401,6 +401,17 @@ package final class NightlyStore {
         return try keys(of: ids)
     }
 
+    /// Every subscription with a record of `side` (`v1` / `v2`): those `nightly --fetch` asks Apple for until answered.
+    package func subscriptions(side: String) throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        try cached(
+            "SELECT DISTINCT s.environment_id, s.original_transaction_id FROM subscriptions s WHERE EXISTS (SELECT 1 FROM facts f WHERE f.subscription_id = s.id AND f.side = ?)"
+        ).forEach([.integer(Self.sideCode(side))]) { s in
+            keys.insert(SubscriptionKey(environment: text(id: s.int64(0)) ?? "", originalTransactionId: s.text(1)))
+        }
+        return keys
+    }
+
     /// Subscriptions with an open difference or a pending item.
     package func unsettledSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
