@@ -51,7 +51,10 @@ struct JSONTape {
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
         self.count = count
-        tokens.reserveCapacity(1024)
+        // About one token per 8 bytes covers usual JSON (a member is two tokens and rarely under 16 bytes); the array
+        // grows past that. A fixed 1,024 (24 KB) for every JWS payload of a few hundred bytes was most of the bytes
+        // `reconcile` requested.
+        tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
     }
 
     /// Scans the document; false when it is invalid JSON or uses something the fast path leaves to the reference.

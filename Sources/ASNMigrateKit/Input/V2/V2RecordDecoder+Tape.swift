@@ -1,22 +1,29 @@
 /// The fast path of `V2RecordDecoder` for the forms nearly every archive holds, read without signature checks: a
 /// signed notification `{"signedPayload": "<JWS>"}` and a decoded payload (`{"notificationType": …}`, as teams that
 /// decode on receipt keep it, and as `migrate` writes it). The record, the JWS payloads and the nested transaction and
-/// renewal info are read from token tapes over their bytes (`TapeV2Object`) into the same models, with no JSON tree.
-/// Anything else, and anything unusual (an escaped JWS, `data` that is not an object, a payload that is not a
-/// notification, a bad segment), is declined (nil) and left to the reference path, which also words every reject, so
-/// outcomes are the reference's exactly (`V2TapeDecoderTests` checks it on the sample, the corpus, random and damaged
-/// records).
+/// renewal info are read from token tapes over their bytes (`TapeV2Object`) into the same models, with no JSON tree;
+/// the content digest is written from the tapes as the models would write it (`TapeMemberCopier`), so only the members
+/// `members` keeps become values. Anything else, and anything unusual (an escaped JWS, `data` that is not an object,
+/// a payload that is not a notification, a bad segment), is declined (nil) and left to the reference path, which also
+/// words every reject, so outcomes are the reference's exactly (`V2TapeDecoderTests` checks it on the sample, the
+/// corpus, random and damaged records).
 extension V2RecordDecoder {
     /// The outcomes of `record` by the fast path, or nil to leave it to the reference path.
     func tapeDecode(_ record: RawRecord) -> [V2ReadOutcome]? {
         guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return nil }
+        var content = JSONByteSink()
+        content.bytes.reserveCapacity(record.bytes.count * 3 / 4 + 256) // a JWS is 4/3 of what it holds
+        let members = self.members
         let payload = Self.withObjectTape(record.bytes) { top -> ResponseBodyV2DecodedPayload? in
-            if top.member("notificationType") != nil { return Self.notification(top) }
+            if top.member("notificationType") != nil { return Self.notification(top, members, &content) }
             guard let jws = top.member("signedPayload"), top.kind(jws) == .string else { return nil }
-            return Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0) }) ?? nil
+            return Self.withJWSPayload(top.rawString(at: jws), { Self.notification($0, members, &content) }) ?? nil
         }
         guard let payload = payload ?? nil else { return nil }
-        return [V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location)))]
+        let digest = SHA1.digest(content.bytes)
+        return [
+            V2IDCheck.checked(.record(V2Record(payload: payload, location: record.location, contentDigest: digest)))
+        ]
     }
 
     /// Reads the payload segment of the compact JWS `jws` into a tape and gives its top-level object to `read`;
@@ -45,8 +52,11 @@ extension V2RecordDecoder {
         }
     }
 
-    /// The notification in a decoded payload (a record's, or a JWS payload's), or nil to decline.
-    private static func notification(_ object: TapeV2Object) -> ResponseBodyV2DecodedPayload? {
+    /// The notification in a decoded payload (a record's, or a JWS payload's), or nil to decline; its content (without
+    /// `migration`) is written to `content` in the model's member order, as `V2Record.contentDigest` hashes it.
+    private static func notification(
+        _ object: TapeV2Object, _ members: V2MemberSelection, _ content: inout JSONByteSink
+    ) -> ResponseBodyV2DecodedPayload? {
         guard let typeToken = object.member("notificationType"),
             object.kind(typeToken) == .string || object.kind(typeToken) == .escapedString
         else { return nil }
@@ -60,23 +70,34 @@ extension V2RecordDecoder {
             }
             migration = info
         }
-        var data = NotificationData()
+        var payload = ResponseBodyV2DecodedPayload(notificationType: type, version: nil, migration: migration)
+        content.bytes.append(UInt8(ascii: "{"))
+        content.add("notificationType", type)
+        TapeMemberCopier.copy(object, keep: members.notification, into: &content) { payload.visitScalars(&$0) }
+        content.openObject("data")
         if let dataToken = object.member("data"), object.kind(dataToken) != .null {
-            guard object.kind(dataToken) == .object, let read = notificationData(object.object(at: dataToken)) else {
-                return nil
-            }
-            data = read
+            guard object.kind(dataToken) == .object,
+                let read = notificationData(object.object(at: dataToken), members, &content)
+            else { return nil }
+            payload.data = read
         }
-        return ResponseBodyV2DecodedPayload(notificationType: type, scalars: object, data: data, migration: migration)
+        content.closeObject()
+        content.bytes.append(UInt8(ascii: "}"))
+        return payload
     }
 
-    /// The `data` object with its nested info, or nil to decline.
-    private static func notificationData(_ object: TapeV2Object) -> NotificationData? {
-        var data = NotificationData(scalars: object)
+    /// The `data` object with its nested info, or nil to decline; its members are written to `content`.
+    private static func notificationData(
+        _ object: TapeV2Object, _ members: V2MemberSelection, _ content: inout JSONByteSink
+    ) -> NotificationData? {
+        var data = NotificationData()
+        TapeMemberCopier.copy(object, keep: members.data, into: &content) { data.visitScalars(&$0) }
         guard
             let transaction = nested(
-                object, NotificationData.transactionKeys, { JWSTransactionDecodedPayload($0) }),
-            let renewal = nested(object, NotificationData.renewalKeys, { JWSRenewalInfoDecodedPayload($0) })
+                object, NotificationData.transactionKeys, members.transaction, JWSTransactionDecodedPayload(),
+                &content),
+            let renewal = nested(
+                object, NotificationData.renewalKeys, members.renewal, JWSRenewalInfoDecodedPayload(), &content)
         else { return nil }
         data.transactionInfo = transaction
         data.renewalInfo = renewal
@@ -84,19 +105,29 @@ extension V2RecordDecoder {
     }
 
     /// The nested info under `keys.signed` (a JWS or an object) or `keys.decoded` (an object), as the reference's
-    /// `nested` finds it: `.some(nil)` when absent, nil to decline.
-    private static func nested<Model>(
-        _ data: TapeV2Object, _ keys: (signed: String, decoded: String), _ make: (TapeV2Object) -> Model
+    /// `nested` finds it, with the members `keep` selects: `.some(nil)` when absent, nil to decline. Its members are
+    /// written to `content` under `keys.decoded`, as the model writes them.
+    private static func nested<Model: V2ScalarModel>(
+        _ data: TapeV2Object, _ keys: (signed: String, decoded: String), _ keep: UInt64, _ empty: Model,
+        _ content: inout JSONByteSink
     ) -> Model?? {
+        /// The model read from `object`, its members written to `content`.
+        func read(_ object: TapeV2Object) -> Model {
+            var model = empty
+            content.openObject(keys.decoded)
+            TapeMemberCopier.copy(object, keep: keep, into: &content) { model.visitMembers(&$0) }
+            content.closeObject()
+            return model
+        }
         for key in [keys.signed, keys.decoded] {
             guard let value = data.member(key) else { continue }
             switch data.kind(value) {
             case .null: continue
-            case .object: return .some(make(data.object(at: value)))
+            case .object: return .some(read(data.object(at: value)))
             case .string where key == keys.signed:
                 // A JWS whose payload is JSON null means absent; any other payload that is no object is declined.
                 guard let bytes = jwsPayloadBytes(data.rawString(at: value)) else { return nil }
-                if let model = withObjectTape(bytes, make) { return .some(model) }
+                if let model = withObjectTape(bytes, read) { return .some(model) }
                 if (try? JSONParser().parse(bytes)) == .null { continue }
                 return nil
             default: return nil

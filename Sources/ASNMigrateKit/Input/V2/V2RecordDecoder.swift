@@ -26,6 +26,10 @@ package struct V2RecordDecoder: Sendable {
     package let parser: JSONParser
     /// The signature checks to make, or nil to decode without verifying (the default).
     package var signatures: SignaturePolicy?
+    /// The members the fast path keeps as values in a record's payload (the others count only in its content digest);
+    /// every member by default. A reader that reads only some (`reconcile`) sets the ones it reads, found by
+    /// `V2MemberSelection.read(by:)`; the reference path always keeps every member.
+    package var members = V2MemberSelection.all
 
     /// Creates a decoder.
     package init() {

@@ -15,7 +15,24 @@ import Testing
         guard let fast = decoder.tapeDecode(record) else { return false }
         #expect(fast == reference, "\(what): the fast path and the reference differ")
         #expect(decoder.decode(record) == reference, "\(what)")
+        // Keeping only what `reconcile` reads: the same outcomes, digests and readings.
+        var selective = decoder
+        selective.members = ReconcilePass.v2Members
+        let kept = selective.tapeDecode(record)
+        #expect(kept?.count == reference.count, "\(what): the selective fast path declined or split the record")
+        for (a, b) in zip(kept ?? [], reference) {
+            #expect(Self.sameReadings(a, b), "\(what): keeping reconcile's members changed what reconcile reads")
+        }
         return true
+    }
+
+    /// Whether two outcomes agree on everything `reconcile` reads: rejects equal, records at the same place with the
+    /// same content digest and the same readings (`ReconcilePass.readings`).
+    static func sameReadings(_ a: V2ReadOutcome, _ b: V2ReadOutcome) -> Bool {
+        guard let x = a.record, let y = b.record else { return a == b }
+        return x.location == y.location && x.contentDigest == y.contentDigest
+            && x.signatureVerified == y.signatureVerified
+            && ReconcilePass.readings(of: x.payload) == ReconcilePass.readings(of: y.payload)
     }
 
     /// `record` with a damage chosen by `r`: a flipped byte, a cut, or a byte repeated.
