@@ -57,6 +57,24 @@ struct JSONTape {
         tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
     }
 
+    /// Scans `count` bytes at `base` into the capacity of `storage` (emptied first): a reader of many documents reuses
+    /// one array from one to the next (`releaseTokens()` hands it back).
+    init(base: UnsafePointer<UInt8>, count: Int, storage: consuming [Token]) {
+        self.base = base
+        self.count = count
+        tokens = storage
+        tokens.removeAll(keepingCapacity: true)
+        tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
+    }
+
+    /// The token array, for the next tape to reuse; this tape is empty afterwards.
+    mutating func releaseTokens() -> [Token] {
+        objectCount = 0
+        var released: [Token] = []
+        swap(&released, &tokens)
+        return released
+    }
+
     /// Scans the document; false when it is invalid JSON or uses something the fast path leaves to the reference.
     mutating func build() -> Bool {
         var scanner = TapeScanner(base: base, end: count)

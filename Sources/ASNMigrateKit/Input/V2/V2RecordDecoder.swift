@@ -40,8 +40,19 @@ package struct V2RecordDecoder: Sendable {
 
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     package func decode(_ record: RawRecord) -> [V2ReadOutcome] {
-        if let fast = tapeDecode(record) { return fast }
-        return referenceDecode(record)
+        var outcomes: [V2ReadOutcome] = []
+        decode(record, scratch: V2DecodeScratch(), into: &outcomes)
+        return outcomes
+    }
+
+    /// Decodes one record's bytes as `decode(_:)` does, appending its outcomes to `outcomes`; `scratch` holds the fast
+    /// path's buffers from one record to the next (one per thread).
+    package func decode(_ record: RawRecord, scratch: V2DecodeScratch, into outcomes: inout [V2ReadOutcome]) {
+        if let fast = tapeDecode(record, scratch: scratch) {
+            outcomes.append(fast)
+        } else {
+            outcomes.append(contentsOf: referenceDecode(record))
+        }
     }
 
     /// Decodes one record's bytes through the parsed JSON tree: every form, every reject's wording.
