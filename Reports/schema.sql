@@ -339,6 +339,45 @@ CREATE TABLE state_other_shard_bounds (
     max_ms  INTEGER
 );
 
+-- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts per
+-- subscription it shows: `facts` (JSON: the renewal facts, the event time, the source), `entries` (the receipt entries
+-- of that subscription it lists, in order: `v1_entries` ids as unsigned LEB128 varints).
+CREATE TABLE state_v1_transactions (
+    id              INTEGER,
+    file_id         INTEGER,
+    subscription_id INTEGER,
+    inferred        INTEGER,
+    event_ms        INTEGER,
+    facts           BYTEA,
+    entries         BYTEA
+);
+
+-- v1_entries: each distinct V1 receipt entry (JSON) of a subscription, once, by its content digest.
+CREATE TABLE state_v1_entries (
+    id              INTEGER,
+    subscription_id INTEGER,
+    digest          BIGINT,
+    entry           BYTEA
+);
+
+-- api_records: Apple's App Store Server API answers as read, each copy with its file: kind 1 a transaction (JSON:
+-- environment and payload), kind 2 a subscription status (JSON: its members, fetchedAt in epoch ms).
+CREATE TABLE state_api_records (
+    id              INTEGER,
+    file_id         INTEGER,
+    subscription_id INTEGER,
+    kind            INTEGER,
+    purchase_ms     INTEGER,
+    record          BYTEA
+);
+
+-- api_dates: every date of a subscription (epoch ms) that the state's moving spans can reach: purchases, expiries,
+-- refunds, event and fetch times; a night re-pairs the subscriptions with a date near a span's moved end.
+CREATE TABLE state_api_dates (
+    at_ms           INTEGER,
+    subscription_id INTEGER
+);
+
 -- conflicts: V2 UUIDs seen again with other content (report cells as text).
 CREATE TABLE state_conflicts (
     id                      INTEGER,

@@ -32,14 +32,14 @@ package enum APIFaultInjector {
         package var sourceRecord: Int?
     }
 
-    /// The fields of a history transaction that may be changed: issue 11's `transaction_field_mismatch` list.
-    package static let changeableFields = [
-        "productId", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate", "revocationReason",
-        "isUpgraded", "inAppOwnershipType", "offerType", "offerIdentifier", "webOrderLineItemId", "quantity"
-    ]
+    /// The fields of a history transaction that may be changed: every field the compared-field table compares against
+    /// Apple's history, in its order, but `transactionId` (a changed one is a restored copy, not a difference).
+    package static let changeableFields: [String] = ComparedField.apiViewFields.filter { $0 != .transactionId }
+        .map(\.rawValue)
 
-    /// Fields `reconcile` compares only when the V1 side knows a value.
-    static let comparedOnlyWhenKnown: Set<String> = ["inAppOwnershipType", "quantity"]
+    /// Fields `reconcile` compares only when the V1 side knows a value (the table's `.whenV1States`).
+    static let comparedOnlyWhenKnown: Set<String> = Set(
+        ComparedField.apiViewFields.filter { $0.apiView == .whenV1States }.map(\.rawValue))
 
     /// How far inside the simulated span a touched transaction's purchase lies.
     static let margin = 4 * SimulationCalendar.day
@@ -207,25 +207,12 @@ package enum APIFaultInjector {
         return row
     }
 
-    /// A compared field of a transaction as `reconcile` renders it ("" when absent; isUpgraded absent is false).
+    /// A compared field of a transaction as `reconcile` renders it ("" when absent; isUpgraded absent is false): read
+    /// by the compared-field table, rendered by the one comparison.
     static func value(of field: String, in t: JWSTransactionDecodedPayload) -> String {
-        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
-        let int = { (value: Int?) in value.map(String.init) ?? "" }
-        switch field {
-        case "productId": return t.productId ?? ""
-        case "purchaseDate": return date(t.purchaseDate)
-        case "originalPurchaseDate": return date(t.originalPurchaseDate)
-        case "expiresDate": return date(t.expiresDate)
-        case "revocationDate": return date(t.revocationDate)
-        case "revocationReason": return int(t.revocationReason)
-        case "isUpgraded": return String(t.isUpgraded == true)
-        case "inAppOwnershipType": return t.inAppOwnershipType ?? ""
-        case "offerType": return int(t.offerType)
-        case "offerIdentifier": return t.offerIdentifier ?? ""
-        case "webOrderLineItemId": return t.webOrderLineItemId ?? ""
-        case "quantity": return int(t.quantity)
-        default: return ""
-        }
+        guard let compared = ComparedField(rawValue: field) else { return "" }
+        let value = compared.value(in: t)
+        return FieldComparison.cells(value, value, tolerance: 0).0
     }
 
     /// Whether `perturb` can change the field (it changes only values that are present, but flips isUpgraded always).

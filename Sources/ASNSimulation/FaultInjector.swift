@@ -51,12 +51,15 @@ package struct FaultInjector {
         case malformedV2(line: [UInt8], reasonKind: String)
     }
 
-    /// The compared fields that may be changed, with where they live.
-    package static let changeableFields = [
-        "productId", "purchaseDate", "expiresDate", "originalPurchaseDate", "inAppOwnershipType", "revocationDate",
-        "revocationReason", "isUpgraded", "offerType", "offerIdentifier", "autoRenewStatus", "autoRenewProductId",
-        "expirationIntent", "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus"
-    ]
+    /// The compared fields that may be changed: those notification pairing compares by default (the compared-field
+    /// table, in its order), but the ones the simulated records are paired and grouped by (`keptFields`).
+    package static let changeableFields: [String] = ComparedField.defaultFields.filter { field in
+        (field.row.bit != nil || field.row.flagSlot != nil) && !keptFields.contains(field)
+    }.map(\.rawValue)
+
+    /// Compared fields a fault never changes: `webOrderLineItemId` pairs a V2 record with its V1 twin, and `bundleId`
+    /// is the app's, the same on every record.
+    static let keptFields: Set<ComparedField> = [.webOrderLineItemId, .bundleId]
 
     /// Kinds a changed V2 type may take.
     static let replacementKinds = [
@@ -282,28 +285,20 @@ package struct FaultInjector {
         value(of: field, in: n.transaction, n.renewal)
     }
 
-    /// A compared field of a transaction / renewal info pair, rendered: dates ISO 8601, booleans true/false, codes as digits.
+    /// A compared field of a transaction / renewal info pair, rendered as the reports render it (dates ISO 8601,
+    /// booleans true/false, codes as digits): read by the compared-field table; nil when absent.
     static func value(of field: String, in t: JWSTransactionDecodedPayload?, _ r: JWSRenewalInfoDecodedPayload?)
         -> String?
     {
-        switch field {
-        case "productId": return t?.productId
-        case "purchaseDate": return t?.purchaseDate.map(Timestamp.iso8601)
-        case "expiresDate": return t?.expiresDate.map(Timestamp.iso8601)
-        case "originalPurchaseDate": return t?.originalPurchaseDate.map(Timestamp.iso8601)
-        case "inAppOwnershipType": return t?.inAppOwnershipType
-        case "revocationDate": return t?.revocationDate.map(Timestamp.iso8601)
-        case "revocationReason": return t?.revocationReason.map { String($0) }
-        case "isUpgraded": return t?.isUpgraded.map { $0 ? "true" : "false" }
-        case "offerType": return t?.offerType.map { String($0) }
-        case "offerIdentifier": return t?.offerIdentifier
-        case "autoRenewStatus": return r?.autoRenewStatus.map { String($0) }
-        case "autoRenewProductId": return r?.autoRenewProductId
-        case "expirationIntent": return r?.expirationIntent.map { String($0) }
-        case "isInBillingRetryPeriod": return r?.isInBillingRetryPeriod.map { $0 ? "true" : "false" }
-        case "gracePeriodExpiresDate": return r?.gracePeriodExpiresDate.map(Timestamp.iso8601)
-        case "priceIncreaseStatus": return r?.priceIncreaseStatus.map { String($0) }
-        default: return nil
+        guard let compared = ComparedField(rawValue: field) else { return nil }
+        var data = NotificationData()
+        data.transactionInfo = t
+        data.renewalInfo = r
+        let value = compared.row.value(in: ResponseBodyV2DecodedPayload(notificationType: "", data: data))
+        switch value {
+        case .text(let text): return text.isEmpty ? nil : text
+        case .date(nil), .number(nil), .flag(nil): return nil
+        case .date, .number, .flag: return FieldComparison.cells(value, value, tolerance: 0).0
         }
     }
 

@@ -29,12 +29,7 @@ extension FetchSettings {
         }
         let choice = arguments.value("--environment") ?? "production"
         environment = choice == "sandbox" ? "Sandbox" : "Production"
-        baseURL = arguments.value("--base-url") ?? FetchSettings.baseURLs[choice] ?? ""
-        guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme),
-            url.host != nil
-        else {
-            throw ASNError(.usage, "option '--base-url' needs an http or https URL, not '\(baseURL)'")
-        }
+        try apply("--base-url", arguments.value("--base-url") ?? FetchSettings.baseURLs[choice] ?? "")
         update = arguments.flag("--update")
         if let since = arguments.value("--notifications-since") {
             guard let parsed = Timestamp.parseUTCDayOrInstant(since) else {
@@ -54,15 +49,48 @@ extension FetchSettings {
             }
             notificationsSince = parsed.ms
         }
-        concurrency = try arguments.integer("--concurrency") ?? 4
-        let rate = arguments.value("--max-requests-per-second") ?? "10"
-        guard let perSecond = Double(rate), perSecond > 0, perSecond <= 10_000 else {
-            throw ASNError(.usage, "option '--max-requests-per-second' needs a number above 0, not '\(rate)'")
+        for option in Self.sharedOptions where option != "--base-url" && option != "--bundle-id" {
+            if let value = arguments.value(option) { try apply(option, value) }
         }
-        requestsPerSecond = perSecond
-        maxRetries = try arguments.integer("--max-retries") ?? 5
-        retryDelay = Double(try arguments.durationMilliseconds("--retry-delay") ?? 1000) / 1000
-        timeout = max(0.1, Double(try arguments.durationMilliseconds("--timeout") ?? 30_000) / 1000)
         summaryJSON = arguments.value("--summary-json")
+    }
+
+    /// The options `nightly --fetch` takes from `fetch`, under the same names and specs (`FetchCommand.spec`'s), in
+    /// the order `--help` shows them.
+    package static let sharedOptions = [
+        "--key-id", "--issuer-id", "--bundle-id", "--private-key", "--base-url", "--max-requests-per-second",
+        "--concurrency", "--max-retries", "--retry-delay", "--timeout"
+    ]
+
+    /// Sets one of `sharedOptions` from its text (a flag's or a config file's value), checked as `fetch` checks it;
+    /// a bad value is a usage error naming the option.
+    package mutating func apply(_ option: String, _ value: String) throws(ASNError) {
+        if let spec = FetchCommand.spec.options.first(where: { $0.long == option }) {
+            try ArgumentValue.validate(value, for: spec)
+        }
+        switch option {
+        case "--key-id": keyId = value
+        case "--issuer-id": issuerId = value
+        case "--bundle-id": bundleId = value
+        case "--private-key": keyPath = value
+        case "--base-url":
+            guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                url.host != nil
+            else {
+                throw ASNError(.usage, "option '--base-url' needs an http or https URL, not '\(value)'")
+            }
+            baseURL = value
+        case "--max-requests-per-second":
+            guard let perSecond = Double(value), perSecond > 0, perSecond <= 10_000 else {
+                throw ASNError(.usage, "option '--max-requests-per-second' needs a number above 0, not '\(value)'")
+            }
+            requestsPerSecond = perSecond
+        case "--concurrency": concurrency = try ArgumentValue.integer(value, option: option, in: 1...64)
+        case "--max-retries": maxRetries = try ArgumentValue.integer(value, option: option, in: 0...100)
+        case "--retry-delay": retryDelay = Double(try ArgumentValue.durationMilliseconds(value, option: option)) / 1000
+        case "--timeout":
+            timeout = max(0.1, Double(try ArgumentValue.durationMilliseconds(value, option: option)) / 1000)
+        default: throw ASNError(.usage, "'\(option)' is not an option fetch shares")
+        }
     }
 }

@@ -25,12 +25,12 @@ enum InputOptions {
         return Int(min(size, Int64(Int.max / 2)))
     }
 
-    /// Sets the process's reading limits (`InputFile.maxRecordBytes`, `UnverifiedFrames.required`) from
-    /// `arguments`, or to their defaults.
-    static func apply(_ arguments: ParsedArguments) throws(ASNError) {
-        InputFile.maxRecordBytes =
-            try arguments.value("--max-record-bytes").map { (text: String) throws(ASNError) in try parse(text) }
-            ?? InputFile.defaultMaxRecordBytes
-        UnverifiedFrames.required = arguments.isSet("--require-checksums")
+    /// The run's reading limits from `arguments`, or their defaults.
+    static func limits(_ arguments: ParsedArguments) throws(ASNError) -> InputLimits {
+        InputLimits(
+            maxRecordBytes: try arguments.value("--max-record-bytes").map { (text: String) throws(ASNError) in
+                try parse(text)
+            } ?? InputLimits.defaultMaxRecordBytes,
+            requireChecksums: arguments.isSet("--require-checksums"))
     }
 }

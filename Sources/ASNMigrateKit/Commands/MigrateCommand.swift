@@ -90,7 +90,6 @@ package enum MigrateCommand {
     package static func run(_ arguments: ParsedArguments, console: Console, fastPath: Bool, workers: Int?) -> ExitStatus
     {
         do throws(ASNError) {
-            try InputOptions.apply(arguments)
             var settings = try settings(arguments)
             settings.fastPath = fastPath
             settings.workers = workers
@@ -119,6 +118,7 @@ package enum MigrateCommand {
         settings.format = MigrationOutput.Format(rawValue: arguments.value("--format") ?? "jsonl") ?? .jsonl
         settings.csvNames = MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted
         settings.mappingsDirectory = arguments.value("--mappings")
+        settings.inputLimits = try InputOptions.limits(arguments)
         return settings
     }
 }

@@ -122,8 +122,19 @@ package enum NightlyCommand {
                 "--max-lag", valueName: "DURATION",
                 help:
                     "Exit 3 when a side's newest record is older than this at the end of the run date (default 2d; per side: v1=3d,v2=1d)."
-            )
-        ] + ReconcileCommand.signatureOptions(configKeys: true) + ReconcileCommand.thresholdOptions(night: true),
+            ),
+            .flag(
+                "--fetch",
+                help:
+                    "After reading the night's V1 files, ask Apple's App Store Server API (as 'fetch --update': from each id's revision, one history per customer, resumable) for the subscriptions the new V1 records name, those never answered and those with a pending item or open difference, each environment at its own URL; the answers in --apple-view are the night's V2 side (besides any --v2). Needs --key-id, --issuer-id, --bundle-id and --private-key. In the config: fetch = yes."
+            ),
+            .single(
+                "--apple-view", valueName: "DIR",
+                help:
+                    "With --fetch: the fetch folder Apple's answers are kept in, as 'fetch --out' writes it, with not-answered.csv (the ids to retry); default <state>.apple-view beside the state.",
+                output: .folder)
+        ] + fetchOptions + ReconcileCommand.signatureOptions(configKeys: true)
+            + ReconcileCommand.thresholdOptions(night: true),
         exits: [
             CommandExit(.success, "the night is published; nothing new (with --shard: the shard's night is published)"),
             CommandExit(
@@ -136,8 +147,16 @@ package enum NightlyCommand {
             ),
             .usage,
             CommandExit(
+                .unavailable,
+                "with --fetch: the night is published, but Apple's API did not answer some subscriptions after --max-retries (named above and in <apple-view>/not-answered.csv); their V1 records are not_fetched, and the next night asks them again"
+            ),
+            CommandExit(
                 .locked,
-                "another night holds the state's lock, or PostgreSQL could not be reached; nothing was published; run again later"
+                "another night holds the state's lock (or, with --fetch, a fetch holds --apple-view's), or PostgreSQL could not be reached; nothing was published; run again later"
+            ),
+            CommandExit(
+                .unauthorized,
+                "with --fetch: Apple's API refused the token (HTTP 401); the night was not run and the state is unchanged; check the key id, issuer id, bundle id, the .p8 key and the clock"
             ),
             CommandExit(.configuration, "a PostgreSQL source is configured wrong; nothing was published")
         ],
@@ -150,10 +169,32 @@ package enum NightlyCommand {
                     ".sample-out/nightly", "--min-file-age", "0", "--max-reject-rate", "20%", "--run-date", "2024-02-02"
                 ]),
             CommandExample(
+                "Apple's own view as the V2 side, asked each night for what can change (a team still on V1).",
+                [
+                    "nightly", "--v1", "archive/v1", "--fetch", "--key-id", "ABC123DEFG", "--issuer-id",
+                    "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", "com.example.app", "--private-key",
+                    "AuthKey_ABC123DEFG.p8", "--state", "state/nightly.sqlite"
+                ]),
+            CommandExample(
                 "From cron: every setting in a config file.", ["nightly", "--config", "/etc/asn-migrate/nightly.conf"])
         ],
         timestampedLog: true
     )
+
+    /// `fetch`'s options `--fetch` takes, as `fetch` declares them (`--bundle-id` is the signature options' own).
+    static var fetchOptions: [OptionSpec] {
+        FetchCommand.spec.options.filter { FetchSettings.sharedOptions.contains($0.long) && $0.long != "--bundle-id" }
+            .map { option in
+                var option = option
+                if option.long == "--base-url" {
+                    option.help =
+                        "With --fetch: send every request here instead of Apple's base URL of each record's environment (a test server)."
+                } else {
+                    option.help = "With --fetch: " + option.help.prefix(1).lowercased() + option.help.dropFirst()
+                }
+                return option
+            }
+    }
 
     /// Runs the command; `clock` gives the wall time (epoch ms); `stepReached` is called with each of `steps` as the
     /// run passes it (the crash tests' host binary stops there to be killed).
@@ -164,8 +205,6 @@ package enum NightlyCommand {
         let settings: NightlyRun.Settings
         do {
             settings = try Self.settings(arguments)
-            InputFile.maxRecordBytes = settings.nightly.maxRecordBytes
-            UnverifiedFrames.required = settings.nightly.requireChecksums
         } catch {
             console.diagnostic(
                 "\(Timestamp.iso8601(ms: clock())) asn-migrate nightly: \(ConsoleText.line(error.message))")

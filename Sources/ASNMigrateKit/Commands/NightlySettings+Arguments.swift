@@ -62,7 +62,8 @@ extension NightlySettings {
                 case "verify-signatures": s.verifySignatures = on
                 case "require-signatures": s.requireSignatures = on
                 case "no-html": s.html = !on
-                case "require-checksums": s.requireChecksums = on
+                case "require-checksums": s.inputLimits.requireChecksums = on
+                case "fetch": s.fetch = on
                 default: s.allowFutureRunDate = on
                 }
                 continue
@@ -77,9 +78,10 @@ extension NightlySettings {
                 }
             }
         }
+        if s.fetch { try s.applyFetch() }
         if let shard = s.shard { try s.applyShard(shard) }
         // Both sides, before anything is created: a night of one side only would judge every record unpaired.
-        let missing = [("v1", "V1", s.v1), ("v2", "V2", s.v2)].filter { $0.2.isEmpty }
+        let missing = [("v1", "V1", s.v1), ("v2", "V2", s.v2Roots)].filter { $0.2.isEmpty }
         if !missing.isEmpty {
             let flags = missing.map { "--\($0.0) PATH" }.joined(separator: " and ")
             let lines = missing.map { "\($0.0) = PATH" }.joined(separator: " / ")
@@ -147,12 +149,17 @@ extension NightlySettings {
         case "mappings": mappings = relative(value)
         case "metrics-file": metricsFile = relative(value)
         case "state-backup": stateBackup = relative(value)
+        case "apple-view": appleView = relative(value)
+        case "private-key": try api.apply(option, relative(value))
+        case "key-id", "issuer-id", "base-url", "max-requests-per-second", "concurrency", "max-retries", "retry-delay",
+            "timeout":
+            try api.apply(option, value)
         case "window": window = try ArgumentValue.durationMilliseconds(value, option: option)
         case "time-tolerance": timeTolerance = try ArgumentValue.durationMilliseconds(value, option: option)
         case "settle": settle = try ArgumentValue.durationMilliseconds(value, option: option)
         case "horizon": horizon = value == "none" ? nil : try ArgumentValue.durationMilliseconds(value, option: option)
         case "min-file-age": minFileAge = try ArgumentValue.durationMilliseconds(value, option: option)
-        case "max-record-bytes": maxRecordBytes = try InputOptions.parse(value, option: option)
+        case "max-record-bytes": inputLimits.maxRecordBytes = try InputOptions.parse(value, option: option)
         case "max-lag": maxLag = try Self.maxLag(value, option: option, defaults: maxLag)
         case "environment":
             environment = try ArgumentValue.choice(value, option: option, among: ["Production", "Sandbox"])
@@ -178,6 +185,30 @@ extension NightlySettings {
         }
     }
 
+    /// `fetch = yes`: the API key's settings are all given (the bundle id is `bundle-id`'s) and the fetch folder is
+    /// `apple-view`, or `<state>.apple-view` beside the state.
+    mutating func applyFetch() throws(ASNError) {
+        api.bundleId = bundleId ?? ""
+        let missing = [
+            ("key-id", "KEY_ID", api.keyId), ("issuer-id", "ISSUER_ID", api.issuerId),
+            ("bundle-id", "BUNDLE_ID", api.bundleId), ("private-key", "FILE", api.keyPath)
+        ].filter { $0.2.isEmpty }
+        guard missing.isEmpty else {
+            let flags = missing.map { "--\($0.0) \($0.1)" }.joined(separator: ", ")
+            throw ASNError(
+                .usage,
+                "nightly --fetch needs \(flags) (or \(missing.map { "\($0.0) = …" }.joined(separator: " / ")) in --config FILE): the App Store Server API key Apple's view is asked with, as 'asn-migrate fetch' takes it; nothing was read or created"
+            )
+        }
+        if appleView == nil { appleView = state + ".apple-view" }
+        if let uri = v2.first(where: PostgresSource.isURI) {
+            throw ASNError(
+                .usage,
+                "--fetch reads Apple's answers from --apple-view as the V2 side, which a V2 source \(PostgresSource.redacted(uri)) cannot be read beside; give V2 files, or run the database's nightly with its own state"
+            )
+        }
+    }
+
     /// A shard's night: `{shard}` in the state, reports, metrics and backup paths becomes K, and what a shard cannot
     /// do alone is refused (thresholds are judged on the merged report; a database source is not split).
     mutating func applyShard(_ shard: ShardSelection) throws(ASNError) {
@@ -186,6 +217,7 @@ extension NightlySettings {
         reports = reports.replacingOccurrences(of: "{shard}", with: k)
         metricsFile = metricsFile?.replacingOccurrences(of: "{shard}", with: k)
         stateBackup = stateBackup?.replacingOccurrences(of: "{shard}", with: k)
+        appleView = appleView?.replacingOccurrences(of: "{shard}", with: k)
         if let other = [("--fail-on", failOn), ("--warn-on", warnOn)].first(where: { !$0.1.isEmpty })?.0 {
             throw ASNError(
                 .usage,

@@ -52,7 +52,6 @@ package enum PartitionCommand {
     package static func run(_ arguments: ParsedArguments, console: Console) -> ExitStatus {
         let settings: PartitionRun.Settings
         do throws(ASNError) {
-            try InputOptions.apply(arguments)
             settings = try Self.settings(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
             console.diagnostic("\(PartitionRun.name): \(error.message)")
@@ -91,6 +90,7 @@ package enum PartitionCommand {
         }
         settings.gzip = arguments.flag("--gzip")
         settings.mappingsDirectory = arguments.value("--mappings")
+        settings.inputLimits = try InputOptions.limits(arguments)
         return settings
     }
 }

@@ -155,7 +155,6 @@ package enum ReconcileCommand {
     /// Runs the command; `now` is the clock (epoch ms), passed in so runs are reproducible.
     package static func run(_ arguments: ParsedArguments, console: Console, now: Int64 = currentTime()) -> ExitStatus {
         do throws(ASNError) {
-            try InputOptions.apply(arguments)
             return ReconcileRun(settings: try settings(arguments, now: now), console: console).run()
         } catch {
             console.diagnostic("asn-migrate reconcile: \(error.message)")
@@ -172,6 +171,7 @@ package enum ReconcileCommand {
             thresholds: try ThresholdCheck.parse(
                 failOn: arguments.values("--fail-on"), warnOn: arguments.values("--warn-on"),
                 catalog: ThresholdFigures.reconcile))
+        settings.inputLimits = try InputOptions.limits(arguments)
         settings.sharding = try shardPlan(arguments, environment: ProcessInfo.processInfo.environment)
         if let path = arguments.value("--partition") {
             let folder = try PartitionFolder.read(FileSystem.trimmingTrailingSlashes(path))
@@ -394,7 +394,9 @@ package enum ReconcileCommand {
             ),
             .single(
                 "--bundle-id", valueName: "ID",
-                help: "With --verify-signatures: reject V2 records of another bundle ID."),
+                help:
+                    "With --verify-signatures: reject V2 records of another bundle ID."
+                    + (configKeys ? " With --fetch: the bundle id the API key asks for." : "")),
             .single(
                 "--app-apple-id", valueName: "N",
                 help:

@@ -41,6 +41,8 @@ package final class FetchCheckpoint: @unchecked Sendable {
         package var startDate: Int64?
         /// The notification history's end (epoch ms).
         package var endDate: Int64?
+        /// The night an `--update` generation was begun for (`run`, by `nightly --fetch`): another night begins its own.
+        package var night: String?
         /// Where the answer body starts in the journal.
         package var bodyOffset: Int = 0
         /// The answer body's length.
@@ -121,6 +123,7 @@ package final class FetchCheckpoint: @unchecked Sendable {
         if !entry.covers.isEmpty { header.add("covers", json: .array(entry.covers.map { .string($0) })) }
         header.add("startDate", entry.startDate)
         header.add("endDate", entry.endDate)
+        header.add("night", entry.night)
         let line = body.map(Self.oneLine)
         if let line { header.add("bytes", line.count) }
         var record = JSONWriter.bytes(.object(header.object))
@@ -200,6 +203,7 @@ package final class FetchCheckpoint: @unchecked Sendable {
         if case .array(let covers)? = object["covers"] { entry.covers = covers.compactMap(\.stringValue) }
         entry.startDate = reader.int64("startDate")
         entry.endDate = reader.int64("endDate")
+        entry.night = reader.string("night")
         return entry
     }
 

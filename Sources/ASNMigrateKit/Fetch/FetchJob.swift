@@ -42,7 +42,7 @@ package struct FetchJob {
             say("\(ASNError.describe(error)); nothing fetched")
             return (error as? ASNError)?.code == .usage ? .usage : .failure
         }
-        let client = makeClient(credentials)
+        let client = settings.client(credentials, baseURL: settings.baseURL)
         guard let (outcome, notFound) = fetch(plan, client: client, directory: directory) else { return .failure }
         return judge(outcome, notFound: notFound)
     }
@@ -114,16 +114,6 @@ package struct FetchJob {
         plan.notificationsSince = settings.notificationsSince
         plan.now = now
         return plan
-    }
-
-    /// The App Store Server API client the settings describe.
-    private func makeClient(_ credentials: APICredentials) -> APIClient {
-        APIClient(
-            transport: URLSessionTransport(timeout: settings.timeout), baseURL: settings.baseURL,
-            tokens: APITokenSource(credentials: credentials),
-            limiter: RateLimiter(perSecond: settings.requestsPerSecond),
-            maxRetries: settings.maxRetries, retryDelay: settings.retryDelay,
-            userAgent: "asn-migrate/\(BuildInfo.versionNumber)")
     }
 
     /// Fetches every id and writes the folder's files; nil after saying why it stopped (the checkpoint keeps what
@@ -204,4 +194,16 @@ package struct FetchJob {
         ]
     }
 
+}
+
+extension FetchSettings {
+    /// The App Store Server API client these settings describe, for `baseURL` (one environment's).
+    package func client(_ credentials: APICredentials, baseURL: String) -> APIClient {
+        APIClient(
+            transport: URLSessionTransport(timeout: timeout), baseURL: baseURL,
+            tokens: APITokenSource(credentials: credentials),
+            limiter: RateLimiter(perSecond: requestsPerSecond),
+            maxRetries: maxRetries, retryDelay: retryDelay,
+            userAgent: "asn-migrate/\(BuildInfo.versionNumber)")
+    }
 }

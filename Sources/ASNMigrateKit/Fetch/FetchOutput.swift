@@ -23,7 +23,7 @@ package enum FetchOutput {
 
     /// Every name `fetch` writes in its folder (besides hidden temporaries).
     package static var ownNames: Set<String> {
-        Set(responseFolders + [summaryName, notFoundName, FetchCheckpoint.fileName])
+        Set(responseFolders + [summaryName, notFoundName, FetchFolder.notAnsweredName, FetchCheckpoint.fileName])
     }
 
     /// Throws `.outputFailed` when `directory` exists and holds anything `fetch` does not write (a folder given by

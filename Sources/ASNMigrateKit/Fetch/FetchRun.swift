@@ -14,6 +14,9 @@ package struct FetchPlan: Sendable {
     package var notificationsSince: Int64?
     /// The run's clock (epoch ms): the notification history's end.
     package var now: Int64 = 0
+    /// With `update`: the night (`nightly --fetch`'s run date) the generation is for; an unfinished generation of
+    /// another night is left, and a new one begun, so each night asks every id of its plan afresh.
+    package var night: String?
 
     /// Creates a plan.
     package init(environment: String, ids: [String]) {
@@ -114,12 +117,16 @@ package final class FetchRun: @unchecked Sendable {
         var generation = latest
         if plan.update {
             let resuming =
-                entries.contains { $0.kind == "run" && $0.generation == latest && $0.environment == environment }
+                entries.contains {
+                    $0.kind == "run" && $0.generation == latest && $0.environment == environment
+                        && (plan.night == nil || $0.night == plan.night)
+                }
                 && !entries.contains { $0.kind == "end" && $0.generation == latest && $0.environment == environment }
             if !resuming {
                 generation = entries.contains { $0.environment == environment } ? latest + 1 : 0
-                try checkpoint.append(
-                    FetchCheckpoint.Entry(kind: "run", environment: environment, generation: generation))
+                var begun = FetchCheckpoint.Entry(kind: "run", environment: environment, generation: generation)
+                begun.night = plan.night
+                try checkpoint.append(begun)
             }
         }
         // What earlier runs left: finished ids, this generation's answers, each id's last revision.

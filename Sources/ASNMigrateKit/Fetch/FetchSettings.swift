@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one `fetch` run does, as its flags say (`FetchSettings+Arguments` reads them).
-package struct FetchSettings: Sendable {
+package struct FetchSettings: Sendable, Equatable {
     /// Apple's base URLs per environment.
     package static let baseURLs = [
         "production": "https://api.storekit.itunes.apple.com",

@@ -38,7 +38,7 @@ extension InputFile {
             try buffer.fill(atLeast: 4)
             switch InputFormat.detect(buffer.pendingBytes) {
             case .gzip: return GzipByteSource(upstream: buffer, name: path)
-            case .zstd: return try ZstdByteSource(upstream: buffer, name: path)
+            case .zstd: return try ZstdByteSource(upstream: buffer, name: path, reading: reading)
             default: return buffer
             }
         } catch {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One input to read: a path as given on the command line (or found in a directory), or an open descriptor such as standard input.
 ///
 /// Copies share one `InputOpening`, so a look at the first bytes (format detection, the swapped-sides check) and the
@@ -11,38 +9,31 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
     package var descriptor: Int32?
     /// The one opening of this input, shared by its copies.
     let opening = InputOpening()
+    /// The run reading this input: its limits, and where the readers note what the job reports.
+    package var reading: InputReading
 
     // MARK: - Creating
 
-    /// An input file at `path`; the path `-` means standard input, reported as `stdin`.
-    package init(path: String) {
+    /// An input file at `path`, read by `reading` (a run of its own by default); the path `-` means standard input,
+    /// reported as `stdin`.
+    package init(path: String, reading: InputReading = InputReading()) {
         self.path = path == "-" ? Self.standardInputName : path
         self.descriptor = path == "-" ? 0 : nil
+        self.reading = reading
     }
 
-    /// An input read from an open descriptor (for example one end of a pipe), reported under `name`.
-    package init(descriptor: Int32, name: String = standardInputName) {
+    /// An input read from an open descriptor (for example one end of a pipe), reported under `name`, read by
+    /// `reading`.
+    package init(descriptor: Int32, name: String = standardInputName, reading: InputReading = InputReading()) {
         self.path = name
         self.descriptor = descriptor
+        self.reading = reading
     }
 
     /// How standard input is named in sources (`SourceLocation.standardInputName`).
     package static let standardInputName = SourceLocation.standardInputName
 
-    /// Standard input, reported as `stdin`.
-    package static let standardInput = InputFile(path: "-")
-
     // MARK: - Record size
-
-    /// The default `--max-record-bytes`: 64 MiB, far above any notification, far below what a machine holds.
-    package static let defaultMaxRecordBytes = 64 << 20
-
-    /// The longest record this process's readers keep (`--max-record-bytes`); longer ones are one `record_too_large`
-    /// reject each. Set once by the command before it reads anything.
-    package static var maxRecordBytes: Int {
-        get { recordLimit.withLock { $0 } }
-        set { recordLimit.withLock { $0 = max(1, newValue) } }
-    }
 
     /// The reject for a record longer than `limit` bytes (`bytes` long, when known), read past without being kept.
     static func recordTooLarge(bytes: Int?, limit: Int, at location: SourceLocation) -> ASNError {
@@ -54,12 +45,9 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
             at: location, group: "a record longer than --max-record-bytes (\(RejectCauses.grouped(limit)) bytes)")
     }
 
-    /// Storage of `maxRecordBytes`.
-    private static let recordLimit = Mutex<Int>(defaultMaxRecordBytes)
-
     // MARK: - Comparing
 
-    /// Inputs are the same when they name the same path and descriptor (the opening is not compared).
+    /// Inputs are the same when they name the same path and descriptor (the opening and reading are not compared).
     package static func == (lhs: InputFile, rhs: InputFile) -> Bool {
         lhs.path == rhs.path && lhs.descriptor == rhs.descriptor
     }

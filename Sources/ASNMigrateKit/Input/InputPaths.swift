@@ -16,8 +16,8 @@ package enum InputPaths {
     /// entry that cannot be examined or read (a dangling symbolic link, a link loop, no permission) is still listed,
     /// so that reading it gives one counted `unreadable_input` reject naming it; a FIFO, socket or device is skipped
     /// and listed in `skipped`. Throws `.unreadableInput` for an argument that does not exist or cannot be read,
-    /// `.usage` for a repeated `-`.
-    package static func select(_ arguments: [String]) throws -> InputSelection {
+    /// `.usage` for a repeated `-`. Every file is read by `reading`, the run's (one of its own by default).
+    package static func select(_ arguments: [String], reading: InputReading = InputReading()) throws -> InputSelection {
         var selection = InputSelection()
         var sawStandardInput = false
         for argument in arguments {
@@ -26,25 +26,25 @@ package enum InputPaths {
                     throw ASNError(.usage, "standard input '-' is given more than once; name it at most once")
                 }
                 sawStandardInput = true
-                selection.files.append(.standardInput)
+                selection.files.append(InputFile(path: "-", reading: reading))
                 continue
             }
             let info = try status(of: argument)
             if info.isDirectory {
                 let (found, skipped) = try walk(directory: argument)
-                selection.files += found.map { InputFile(path: $0) }
+                selection.files += found.map { InputFile(path: $0, reading: reading) }
                 selection.skipped += skipped
             } else {
                 try checkReadable(argument)
-                selection.files.append(InputFile(path: argument))
+                selection.files.append(InputFile(path: argument, reading: reading))
             }
         }
         return selection
     }
 
     /// The files `select` finds, without the skipped entries (for callers that do not report them).
-    package static func expand(_ arguments: [String]) throws -> [InputFile] {
-        try select(arguments).files
+    package static func expand(_ arguments: [String], reading: InputReading = InputReading()) throws -> [InputFile] {
+        try select(arguments, reading: reading).files
     }
 
     // MARK: - Walking

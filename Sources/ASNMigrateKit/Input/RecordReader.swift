@@ -33,19 +33,22 @@ package struct RecordReader: Sendable {
         try file.forEachMember { member in
             switch member {
             case .rejected(let error): try body(.broken(error))
-            case .stream(let name, let source): try Self.split(source, path: name, chunkSize: chunkSize, body)
+            case .stream(let name, let source):
+                try Self.split(
+                    source, path: name, chunkSize: chunkSize, maxRecordBytes: file.reading.limits.maxRecordBytes, body)
             case .partition(let name, let source):
                 try PartitionFile.read(source, name: name, chunkSize: chunkSize, body)
             }
         }
     }
 
-    /// Splits the bytes of `source` into items located in `path`.
-    static func split(_ source: any ByteSource, path: String, chunkSize: Int, _ body: (InputItem) throws -> Void) throws
-    {
+    /// Splits the bytes of `source` into items located in `path`, a record longer than `maxRecordBytes` one reject.
+    static func split(
+        _ source: any ByteSource, path: String, chunkSize: Int, maxRecordBytes: Int, _ body: (InputItem) throws -> Void
+    ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
-        var splitter = RecordSplitter(path: path)
+        var splitter = RecordSplitter(path: path, maxRecordBytes: maxRecordBytes)
         while true {
             let count: Int
             do {

@@ -111,7 +111,7 @@ struct RecordSplitter {
     private var dropped = 0
 
     /// A splitter for the source reported as `path`, keeping records of up to `maxRecordBytes` bytes.
-    init(path: String, maxRecordBytes: Int = InputFile.maxRecordBytes) {
+    init(path: String, maxRecordBytes: Int = InputLimits.defaultMaxRecordBytes) {
         self.path = path
         self.maxRecordBytes = max(1, maxRecordBytes)
     }

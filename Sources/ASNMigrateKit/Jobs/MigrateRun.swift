@@ -5,6 +5,8 @@ import Foundation
 package struct MigrateRun {
     /// What one run does, as parsed from the command line.
     package struct Settings: Sendable {
+        /// `--max-record-bytes` and `--require-checksums`.
+        package var inputLimits = InputLimits()
         /// The V1 input roots (`-` is standard input).
         package var inputs: [String]
         /// `--out` (`-` is standard output).
@@ -56,11 +58,14 @@ package struct MigrateRun {
     package let settings: Settings
     /// Where diagnostics, and standard output when `--out` is `-`, go.
     package let console: Console
+    /// How this run reads its inputs: `settings.inputLimits`, and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// A run of `settings` reporting through `console`.
     package init(settings: Settings, console: Console) {
         self.settings = settings
         self.console = console
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// Runs every step and returns the exit status.
@@ -124,7 +129,7 @@ package struct MigrateRun {
 
     /// Loads the mapping rules and finds the input files.
     private func readInputs() throws -> (MappingTable, InputSelection) {
-        (try MappingLoader.load(settings.mappingsDirectory), try InputPaths.select(settings.inputs))
+        (try MappingLoader.load(settings.mappingsDirectory), try InputPaths.select(settings.inputs, reading: reading))
     }
 
     /// Refuses an output that is one of the inputs, or inside an input root.
@@ -212,7 +217,7 @@ package struct MigrateRun {
 
     /// Prints the summary, writes `--summary-json`, and judges the run.
     private func finish(_ summary: MigrationSummary, rejectsShown: Int) -> ExitStatus {
-        for input in UnverifiedFrames.take() {
+        for input in reading.unverifiedFrames.take() {
             console.diagnostic("\(name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
         }
         let hidden = summary.rejected + summary.unmapped - rejectsShown

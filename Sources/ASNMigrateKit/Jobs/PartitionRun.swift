@@ -11,6 +11,8 @@ import Foundation
 package struct PartitionRun {
     /// What one run does, as parsed from the command line.
     package struct Settings: Sendable {
+        /// `--max-record-bytes` and `--require-checksums`.
+        package var inputLimits = InputLimits()
         /// `--v1` roots.
         package var v1Roots: [String]
         /// `--v2` roots.
@@ -44,11 +46,14 @@ package struct PartitionRun {
     package let settings: Settings
     /// Where messages go.
     package let console: Console
+    /// How this run reads its inputs: `settings.inputLimits`, and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// A run of `settings` reporting through `console`.
     package init(settings: Settings, console: Console) {
         self.settings = settings
         self.console = console
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// What workers hand back for one batch: each partition's entries, in input order, and what the batch saw.
@@ -85,7 +90,7 @@ package struct PartitionRun {
             }
             try writeManifests(table: table, spans: spans, files: [v1Files, v2Files])
             let items = v1Files.reduce(0) { $0 + $1.items } + v2Files.reduce(0) { $0 + $1.items }
-            for input in UnverifiedFrames.take() {
+            for input in reading.unverifiedFrames.take() {
                 console.diagnostic("\(Self.name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
             }
             console.diagnostic(
@@ -116,8 +121,10 @@ package struct PartitionRun {
         let v1: [InputFile]
         let v2: [InputFile]
         do {
-            v1 = try InputPaths.select(settings.v1Roots).files
-            v2 = try InputPaths.select(settings.v2Roots).files.filter { !FetchFolder.isOwnFile($0.path) }
+            v1 = try InputPaths.select(settings.v1Roots, reading: reading).files
+            v2 = try InputPaths.select(settings.v2Roots, reading: reading).files.filter {
+                !FetchFolder.isOwnFile($0.path)
+            }
         } catch let error as ASNError {
             throw error
         } catch {

@@ -6,6 +6,8 @@ import Foundation
 package struct ReconcileRun {
     /// What one run does, as parsed from the command line.
     package struct Settings: Sendable {
+        /// `--max-record-bytes` and `--require-checksums`.
+        package var inputLimits = InputLimits()
         /// The judging options (window, period, fields, run date and inputs).
         package var options: ReconcileOptions
         /// The report folder as given (or the default).
@@ -91,11 +93,14 @@ package struct ReconcileRun {
     package let settings: Settings
     /// Where diagnostics go.
     package let console: Console
+    /// How this run reads its inputs: `settings.inputLimits`, and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// A run of `settings` reporting through `console`.
     package init(settings: Settings, console: Console) {
         self.settings = settings
         self.console = console
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// Runs every step and returns the exit status.
@@ -169,8 +174,8 @@ package struct ReconcileRun {
     private func readInputs() throws -> Inputs {
         let table = try MappingLoader.load(settings.mappingsDirectory)
         let transactionRules = try V2OnlyTransactionRules.load(directory: settings.mappingsDirectory)
-        var v1 = try InputPaths.select(settings.v1Database == nil ? settings.v1Roots : [])
-        var v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [])
+        var v1 = try InputPaths.select(settings.v1Database == nil ? settings.v1Roots : [], reading: reading)
+        var v2 = try InputPaths.select(settings.v2Database == nil ? settings.v2Roots : [], reading: reading)
         if let partition = settings.partition {
             // The partition's records were placed by the rules they were partitioned with: others would place them
             // elsewhere.
@@ -310,7 +315,7 @@ package struct ReconcileRun {
 
     /// Warns once per input that held zstd frames without a checksum; returns how many such frames there were.
     private func warnUnverifiedFrames() -> Int {
-        let inputs = UnverifiedFrames.take()
+        let inputs = reading.unverifiedFrames.take()
         for input in inputs {
             console.diagnostic("\(Self.name): " + UnverifiedFrames.warning(name: input.name, frames: input.frames))
         }

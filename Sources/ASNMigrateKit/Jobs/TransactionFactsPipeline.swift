@@ -20,6 +20,8 @@ package struct TransactionFactsPipeline: Sendable {
         package var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
         package var facts: [V1RecordFacts] = []
+        /// For each of `facts`, the index in `outcomes` of the record it was read from.
+        package var factOutcomes: [Int] = []
         /// Input bytes of the batch's records, each with its line break (for the progress line).
         package var inputBytes = 0
         /// An error that ends the run here.
@@ -67,6 +69,7 @@ package struct TransactionFactsPipeline: Sendable {
                 batch.outcomes.append(mapped.outcome)
                 if case .rejected = mapped.outcome { continue }
                 if let body = mapped.body {
+                    batch.factOutcomes.append(batch.outcomes.count - 1)
                     batch.facts.append(
                         V1RecordFacts(body: body, receivedAt: mapped.receivedAt, location: record.location))
                 }

@@ -20,7 +20,9 @@ package struct NightlyConfigFile: Sendable, Equatable {
         "min-file-age", "max-record-bytes", "require-checksums", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
         "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
-        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap", "shard"
+        "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap", "shard",
+        "fetch", "apple-view", "key-id", "issuer-id", "private-key", "base-url", "max-requests-per-second",
+        "concurrency", "max-retries", "retry-delay", "timeout"
     ]
 
     /// The keys that may appear more than once.
@@ -30,7 +32,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.
     package static let booleanKeys: Set<String> = [
-        "verify-signatures", "require-signatures", "allow-future-run-date", "no-html", "require-checksums"
+        "verify-signatures", "require-signatures", "allow-future-run-date", "no-html", "require-checksums", "fetch"
     ]
 
     /// The file's path as given.

@@ -56,26 +56,13 @@ extension NightlyPass {
         var result = outcome
         do {
             if side == "v1" {
-                try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(
-                    produce: { try reader.v1Records($0) }, renderJSONLines: false
+                try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(
+                    produce: { try reader.v1Records($0) }
                 ) { batch in
                     result.bytes += batch.inputBytes
-                    for item in batch.outcomes {
-                        switch item {
-                        case .rejected(let error):
-                            try reject(
-                                error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: 0,
-                                into: &result)
-                        case .migrated(let payload):
-                            try keep(
-                                StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
-                                lineOffset: 0, into: &result)
-                        case .unmapped(let u):
-                            try keep(
-                                StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
-                                lineOffset: 0, into: &result)
-                        }
-                    }
+                    try keepV1(
+                        batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: 0,
+                        into: &result)
                 }
             } else {
                 var decoder = V2RecordDecoder()
@@ -92,12 +79,7 @@ extension NightlyPass {
                             into: &result,
                             conflict: { Reconciler.conflict(record.payload) })
                     case .api(let record):
-                        let error = ASNError(
-                            .wrongFieldType,
-                            "an App Store Server API response is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile'",
-                            at: record.location)
-                        try reject(
-                            error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
+                        try keepAPI(record, file: file, fileId: fileId, store: store, lineOffset: 0, into: &result)
                     }
                 }
             }

@@ -21,7 +21,7 @@ package enum NightlyMetrics {
     /// labels `shard="K"` and `shards="N"`, so that the N files of one night can be told apart and summed.
     package static func render(
         _ report: NightlyReport?, status: ExitStatus, durationSeconds: Double, lastSuccessSeconds: Int64?,
-        shard: ShardSelection? = nil
+        shard: ShardSelection? = nil, fetched: NightlyFetch.Outcome? = nil
     ) -> String {
         var lines: [String] = []
         let shardLabels = shard.map { ["shard=\"\($0.index)\"", "shards=\"\($0.count)\""] } ?? []
@@ -55,6 +55,10 @@ package enum NightlyMetrics {
             gauge(
                 "run_files", "Input files of this run by what the ledger made of them.",
                 runFileKinds.map { ($0, value("files_\($0)")) } + [("lines_deferred", value("lines_deferred"))])
+            gauge(
+                "run_unverified_zstd_frames",
+                "zstd frames this run read without a content checksum (their data could not be checked; require-checksums rejects them).",
+                [(nil, value("unverified_frames"))])
             // Levels of the state.
             gauge(
                 "backlog", "Differences open and items pending after the run.",
@@ -97,10 +101,23 @@ package enum NightlyMetrics {
                     ])
             }
         }
+        if let fetched {
+            gauge(
+                "fetch_requests",
+                "Requests to Apple's App Store Server API this run (nightly --fetch), retries included.",
+                [(nil, String(fetched.figures.requests))])
+            gauge(
+                "fetch_retries", "Requests sent again this run (nightly --fetch).",
+                [(nil, String(fetched.figures.retries))])
+            gauge(
+                "fetch_ids",
+                "Subscriptions asked of Apple this run, and those it did not answer (asked again next night).",
+                [("asked", String(fetched.idsAsked)), ("not_answered", String(fetched.notAnswered.count))])
+        }
         gauge("run_duration_seconds", "Wall time of the run.", [(nil, String(format3(durationSeconds)))])
         gauge(
             "last_run_exit_code",
-            "Exit code of the last run (0 clean, 1 findings, 2 failed, 3 sanity check or stale side, 64 usage, 75 locked).",
+            "Exit code of the last run (0 clean, 1 findings, 2 failed, 3 sanity check or stale side, 64 usage, 69 ids Apple did not answer, 75 locked, 77 token refused).",
             [(nil, String(status.rawValue))])
         if let lastSuccessSeconds {
             gauge(

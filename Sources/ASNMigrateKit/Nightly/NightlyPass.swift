@@ -26,8 +26,17 @@ package struct NightlyPass {
     package var progress: (Int, Int) -> Void = { _, _ in }
     /// The signature checks for V2 records read (nil: not verified).
     package var signatures: SignaturePolicy?
+    /// With `nightly --fetch`: called once the night's V1 files are read and before its V2 side is, with the
+    /// subscriptions the new V1 records touched (`NightlyFetch` asks Apple and writes the fetch folder); what it throws
+    /// stops the night before anything is committed.
+    package var beforeV2: ((NightlyStore, Set<SubscriptionKey>) throws(ASNError) -> Void)?
+    /// With `nightly --fetch`: the fetch folder's real path; the night wrote its files, so `min-file-age` does not
+    /// hold them back.
+    package var answersFolder: String?
     /// Whether a first night pairs in memory while reading (`NightlyBackfill`); off only in tests, to compare both paths.
     package var pairsFirstNightInMemory = true
+    /// How the night reads its inputs (`settings.inputLimits`), and the zstd frames its readers found unverified.
+    let reading: InputReading
 
     /// Creates a run.
     package init(
@@ -41,6 +50,7 @@ package struct NightlyPass {
         self.now = now
         self.log = log
         self.step = step
+        self.reading = InputReading(settings.inputLimits)
     }
 
     /// What the run changed, for the log.
@@ -110,12 +120,15 @@ package struct NightlyPass {
             let remap = try checkRules(store, fresh: fresh)
             tally.rulesChanged = remap
             for side in ["v1", "v2"] {
+                if side == "v2", let beforeV2 {
+                    try beforeV2(store, tally.late.union(tally.corrected).union(tally.remapped))
+                }
                 try ingest(
                     side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
                     tally: &tally)
             }
             // zstd frames read without a checksum this night: warned about by the log, counted in `summary.csv`.
-            tally.figures.unverifiedInputs = UnverifiedFrames.take().map {
+            tally.figures.unverifiedInputs = reading.unverifiedFrames.take().map {
                 UnverifiedInput(name: $0.name, frames: $0.frames)
             }
             let frames = tally.figures.unverifiedInputs.reduce(0) { $0 + $1.frames }
@@ -133,7 +146,8 @@ package struct NightlyPass {
     // MARK: - Steps
 
     /// The mapping rules in force: when they differ from the last night's, every V1 file still under the roots is
-    /// mapped again before anything is compared (records of files no longer there keep theirs). True to re-map.
+    /// mapped again before anything is compared (records of files no longer there keep theirs); so is it once after
+    /// the state is upgraded to keep V1 transaction facts. True to re-map.
     private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
         let digest = Self.judgementDigest(table, settings)
         let lastDigest = try store.meta("rules_digest")
@@ -142,6 +156,16 @@ package struct NightlyPass {
             log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force")
         }
         try store.setMeta("rules_digest", digest)
+        // A state made before V1 transaction facts were kept (schema 8) reads its V1 files again for them once.
+        if try store.meta("v1_transactions_missing") == 1 {
+            try store.setMeta("v1_transactions_missing", nil)
+            if !remap {
+                log(
+                    "the state was made before nightly kept V1 transaction facts (for Apple's API view): reading the V1 files still under the roots again for them"
+                )
+                return true
+            }
+        }
         return remap
     }
 
@@ -165,7 +189,8 @@ package struct NightlyPass {
                 outcome = try ingestDatabase(database, store: store, run: runId, backfill: backfill, remap: remap)
             } else {
                 outcome = try ingestIfNeeded(
-                    InputFile(path: path), side: side, store: store, run: runId, listed: realPaths, backfill: backfill,
+                    InputFile(path: path, reading: reading), side: side, store: store, run: runId, listed: realPaths,
+                    backfill: backfill,
                     remap: remap)
             }
             count(outcome, side: side, tally: &tally)
@@ -184,7 +209,10 @@ package struct NightlyPass {
         if let database { return [Self.ledgerPath(database)] }
         let files: [InputFile]
         do {
-            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2)
+            // A fetch folder's own files (its summary and lists) are not V2 records, as `reconcile` leaves them.
+            files = try InputPaths.expand(side == "v1" ? settings.v1 : settings.v2Roots, reading: reading).filter {
+                side == "v1" || !FetchFolder.isOwnFile($0.path)
+            }
         } catch let error as ASNError {
             throw error
         } catch {
@@ -275,11 +303,21 @@ package struct NightlyPass {
         // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
         let start = result.summary.periodStart ?? Int64.min
         let end = result.summary.periodEnd ?? Int64.max
-        let differences =
+        var differences =
             result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
+        var edge = result.pending
+        if try store.holdsAPIView() {
+            // As `reconcile` does (`ReconciliationResult.adding`): without V2 notifications the notification
+            // comparison does not take place, only its `unmapped_v1` and `conflicting_duplicate_v2` rows stay.
+            if !(try store.holdsV2Notifications()) {
+                differences = differences.filter { $0.kind == .unmappedV1 || $0.kind == .conflictingDuplicateV2 }
+                edge = []
+            }
+            differences += try apiViewDifferences(store, keys: keys)
+        }
         return Judgement(
             keys: keys,
-            settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: result.pending))
+            settled: NightlySettle(settle: settings.settle, now: now).split(differences, edge: edge))
     }
 
     /// The subscriptions to re-pair: those the files touched, those whose records' fate moved with the period's
@@ -313,6 +351,7 @@ package struct NightlyPass {
         // answer changes only through what is re-paired above (new or changed records, the period's moved edges, a
         // retry ending), so it is re-judged with them, except on a night under other rules, which re-judges them all
         // (a V2-only subscription's rows depend on the V2-only rules and no V1 file touches it).
+        touched.formUnion(try apiViewTouched(store, firstNight: firstNight))
         return touched.union(tally.rulesChanged ? try store.unsettledSubscriptions() : try store.pendingSubscriptions())
     }
 
@@ -483,7 +522,9 @@ package struct NightlyPass {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
             return FileOutcome(action: .skipped)
         }
-        let young = fileClock - status.mtimeMs < settings.minFileAge
+        let young =
+            fileClock - status.mtimeMs < settings.minFileAge
+            && !(answersFolder.map { file.path.hasPrefix($0 + "/") } ?? false)
         let data: Data
         do {
             data = try Self.contents(file.path)
@@ -578,7 +619,7 @@ package struct NightlyPass {
             throw Self.readFailure(read.file, error)
         }
         defer { close(fd) }
-        let tail = InputFile(descriptor: fd, name: read.file.path)
+        let tail = InputFile(descriptor: fd, name: read.file.path, reading: reading)
         if read.side == "v1" {
             try ingestV1(
                 tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
@@ -684,24 +725,11 @@ package struct NightlyPass {
     ) throws(ASNError) {
         var result = outcome
         do {
-            try MigrationPipeline(mapper: FastRecordMapper(table: table)).run(files: [file], renderJSONLines: false) {
-                batch in
-                for item in batch.outcomes {
-                    switch item {
-                    case .rejected(let error):
-                        try reject(
-                            error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
-                            into: &result)
-                    case .migrated(let payload):
-                        try keep(
-                            StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result)
-                    case .unmapped(let u):
-                        try keep(
-                            StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
-                            lineOffset: lineOffset, into: &result)
-                    }
-                }
+            // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
+            try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: [file]) { batch in
+                try keepV1(
+                    batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset,
+                    into: &result)
             }
         } catch {
             throw Self.readFailure(file, error)
@@ -733,14 +761,8 @@ package struct NightlyPass {
                         stored, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
                         conflict: { Reconciler.conflict(record.payload) })
                 case .api(let record):
-                    // Apple's API view is compared by `reconcile`; the nightly state holds notifications only.
-                    let error = ASNError(
-                        .wrongFieldType,
-                        "an App Store Server API response (transaction history, subscription statuses or a lone transaction) is not a notification; nightly reconciles notifications only: compare API responses with 'asn-migrate reconcile --v1 … --v2 …'",
-                        at: record.location)
-                    try reject(
-                        error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
-                        into: &result)
+                    try keepAPI(
+                        record, file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 }
             }
         } catch {
@@ -748,6 +770,30 @@ package struct NightlyPass {
         }
         outcome = result
         if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v2", span) }
+    }
+
+    /// Keeps one batch of V1 records (rejects counted, the others stored with their transaction facts).
+    func keepV1(
+        _ batch: TransactionFactsPipeline.Batch, file: InputFile, fileId: Int64, store: NightlyStore,
+        backfill: NightlyBackfill?, lineOffset: Int, into outcome: inout FileOutcome
+    ) throws(ASNError) {
+        var facts: [Int: V1RecordFacts] = [:]
+        for (at, index) in batch.factOutcomes.enumerated() { facts[index] = batch.facts[at] }
+        for (index, item) in batch.outcomes.enumerated() {
+            switch item {
+            case .rejected(let error):
+                try reject(
+                    error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &outcome)
+            case .migrated(let payload):
+                try keep(
+                    StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
+                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
+            case .unmapped(let u):
+                try keep(
+                    StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
+                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
+            }
+        }
     }
 
     /// Counts one reject of `file` and keeps it in the state (located in the file when the error has no place of its own).
@@ -766,10 +812,11 @@ package struct NightlyPass {
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
     /// conflict, whose row `conflict` makes). A sharded night stores only its own shard's records: another shard's only
-    /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans.
+    /// widens the period's span (`otherShards`), as `reconcile --shard` counts every record read into its spans. A V1
+    /// record's `transactions` (its receipts' facts, for Apple's API view) are kept even for a copy already seen.
     func keep(
         _ record: StoredRecord, fileId: Int64, store: NightlyStore, backfill: NightlyBackfill?, lineOffset: Int,
-        into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }
+        into outcome: inout FileOutcome, conflict: () -> Discrepancy? = { nil }, transactions: V1RecordFacts? = nil
     ) throws(ASNError) {
         var record = record
         if lineOffset > 0, let line = record.facts.location.line { record.facts.location.line = line + lineOffset }
@@ -787,6 +834,12 @@ package struct NightlyPass {
         if let environment = settings.environment, key.environment != environment {
             outcome.counts.otherEnvironment += 1
             return
+        }
+        // A V1 copy's transaction facts are kept too, as `reconcile` gathers every copy's: the first copy in its input
+        // order names the transactions' source, whichever night each copy arrived.
+        if var transactions {
+            transactions.source = record.facts.location.source
+            outcome.touched.formUnion(try store.insertV1Transactions(transactions, file: fileId))
         }
         if let seen = try store.seen(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1

@@ -43,6 +43,10 @@ package struct NightlyRun {
         /// descriptor while SQLite still has the file open would drop SQLite's own `fcntl` locks on it, and a next run
         /// must not open the state while this one still folds its write-ahead log back in.
         var locks: (beside: RunLock, identity: StateFile.IdentityLock)?
+        /// With `fetch`: the fetch folder's lock (as `fetch --out` takes it), taken after the state's.
+        var appleViewLock: RunLock?
+        /// With `fetch`: what the night's fetch did, once it ran.
+        var fetched: NightlyFetch.Outcome?
     }
 
     /// The run's settings.
@@ -90,6 +94,7 @@ package struct NightlyRun {
         // Closed before the process ends: the last connection's close folds the write-ahead log back into the
         // state and removes its `-wal` and `-shm` files, whether the night ran or was refused after opening it.
         outcome.store?.close()
+        outcome.appleViewLock?.release()
         outcome.locks?.identity.release()
         outcome.locks?.beside.release()
         return outcome.status
@@ -109,8 +114,15 @@ package struct NightlyRun {
             ]
             + (nightly.metricsFile.map { [OutputPlan.Output("--metrics-file", $0)] } ?? [])
             + (nightly.stateBackup.map { [OutputPlan.Output("--state-backup", $0, kind: .folder)] } ?? [])
+            + (nightly.fetch
+                ? nightly.appleView.map { OutputPlan.withLock(OutputPlan.Output("--apple-view", $0, kind: .folder)) }
+                    ?? [] : [])
         let settingsFiles =
-            [("--config", settings.configPath), ("--v2-columns", nightly.v2Columns), ("--mappings", nightly.mappings)]
+            [
+                ("--config", settings.configPath), ("--v2-columns", nightly.v2Columns),
+                ("--mappings", nightly.mappings),
+                ("--private-key", nightly.fetch ? nightly.api.keyPath : nil)
+            ]
             .compactMap { option, path in path.map { OutputPlan.Input(option, $0) } }
             + nightly.rootCertificates.map { OutputPlan.Input("--root-certificate", $0) }
         let roots =
@@ -137,6 +149,10 @@ package struct NightlyRun {
                     beside.release()
                     throw error
                 }
+                if settings.nightly.fetch, let appleView = settings.nightly.appleView {
+                    let folder = try NightlyFetch.prepare(appleView)
+                    outcome.appleViewLock = try RunLock.acquire(RunLock.lockPath(besideOutput: folder))
+                }
             } catch  where error.code == .locked {
                 log(error.message)
                 outcome.writesMetrics = false
@@ -155,10 +171,14 @@ package struct NightlyRun {
                     "state as before \(date) copied to \(try store.backup(into: backups, name: "before-\(date).sqlite"))"
                 )
             }
-            let figures = try pass(store, table: table, columnMap: columnMap, date: date, startedAt: startedAt)
+            let fetched = FetchedBox()
+            let figures = try pass(
+                store, table: table, columnMap: columnMap, date: date, startedAt: startedAt, fetched: fetched)
+            outcome.fetched = fetched.outcome
             outcome.committed = true
             stepReached("committed")
-            return try publishNight(store, figures: figures, date: date, outcome: &outcome)
+            let status = try publishNight(store, figures: figures, date: date, outcome: &outcome)
+            return notAnswered(fetched.outcome, status: status)
         } catch {
             if outcome.committed {
                 log(
@@ -252,7 +272,7 @@ package struct NightlyRun {
     /// log).
     private func pass(
         _ store: NightlyStore, table: MappingTable, columnMap: V2ColumnMap?, date: String,
-        startedAt: Int64
+        startedAt: Int64, fetched: FetchedBox
     ) throws(ASNError) -> NightlyPass.Figures {
         let nightly = settings.nightly
         log("run \(date): reading new input under \(nightly.v1.count) V1 and \(nightly.v2.count) V2 root(s)")
@@ -261,10 +281,36 @@ package struct NightlyRun {
             log: log, step: stepReached)
         pass.signatures = settings.signatures
         pass.fileClock = startedAt
+        if nightly.fetch, let appleView = nightly.appleView {
+            // The folder the night writes its answers to is read as it stands: min-file-age does not hold it back.
+            pass.answersFolder = FileIdentity.realPath(appleView)
+            let step = NightlyFetch(settings: nightly, night: date, now: startedAt, log: log)
+            pass.beforeV2 = { store, touched throws(ASNError) in
+                fetched.outcome = try step.run(store, touched: touched)
+            }
+        }
         var progressLine = ProgressLine.standardError(files: [], label: "nightly")
         pass.progress = { bytes, records in progressLine.advance(bytes: bytes, records: records) }
         defer { progressLine.finish() }
         return try pass.run(store, started: Timestamp.iso8601(ms: startedAt))
+    }
+
+    /// A published night's status once Apple left ids unanswered: 69 (they are asked again next night), unless the
+    /// night failed otherwise.
+    private func notAnswered(_ fetched: NightlyFetch.Outcome?, status: ExitStatus) -> ExitStatus {
+        guard let fetched, !fetched.notAnswered.isEmpty,
+            [.success, .findings, .sanityCheckFailed].contains(status)
+        else { return status }
+        let ids = fetched.notAnswered.prefix(20).map { "\($0.environment) \($0.originalTransactionId)" }
+        let more = fetched.notAnswered.count > 20 ? " and \(fetched.notAnswered.count - 20) more" : ""
+        let list = (settings.nightly.appleView ?? "") + "/" + NightlyFetch.notAnsweredName
+        log(
+            "Apple's API did not answer \(fetched.notAnswered.count) subscription(s) after --max-retries \(settings.nightly.api.maxRetries): \(ids.joined(separator: ", "))\(more) (listed in \(list)); the night is published, their V1 records are not_fetched, never differences, and the next night asks them again (exit 69)"
+        )
+        console.verdict(
+            "Apple's API did not answer \(fetched.notAnswered.count) subscription(s) (listed in \(list)); the night is published and the next night asks them again"
+        )
+        return .unavailable
     }
 
     /// Collects and publishes the night's reports, judges the thresholds, finishes the run in the state, drops
@@ -379,7 +425,7 @@ package struct NightlyRun {
             }
         let text = NightlyMetrics.render(
             outcome.report, status: outcome.status, durationSeconds: Double(clock() - startedAt) / 1000,
-            lastSuccessSeconds: lastSuccess, shard: settings.nightly.shard)
+            lastSuccessSeconds: lastSuccess, shard: settings.nightly.shard, fetched: outcome.fetched)
         do {
             // Through the one output path: a device or FIFO is written through, a regular file replaced atomically.
             try OutputFile.writeWhole(Array(text.utf8), to: metricsFile)
@@ -387,4 +433,10 @@ package struct NightlyRun {
             log("cannot write the metrics file: \(error.description)")
         }
     }
+}
+
+/// What the night's fetch did, handed out of the pass's hook (which runs on the pass's thread, before it returns).
+private final class FetchedBox {
+    /// The fetch's outcome, once it ran.
+    var outcome: NightlyFetch.Outcome?
 }

@@ -47,10 +47,9 @@ package struct NightlySettings: Sendable, Equatable {
     package var appAppleId: String?
     /// Files modified less than this long ago (ms, by the machine's clock) are left for a later night (`min-file-age`).
     package var minFileAge: Int64 = 10 * 60_000
-    /// The longest record read, in bytes (`max-record-bytes`); a longer one is one `record_too_large` reject.
-    package var maxRecordBytes = InputFile.defaultMaxRecordBytes
-    /// Whether a zstd frame without a content checksum is a reject (`require-checksums`).
-    package var requireChecksums = false
+    /// The longest record read (`max-record-bytes`; a longer one is one `record_too_large` reject) and whether a zstd
+    /// frame without a content checksum is a reject (`require-checksums`).
+    package var inputLimits = InputLimits()
     /// The oldest a side's newest record may be at the end of the run date before the side is stale (ms; `max-lag`).
     package var maxLag: [String: Int64] = [
         "v1": 2 * Timestamp.millisecondsPerDay, "v2": 2 * Timestamp.millisecondsPerDay
@@ -64,6 +63,26 @@ package struct NightlySettings: Sendable, Equatable {
     /// `--shard K/N`: this state keeps only shard K's subscriptions, and each night writes that shard's report with
     /// `shard.csv` into `<reports>/<run date>.shard-K-of-N`, for `asn-migrate merge`; nil: not sharded.
     package var shard: ShardSelection?
+
+    /// Whether the night asks Apple's App Store Server API, before it pairs, for every subscription whose answer can
+    /// change, and reads the answers as its V2 side (`fetch`).
+    package var fetch = false
+    /// `fetch`'s settings the night shares (`key-id`, `issuer-id`, `private-key`, `base-url` over both environments'
+    /// URLs, the request limits); its bundle id is `bundle-id`'s.
+    package var api = FetchSettings()
+    /// The fetch folder the night's answers go to and its V2 side is read from (`apple-view`; default
+    /// `<state>.apple-view`); nil without `fetch`.
+    package var appleView: String?
+
+    /// The V2 roots the night lists: the `v2` roots, and with `fetch` the fetch folder.
+    package var v2Roots: [String] {
+        v2 + (fetch ? appleView.map { [$0] } ?? [] : [])
+    }
+
+    /// Apple's base URL for `environment` (`Production` / `Sandbox`), or `base-url` for both.
+    package func apiBaseURL(_ environment: String) -> String {
+        api.baseURL.isEmpty ? FetchSettings.baseURLs[environment.lowercased()] ?? "" : api.baseURL
+    }
 
     /// With `v1 = postgres://…`: the table or SELECT to read (`v1-query`).
     package var v1Query: String?
@@ -97,11 +116,13 @@ package struct NightlySettings: Sendable, Equatable {
     /// Creates default settings.
     package init() {}
 
-    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them.
+    /// The signature checks these settings ask for (nil without `verify-signatures`), built as `reconcile` builds them
+    /// (with `fetch`, `bundle-id` is the API key's too, so it needs no `verify-signatures`).
     package func signaturePolicy() throws(ASNError) -> SignaturePolicy? {
         try SignaturePolicy.resolve(
             verify: verifySignatures, requireSignatures: requireSignatures,
-            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId)
+            rootCertificates: rootCertificates, bundleId: fetch && !verifySignatures ? nil : bundleId,
+            appAppleId: appAppleId)
     }
 
     // MARK: - Derived

@@ -32,6 +32,8 @@ package final class NightlyStore {
     /// Records added (+) and removed (−) per side since the counts were last kept in `meta`.
     private var countChanges: [String: Int] = [:]
     private static let subscriptionCacheLimit = 1 << 20
+    /// The ids of receipt entries already stored (`v1_entries`), by subscription id and content digest.
+    var entryIds: [[Int64]: Int64] = [:]
 
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
     /// A new state is written beside `path` and renamed into place (`StateFile.create`); a file that is not a state
@@ -210,6 +212,12 @@ package final class NightlyStore {
             ids.insert(s.int64(0))
             count += Int(s.int64(1))
         }
+        // Apple's API view and the V1 transaction facts (`NightlyStore+APIView`) go with their file too.
+        for table in ["v1_transactions", "api_records"] {
+            try cached("SELECT DISTINCT subscription_id FROM \(table) WHERE file_id = ?").forEach([.integer(id)]) { s in
+                ids.insert(s.int64(0))
+            }
+        }
         keys.formUnion(try self.keys(of: ids))
         try cached("SELECT environment, original_transaction_id FROM conflicts WHERE file_id = ?").forEach([
             .integer(id)
@@ -219,7 +227,10 @@ package final class NightlyStore {
         try cached("SELECT side, COUNT(*) FROM facts WHERE file_id = ? GROUP BY side").forEach([.integer(id)]) { s in
             countChanges[s.int64(0) == 1 ? "v1" : "v2", default: 0] -= Int(s.int64(1))
         }
-        for table in ["facts", "pruned_uuids", "conflicts", "rejects", "source_rows", "other_shard_bounds"] {
+        for table in [
+            "facts", "pruned_uuids", "conflicts", "rejects", "source_rows", "other_shard_bounds", "v1_transactions",
+            "api_records"
+        ] {
             try cached("DELETE FROM \(table) WHERE file_id = ?").run([.integer(id)])
         }
         return (keys, count)
@@ -388,6 +399,17 @@ package final class NightlyStore {
         try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
             .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
         return try keys(of: ids)
+    }
+
+    /// Every subscription with a record of `side` (`v1` / `v2`): those `nightly --fetch` asks Apple for until answered.
+    package func subscriptions(side: String) throws(ASNError) -> Set<SubscriptionKey> {
+        var keys: Set<SubscriptionKey> = []
+        try cached(
+            "SELECT DISTINCT s.environment_id, s.original_transaction_id FROM subscriptions s WHERE EXISTS (SELECT 1 FROM facts f WHERE f.subscription_id = s.id AND f.side = ?)"
+        ).forEach([.integer(Self.sideCode(side))]) { s in
+            keys.insert(SubscriptionKey(environment: text(id: s.int64(0)) ?? "", originalTransactionId: s.text(1)))
+        }
+        return keys
     }
 
     /// Subscriptions with an open difference or a pending item.
@@ -890,7 +912,7 @@ package final class NightlyStore {
     }
 
     /// The keys of subscription ids.
-    private func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+    func keys(of ids: Set<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var keys: Set<SubscriptionKey> = []
         for id in ids {
             try cached("SELECT environment_id, original_transaction_id FROM subscriptions WHERE id = ?").forEach([

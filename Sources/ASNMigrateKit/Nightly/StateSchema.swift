@@ -228,6 +228,50 @@ package enum StateSchema {
         // 7: zstd frames read without a content checksum, per run (`unverified_frames` in `summary.csv`).
         """
         ALTER TABLE runs ADD COLUMN unverified_frames INTEGER NOT NULL DEFAULT 0;
+        """,
+        // 8: Apple's App Store Server API view as the V2 side (`NightlyStore+APIView`): each V1 record's transaction
+        // facts once per subscription they show (`v1_transactions`, its receipt entries as references to
+        // `v1_entries`, where each distinct entry of a subscription is kept once), Apple's transactions and statuses as read, each
+        // copy with its file (`api_records`), and every date of a subscription that the whole state's moving spans can
+        // reach (`api_dates`), so a night re-pairs only the subscriptions whose answer can change. A state that already
+        // holds V1 records is marked so that its next night reads the V1 files again for their transaction facts.
+        """
+        CREATE TABLE v1_transactions (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            subscription_id INTEGER NOT NULL,
+            inferred INTEGER NOT NULL,
+            event_ms INTEGER,
+            facts BLOB NOT NULL,
+            entries BLOB NOT NULL
+        );
+        CREATE TABLE v1_entries (
+            id INTEGER PRIMARY KEY,
+            subscription_id INTEGER NOT NULL,
+            digest INTEGER NOT NULL,
+            entry BLOB NOT NULL,
+            UNIQUE (subscription_id, digest)
+        );
+        CREATE INDEX v1_transactions_subscription ON v1_transactions(subscription_id);
+        CREATE INDEX v1_transactions_file ON v1_transactions(file_id);
+        CREATE INDEX v1_transactions_time ON v1_transactions(inferred, event_ms);
+        CREATE TABLE api_records (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL,
+            subscription_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            purchase_ms INTEGER,
+            record BLOB NOT NULL
+        );
+        CREATE INDEX api_records_subscription ON api_records(subscription_id);
+        CREATE INDEX api_records_file ON api_records(file_id);
+        CREATE INDEX api_records_purchase ON api_records(purchase_ms) WHERE purchase_ms IS NOT NULL;
+        CREATE TABLE api_dates (
+            at_ms INTEGER NOT NULL,
+            subscription_id INTEGER NOT NULL,
+            PRIMARY KEY (at_ms, subscription_id)
+        ) WITHOUT ROWID;
+        INSERT INTO meta (key, value) SELECT 'v1_transactions_missing', 1 WHERE EXISTS (SELECT 1 FROM facts WHERE side = 1);
         """
     ]
 

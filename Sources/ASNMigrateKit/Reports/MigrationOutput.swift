@@ -21,63 +21,17 @@ package enum MigrationOutput {
         names == .dotted ? csvColumns : csvColumns.map(snakeCase)
     }
 
-    /// `data.transactionInfo.webOrderLineItemId` → `data_transaction_info_web_order_line_item_id`,
-    /// `notificationUUID` → `notification_uuid`, `migration.v1NotificationType` → `migration_v1_notification_type`.
-    package static func snakeCase(_ path: String) -> String {
-        let characters = Array(path)
-        var result = ""
-        for (index, character) in characters.enumerated() {
-            if character == "." {
-                result.append("_")
-                continue
-            }
-            if character.isUppercase, index > 0 {
-                let previous = characters[index - 1]
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord =
-                    previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true)
-                if startsWord { result.append("_") }
-            }
-            result.append(contentsOf: character.lowercased())
-        }
-        return result
-    }
+    /// `data.transactionInfo.webOrderLineItemId` → `data_transaction_info_web_order_line_item_id` (`V2Field.snakeCase`).
+    package static func snakeCase(_ path: String) -> String { V2Field.snakeCase(path) }
 
-    /// The CSV columns of `migrate --format csv`, in order.
-    package static let csvColumns: [String] =
-        [
-            "notificationType", "subtype", "notificationUUID", "version", "signedDate",
-            "data.bundleId", "data.bundleVersion", "data.environment", "data.status"
-        ] + transactionColumns.map { "data.transactionInfo." + $0 }
-        + renewalColumns.map { "data.renewalInfo." + $0 }
-        + [
-            "migration.source", "migration.line", "migration.index", "migration.v1NotificationType", "migration.rule",
-            "migration.eventTimeInferred"
-        ]
+    /// The CSV columns of `migrate --format csv`, in order: the fields `migrate` writes (`V2FieldTable.migrated`).
+    package static let csvColumns: [String] = V2FieldTable.migrated.map(\.path)
 
     /// The columns of `rejects` CSVs (`RejectRow.columns`, shared with `reconcile`'s `rejected.csv`).
     package static let rejectColumns = RejectRow.columns
 
-    /// V2 date fields, rendered as ISO 8601 in CSV.
-    static let dateFields: Set<String> = [
-        "signedDate", "purchaseDate", "originalPurchaseDate", "expiresDate", "revocationDate",
-        "gracePeriodExpiresDate", "renewalDate", "recentSubscriptionStartDate"
-    ]
-
-    static let transactionColumns = [
-        "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
-        "subscriptionGroupIdentifier",
-        "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity", "type", "appAccountToken",
-        "inAppOwnershipType",
-        "revocationReason", "revocationDate", "isUpgraded", "offerType", "offerIdentifier", "offerDiscountType",
-        "environment", "transactionReason"
-    ]
-
-    static let renewalColumns = [
-        "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus", "expirationIntent",
-        "gracePeriodExpiresDate", "isInBillingRetryPeriod", "priceIncreaseStatus", "offerType", "offerIdentifier",
-        "renewalDate", "recentSubscriptionStartDate", "environment"
-    ]
+    /// The keys of V2 date fields, rendered as ISO 8601 in CSV.
+    static let dateFields: Set<String> = Set(V2FieldTable.all.filter { $0.kind == .date }.map(\.key))
 
     /// Appends one payload as a JSON line (with `\n`).
     package static func appendJSONLine(_ payload: ResponseBodyV2DecodedPayload, to out: inout [UInt8]) {

@@ -25,11 +25,12 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     package static let temporaryFailure: ExitStatus = .locked
 
     /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
-    /// the connection, 78 for a database source set up wrong, else 2.
+    /// the connection, 78 for a database source set up wrong, 77 for a token Apple refused, else 2.
     package static func failure(for code: ASNError.Code) -> ExitStatus {
         switch code {
         case .databaseUnavailable: return .temporaryFailure
         case .databaseConfiguration: return .configuration
+        case .unauthorized: return .unauthorized
         default: return .failure
         }
     }
@@ -53,10 +54,10 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
                 "merge: the shard folders are not one whole run (a shard missing or repeated, another N, run date, judgement or tool version) or their figures do not add up (EX_DATAERR); nothing written."
         case .unavailable:
             return
-                "fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue."
+                "fetch, nightly --fetch: App Store Server API still failed after --max-retries for some ids (EX_UNAVAILABLE); everything answered is kept; run the same command again to continue (nightly: the night is published and the next night asks them again)."
         case .unauthorized:
             return
-                "fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM): check the key id, issuer id, bundle id, the .p8 key and the clock."
+                "fetch, nightly --fetch: App Store Server API refused the token (HTTP 401, EX_NOPERM; nightly: the night was not run): check the key id, issuer id, bundle id, the .p8 key and the clock."
         case .locked:
             return
                 "Temporary (EX_TEMPFAIL): another run is writing the same output and holds its lock, or a PostgreSQL source could not be reached or dropped the connection; nothing was published; run again later."

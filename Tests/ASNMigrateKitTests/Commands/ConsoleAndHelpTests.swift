@@ -114,6 +114,8 @@ import Testing
         #expect(try meaning("nightly", .findings).contains("new differences"))
         #expect(try meaning("nightly", .sanityCheckFailed).contains("stale"))
         #expect(try meaning("fetch", .findings).hasPrefix("ids not found"))
+        #expect(try meaning("nightly", .unavailable).contains("not-answered.csv"))
+        #expect(try meaning("nightly", .unauthorized).contains("the night was not run"))
         #expect(try meaning("fetch", .unavailable).contains("run the same command again"))
         #expect(try meaning("merge", .dataError).contains("not one whole run"))
         #expect(try meaning("reconcile", .dataError).contains("--partition"))

@@ -23,14 +23,15 @@ import Testing
         /// What the loopback server answers.
         let answers: [SimulatedAPIView.Answers]
 
-        /// Simulates `subscribers` at `seed` and makes a key.
-        init(subscribers: Int, seed: Int, inject: String = "0") throws {
+        /// Simulates `subscribers` at `seed` (over `months`, when given) and makes a key.
+        init(subscribers: Int, seed: Int, inject: String = "0", months: Int? = nil) throws {
             tmp = try TemporaryDirectory()
             sim = tmp.path + "/sim"
-            let simulate = try BinaryRun.run([
-                "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--inject", inject, "--out",
-                sim
-            ])
+            let simulate = try BinaryRun.run(
+                [
+                    "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--inject", inject,
+                    "--out", sim
+                ] + (months.map { ["--months", String($0)] } ?? []))
             guard simulate.status == 0 else { throw ASNError(.outputFailed, "simulate failed: \(simulate.stderr)") }
             guard let key = ES256PrivateKey.generate(), let pem = key.pkcs8PEM() else {
                 throw ASNError(.outputFailed, "no key")
@@ -41,13 +42,15 @@ import Testing
             answers = try SimulatedAPIView.answers(directory: sim + "/v2-api")
         }
 
-        /// A started loopback server for the simulation.
-        func server(faults: LoopbackAPIServer.Faults = .init(), notificationPages: [[UInt8]] = []) throws
-            -> LoopbackAPIServer
-        {
+        /// A started loopback server for the simulation (or for `answers`, Apple's view at another time).
+        func server(
+            faults: LoopbackAPIServer.Faults = .init(), notificationPages: [[UInt8]] = [],
+            answers: [SimulatedAPIView.Answers]? = nil
+        ) throws -> LoopbackAPIServer {
             guard let publicKey = key.publicKey else { throw ASNError(.outputFailed, "no public key") }
             let server = LoopbackAPIServer(
-                answers: answers, notificationPages: notificationPages, publicKey: publicKey, keyId: "KEY123",
+                answers: answers ?? self.answers, notificationPages: notificationPages, publicKey: publicKey,
+                keyId: "KEY123",
                 issuerId: "issuer-1", bundleId: "com.example.simulated", faults: faults)
             try server.start()
             return server

@@ -51,9 +51,12 @@ struct OutputOptionMatrixTests {
         "nightly": Invocation(
             arguments: [
                 "nightly", "--v1", "in/v1", "--v2", "in/v2", "--min-file-age", "0", "--max-lag", "3000d",
-                "--max-reject-rate", "100%"
+                "--max-reject-rate", "100%", "--fetch", "--key-id", "KEY123", "--issuer-id", "issuer-1", "--bundle-id",
+                "com.example", "--private-key", "in/key/AuthKey_KEY123.p8", "--base-url", "http://127.0.0.1:9",
+                "--max-retries", "0"
             ],
-            inputFile: "in/v1/a.jsonl", inputFolder: "in/v1", ok: [0, 1]),
+            // With --fetch (so --apple-view is written): nothing listens on port 9, so ids are not answered (69).
+            inputFile: "in/v1/a.jsonl", inputFolder: "in/v1", ok: [0, 1, 69]),
         "partition": Invocation(
             arguments: ["partition", "--v1", "in/v1", "--v2", "in/v2", "--shards", "1"], inputFile: "in/v1/a.jsonl",
             inputFolder: "in/v1", ok: [0]),
@@ -100,6 +103,7 @@ struct OutputOptionMatrixTests {
             "migrate --out", "migrate --rejects", "migrate --summary-json", "reconcile --out",
             "reconcile --summary-json",
             "nightly --metrics-file", "nightly --state", "nightly --reports", "nightly --state-backup",
+            "nightly --apple-view",
             "partition --out",
             "merge --out", "fetch --out", "fetch --summary-json", "simulate --out"
         ] {

@@ -59,16 +59,19 @@ struct UnverifiedZstdEndToEndTests {
         // nightly warns on the night it reads the file, and not again on the nights it skips it.
         let night = [
             "nightly", "--v1", v1, "--v2", v2, "--state", tmp.path + "/state.sqlite", "--reports", tmp.path + "/nights",
-            "--min-file-age", "0", "--max-lag", "36500d", "--run-date"
+            "--min-file-age", "0", "--max-lag", "36500d", "--metrics-file", tmp.path + "/nightly.prom", "--run-date"
         ]
+        let gauge = "asn_migrate_nightly_run_unverified_zstd_frames "
         let first = try BinaryRun.run(night + ["2024-01-01"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.components(separatedBy: "zstd frames written without a content checksum").count == 2)
         #expect(try InputDamageEndToEndTests.metrics(tmp.path + "/nights/2024-01-01")["unverified_frames"] == "2")
+        #expect(try String(contentsOfFile: tmp.path + "/nightly.prom", encoding: .utf8).contains(gauge + "2\n"))
         let next = try BinaryRun.run(night + ["2024-01-02"])
         #expect(next.status == 0, "\(next.stderr)")
         #expect(!next.stderr.contains("without a content checksum"), "\(next.stderr)")
         #expect(try InputDamageEndToEndTests.metrics(tmp.path + "/nights/2024-01-02")["unverified_frames"] == "0")
+        #expect(try String(contentsOfFile: tmp.path + "/nightly.prom", encoding: .utf8).contains(gauge + "0\n"))
     }
 
     @Test func requireChecksumsMakesSuchAFileOneReject() throws {

@@ -11,7 +11,7 @@ import Testing
         let a = try dir.write("a.jsonl", "{}")
         let files = try InputPaths.expand([b, "-", a])
         #expect(files.map(\.path) == [b, "stdin", a])
-        #expect(files[1] == .standardInput)
+        #expect(files[1] == InputFile(path: "-"))
         #expect(files[1].descriptor == 0)
         #expect(files[0].descriptor == nil)
     }
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func standardInputMayAppearOnlyOnce() throws {
-        #expect(try InputPaths.expand(["-"]) == [.standardInput])
+        #expect(try InputPaths.expand(["-"]) == [InputFile(path: "-")])
         let error = #expect(throws: ASNError.self) { try InputPaths.expand(["-", "-"]) }
         #expect(error?.code == .usage)
         #expect(error?.message.contains("more than once") == true)

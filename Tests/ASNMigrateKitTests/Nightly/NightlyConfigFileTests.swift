@@ -5,7 +5,8 @@ import Testing
 
 /// The config file and its merge with flags: keys, comments, repeats, errors naming file/line/key, relative paths.
 @Suite struct NightlyConfigFileTests {
-    private func arguments(_ list: [String]) throws -> ParsedArguments {
+    /// `list` parsed as `nightly`'s flags.
+    static func arguments(_ list: [String]) throws -> ParsedArguments {
         guard case .run(let parsed) = try NightlyCommand.spec.parse(list) else {
             throw ASNError(.usage, "expected a run")
         }
@@ -33,7 +34,7 @@ import Testing
             retention-days = 30
             """
         let config = try NightlyConfigFile(path: "/etc/asn/nightly.conf", text: text)
-        let settings = try NightlySettings.resolve(try arguments([]), config: config)
+        let settings = try NightlySettings.resolve(try Self.arguments([]), config: config)
         #expect(
             settings.v1 == [
                 "/etc/asn/archive/v1", "/etc/asn/archive/v1-late   # not a comment: values run to the end of the line"
@@ -49,19 +50,20 @@ import Testing
     }
 
     @Test func reportHTMLIsOnUnlessTurnedOff() throws {
-        #expect(try NightlySettings.resolve(try arguments(["--v1", "a", "--v2", "b"]), config: nil).html)
-        #expect(try !NightlySettings.resolve(try arguments(["--v1", "a", "--v2", "b", "--no-html"]), config: nil).html)
+        #expect(try NightlySettings.resolve(try Self.arguments(["--v1", "a", "--v2", "b"]), config: nil).html)
+        #expect(
+            try !NightlySettings.resolve(try Self.arguments(["--v1", "a", "--v2", "b", "--no-html"]), config: nil).html)
         let off = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nv2 = b\nno-html = yes\n")
-        #expect(try !NightlySettings.resolve(try arguments([]), config: off).html)
+        #expect(try !NightlySettings.resolve(try Self.arguments([]), config: off).html)
         let on = try NightlyConfigFile(path: "n.conf", text: "v1 = a\nv2 = b\nno-html = no\n")
-        #expect(try NightlySettings.resolve(try arguments([]), config: on).html)
+        #expect(try NightlySettings.resolve(try Self.arguments([]), config: on).html)
     }
 
     @Test func flagsWinOverTheFile() throws {
         let config = try NightlyConfigFile(
             path: "conf/n.conf", text: "v1 = a\nv2 = b\nwindow = 24h\nstate = s.sqlite\n")
         let settings = try NightlySettings.resolve(
-            try arguments(["--v1", "x", "--window", "1h", "--state", "t.sqlite"]), config: config)
+            try Self.arguments(["--v1", "x", "--window", "1h", "--state", "t.sqlite"]), config: config)
         #expect(settings.v1 == ["x"], "a flag replaces the file's list, and stays relative to the working directory")
         #expect(settings.v2 == ["conf/b"])
         #expect(settings.window == 3_600_000)
@@ -80,7 +82,7 @@ import Testing
     func badLinesNameFileLineAndKey(text: String, line: String, message: String) throws {
         do {
             let config = try NightlyConfigFile(path: "n.conf", text: text)
-            _ = try NightlySettings.resolve(try arguments([]), config: config)
+            _ = try NightlySettings.resolve(try Self.arguments([]), config: config)
             Issue.record("'\(text)' must be refused")
         } catch let error as ASNError {
             #expect(error.code == .usage)
@@ -92,7 +94,7 @@ import Testing
 
     @Test func nowIsTheEndOfTheRunDate() throws {
         let settings = try NightlySettings.resolve(
-            try arguments(["--v1", "a", "--v2", "b", "--run-date", "2021-03-01"]), config: nil)
+            try Self.arguments(["--v1", "a", "--v2", "b", "--run-date", "2021-03-01"]), config: nil)
         #expect(settings.now(clock: 0) == V1Fixture.ms("2021-03-01T23:59:59.999Z"))
         #expect(settings.day(clock: 0) == "2021-03-01")
     }

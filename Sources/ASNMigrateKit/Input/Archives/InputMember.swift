@@ -24,8 +24,10 @@ enum InputMember {
     /// Calls `body` with every text stream of the bytes in `buffer` (named `name`), in order, by their magic bytes:
     /// gzip and zstd are decompressed and looked at again, tar and zip are opened member by member, text is handed
     /// on, anything else is one `.rejected`. A failure to read (a damaged compressed stream, a damaged archive) is
-    /// thrown as `ReadFailure`; what `body` throws passes through unchanged.
-    static func walk(_ buffer: SourceBuffer, name: String, depth: Int, _ body: (InputMember) throws -> Void) throws {
+    /// thrown as `ReadFailure`; what `body` throws passes through unchanged. `reading` is the run's.
+    static func walk(
+        _ buffer: SourceBuffer, name: String, depth: Int, reading: InputReading, _ body: (InputMember) throws -> Void
+    ) throws {
         let format: InputFormat
         do {
             try buffer.fill(atLeast: InputFormat.sampleSize)
@@ -59,25 +61,25 @@ enum InputMember {
         case .gzip:
             try walk(
                 SourceBuffer(GzipByteSource(upstream: buffer, name: name), name: name), name: name, depth: depth + 1,
-                body)
+                reading: reading, body)
         case .zstd:
             let source: ZstdByteSource
             do {
-                source = try ZstdByteSource(upstream: buffer, name: name)
+                source = try ZstdByteSource(upstream: buffer, name: name, reading: reading)
             } catch {
                 throw ReadFailure(error, name: name)
             }
-            try walk(SourceBuffer(source, name: name), name: name, depth: depth + 1, body)
+            try walk(SourceBuffer(source, name: name), name: name, depth: depth + 1, reading: reading, body)
         case .tar:
             try TarArchive(buffer, name: name).forEachMember { member, source in
-                try walkMember(source, name: member, depth: depth + 1, body)
+                try walkMember(source, name: member, depth: depth + 1, reading: reading, body)
             } rejected: {
                 try body(.rejected($0))
             }
             if let problem = buffer.endProblem { try body(.rejected(problem)) }
         case .zip:
             try ZipArchive(buffer, name: name).forEachMember { member, source in
-                try walkMember(source, name: member, depth: depth + 1, body)
+                try walkMember(source, name: member, depth: depth + 1, reading: reading, body)
             } rejected: {
                 try body(.rejected($0))
             }
@@ -95,10 +97,11 @@ enum InputMember {
 
     /// Walks one archive member; a failure to read it is one `.rejected` for it, and the archive goes on.
     private static func walkMember(
-        _ source: any ByteSource, name: String, depth: Int, _ body: (InputMember) throws -> Void
+        _ source: any ByteSource, name: String, depth: Int, reading: InputReading,
+        _ body: (InputMember) throws -> Void
     ) throws {
         do {
-            try walk(SourceBuffer(source, name: name), name: name, depth: depth, body)
+            try walk(SourceBuffer(source, name: name), name: name, depth: depth, reading: reading, body)
         } catch let failure as ReadFailure {
             try body(.rejected(failure.error))
         }
@@ -136,7 +139,7 @@ extension InputFile {
         let raw = try openRawSource()
         defer { raw.close() }
         do {
-            try InputMember.walk(SourceBuffer(raw, name: path), name: path, depth: 0, body)
+            try InputMember.walk(SourceBuffer(raw, name: path), name: path, depth: 0, reading: reading, body)
         } catch let failure as InputMember.ReadFailure {
             throw failure.error
         }

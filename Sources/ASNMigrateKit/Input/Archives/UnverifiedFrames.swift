@@ -1,29 +1,24 @@
 import Synchronization
 
-/// The zstd frames read without a content checksum, per input: their data cannot be checked, so
-/// a flipped bit would pass. Each `ZstdByteSource` notes its count here when it ends; the job warns once per file and
-/// reports the total (`unverified_frames` in `summary.csv`). With `--require-checksums` such a frame is refused
-/// instead (`required`), a reject for its file.
-package enum UnverifiedFrames {
+/// The zstd frames one run read without a content checksum, per input: their data cannot be checked, so a flipped
+/// bit would pass. Each `ZstdByteSource` notes its count in its run's `InputReading` when it ends; the job warns once
+/// per file and reports the total (`unverified_frames` in `summary.csv`). With `--require-checksums` such a frame is
+/// refused instead (`InputLimits.requireChecksums`), a reject for its file.
+package final class UnverifiedFrames: Sendable {
     /// Frames without a checksum per input name (the most seen for a name, as an input may be read more than once).
-    private static let counts = Mutex<[String: Int]>([:])
-    /// Whether a frame without a checksum is refused (`--require-checksums`).
-    private static let requiredFlag = Mutex<Bool>(false)
+    private let counts = Mutex<[String: Int]>([:])
 
-    /// Whether a frame without a checksum is refused (`--require-checksums`); set once by the command.
-    package static var required: Bool {
-        get { requiredFlag.withLock { $0 } }
-        set { requiredFlag.withLock { $0 = newValue } }
-    }
+    /// An empty count.
+    package init() {}
 
     /// Notes that `name` held `frames` frames without a checksum.
-    static func note(_ name: String, frames: Int) {
+    func note(_ name: String, frames: Int) {
         guard frames > 0 else { return }
         counts.withLock { $0[name] = max($0[name] ?? 0, frames) }
     }
 
     /// The inputs with frames read without a checksum, sorted by name, and forgets them.
-    package static func take() -> [(name: String, frames: Int)] {
+    package func take() -> [(name: String, frames: Int)] {
         counts.withLock { counts in
             defer { counts = [:] }
             return counts.sorted { $0.key < $1.key }.map { (name: $0.key, frames: $0.value) }

@@ -38,12 +38,18 @@ final class ZstdByteSource: ByteSource {
 
     /// Frames read so far that carry no content checksum (`UnverifiedFrames`).
     private var unverified = 0
+    /// The run reading this input: whether a frame without a checksum is refused, and where unverified frames go.
+    private let reading: InputReading
 
     /// The scratch size.
     private static let scratchSize = 256 * 1024
 
-    /// Decompresses `upstream`; throws `.unreadableInput` naming the library when libzstd cannot be loaded.
-    init(upstream: SourceBuffer, name: String, holdLimit: Int = GzipByteSource.defaultHoldLimit) throws {
+    /// Decompresses `upstream` for the run `reading`; throws `.unreadableInput` naming the library when libzstd
+    /// cannot be loaded.
+    init(
+        upstream: SourceBuffer, name: String, reading: InputReading,
+        holdLimit: Int = GzipByteSource.defaultHoldLimit
+    ) throws {
         switch ZstdLibrary.shared {
         case .success(let library): self.library = library
         case .failure(var error):
@@ -52,6 +58,7 @@ final class ZstdByteSource: ByteSource {
             throw error
         }
         self.name = name
+        self.reading = reading
         input = upstream
         held = HeldBytes(memoryLimit: holdLimit)
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Self.scratchSize, alignment: 64)
@@ -102,7 +109,7 @@ final class ZstdByteSource: ByteSource {
 
     /// Frees the stream and closes the upstream; notes the frames read without a checksum.
     func close() {
-        UnverifiedFrames.note(name, frames: unverified)
+        reading.unverifiedFrames.note(name, frames: unverified)
         unverified = 0
         if let stream { _ = library.freeDStream(stream) }
         stream = nil
@@ -140,7 +147,7 @@ final class ZstdByteSource: ByteSource {
         try input.fill(atLeast: 5)
         let b = input.pendingBytes
         guard b.count >= 5, b[0] == 0x28, b[1] == 0xB5, b[2] == 0x2F, b[3] == 0xFD, b[4] & 0x04 == 0 else { return }
-        guard UnverifiedFrames.required else {
+        guard reading.limits.requireChecksums else {
             unverified += 1
             return
         }

@@ -36,7 +36,7 @@ package struct CSVReader: Sendable {
     private var previousQuoted: UInt8 = 0
 
     /// Creates a reader for the input named `path`, keeping rows of up to `maxRowBytes` bytes.
-    package init(path: String, maxRowBytes: Int = InputFile.maxRecordBytes) {
+    package init(path: String, maxRowBytes: Int = InputLimits.defaultMaxRecordBytes) {
         self.path = path
         self.maxRowBytes = max(1, maxRowBytes)
     }

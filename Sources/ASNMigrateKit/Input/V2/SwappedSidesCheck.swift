@@ -69,7 +69,8 @@ package enum SwappedSidesCheck {
         var out = [UInt8](repeating: 0, count: sampleBytes)
         var filled = 0
         let buffer = SourceBuffer(PlainByteSource(bytes: head, name: file.path), name: file.path)
-        try? InputMember.walk(buffer, name: file.path, depth: 0) { member in
+        // A reading of its own: what a look at the first bytes finds is not the run's to report.
+        try? InputMember.walk(buffer, name: file.path, depth: 0, reading: InputReading(file.reading.limits)) { member in
             guard case .stream(_, let source) = member else { return }
             while filled < sampleBytes {
                 let count = try out.withUnsafeMutableBytes { buffer in

@@ -67,6 +67,19 @@ package struct V2ColumnMap: Sendable, Equatable {
         case boolean
         /// A compact JWS, decoded like Apple's own signed values.
         case jws
+
+        /// How a column of a field of the field table's `kind` is read: enumerations as the text or number Apple
+        /// gives.
+        init(_ kind: V2FieldKind) {
+            switch kind {
+            case .id: self = .identifier
+            case .text, .enumText: self = .text
+            case .date: self = .date
+            case .integer, .enumCode: self = .integer
+            case .flag: self = .boolean
+            case .jws: self = .jws
+            }
+        }
     }
 
     /// A V2 field a column can hold.
@@ -98,38 +111,9 @@ package struct V2ColumnMap: Sendable, Equatable {
 
     // MARK: - Fields
 
-    /// Every field a map may name: the notification's own, `data`'s, and every transaction and renewal info field.
-    package static let fields: [Field] = {
-        var fields: [Field] = [
-            Field(path: "notificationType", kind: .text), Field(path: "subtype", kind: .text),
-            Field(path: "notificationUUID", kind: .text), Field(path: "version", kind: .text),
-            Field(path: "signedDate", kind: .date), Field(path: "signedPayload", kind: .jws),
-            Field(path: "data.bundleId", kind: .text), Field(path: "data.bundleVersion", kind: .text),
-            Field(path: "data.environment", kind: .text), Field(path: "data.status", kind: .integer),
-            Field(path: "data.signedTransactionInfo", kind: .jws), Field(path: "data.signedRenewalInfo", kind: .jws)
-        ]
-        let transaction: [(String, Kind)] = [
-            ("transactionId", .identifier), ("originalTransactionId", .identifier), ("webOrderLineItemId", .identifier),
-            ("bundleId", .text), ("productId", .text), ("subscriptionGroupIdentifier", .text), ("purchaseDate", .date),
-            ("originalPurchaseDate", .date), ("expiresDate", .date), ("quantity", .integer), ("type", .text),
-            ("appAccountToken", .text), ("inAppOwnershipType", .text), ("signedDate", .date),
-            ("revocationReason", .integer),
-            ("revocationDate", .date), ("isUpgraded", .boolean), ("offerType", .integer), ("offerIdentifier", .text),
-            ("offerDiscountType", .text), ("environment", .text), ("transactionReason", .text), ("storefront", .text),
-            ("price", .integer), ("currency", .text)
-        ]
-        let renewal: [(String, Kind)] = [
-            ("originalTransactionId", .identifier), ("productId", .text), ("autoRenewProductId", .text),
-            ("autoRenewStatus", .integer), ("expirationIntent", .integer), ("gracePeriodExpiresDate", .date),
-            ("isInBillingRetryPeriod", .boolean), ("priceIncreaseStatus", .integer), ("offerType", .integer),
-            ("offerIdentifier", .text), ("offerDiscountType", .text), ("renewalDate", .date),
-            ("recentSubscriptionStartDate", .date), ("appAccountToken", .text), ("signedDate", .date),
-            ("environment", .text), ("renewalPrice", .integer), ("currency", .text)
-        ]
-        fields += transaction.map { Field(path: "data.transactionInfo." + $0.0, kind: $0.1) }
-        fields += renewal.map { Field(path: "data.renewalInfo." + $0.0, kind: $0.1) }
-        return fields
-    }()
+    /// Every field a map may name, in the field table's order (`V2FieldTable.mappable`): the notification's own,
+    /// `data`'s, and every transaction and renewal info field.
+    package static let fields: [Field] = V2FieldTable.mappable.map { Field(path: $0.path, kind: Kind($0.kind)) }
 
     // MARK: - Loading
 

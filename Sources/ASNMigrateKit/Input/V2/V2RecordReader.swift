@@ -58,9 +58,9 @@ package struct V2RecordReader: Sendable {
                                         "'\(ConsoleText.path(name))' is named as a CSV export but no column map was given; pass one (reconcile --v2-columns FILE, see Mappings/v2-columns.example.map), or rename the file if it holds JSON",
                                         at: SourceLocation(path: name))))
                         }
-                        try readCSV(source, name: name, columnMap, body)
+                        try readCSV(source, name: name, columnMap, limits: file.reading.limits, body)
                     } else {
-                        try readJSON(source, name: name, body)
+                        try readJSON(source, name: name, limits: file.reading.limits, body)
                     }
                 case .partition(let name, let source):
                     try PartitionFile.read(source, name: name) { item in
@@ -102,8 +102,11 @@ package struct V2RecordReader: Sendable {
     }
 
     /// JSON, JSON Lines, arrays and bare JWS through `RecordReader`.
-    private func readJSON(_ source: any ByteSource, name: String, _ body: (V2ReadOutcome) throws -> Void) throws {
-        try RecordReader.split(source, path: name, chunkSize: chunkSize) { item in
+    private func readJSON(
+        _ source: any ByteSource, name: String, limits: InputLimits, _ body: (V2ReadOutcome) throws -> Void
+    ) throws {
+        try RecordReader.split(source, path: name, chunkSize: chunkSize, maxRecordBytes: limits.maxRecordBytes) {
+            item in
             switch item {
             case .record(let record):
                 for outcome in decoder.decode(record) { try forward(body, outcome) }
@@ -116,11 +119,12 @@ package struct V2RecordReader: Sendable {
     /// A CSV export through `CSVReader`, each row through the column map and the decoder. A malformed row is one
     /// `.rejected` outcome and reading goes on; a failed read is one `.rejected` outcome for the rest of the file.
     private func readCSV(
-        _ source: any ByteSource, name: String, _ map: V2ColumnMap, _ body: (V2ReadOutcome) throws -> Void
+        _ source: any ByteSource, name: String, _ map: V2ColumnMap, limits: InputLimits,
+        _ body: (V2ReadOutcome) throws -> Void
     ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
-        var csv = CSVReader(path: name)
+        var csv = CSVReader(path: name, maxRowBytes: limits.maxRecordBytes)
         var binding: V2ColumnMap.Binding?
 
         /// Emits the outcomes of `rows`, binding the map to the header first when it has just been read.

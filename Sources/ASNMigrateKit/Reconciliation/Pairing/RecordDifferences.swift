@@ -32,7 +32,7 @@ struct RecordDifferences: Sendable {
                 let b = v2[j]
                 for field in fields
                 where a.fields.has(field) && b.fields.has(field) && !a.fields.same(field, as: b.fields) {
-                    if field.isDate,
+                    if field.usesTimeTolerance,
                         TimeTolerance.equal(a.fields.date(field), b.fields.date(field), tolerance: timeTolerance)
                     {
                         continue

@@ -1,6 +1,7 @@
 /// Compares each subscription's state at the period end as the V1 and as the V2 records imply it
 /// (`SubscriptionStateRules`, `KnowledgeRule`): the rows of `subscriptions.csv` and one `state_mismatch` difference per
-/// differing item (productId, expiresDate, autoRenewStatus, active), less the fields `--ignore-field` drops.
+/// differing item (the table's `ComparedField.notificationStateFields`: productId, expiresDate, autoRenewStatus; then
+/// active), less the fields `--ignore-field` drops.
 struct SubscriptionStateComparison: Sendable {
     /// One row per subscription whose state both sides give, sorted by environment and originalTransactionId (bytes).
     var rows: [ReconciliationResult.SubscriptionRow] = []
@@ -14,7 +15,6 @@ struct SubscriptionStateComparison: Sendable {
     ) {
         guard period.isSet, period.end != Int64.max else { return }
         let pool = pairing.inputs.pool
-        let compared = Set(fields.map(\.rawValue))
         for (key, group) in groups {
             let v1Facts = Self.facts(group.v1, of: pairing.inputs.v1Records, fates: pairing.v1Fates, pool: pool)
             let v2Facts = Self.facts(group.v2, of: pairing.inputs.v2Records, fates: pairing.v2Fates, pool: pool)
@@ -30,25 +30,16 @@ struct SubscriptionStateComparison: Sendable {
                     v2All: s2, v2Ordinary: SubscriptionStateRules.derive(v2Facts.filter { !$0.v2Only }, at: period.end),
                     v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())
             var items: [(field: String, v1: String, v2: String)] = []
-            if s1.productId != s2.productId { items.append(("productId", s1.productId ?? "", s2.productId ?? "")) }
-            if !TimeTolerance.equal(s1.expiresDate, s2.expiresDate, tolerance: timeTolerance) {
-                items.append(
-                    (
-                        "expiresDate", s1.expiresDate.map(Timestamp.iso8601(ms:)) ?? "",
-                        s2.expiresDate.map(Timestamp.iso8601(ms:)) ?? ""
-                    ))
+            for field in ComparedField.notificationStateFields where fields.contains(field) {
+                guard !unknowable.contains(field.rawValue), let item = field.state,
+                    let (v1, v2) = FieldComparison.difference(item.read(s1), item.read(s2), tolerance: timeTolerance)
+                else { continue }
+                items.append((field.rawValue, v1, v2))
             }
-            if s1.autoRenewStatus != s2.autoRenewStatus {
-                items.append(
-                    (
-                        "autoRenewStatus", s1.autoRenewStatus.map(String.init) ?? "",
-                        s2.autoRenewStatus.map(String.init) ?? ""
-                    ))
-            }
-            if s1.active != s2.active { items.append(("active", String(s1.active), String(s2.active))) }
-            items.removeAll {
-                unknowable.contains($0.field)
-                    || (ComparedField(rawValue: $0.field).map { !compared.contains($0.rawValue) } ?? false)
+            if let (v1, v2) = FieldComparison.difference(.flag(s1.active), .flag(s2.active), tolerance: 0),
+                !unknowable.contains("active")
+            {
+                items.append(("active", v1, v2))
             }
             let environment = pool.string(key.environment)
             let id = pool.string(key.originalTransactionId)

@@ -52,6 +52,43 @@ package enum ComparedFieldRow: Sendable {
     }
 }
 
+/// One entry of the compared-field table (`ComparedField.entry`): how the field is held, and where it is compared.
+package struct ComparedFieldEntry: Sendable {
+    /// How the field is held and where a V2 payload holds it; notification pairing compares every field with a slot.
+    package let row: ComparedFieldRow
+    /// Whether it is compared against Apple's API view (`TransactionReconciler`), and when.
+    package let apiView: ComparedField.APIViewComparison?
+    /// Whether it is an item of a subscription's state (`state_mismatch`), and where.
+    package let state: StateItem?
+
+    /// An entry.
+    package init(_ row: ComparedFieldRow, apiView: ComparedField.APIViewComparison? = nil, state: StateItem? = nil) {
+        self.row = row
+        self.apiView = apiView
+        self.state = state
+    }
+
+    /// A field compared as an item of a subscription's state.
+    package struct StateItem: Sendable {
+        /// Compared between the V1 and V2 records' states at the period end (notification mode, `subscriptions.csv`).
+        package let inNotifications: Bool
+        /// Compared between V1's state and Apple's subscription status (API view), and when; nil when not.
+        package let inStatuses: ComparedField.APIViewComparison?
+        /// The item's value in a subscription state.
+        package let read: @Sendable (SubscriptionState) -> ComparedValue
+
+        /// An item.
+        package init(
+            inNotifications: Bool, inStatuses: ComparedField.APIViewComparison?,
+            read: @escaping @Sendable (SubscriptionState) -> ComparedValue
+        ) {
+            self.inNotifications = inNotifications
+            self.inStatuses = inStatuses
+            self.read = read
+        }
+    }
+}
+
 /// A compared field's value in one record, as the generic comparison reads it from the table's reader.
 package enum ComparedValue: Sendable, Equatable {
     /// Text or a numeric id, raw ("" when absent).

@@ -40,6 +40,14 @@ package struct SubscriptionStatusComparison: Sendable {
             differences: [Discrepancy], summary: TransactionSummary.StatusSummary
         )
     {
+        compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFactsBySubscription[$0] })
+    }
+
+    /// The `state_mismatch` rows and the status figures for `statuses` against each subscription's V1 state facts
+    /// (`facts`, input order), with `archiveEnd` the V1 archive's last event time over the whole run.
+    package func compare<Statuses: Collection<V2SubscriptionStatus>>(
+        _ statuses: Statuses, archiveEnd: Int64?, facts factsOf: (SubscriptionKey) -> [StateFact]?
+    ) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
         var differences: [Discrepancy] = []
         var compared = 0
         var withoutV1 = 0
@@ -48,7 +56,6 @@ package struct SubscriptionStatusComparison: Sendable {
         var mismatched = 0
         var duplicates = 0
         var seen: Set<[String]> = []
-        let archiveEnd = v1.eventRange?.upperBound
         for status in statuses {
             let key = SubscriptionKey(
                 environment: status.environment, originalTransactionId: status.originalTransactionId)
@@ -66,53 +73,37 @@ package struct SubscriptionStatusComparison: Sendable {
                 continue
             }
             let instant = fetchedAt
-            guard let facts = v1.stateFactsBySubscription[key],
+            guard let facts = factsOf(key),
                 let mine = Self.state(facts: facts, at: instant, lag: options.window)
             else {
                 withoutV1 += 1
                 continue
             }
             compared += 1
-            let renewal = status.renewal
-            let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
-            let tolerance = options.timeTolerance
-            let appleDate = { (mine: Int64?, apple: Int64?) in
-                TimeTolerance.equal(mine, apple, tolerance: tolerance) ? date(mine) : date(apple)
+            // Apple's side of every item: the status response's transaction and renewal info, read by the table.
+            var apple = NotificationData()
+            apple.transactionInfo = status.transaction
+            apple.renewalInfo = status.renewal
+            let theirs = ResponseBodyV2DecodedPayload(notificationType: "", data: apple)
+            var items: [(field: String, cells: (String, String))] = []
+            if let cells = FieldComparison.difference(
+                .number(mine.status.rawValue), .number(status.status), tolerance: options.timeTolerance)
+            {
+                items.append(("status", cells))
             }
-            var items: [(String, ComparedField?, String, String)] = [
-                ("status", nil, String(mine.status.rawValue), status.status.map(String.init) ?? ""),
-                (
-                    "expiresDate", .expiresDate, date(mine.expiresDate),
-                    appleDate(mine.expiresDate, status.transaction?.expiresDate)
-                ),
-                (
-                    "gracePeriodExpiresDate", .gracePeriodExpiresDate, date(mine.gracePeriodExpiresDate),
-                    appleDate(mine.gracePeriodExpiresDate, renewal?.gracePeriodExpiresDate)
-                ),
-                (
-                    "isInBillingRetryPeriod", .isInBillingRetryPeriod, String(mine.isInBillingRetryPeriod == true),
-                    String(renewal?.isInBillingRetryPeriod == true)
-                )
-            ]
-            // Renewal intent is compared when V1 ever stated it.
-            if let value = mine.autoRenewStatus {
-                items.insert(
-                    (
-                        "autoRenewStatus", .autoRenewStatus, String(value),
-                        renewal?.autoRenewStatus.map(String.init) ?? ""
-                    ), at: 1)
-            }
-            if let value = mine.autoRenewProductId {
-                items.insert(
-                    ("autoRenewProductId", .autoRenewProductId, value, renewal?.autoRenewProductId ?? ""), at: 1)
+            // Renewal intent is compared when V1 ever stated it (`.whenV1States`).
+            for field in ComparedField.statusFields where options.fields.contains(field) {
+                guard let item = field.state, let when = item.inStatuses,
+                    let cells = FieldComparison.difference(
+                        item.read(mine), field.row.value(in: theirs), tolerance: options.timeTolerance, when: when)
+                else { continue }
+                items.append((field.rawValue, cells))
             }
             let unknowable = KnowledgeRule.unknowableInStatus(
                 v1: mine, appleTransactionId: status.transaction?.transactionId,
                 appleExpires: status.transaction?.expiresDate, appleStatus: status.status, at: instant)
             var any = false
-            for (field, gate, left, right) in items where left != right {
-                if let gate, !options.fields.contains(gate) { continue }
-                if unknowable.contains(field) { continue }
+            for (field, (left, right)) in items where !unknowable.contains(field) {
                 any = true
                 var d = Discrepancy(kind: .stateMismatch)
                 d.environment = status.environment

@@ -127,7 +127,14 @@ package struct TransactionReconciler: Sendable {
     }
 
     /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
-    package func finish(v1 collector: V1TransactionCollector) -> TransactionComparison {
+    ///
+    /// Every rule is per subscription (environment + originalTransactionId) but for the whole run's spans, the V1
+    /// archive's event times and the V2 purchase dates (the period, the pending edges, facts learnt after a side's data
+    /// ends, statuses fetched after the archive ends). `spans` gives them when this engine holds only some
+    /// subscriptions' records (`nightly` re-pairs one subscription at a time); nil takes them from what was fed, which
+    /// is the whole run in `reconcile`. So one subscription's rows are the same whether it is compared alone or with
+    /// every other.
+    package func finish(v1 collector: V1TransactionCollector, spans: TransactionSpans? = nil) -> TransactionComparison {
         let v1 = collector.transactions
         let pool = pool
         // Unpacked when read: each loop below reads an element once.
@@ -145,8 +152,12 @@ package struct TransactionReconciler: Sendable {
         }
 
         // Period.
-        let v2Range = purchases.min().flatMap { low in purchases.max().map { low...$0 } }
-        let v1Range = collector.eventRange
+        let spans =
+            spans
+            ?? TransactionSpans(
+                v1: collector.eventRange, v2: purchases.min().flatMap { low in purchases.max().map { low...$0 } })
+        let v2Range = spans.v2
+        let v1Range = spans.v1
         // The same default period as notifications: the overlap of both sides' spans, `--from` / `--to` replacing an end.
         let period = ReconciliationPeriod(
             v1Span: v1Range, v2Span: v2Range, from: options.from, to: options.to, window: options.window)
@@ -270,7 +281,8 @@ package struct TransactionReconciler: Sendable {
             status.renewal = held.renewal?.unpacked(pool)
             return status
         }
-        let status = SubscriptionStatusComparison(options: options).compare(unpackedStatuses, v1: collector)
+        let status = SubscriptionStatusComparison(options: options).compare(
+            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFactsBySubscription[$0] })
         differences += status.differences
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
@@ -364,9 +376,11 @@ package struct TransactionReconciler: Sendable {
         var rows: [Discrepancy] = []
         var afterDataEnd = 0
         for field in ComparedField.apiViewFields where options.fields.contains(field) {
-            let (left, right) = Self.cells(
-                field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance)
-            guard left != right, field.apiView != .whenV1States || !left.isEmpty else { continue }
+            guard
+                let (left, right) = FieldComparison.difference(
+                    field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance,
+                    when: field.apiView ?? .always)
+            else { continue }
             if late.contains(field.rawValue) {
                 afterDataEnd += 1
                 continue
@@ -378,19 +392,5 @@ package struct TransactionReconciler: Sendable {
             rows.append(d)
         }
         return (rows, afterDataEnd)
-    }
-
-    /// The report cells of one field's two values: dates as ISO 8601 (Apple's within `--time-tolerance` of V1's
-    /// written as V1's, so they compare equal), numbers in decimal, flags `true`/`false` (absent is `false`).
-    private static func cells(_ mine: ComparedValue, _ theirs: ComparedValue, tolerance: Int64) -> (String, String) {
-        let date = { (ms: Int64?) in ms.map(Timestamp.iso8601(ms:)) ?? "" }
-        switch (mine, theirs) {
-        case (.text(let a), .text(let b)): return (a, b)
-        case (.date(let a), .date(let b)):
-            return (date(a), TimeTolerance.equal(a, b, tolerance: tolerance) ? date(a) : date(b))
-        case (.number(let a), .number(let b)): return (a.map(String.init) ?? "", b.map(String.init) ?? "")
-        case (.flag(let a), .flag(let b)): return (String(a == true), String(b == true))
-        default: return ("", "")
-        }
     }
 }

@@ -36,7 +36,7 @@ import Testing
 
     private func read(_ paths: [String], map: V2ColumnMap? = nil, chunkSize: Int = 1 << 20) throws -> [V2ReadOutcome] {
         var outcomes: [V2ReadOutcome] = []
-        try V2RecordReader(columnMap: map, chunkSize: chunkSize).read(paths.map(InputFile.init(path:))) {
+        try V2RecordReader(columnMap: map, chunkSize: chunkSize).read(paths.map { InputFile(path: $0) }) {
             outcomes.append($0)
         }
         return outcomes

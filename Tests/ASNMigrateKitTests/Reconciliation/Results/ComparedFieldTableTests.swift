@@ -104,4 +104,115 @@ import Testing
         }
         #expect(facts.hasAutoRenewStatus)
     }
+
+    /// Sets the one member named `key` of a model to a value of its type.
+    struct MemberSetter: V2MemberVisitor {
+        let key: String
+        let seed: Int
+        mutating func visit(_ key: String, _ value: inout String?) { if key == self.key { value = "20000000\(seed)" } }
+        mutating func visit(_ key: String, _ value: inout Int64?) {
+            if key == self.key { value = 1_700_000_000_000 + Int64(seed) * 86_400_000 }
+        }
+        mutating func visit(_ key: String, _ value: inout Int?) { if key == self.key { value = seed } }
+        mutating func visit(_ key: String, _ value: inout Bool?) { if key == self.key { value = true } }
+    }
+
+    /// A payload with only the V2 field `field` set (to a value made from `seed`).
+    static func payload(setting field: V2Field?, seed: Int) -> ResponseBodyV2DecodedPayload {
+        var data = NotificationData()
+        var transaction = JWSTransactionDecodedPayload()
+        var renewal = JWSRenewalInfoDecodedPayload()
+        if let field {
+            var setter = MemberSetter(key: field.key, seed: seed)
+            if field.path.hasPrefix("data.transactionInfo.") {
+                transaction.visitMembers(&setter)
+            } else if field.path.hasPrefix("data.renewalInfo.") {
+                renewal.visitMembers(&setter)
+            } else if field.path.hasPrefix("data.") {
+                data.visitScalars(&setter)
+            }
+        }
+        data.transactionInfo = transaction
+        data.renewalInfo = renewal
+        return ResponseBodyV2DecodedPayload(notificationType: "DID_RENEW", data: data)
+    }
+
+    /// The V2 field table's kinds each row kind may read.
+    static func reads(_ row: ComparedFieldRow, _ kind: V2FieldKind) -> Bool {
+        switch row {
+        case .text: return [.text, .enumText].contains(kind)
+        case .id: return kind == .id
+        case .date: return kind == .date
+        case .number, .notInNotifications: return [.integer, .enumCode].contains(kind)
+        case .flag: return kind == .flag
+        }
+    }
+
+    @Test func everyEntryIsReadWrittenComparedAndDocumented() throws {
+        let commands = String(decoding: try PackagePaths.read("Reports/commands.md"), as: UTF8.self)
+        let ignoreRow = try #require(
+            commands.split(separator: "\n").first { $0.hasPrefix("| `--ignore-field NAME` |") })
+        let readme = String(decoding: try PackagePaths.read("Reports/README.md"), as: UTF8.self)
+        let fieldRow = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `field` |") })
+        let help = ReconcileCommand.spec.options.first { $0.long == "--ignore-field" }?.help ?? ""
+        let empty = Self.payload(setting: nil, seed: 0)
+        var pool = StringPool()
+        let none = FieldValues(RecordFacts(empty, kind: .v2, location: SourceLocation(path: "t")), pool: &pool)
+        for (n, field) in ComparedField.allCases.enumerated() {
+            // Read: the V2 member named after the field (the transaction's first), of a kind the row holds.
+            let candidates = V2FieldTable.all.filter {
+                $0.key == field.rawValue
+                    && ($0.path.hasPrefix("data.transactionInfo.") || $0.path.hasPrefix("data.renewalInfo."))
+            }
+            let member = try #require(
+                candidates.first { Self.payload(setting: $0, seed: n + 1).isRead(by: field) },
+                "\(field) reads no V2 member named \(field.rawValue) in V2FieldTable")
+            #expect(Self.reads(field.row, member.kind), "\(field) holds a \(member.path) (\(member.kind)) it cannot")
+            #expect(!empty.isRead(by: field), "\(field) reads a value from an empty payload")
+            // Written: `migrate` writes the member (a column of its CSV, from the V1 keys the table names).
+            #expect(member.isMigrated, "\(field): migrate never writes \(member.path)")
+            // Compared: the one comparison tells the member's value from its absence, where the table says it compares.
+            let set = Self.payload(setting: member, seed: n + 1)
+            #expect(
+                FieldComparison.difference(field.row.value(in: set), field.row.value(in: empty), tolerance: 0) != nil,
+                "\(field): the comparison does not see its value")
+            if field.row.bit != nil || field.row.flagSlot != nil {
+                let values = FieldValues(RecordFacts(set, kind: .v2, location: SourceLocation(path: "t")), pool: &pool)
+                #expect(values.has(field) && !values.same(field, as: none), "\(field): notification pairing misses it")
+            } else {
+                #expect(field.apiView != nil, "\(field) is compared nowhere")
+            }
+            if let item = field.state {
+                var full = SubscriptionState(productId: "p", expiresDate: 1, autoRenewStatus: 1, status: .active)
+                full.autoRenewProductId = "q"
+                full.gracePeriodExpiresDate = 2
+                full.isInBillingRetryPeriod = true
+                let bare = SubscriptionState(productId: nil, expiresDate: nil, autoRenewStatus: nil, status: .expired)
+                #expect(
+                    FieldComparison.difference(item.read(full), item.read(bare), tolerance: 0) != nil,
+                    "\(field): the state comparison does not read it")
+                #expect(item.inNotifications || item.inStatuses != nil, "\(field) is a state item compared nowhere")
+            }
+            // Documented: `--help`, the reference's `--ignore-field` row, and the reports' README.
+            #expect(help.contains(field.rawValue), "reconcile --help does not list \(field)")
+            #expect(
+                ignoreRow.contains("`\(field.rawValue)`"), "Reports/commands.md's --ignore-field row lacks \(field)")
+            let inReportsReadme =
+                field.row.bit != nil || field.row.flagSlot != nil || field.state != nil
+                ? fieldRow.contains("`\(field.rawValue)`") : readme.contains(field.rawValue)
+            #expect(inReportsReadme, "Reports/README.md does not name \(field) where its rows are described")
+        }
+    }
+}
+
+extension ResponseBodyV2DecodedPayload {
+    /// Whether `field`'s reader finds a value in this payload.
+    fileprivate func isRead(by field: ComparedField) -> Bool {
+        switch field.row.value(in: self) {
+        case .text(let text): return !text.isEmpty
+        case .date(let date): return date != nil
+        case .number(let number): return number != nil
+        case .flag(let flag): return flag != nil
+        }
+    }
 }

@@ -1,0 +1,244 @@
+/// Every V2 field the tool reads or writes, declared once as data, in the fixed order of the V2 JSON: its path, its
+/// kind and where `migrate` takes its value from in a V1 body. `migrate --format csv`'s columns (`MigrationOutput`),
+/// the fields a column map may name (`V2ColumnMap.fields`) and `Reports/schema.sql`'s `migrate_csv` table all follow
+/// from it; `V2FieldTableTests` holds the models' member visits, the shipped column maps and `schema.sql` to it.
+///
+/// The compared fields (`ComparedField`) name the members they read; `ComparedFieldTableTests` checks each one reads a
+/// field of this table of its own kind.
+package enum V2FieldTable {
+    /// Every field, in order: the notification's own, `data`'s, the transaction info's, the renewal info's, then the
+    /// `migration` members `migrate` adds.
+    package static let all: [V2Field] = top + transaction + renewal + migration
+
+    /// The fields `migrate` writes, in order: the columns of `migrate --format csv` (dotted names).
+    package static let migrated: [V2Field] = all.filter(\.isMigrated)
+
+    /// The fields a column map may name, in order (`migration` members are `migrate`'s own, not V2 fields).
+    package static let mappable: [V2Field] = all.filter(\.isMappable)
+
+    /// The field at `path`, or nil.
+    package static func field(_ path: String) -> V2Field? {
+        all.first { $0.path == path }
+    }
+
+    /// The rows of an object's members, each path `prefix` + its key.
+    private static func members(of prefix: String, _ rows: [(String, V2FieldKind, [V1Source])]) -> [V2Field] {
+        rows.map { V2Field(prefix + $0.0, $0.1, from: $0.2) }
+    }
+
+    // MARK: - The table
+
+    /// The notification's own members and `data`'s scalars (`ResponseBodyV2DecodedPayload`, `NotificationData`).
+    private static let top: [V2Field] = [
+        V2Field("notificationType", .enumText, from: [.rule]),
+        V2Field("subtype", .enumText, from: [.rule]),
+        V2Field("notificationUUID", .text, from: [.derived]),
+        V2Field("version", .text, from: [.derived]),
+        V2Field(
+            "signedDate", .date,
+            from: [
+                .derived, .body(.autoRenewStatusChangeDate), .body(.cancellationDate), .receipt(.purchaseDate),
+                .receipt(.expiresDate), .receipt(.cancellationDate)
+            ]),
+        V2Field("signedPayload", .jws, from: []),
+        V2Field("data.bundleId", .text, from: [.body(.bid), .receipt(.bid)]),
+        V2Field("data.bundleVersion", .text, from: [.body(.bvrs), .receipt(.bvrs)]),
+        V2Field("data.environment", .enumText, from: [.body(.environment), .unified(.environment)]),
+        V2Field("data.status", .enumCode, from: [.derived]),
+        V2Field("data.signedTransactionInfo", .jws, from: []),
+        V2Field("data.signedRenewalInfo", .jws, from: [])
+    ]
+
+    /// `data.transactionInfo` (`JWSTransactionDecodedPayload`), in its `visitMembers` order.
+    private static let transaction: [V2Field] = members(
+        of: "data.transactionInfo.",
+        [
+            ("transactionId", .id, [.receipt(.transactionId)]),
+            ("originalTransactionId", .id, [.receipt(.originalTransactionId)]),
+            ("webOrderLineItemId", .id, [.receipt(.webOrderLineItemId)]),
+            ("bundleId", .text, [.body(.bid), .receipt(.bid)]),
+            ("productId", .text, [.receipt(.productId)]),
+            ("subscriptionGroupIdentifier", .text, [.receipt(.subscriptionGroupIdentifier)]),
+            ("purchaseDate", .date, [.receipt(.purchaseDate)]),
+            ("originalPurchaseDate", .date, [.receipt(.originalPurchaseDate)]),
+            ("expiresDate", .date, [.receipt(.expiresDate)]),
+            ("quantity", .integer, [.receipt(.quantity)]),
+            (
+                "type", .enumText,
+                [.receipt(.expiresDate), .receipt(.webOrderLineItemId), .receipt(.subscriptionGroupIdentifier)]
+            ),
+            ("appAccountToken", .text, [.receipt(.appAccountToken)]),
+            ("inAppOwnershipType", .enumText, [.receipt(.inAppOwnershipType)]),
+            ("signedDate", .date, []),
+            ("revocationReason", .enumCode, [.receipt(.cancellationReason)]),
+            ("revocationDate", .date, [.receipt(.cancellationDate)]),
+            ("isUpgraded", .flag, [.receipt(.isUpgraded)]),
+            (
+                "offerType", .enumCode,
+                [
+                    .receipt(.offerCodeRefName), .receipt(.promotionalOfferId), .receipt(.isTrialPeriod),
+                    .receipt(.isInIntroOfferPeriod)
+                ]
+            ),
+            ("offerIdentifier", .text, [.receipt(.offerCodeRefName), .receipt(.promotionalOfferId)]),
+            ("offerDiscountType", .enumText, [.receipt(.isTrialPeriod)]),
+            ("environment", .enumText, [.body(.environment), .unified(.environment)]),
+            ("transactionReason", .enumText, [.rule, .receipt(.transactionId), .receipt(.originalTransactionId)]),
+            ("storefront", .text, []),
+            ("price", .integer, []),
+            ("currency", .text, [])
+        ])
+
+    /// `data.renewalInfo` (`JWSRenewalInfoDecodedPayload`), in its `visitMembers` order.
+    private static let renewal: [V2Field] = members(
+        of: "data.renewalInfo.",
+        [
+            (
+                "originalTransactionId", .id,
+                [.body(.originalTransactionId), .renewal(.originalTransactionId), .receipt(.originalTransactionId)]
+            ),
+            ("productId", .text, [.renewal(.productId), .receipt(.productId)]),
+            ("autoRenewProductId", .text, [.renewal(.autoRenewProductId), .body(.autoRenewProductId)]),
+            ("autoRenewStatus", .enumCode, [.body(.autoRenewStatus), .renewal(.autoRenewStatus)]),
+            ("expirationIntent", .enumCode, [.renewal(.expirationIntent), .body(.expirationIntent)]),
+            ("gracePeriodExpiresDate", .date, [.renewal(.gracePeriodExpiresDate)]),
+            ("isInBillingRetryPeriod", .flag, [.renewal(.isInBillingRetryPeriod), .body(.isInBillingRetryPeriod)]),
+            ("priceIncreaseStatus", .enumCode, [.renewal(.priceConsentStatus)]),
+            ("offerType", .enumCode, [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
+            ("offerIdentifier", .text, [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
+            ("offerDiscountType", .enumText, []),
+            ("renewalDate", .date, [.receipt(.expiresDate)]),
+            ("recentSubscriptionStartDate", .date, [.receipt(.purchaseDate), .receipt(.expiresDate)]),
+            ("appAccountToken", .text, []),
+            ("signedDate", .date, []),
+            ("environment", .enumText, [.body(.environment), .unified(.environment)]),
+            ("renewalPrice", .integer, []),
+            ("currency", .text, [])
+        ])
+
+    /// `migration` (`MigrationInfo`): where `migrate` found the record; not V2 fields, so no column map names them.
+    private static let migration: [V2Field] = members(
+        of: "migration.",
+        [
+            ("source", .text, [.derived]),
+            ("line", .integer, [.derived]),
+            ("index", .integer, [.derived]),
+            ("v1NotificationType", .enumText, [.body(.notificationType)]),
+            ("rule", .text, [.rule]),
+            ("eventTimeInferred", .flag, [.derived])
+        ])
+}
+
+/// One row of `V2FieldTable`: a V2 field, how its value is held, and what `migrate` makes it from.
+package struct V2Field: Sendable, Equatable {
+    /// The dotted JSON path (`data.transactionInfo.productId`): `migrate --format csv`'s column and a column map's
+    /// field name.
+    package let path: String
+    /// How the value is held.
+    package let kind: V2FieldKind
+    /// Where `migrate` takes the value from; empty when it never writes the field.
+    package let sources: [V1Source]
+
+    /// A row.
+    package init(_ path: String, _ kind: V2FieldKind, from sources: [V1Source]) {
+        self.path = path
+        self.kind = kind
+        self.sources = sources
+    }
+
+    /// The member's key inside its object (`productId`).
+    package var key: String {
+        path.split(separator: ".").last.map(String.init) ?? path
+    }
+
+    /// Whether `migrate` writes it: a column of `migrate --format csv`.
+    package var isMigrated: Bool { !sources.isEmpty }
+
+    /// Whether a column map may name it (every V2 field; not `migrate`'s own `migration` members).
+    package var isMappable: Bool { !path.hasPrefix("migration.") }
+
+    /// Its column name under `--csv-names snake` (`data_transaction_info_product_id`).
+    package var snakeName: String { V2Field.snakeCase(path) }
+
+    /// Its column's type in `Reports/schema.sql`'s `migrate_csv` table: the dates are timestamps, every other value
+    /// text (an id keeps every digit; a CSV value is text until a query says otherwise).
+    package var schemaType: String { kind == .date ? "TIMESTAMP" : "TEXT" }
+
+    /// `data.transactionInfo.webOrderLineItemId` → `data_transaction_info_web_order_line_item_id`,
+    /// `notificationUUID` → `notification_uuid`, `migration.v1NotificationType` → `migration_v1_notification_type`.
+    package static func snakeCase(_ path: String) -> String {
+        let characters = Array(path)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if character == "." {
+                result.append("_")
+                continue
+            }
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let startsWord =
+                    previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true)
+                if startsWord { result.append("_") }
+            }
+            result.append(contentsOf: character.lowercased())
+        }
+        return result
+    }
+}
+
+/// How a V2 field's value is held.
+package enum V2FieldKind: Sendable, Equatable, CaseIterable {
+    /// A numeric Apple id, kept as text digit for digit (`transactionId`).
+    case id
+    /// Free text (`productId`).
+    case text
+    /// An instant, epoch milliseconds (ISO 8601 in CSV).
+    case date
+    /// A whole number (`quantity`, prices in milliunits).
+    case integer
+    /// A Boolean.
+    case flag
+    /// One of Apple's enumerations spelt as text, kept raw (`inAppOwnershipType`).
+    case enumText
+    /// One of Apple's enumerations given as a small number, kept raw (`autoRenewStatus`).
+    case enumCode
+    /// A compact JWS, decoded like Apple's own signed values.
+    case jws
+}
+
+/// Where `migrate` takes a V2 field's value from.
+package enum V1Source: Sendable, Equatable {
+    /// A key of the V1 body (`bid`).
+    case body(V1Key)
+    /// A key of the body's `unified_receipt` (`unified_receipt.environment`).
+    case unified(V1Key)
+    /// A key of a `latest_receipt_info` entry (the relevant transaction's, or the history's).
+    case receipt(V1Key)
+    /// A key of the subscription's `pending_renewal_info` entry.
+    case renewal(V1Key)
+    /// The mapping rule that matched (`Mappings/v1-to-v2.rules`).
+    case rule
+    /// Made by `migrate` itself (the deterministic UUID, the status, the input location).
+    case derived
+
+    /// The V1 key, when it is one.
+    package var key: V1Key? {
+        switch self {
+        case .body(let key), .unified(let key), .receipt(let key), .renewal(let key): return key
+        case .rule, .derived: return nil
+        }
+    }
+
+    /// The key path as the V1 body spells it: `latest_receipt_info[].product_id`, `bid`, `(rule)`.
+    package var path: String {
+        switch self {
+        case .body(let key): return key.name
+        case .unified(let key): return V1Key.unifiedReceipt.name + "." + key.name
+        case .receipt(let key): return V1Key.latestReceiptInfo.name + "[]." + key.name
+        case .renewal(let key): return V1Key.pendingRenewalInfo.name + "[]." + key.name
+        case .rule: return "(rule)"
+        case .derived: return "(derived)"
+        }
+    }
+}

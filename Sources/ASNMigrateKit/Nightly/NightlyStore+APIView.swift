@@ -1,0 +1,304 @@
+import Foundation
+
+/// What the state keeps when the V2 side is Apple's App Store Server API view (`Reports/apple-view.md`): every V1
+/// record's transaction facts, Apple's transactions and statuses as read, and the dates the moving spans can reach.
+///
+/// Each subscription's facts read back in `reconcile`'s input order (the file's path byte-wise, as `InputPaths`
+/// lists a folder, then the order read), so `TransactionReconciler` merges copies and picks sources exactly as one
+/// `reconcile` over the same files does, whatever night each file arrived.
+extension NightlyStore {
+    /// The `api_records.kind` of a transaction.
+    static let apiTransactionKind: Int64 = 1
+    /// The `api_records.kind` of a subscription status.
+    static let apiStatusKind: Int64 = 2
+
+    // MARK: - Storing
+
+    /// Stores one V1 record's transaction facts once per subscription it shows (its own, and each other
+    /// subscription its receipt lists, with only that subscription's entries); returns those subscriptions.
+    package func insertV1Transactions(_ facts: V1RecordFacts, file: Int64) throws(ASNError) -> Set<SubscriptionKey> {
+        var entries: [String: [LatestReceiptInfo]] = [facts.subscriptionId ?? "": []]
+        for entry in facts.transactions {
+            entries[entry.originalTransactionId ?? facts.subscriptionId ?? "", default: []].append(entry)
+        }
+        var keys: Set<SubscriptionKey> = []
+        var own = facts
+        own.transactions = []
+        let bytes = try encoded(own, of: facts.source)
+        for (id, shown) in entries.sorted(by: { $0.key < $1.key }) {
+            let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
+            let subscription = try requiredSubscriptionId(key)
+            // A subscription's receipts repeat its earlier entries record after record: each is kept once.
+            var references: [UInt8] = []
+            for entry in shown {
+                Self.appendVarint(try entryId(entry, subscription: subscription, of: facts.source), to: &references)
+            }
+            try cached(
+                "INSERT INTO v1_transactions (file_id, subscription_id, inferred, event_ms, facts, entries) VALUES (?, ?, ?, ?, ?, ?)"
+            ).run([
+                .integer(file), .integer(subscription), .integer(facts.eventTimeInferred ? 1 : 0),
+                .integer(facts.eventTime), .blob(bytes), .blob(references)
+            ])
+            var dates = [facts.eventTime]
+            for entry in shown { dates += [entry.purchaseDate, entry.expiresDate, entry.cancellationDate] }
+            try insertDates(dates, subscription: subscription)
+            keys.insert(key)
+        }
+        return keys
+    }
+
+    /// Stores one record of Apple's API view; returns its subscription.
+    package func insertAPIRecord(_ record: V2APIRecord, file: Int64) throws(ASNError) -> SubscriptionKey {
+        try setMeta("api_view", 1)
+        var object = JSONObjectBuilder()
+        let key: SubscriptionKey
+        let kind: Int64
+        var purchase: Int64?
+        var dates: [Int64?]
+        switch record {
+        case .transaction(let t):
+            key = SubscriptionKey(
+                environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "")
+            kind = Self.apiTransactionKind
+            purchase = t.payload.purchaseDate
+            dates = [t.payload.purchaseDate, t.payload.expiresDate, t.payload.revocationDate, t.payload.signedDate]
+            object.add("environment", t.environment)
+            object.add("payload", object: t.payload)
+        case .status(let s):
+            key = SubscriptionKey(environment: s.environment, originalTransactionId: s.originalTransactionId)
+            kind = Self.apiStatusKind
+            dates = [s.fetchedAt]
+            object.add("environment", s.environment)
+            object.add("originalTransactionId", s.originalTransactionId)
+            object.add("subscriptionGroupIdentifier", s.subscriptionGroupIdentifier)
+            object.add("status", s.status)
+            object.add("fetchedAt", s.fetchedAt)
+            object.add("transaction", object: s.transaction)
+            object.add("renewal", object: s.renewal)
+        }
+        let subscription = try requiredSubscriptionId(key)
+        try cached(
+            "INSERT INTO api_records (file_id, subscription_id, kind, purchase_ms, record) VALUES (?, ?, ?, ?, ?)"
+        ).run([
+            .integer(file), .integer(subscription), .integer(kind), .integer(purchase),
+            .blob(JSONWriter.bytes(.object(object.object)))
+        ])
+        try insertDates(dates, subscription: subscription)
+        return key
+    }
+
+    // MARK: - Reading
+
+    /// Whether the V2 side has held App Store Server API records (transactions, statuses): the state compares
+    /// against Apple's view, as `reconcile` does when its V2 side holds any.
+    package func holdsAPIView() throws(ASNError) -> Bool {
+        try meta("api_view") == 1
+    }
+
+    /// Whether the V2 side holds notifications (stored, or pruned after being stored).
+    package func holdsV2Notifications() throws(ASNError) -> Bool {
+        if try scalar("SELECT COUNT(*) FROM (SELECT 1 FROM facts WHERE side = 2 LIMIT 1)") > 0 { return true }
+        return try meta("v2_pruned_max") != nil
+    }
+
+    /// The whole state's spans for the API view: V1 event times (not inferred) and Apple's purchase dates.
+    package func apiViewSpans() throws(ASNError) -> TransactionSpans {
+        var spans = TransactionSpans(v1: nil, v2: nil)
+        try cached(
+            "SELECT MIN(event_ms), MAX(event_ms) FROM v1_transactions WHERE inferred = 0 AND event_ms IS NOT NULL"
+        ).forEach { s in
+            if let low = s.optionalInt64(0), let high = s.optionalInt64(1) { spans.v1 = low...high }
+        }
+        try cached("SELECT MIN(purchase_ms), MAX(purchase_ms) FROM api_records WHERE purchase_ms IS NOT NULL").forEach {
+            s in
+            if let low = s.optionalInt64(0), let high = s.optionalInt64(1) { spans.v2 = low...high }
+        }
+        return spans
+    }
+
+    /// One subscription's V1 transaction facts, in `reconcile`'s input order.
+    package func v1Transactions(of key: SubscriptionKey) throws(ASNError) -> [V1RecordFacts] {
+        guard let subscription = try subscriptionId(key, create: false) else { return [] }
+        var all: [V1RecordFacts] = []
+        var damaged: Int64?
+        var entries: [Int64: LatestReceiptInfo] = [:]
+        try cached("SELECT id, entry FROM v1_entries WHERE subscription_id = ?").forEach([.integer(subscription)]) {
+            s in
+            guard let entry = try? JSONDecoder().decode(LatestReceiptInfo.self, from: Data(s.blob(1))) else { return }
+            entries[s.int64(0)] = entry
+        }
+        try cached(
+            "SELECT v.id, v.facts, v.entries FROM v1_transactions v JOIN files f ON f.id = v.file_id WHERE v.subscription_id = ? ORDER BY f.path, v.id"
+        ).forEach([.integer(subscription)]) { s in
+            guard var facts = try? JSONDecoder().decode(V1RecordFacts.self, from: Data(s.blob(1))),
+                let shown = Self.varints(s.blob(2))?.map({ entries[$0] }), !shown.contains(where: { $0 == nil })
+            else {
+                damaged = damaged ?? s.int64(0)
+                return
+            }
+            facts.transactions = shown.compactMap { $0 }
+            all.append(facts)
+        }
+        if let damaged { throw damagedRow("v1_transactions", damaged, key) }
+        return all
+    }
+
+    /// One subscription's records of Apple's API view, in `reconcile`'s input order.
+    package func apiRecords(of key: SubscriptionKey) throws(ASNError) -> [V2APIRecord] {
+        guard let subscription = try subscriptionId(key, create: false) else { return [] }
+        var all: [V2APIRecord] = []
+        var damaged: Int64?
+        let parser = JSONParser()
+        try cached(
+            "SELECT a.id, a.kind, a.record, f.path FROM api_records a JOIN files f ON f.id = a.file_id WHERE a.subscription_id = ? ORDER BY f.path, a.id"
+        ).forEach([.integer(subscription)]) { s in
+            guard let object = try? parser.parse(s.blob(2)).objectValue,
+                let record = Self.apiRecord(kind: s.int64(1), object, at: SourceLocation(path: s.text(3)))
+            else {
+                damaged = damaged ?? s.int64(0)
+                return
+            }
+            all.append(record)
+        }
+        if let damaged { throw damagedRow("api_records", damaged, key) }
+        return all
+    }
+
+    /// The subscriptions with a stored date (purchase, expiry, refund, event or fetch time) in `range`.
+    package func subscriptions(apiDatesIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+        var ids: Set<Int64> = []
+        try cached("SELECT DISTINCT subscription_id FROM api_dates WHERE at_ms BETWEEN ? AND ?")
+            .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
+        return try keys(of: ids)
+    }
+
+    /// Every subscription the state knows.
+    package func allSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
+        var ids: Set<Int64> = []
+        try cached("SELECT id FROM subscriptions").forEach { s in ids.insert(s.int64(0)) }
+        return try keys(of: ids)
+    }
+
+    // MARK: - Private
+
+    /// The JSON of a value kept in the state (keys sorted, so equal values give equal bytes).
+    private func encoded(_ value: some Encodable, of source: String) throws(ASNError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            throw ASNError(
+                .stateDatabase, "cannot encode the transaction facts of \(source): \(error)",
+                at: SourceLocation(path: database.path))
+        }
+    }
+
+    /// The `v1_entries` id of one receipt entry of a subscription, stored when new.
+    private func entryId(_ entry: LatestReceiptInfo, subscription: Int64, of source: String) throws(ASNError) -> Int64 {
+        let bytes = try encoded(entry, of: source)
+        let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(bytes)))
+        if let id = entryIds[[subscription, digest]] { return id }
+        try cached("INSERT OR IGNORE INTO v1_entries (subscription_id, digest, entry) VALUES (?, ?, ?)").run([
+            .integer(subscription), .integer(digest), .blob(bytes)
+        ])
+        var found: Int64?
+        try cached("SELECT id FROM v1_entries WHERE subscription_id = ? AND digest = ?").forEach([
+            .integer(subscription), .integer(digest)
+        ]) { s in found = s.int64(0) }
+        guard let found else {
+            throw ASNError(
+                .stateDatabase, "cannot keep a receipt entry of \(source) in the state",
+                at: SourceLocation(path: database.path))
+        }
+        if entryIds.count >= 1 << 20 { entryIds = [:] }
+        entryIds[[subscription, digest]] = found
+        return found
+    }
+
+    /// Appends `value` as an unsigned LEB128 varint.
+    static func appendVarint(_ value: Int64, to bytes: inout [UInt8]) {
+        var rest = UInt64(bitPattern: value)
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// The varints of `bytes`; nil when the last one is cut short.
+    static func varints(_ bytes: [UInt8]) -> [Int64]? {
+        var values: [Int64] = []
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            guard shift < 64 else { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                values.append(Int64(bitPattern: value))
+                value = 0
+                shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        return shift == 0 ? values : nil
+    }
+
+    /// Notes a subscription's dates (nil left out).
+    private func insertDates(_ dates: [Int64?], subscription: Int64) throws(ASNError) {
+        for date in Set(dates.compactMap { $0 }).sorted() {
+            try cached("INSERT OR IGNORE INTO api_dates (at_ms, subscription_id) VALUES (?, ?)").run([
+                .integer(date), .integer(subscription)
+            ])
+        }
+    }
+
+    /// The id of a subscription, added when new.
+    private func requiredSubscriptionId(_ key: SubscriptionKey) throws(ASNError) -> Int64 {
+        guard let id = try subscriptionId(key, create: true) else {
+            throw ASNError(
+                .stateDatabase, "cannot add subscription \(key.environment) \(key.originalTransactionId) to the state",
+                at: SourceLocation(path: database.path))
+        }
+        return id
+    }
+
+    /// The error for a stored row that does not read back.
+    private func damagedRow(_ table: String, _ id: Int64, _ key: SubscriptionKey) -> ASNError {
+        ASNError(
+            .stateDatabase,
+            "\(table) row \(id) of subscription \(key.environment) \(key.originalTransactionId) cannot be read back (damaged or of a newer format); restore the state from a backup (--state-backup) or start a new one",
+            at: SourceLocation(path: database.path))
+    }
+
+    /// A stored API record read back from its JSON.
+    private static func apiRecord(kind: Int64, _ o: JSONObject, at location: SourceLocation) -> V2APIRecord? {
+        guard let environment = o["environment"]?.stringValue else { return nil }
+        let number = { (key: String) -> Int64? in
+            if case .number(let text)? = o[key] { return Int64(text) }
+            return nil
+        }
+        switch kind {
+        case apiTransactionKind:
+            guard let payload = o["payload"]?.objectValue else { return nil }
+            return .transaction(
+                V2Transaction(
+                    payload: JWSTransactionDecodedPayload(payload), environment: environment, origin: .history,
+                    location: location))
+        case apiStatusKind:
+            guard let id = o["originalTransactionId"]?.stringValue else { return nil }
+            return .status(
+                V2SubscriptionStatus(
+                    environment: environment, originalTransactionId: id,
+                    subscriptionGroupIdentifier: o["subscriptionGroupIdentifier"]?.stringValue,
+                    status: number("status").map { Int($0) },
+                    transaction: o["transaction"]?.objectValue.map { JWSTransactionDecodedPayload($0) },
+                    renewal: o["renewal"]?.objectValue.map { JWSRenewalInfoDecodedPayload($0) },
+                    fetchedAt: number("fetchedAt"),
+                    location: location))
+        default:
+            return nil
+        }
+    }
+}

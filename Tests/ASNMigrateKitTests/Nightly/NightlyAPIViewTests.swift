@@ -1,0 +1,220 @@
+import ASNSimulation
+import Foundation
+import Testing
+
+@testable import ASNMigrateKit
+
+/// `nightly` with Apple's App Store Server API view on its V2 side (`Reports/apple-view.md`): a state written before
+/// the view was kept is upgraded and reads its V1 files again for their transaction facts; notifications and API
+/// answers on one V2 side get both comparisons, as `reconcile` gives; a sharded night rejects API answers, saying why.
+/// (`NightlyArrivalPropertyTests` proves the last night equals `reconcile` under random arrival.)
+@Suite struct NightlyAPIViewTests {
+    /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`, and a workspace `tmp/w` whose
+    /// `in/v1` holds its V1 archive and whose `in/v2` is empty.
+    private static func workspace(_ tmp: TemporaryDirectory) throws -> (sim: String, work: String) {
+        let sim = tmp.path + "/sim"
+        let captured = CapturedConsole()
+        let status = ASNMigrateCLI.run(
+            ["simulate", "--subscribers", "6", "--seed", "52", "--months", "3", "--inject", "0.3", "--out", sim],
+            console: captured.console, commands: ToolCommands.all)
+        #expect(status == .success, "\(captured.stderr)")
+        let work = tmp.path + "/w"
+        try copy(sim + "/v1", to: work + "/in/v1")
+        try FileManager.default.createDirectory(atPath: work + "/in/v2", withIntermediateDirectories: true)
+        return (sim, work)
+    }
+
+    /// Copies every file of `from` into `to`, named `prefix` + its name.
+    private static func copy(_ from: String, to: String, prefix: String = "") throws {
+        try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: from) {
+            try FileManager.default.copyItem(atPath: from + "/" + name, toPath: to + "/" + prefix + name)
+        }
+    }
+
+    /// Runs `arguments` in process; returns the status and standard error.
+    private static func run(_ arguments: [String]) -> (status: ASNMigrateKit.ExitStatus, stderr: String) {
+        let captured = CapturedConsole()
+        let status = ASNMigrateCLI.run(arguments, console: captured.console)
+        return (status, captured.stderr)
+    }
+
+    /// A report's rows cut to `differences.csv`'s columns, sorted.
+    private static func rows(_ path: String) throws -> [[String]] {
+        var reader = CSVReader(path: path)
+        let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
+        return records.map { Array($0.fields.prefix(Discrepancy.columns.count)) }.sorted {
+            $0.lexicographicallyPrecedes($1)
+        }
+    }
+
+    /// `nightly` over `work/in` for `date`.
+    private static func nightly(_ work: String, _ date: String, _ extra: [String] = []) -> [String] {
+        [
+            "nightly", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--state", work + "/state.sqlite",
+            "--reports", work + "/Reports", "--run-date", date
+        ] + NightlyWorkspace.timeless + extra
+    }
+
+    /// `reconcile` over `work/in` at `date` into `work/reconcile`; its differences and pending rows.
+    private static func reconcile(_ work: String, _ date: String) throws -> (
+        differences: [[String]], pending: [[String]]
+    ) {
+        _ = run([
+            "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile", "--run-date",
+            date
+        ])
+        return (try rows(work + "/reconcile/differences.csv"), try rows(work + "/reconcile/pending.csv"))
+    }
+
+    /// The one comparison both modes run, per subscription: `reconcile`'s engine over every record gives, for each
+    /// subscription, exactly the rows the same engine gives over that subscription's facts and answers alone as the
+    /// state keeps and reads them back, judged by the whole run's spans (which the state's spans equal).
+    @Test func eachSubscriptionComparedAloneFromTheStateGetsTheRowsOfTheWholeRun() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, _) = try Self.workspace(tmp)
+        let store = try NightlyStore(path: tmp.path + "/state.sqlite")
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        var v1: [V1RecordFacts] = []
+        var v2: [V2APIRecord] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v1").sorted() {
+            let path = sim + "/v1/" + name
+            let file = try store.beginFile(
+                path: path, side: "v1", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            for (n, line) in lines.enumerated() {
+                let raw = RawRecord(location: SourceLocation(path: path, line: n + 1), bytes: Array(line.utf8))
+                guard let facts = V1TransactionCollector.facts(of: raw, parser: parser) else { continue }
+                v1.append(facts)
+                _ = try store.insertV1Transactions(facts, file: file)
+            }
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v2-api").sorted() {
+            let path = sim + "/v2-api/" + name
+            let file = try store.beginFile(
+                path: path, side: "v2", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
+            try V2RecordReader().read(InputFile(path: path)) { outcome in
+                guard case .api(let record) = outcome else { return }
+                v2.append(record)
+                _ = try store.insertAPIRecord(record, file: file)
+            }
+        }
+        let whole = TransactionScenario.compare(v1, v2)
+        let spans = try store.apiViewSpans()
+        let purchases = v2.compactMap { record -> Int64? in
+            guard case .transaction(let t) = record else { return nil }
+            return t.payload.purchaseDate
+        }
+        #expect(spans.v2 == purchases.min().flatMap { low in purchases.max().map { low...$0 } })
+        var collector = V1TransactionCollector()
+        for facts in v1 { collector.add(facts) }
+        #expect(spans.v1 == collector.eventRange)
+        var compared = 0
+        for key in try store.allSubscriptions().sorted() {
+            var engine = TransactionReconciler(rules: .builtIn, options: ReconcileOptions())
+            for record in try store.apiRecords(of: key) { engine.add(record) }
+            var own = V1TransactionCollector(statusSubscriptions: engine.statusSubscriptions)
+            for facts in try store.v1Transactions(of: key) { own.add(facts) }
+            let alone = TransactionScenario.rows(engine.finish(v1: own, spans: spans))
+            let among = TransactionScenario.rows(
+                TransactionComparison(
+                    differences: whole.differences.filter {
+                        $0.environment == key.environment && $0.originalTransactionId == key.originalTransactionId
+                    }, summary: whole.summary))
+            #expect(alone == among, "\(key)")
+            compared += alone.count
+        }
+        #expect(compared == whole.differences.count && compared > 0, "every row is some subscription's")
+    }
+
+    @Test func aSchemaSevenStateIsUpgradedAndReadsItsV1FilesAgainForTheirTransactionFacts() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, work) = try Self.workspace(tmp)
+        let first = Self.run(Self.nightly(work, "2021-04-03"))
+        #expect([.success, .findings, .sanityCheckFailed].contains(first.status), "\(first.stderr)")
+        // The state as schema 7 left it: no V1 transaction facts, no API tables, none of their meta values.
+        let old = try SQLiteDatabase(path: work + "/state.sqlite")
+        try old.execute(
+            "DROP TABLE v1_transactions; DROP TABLE v1_entries; DROP TABLE api_records; DROP TABLE api_dates; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); PRAGMA user_version = 7"
+        )
+        old.close()
+
+        // Apple's view arrives: the upgraded state reads its V1 files again and the night equals reconcile.
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        let second = Self.run(Self.nightly(work, "2022-05-01"))
+        #expect([.success, .findings, .sanityCheckFailed].contains(second.status), "\(second.stderr)")
+        #expect(second.stderr.contains("reading the V1 files still under the roots again"), "\(second.stderr)")
+        let upgraded = try SQLiteDatabase(path: work + "/state.sqlite")
+        #expect(try upgraded.userVersion == StateSchema.currentVersion)
+        upgraded.close()
+        let expected = try Self.reconcile(work, "2022-05-01")
+        #expect(!expected.differences.isEmpty, "the data has differences to agree on")
+        #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
+        #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+
+        // A night with nothing new re-pairs nothing: no span moved, nothing is pending.
+        let quiet = Self.run(Self.nightly(work, "2022-05-02"))
+        #expect(quiet.stderr.contains("0 file(s) read, 0 subscription(s) re-paired"), "\(quiet.stderr)")
+        #expect(try Self.rows(work + "/Reports/2022-05-02/open.csv") == expected.differences)
+    }
+
+    @Test func notificationsAndAPIAnswersOnOneV2SideGetBothComparisonsAsReconcileGives() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, work) = try Self.workspace(tmp)
+        // Notifications first, Apple's view a night later: the night it arrives, every subscription is compared
+        // both ways (reconcile's `notifications_compared` and `transactions_compared`).
+        try Self.copy(sim + "/v2", to: work + "/in/v2")
+        #expect(Self.run(Self.nightly(work, "2022-04-30")).status != .failure)
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2", prefix: "api-")
+        let night = Self.run(Self.nightly(work, "2022-05-01"))
+        #expect([.success, .findings].contains(night.status), "\(night.stderr)")
+        let expected = try Self.reconcile(work, "2022-05-01")
+        let open = try Self.rows(work + "/Reports/2022-05-01/open.csv")
+        #expect(open == expected.differences)
+        #expect(try Self.rows(work + "/Reports/2022-05-01/pending.csv") == expected.pending)
+        #expect(!open.isEmpty, "the data has differences to agree on")
+        let summary = try String(contentsOfFile: work + "/reconcile/summary.csv", encoding: .utf8)
+        #expect(summary.contains("notifications_compared,yes\n") && summary.contains("transactions_compared,yes\n"))
+    }
+
+    @Test func aCopyOfAV1RecordArrivingLaterInAnEarlierFileNamesTheSourceReconcileNames() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, work) = try Self.workspace(tmp)
+        // Night 1: the archive as one late-sorting file, and Apple's view. Night 2: copies of most of its records in a
+        // file sorting first, which reconcile reads first and names as the transactions' source.
+        var lines: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: work + "/in/v1").sorted() {
+            lines += try String(contentsOfFile: work + "/in/v1/" + name, encoding: .utf8).split(separator: "\n").map(
+                String.init)
+            try FileManager.default.removeItem(atPath: work + "/in/v1/" + name)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: work + "/in/v1/z.jsonl", atomically: true, encoding: .utf8)
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        _ = Self.run(Self.nightly(work, "2022-04-30"))
+        try (lines.dropLast().joined(separator: "\n") + "\n").write(
+            toFile: work + "/in/v1/a.jsonl", atomically: true, encoding: .utf8)
+        _ = Self.run(Self.nightly(work, "2022-05-01"))
+        let expected = try Self.reconcile(work, "2022-05-01")
+        #expect(expected.differences.contains { $0[13].contains("/a.jsonl:") }, "reconcile names the earlier file")
+        #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
+    }
+
+    @Test func aShardedNightRejectsAPIAnswersSayingWhy() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, work) = try Self.workspace(tmp)
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        _ = Self.run(
+            Self.nightly(work, "2022-05-01", ["--shard", "0/2"]).map {
+                $0 == work + "/state.sqlite" ? work + "/s-{shard}.sqlite" : $0
+            })
+        let rejected = try String(
+            contentsOfFile: work + "/Reports/2022-05-01.shard-0-of-2/rejected.csv", encoding: .utf8)
+        #expect(rejected.contains("not split by --shard"), "\(rejected)")
+    }
+}
