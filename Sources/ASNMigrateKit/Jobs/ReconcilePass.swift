@@ -80,6 +80,7 @@ struct ReconcilePass {
     private func readV2(_ shard: ShardSelection?, into state: State) throws {
         var reader = ParallelV2Reader(columnMap: inputs.columnMap)
         reader.reader.decoder.signatures = settings.signatures
+        reader.reader.decoder.members = Self.v2Members
         let verifying = settings.signatures != nil
         let add = { (outcome: V2ReadOutcome) in
             switch outcome {
@@ -166,6 +167,32 @@ struct ReconcilePass {
         }
         result.countTimePrecision()
         return result
+    }
+
+    /// Everything a pass reads of a V2 record's payload: the engine's readings, its shard, its time for the spans, and
+    /// the id check's verdict.
+    struct V2Readings: Equatable {
+        /// What the engine reads.
+        var engine: ReconciliationInputs.V2Readings
+        /// Its shard among many.
+        var shard: Int
+        /// Its `signedDate`.
+        var time: Int64?
+        /// The id check's reject, if any.
+        var idCheck: ASNError?
+    }
+
+    /// The V2 members a pass reads (`V2Readings`), the only ones its V2 decoder makes values of.
+    static let v2Members = V2MemberSelection.read(by: readings(of:))
+
+    /// What a pass reads of `payload`.
+    static func readings(of payload: ResponseBodyV2DecodedPayload) -> V2Readings {
+        let location = SourceLocation(path: "")
+        return V2Readings(
+            engine: ReconciliationInputs.readings(of: payload), shard: ShardHash.shard(of: payload, count: 1 << 30),
+            time: payload.signedDate,
+            idCheck: V2IDCheck.checked(.record(V2Record(payload: payload, location: location, contentDigest: []))).error
+        )
     }
 
     /// Whether `shard` (all shards when nil) holds shard number `k`.

@@ -18,8 +18,24 @@ package enum Base64 {
         return copy.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Decodes the bytes of `buffer` as `decode(_:)` does, into `out` (replacing its contents, reusing its capacity);
+    /// false, with `out` unspecified, where `decode(_:)` gives nil.
+    package static func decode(_ buffer: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        guard let decoded = decode(buffer, appendingTo: &out) else { return false }
+        return decoded
+    }
+
     /// Decodes the bytes of `buffer` as `decode(_:)` does.
     package static func decode(_ buffer: UnsafeRawBufferPointer) -> [UInt8]? {
+        var out: [UInt8] = []
+        guard decode(buffer, appendingTo: &out) == true else { return nil }
+        return out
+    }
+
+    /// Appends the decoded bytes of `buffer` to `out`: nil for an impossible length, false for a character outside
+    /// the alphabets, true when decoded.
+    private static func decode(_ buffer: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) -> Bool? {
         var count = buffer.count
         var padding = 0
         while count > 0 && padding < 2 && buffer[count - 1] == UInt8(ascii: "=") {
@@ -36,7 +52,10 @@ package enum Base64 {
         let rest = count % 4
         let outCount = quartets * 3 + (rest == 0 ? 0 : rest - 1)
         var seen: UInt8 = 0
-        let out = [UInt8](unsafeUninitializedCapacity: outCount) { output, initialized in
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: outCount))
+        out.withUnsafeMutableBufferPointer { whole in
+            let output = UnsafeMutableBufferPointer(rebasing: whole[start...])
             decodeTable.withUnsafeBufferPointer { table in
                 var i = 0
                 var o = 0
@@ -63,9 +82,8 @@ package enum Base64 {
                     if rest == 3 { output[o + 1] = UInt8(truncatingIfNeeded: bits >> 8) }
                 }
             }
-            initialized = outCount
         }
-        return seen & 0xC0 == 0 ? out : nil
+        return seen & 0xC0 == 0
     }
 
     // MARK: - Encoding

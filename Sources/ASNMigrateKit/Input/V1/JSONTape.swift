@@ -51,11 +51,32 @@ struct JSONTape {
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
         self.count = count
-        tokens.reserveCapacity(1024)
+    }
+
+    /// Scans `count` bytes at `base` into the capacity of `storage` (emptied by `build()`): a reader of many documents reuses
+    /// one array from one to the next (`releaseTokens()` hands it back).
+    init(base: UnsafePointer<UInt8>, count: Int, storage: consuming [Token]) {
+        self.base = base
+        self.count = count
+        tokens = storage
+    }
+
+    /// The token array, for the next tape to reuse; this tape is empty afterwards.
+    mutating func releaseTokens() -> [Token] {
+        objectCount = 0
+        var released: [Token] = []
+        swap(&released, &tokens)
+        return released
     }
 
     /// Scans the document; false when it is invalid JSON or uses something the fast path leaves to the reference.
     mutating func build() -> Bool {
+        // About one token per 8 bytes covers usual JSON (a member is two tokens and rarely under 16 bytes); the array
+        // grows past that. A fixed 1,024 (24 KB) for every JWS payload of a few hundred bytes was most of the bytes
+        // `reconcile` requested. Emptied and reserved here, not in `init`: a reused storage is then held by the tape
+        // alone, so keeping its capacity costs no copy.
+        tokens.removeAll(keepingCapacity: true)
+        tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
         var scanner = TapeScanner(base: base, end: count)
         let ok = scanner.document(into: &tokens)
         if !ok { tokens.removeAll() }

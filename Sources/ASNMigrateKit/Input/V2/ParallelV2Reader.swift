@@ -74,11 +74,12 @@ package struct ParallelV2Reader: Sendable {
     private static func decode(_ items: [ReadItem], _ decoder: V2RecordDecoder) -> Decoded {
         var decoded = Decoded()
         decoded.outcomes.reserveCapacity(items.count)
+        let scratch = V2DecodeScratch()
         for item in items {
             switch item {
             case .item(.record(let record)):
                 decoded.inputBytes += record.bytes.count + 1
-                decoded.outcomes.append(contentsOf: decoder.decode(record))
+                decoder.decode(record, scratch: scratch, into: &decoded.outcomes)
             case .item(.broken(let error)): decoded.outcomes.append(.rejected(error))
             case .failure(let error):
                 decoded.failure = error

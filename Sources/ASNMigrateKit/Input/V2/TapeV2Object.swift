@@ -46,7 +46,11 @@ struct TapeV2Object: V2FieldSource {
 
     /// The scalar value of the member `key` (the last one when repeated).
     func scalar(_ key: String) -> V2Scalar? {
-        guard let value = member(key) else { return nil }
+        member(key).map(scalar(at:))
+    }
+
+    /// The scalar value of the value token at `value`.
+    func scalar(at value: Int) -> V2Scalar {
         switch kind(value) {
         case .string, .escapedString: return .string(text(at: value))
         case .number: return .number(text(at: value))

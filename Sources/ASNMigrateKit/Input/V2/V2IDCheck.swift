@@ -2,46 +2,46 @@
 /// `transactionId`, `originalTransactionId` or `webOrderLineItemId` is not 1 to 20 digits becomes a `bad_id` reject
 /// naming the field. An empty ID counts as absent, as it does in V1.
 enum V2IDCheck {
-    /// `outcome`, or a `bad_id` reject when one of its IDs breaks the rule.
+    /// `outcome`, or a `bad_id` reject when one of its IDs breaks the rule. A field's name is made only for a reject.
     static func checked(_ outcome: V2ReadOutcome) -> V2ReadOutcome {
+        let failure: ASNError?
         switch outcome {
         case .record(let record):
             let data = record.payload.data
-            let ids =
-                transactionIDs(data.transactionInfo, prefix: "data.transactionInfo.")
-                + [("data.renewalInfo.originalTransactionId", data.renewalInfo?.originalTransactionId)]
-            return failure(ids, at: record.location).map(V2ReadOutcome.rejected) ?? outcome
+            failure =
+                transactionFailure(data.transactionInfo, prefix: "data.transactionInfo.", at: record.location)
+                ?? idFailure(
+                    data.renewalInfo?.originalTransactionId, "data.renewalInfo.originalTransactionId",
+                    at: record.location)
         case .api(.transaction(let transaction)):
-            return failure(transactionIDs(transaction.payload, prefix: ""), at: transaction.location).map(
-                V2ReadOutcome.rejected) ?? outcome
+            failure = transactionFailure(transaction.payload, prefix: "", at: transaction.location)
         case .api(.status(let status)):
-            let ids =
-                [("originalTransactionId", Optional(status.originalTransactionId))]
-                + transactionIDs(status.transaction, prefix: "signedTransactionInfo.")
-                + [("signedRenewalInfo.originalTransactionId", status.renewal?.originalTransactionId)]
-            return failure(ids, at: status.location).map(V2ReadOutcome.rejected) ?? outcome
+            failure =
+                idFailure(status.originalTransactionId, "originalTransactionId", at: status.location)
+                ?? transactionFailure(status.transaction, prefix: "signedTransactionInfo.", at: status.location)
+                ?? idFailure(
+                    status.renewal?.originalTransactionId, "signedRenewalInfo.originalTransactionId",
+                    at: status.location)
         case .rejected:
             return outcome
         }
+        return failure.map(V2ReadOutcome.rejected) ?? outcome
     }
 
-    /// The three IDs of a transaction, named under `prefix`.
-    private static func transactionIDs(_ transaction: JWSTransactionDecodedPayload?, prefix: String) -> [(
-        String, String?
-    )] {
-        [
-            (prefix + "transactionId", transaction?.transactionId),
-            (prefix + "originalTransactionId", transaction?.originalTransactionId),
-            (prefix + "webOrderLineItemId", transaction?.webOrderLineItemId)
-        ]
+    /// The reject for the first of a transaction's three IDs, named under `prefix`, that breaks the rule, or nil.
+    private static func transactionFailure(
+        _ transaction: JWSTransactionDecodedPayload?, prefix: String, at location: SourceLocation
+    ) -> ASNError? {
+        idFailure(transaction?.transactionId, prefix + "transactionId", at: location)
+            ?? idFailure(transaction?.originalTransactionId, prefix + "originalTransactionId", at: location)
+            ?? idFailure(transaction?.webOrderLineItemId, prefix + "webOrderLineItemId", at: location)
     }
 
-    /// The reject for the first ID that breaks the rule, or nil.
-    private static func failure(_ ids: [(String, String?)], at location: SourceLocation) -> ASNError? {
-        for (field, value) in ids {
-            guard let value, !value.isEmpty, !NumericID.isValid(value) else { continue }
-            return NumericID.failure(field: field, found: V1FieldReader.describe(.string(value)), at: location)
-        }
-        return nil
+    /// The reject for `value` when it breaks the rule (named `field`), or nil.
+    private static func idFailure(_ value: String?, _ field: @autoclosure () -> String, at location: SourceLocation)
+        -> ASNError?
+    {
+        guard let value, !value.isEmpty, !NumericID.isValid(value) else { return nil }
+        return NumericID.failure(field: field(), found: V1FieldReader.describe(.string(value)), at: location)
     }
 }

@@ -17,6 +17,14 @@ package struct V2Record: Sendable, Equatable {
         self.contentDigest = Self.contentDigest(of: payload)
     }
 
+    /// Creates a record whose content digest was computed already (the fast path writes it from the record's bytes,
+    /// and `payload` may then hold only the members the decoder keeps: `V2RecordDecoder.members`).
+    package init(payload: ResponseBodyV2DecodedPayload, location: SourceLocation, contentDigest: [UInt8]) {
+        self.payload = payload
+        self.location = location
+        self.contentDigest = contentDigest
+    }
+
     /// SHA-1 of the payload's JSON as our model writes it (fixed member order, absent values left out), `migration` left out.
     ///
     /// Because it hashes the decoded model rather than the input bytes, a raw `{"signedPayload"}` body and a decoded

@@ -26,6 +26,10 @@ package struct V2RecordDecoder: Sendable {
     package let parser: JSONParser
     /// The signature checks to make, or nil to decode without verifying (the default).
     package var signatures: SignaturePolicy?
+    /// The members the fast path keeps as values in a record's payload (the others count only in its content digest);
+    /// every member by default. A reader that reads only some (`reconcile`) sets the ones it reads, found by
+    /// `V2MemberSelection.read(by:)`; the reference path always keeps every member.
+    package var members = V2MemberSelection.all
 
     /// Creates a decoder.
     package init() {
@@ -36,8 +40,19 @@ package struct V2RecordDecoder: Sendable {
 
     /// Decodes one record's bytes: JSON, or a bare compact JWS (a `.jws` file holds one).
     package func decode(_ record: RawRecord) -> [V2ReadOutcome] {
-        if let fast = tapeDecode(record) { return fast }
-        return referenceDecode(record)
+        var outcomes: [V2ReadOutcome] = []
+        decode(record, scratch: V2DecodeScratch(), into: &outcomes)
+        return outcomes
+    }
+
+    /// Decodes one record's bytes as `decode(_:)` does, appending its outcomes to `outcomes`; `scratch` holds the fast
+    /// path's buffers from one record to the next (one per thread).
+    package func decode(_ record: RawRecord, scratch: V2DecodeScratch, into outcomes: inout [V2ReadOutcome]) {
+        if let fast = tapeDecode(record, scratch: scratch) {
+            outcomes.append(fast)
+        } else {
+            outcomes.append(contentsOf: referenceDecode(record))
+        }
     }
 
     /// Decodes one record's bytes through the parsed JSON tree: every form, every reject's wording.

@@ -46,11 +46,36 @@ package struct JSONByteSink: JSONMemberSink {
     /// An object member, written from a model.
     package mutating func add<Member: JSONMembers>(_ key: String, object value: Member?) {
         guard let value else { return }
+        openObject(key)
+        value.writeMembers(to: &self)
+        closeObject()
+    }
+
+    // MARK: - Members written from raw bytes
+
+    /// Starts an object member `key`, whose members follow until `closeObject()`.
+    package mutating func openObject(_ key: String) {
         self.key(key)
         bytes.append(UInt8(ascii: "{"))
         first = true
-        value.writeMembers(to: &self)
+    }
+
+    /// Ends the object `openObject` started.
+    package mutating func closeObject() {
         first = false
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A string member given as its UTF-8 bytes (valid UTF-8), escaped as `add(_:_:)` escapes a `String`.
+    package mutating func add(_ key: String, utf8 value: UnsafeBufferPointer<UInt8>) {
+        self.key(key)
+        ByteTables.appendEscapedJSONString(value, to: &bytes)
+    }
+
+    /// A member whose value is written as given: an integer literal already in `String(Int64)`'s form, or `true` /
+    /// `false`.
+    package mutating func add(_ key: String, literal value: UnsafeBufferPointer<UInt8>) {
+        self.key(key)
+        bytes.append(contentsOf: value)
     }
 }

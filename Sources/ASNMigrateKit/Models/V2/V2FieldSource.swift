@@ -22,44 +22,66 @@ package enum V2Scalar: Equatable {
 extension V2FieldSource {
     /// A string field; numbers and booleans are given as their literal text.
     package func string(_ key: String) -> String? {
-        switch scalar(key) {
-        case .string(let s)?: return s
-        case .number(let n)?: return n
-        case .bool(let b)?: return b ? "true" : "false"
-        default: return nil
-        }
+        scalar(key)?.string
     }
 
     /// An integer field (dates in ms, codes); a numeric string is accepted too.
     package func int64(_ key: String) -> Int64? {
-        switch scalar(key) {
-        case .number(let n)?:
-            if let v = Int64(n) { return v }
-            // Xcode's StoreKit testing writes fractional milliseconds (1700358336049.7297): keep the whole ms.
-            if let d = Double(n), d.isFinite, abs(d) < 9.0e15 { return Int64(d.rounded(.down)) }
-            return nil
-        case .string(let s)?: return Int64(s)
-        default: return nil
-        }
+        scalar(key)?.int64
     }
 
     /// An integer field as `Int`.
     package func int(_ key: String) -> Int? {
-        int64(key).map { Int(truncatingIfNeeded: $0) }
+        scalar(key)?.int
     }
 
     /// A boolean field; "true"/"false"/1/0 are accepted too.
     package func bool(_ key: String) -> Bool? {
-        switch scalar(key) {
-        case .bool(let b)?: return b
-        case .number(let n)?: return n == "1" ? true : (n == "0" ? false : nil)
-        case .string(let s)?:
+        scalar(key)?.bool
+    }
+}
+
+extension V2Scalar {
+    /// The value as a string field reads it; numbers and booleans are given as their literal text.
+    package var string: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        case .other: return nil
+        }
+    }
+
+    /// The value as an integer field reads it (dates in ms, codes); a numeric string is accepted too.
+    package var int64: Int64? {
+        switch self {
+        case .number(let n):
+            if let v = Int64(n) { return v }
+            // Xcode's StoreKit testing writes fractional milliseconds (1700358336049.7297): keep the whole ms.
+            if let d = Double(n), d.isFinite, abs(d) < 9.0e15 { return Int64(d.rounded(.down)) }
+            return nil
+        case .string(let s): return Int64(s)
+        default: return nil
+        }
+    }
+
+    /// The value as an `Int` field reads it.
+    package var int: Int? {
+        int64.map { Int(truncatingIfNeeded: $0) }
+    }
+
+    /// The value as a boolean field reads it; "true"/"false"/1/0 are accepted too.
+    package var bool: Bool? {
+        switch self {
+        case .bool(let b): return b
+        case .number(let n): return n == "1" ? true : (n == "0" ? false : nil)
+        case .string(let s):
             switch s.lowercased() {
             case "true", "1": return true
             case "false", "0": return false
             default: return nil
             }
-        default: return nil
+        case .other: return nil
         }
     }
 }

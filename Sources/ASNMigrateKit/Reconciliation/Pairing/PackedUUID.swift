@@ -59,13 +59,24 @@ struct PackedUUID: Sendable, Hashable {
         return bytes
     }
 
+    /// The two halves of a standard lowercase UUID, read as `bytes(_:)` reads it but straight from the text's UTF-8.
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
-        guard let bytes = bytes(text) else { return nil }
-        var hi: UInt64 = 0
-        var lo: UInt64 = 0
-        for (i, b) in bytes.enumerated() {
-            if i < 8 { hi = hi << 8 | UInt64(b) } else { lo = lo << 8 | UInt64(b) }
+        var text = text
+        return text.withUTF8 { utf8 -> (UInt64, UInt64)? in
+            guard utf8.count == 36 else { return nil }
+            var hi: UInt64 = 0
+            var lo: UInt64 = 0
+            var nibbles = 0
+            for (index, byte) in utf8.enumerated() {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == 0x2D else { return nil }
+                    continue
+                }
+                guard !(0x41...0x46).contains(byte), let value = ByteTables.hexValue(byte) else { return nil }
+                if nibbles < 16 { hi = hi << 4 | UInt64(value) } else { lo = lo << 4 | UInt64(value) }
+                nibbles += 1
+            }
+            return (hi, lo)
         }
-        return (hi, lo)
     }
 }

@@ -92,6 +92,27 @@ struct ReconciliationInputs: Sendable {
         add(facts, fingerprint: SHA1.prefix64(digest), conflict: { Reconciler.conflict(payload) })
     }
 
+    /// Everything `addV2` reads of a V2 payload: its facts, its price and currency, and its conflict row (what
+    /// `V2MemberSelection.read(by:)` probes to find the members `reconcile` keeps).
+    struct V2Readings: Equatable {
+        /// The record's facts.
+        var facts: RecordFacts
+        /// The transaction's `price`.
+        var price: Int64?
+        /// The transaction's `currency`.
+        var currency: String?
+        /// Its `conflicting_duplicate_v2` row.
+        var conflict: Discrepancy
+    }
+
+    /// What `addV2` reads of `payload`.
+    static func readings(of payload: ResponseBodyV2DecodedPayload) -> V2Readings {
+        V2Readings(
+            facts: RecordFacts(payload, kind: .v2, location: SourceLocation(path: "")),
+            price: payload.data.transactionInfo?.price, currency: payload.data.transactionInfo?.currency,
+            conflict: Reconciler.conflict(payload))
+    }
+
     /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
     /// has one (the first in input order stays).
     private mutating func notePrice(_ payload: ResponseBodyV2DecodedPayload, facts: RecordFacts) {

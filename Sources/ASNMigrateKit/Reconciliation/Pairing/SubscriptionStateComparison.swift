@@ -60,7 +60,7 @@ struct SubscriptionStateComparison: Sendable {
             )
         }
         rows.sort {
-            UTF8Order.precedes([$0.environment, $0.originalTransactionId], [$1.environment, $1.originalTransactionId])
+            UTF8Order.precedes(($0.environment, $0.originalTransactionId), ($1.environment, $1.originalTransactionId))
         }
     }
 

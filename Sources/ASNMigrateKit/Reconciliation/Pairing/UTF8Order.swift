@@ -7,4 +7,11 @@ enum UTF8Order {
         }
         return a.count < b.count
     }
+
+    /// True when the pairs compare byte-wise in ascending order, as `precedes` orders two-element lists (with no
+    /// list made per comparison).
+    static func precedes(_ a: (String, String), _ b: (String, String)) -> Bool {
+        if a.0 != b.0 { return a.0.utf8.lexicographicallyPrecedes(b.0.utf8) }
+        return a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+    }
 }

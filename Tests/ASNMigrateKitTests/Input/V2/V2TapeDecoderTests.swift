@@ -7,15 +7,38 @@ import Testing
 /// the sample, a simulation with injected faults, the shared corpus (when present), random signed records, and damaged
 /// copies of all of them; and it does answer for the common form.
 @Suite struct V2TapeDecoderTests {
-    /// Compares both paths on `record`; returns whether the fast path answered.
+    /// Compares both paths on `record`; returns whether the fast path answered. With `scratch`, the record is also
+    /// decoded through buffers the records before it used.
     @discardableResult
-    static func check(_ record: RawRecord, _ what: String) -> Bool {
+    static func check(_ record: RawRecord, _ what: String, scratch: V2DecodeScratch? = nil) -> Bool {
         let decoder = V2RecordDecoder()
         let reference = decoder.referenceDecode(record)
+        if let scratch {
+            var outcomes: [V2ReadOutcome] = []
+            decoder.decode(record, scratch: scratch, into: &outcomes)
+            #expect(outcomes == reference, "\(what): reused buffers changed the outcome")
+        }
         guard let fast = decoder.tapeDecode(record) else { return false }
         #expect(fast == reference, "\(what): the fast path and the reference differ")
         #expect(decoder.decode(record) == reference, "\(what)")
+        // Keeping only what `reconcile` reads: the same outcomes, digests and readings.
+        var selective = decoder
+        selective.members = ReconcilePass.v2Members
+        let kept = selective.tapeDecode(record)
+        #expect(kept?.count == reference.count, "\(what): the selective fast path declined or split the record")
+        for (a, b) in zip(kept ?? [], reference) {
+            #expect(Self.sameReadings(a, b), "\(what): keeping reconcile's members changed what reconcile reads")
+        }
         return true
+    }
+
+    /// Whether two outcomes agree on everything `reconcile` reads: rejects equal, records at the same place with the
+    /// same content digest and the same readings (`ReconcilePass.readings`).
+    static func sameReadings(_ a: V2ReadOutcome, _ b: V2ReadOutcome) -> Bool {
+        guard let x = a.record, let y = b.record else { return a == b }
+        return x.location == y.location && x.contentDigest == y.contentDigest
+            && x.signatureVerified == y.signatureVerified
+            && ReconcilePass.readings(of: x.payload) == ReconcilePass.readings(of: y.payload)
     }
 
     /// `record` with a damage chosen by `r`: a flipped byte, a cut, or a byte repeated.
@@ -80,6 +103,7 @@ import Testing
         let transaction = JSONByteSinkTests.keys(of: JWSTransactionDecodedPayload(JSONObject()))
         let renewal = JSONByteSinkTests.keys(of: JWSRenewalInfoDecodedPayload(JSONObject()))
         var answered = 0
+        let scratch = V2DecodeScratch()
         for n in 0..<2_000 {
             var payload = JSONByteSinkTests.randomObject(top, &r)
             if r.below(10) != 0 { payload.members.append(.init(key: "notificationType", value: .string("DID_RENEW"))) }
@@ -121,8 +145,8 @@ import Testing
             }
             let record = RawRecord(
                 location: SourceLocation(path: "random", line: n + 1), bytes: JSONWriter.bytes(.object(body)))
-            if Self.check(record, "random record \(n) (seed 47)") { answered += 1 }
-            Self.check(Self.damaged(record, &r), "random record \(n), damaged")
+            if Self.check(record, "random record \(n) (seed 47)", scratch: scratch) { answered += 1 }
+            Self.check(Self.damaged(record, &r), "random record \(n), damaged", scratch: scratch)
         }
         #expect(answered > 1_200, "the fast path answered only \(answered) of 2,000 random records")
     }
