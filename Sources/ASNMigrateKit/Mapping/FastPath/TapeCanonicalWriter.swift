@@ -3,33 +3,73 @@ import Foundation
 /// Writes the canonical JSON of a tape value, byte for byte what `JSONWriter.canonical` writes for the parsed value
 /// (secret members are already absent from the tape): no whitespace, keys sorted by UTF-8 bytes, last duplicate kept.
 ///
-/// The canonical form is never longer than the source bytes (whitespace and duplicates dropped, every escape written
-/// at most as long as it was read), so it is written through a raw pointer into a buffer of the source's size.
-/// Objects with the same keys in the same order as the previous object (the transactions of a receipt) reuse its
-/// sorted order instead of sorting again.
+/// It writes either into a buffer of the source's size (the canonical form is never longer than the source bytes:
+/// whitespace and duplicates dropped, every escape written at most as long as it was read), or through a small chunk
+/// straight into SHA-1 (`digest`), so the notificationUUID's name is hashed without the canonical text ever being
+/// held whole. Objects with the same keys in the same order as the previous object (the transactions of a receipt)
+/// reuse its sorted order instead of sorting again; a writer kept across records reuses its buffers too.
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
-    /// The key token indices of the last object sorted.
+    /// The output orders of the objects being written (ordinals of their members), innermost last.
+    private var orderStack: [Int] = []
+    /// The key token indices of the last object sorted (of the current tape).
     private var cachedKeys: [Int] = []
     /// The members of the last object sorted to write, as ordinals in document order, in output order.
     private var cachedOrder: [Int] = []
     /// The key prefixes of the object being sorted, by ordinal.
     private var prefixes: [UInt64] = []
+    /// The ordinals being sorted.
+    private var ordinals: [Int] = []
     /// The output cursor.
     private var out: UnsafeMutablePointer<UInt8>
-    /// Where the output began.
+    /// Where the output (or the chunk) begins.
     private let start: UnsafeMutablePointer<UInt8>
+    /// The chunk's size when hashing; `Int.max` when writing into a buffer.
+    private let capacity: Int
+    /// Bytes left in the chunk before it goes to `hasher`.
+    private var room: Int
+    /// The running digest when hashing.
+    private var hasher = SHA1()
 
     /// Creates a writer into `buffer`, which must have room for the source bytes of the value written.
     init(into buffer: UnsafeMutablePointer<UInt8>) {
         out = buffer
         start = buffer
+        capacity = .max
+        room = .max
         memberStack.reserveCapacity(256)
     }
 
-    /// How many bytes were written.
+    /// Creates a writer that hashes through the `capacity` bytes at `chunk` (`digest`); the chunk must outlive it.
+    init(chunk: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        out = chunk
+        start = chunk
+        self.capacity = max(1, capacity)
+        room = self.capacity
+        memberStack.reserveCapacity(256)
+    }
+
+    /// How many bytes were written (into a buffer).
     var written: Int { out - start }
+
+    /// Writes the SHA-1 of `prefix` followed by the canonical bytes of the value at `index` to the 20 bytes at
+    /// `digest`, streaming the canonical bytes through the chunk (a writer made with `init(chunk:capacity:)`).
+    mutating func digest(
+        prefix: UnsafeRawBufferPointer, _ tape: JSONTape, _ index: Int, into digest: UnsafeMutablePointer<UInt8>
+    ) {
+        hasher = SHA1()
+        hasher.update(prefix)
+        out = start
+        room = capacity
+        // The cache names tokens of the tape it was made on: start it empty, as a new writer's is (an empty object
+        // matches it, with no members to write).
+        cachedKeys.removeAll(keepingCapacity: true)
+        cachedOrder.removeAll(keepingCapacity: true)
+        write(tape, index)
+        flush()
+        hasher.finalize(into: digest)
+    }
 
     /// Writes the canonical bytes of the value at `index`.
     mutating func write(_ tape: JSONTape, _ index: Int) {
@@ -65,15 +105,32 @@ struct TapeCanonicalWriter {
     /// Appends one byte.
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
+        if room == 0 { flush() }
         out.pointee = byte
         out += 1
+        room &-= 1
     }
 
     /// Appends `count` bytes.
     @inline(__always)
     private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
+        if count > room {
+            flush()
+            if count > capacity {
+                hasher.update(UnsafeRawPointer(source), count: count)
+                return
+            }
+        }
         ByteTables.copy(source, to: out, count)
         out += count
+        room &-= count
+    }
+
+    /// Hands the chunk's bytes to the hasher and starts it again (hashing only).
+    private mutating func flush() {
+        hasher.update(UnsafeRawPointer(start), count: out - start)
+        out = start
+        room = capacity
     }
 
     /// Writes an object's members sorted by key bytes, keeping the last of equal keys.
@@ -89,17 +146,23 @@ struct TapeCanonicalWriter {
         if !sameKeysAsCached(tape, first, count) {
             sortIntoCache(tape, first, count)
         }
-        let order = cachedOrder
+        // The order goes on a stack: nested objects sort into the cache while this one is written.
+        let orderStart = orderStack.count
+        orderStack.append(contentsOf: cachedOrder)
+        let orderEnd = orderStack.count
         put(0x7B)
-        for (n, ordinal) in order.enumerated() {
-            if n > 0 { put(0x2C) }
-            let member = memberStack[first + ordinal]
+        var n = orderStart
+        while n < orderEnd {
+            if n > orderStart { put(0x2C) }
+            let member = memberStack[first + orderStack[n]]
             let keyToken = tape.tokens[member]
             copy(tape.base + keyToken.start - 1, keyToken.end - keyToken.start + 2)
             put(0x3A)
             write(tape, member + 1)
+            n += 1
         }
         put(0x7D)
+        orderStack.removeSubrange(orderStart...)
         memberStack.removeSubrange(first...)
     }
 
@@ -122,7 +185,8 @@ struct TapeCanonicalWriter {
         // Each key's first eight bytes as a big-endian number order keys as their bytes do, up to ties.
         prefixes.removeAll(keepingCapacity: true)
         for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
-        var ordinals = Array(0..<count)
+        ordinals.removeAll(keepingCapacity: true)
+        ordinals.append(contentsOf: 0..<count)
         // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
         var k = 1
         while k < count {
@@ -136,11 +200,13 @@ struct TapeCanonicalWriter {
             k += 1
         }
         cachedOrder.removeAll(keepingCapacity: true)
-        for (n, ordinal) in ordinals.enumerated() {
+        for n in 0..<count {
+            let ordinal = ordinals[n]
             if n + 1 < count && keyOrder(tape, first, ordinal, ordinals[n + 1]) == 0 { continue }
             cachedOrder.append(ordinal)
         }
-        cachedKeys = Array(memberStack[first..<(first + count)])
+        cachedKeys.removeAll(keepingCapacity: true)
+        cachedKeys.append(contentsOf: memberStack[first..<(first + count)])
     }
 
     /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
