@@ -171,13 +171,23 @@ package struct MappingContext: Sendable {
 
     /// Orders transactions by purchase date, then expiry, then transaction id (numeric-aware).
     static func precedes(_ a: LatestReceiptInfo, _ b: LatestReceiptInfo) -> Bool {
-        let pa = a.purchaseDate ?? Int64.min
-        let pb = b.purchaseDate ?? Int64.min
-        if pa != pb { return pa < pb }
-        let ea = a.expiresDate ?? Int64.min
-        let eb = b.expiresDate ?? Int64.min
-        if ea != eb { return ea < eb }
-        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        precedes(purchase: a.purchaseDate, b.purchaseDate, expires: a.expiresDate, b.expiresDate) {
+            IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        }
+    }
+
+    /// `precedes` over the parts it reads, for any form of a transaction (`TapeMigrator` reads them from bytes):
+    /// purchase date, then expiry (absent ones first), then `idLess`, the transaction ids' numeric-aware order.
+    static func precedes(
+        purchase pa: Int64?, _ pb: Int64?, expires ea: Int64?, _ eb: Int64?, idLess: () -> Bool
+    ) -> Bool {
+        let purchaseA = pa ?? Int64.min
+        let purchaseB = pb ?? Int64.min
+        if purchaseA != purchaseB { return purchaseA < purchaseB }
+        let expiresA = ea ?? Int64.min
+        let expiresB = eb ?? Int64.min
+        if expiresA != expiresB { return expiresA < expiresB }
+        return idLess()
     }
 
     /// The transactions at `picked` (in their order), oldest first; equal ones keep their order. Sorts indices, so

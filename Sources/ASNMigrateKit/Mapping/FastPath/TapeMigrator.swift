@@ -474,13 +474,9 @@ final class TapeMigrator {
     private func precedes(_ a: Int, _ b: Int, _ tape: JSONTape) -> Bool {
         let x = entries[a]
         let y = entries[b]
-        let pa = x.purchaseDate ?? Int64.min
-        let pb = y.purchaseDate ?? Int64.min
-        if pa != pb { return pa < pb }
-        let ea = x.expiresDate ?? Int64.min
-        let eb = y.expiresDate ?? Int64.min
-        if ea != eb { return ea < eb }
-        return Self.identifierLess(x.transactionId, y.transactionId, tape)
+        return MappingContext.precedes(
+            purchase: x.purchaseDate, y.purchaseDate, expires: x.expiresDate, y.expiresDate
+        ) { Self.identifierLess(x.transactionId, y.transactionId, tape) }
     }
 
     // MARK: - Text
@@ -909,8 +905,8 @@ private struct JSONOut {
     mutating func uuid(_ digest: (UInt64, UInt64, UInt32)) {
         var value = digest
         withUnsafeMutableBytes(of: &value) { raw in
-            raw[6] = (raw[6] & 0x0F) | 0x50
-            raw[8] = (raw[8] & 0x3F) | 0x80
+            guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            UUIDv5.markVersion5(p)
             bytes.append(0x22)
             for index in 0..<16 {
                 if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(0x2D) }

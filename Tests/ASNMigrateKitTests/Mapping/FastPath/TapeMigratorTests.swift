@@ -68,18 +68,8 @@ import Testing
     @Test(.enabled(if: FastRecordMapperTests.corpusDirectory != nil, "needs ../shared/corpus"))
     func agreesOnTheCorpus() throws {
         let migrator = TapeMigrator(plan: Self.plan)
-        var records = 0
-        for folder in ["v1", "receipts"] {
-            guard let directory = FastRecordMapperTests.corpusDirectory?.appendingPathComponent(folder),
-                let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
-            else { continue }
-            for name in names.sorted() {
-                let items = try RecordReader(file: InputFile(path: directory.appendingPathComponent(name).path)).items()
-                for case .record(let record) in items {
-                    records += 1
-                    Self.check(record, migrator, "\(folder)/\(name):\(record.location.line ?? 0)")
-                }
-            }
+        let records = try FastRecordMapperTests.forEachCorpusRecord { record, label in
+            Self.check(record, migrator, label)
         }
         #expect(records > 0)
     }
