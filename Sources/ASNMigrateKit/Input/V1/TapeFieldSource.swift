@@ -47,6 +47,7 @@ final class TapeSlots {
         filled += 1
         let mine = slots + base
         mine.initialize(repeating: -1, count: V1Keys.slotCount)
+        let tape = self.tape
         let end = tape.tokens[object].end
         var k = object + 1
         while k < end {
@@ -68,16 +69,19 @@ struct TapeFieldSource: V1FieldSource {
     let record: TapeSlots
     /// Where this object's slots start.
     let base: Int
+    /// The tape, held here so reading a field does not go through the record's (mutable) storage.
+    private let tape: JSONTape
+    /// This object's slots.
+    private let mine: UnsafeMutablePointer<Int32>
 
     /// The object at `object` of `record`; declines if the record has no room left (never in practice).
     init(_ record: TapeSlots, object: Int) throws(FastPathDeclined) {
         guard let base = record.fill(object) else { throw FastPathDeclined() }
         self.record = record
         self.base = base
+        tape = record.tape
+        mine = record.slots + base
     }
-
-    /// The tape.
-    private var tape: JSONTape { record.tape }
 
     // MARK: - V1FieldSource
 
@@ -234,7 +238,7 @@ struct TapeFieldSource: V1FieldSource {
     /// The value index in `slot` of this object, or -1.
     @inline(__always)
     private func valueIndex(_ slot: Int) -> Int {
-        Int(record.slots[base &+ slot])
+        Int(mine[slot])
     }
 
     /// The value index unless absent, null or "".

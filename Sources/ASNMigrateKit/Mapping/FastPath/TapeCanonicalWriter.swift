@@ -6,17 +6,22 @@ import Foundation
 /// It writes either into a buffer of the source's size (the canonical form is never longer than the source bytes:
 /// whitespace and duplicates dropped, every escape written at most as long as it was read), or through a small chunk
 /// straight into SHA-1 (`digest`), so the notificationUUID's name is hashed without the canonical text ever being
-/// held whole. Objects with the same keys in the same order as the previous object (the transactions of a receipt)
-/// reuse its sorted order instead of sorting again; a writer kept across records reuses its buffers too.
+/// held whole. Objects with the same keys in the same order as one of the last few sorted (the transactions of a
+/// receipt, and the body, receipt and renewal entries of the next record) reuse its sorted order instead of sorting
+/// again; a writer kept across records reuses its buffers and these orders too.
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
     /// The output orders of the objects being written (ordinals of their members), innermost last.
     private var orderStack: [Int] = []
-    /// The key token indices of the last object sorted (of the current tape).
-    private var cachedKeys: [Int] = []
-    /// The members of the last object sorted to write, as ordinals in document order, in output order.
-    private var cachedOrder: [Int] = []
+    /// The keys and output orders of the last objects sorted, most recent first in `recent`.
+    private var cache: [SortedKeys] = []
+    /// The cache entry hit or filled last.
+    private var recent = 0
+    /// The cache entry the next sort replaces, once the cache is full.
+    private var victim = 0
+    /// How many key lists the cache keeps.
+    private static let cacheSize = 6
     /// The key prefixes of the object being sorted, by ordinal.
     private var prefixes: [UInt64] = []
     /// The ordinals being sorted.
@@ -62,10 +67,6 @@ struct TapeCanonicalWriter {
         hasher.update(prefix)
         out = start
         room = capacity
-        // The cache names tokens of the tape it was made on: start it empty, as a new writer's is (an empty object
-        // matches it, with no members to write).
-        cachedKeys.removeAll(keepingCapacity: true)
-        cachedOrder.removeAll(keepingCapacity: true)
         write(tape, index)
         flush()
         hasher.finalize(into: digest)
@@ -143,12 +144,10 @@ struct TapeCanonicalWriter {
             key = tape.next(after: key + 1)
         }
         let count = memberStack.count - first
-        if !sameKeysAsCached(tape, first, count) {
-            sortIntoCache(tape, first, count)
-        }
+        let sorted = cachedEntry(tape, first, count) ?? sortIntoCache(tape, first, count)
         // The order goes on a stack: nested objects sort into the cache while this one is written.
         let orderStart = orderStack.count
-        orderStack.append(contentsOf: cachedOrder)
+        orderStack.append(contentsOf: cache[sorted].order)
         let orderEnd = orderStack.count
         put(0x7B)
         var n = orderStart
@@ -166,22 +165,19 @@ struct TapeCanonicalWriter {
         memberStack.removeSubrange(first...)
     }
 
-    /// Whether the object's keys are those of the last sorted object, in the same order.
-    private func sameKeysAsCached(_ tape: JSONTape, _ first: Int, _ count: Int) -> Bool {
-        guard count == cachedKeys.count else { return false }
-        for k in 0..<count {
-            let a = tape.tokens[memberStack[first + k]]
-            let b = tape.tokens[cachedKeys[k]]
-            let length = a.end - a.start
-            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else {
-                return false
-            }
+    /// The cache entry whose keys are the object's, in the same order, if any (the one hit last tried first).
+    private mutating func cachedEntry(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int? {
+        if recent < cache.count, cache[recent].holds(tape, memberStack, first, count) { return recent }
+        for k in cache.indices where k != recent && cache[k].holds(tape, memberStack, first, count) {
+            recent = k
+            return k
         }
-        return true
+        return nil
     }
 
-    /// Sorts the object's members and records their output order (last of equal keys kept) and keys in the cache.
-    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) {
+    /// Sorts the object's members and keeps their output order (last of equal keys kept) with their keys in a cache
+    /// entry; returns the entry.
+    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int {
         // Each key's first eight bytes as a big-endian number order keys as their bytes do, up to ties.
         prefixes.removeAll(keepingCapacity: true)
         for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
@@ -199,14 +195,23 @@ struct TapeCanonicalWriter {
             ordinals[j] = moving
             k += 1
         }
-        cachedOrder.removeAll(keepingCapacity: true)
+        let entry: Int
+        if cache.count < Self.cacheSize {
+            entry = cache.count
+            cache.append(SortedKeys())
+        } else {
+            entry = victim
+            victim = (victim + 1) % Self.cacheSize
+        }
+        recent = entry
+        cache[entry].order.removeAll(keepingCapacity: true)
         for n in 0..<count {
             let ordinal = ordinals[n]
             if n + 1 < count && keyOrder(tape, first, ordinal, ordinals[n + 1]) == 0 { continue }
-            cachedOrder.append(ordinal)
+            cache[entry].order.append(ordinal)
         }
-        cachedKeys.removeAll(keepingCapacity: true)
-        cachedKeys.append(contentsOf: memberStack[first..<(first + count)])
+        cache[entry].keep(tape, memberStack, first, count)
+        return entry
     }
 
     /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
@@ -236,5 +241,46 @@ struct TapeCanonicalWriter {
         let x = tape.tokens[a]
         let y = tape.tokens[b]
         return ByteTables.compare(tape.base + x.start, x.end - x.start, tape.base + y.start, y.end - y.start)
+    }
+}
+
+/// One object's keys, as bytes, and the order its members are written in: a cache entry of `TapeCanonicalWriter`.
+private struct SortedKeys {
+    /// Each key's length.
+    var lengths: [Int] = []
+    /// The keys' bytes, one after another.
+    var bytes: [UInt8] = []
+    /// The members to write, as ordinals in document order, in output order.
+    var order: [Int] = []
+
+    /// Whether the `count` keys at `members[first...]` are these keys, in this order.
+    func holds(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) -> Bool {
+        guard count == lengths.count else { return false }
+        return bytes.withUnsafeBufferPointer { kept -> Bool in
+            // Empty keys have no bytes to point at; any pointer serves to compare zero bytes.
+            let p = kept.baseAddress ?? tape.base
+            var offset = 0
+            for k in 0..<count {
+                let token = tape.tokens[members[first + k]]
+                let length = token.end - token.start
+                guard length == lengths[k], ByteTables.equal(p + offset, tape.base + token.start, length) else {
+                    return false
+                }
+                offset += length
+            }
+            return true
+        }
+    }
+
+    /// Keeps the `count` keys at `members[first...]`.
+    mutating func keep(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) {
+        lengths.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        for k in 0..<count {
+            let token = tape.tokens[members[first + k]]
+            lengths.append(token.end - token.start)
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start))
+        }
     }
 }

@@ -341,6 +341,12 @@ final class TapeMigrator {
         -> Context
     {
         var c = Context()
+        // Local copies: reads of a class's arrays are each checked for exclusive access, of a local's not.
+        let entries = self.entries
+        let pendings = self.pendings
+        var history = self.history
+        self.history = []
+        defer { self.history = history }
         // The subscription: top-level id, else pending_renewal_info's, else the transaction matching
         // auto_renew_product_id.
         var subscription = body.originalTransactionId
@@ -371,13 +377,13 @@ final class TapeMigrator {
         if subscription < 0, body.autoRenewProductId >= 0 {
             var best = -1
             for k in entries.indices where Self.same(entries[k].productId, body.autoRenewProductId, tape) {
-                if best < 0 || precedes(best, k, tape) { best = k }
+                if best < 0 || Self.precedes(entries[best], entries[k], tape) { best = k }
             }
             if best >= 0 { subscription = entries[best].originalTransactionId }
         }
         if subscription < 0 {
             var best = -1
-            for k in entries.indices where best < 0 || precedes(best, k, tape) { best = k }
+            for k in entries.indices where best < 0 || Self.precedes(entries[best], entries[k], tape) { best = k }
             if best >= 0 { subscription = entries[best].originalTransactionId }
         }
         c.subscription = subscription
@@ -400,7 +406,7 @@ final class TapeMigrator {
         while k < history.count {
             let moving = history[k]
             var j = k
-            while j > 0 && precedes(moving, history[j - 1], tape) {
+            while j > 0 && Self.precedes(entries[moving], entries[history[j - 1]], tape) {
                 history[j] = history[j - 1]
                 j -= 1
             }
@@ -470,10 +476,8 @@ final class TapeMigrator {
             hasOfferCode: e.offerCodeRefName >= 0, hasPromotionalOffer: e.promotionalOfferId >= 0)
     }
 
-    /// `MappingContext.precedes` for entries at `a` and `b`: purchase, then expiry, then transaction id.
-    private func precedes(_ a: Int, _ b: Int, _ tape: JSONTape) -> Bool {
-        let x = entries[a]
-        let y = entries[b]
+    /// `MappingContext.precedes` for two entries: purchase, then expiry, then transaction id.
+    private static func precedes(_ x: Entry, _ y: Entry, _ tape: JSONTape) -> Bool {
         return MappingContext.precedes(
             purchase: x.purchaseDate, y.purchaseDate, expires: x.expiresDate, y.expiresDate
         ) { Self.identifierLess(x.transactionId, y.transactionId, tape) }

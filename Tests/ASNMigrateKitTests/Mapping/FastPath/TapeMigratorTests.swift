@@ -162,6 +162,39 @@ import Testing
         #expect(checked > 200)
     }
 
+    /// One writer across documents whose objects share key lists, in other orders, with duplicates and empty keys:
+    /// its cache of sorted orders must never give one object another's order.
+    @Test func streamedDigestKeepsEachKeyListsOrderAcrossDocuments() throws {
+        let documents = [
+            #"{"b":1,"a":2,"c":{"b":1,"a":2}}"#, #"{"a":1,"b":2,"c":{"a":1,"b":2}}"#, #"{"b":1,"a":2,"a":3}"#,
+            #"{"":1,"a":[{"b":1,"a":2},{"a":1,"b":2},{}],"b":{}}"#, #"{"b":1,"a":2}"#, #"{"ab":1,"a":2,"b":3}"#,
+            #"{"a":1,"ab":2,"b":3}"#, #"{"b":{"":0,"z":{"y":1,"x":2}},"a":{"z":{"x":1,"y":2}}}"#, #"{}"#,
+            #"{"b":1,"a":2}"#
+        ]
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 5)
+        defer { chunk.deallocate() }
+        var writer = TapeCanonicalWriter(chunk: chunk, capacity: 5)
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        for round in 0..<3 {
+            for text in documents {
+                let bytes = Array(text.utf8)
+                let expected = SHA1.digest(V1RecordMapper.uuidNamespace + JSONWriter.canonical(try parser.parse(bytes)))
+                var digest = [UInt8](repeating: 0, count: 20)
+                bytes.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    var tape = JSONTape(base: base, count: buffer.count)
+                    guard tape.build() else { return }
+                    V1RecordMapper.uuidNamespace.withUnsafeBytes { namespace in
+                        digest.withUnsafeMutableBufferPointer { d in
+                            if let p = d.baseAddress { writer.digest(prefix: namespace, tape, 0, into: p) }
+                        }
+                    }
+                }
+                #expect(digest == expected, "round \(round): \(text)")
+            }
+        }
+    }
+
     @Test func matchesTheRulesDigitComparison() {
         let cases: [(String?, String?, Bool)] = [
             ("1", "1", true), ("01", "1", true), ("0", "0", true), ("00", "0", true), ("", "0", true),
