@@ -40,7 +40,7 @@ package struct MigrationPipeline: Sendable {
         consume: (MigrationBatch) throws -> Void
     ) throws {
         let mapper = self.mapper
-        let direct = renderJSONLines && keep == nil ? self.direct : nil
+        let direct = renderJSONLines && keep == nil ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
         try OrderedBatchRun.run(
             files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
             process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep, direct: direct) }
@@ -56,7 +56,7 @@ package struct MigrationPipeline: Sendable {
         consume: (MigrationBatch) throws -> Void
     ) throws {
         let mapper = self.mapper
-        let direct = renderJSONLines ? self.direct : nil
+        let direct = renderJSONLines ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
         try OrderedBatchRun.run(
             produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
             process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil, direct: direct) }
@@ -72,12 +72,13 @@ package struct MigrationPipeline: Sendable {
     /// where they can be.
     private static func map(
         _ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?,
-        direct: TapeMigration?
+        direct: TapeMigratorPool?
     ) -> MigrationBatch {
         var batch = MigrationBatch()
-        let migrator = direct.map { TapeMigrator(plan: $0) }
-        if let direct {
-            batch.directRoutes = Array(repeating: 0, count: direct.routes.count)
+        let migrator = direct?.take()
+        defer { if let migrator { direct?.give(migrator) } }
+        if let migrator {
+            batch.directRoutes = Array(repeating: 0, count: migrator.routeCount)
         } else {
             batch.outcomes.reserveCapacity(items.count)
         }

@@ -6,9 +6,9 @@ import Foundation
 /// It writes either into a buffer of the source's size (the canonical form is never longer than the source bytes:
 /// whitespace and duplicates dropped, every escape written at most as long as it was read), or through a small chunk
 /// straight into SHA-1 (`digest`), so the notificationUUID's name is hashed without the canonical text ever being
-/// held whole. Objects with the same keys in the same order as one of the last few sorted (the transactions of a
-/// receipt, and the body, receipt and renewal entries of the next record) reuse its sorted order instead of sorting
-/// again; a writer kept across records reuses its buffers and these orders too.
+/// held whole. Objects with the same keys in the same order as one sorted before (the transactions of a receipt, and
+/// the body, receipt and renewal entries of later records) reuse its sorted order instead of sorting again; a writer
+/// kept across records reuses its buffers and these orders too.
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
@@ -20,8 +20,8 @@ struct TapeCanonicalWriter {
     private var recent = 0
     /// The cache entry the next sort replaces, once the cache is full.
     private var victim = 0
-    /// How many key lists the cache keeps.
-    private static let cacheSize = 6
+    /// How many key lists the cache keeps: simulated archives have about 30 (a body's keys differ by type).
+    private static let cacheSize = 48
     /// The key prefixes of the object being sorted, by ordinal.
     private var prefixes: [UInt64] = []
     /// The ordinals being sorted.

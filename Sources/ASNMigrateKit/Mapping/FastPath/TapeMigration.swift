@@ -1,3 +1,5 @@
+import Foundation
+
 /// The mapping table as `TapeMigrator` reads it, made once a run: each V1 type's rules in order, with the V2 names
 /// they write already as JSON bytes, and the summary's routes.
 package struct TapeMigration: Sendable {
@@ -87,5 +89,37 @@ enum JSONBytes {
         var out: [UInt8] = []
         JSONWriter.appendString(text, to: &out)
         return out
+    }
+}
+
+/// The migrators of one run, kept between batches: a worker takes one for a batch and gives it back, so the buffers a
+/// migrator grows (tape, slots, receipt arrays, the canonical writer's sorted orders) are made once a run, not once a
+/// batch.
+final class TapeMigratorPool: @unchecked Sendable {
+    // Unchecked: `idle` is only read or changed while `lock` is held, and a migrator is used by one thread at a time.
+    /// The plan new migrators follow.
+    private let plan: TapeMigration
+    /// Guards `idle`.
+    private let lock = NSLock()
+    /// Migrators not in use.
+    private var idle: [TapeMigrator] = []
+
+    /// An empty pool of migrators following `plan`.
+    init(plan: TapeMigration) {
+        self.plan = plan
+    }
+
+    /// An idle migrator, or a new one.
+    func take() -> TapeMigrator {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.popLast() ?? TapeMigrator(plan: plan)
+    }
+
+    /// Gives a migrator back when its batch is done.
+    func give(_ migrator: TapeMigrator) {
+        lock.lock()
+        defer { lock.unlock() }
+        idle.append(migrator)
     }
 }

@@ -131,6 +131,9 @@ final class TapeMigrator {
         history.reserveCapacity(64)
     }
 
+    /// How many routes the plan has (`TapeMigration.routes`).
+    var routeCount: Int { plan.routes.count }
+
     /// Frees the chunk.
     deinit {
         chunk.deallocate()
