@@ -16,6 +16,8 @@ struct TapeCanonicalWriter {
     private var orderStack: [Int] = []
     /// The keys and output orders of the last objects sorted, most recent first in `recent`.
     private var cache: [SortedKeys] = []
+    /// How many keys each cache entry has: looked at first, so most entries are passed over without being read.
+    private var cacheCounts: [Int] = []
     /// The cache entry hit or filled last.
     private var recent = 0
     /// The cache entry the next sort replaces, once the cache is full.
@@ -167,8 +169,11 @@ struct TapeCanonicalWriter {
 
     /// The cache entry whose keys are the object's, in the same order, if any (the one hit last tried first).
     private mutating func cachedEntry(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int? {
-        if recent < cache.count, cache[recent].holds(tape, memberStack, first, count) { return recent }
-        for k in cache.indices where k != recent && cache[k].holds(tape, memberStack, first, count) {
+        if recent < cache.count, cacheCounts[recent] == count, cache[recent].holds(tape, memberStack, first, count) {
+            return recent
+        }
+        for k in cacheCounts.indices where cacheCounts[k] == count && k != recent {
+            guard cache[k].holds(tape, memberStack, first, count) else { continue }
             recent = k
             return k
         }
@@ -199,6 +204,7 @@ struct TapeCanonicalWriter {
         if cache.count < Self.cacheSize {
             entry = cache.count
             cache.append(SortedKeys())
+            cacheCounts.append(0)
         } else {
             entry = victim
             victim = (victim + 1) % Self.cacheSize
@@ -211,6 +217,7 @@ struct TapeCanonicalWriter {
             cache[entry].order.append(ordinal)
         }
         cache[entry].keep(tape, memberStack, first, count)
+        cacheCounts[entry] = count
         return entry
     }
 
