@@ -116,8 +116,9 @@ final class TapeMigratorPool: @unchecked Sendable {
         return idle.popLast() ?? TapeMigrator(plan: plan)
     }
 
-    /// Gives a migrator back when its batch is done.
+    /// Gives a migrator back when its batch is done, trimmed to what ordinary records need.
     func give(_ migrator: TapeMigrator) {
+        migrator.trim()
         lock.lock()
         defer { lock.unlock() }
         idle.append(migrator)

@@ -103,7 +103,7 @@ final class TapeMigrator {
     /// The plan.
     private let plan: TapeMigration
     /// The record's tape and its slots, reused.
-    private let slots: TapeSlots
+    private var slots: TapeSlots
     /// The receipt's transactions, merged by id.
     private var entries: [Entry] = []
     /// A hash of each entry's transaction id (0 without one), for the merge.
@@ -133,6 +133,28 @@ final class TapeMigrator {
 
     /// How many routes the plan has (`TapeMigration.routes`).
     var routeCount: Int { plan.routes.count }
+
+    /// The token capacity the migrator holds on to between records.
+    var tokenCapacity: Int { slots.tape.tokens.capacity }
+
+    /// The most tokens, and receipt entries, a migrator keeps room for between batches: one huge record (up to
+    /// `--max-record-bytes`) must not leave its tape's memory held for the rest of the run.
+    static let keptTokens = 1 << 16
+    /// See `keptTokens`.
+    static let keptEntries = 1 << 10
+
+    /// Lets go of buffers grown past what ordinary records need (after a huge record), so memory stays flat.
+    func trim() {
+        if slots.tape.tokens.capacity > Self.keptTokens {
+            slots = TapeSlots(tape: JSONTape(base: UnsafePointer(chunk), count: 0))
+        }
+        if entries.capacity > Self.keptEntries {
+            entries = []
+            idHashes = []
+            history = []
+        }
+        if pendings.capacity > Self.keptEntries { pendings = [] }
+    }
 
     /// Frees the chunk.
     deinit {
