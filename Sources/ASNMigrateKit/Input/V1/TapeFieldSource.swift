@@ -68,11 +68,11 @@ struct TapeFieldSource: V1FieldSource {
     /// The record's slots (and tape).
     let record: TapeSlots
     /// Where this object's slots start.
-    let base: Int
+    private(set) var base: Int
     /// The tape, held here so reading a field does not go through the record's (mutable) storage.
     private let tape: JSONTape
     /// This object's slots.
-    private let mine: UnsafeMutablePointer<Int32>
+    private var mine: UnsafeMutablePointer<Int32>
 
     /// The object at `object` of `record`; declines if the record has no room left (never in practice).
     init(_ record: TapeSlots, object: Int) throws(FastPathDeclined) {
@@ -80,6 +80,14 @@ struct TapeFieldSource: V1FieldSource {
         self.record = record
         self.base = base
         tape = record.tape
+        mine = record.slots + base
+    }
+
+    /// Makes this source the object at `object` of the same record (a list's next entry), without a new source's
+    /// retains of the record and tape.
+    private mutating func move(to object: Int) throws(FastPathDeclined) {
+        guard let base = record.fill(object) else { throw FastPathDeclined() }
+        self.base = base
         mine = record.slots + base
     }
 
@@ -224,10 +232,16 @@ struct TapeFieldSource: V1FieldSource {
         case .object: try body(try TapeFieldSource(record, object: index))
         case .array:
             var k = index + 1
-            while k < token.end {
-                guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
-                try body(try TapeFieldSource(record, object: k))
+            guard k < token.end else { return }
+            guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
+            // One source moved along the list: each entry is read before the next is filled.
+            var source = try TapeFieldSource(record, object: k)
+            while true {
+                try body(source)
                 k = tape.next(after: k)
+                guard k < token.end else { return }
+                guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
+                try source.move(to: k)
             }
         default: throw FastPathDeclined()
         }
