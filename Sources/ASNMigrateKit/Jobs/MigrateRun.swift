@@ -200,11 +200,14 @@ package struct MigrateRun {
     ) throws {
         let mapper: any RecordMapping =
             settings.fastPath ? FastRecordMapper(table: table) : V1RecordMapper(table: table)
-        let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers)
+        // JSON Lines are written straight from each record's bytes where they can be (the fast path's own fastest).
+        let direct = settings.fastPath ? TapeMigration(table: table) : nil
+        writer.directRoutes = direct?.routes ?? []
+        let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers, direct: direct)
         var progress = ProgressLine.standardError(files: files)
         defer { progress.finish() }
         try pipeline.run(files: files, renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
-            progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
+            progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count + batch.directCount)
             try writer.write(batch, summary: &summary)
         }
     }

@@ -35,8 +35,14 @@ struct MigrateWriter {
         if format == .csv { buffer.append(contentsOf: csv.drain()) }
     }
 
+    /// The routes of records the pipeline wrote straight from their bytes (`MigrationBatch.directRoutes`).
+    var directRoutes: [MigrationSummary.Route] = []
+
     /// Counts and writes one batch, in its order.
     mutating func write(_ batch: MigrationBatch, summary: inout MigrationSummary) throws(ASNError) {
+        for (route, times) in batch.directRoutes.enumerated() where times > 0 {
+            summary.count(migrated: directRoutes[route], times: times)
+        }
         for outcome in batch.outcomes {
             summary.count(outcome)
             switch outcome {

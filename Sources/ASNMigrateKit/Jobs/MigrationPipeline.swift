@@ -15,12 +15,17 @@ package struct MigrationPipeline: Sendable {
     package let batchBytes: Int
     /// Batches alive at once.
     package let maxBatchesInFlight: Int
+    /// With it, rendered records are written straight from their bytes where `TapeMigrator` can (`migrate`'s JSON
+    /// Lines), and counted by route in the batch instead of given an outcome.
+    package let direct: TapeMigration?
 
     /// Creates a pipeline; `workers` defaults to the active processor count.
     package init(
-        mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil
+        mapper: any RecordMapping, workers: Int? = nil, batchBytes: Int = 2 << 20, maxBatchesInFlight: Int? = nil,
+        direct: TapeMigration? = nil
     ) {
         self.mapper = mapper
+        self.direct = direct
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         self.batchBytes = max(1, batchBytes)
         self.maxBatchesInFlight = max(1, maxBatchesInFlight ?? 2 * self.workers + 2)
@@ -35,9 +40,10 @@ package struct MigrationPipeline: Sendable {
         consume: (MigrationBatch) throws -> Void
     ) throws {
         let mapper = self.mapper
+        let direct = renderJSONLines && keep == nil ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
         try OrderedBatchRun.run(
             files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep) }
+            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep, direct: direct) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -50,9 +56,10 @@ package struct MigrationPipeline: Sendable {
         consume: (MigrationBatch) throws -> Void
     ) throws {
         let mapper = self.mapper
+        let direct = renderJSONLines ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
         try OrderedBatchRun.run(
             produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil) }
+            process: { Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil, direct: direct) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -61,17 +68,30 @@ package struct MigrationPipeline: Sendable {
 
     // MARK: - Private
 
-    /// A worker's job: map (and render) one batch.
+    /// A worker's job: map (and render) one batch; with `direct`, records are written straight from their bytes
+    /// where they can be.
     private static func map(
-        _ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?
+        _ items: [ReadItem], mapper: any RecordMapping, render: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)?,
+        direct: TapeMigratorPool?
     ) -> MigrationBatch {
         var batch = MigrationBatch()
-        batch.outcomes.reserveCapacity(items.count)
+        let migrator = direct?.take()
+        defer { if let migrator { direct?.give(migrator) } }
+        if let migrator {
+            batch.directRoutes = Array(repeating: 0, count: migrator.routeCount)
+        } else {
+            batch.outcomes.reserveCapacity(items.count)
+        }
         for item in items {
             let outcome: V1RecordOutcome
             switch item {
             case .item(.record(let record)):
                 batch.inputBytes += record.bytes.count + 1
+                if let migrator, let route = migrator.migrate(record, into: &batch.jsonLines) {
+                    batch.directRoutes[route] += 1
+                    batch.directCount += 1
+                    continue
+                }
                 outcome = mapper.map(record)
             case .item(.broken(let error)): outcome = .rejected(error)
             case .failure(let error):

@@ -97,17 +97,43 @@ package struct MappingContext: Sendable {
     private static func bodyTime(type: String, body: ResponseBodyV1, chosen: LatestReceiptInfo?) -> (
         time: Int64?, inferred: Bool
     ) {
-        switch type {
-        case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF":
+        switch EventDating(type: type) {
+        case .renewalStatusChange:
             return (body.autoRenewStatusChangeDate ?? chosen?.purchaseDate, false)
-        case "CANCEL", "REFUND", "REVOKE":
+        case .cancellation:
             return (body.cancellationDate ?? chosen?.cancellationDate ?? chosen?.purchaseDate, false)
-        case "DID_FAIL_TO_RENEW":
+        case .failedRenewal:
             return (chosen?.expiresDate ?? chosen?.purchaseDate, false)
-        case "PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST":
+        case .inferredFromPurchase:
             return (chosen?.purchaseDate, chosen?.purchaseDate != nil)
-        default:
+        case .purchase:
             return (chosen?.purchaseDate, false)
+        }
+    }
+
+    /// How a V1 type's body dates its event (the received time aside): the one list both the context and the fast
+    /// path (`TapeMigrator`) read.
+    package enum EventDating: Sendable, Equatable {
+        /// `auto_renew_status_change_date`, else the relevant purchase.
+        case renewalStatusChange
+        /// The body's `cancellation_date`, else the relevant transaction's, else its purchase.
+        case cancellation
+        /// The relevant transaction's expiry, else its purchase.
+        case failedRenewal
+        /// The relevant purchase, and the time counts as inferred.
+        case inferredFromPurchase
+        /// The relevant purchase.
+        case purchase
+
+        /// How `type` dates its event.
+        package init(type: String) {
+            switch type {
+            case "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF": self = .renewalStatusChange
+            case "CANCEL", "REFUND", "REVOKE": self = .cancellation
+            case "DID_FAIL_TO_RENEW": self = .failedRenewal
+            case "PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST": self = .inferredFromPurchase
+            default: self = .purchase
+            }
         }
     }
 
@@ -145,13 +171,23 @@ package struct MappingContext: Sendable {
 
     /// Orders transactions by purchase date, then expiry, then transaction id (numeric-aware).
     static func precedes(_ a: LatestReceiptInfo, _ b: LatestReceiptInfo) -> Bool {
-        let pa = a.purchaseDate ?? Int64.min
-        let pb = b.purchaseDate ?? Int64.min
-        if pa != pb { return pa < pb }
-        let ea = a.expiresDate ?? Int64.min
-        let eb = b.expiresDate ?? Int64.min
-        if ea != eb { return ea < eb }
-        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        precedes(purchase: a.purchaseDate, b.purchaseDate, expires: a.expiresDate, b.expiresDate) {
+            IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        }
+    }
+
+    /// `precedes` over the parts it reads, for any form of a transaction (`TapeMigrator` reads them from bytes):
+    /// purchase date, then expiry (absent ones first), then `idLess`, the transaction ids' numeric-aware order.
+    static func precedes(
+        purchase pa: Int64?, _ pb: Int64?, expires ea: Int64?, _ eb: Int64?, idLess: () -> Bool
+    ) -> Bool {
+        let purchaseA = pa ?? Int64.min
+        let purchaseB = pb ?? Int64.min
+        if purchaseA != purchaseB { return purchaseA < purchaseB }
+        let expiresA = ea ?? Int64.min
+        let expiresB = eb ?? Int64.min
+        if expiresA != expiresB { return expiresA < expiresB }
+        return idLess()
     }
 
     /// The transactions at `picked` (in their order), oldest first; equal ones keep their order. Sorts indices, so

@@ -50,65 +50,63 @@ package struct MappingEngine: Sendable {
         return nil
     }
 
-    /// Whether one condition term holds for a context; missing data makes a predicate false.
-    package func holds(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
+    /// Whether one condition term holds for a record's facts; missing data makes a predicate false.
+    package func holds<Facts: MappingFacts>(_ condition: MappingCondition, _ c: Facts) -> Bool {
         let value = evaluate(condition, c)
         return condition.negated ? !value : value
     }
 
     // MARK: - Private
 
-    private func evaluate(_ condition: MappingCondition, _ c: MappingContext) -> Bool {
+    private func evaluate<Facts: MappingFacts>(_ condition: MappingCondition, _ c: Facts) -> Bool {
         let settings = table.settings
         switch condition.predicate {
         case .always:
             return true
         case .offerCode:
-            return c.relevant?.offerCodeRefName != nil
+            return c.relevantTransaction?.hasOfferCode == true
         case .offer:
-            return c.relevant?.offerCodeRefName != nil || c.relevant?.promotionalOfferId != nil
+            guard let relevant = c.relevantTransaction else { return false }
+            return relevant.hasOfferCode || relevant.hasPromotionalOffer
         case .upgrade:
-            guard let previous = c.previous else { return false }
+            guard let previous = c.previousTransaction else { return false }
             if previous.isUpgraded == true { return true }
-            guard let expires = previous.expiresDate, let purchase = c.relevant?.purchaseDate else { return false }
+            guard let expires = previous.expiresDate, let purchase = c.relevantTransaction?.purchaseDate else {
+                return false
+            }
             return expires > purchase
         case .beforeOfferCutoff:
             guard let event = c.eventTime else { return false }
             return event < settings.offerResubscribeCutoff
         case .autoRenewProductDiffers:
-            guard let next = c.autoRenewProductId, let current = c.currentProductId else { return false }
-            return next != current
+            return c.autoRenewProductDiffers
         case .autoRenewOn:
             return c.autoRenewStatus == true
         case .autoRenewOff:
             return c.autoRenewStatus == false
         case .expiredAtEvent:
-            guard let expires = c.relevant?.expiresDate, let event = c.eventTime else { return false }
+            guard let expires = c.relevantTransaction?.expiresDate, let event = c.eventTime else { return false }
             return expires <= event
         case .billingRetry:
             return c.isInBillingRetryPeriod == true
         case .expirationIntent:
-            return c.expirationIntent.map(Self.trimZeros) == condition.argument.map(Self.trimZeros)
+            return c.expirationIntentMatches(condition.argument)
         case .purchasedNearEvent:
-            guard let purchase = c.relevant?.purchaseDate, let event = c.eventTime else { return false }
+            guard let purchase = c.relevantTransaction?.purchaseDate, let event = c.eventTime else { return false }
             let distance = purchase > event ? purchase - event : event - purchase
             return distance <= settings.resubscribeTolerance
         case .previousExpiredBeforePurchase:
-            guard let expires = c.previous?.expiresDate, let purchase = c.relevant?.purchaseDate else { return false }
+            guard let expires = c.previousTransaction?.expiresDate, let purchase = c.relevantTransaction?.purchaseDate
+            else { return false }
             return expires <= purchase
         case .gracePeriodAfterEvent:
-            guard let grace = c.pending?.gracePeriodExpiresDate, let event = c.eventTime else { return false }
+            guard let grace = c.pendingGracePeriodExpiresDate, let event = c.eventTime else { return false }
             return grace > event
         case .cancelledUpgraded:
-            return c.relevant?.isUpgraded == true
+            return c.relevantTransaction?.isUpgraded == true
         case .priceConsentStatus:
-            return c.pending?.priceConsentStatus.map(Self.trimZeros) == condition.argument.map(Self.trimZeros)
+            return c.priceConsentStatusMatches(condition.argument)
         }
-    }
-
-    private static func trimZeros(_ s: String) -> String {
-        let t = s.drop { $0 == "0" }
-        return t.isEmpty ? "0" : String(t)
     }
 }
 

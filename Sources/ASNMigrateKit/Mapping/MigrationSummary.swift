@@ -54,6 +54,15 @@ package struct MigrationSummary: Sendable, Equatable {
         }
     }
 
+    /// Counts `times` records migrated along `route` (records written straight from their bytes, which have no
+    /// outcome).
+    package mutating func count(migrated route: Route, times: Int) {
+        guard times > 0 else { return }
+        read += times
+        migrated += times
+        routes[route, default: 0] += times
+    }
+
     /// True when every record read is accounted for.
     package var isBalanced: Bool { read == migrated + unmapped + rejected }
 

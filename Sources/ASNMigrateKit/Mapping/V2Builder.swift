@@ -10,7 +10,7 @@ package enum V2Builder {
         let body = c.body
         let environment = EnvironmentName.normalized(body.environmentRaw)
         // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
-        let isUpgrade = rule.v2Subtype == "UPGRADE"
+        let isUpgrade = carriesNewestTransaction(rule)
         let source = isUpgrade ? (c.newest ?? c.relevant) : c.relevant
 
         var data = NotificationData()
@@ -32,7 +32,7 @@ package enum V2Builder {
             notificationType: rule.v2Type,
             subtype: rule.v2Subtype,
             notificationUUID: uuid,
-            version: "2.0",
+            version: payloadVersion,
             signedDate: c.eventTime,
             data: data,
             migration: MigrationInfo(
@@ -80,7 +80,7 @@ package enum V2Builder {
             v.offerType = 1
         }
         if t.isTrialPeriod == true {
-            v.offerDiscountType = "FREE_TRIAL"
+            v.offerDiscountType = freeTrialDiscount
         }
         v.environment = environment
         v.transactionReason = transactionReason(t, rule: rule)
@@ -136,13 +136,34 @@ package enum V2Builder {
     // MARK: - Private
 
     private static func transactionReason(_ t: LatestReceiptInfo, rule: MappingRule) -> String? {
+        if let reason = ruleTransactionReason(rule) { return reason }
+        if let id = t.transactionId, id == t.originalTransactionId { return purchaseReason }
+        return nil
+    }
+
+    // MARK: - Shared with the fast path
+
+    /// The `version` of every payload `migrate` writes.
+    package static let payloadVersion = "2.0"
+    /// `transactionReason` of a subscription's first purchase (its transaction id is its original one).
+    package static let purchaseReason = "PURCHASE"
+    /// `offerDiscountType` of a free trial.
+    package static let freeTrialDiscount = "FREE_TRIAL"
+
+    /// The `transactionReason` every transaction `rule` maps gets, or nil when it depends on the transaction
+    /// (`purchaseReason` for a subscription's first, else none).
+    package static func ruleTransactionReason(_ rule: MappingRule) -> String? {
         switch rule.v2Type {
-        case "SUBSCRIBED", "OFFER_REDEEMED": return "PURCHASE"
+        case "SUBSCRIBED", "OFFER_REDEEMED": return purchaseReason
         case "DID_RENEW": return "RENEWAL"
-        case "DID_CHANGE_RENEWAL_PREF" where rule.v2Subtype == "UPGRADE": return "PURCHASE"
-        default:
-            if let id = t.transactionId, id == t.originalTransactionId { return "PURCHASE" }
-            return nil
+        case "DID_CHANGE_RENEWAL_PREF" where rule.v2Subtype == "UPGRADE": return purchaseReason
+        default: return nil
         }
+    }
+
+    /// Whether `rule` maps onto the subscription's newest transaction (an upgrade carries the upgraded-to one)
+    /// rather than the relevant one.
+    package static func carriesNewestTransaction(_ rule: MappingRule) -> Bool {
+        rule.v2Subtype == "UPGRADE"
     }
 }

@@ -71,6 +71,18 @@ package struct SHA1: Sendable {
         SHA1_Update(&context, base, buffer.count)
     }
 
+    /// Feeds `count` bytes at `bytes`.
+    package mutating func update(_ bytes: UnsafeRawPointer, count: Int) {
+        guard count > 0 else { return }
+        SHA1_Update(&context, bytes, count)
+    }
+
+    /// Writes the digest of everything fed to the 20 bytes at `out`, without an array; the hasher must not be used
+    /// afterwards.
+    package mutating func finalize(into out: UnsafeMutablePointer<UInt8>) {
+        SHA1_Final(out, &context)
+    }
+
     /// The digest of everything fed; the hasher must not be used afterwards.
     package mutating func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))

@@ -30,9 +30,15 @@ package enum UUIDv5 {
         hasher.update(namespace)
         hasher.update(name)
         var bytes = Array(hasher.finalize().prefix(16))
+        bytes.withUnsafeMutableBufferPointer { if let p = $0.baseAddress { markVersion5(p) } }
+        return bytes
+    }
+
+    /// Sets the version (5) and variant bits in the first 16 bytes of a SHA-1 digest at `bytes`, which are then the
+    /// UUID's bytes.
+    package static func markVersion5(_ bytes: UnsafeMutablePointer<UInt8>) {
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return bytes
     }
 
     // MARK: - Text

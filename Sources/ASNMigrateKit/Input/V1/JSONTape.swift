@@ -42,10 +42,12 @@ struct JSONTape {
     private(set) var tokens: [Token] = []
     /// How many object tokens the tape holds.
     private(set) var objectCount = 0
+    /// Whether a string of the document holds a byte above ASCII (a key or value; set by `build()`).
+    private(set) var hasNonASCII = false
     /// The bytes the tokens point into.
-    let base: UnsafePointer<UInt8>
+    private(set) var base: UnsafePointer<UInt8>
     /// The number of bytes.
-    let count: Int
+    private(set) var count: Int
 
     /// Scans `count` bytes at `base`; `build()` says whether they were accepted.
     init(base: UnsafePointer<UInt8>, count: Int) {
@@ -79,9 +81,19 @@ struct JSONTape {
         tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
         var scanner = TapeScanner(base: base, end: count)
         let ok = scanner.document(into: &tokens)
-        if !ok { tokens.removeAll() }
+        if !ok { tokens.removeAll(keepingCapacity: true) }
         objectCount = ok ? scanner.objects : 0
+        hasNonASCII = ok && scanner.nonASCII
         return ok
+    }
+
+    /// Scans `count` bytes at `base` into this tape's token storage, reused from the previous document; says whether
+    /// they were accepted, as `build()` does.
+    mutating func rebuild(base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        self.base = base
+        self.count = count
+        tokens.removeAll(keepingCapacity: true)
+        return build()
     }
 
     /// Whether the string token at `index` has exactly the bytes of `key` (no escapes).
@@ -122,6 +134,8 @@ private struct TapeScanner {
     var depth = 0
     /// Objects scanned.
     var objects = 0
+    /// Whether a string held a byte above ASCII.
+    var nonASCII = false
 
     /// Creates a scanner at the start.
     init(base: UnsafePointer<UInt8>, end: Int) {
@@ -318,6 +332,7 @@ private struct TapeScanner {
             } else if byte < 0x20 {
                 return nil
             } else if byte >= 0x80 {
+                nonASCII = true
                 guard utf8Sequence() else { return nil }
             } else {
                 i += 1

@@ -5,11 +5,11 @@ import Foundation
 /// every object of the tape, so reading a slot is a plain load.
 final class TapeSlots {
     /// The tape being read.
-    let tape: JSONTape
+    private(set) var tape: JSONTape
     /// `V1Keys.slotCount` slots for each object of the tape.
-    let slots: UnsafeMutablePointer<Int32>
+    private(set) var slots: UnsafeMutablePointer<Int32>
     /// How many objects the slots have room for.
-    private let capacity: Int
+    private var capacity: Int
     /// Objects filled so far.
     private var filled = 0
 
@@ -25,6 +25,20 @@ final class TapeSlots {
         slots.deallocate()
     }
 
+    /// Scans the `count` bytes at `base` into the tape this object owns (its token storage reused) and makes room
+    /// for its objects' slots, growing only when a document has more objects than any before; false when the tape
+    /// declines the bytes. Sources made before are void afterwards.
+    func load(base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        filled = 0
+        guard tape.rebuild(base: base, count: count) else { return false }
+        if tape.objectCount > capacity {
+            slots.deallocate()
+            capacity = max(tape.objectCount, capacity * 2)
+            slots = .allocate(capacity: capacity * V1Keys.slotCount)
+        }
+        return true
+    }
+
     /// Fills the slots of the object at `object`; returns where they start (nil when each object was filled already,
     /// which the decoding never does).
     func fill(_ object: Int) -> Int? {
@@ -33,6 +47,7 @@ final class TapeSlots {
         filled += 1
         let mine = slots + base
         mine.initialize(repeating: -1, count: V1Keys.slotCount)
+        let tape = self.tape
         let end = tape.tokens[object].end
         var k = object + 1
         while k < end {
@@ -53,49 +68,75 @@ struct TapeFieldSource: V1FieldSource {
     /// The record's slots (and tape).
     let record: TapeSlots
     /// Where this object's slots start.
-    let base: Int
+    private(set) var base: Int
+    /// The tape, held here so reading a field does not go through the record's (mutable) storage.
+    private let tape: JSONTape
+    /// This object's slots.
+    private var mine: UnsafeMutablePointer<Int32>
 
     /// The object at `object` of `record`; declines if the record has no room left (never in practice).
     init(_ record: TapeSlots, object: Int) throws(FastPathDeclined) {
         guard let base = record.fill(object) else { throw FastPathDeclined() }
         self.record = record
         self.base = base
+        tape = record.tape
+        mine = record.slots + base
     }
 
-    /// The tape.
-    private var tape: JSONTape { record.tape }
+    /// Makes this source the object at `object` of the same record (a list's next entry), without a new source's
+    /// retains of the record and tape.
+    private mutating func move(to object: Int) throws(FastPathDeclined) {
+        guard let base = record.fill(object) else { throw FastPathDeclined() }
+        self.base = base
+        mine = record.slots + base
+    }
 
     // MARK: - V1FieldSource
 
     /// `V1FieldReader.requiredString`, for a plain non-empty string.
     func requiredString(_ key: V1Key) throws(FastPathDeclined) -> String {
+        text(Int(try requiredStringToken(key)))
+    }
+
+    /// `requiredString(_:)` as the token of its raw bytes.
+    func requiredStringToken(_ key: V1Key) throws(FastPathDeclined) -> Int32 {
         let index = valueIndex(V1Keys.slot(key))
         guard index >= 0, tape.tokens[index].kind == .string, let value = present(index) else {
             throw FastPathDeclined()
         }
-        return text(value)
+        return Int32(truncatingIfNeeded: value)
     }
 
     /// `V1FieldReader.string`.
     func string(_ key: V1Key) throws(FastPathDeclined) -> String? {
-        guard let index = present(valueIndex(V1Keys.slot(key))) else { return nil }
+        let index = try stringToken(key)
+        return index < 0 ? nil : text(Int(index))
+    }
+
+    /// `string(_:)` as the token whose raw bytes are the text (a plain string, a number or a literal), or -1.
+    func stringToken(_ key: V1Key) throws(FastPathDeclined) -> Int32 {
+        guard let index = present(valueIndex(V1Keys.slot(key))) else { return -1 }
         switch tape.tokens[index].kind {
-        case .string, .number: return text(index)
-        case .trueLiteral: return "true"
-        case .falseLiteral: return "false"
+        case .string, .number, .trueLiteral, .falseLiteral: return Int32(truncatingIfNeeded: index)
         default: throw FastPathDeclined()
         }
     }
 
     /// `V1FieldReader.identifier`.
     func identifier(_ key: V1Key) throws(FastPathDeclined) -> String? {
-        guard let index = present(valueIndex(V1Keys.slot(key))) else { return nil }
+        let index = try identifierToken(key)
+        return index < 0 ? nil : text(Int(index))
+    }
+
+    /// `identifier(_:)` as the token of its raw digits, or -1.
+    func identifierToken(_ key: V1Key) throws(FastPathDeclined) -> Int32 {
+        guard let index = present(valueIndex(V1Keys.slot(key))) else { return -1 }
         let token = tape.tokens[index]
         switch token.kind {
         case .string, .number:
             // Raw digits only; anything else (escapes included) goes to the reference path, which decides.
             guard NumericID.isValid(tape.base, from: token.start, to: token.end) else { throw FastPathDeclined() }
-            return text(index)
+            return Int32(truncatingIfNeeded: index)
         default: throw FastPathDeclined()
         }
     }
@@ -123,11 +164,17 @@ struct TapeFieldSource: V1FieldSource {
 
     /// `V1FieldReader.code`.
     func code(_ key: V1Key) throws(FastPathDeclined) -> String? {
-        guard let index = present(valueIndex(V1Keys.slot(key))) else { return nil }
+        let index = try codeToken(key)
+        return index < 0 ? nil : text(Int(index))
+    }
+
+    /// `code(_:)` as the token of its raw digits, or -1.
+    func codeToken(_ key: V1Key) throws(FastPathDeclined) -> Int32 {
+        guard let index = present(valueIndex(V1Keys.slot(key))) else { return -1 }
         switch tape.tokens[index].kind {
         case .string, .number:
             guard allDigits(index) else { throw FastPathDeclined() }
-            return text(index)
+            return Int32(truncatingIfNeeded: index)
         default: throw FastPathDeclined()
         }
     }
@@ -175,12 +222,37 @@ struct TapeFieldSource: V1FieldSource {
         }
     }
 
+    /// `objectList(_:)` without the array: calls `body` with each entry of a list, or a single object, in order.
+    func forEachObject(
+        _ key: V1Key, _ body: (TapeFieldSource) throws(FastPathDeclined) -> Void
+    ) throws(FastPathDeclined) {
+        guard let index = present(valueIndex(V1Keys.slot(key))) else { return }
+        let token = tape.tokens[index]
+        switch token.kind {
+        case .object: try body(try TapeFieldSource(record, object: index))
+        case .array:
+            var k = index + 1
+            guard k < token.end else { return }
+            guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
+            // One source moved along the list: each entry is read before the next is filled.
+            var source = try TapeFieldSource(record, object: k)
+            while true {
+                try body(source)
+                k = tape.next(after: k)
+                guard k < token.end else { return }
+                guard tape.tokens[k].kind == .object else { throw FastPathDeclined() }
+                try source.move(to: k)
+            }
+        default: throw FastPathDeclined()
+        }
+    }
+
     // MARK: - Private
 
     /// The value index in `slot` of this object, or -1.
     @inline(__always)
     private func valueIndex(_ slot: Int) -> Int {
-        Int(record.slots[base &+ slot])
+        Int(mine[slot])
     }
 
     /// The value index unless absent, null or "".

@@ -21,14 +21,21 @@ struct TapeV1Decoder {
 
     /// Unwraps the envelope (if any) and decodes the body with `ResponseBodyV1`'s own decoding over a `TapeFieldSource`.
     func decode() throws(FastPathDeclined) -> Decoded {
+        let found = try locate()
+        let body = try ResponseBodyV1(TapeFieldSource(TapeSlots(tape: tape), object: found.bodyIndex))
+        return Decoded(body: body, bodyIndex: found.bodyIndex, receivedAt: found.receivedAt)
+    }
+
+    /// Unwraps the envelope (if any) as `Envelope.unwrap` does, without decoding the body: the tape index of the body
+    /// object and the envelope's receive time.
+    func locate() throws(FastPathDeclined) -> (bodyIndex: Int, receivedAt: Int64?) {
         guard !tape.tokens.isEmpty, tape.tokens[0].kind == .object else { throw FastPathDeclined() }
         var index = 0
         var receivedAt: Int64?
         var depth = 0
         while true {
             if lastValue(in: index, key: Self.notificationTypeKey) != nil {
-                let body = try ResponseBodyV1(TapeFieldSource(TapeSlots(tape: tape), object: index))
-                return Decoded(body: body, bodyIndex: index, receivedAt: receivedAt)
+                return (index, receivedAt)
             }
             if receivedAt == nil { receivedAt = try receiveTime(index) }
             guard depth < 3 else { throw FastPathDeclined() }

@@ -8,6 +8,8 @@
 package struct FastRecordMapper: RecordMapping {
     /// The reference path, for records the fast path declines.
     package let reference: V1RecordMapper
+    /// The bytes of the chunk through which the canonical body streams into SHA-1.
+    private static let chunkSize = 4096
 
     /// Creates a fast mapper over a mapping table.
     package init(table: MappingTable) {
@@ -32,20 +34,17 @@ package struct FastRecordMapper: RecordMapping {
             guard tape.build() else { return nil }
             let decoder = TapeV1Decoder(tape: tape)
             guard let decoded = try? decoder.decode() else { return nil }
-            // UUID v5: SHA-1 over the namespace followed by the canonical body, so both go in one buffer.
-            let namespace = V1RecordMapper.uuidNamespace
-            let digest = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: buffer.count + namespace.count) {
-                name -> [UInt8] in
-                guard let start = name.baseAddress else { return [] }
-                for (k, byte) in namespace.enumerated() { start[k] = byte }
-                var writer = TapeCanonicalWriter(into: start + namespace.count)
-                writer.write(tape, decoded.bodyIndex)
-                return SHA1.digest(start, count: namespace.count + writer.written)
+            // UUID v5: SHA-1 over the namespace followed by the canonical body, streamed through a small chunk.
+            let uuid = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.chunkSize + 20) { space -> String in
+                guard let start = space.baseAddress else { return "" }
+                var writer = TapeCanonicalWriter(chunk: start, capacity: Self.chunkSize)
+                let digest = start + Self.chunkSize
+                V1RecordMapper.uuidNamespace.withUnsafeBytes { namespace in
+                    writer.digest(prefix: namespace, tape, decoded.bodyIndex, into: digest)
+                }
+                UUIDv5.markVersion5(digest)
+                return ByteTables.uuidText(UnsafeBufferPointer(start: digest, count: 16))
             }
-            var uuidBytes = Array(digest.prefix(16))
-            uuidBytes[6] = (uuidBytes[6] & 0x0F) | 0x50
-            uuidBytes[8] = (uuidBytes[8] & 0x3F) | 0x80
-            let uuid = UUIDv5.format(uuidBytes)
             let outcome = reference.engine.map(
                 decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location)
             return MappedRecord(

@@ -3,33 +3,76 @@ import Foundation
 /// Writes the canonical JSON of a tape value, byte for byte what `JSONWriter.canonical` writes for the parsed value
 /// (secret members are already absent from the tape): no whitespace, keys sorted by UTF-8 bytes, last duplicate kept.
 ///
-/// The canonical form is never longer than the source bytes (whitespace and duplicates dropped, every escape written
-/// at most as long as it was read), so it is written through a raw pointer into a buffer of the source's size.
-/// Objects with the same keys in the same order as the previous object (the transactions of a receipt) reuse its
-/// sorted order instead of sorting again.
+/// It writes either into a buffer of the source's size (the canonical form is never longer than the source bytes:
+/// whitespace and duplicates dropped, every escape written at most as long as it was read), or through a small chunk
+/// straight into SHA-1 (`digest`), so the notificationUUID's name is hashed without the canonical text ever being
+/// held whole. Objects with the same keys in the same order as one sorted before (the transactions of a receipt, and
+/// the body, receipt and renewal entries of later records) reuse its sorted order instead of sorting again; a writer
+/// kept across records reuses its buffers and these orders too.
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
-    /// The key token indices of the last object sorted.
-    private var cachedKeys: [Int] = []
-    /// The members of the last object sorted to write, as ordinals in document order, in output order.
-    private var cachedOrder: [Int] = []
+    /// The output orders of the objects being written (ordinals of their members), innermost last.
+    private var orderStack: [Int] = []
+    /// The keys and output orders of the last objects sorted, most recent first in `recent`.
+    private var cache: [SortedKeys] = []
+    /// How many keys each cache entry has: looked at first, so most entries are passed over without being read.
+    private var cacheCounts: [Int] = []
+    /// The cache entry hit or filled last.
+    private var recent = 0
+    /// The cache entry the next sort replaces, once the cache is full.
+    private var victim = 0
+    /// How many key lists the cache keeps: simulated archives have about 30 (a body's keys differ by type).
+    private static let cacheSize = 48
     /// The key prefixes of the object being sorted, by ordinal.
     private var prefixes: [UInt64] = []
+    /// The ordinals being sorted.
+    private var ordinals: [Int] = []
     /// The output cursor.
     private var out: UnsafeMutablePointer<UInt8>
-    /// Where the output began.
+    /// Where the output (or the chunk) begins.
     private let start: UnsafeMutablePointer<UInt8>
+    /// The chunk's size when hashing; `Int.max` when writing into a buffer.
+    private let capacity: Int
+    /// Bytes left in the chunk before it goes to `hasher`.
+    private var room: Int
+    /// The running digest when hashing.
+    private var hasher = SHA1()
 
     /// Creates a writer into `buffer`, which must have room for the source bytes of the value written.
     init(into buffer: UnsafeMutablePointer<UInt8>) {
         out = buffer
         start = buffer
+        capacity = .max
+        room = .max
         memberStack.reserveCapacity(256)
     }
 
-    /// How many bytes were written.
+    /// Creates a writer that hashes through the `capacity` bytes at `chunk` (`digest`); the chunk must outlive it.
+    init(chunk: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        out = chunk
+        start = chunk
+        self.capacity = max(1, capacity)
+        room = self.capacity
+        memberStack.reserveCapacity(256)
+    }
+
+    /// How many bytes were written (into a buffer).
     var written: Int { out - start }
+
+    /// Writes the SHA-1 of `prefix` followed by the canonical bytes of the value at `index` to the 20 bytes at
+    /// `digest`, streaming the canonical bytes through the chunk (a writer made with `init(chunk:capacity:)`).
+    mutating func digest(
+        prefix: UnsafeRawBufferPointer, _ tape: JSONTape, _ index: Int, into digest: UnsafeMutablePointer<UInt8>
+    ) {
+        hasher = SHA1()
+        hasher.update(prefix)
+        out = start
+        room = capacity
+        write(tape, index)
+        flush()
+        hasher.finalize(into: digest)
+    }
 
     /// Writes the canonical bytes of the value at `index`.
     mutating func write(_ tape: JSONTape, _ index: Int) {
@@ -65,15 +108,32 @@ struct TapeCanonicalWriter {
     /// Appends one byte.
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
+        if room == 0 { flush() }
         out.pointee = byte
         out += 1
+        room &-= 1
     }
 
     /// Appends `count` bytes.
     @inline(__always)
     private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
+        if count > room {
+            flush()
+            if count > capacity {
+                hasher.update(UnsafeRawPointer(source), count: count)
+                return
+            }
+        }
         ByteTables.copy(source, to: out, count)
         out += count
+        room &-= count
+    }
+
+    /// Hands the chunk's bytes to the hasher and starts it again (hashing only).
+    private mutating func flush() {
+        hasher.update(UnsafeRawPointer(start), count: out - start)
+        out = start
+        room = capacity
     }
 
     /// Writes an object's members sorted by key bytes, keeping the last of equal keys.
@@ -86,43 +146,48 @@ struct TapeCanonicalWriter {
             key = tape.next(after: key + 1)
         }
         let count = memberStack.count - first
-        if !sameKeysAsCached(tape, first, count) {
-            sortIntoCache(tape, first, count)
-        }
-        let order = cachedOrder
+        let sorted = cachedEntry(tape, first, count) ?? sortIntoCache(tape, first, count)
+        // The order goes on a stack: nested objects sort into the cache while this one is written.
+        let orderStart = orderStack.count
+        orderStack.append(contentsOf: cache[sorted].order)
+        let orderEnd = orderStack.count
         put(0x7B)
-        for (n, ordinal) in order.enumerated() {
-            if n > 0 { put(0x2C) }
-            let member = memberStack[first + ordinal]
+        var n = orderStart
+        while n < orderEnd {
+            if n > orderStart { put(0x2C) }
+            let member = memberStack[first + orderStack[n]]
             let keyToken = tape.tokens[member]
             copy(tape.base + keyToken.start - 1, keyToken.end - keyToken.start + 2)
             put(0x3A)
             write(tape, member + 1)
+            n += 1
         }
         put(0x7D)
+        orderStack.removeSubrange(orderStart...)
         memberStack.removeSubrange(first...)
     }
 
-    /// Whether the object's keys are those of the last sorted object, in the same order.
-    private func sameKeysAsCached(_ tape: JSONTape, _ first: Int, _ count: Int) -> Bool {
-        guard count == cachedKeys.count else { return false }
-        for k in 0..<count {
-            let a = tape.tokens[memberStack[first + k]]
-            let b = tape.tokens[cachedKeys[k]]
-            let length = a.end - a.start
-            guard length == b.end - b.start, ByteTables.equal(tape.base + a.start, tape.base + b.start, length) else {
-                return false
-            }
+    /// The cache entry whose keys are the object's, in the same order, if any (the one hit last tried first).
+    private mutating func cachedEntry(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int? {
+        if recent < cache.count, cacheCounts[recent] == count, cache[recent].holds(tape, memberStack, first, count) {
+            return recent
         }
-        return true
+        for k in cacheCounts.indices where cacheCounts[k] == count && k != recent {
+            guard cache[k].holds(tape, memberStack, first, count) else { continue }
+            recent = k
+            return k
+        }
+        return nil
     }
 
-    /// Sorts the object's members and records their output order (last of equal keys kept) and keys in the cache.
-    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) {
+    /// Sorts the object's members and keeps their output order (last of equal keys kept) with their keys in a cache
+    /// entry; returns the entry.
+    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int {
         // Each key's first eight bytes as a big-endian number order keys as their bytes do, up to ties.
         prefixes.removeAll(keepingCapacity: true)
         for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
-        var ordinals = Array(0..<count)
+        ordinals.removeAll(keepingCapacity: true)
+        ordinals.append(contentsOf: 0..<count)
         // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
         var k = 1
         while k < count {
@@ -135,12 +200,25 @@ struct TapeCanonicalWriter {
             ordinals[j] = moving
             k += 1
         }
-        cachedOrder.removeAll(keepingCapacity: true)
-        for (n, ordinal) in ordinals.enumerated() {
-            if n + 1 < count && keyOrder(tape, first, ordinal, ordinals[n + 1]) == 0 { continue }
-            cachedOrder.append(ordinal)
+        let entry: Int
+        if cache.count < Self.cacheSize {
+            entry = cache.count
+            cache.append(SortedKeys())
+            cacheCounts.append(0)
+        } else {
+            entry = victim
+            victim = (victim + 1) % Self.cacheSize
         }
-        cachedKeys = Array(memberStack[first..<(first + count)])
+        recent = entry
+        cache[entry].order.removeAll(keepingCapacity: true)
+        for n in 0..<count {
+            let ordinal = ordinals[n]
+            if n + 1 < count && keyOrder(tape, first, ordinal, ordinals[n + 1]) == 0 { continue }
+            cache[entry].order.append(ordinal)
+        }
+        cache[entry].keep(tape, memberStack, first, count)
+        cacheCounts[entry] = count
+        return entry
     }
 
     /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
@@ -170,5 +248,46 @@ struct TapeCanonicalWriter {
         let x = tape.tokens[a]
         let y = tape.tokens[b]
         return ByteTables.compare(tape.base + x.start, x.end - x.start, tape.base + y.start, y.end - y.start)
+    }
+}
+
+/// One object's keys, as bytes, and the order its members are written in: a cache entry of `TapeCanonicalWriter`.
+private struct SortedKeys {
+    /// Each key's length.
+    var lengths: [Int] = []
+    /// The keys' bytes, one after another.
+    var bytes: [UInt8] = []
+    /// The members to write, as ordinals in document order, in output order.
+    var order: [Int] = []
+
+    /// Whether the `count` keys at `members[first...]` are these keys, in this order.
+    func holds(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) -> Bool {
+        guard count == lengths.count else { return false }
+        return bytes.withUnsafeBufferPointer { kept -> Bool in
+            // Empty keys have no bytes to point at; any pointer serves to compare zero bytes.
+            let p = kept.baseAddress ?? tape.base
+            var offset = 0
+            for k in 0..<count {
+                let token = tape.tokens[members[first + k]]
+                let length = token.end - token.start
+                guard length == lengths[k], ByteTables.equal(p + offset, tape.base + token.start, length) else {
+                    return false
+                }
+                offset += length
+            }
+            return true
+        }
+    }
+
+    /// Keeps the `count` keys at `members[first...]`.
+    mutating func keep(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) {
+        lengths.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        for k in 0..<count {
+            let token = tape.tokens[members[first + k]]
+            lengths.append(token.end - token.start)
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start))
+        }
     }
 }

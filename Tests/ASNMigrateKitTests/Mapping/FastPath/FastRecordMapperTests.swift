@@ -37,20 +37,27 @@ import Testing
 
     @Test(.enabled(if: corpusDirectory != nil, "needs ../shared/corpus"))
     func agreesOnTheCorpus() throws {
+        let records = try Self.forEachCorpusRecord { record, label in Self.check(record, label) }
+        #expect(records > 0)
+    }
+
+    /// Calls `body` with every V1 record of the corpus (`v1/` and `receipts/`) and a label naming it; returns how
+    /// many there were.
+    static func forEachCorpusRecord(_ body: (RawRecord, String) -> Void) throws -> Int {
         var records = 0
         for folder in ["v1", "receipts"] {
-            guard let directory = Self.corpusDirectory?.appendingPathComponent(folder),
+            guard let directory = corpusDirectory?.appendingPathComponent(folder),
                 let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
             else { continue }
             for name in names.sorted() {
                 let items = try RecordReader(file: InputFile(path: directory.appendingPathComponent(name).path)).items()
                 for case .record(let record) in items {
                     records += 1
-                    Self.check(record, "\(folder)/\(name):\(record.location.line ?? 0)")
+                    body(record, "\(folder)/\(name):\(record.location.line ?? 0)")
                 }
             }
         }
-        #expect(records > 0)
+        return records
     }
 
     @Test(.enabled(if: sampleDirectory != nil, "needs Tests/Fixtures/sample"))
