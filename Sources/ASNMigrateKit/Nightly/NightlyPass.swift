@@ -256,7 +256,8 @@ package struct NightlyPass {
         tally.figures.v2Unverified += outcome.counts.unverified
         switch outcome.action {
         case .remapped: tally.remapped.formUnion(outcome.previous.union(outcome.touched))
-        case .changed: tally.corrected.formUnion(outcome.previous.union(outcome.touched))
+        case .changed:
+            tally.corrected.formUnion(outcome.answersChanged ?? outcome.previous.union(outcome.touched))
         default: tally.late.formUnion(outcome.touched)
         }
         for (name, value) in [
@@ -495,6 +496,9 @@ package struct NightlyPass {
         var previous: Set<SubscriptionKey> = []
         /// Records of the earlier copy that were removed.
         var replaced = 0
+        /// A changed file of Apple's API view only, before and after: the subscriptions whose answers in it changed
+        /// (the others' stored answers are byte for byte what they were, so their comparison cannot change).
+        var answersChanged: Set<SubscriptionKey>?
         /// Bytes read this run.
         var bytes = 0
         /// Whether an unfinished last line (no newline yet, file still young) was left for a later night.
@@ -647,14 +651,13 @@ package struct NightlyPass {
         outcome.bytes = size
         let (file, store) = (read.file, read.store)
         // A file read while empty that has content now is read as new; empty files are never each other's copies.
+        var answersBefore: [SubscriptionKey: [Int64]]?
         if let entry, entry.size > 0 {
             outcome.action = .changed
+            answersBefore = try store.apiAnswers(ofFile: entry.id)
             let removed = try store.removeContent(ofFile: entry.id)
             outcome.previous = removed.keys
             outcome.replaced = removed.records
-            log(
-                "warning: \(file.path) changed in the part already read: re-reading it; its \(removed.records) stored record(s) are replaced, so none is counted twice (files_changed)"
-            )
         } else if entry == nil, size > 0,
             let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
         {
@@ -679,7 +682,29 @@ package struct NightlyPass {
             try ingestV2(file, fileId: fileId, store: store, backfill: read.backfill, into: &outcome)
         }
         try store.finishFile(id: fileId, counts: outcome.counts)
+        if outcome.action == .changed {
+            try noteChange(of: file, fileId: fileId, store: store, before: answersBefore, &outcome)
+        }
         return outcome
+    }
+
+    /// Logs a changed file re-read. A file of Apple's API view only (a `fetch --update` part, rewritten whenever
+    /// anything is fetched) is expected to change: a note naming how many subscriptions' answers changed, and only
+    /// those are re-paired. Any other file changing in the part already read is a warning.
+    private func noteChange(
+        of file: InputFile, fileId: Int64, store: NightlyStore, before: [SubscriptionKey: [Int64]]?,
+        _ outcome: inout FileOutcome
+    ) throws(ASNError) {
+        let replaced = "its \(outcome.replaced) stored record(s) are replaced, so none is counted twice (files_changed)"
+        if let before, let after = try store.apiAnswers(ofFile: fileId) {
+            let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+            outcome.answersChanged = changed
+            log(
+                "note: \(file.path) (Apple's API view) was rewritten: re-read; \(replaced); \(changed.count) subscription(s) with changed answers"
+            )
+            return
+        }
+        log("warning: \(file.path) changed in the part already read: re-reading it; \(replaced)")
     }
 
     /// What to do with a file's bytes, given its ledger entry.

@@ -164,12 +164,51 @@ extension NightlyStore {
         return all
     }
 
+    /// The answers of Apple's API view that `file` holds, per subscription: each record's kind and a digest of its
+    /// stored bytes, in the order read. Nil when the file holds anything else (notifications, V1 records, conflicts),
+    /// so a rewritten file of answers (`fetch --update`'s parts) is told apart from one whose records changed.
+    package func apiAnswers(ofFile id: Int64) throws(ASNError) -> [SubscriptionKey: [Int64]]? {
+        for table in ["facts", "conflicts", "v1_transactions", "pruned_uuids"] {
+            let sql = "SELECT COUNT(*) FROM (SELECT 1 FROM \(table) WHERE file_id = ? LIMIT 1)"
+            if try scalar(sql, [.integer(id)]) > 0 { return nil }
+        }
+        var byId: [Int64: [Int64]] = [:]
+        try cached("SELECT subscription_id, kind, record FROM api_records WHERE file_id = ? ORDER BY id").forEach([
+            .integer(id)
+        ]) { s in
+            let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(s.blob(2))))
+            byId[s.int64(0), default: []] += [s.int64(1), digest]
+        }
+        var answers: [SubscriptionKey: [Int64]] = [:]
+        for (subscription, digests) in byId {
+            for key in try keys(of: [subscription]) { answers[key] = digests }
+        }
+        return answers
+    }
+
     /// The subscriptions with a stored date (purchase, expiry, refund, event or fetch time) in `range`.
     package func subscriptions(apiDatesIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var ids: Set<Int64> = []
         try cached("SELECT DISTINCT subscription_id FROM api_dates WHERE at_ms BETWEEN ? AND ?")
             .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
         return try keys(of: ids)
+    }
+
+    /// `reconcile`'s `not_fetched` over the whole state: the V1 transactions (merged by transaction id, as its
+    /// collector merges them) of the subscriptions Apple's view holds no transaction of. Reads back only those
+    /// subscriptions' facts, few once a fetch has answered (those Apple did not answer, or does not know).
+    package func notFetchedTransactions() throws(ASNError) -> Int {
+        var ids: Set<Int64> = []
+        try cached(
+            "SELECT DISTINCT subscription_id FROM v1_transactions WHERE subscription_id NOT IN (SELECT subscription_id FROM api_records WHERE kind = ?)"
+        ).forEach([.integer(Self.apiTransactionKind)]) { s in ids.insert(s.int64(0)) }
+        var count = 0
+        for key in try keys(of: ids) {
+            var collector = V1TransactionCollector()
+            for facts in try v1Transactions(of: key) { collector.add(facts) }
+            count += collector.transactions.count
+        }
+        return count
     }
 
     /// Every subscription the state knows.

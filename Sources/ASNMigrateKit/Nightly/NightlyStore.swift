@@ -212,7 +212,9 @@ package final class NightlyStore {
             ids.insert(s.int64(0))
             count += Int(s.int64(1))
         }
-        // Apple's API view and the V1 transaction facts (`NightlyStore+APIView`) go with their file too.
+        // Apple's API view and the V1 transaction facts (`NightlyStore+APIView`) go with their file too; Apple's
+        // answers are V2 records replaced (a V1 record's transaction facts are counted as its record, above).
+        count += try scalar("SELECT COUNT(*) FROM api_records WHERE file_id = ?", [.integer(id)])
         for table in ["v1_transactions", "api_records"] {
             try cached("SELECT DISTINCT subscription_id FROM \(table) WHERE file_id = ?").forEach([.integer(id)]) { s in
                 ids.insert(s.int64(0))

@@ -204,6 +204,46 @@ import Testing
         #expect(try Self.rows(work + "/Reports/2022-05-01/open.csv") == expected.differences)
     }
 
+    /// `fetch --update` rewrites its parts whenever anything is fetched: a night re-reading rewritten files of Apple's
+    /// answers re-pairs only the subscriptions whose answers changed, notes the rewrite (no warning), and still equals
+    /// one `reconcile`, whose `not_fetched` (no Sandbox history was fetched) its `summary.csv` gives too.
+    @Test func aRewrittenFileOfAnswersRePairsOnlyTheSubscriptionsWhoseAnswersChanged() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let (sim, work) = try Self.workspace(tmp)
+        try Self.copy(sim + "/v2-api", to: work + "/in/v2")
+        try FileManager.default.removeItem(atPath: work + "/in/v2/history-Sandbox.jsonl")
+        #expect(Self.run(Self.nightly(work, "2022-05-01")).status != .failure)
+        // The history rewritten with the same answers in another order; one subscription's status changed.
+        let history = work + "/in/v2/history-Production.jsonl"
+        let pages = try String(contentsOfFile: history, encoding: .utf8).split(separator: "\n")
+        #expect(pages.count > 1, "a reordered history differs in bytes")
+        try (pages.reversed().joined(separator: "\n") + "\n").write(toFile: history, atomically: true, encoding: .utf8)
+        let statuses = work + "/in/v2/statuses-Production.jsonl"
+        let text = try String(contentsOfFile: statuses, encoding: .utf8)
+        let first = try #require(text.range(of: "\"status\":1,"))
+        try text.replacingCharacters(in: first, with: "\"status\":2,").write(
+            toFile: statuses, atomically: true, encoding: .utf8)
+
+        let night = Self.run(Self.nightly(work, "2022-05-02"))
+        #expect([.success, .findings].contains(night.status), "\(night.stderr)")
+        #expect(night.stderr.contains("2 file(s) read, 1 subscription(s) re-paired"), "\(night.stderr)")
+        #expect(night.stderr.contains("history-Production.jsonl (Apple's API view) was rewritten"), "\(night.stderr)")
+        #expect(night.stderr.contains("0 subscription(s) with changed answers"), "\(night.stderr)")
+        #expect(!night.stderr.contains("warning:"), "\(night.stderr)")
+        let expected = try Self.reconcile(work, "2022-05-02")
+        #expect(!expected.differences.isEmpty, "the data has differences to agree on")
+        #expect(try Self.rows(work + "/Reports/2022-05-02/open.csv") == expected.differences)
+        #expect(try Self.rows(work + "/Reports/2022-05-02/pending.csv") == expected.pending)
+        let notFetched = { (path: String) throws -> String? in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                .first { $0.hasPrefix("not_fetched,") }.map(String.init)
+        }
+        let reconciled = try notFetched(work + "/reconcile/summary.csv")
+        #expect(reconciled != nil && reconciled != "not_fetched,0", "some V1 transactions are not fetched")
+        #expect(try notFetched(work + "/Reports/2022-05-02/summary.csv") == reconciled)
+    }
+
     @Test func aShardedNightRejectsAPIAnswersSayingWhy() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
