@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fast per-record path: gives exactly the outcome of `V1RecordMapper` (the reference), several times faster.
 ///
 /// One strict scan builds a token tape of the record; the body fields the mapping reads are decoded straight from the
@@ -8,8 +10,9 @@
 package struct FastRecordMapper: RecordMapping {
     /// The reference path, for records the fast path declines.
     package let reference: V1RecordMapper
-    /// The bytes of the chunk through which the canonical body streams into SHA-1.
-    private static let chunkSize = 4096
+    /// Canonical writers kept across records (with their sorted key orders and buffers), one per thread at a time:
+    /// a writer made for each record sorted every object's keys again and allocated its cache each time.
+    private let digesters = CanonicalDigesterPool()
 
     /// Creates a fast mapper over a mapping table.
     package init(table: MappingTable) {
@@ -35,20 +38,69 @@ package struct FastRecordMapper: RecordMapping {
             let decoder = TapeV1Decoder(tape: tape)
             guard let decoded = try? decoder.decode() else { return nil }
             // UUID v5: SHA-1 over the namespace followed by the canonical body, streamed through a small chunk.
-            let uuid = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.chunkSize + 20) { space -> String in
-                guard let start = space.baseAddress else { return "" }
-                var writer = TapeCanonicalWriter(chunk: start, capacity: Self.chunkSize)
-                let digest = start + Self.chunkSize
-                V1RecordMapper.uuidNamespace.withUnsafeBytes { namespace in
-                    writer.digest(prefix: namespace, tape, decoded.bodyIndex, into: digest)
-                }
-                UUIDv5.markVersion5(digest)
-                return ByteTables.uuidText(UnsafeBufferPointer(start: digest, count: 16))
-            }
+            let digester = digesters.take()
+            let uuid = digester.uuid(tape, decoded.bodyIndex)
+            digesters.give(digester)
             let outcome = reference.engine.map(
                 decoded.body, receivedAt: decoded.receivedAt, uuid: uuid, location: record.location)
             return MappedRecord(
                 outcome: V1RecordMapper.outcome(outcome), body: decoded.body, receivedAt: decoded.receivedAt)
         }
+    }
+}
+
+/// A canonical writer with its chunk and digest, used by one thread at a time: the notificationUUID of a record's body.
+final class CanonicalDigester {
+    /// The bytes of the chunk through which the canonical body streams into SHA-1.
+    private static let chunkSize = 4096
+    /// The chunk, followed by the 20 bytes of the digest.
+    private let space: UnsafeMutablePointer<UInt8>
+    /// The writer, keeping its sorted key orders from record to record.
+    private var writer: TapeCanonicalWriter
+
+    /// A digester with its own chunk.
+    init() {
+        space = .allocate(capacity: Self.chunkSize + 20)
+        writer = TapeCanonicalWriter(chunk: space, capacity: Self.chunkSize)
+    }
+
+    deinit {
+        space.deallocate()
+    }
+
+    /// The UUID v5 text of the canonical bytes of the value at `index` of `tape`, in `V1RecordMapper`'s namespace.
+    func uuid(_ tape: JSONTape, _ index: Int) -> String {
+        let digest = space + Self.chunkSize
+        V1RecordMapper.uuidNamespace.withUnsafeBytes { namespace in
+            writer.digest(prefix: namespace, tape, index, into: digest)
+        }
+        UUIDv5.markVersion5(digest)
+        return ByteTables.uuidText(UnsafeBufferPointer(start: digest, count: 16))
+    }
+}
+
+/// Idle `CanonicalDigester`s, taken by a thread for one record and given back.
+final class CanonicalDigesterPool: @unchecked Sendable {
+    // Unchecked: `idle` is only read or changed while `lock` is held, and a digester is used by one thread at a time.
+    /// Guards `idle`.
+    private let lock = NSLock()
+    /// Digesters not in use.
+    private var idle: [CanonicalDigester] = []
+
+    /// An empty pool.
+    init() {}
+
+    /// An idle digester, or a new one.
+    func take() -> CanonicalDigester {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.popLast() ?? CanonicalDigester()
+    }
+
+    /// Gives a digester back.
+    func give(_ digester: CanonicalDigester) {
+        lock.lock()
+        defer { lock.unlock() }
+        idle.append(digester)
     }
 }
