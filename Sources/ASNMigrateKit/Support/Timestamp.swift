@@ -13,8 +13,42 @@ package enum Timestamp {
         let minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60
         let millis = msOfDay % 1000
-        return formatYear(year) + "-" + pad(month, 2) + "-" + pad(day, 2)
-            + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(millis, 3) + "Z"
+        guard (0...9999).contains(year) else {
+            return formatYear(year) + "-" + pad(month, 2) + "-" + pad(day, 2)
+                + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(millis, 3) + "Z"
+        }
+        // The usual four-digit year, written into the string's own storage: one allocation, not one per part
+        // (report rows write several dates a subscription).
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var at = 0
+            func digits(_ value: Int64, _ width: Int) {
+                var rest = value
+                for k in stride(from: width - 1, through: 0, by: -1) {
+                    out[at + k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                at += width
+            }
+            func byte(_ ascii: Unicode.Scalar) {
+                out[at] = UInt8(ascii: ascii)
+                at += 1
+            }
+            digits(year, 4)
+            byte("-")
+            digits(month, 2)
+            byte("-")
+            digits(day, 2)
+            byte("T")
+            digits(hour, 2)
+            byte(":")
+            digits(minute, 2)
+            byte(":")
+            digits(second, 2)
+            byte(".")
+            digits(millis, 3)
+            byte("Z")
+            return at
+        }
     }
 
     /// The UTC calendar day of an instant, `2021-03-01`.

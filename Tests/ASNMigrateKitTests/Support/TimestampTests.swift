@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ASNMigrateKit
@@ -88,6 +89,25 @@ import Testing
             _ = Timestamp.parseISO8601(text) // years beyond six digits are not parsed; only must not trap
         }
         #expect(Timestamp.iso8601(ms: Int64.max).hasPrefix("+292278994-08-17"))
+    }
+
+    @Test func everyInstantOfFourDigitYearsFormatsAsFoundationDoesAndRoundTrips() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        var random = SplitMix64(seed: 31)
+        // From 1900 (before that Foundation's calendar is Julian) to the end of 9999, and the edges of that range.
+        let first: Int64 = -2_208_988_800_000
+        let last: Int64 = 253_402_300_799_999
+        let instants =
+            [first, 0, -1, 1, last] + (0..<2000).map { _ in first + Int64(random.next() % UInt64(last - first)) }
+        for ms in instants {
+            let text = Timestamp.iso8601(ms: ms)
+            #expect(text.utf8.count == 24, "\(ms): \(text)")
+            #expect(text == formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)), "\(ms)")
+            #expect(Timestamp.parseISO8601(text) == ms, "\(ms): \(text)")
+        }
     }
 
     // MARK: - Accepted forms
