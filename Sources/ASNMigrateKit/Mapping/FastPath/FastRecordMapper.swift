@@ -12,7 +12,7 @@ package struct FastRecordMapper: RecordMapping {
     package let reference: V1RecordMapper
     /// Canonical writers kept across records (with their sorted key orders and buffers), one per thread at a time:
     /// a writer made for each record sorted every object's keys again and allocated its cache each time.
-    private let digesters = CanonicalDigesterPool()
+    private let digesters = ReusePool(make: { CanonicalDigester() })
 
     /// Creates a fast mapper over a mapping table.
     package init(table: MappingTable) {
@@ -76,31 +76,5 @@ final class CanonicalDigester {
         }
         UUIDv5.markVersion5(digest)
         return ByteTables.uuidText(UnsafeBufferPointer(start: digest, count: 16))
-    }
-}
-
-/// Idle `CanonicalDigester`s, taken by a thread for one record and given back.
-final class CanonicalDigesterPool: @unchecked Sendable {
-    // Unchecked: `idle` is only read or changed while `lock` is held, and a digester is used by one thread at a time.
-    /// Guards `idle`.
-    private let lock = NSLock()
-    /// Digesters not in use.
-    private var idle: [CanonicalDigester] = []
-
-    /// An empty pool.
-    init() {}
-
-    /// An idle digester, or a new one.
-    func take() -> CanonicalDigester {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.popLast() ?? CanonicalDigester()
-    }
-
-    /// Gives a digester back.
-    func give(_ digester: CanonicalDigester) {
-        lock.lock()
-        defer { lock.unlock() }
-        idle.append(digester)
     }
 }

@@ -94,33 +94,12 @@ enum JSONBytes {
 
 /// The migrators of one run, kept between batches: a worker takes one for a batch and gives it back, so the buffers a
 /// migrator grows (tape, slots, receipt arrays, the canonical writer's sorted orders) are made once a run, not once a
-/// batch.
-final class TapeMigratorPool: @unchecked Sendable {
-    // Unchecked: `idle` is only read or changed while `lock` is held, and a migrator is used by one thread at a time.
-    /// The plan new migrators follow.
-    private let plan: TapeMigration
-    /// Guards `idle`.
-    private let lock = NSLock()
-    /// Migrators not in use.
-    private var idle: [TapeMigrator] = []
+/// batch; a migrator given back is trimmed to what ordinary records need.
+typealias TapeMigratorPool = ReusePool<TapeMigrator>
 
+extension ReusePool where Item == TapeMigrator {
     /// An empty pool of migrators following `plan`.
-    init(plan: TapeMigration) {
-        self.plan = plan
-    }
-
-    /// An idle migrator, or a new one.
-    func take() -> TapeMigrator {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.popLast() ?? TapeMigrator(plan: plan)
-    }
-
-    /// Gives a migrator back when its batch is done, trimmed to what ordinary records need.
-    func give(_ migrator: TapeMigrator) {
-        migrator.trim()
-        lock.lock()
-        defer { lock.unlock() }
-        idle.append(migrator)
+    convenience init(plan: TapeMigration) {
+        self.init(make: { TapeMigrator(plan: plan) }, reset: { $0.trim() })
     }
 }
