@@ -76,52 +76,62 @@ struct ReconcilePass {
 
     // MARK: - Steps
 
-    /// The V2 side, from files or a database, in input order.
+    /// The V2 side, from files or a database, in input order: files' JSON and JWS records as facts packed on the
+    /// worker threads.
     private func readV2(_ shard: ShardSelection?, into state: State) throws {
         var reader = ParallelV2Reader(columnMap: inputs.columnMap)
         reader.reader.decoder.signatures = settings.signatures
         reader.reader.decoder.members = Self.v2Members
         let verifying = settings.signatures != nil
-        let add = { (outcome: V2ReadOutcome) in
-            switch outcome {
-            case .record(let r):
-                state.spans.addV2(r.payload)
-                guard Self.holds(shard, ShardHash.shard(of: r.payload, count: shard?.count ?? 1)) else { return }
+        let add = { (item: V2FactsItem, texts: FactTexts) in
+            switch item {
+            case .facts(let facts, let verified):
+                state.spans.addV2(facts)
+                guard Self.holds(shard, facts.shard(count: shard?.count ?? 1, texts: texts)) else { return }
                 state.v2Notifications += 1
-                state.reconciler.addV2(r.payload, location: r.location, digest: r.contentDigest)
-                if verifying && !r.signatureVerified { state.reconciler.v2Unverified? += 1 }
-            case .api(let record): state.transactions.add(record)
-            case .rejected(let error): if Self.holds(shard, 0) { state.v2Rejects.append(error) }
+                state.reconciler.add(facts, texts: texts)
+                if verifying && !verified { state.reconciler.v2Unverified? += 1 }
+            case .other(.api(let record)): state.transactions.add(record)
+            case .other(.rejected(let error)): if Self.holds(shard, 0) { state.v2Rejects.append(error) }
+            case .other(.record): break // packed as `.facts` by `V2FactsItem`
             }
         }
         if let database = settings.v2Database {
             try PostgresReader(source: database).v2Outcomes(decoder: reader.reader.decoder, columnMap: inputs.columnMap)
             { outcome in
                 state.progress.advance(bytes: 0, records: 1)
-                add(outcome)
+                var texts = FactTexts()
+                let item = V2FactsItem(outcome, texts: &texts)
+                add(item, texts)
             }
         } else {
-            try reader.read(inputs.v2Files, progress: { state.progress.advance(bytes: $0, records: $1) }, add)
+            try reader.readFacts(inputs.v2Files, progress: { state.progress.advance(bytes: $0, records: $1) }, add)
         }
     }
 
-    /// The V1 side streams through the same parallel pipeline and fast path as `migrate`, in input order.
+    /// The V1 side streams through the same parallel reading and mapping as `migrate`, each record's facts packed on
+    /// the worker threads, in input order.
     private func readV1(_ shard: ShardSelection?, into state: State) throws {
-        let consume = { (batch: MigrationBatch) in
-            state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-            for outcome in batch.outcomes {
-                state.spans.addV1(outcome)
-                if Self.holds(shard, ShardHash.shard(of: outcome, count: shard?.count ?? 1)) {
-                    state.reconciler.addV1(outcome)
+        let consume = { (batch: V1FactsPipeline.Batch) in
+            state.progress.advance(bytes: batch.inputBytes, records: batch.items.count)
+            for item in batch.items {
+                switch item {
+                case .rejected(let error):
+                    if Self.holds(shard, 0) { state.reconciler.addV1Reject(error) }
+                case .facts(let facts):
+                    state.spans.addV1(facts)
+                    if Self.holds(shard, facts.shard(count: shard?.count ?? 1, texts: batch.texts)) {
+                        state.reconciler.add(facts, texts: batch.texts)
+                    }
                 }
             }
         }
-        let pipeline = MigrationPipeline(mapper: FastRecordMapper(table: inputs.table))
+        let pipeline = V1FactsPipeline(table: inputs.table)
         if let database = settings.v1Database {
             let reader = PostgresReader(source: database)
-            try pipeline.run(produce: { try reader.v1Records($0) }, renderJSONLines: false, consume: consume)
+            try pipeline.run(produce: { try reader.v1Records($0) }, consume: consume)
         } else {
-            try pipeline.run(files: inputs.v1.files, renderJSONLines: false, consume: consume)
+            try pipeline.run(files: inputs.v1.files, consume: consume)
         }
     }
 

@@ -28,6 +28,16 @@ public enum ShardHash {
         return fnv1a64(Array(name.utf8) + [0] + Array(originalTransactionId.utf8))
     }
 
+    /// `hash(environment:originalTransactionId:)` with the id given as UTF-8.
+    package static func hash(environment: String?, originalTransactionId: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = offsetBasis
+        var name = EnvironmentName.normalized(environment) ?? ""
+        name.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* prime } }
+        hash = (hash ^ 0) &* prime
+        for byte in originalTransactionId { hash = (hash ^ UInt64(byte)) &* prime }
+        return hash
+    }
+
     /// The shard (0 ..< `count`) of a record with this environment and originalTransactionId; 0 without an
     /// originalTransactionId (nil or empty).
     public static func shard(environment: String?, originalTransactionId: String?, count: Int) -> Int {

@@ -32,6 +32,17 @@ struct ShardSpans: Sendable, Equatable {
         }
     }
 
+    /// Counts a V1 record's facts: its event time unless only inferred (`addV1(_:)` of its outcome).
+    mutating func addV1(_ facts: PackedFacts) {
+        guard !facts.eventTimeInferred else { return }
+        Self.extend(&v1, facts.time)
+    }
+
+    /// Counts a V2 record's facts: its `signedDate`.
+    mutating func addV2(_ facts: PackedFacts) {
+        Self.extend(&v2, facts.time)
+    }
+
     /// Counts a V2 record's `signedDate`.
     mutating func addV2(_ payload: ResponseBodyV2DecodedPayload) {
         Self.extend(&v2, payload.signedDate)

@@ -26,14 +26,23 @@ package struct SHA1: Sendable {
 
     /// The 20-byte digest of the bytes of `buffer`.
     package static func digest(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        // libcrypto reads nothing for a zero length, but wants a pointer all the same.
-        let empty: UInt8 = 0
-        withUnsafePointer(to: empty) { fallback in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback
-            _ = CCrypto.SHA1(base, buffer.count, &out)
+        // The low-level calls on a context of our own: libcrypto 3's one-shot `SHA1()` fetches and frees a digest
+        // context on the heap at every call (four allocations a V2 record).
+        var hasher = SHA1()
+        hasher.update(buffer)
+        return hasher.finalize()
+    }
+
+    /// `prefix64(digest(buffer))`, without an array.
+    package static func prefix64(of buffer: UnsafeRawBufferPointer) -> UInt64 {
+        var hasher = SHA1()
+        hasher.update(buffer)
+        var out: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &out) { raw -> UInt64 in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+            hasher.finalize(into: base)
+            return prefix64(UnsafeRawBufferPointer(rebasing: raw[0..<8]))
         }
-        return out
     }
 
     /// The 20-byte digest of `count` bytes at `bytes`.

@@ -104,29 +104,53 @@ package enum Timestamp {
     /// milliseconds toward the past); 12 or more digits are milliseconds and must be whole. A leading `-` is allowed;
     /// exponents, `+`, spaces and values outside `Int64` give nil.
     package static func parseEpoch(_ text: String) -> Int64? {
-        var scanner = ByteScanner(text)
-        let negative = scanner.take(where: { $0 == UInt8(ascii: "-") }) != nil
-        let integerDigits = scanner.takeDigits()
-        guard !integerDigits.isEmpty else { return nil }
-        var fractionDigits: [UInt8] = []
-        if scanner.take(where: { $0 == UInt8(ascii: ".") }) != nil {
-            fractionDigits = scanner.takeDigits()
-            guard (1...9).contains(fractionDigits.count) else { return nil }
+        var text = text
+        return text.withUTF8 { parseEpoch(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `parseEpoch(_:)` of the text whose UTF-8 is `b`, read in place.
+    package static func parseEpoch(utf8 b: UnsafeRawBufferPointer) -> Int64? {
+        let zero = UInt8(ascii: "0")
+        var i = 0
+        let negative = i < b.count && b[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        let integerStart = i
+        while i < b.count, b[i] &- zero < 10 { i += 1 }
+        let integerEnd = i
+        guard integerEnd > integerStart else { return nil }
+        var fractionStart = i
+        var fractionEnd = i
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            fractionStart = i
+            while i < b.count, b[i] &- zero < 10 { i += 1 }
+            fractionEnd = i
+            guard (1...9).contains(fractionEnd - fractionStart) else { return nil }
         }
-        guard scanner.atEnd else { return nil }
-        let significant = integerDigits.drop(while: { $0 == UInt8(ascii: "0") })
-        guard significant.count <= 19, let magnitude = Int64(String(decoding: integerDigits, as: UTF8.self)) else {
-            return nil
+        guard i == b.count else { return nil }
+        var firstSignificant = integerStart
+        while firstSignificant < integerEnd, b[firstSignificant] == zero { firstSignificant += 1 }
+        let significant = integerEnd - firstSignificant
+        guard significant <= 19 else { return nil }
+        var magnitude: Int64 = 0
+        for k in firstSignificant..<integerEnd {
+            let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int64(b[k] - zero))
+            guard !o1, !o2 else { return nil }
+            magnitude = sum
         }
-        if significant.count >= 12 {
-            guard fractionDigits.isEmpty else { return nil }
+        if significant >= 12 {
+            guard fractionEnd == fractionStart else { return nil }
             return negative ? -magnitude : magnitude
         }
         var fractionMs: Int64 = 0
-        for (index, digit) in fractionDigits.prefix(3).enumerated() {
-            fractionMs += Int64(digit - UInt8(ascii: "0")) * [100, 10, 1][index]
+        var weight: Int64 = 100
+        for k in fractionStart..<min(fractionEnd, fractionStart + 3) {
+            fractionMs += Int64(b[k] - zero) * weight
+            weight /= 10
         }
-        let truncatedNonZero = fractionDigits.dropFirst(3).contains { $0 != UInt8(ascii: "0") }
+        var truncatedNonZero = false
+        for k in min(fractionEnd, fractionStart + 3)..<fractionEnd where b[k] != zero { truncatedNonZero = true }
         let positive = magnitude * 1000 + fractionMs
         if negative { return -positive - (truncatedNonZero ? 1 : 0) }
         return positive

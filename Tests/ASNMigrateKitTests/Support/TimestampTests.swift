@@ -234,4 +234,55 @@ import Testing
     func parseAnyRejectsWhatNoFormAccepts(text: String) {
         #expect(Timestamp.parseAny(text) == nil)
     }
+
+    /// `parseEpoch` as it was written over `String`s and arrays, the reference for the in-place reading.
+    static func referenceEpoch(_ text: String) -> Int64? {
+        var bytes = Array(text.utf8)[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        let integerDigits = Array(bytes.prefix(while: { $0 >= 0x30 && $0 <= 0x39 }))
+        bytes = bytes.dropFirst(integerDigits.count)
+        guard !integerDigits.isEmpty else { return nil }
+        var fractionDigits: [UInt8] = []
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fractionDigits = Array(bytes.prefix(while: { $0 >= 0x30 && $0 <= 0x39 }))
+            bytes = bytes.dropFirst(fractionDigits.count)
+            guard (1...9).contains(fractionDigits.count) else { return nil }
+        }
+        guard bytes.isEmpty else { return nil }
+        let significant = integerDigits.drop(while: { $0 == 0x30 })
+        guard significant.count <= 19, let magnitude = Int64(String(decoding: integerDigits, as: UTF8.self)) else {
+            return nil
+        }
+        if significant.count >= 12 {
+            guard fractionDigits.isEmpty else { return nil }
+            return negative ? -magnitude : magnitude
+        }
+        var fractionMs: Int64 = 0
+        for (index, digit) in fractionDigits.prefix(3).enumerated() {
+            fractionMs += Int64(digit - 0x30) * [100, 10, 1][index]
+        }
+        let truncatedNonZero = fractionDigits.dropFirst(3).contains { $0 != 0x30 }
+        let positive = magnitude * 1000 + fractionMs
+        if negative { return -positive - (truncatedNonZero ? 1 : 0) }
+        return positive
+    }
+
+    @Test func parseEpochReadsRandomTextsAsTheReferenceDoes() {
+        var r = SplitMix64(seed: 19)
+        let alphabet = Array("0000123456789999..--+e ".utf8)
+        for n in 0..<50_000 {
+            var text = ""
+            switch n % 3 {
+            case 0: text = String(r.next() % 10_000_000_000_000_000_000)
+            case 1: text = String(r.below(2_000_000_000)) + "." + String(r.below(10_000_000_000))
+            default:
+                for _ in 0..<r.below(26) { text.append(Character(UnicodeScalar(alphabet[r.below(alphabet.count)]))) }
+            }
+            if r.below(4) == 0 { text = "-" + text }
+            if r.below(6) == 0 { text = String(repeating: "0", count: r.below(25)) + text }
+            #expect(Timestamp.parseEpoch(text) == Self.referenceEpoch(text), "\(text)")
+        }
+    }
 }

@@ -84,17 +84,24 @@ struct TapeV1Decoder {
             switch token.kind {
             case .null: continue
             case .number:
-                guard let ms = Timestamp.parseEpoch(text(value)) else { throw FastPathDeclined() }
+                guard let ms = Timestamp.parseEpoch(utf8: bytes(value)) else { throw FastPathDeclined() }
                 return ms
             case .string:
-                let s = text(value)
-                guard let ms = Timestamp.parseEpoch(s) ?? Timestamp.parseISO8601(s) else { throw FastPathDeclined() }
+                guard let ms = Timestamp.parseEpoch(utf8: bytes(value)) ?? Timestamp.parseISO8601(text(value)) else {
+                    throw FastPathDeclined()
+                }
                 return ms
             default:
                 throw FastPathDeclined()
             }
         }
         return nil
+    }
+
+    /// The raw bytes of a string or number token.
+    private func bytes(_ index: Int) -> UnsafeRawBufferPointer {
+        let token = tape.tokens[index]
+        return UnsafeRawBufferPointer(start: tape.base + token.start, count: token.end - token.start)
     }
 
     /// The raw bytes of a string or number token as a String.

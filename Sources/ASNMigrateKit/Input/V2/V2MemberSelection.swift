@@ -196,7 +196,7 @@ struct TapeMemberCopier: V2MemberVisitor {
 
     /// The value of `bytes` when they are an integer literal exactly as `String(Int64)` writes it: an optional `-`, no
     /// leading zero, at most 18 digits (so it fits), and not `-0`; else nil.
-    private static func canonicalInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    static func canonicalInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         var digits = bytes[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }

@@ -37,6 +37,47 @@ extension V2RecordDecoder {
             .record(V2Record(payload: payload, location: record.location, contentDigest: digest)))
     }
 
+    /// The facts of `record` by the fast path, packed by `packer` (texts in its store) with the record's content
+    /// fingerprint, or false to leave the record to the reference path (also when an id breaks `V2IDCheck`, whose
+    /// reject the reference path words).
+    func tapePack(_ record: RawRecord, scratch: V2DecodeScratch, packer: V2FactsPacker) -> Bool {
+        guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return false }
+        var content = JSONByteSink()
+        swap(&content.bytes, &scratch.content)
+        defer { swap(&content.bytes, &scratch.content) }
+        content.bytes.removeAll(keepingCapacity: true)
+        packer.begin(kind: .v2, location: record.location)
+        let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
+        let read = Self.withObjectTape(record.bytes, &scratch.recordTape) { top -> Bool in
+            if top.member("notificationType") != nil {
+                return Self.notification(top, none, scratch, &content, packer) != nil
+            }
+            guard let jws = top.member("signedPayload"), top.kind(jws) == .string,
+                Self.jwsPayloadBytes(top.rawString(at: jws), into: &scratch.payload)
+            else { return false }
+            return Self.withObjectTape(scratch.payload, &scratch.payloadTape) {
+                Self.notification($0, none, scratch, &content, packer) != nil
+            } ?? false
+        }
+        guard read == true, !packer.badId else { return false }
+        packer.facts.fingerprint = content.bytes.withUnsafeBytes { SHA1.prefix64(of: $0) }
+        return true
+    }
+
+    /// The facts of a decoded payload `bytes` written by `migrate` (`TapeMigrator`), packed by `packer` as a
+    /// migrated V1 record's; false when the fast path would decline it.
+    static func packMigrated(_ bytes: [UInt8], scratch: V2DecodeScratch, packer: V2FactsPacker) -> Bool {
+        var content = JSONByteSink()
+        swap(&content.bytes, &scratch.content)
+        defer { swap(&content.bytes, &scratch.content) }
+        content.bytes.removeAll(keepingCapacity: true)
+        packer.begin(kind: .migrated, location: SourceLocation(path: ""))
+        let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
+        return Self.withObjectTape(bytes, &scratch.payloadTape) { top -> Bool in
+            top.member("notificationType") != nil && Self.notification(top, none, scratch, &content, packer) != nil
+        } ?? false
+    }
+
     /// Decodes the payload (middle) segment of the compact JWS `jws` into `out`, as the reference's `jwsPayload`
     /// finds it; false when it is not three segments or the payload is not base64url.
     private static func jwsPayloadBytes(_ jws: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
@@ -65,29 +106,40 @@ extension V2RecordDecoder {
     /// The notification in a decoded payload (a record's, or a JWS payload's), or nil to decline; its content (without
     /// `migration`) is written to `content` in the model's member order, as `V2Record.contentDigest` hashes it.
     private static func notification(
-        _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink
+        _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink,
+        _ packer: V2FactsPacker? = nil
     ) -> ResponseBodyV2DecodedPayload? {
         guard let typeToken = object.member("notificationType"),
             object.kind(typeToken) == .string || object.kind(typeToken) == .escapedString
         else { return nil }
-        let type = object.text(at: typeToken)
-        guard !type.isEmpty else { return nil }
+        // Packing, the type's text is the packer's; its bytes go to the content as they are.
+        let plain = packer != nil && object.kind(typeToken) == .string
+        let type = plain ? "" : object.text(at: typeToken)
+        guard plain ? !object.rawString(at: typeToken).isEmpty : !type.isEmpty else { return nil }
         var migration: MigrationInfo?
         if let token = object.member("migration"), object.kind(token) != .null {
             // `migrate` writes it on the decoded form; the reference reads it on either form, and words its rejects.
-            guard object.kind(token) == .object, let info = MigrationInfo(fields: object.object(at: token)) else {
-                return nil
+            guard object.kind(token) == .object else { return nil }
+            if let packer {
+                guard packer.migration(object.object(at: token)) else { return nil }
+            } else {
+                guard let info = MigrationInfo(fields: object.object(at: token)) else { return nil }
+                migration = info
             }
-            migration = info
         }
         var payload = ResponseBodyV2DecodedPayload(notificationType: type, version: nil, migration: migration)
         content.bytes.append(UInt8(ascii: "{"))
-        content.add("notificationType", type)
+        if plain {
+            content.add("notificationType", utf8: object.rawString(at: typeToken).assumingMemoryBound(to: UInt8.self))
+        } else {
+            content.add("notificationType", type)
+        }
         TapeMemberCopier.copy(object, keep: members.notification, into: &content) { payload.visitScalars(&$0) }
+        if let packer, !packer.notification(object) { return nil }
         content.openObject("data")
         if let dataToken = object.member("data"), object.kind(dataToken) != .null {
             guard object.kind(dataToken) == .object,
-                let read = notificationData(object.object(at: dataToken), members, scratch, &content)
+                let read = notificationData(object.object(at: dataToken), members, scratch, &content, packer)
             else { return nil }
             payload.data = read
         }
@@ -98,17 +150,19 @@ extension V2RecordDecoder {
 
     /// The `data` object with its nested info, or nil to decline; its members are written to `content`.
     private static func notificationData(
-        _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink
+        _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink,
+        _ packer: V2FactsPacker?
     ) -> NotificationData? {
         var data = NotificationData()
         TapeMemberCopier.copy(object, keep: members.data, into: &content) { data.visitScalars(&$0) }
+        packer?.data(object)
         guard
             let transaction = nested(
                 object, NotificationData.transactionKeys, members.transaction, JWSTransactionDecodedPayload(),
-                scratch, &content),
+                scratch, &content, packer, .transaction),
             let renewal = nested(
                 object, NotificationData.renewalKeys, members.renewal, JWSRenewalInfoDecodedPayload(), scratch,
-                &content)
+                &content, packer, .renewal)
         else { return nil }
         data.transactionInfo = transaction
         data.renewalInfo = renewal
@@ -120,7 +174,8 @@ extension V2RecordDecoder {
     /// written to `content` under `keys.decoded`, as the model writes them.
     private static func nested<Model: V2ScalarModel>(
         _ data: TapeV2Object, _ keys: (signed: String, decoded: String), _ keep: UInt64, _ empty: Model,
-        _ scratch: V2DecodeScratch, _ content: inout JSONByteSink
+        _ scratch: V2DecodeScratch, _ content: inout JSONByteSink, _ packer: V2FactsPacker?,
+        _ part: V2FactsPacker.Object
     ) -> Model?? {
         /// The model read from `object`, its members written to `content`.
         func read(_ object: TapeV2Object) -> Model {
@@ -128,14 +183,17 @@ extension V2RecordDecoder {
             content.openObject(keys.decoded)
             TapeMemberCopier.copy(object, keep: keep, into: &content) { model.visitMembers(&$0) }
             content.closeObject()
+            if let packer { part == .transaction ? packer.transaction(object) : packer.renewal(object) }
             return model
         }
-        for key in [keys.signed, keys.decoded] {
+        for pass in 0..<2 {
+            let signed = pass == 0
+            let key = signed ? keys.signed : keys.decoded
             guard let value = data.member(key) else { continue }
             switch data.kind(value) {
             case .null: continue
             case .object: return .some(read(data.object(at: value)))
-            case .string where key == keys.signed:
+            case .string where signed:
                 // A JWS whose payload is JSON null means absent; any other payload that is no object is declined.
                 guard jwsPayloadBytes(data.rawString(at: value), into: &scratch.nested) else { return nil }
                 if let model = withObjectTape(scratch.nested, &scratch.nestedTape, read) { return .some(model) }

@@ -19,6 +19,14 @@ package struct FieldValues: Sendable, Equatable {
         for i in slots.flags.indices { slots.flags[i] = f.compared.flags[i].map { $0 ? 1 : 0 } ?? -1 }
     }
 
+    /// Extracts the compared values of a worker's packed facts (texts in `texts`), interning text into `pool`.
+    init(_ f: PackedFacts, texts: FactTexts, pool: inout StringPool) {
+        for i in slots.texts.indices { slots.texts[i] = pool.token(f.compared.texts[i], in: texts) }
+        for i in slots.dates.indices { slots.dates[i] = f.compared.dates[i] ?? Self.noDate }
+        for i in slots.numbers.indices { slots.numbers[i] = Self.number(f.compared.numbers[i]) }
+        for i in slots.flags.indices { slots.flags[i] = f.compared.flags[i].map { $0 ? 1 : 0 } ?? -1 }
+    }
+
     /// The value of one field as report text, or nil when absent.
     func text(_ field: ComparedField, pool: StringPool) -> String? {
         switch field.row {

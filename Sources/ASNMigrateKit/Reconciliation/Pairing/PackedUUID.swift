@@ -23,6 +23,19 @@ struct PackedUUID: Sendable, Hashable {
         }
     }
 
+    /// Packs a worker's fact text (spans in `texts`), interning non-standard forms.
+    init(_ text: FactText, in texts: FactTexts, pool: inout StringPool) {
+        guard text.isPresent else {
+            self = .none
+            return
+        }
+        if let (hi, lo) = texts.withSpan(text, { $0.flatMap(Self.parse(utf8:)) }) {
+            self.init(hi: hi, lo: lo, isText: false)
+        } else {
+            self.init(hi: 0, lo: pool.token(text, in: texts), isText: true)
+        }
+    }
+
     private init(hi: UInt64, lo: UInt64, isText: Bool) {
         self.hi = hi
         self.lo = lo
@@ -62,21 +75,24 @@ struct PackedUUID: Sendable, Hashable {
     /// The two halves of a standard lowercase UUID, read as `bytes(_:)` reads it but straight from the text's UTF-8.
     private static func parse(_ text: String) -> (UInt64, UInt64)? {
         var text = text
-        return text.withUTF8 { utf8 -> (UInt64, UInt64)? in
-            guard utf8.count == 36 else { return nil }
-            var hi: UInt64 = 0
-            var lo: UInt64 = 0
-            var nibbles = 0
-            for (index, byte) in utf8.enumerated() {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard byte == 0x2D else { return nil }
-                    continue
-                }
-                guard !(0x41...0x46).contains(byte), let value = ByteTables.hexValue(byte) else { return nil }
-                if nibbles < 16 { hi = hi << 4 | UInt64(value) } else { lo = lo << 4 | UInt64(value) }
-                nibbles += 1
+        return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The two halves of a standard lowercase UUID given as UTF-8, or nil.
+    private static func parse(utf8: UnsafeRawBufferPointer) -> (UInt64, UInt64)? {
+        guard utf8.count == 36 else { return nil }
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
+        var nibbles = 0
+        for (index, byte) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == 0x2D else { return nil }
+                continue
             }
-            return (hi, lo)
+            guard !(0x41...0x46).contains(byte), let value = ByteTables.hexValue(byte) else { return nil }
+            if nibbles < 16 { hi = hi << 4 | UInt64(value) } else { lo = lo << 4 | UInt64(value) }
+            nibbles += 1
         }
+        return (hi, lo)
     }
 }

@@ -44,6 +44,17 @@ package struct Reconciler: Sendable {
         inputs.add(facts, fingerprint: fingerprint)
     }
 
+    /// Takes one record's facts as a worker packed them (texts in `texts`): what `addV1` / `addV2` take, read
+    /// straight from the bytes.
+    package mutating func add(_ facts: PackedFacts, texts: FactTexts) {
+        inputs.add(facts, texts: texts)
+    }
+
+    /// Counts one V1 record that was rejected.
+    package mutating func addV1Reject(_ error: ASNError) {
+        inputs.addV1Reject(error)
+    }
+
     /// Counts one V2 record that could not be read.
     package mutating func addV2Reject(_ error: ASNError) {
         inputs.addV2Reject(error)
@@ -147,19 +158,23 @@ package struct Reconciler: Sendable {
 
     /// The `conflicting_duplicate_v2` row for a V2 record whose notificationUUID was seen with other content: the
     /// duplicate's identity and product, no values (the nightly state builds the same row).
-    static func conflict(_ payload: ResponseBodyV2DecodedPayload) -> Discrepancy {
+    static func conflict(_ f: RecordFacts) -> Discrepancy {
         var d = Discrepancy(kind: .conflictingDuplicateV2)
-        d.environment = environmentName(payload.data.environment)
-        d.originalTransactionId =
-            payload.data.transactionInfo?.originalTransactionId ?? payload.data.renewalInfo?.originalTransactionId ?? ""
-        d.webOrderLineItemId = payload.data.transactionInfo?.webOrderLineItemId ?? ""
-        d.eventDate = payload.signedDate
-        d.v2NotificationType = payload.notificationType
-        d.v2Subtype = payload.subtype ?? ""
-        d.v2NotificationUUID = payload.notificationUUID ?? ""
-        d.productId = payload.data.transactionInfo?.productId ?? ""
-        d.bundleId = payload.data.transactionInfo?.bundleId ?? payload.data.bundleId ?? ""
-        d.v2SignedDate = payload.signedDate
+        d.environment = f.environment ?? ""
+        d.originalTransactionId = f.originalTransactionId ?? ""
+        d.webOrderLineItemId = f[text: .webOrderLineItemId] ?? ""
+        d.eventDate = f.time
+        d.v2NotificationType = f.notificationType ?? ""
+        d.v2Subtype = f.subtype ?? ""
+        d.v2NotificationUUID = f.notificationUUID ?? ""
+        d.productId = f[text: .productId] ?? ""
+        d.bundleId = f[text: .bundleId] ?? ""
+        d.v2SignedDate = f.time
         return d
+    }
+
+    /// The `conflicting_duplicate_v2` row of a V2 payload (`conflict(_:)` of its facts).
+    static func conflict(_ payload: ResponseBodyV2DecodedPayload) -> Discrepancy {
+        conflict(RecordFacts(payload, kind: .v2, location: SourceLocation(path: "")))
     }
 }

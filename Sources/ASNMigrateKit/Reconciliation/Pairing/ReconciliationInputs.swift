@@ -73,11 +73,7 @@ struct ReconciliationInputs: Sendable {
     /// Takes one V1 outcome: a reject is counted, a repeated notificationUUID is a duplicate, anything else a record.
     mutating func addV1(_ outcome: V1RecordOutcome) {
         switch outcome {
-        case .rejected(let error):
-            v1Read += 1
-            v1Rejected += 1
-            rejects.append(.init(side: "v1", error: error))
-            causes.add(side: "v1", error)
+        case .rejected(let error): addV1Reject(error)
         case .migrated(let payload):
             add(RecordFacts(payload, kind: .migrated, location: SourceLocation(path: "")), fingerprint: 0)
         case .unmapped(let unmapped):
@@ -85,11 +81,19 @@ struct ReconciliationInputs: Sendable {
         }
     }
 
+    /// Counts one V1 record that was rejected.
+    mutating func addV1Reject(_ error: ASNError) {
+        v1Read += 1
+        v1Rejected += 1
+        rejects.append(.init(side: "v1", error: error))
+        causes.add(side: "v1", error)
+    }
+
     /// Takes one decoded V2 record; `digest` identifies its content (same UUID, other digest = conflicting duplicate).
     mutating func addV2(_ payload: ResponseBodyV2DecodedPayload, location: SourceLocation, digest: [UInt8]) {
-        let facts = RecordFacts(payload, kind: .v2, location: location)
-        notePrice(payload, facts: facts)
-        add(facts, fingerprint: SHA1.prefix64(digest), conflict: { Reconciler.conflict(payload) })
+        var texts = FactTexts()
+        let packed = PackedFacts(V2Record(payload: payload, location: location, contentDigest: digest), texts: &texts)
+        add(packed, texts: texts)
     }
 
     /// Everything `addV2` reads of a V2 payload: its facts, its price and currency, and its conflict row (what
@@ -101,44 +105,38 @@ struct ReconciliationInputs: Sendable {
         var price: Int64?
         /// The transaction's `currency`.
         var currency: String?
-        /// Its `conflicting_duplicate_v2` row.
-        var conflict: Discrepancy
     }
 
     /// What `addV2` reads of `payload`.
     static func readings(of payload: ResponseBodyV2DecodedPayload) -> V2Readings {
         V2Readings(
             facts: RecordFacts(payload, kind: .v2, location: SourceLocation(path: "")),
-            price: payload.data.transactionInfo?.price, currency: payload.data.transactionInfo?.currency,
-            conflict: Reconciler.conflict(payload))
+            price: payload.data.transactionInfo?.price, currency: payload.data.transactionInfo?.currency)
     }
 
-    /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
-    /// has one (the first in input order stays).
-    private mutating func notePrice(_ payload: ResponseBodyV2DecodedPayload, facts: RecordFacts) {
-        guard collectsPrices, let t = payload.data.transactionInfo, let price = t.price, price >= 0,
-            let currency = t.currency, !currency.isEmpty
-        else { return }
-        let key = PriceKey(
-            environment: pool.token(facts.environment), subscription: pool.token(facts.originalTransactionId),
-            product: pool.token(t.productId))
-        if prices[key] == nil { prices[key] = (price, pool.token(currency)) }
+    /// Takes one record's facts (V1 or V2, by `facts.kind`), as `add(_:texts:)` does; `fingerprint` is a V2 record's.
+    mutating func add(_ facts: RecordFacts, fingerprint: UInt64) {
+        var texts = FactTexts()
+        var packed = PackedFacts(facts, texts: &texts)
+        packed.fingerprint = fingerprint
+        add(packed, texts: texts)
     }
 
-    /// Takes one record's facts (V1 or V2, by `facts.kind`): the one place a record enters the engine. A repeated
-    /// notificationUUID is a duplicate; on V2, one whose content `fingerprint` (`SHA1.prefix64` of its digest) differs
-    /// from the first copy's is also a conflict.
-    mutating func add(_ facts: RecordFacts, fingerprint: UInt64, conflict: () -> Discrepancy? = { nil }) {
-        let uuid = PackedUUID(facts.notificationUUID, pool: &pool)
+    /// Takes one record's facts, their texts in `texts`: the one place a record enters the engine. A repeated
+    /// notificationUUID is a duplicate; on V2, one whose content fingerprint differs from the first copy's is also a
+    /// conflict (`conflicting_duplicate_v2`).
+    mutating func add(_ facts: PackedFacts, texts: FactTexts) {
+        if facts.kind == .v2, collectsPrices { notePrice(facts, texts: texts) }
+        let uuid = PackedUUID(facts.notificationUUID, in: texts, pool: &pool)
         if facts.kind == .v2 {
             v2Read += 1
             if uuid.isPresent {
                 if let first = v2Seen[uuid] {
                     v2Duplicates += 1
-                    if first != fingerprint, let row = conflict() { conflicts.append(row) }
+                    if first != facts.fingerprint { conflicts.append(Reconciler.conflict(facts.facts(in: texts))) }
                     return
                 }
-                v2Seen[uuid] = fingerprint
+                v2Seen[uuid] = facts.fingerprint
             }
         } else {
             v1Read += 1
@@ -147,30 +145,42 @@ struct ReconciliationInputs: Sendable {
                 return
             }
         }
-        var record = ReconRecord(fields: FieldValues(facts, pool: &pool))
+        var record = ReconRecord(fields: FieldValues(facts, texts: texts, pool: &pool))
         record.uuid = uuid
-        record.environment = pool.token(facts.environment)
-        record.key = pool.token(facts.originalTransactionId)
-        record.type = pool.token(facts.notificationType)
-        record.subtype = pool.token(facts.subtype)
+        record.environment = pool.token(facts.environment, in: texts)
+        record.key = pool.token(facts.originalTransactionId, in: texts)
+        record.type = pool.token(facts.notificationType, in: texts)
+        record.subtype = pool.token(facts.subtype, in: texts)
         record.time = facts.time ?? FieldValues.noDate
-        record.familyShared = facts.isFamilyShared
-        record.source = pool.token(facts.location.path)
-        record.line = Int32(clamping: facts.location.line ?? -1)
-        record.index = Int32(clamping: facts.location.index ?? -1)
+        record.familyShared = texts.equals(facts[text: .inAppOwnershipType], "FAMILY_SHARED")
+        record.source = pool.token(facts.source, in: texts)
+        record.line = Int32(clamping: facts.line ?? -1)
+        record.index = Int32(clamping: facts.index ?? -1)
         switch facts.kind {
         case .v2:
             v2Records.append(record)
         case .migrated, .unmapped:
             record.unmapped = facts.kind == .unmapped
-            record.v1Type = pool.token(facts.v1NotificationType)
-            record.rule = pool.token(facts.ruleId)
+            record.v1Type = pool.token(facts.v1NotificationType, in: texts)
+            record.rule = pool.token(facts.ruleId, in: texts)
             record.inferred = facts.eventTimeInferred
             coverage[
                 CoverageKey(v1Type: record.v1Type, type: record.type, subtype: record.subtype, rule: record.rule),
                 default: 0] += 1
             v1Records.append(record)
         }
+    }
+
+    /// Keeps the V2 record's `price` and `currency` under its environment, subscription and product, unless that key
+    /// has one (the first in input order stays).
+    private mutating func notePrice(_ facts: PackedFacts, texts: FactTexts) {
+        guard let price = facts.price, price >= 0, facts.currency.isPresent, !texts.equals(facts.currency, "")
+        else { return }
+        let key = PriceKey(
+            environment: pool.token(facts.environment, in: texts),
+            subscription: pool.token(facts.originalTransactionId, in: texts),
+            product: pool.token(facts[text: .productId], in: texts))
+        if prices[key] == nil { prices[key] = (price, pool.token(facts.currency, in: texts)) }
     }
 
     /// Frees the tables that find repeated notificationUUIDs (about 60 bytes a record, more than 100 MB for a million

@@ -18,7 +18,9 @@ import Testing
             decoder.decode(record, scratch: scratch, into: &outcomes)
             #expect(outcomes == reference, "\(what): reused buffers changed the outcome")
         }
-        guard let fast = decoder.tapeDecode(record) else { return false }
+        let fast = decoder.tapeDecode(record)
+        checkPacked(record, what, decoder: decoder, reference: reference, fastRecord: fast?.first?.record != nil)
+        guard let fast else { return false }
         #expect(fast == reference, "\(what): the fast path and the reference differ")
         #expect(decoder.decode(record) == reference, "\(what)")
         // Keeping only what `reconcile` reads: the same outcomes, digests and readings.
@@ -30,6 +32,31 @@ import Testing
             #expect(Self.sameReadings(a, b), "\(what): keeping reconcile's members changed what reconcile reads")
         }
         return true
+    }
+
+    /// The facts `reconcile` packs from `record` straight from its bytes (`V2FactsPacker`) are those of the
+    /// reference's record, with its fingerprint, price and currency; the packer answers wherever the fast path reads a
+    /// record, and never packs what the reference rejects.
+    static func checkPacked(
+        _ record: RawRecord, _ what: String, decoder: V2RecordDecoder, reference: [V2ReadOutcome], fastRecord: Bool
+    ) {
+        let packer = V2FactsPacker()
+        packer.texts.removeAll()
+        _ = packer.texts.add("a text before the record's")
+        guard decoder.tapePack(record, scratch: V2DecodeScratch(), packer: packer) else {
+            #expect(!fastRecord, "\(what): the packer declined a record the fast path reads")
+            return
+        }
+        guard reference.count == 1, let expected = reference[0].record else {
+            Issue.record("\(what): packed a record the reference does not read as one record: \(reference)")
+            return
+        }
+        var texts = FactTexts()
+        let facts = PackedFacts(expected, texts: &texts)
+        #expect(packer.facts.facts(in: packer.texts) == facts.facts(in: texts), "\(what): packed facts differ")
+        #expect(packer.facts.fingerprint == facts.fingerprint, "\(what): fingerprint")
+        #expect(packer.facts.price == facts.price, "\(what): price")
+        #expect(packer.texts.string(packer.facts.currency) == texts.string(facts.currency), "\(what): currency")
     }
 
     /// Whether two outcomes agree on everything `reconcile` reads: rejects equal, records at the same place with the

@@ -1,0 +1,308 @@
+/// Fills a record's `PackedFacts` from the objects of a V2 notification's tapes as `V2RecordDecoder`'s fast path
+/// reaches them (the payload, `data`, the transaction info, the renewal info), with no model and no `String`: the same
+/// values `RecordFacts(payload)` reads from the decoded models, by the same conversions (`V2Scalar`).
+///
+/// Which member feeds which compared field is not listed here: it is found once from the field table's own readers
+/// (`ComparedField.row`) by probing the models (`members`), so a field added to the table is packed with no edit here.
+/// The few facts that are not compared fields (identity, time, price) mirror `RecordFacts.init(_:kind:location:)`.
+/// One packer serves one thread; `V2FactsPackerTests` holds it to `RecordFacts` on random and damaged records.
+final class V2FactsPacker {
+    /// The objects of a notification a member can be in.
+    enum Object: Int, CaseIterable {
+        /// The payload's own scalars.
+        case notification
+        /// `data`'s scalars.
+        case data
+        /// The transaction info.
+        case transaction
+        /// The renewal info.
+        case renewal
+    }
+
+    /// One compared field's member in one object: its key, and its rank among the members the field reads (the
+    /// lowest present one wins, as the reader's `??` does).
+    struct Member {
+        /// The field.
+        let field: ComparedField
+        /// Its place in `ComparedField.allCases`.
+        let ordinal: Int
+        /// The member's key.
+        let key: String
+        /// Its rank.
+        let rank: UInt8
+    }
+
+    /// The members of each object (by `Object.rawValue`) that feed compared fields.
+    static let members: [[Member]] = probeMembers()
+
+    /// The facts being filled.
+    var facts = PackedFacts(kind: .v2)
+    /// Their texts (a batch's store, moved in and out by the caller).
+    var texts = FactTexts()
+    /// A record whose ids break `NumericID` (the reference path words its `bad_id` reject).
+    private(set) var badId = false
+    /// The rank of the member that set each compared field (`UInt8.max`: none yet).
+    private var ranks: [UInt8]
+    /// The rank of the member that set `originalTransactionId`.
+    private var idRank: UInt8 = .max
+
+    /// An empty packer.
+    init() {
+        ranks = Array(repeating: .max, count: ComparedField.allCases.count)
+    }
+
+    /// Starts the facts of a record of `kind` read at `location`.
+    func begin(kind: RecordFacts.Kind, location: SourceLocation) {
+        facts = PackedFacts(kind: kind)
+        facts.environment = texts.add("")
+        facts.source = texts.add(location.path)
+        facts.line = location.line
+        facts.index = location.index
+        for i in ranks.indices { ranks[i] = .max }
+        idRank = .max
+        badId = false
+    }
+
+    // MARK: - The objects
+
+    /// The payload's own members; for a migrated record also its `migration` (false when that is not what
+    /// `MigrationInfo(fields:)` accepts, so the record is declined).
+    func notification(_ o: TapeV2Object) -> Bool {
+        facts.notificationType = text(o, "notificationType") ?? .absent
+        facts.subtype = text(o, "subtype") ?? .absent
+        facts.notificationUUID = text(o, "notificationUUID") ?? .absent
+        facts.time = int64(o, "signedDate")
+        fill(o, .notification)
+        return true
+    }
+
+    /// The `migration` object: `MigrationInfo(fields:)`'s reading; false when it gives nil. Kept only for a migrated
+    /// record (a V2 record's facts do not read it).
+    func migration(_ o: TapeV2Object) -> Bool {
+        guard let source = text(o, "source"), let type = text(o, "v1NotificationType"), let rule = text(o, "rule")
+        else { return false }
+        guard facts.kind == .migrated else { return true }
+        facts.source = source
+        facts.line = int64(o, "line").map { Int(truncatingIfNeeded: $0) }
+        facts.index = int64(o, "index").map { Int(truncatingIfNeeded: $0) }
+        facts.v1NotificationType = type
+        facts.ruleId = rule
+        facts.eventTimeInferred = bool(o, "eventTimeInferred") ?? false
+        return true
+    }
+
+    /// `data`'s members.
+    func data(_ o: TapeV2Object) {
+        if let token = o.member("environment") {
+            facts.environment = texts.add(Reconciler.environmentName(o.scalar(at: token).string))
+        }
+        fill(o, .data)
+    }
+
+    /// The transaction info's members.
+    func transaction(_ o: TapeV2Object) {
+        checkId(o, "transactionId")
+        checkId(o, "originalTransactionId")
+        checkId(o, "webOrderLineItemId")
+        setSubscription(o, rank: 0)
+        facts.price = int64(o, "price")
+        facts.currency = text(o, "currency") ?? .absent
+        fill(o, .transaction)
+    }
+
+    /// The renewal info's members.
+    func renewal(_ o: TapeV2Object) {
+        checkId(o, "originalTransactionId")
+        setSubscription(o, rank: 1)
+        facts.hasAutoRenewStatus = int64(o, "autoRenewStatus") != nil
+        fill(o, .renewal)
+    }
+
+    // MARK: - Private
+
+    /// Sets the compared fields `object`'s members feed, where no higher-ranked member has.
+    private func fill(_ o: TapeV2Object, _ object: Object) {
+        for m in Self.members[object.rawValue] where m.rank < ranks[m.ordinal] {
+            guard let token = o.member(m.key) else { continue }
+            switch m.field.row {
+            case .text(let slot, _, _), .id(let slot, _, _):
+                guard let value = text(o, at: token) else { continue }
+                facts.compared.texts[slot] = value
+            case .date(let slot, _, _, _):
+                guard let value = int64(o, at: token) else { continue }
+                facts.compared.dates[slot] = value
+            case .number(let slot, _, _):
+                guard let value = int64(o, at: token) else { continue }
+                facts.compared.numbers[slot] = Int(truncatingIfNeeded: value)
+            case .flag(let slot, _):
+                guard let value = o.scalar(at: token).bool else { continue }
+                facts.compared.flags[slot] = value
+            case .notInNotifications: continue
+            }
+            ranks[m.ordinal] = m.rank
+        }
+    }
+
+    /// `originalTransactionId` from `o` unless a higher-ranked object gave it.
+    private func setSubscription(_ o: TapeV2Object, rank: UInt8) {
+        guard rank < idRank, let id = text(o, "originalTransactionId") else { return }
+        facts.originalTransactionId = id
+        idRank = rank
+    }
+
+    /// Notes an id member that `V2IDCheck` rejects (present, not empty, not 1 to 20 digits).
+    private func checkId(_ o: TapeV2Object, _ key: String) {
+        guard let token = o.member(key) else { return }
+        switch o.kind(token) {
+        case .string, .number:
+            let raw = o.rawString(at: token)
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), !raw.isEmpty else { return }
+            if !NumericID.isValid(base, from: 0, to: raw.count) { badId = true }
+        default:
+            if let value = o.scalar(at: token).string, !value.isEmpty, !NumericID.isValid(value) { badId = true }
+        }
+    }
+
+    /// A string member as a text (`V2Scalar.string`), or nil.
+    private func text(_ o: TapeV2Object, _ key: String) -> FactText? {
+        o.member(key).flatMap { text(o, at: $0) }
+    }
+
+    /// The value at `token` as a string member reads it: an unescaped string's or a number's bytes as they are.
+    private func text(_ o: TapeV2Object, at token: Int) -> FactText? {
+        switch o.kind(token) {
+        case .string, .number: return texts.add(o.rawString(at: token))
+        default: return o.scalar(at: token).string.map { texts.add($0) }
+        }
+    }
+
+    /// An integer member (`V2Scalar.int64`), or nil.
+    private func int64(_ o: TapeV2Object, _ key: String) -> Int64? {
+        o.member(key).flatMap { int64(o, at: $0) }
+    }
+
+    /// The value at `token` as an integer member reads it: a canonical integer literal straight from its bytes.
+    private func int64(_ o: TapeV2Object, at token: Int) -> Int64? {
+        if o.kind(token) == .number, let value = TapeMemberCopier.canonicalInteger(o.rawString(at: token)) {
+            return value
+        }
+        return o.scalar(at: token).int64
+    }
+
+    /// A Boolean member (`V2Scalar.bool`), or nil.
+    private func bool(_ o: TapeV2Object, _ key: String) -> Bool? {
+        o.member(key).flatMap { o.scalar(at: $0).bool }
+    }
+
+    // MARK: - Probing the field table
+
+    /// For each object, the members whose value changes a compared field's reading (`ComparedField.row.value(in:)`),
+    /// ranked where a field reads several.
+    private static func probeMembers() -> [[Member]] {
+        var empty = ResponseBodyV2DecodedPayload(notificationType: "")
+        empty.data.transactionInfo = JWSTransactionDecodedPayload()
+        empty.data.renewalInfo = JWSRenewalInfoDecodedPayload()
+        let fields = ComparedField.allCases.filter {
+            if case .notInNotifications = $0.row { return false }
+            return true
+        }
+        var found: [ComparedField: [(object: Object, key: String, ordinal: Int)]] = [:]
+        for object in Object.allCases {
+            for ordinal in 0..<64 {
+                var probe = KeyProbe(targets: [ordinal: 0])
+                let payload = set(empty, object, &probe)
+                guard let key = probe.keys[ordinal] else { break }
+                for field in fields where field.row.value(in: payload) != field.row.value(in: empty) {
+                    found[field, default: []].append((object, key, ordinal))
+                }
+            }
+        }
+        var members = Array(repeating: [Member](), count: Object.allCases.count)
+        for (position, field) in ComparedField.allCases.enumerated() {
+            guard var candidates = found[field] else { continue }
+            // Rank by which of two members set to different values the reading shows.
+            candidates.sort { a, b in
+                var payload = empty
+                if a.object == b.object {
+                    var probe = KeyProbe(targets: [a.ordinal: 0, b.ordinal: 1])
+                    payload = set(payload, a.object, &probe)
+                } else {
+                    var first = KeyProbe(targets: [a.ordinal: 0])
+                    payload = set(payload, a.object, &first)
+                    var second = KeyProbe(targets: [b.ordinal: 1])
+                    payload = set(payload, b.object, &second)
+                }
+                var alone = KeyProbe(targets: [a.ordinal: 0])
+                return field.row.value(in: payload) == field.row.value(in: set(empty, a.object, &alone))
+            }
+            for (rank, c) in candidates.enumerated() {
+                members[c.object.rawValue].append(
+                    Member(field: field, ordinal: position, key: c.key, rank: UInt8(truncatingIfNeeded: rank)))
+            }
+        }
+        return members
+    }
+
+    /// `payload` with the members of `object` that `probe` targets set.
+    private static func set(
+        _ payload: ResponseBodyV2DecodedPayload, _ object: Object, _ probe: inout KeyProbe
+    ) -> ResponseBodyV2DecodedPayload {
+        var p = payload
+        switch object {
+        case .notification: p.visitScalars(&probe)
+        case .data: p.data.visitScalars(&probe)
+        case .transaction:
+            var t = p.data.transactionInfo ?? JWSTransactionDecodedPayload()
+            t.visitMembers(&probe)
+            p.data.transactionInfo = t
+        case .renewal:
+            var r = p.data.renewalInfo ?? JWSRenewalInfoDecodedPayload()
+            r.visitMembers(&probe)
+            p.data.renewalInfo = r
+        }
+        return p
+    }
+}
+
+/// Sets the members at the targeted places of a visited model to a probe value (one of two, so two members read by
+/// one field can be told apart) and notes every member's key by place.
+private struct KeyProbe: V2MemberVisitor {
+    /// Place → which probe value (0 or 1).
+    let targets: [Int: Int]
+    /// The key of each member visited, by place.
+    var keys: [Int: String] = [:]
+    /// The place of the next member.
+    private var ordinal = 0
+
+    /// A probe setting `targets`.
+    init(targets: [Int: Int]) {
+        self.targets = targets
+    }
+
+    /// Notes a String member, setting it when targeted.
+    mutating func visit(_ key: String, _ value: inout String?) {
+        note(key) { value = "\u{1}probe\($0)" }
+    }
+
+    /// Notes a Int64 member, setting it when targeted.
+    mutating func visit(_ key: String, _ value: inout Int64?) {
+        note(key) { value = Int64(1_700_000_000_000 + $0) }
+    }
+
+    /// Notes a Int member, setting it when targeted.
+    mutating func visit(_ key: String, _ value: inout Int?) {
+        note(key) { value = 1 + $0 }
+    }
+
+    /// Notes a Bool member, setting it when targeted.
+    mutating func visit(_ key: String, _ value: inout Bool?) {
+        note(key) { value = $0 == 0 }
+    }
+
+    /// Notes the member's key and sets it when targeted.
+    private mutating func note(_ key: String, _ set: (Int) -> Void) {
+        keys[ordinal] = key
+        if let sample = targets[ordinal] { set(sample) }
+        ordinal += 1
+    }
+}
