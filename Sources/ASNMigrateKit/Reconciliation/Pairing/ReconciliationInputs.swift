@@ -61,6 +61,8 @@ struct ReconciliationInputs: Sendable {
     let companionStatusType: StringPool.Token
     /// INTERACTIVE_RENEWAL and CANCEL (tokens): the V1 types a companion accompanies.
     let companionPartners: Set<StringPool.Token>
+    /// The texts of the record `add(_:fingerprint:)` packs, reused from record to record.
+    private var scratchTexts = FactTexts()
     private var v1Seen: Set<PackedUUID> = []
     private var v2Seen: [PackedUUID: UInt64] = [:]
 
@@ -117,6 +119,9 @@ struct ReconciliationInputs: Sendable {
     /// Takes one record's facts (V1 or V2, by `facts.kind`), as `add(_:texts:)` does; `fingerprint` is a V2 record's.
     mutating func add(_ facts: RecordFacts, fingerprint: UInt64) {
         var texts = FactTexts()
+        swap(&texts, &scratchTexts)
+        defer { swap(&texts, &scratchTexts) }
+        texts.removeAll()
         var packed = PackedFacts(facts, texts: &texts)
         packed.fingerprint = fingerprint
         add(packed, texts: texts)
