@@ -39,6 +39,8 @@ final class V2FactsPacker {
     var facts = PackedFacts(kind: .v2)
     /// Their texts (a batch's store, moved in and out by the caller).
     var texts = FactTexts()
+    /// Whether the decoder writes the record's content for its fingerprint (not for a migrated V1 record's facts).
+    var writesContent = true
     /// A record whose ids break `NumericID` (the reference path words its `bad_id` reject).
     private(set) var badId = false
     /// The rank of the member that set each compared field (`UInt8.max`: none yet).

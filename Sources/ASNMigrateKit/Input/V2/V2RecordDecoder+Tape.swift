@@ -72,6 +72,9 @@ extension V2RecordDecoder {
         defer { swap(&content.bytes, &scratch.content) }
         content.bytes.removeAll(keepingCapacity: true)
         packer.begin(kind: .migrated, location: SourceLocation(path: ""))
+        // A migrated record has no content fingerprint: its members need not be written.
+        packer.writesContent = false
+        defer { packer.writesContent = true }
         let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
         return Self.withObjectTape(bytes, &scratch.payloadTape) { top -> Bool in
             top.member("notificationType") != nil && Self.notification(top, none, scratch, &content, packer) != nil
@@ -134,7 +137,9 @@ extension V2RecordDecoder {
         } else {
             content.add("notificationType", type)
         }
-        TapeMemberCopier.copy(object, keep: members.notification, into: &content) { payload.visitScalars(&$0) }
+        if packer?.writesContent ?? true {
+            TapeMemberCopier.copy(object, keep: members.notification, into: &content) { payload.visitScalars(&$0) }
+        }
         if let packer, !packer.notification(object) { return nil }
         content.openObject("data")
         if let dataToken = object.member("data"), object.kind(dataToken) != .null {
@@ -154,7 +159,9 @@ extension V2RecordDecoder {
         _ packer: V2FactsPacker?
     ) -> NotificationData? {
         var data = NotificationData()
-        TapeMemberCopier.copy(object, keep: members.data, into: &content) { data.visitScalars(&$0) }
+        if packer?.writesContent ?? true {
+            TapeMemberCopier.copy(object, keep: members.data, into: &content) { data.visitScalars(&$0) }
+        }
         packer?.data(object)
         guard
             let transaction = nested(
@@ -181,7 +188,9 @@ extension V2RecordDecoder {
         func read(_ object: TapeV2Object) -> Model {
             var model = empty
             content.openObject(keys.decoded)
-            TapeMemberCopier.copy(object, keep: keep, into: &content) { model.visitMembers(&$0) }
+            if packer?.writesContent ?? true {
+                TapeMemberCopier.copy(object, keep: keep, into: &content) { model.visitMembers(&$0) }
+            }
             content.closeObject()
             if let packer { part == .transaction ? packer.transaction(object) : packer.renewal(object) }
             return model
