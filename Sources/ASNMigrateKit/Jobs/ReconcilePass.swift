@@ -87,7 +87,9 @@ struct ReconcilePass {
             switch item {
             case .facts(let facts, let verified):
                 state.spans.addV2(facts)
-                guard Self.holds(shard, facts.shard(count: shard?.count ?? 1, texts: texts)) else { return }
+                guard Self.holds(shard, ShardHash.shard(of: facts, texts: texts, count: shard?.count ?? 1)) else {
+                    return
+                }
                 state.v2Notifications += 1
                 state.reconciler.add(facts, texts: texts)
                 if verifying && !verified { state.reconciler.v2Unverified? += 1 }
@@ -120,7 +122,7 @@ struct ReconcilePass {
                     if Self.holds(shard, 0) { state.reconciler.addV1Reject(error) }
                 case .facts(let facts):
                     state.spans.addV1(facts)
-                    if Self.holds(shard, facts.shard(count: shard?.count ?? 1, texts: batch.texts)) {
+                    if Self.holds(shard, ShardHash.shard(of: facts, texts: batch.texts, count: shard?.count ?? 1)) {
                         state.reconciler.add(facts, texts: batch.texts)
                     }
                 }

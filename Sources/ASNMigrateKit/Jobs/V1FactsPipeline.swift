@@ -84,7 +84,7 @@ struct V1FactsPipeline: Sendable {
                 json.removeAll(keepingCapacity: true)
                 if migrator.migrate(record, into: &json) != nil {
                     json.removeLast() // the line break
-                    if V2RecordDecoder.packMigrated(json, scratch: scratch, packer: packer) {
+                    if packer.packMigrated(json, scratch: scratch) {
                         batch.items.append(.facts(packer.facts))
                         continue
                     }

@@ -54,6 +54,16 @@ public enum ShardHash {
             count: count)
     }
 
+    /// The shard of a record's packed facts (`texts` holds their texts): by its subscription, 0 without one.
+    package static func shard(of facts: PackedFacts, texts: FactTexts, count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        return texts.withBytes(facts.originalTransactionId) { id in
+            guard let id, !id.isEmpty else { return 0 }
+            let hash = hash(environment: texts.string(facts.environment), originalTransactionId: id)
+            return Int(hash % UInt64(count))
+        }
+    }
+
     /// The shard of a V1 record's outcome: by its subscription when migrated or unmapped, 0 when rejected.
     package static func shard(of outcome: V1RecordOutcome, count: Int) -> Int {
         switch outcome {

@@ -37,47 +37,40 @@ extension V2RecordDecoder {
             .record(V2Record(payload: payload, location: record.location, contentDigest: digest)))
     }
 
-    /// The facts of `record` by the fast path, packed by `packer` (texts in its store) with the record's content
-    /// fingerprint, or false to leave the record to the reference path (also when an id breaks `V2IDCheck`, whose
-    /// reject the reference path words).
-    func tapePack(_ record: RawRecord, scratch: V2DecodeScratch, packer: V2FactsPacker) -> Bool {
-        guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return false }
+    /// Walks `record` by the fast path, showing `observer` each object it reaches, and returns the record's content
+    /// fingerprint (`SHA1.prefix64` of its content digest); nil to leave the record to the reference path.
+    func tapeObserve(_ record: RawRecord, scratch: V2DecodeScratch, observer: any V2TapeObserver) -> UInt64? {
+        guard signatures == nil, record.bytes.first == UInt8(ascii: "{") else { return nil }
         var content = JSONByteSink()
         swap(&content.bytes, &scratch.content)
         defer { swap(&content.bytes, &scratch.content) }
         content.bytes.removeAll(keepingCapacity: true)
-        packer.begin(kind: .v2, location: record.location)
         let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
         let read = Self.withObjectTape(record.bytes, &scratch.recordTape) { top -> Bool in
             if top.member("notificationType") != nil {
-                return Self.notification(top, none, scratch, &content, packer) != nil
+                return Self.notification(top, none, scratch, &content, observer) != nil
             }
             guard let jws = top.member("signedPayload"), top.kind(jws) == .string,
                 Self.jwsPayloadBytes(top.rawString(at: jws), into: &scratch.payload)
             else { return false }
             return Self.withObjectTape(scratch.payload, &scratch.payloadTape) {
-                Self.notification($0, none, scratch, &content, packer) != nil
+                Self.notification($0, none, scratch, &content, observer) != nil
             } ?? false
         }
-        guard read == true, !packer.badId else { return false }
-        packer.facts.fingerprint = content.bytes.withUnsafeBytes { SHA1.prefix64(of: $0) }
-        return true
+        guard read == true else { return nil }
+        return content.bytes.withUnsafeBytes { SHA1.prefix64(of: $0) }
     }
 
-    /// The facts of a decoded payload `bytes` written by `migrate` (`TapeMigrator`), packed by `packer` as a
-    /// migrated V1 record's; false when the fast path would decline it.
-    static func packMigrated(_ bytes: [UInt8], scratch: V2DecodeScratch, packer: V2FactsPacker) -> Bool {
+    /// Walks a decoded payload `bytes` (as `migrate` writes it) by the fast path, showing `observer` each object it
+    /// reaches; false when the fast path would decline it.
+    static func observeDecoded(_ bytes: [UInt8], scratch: V2DecodeScratch, observer: any V2TapeObserver) -> Bool {
         var content = JSONByteSink()
         swap(&content.bytes, &scratch.content)
         defer { swap(&content.bytes, &scratch.content) }
         content.bytes.removeAll(keepingCapacity: true)
-        packer.begin(kind: .migrated, location: SourceLocation(path: ""))
-        // A migrated record has no content fingerprint: its members need not be written.
-        packer.writesContent = false
-        defer { packer.writesContent = true }
         let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
         return Self.withObjectTape(bytes, &scratch.payloadTape) { top -> Bool in
-            top.member("notificationType") != nil && Self.notification(top, none, scratch, &content, packer) != nil
+            top.member("notificationType") != nil && Self.notification(top, none, scratch, &content, observer) != nil
         } ?? false
     }
 
@@ -110,7 +103,7 @@ extension V2RecordDecoder {
     /// `migration`) is written to `content` in the model's member order, as `V2Record.contentDigest` hashes it.
     private static func notification(
         _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink,
-        _ packer: V2FactsPacker? = nil
+        _ packer: (any V2TapeObserver)? = nil
     ) -> ResponseBodyV2DecodedPayload? {
         guard let typeToken = object.member("notificationType"),
             object.kind(typeToken) == .string || object.kind(typeToken) == .escapedString
@@ -156,7 +149,7 @@ extension V2RecordDecoder {
     /// The `data` object with its nested info, or nil to decline; its members are written to `content`.
     private static func notificationData(
         _ object: TapeV2Object, _ members: V2MemberSelection, _ scratch: V2DecodeScratch, _ content: inout JSONByteSink,
-        _ packer: V2FactsPacker?
+        _ packer: (any V2TapeObserver)?
     ) -> NotificationData? {
         var data = NotificationData()
         if packer?.writesContent ?? true {
@@ -166,10 +159,10 @@ extension V2RecordDecoder {
         guard
             let transaction = nested(
                 object, NotificationData.transactionKeys, members.transaction, JWSTransactionDecodedPayload(),
-                scratch, &content, packer, .transaction),
+                scratch, &content, packer, true),
             let renewal = nested(
                 object, NotificationData.renewalKeys, members.renewal, JWSRenewalInfoDecodedPayload(), scratch,
-                &content, packer, .renewal)
+                &content, packer, false)
         else { return nil }
         data.transactionInfo = transaction
         data.renewalInfo = renewal
@@ -181,8 +174,8 @@ extension V2RecordDecoder {
     /// written to `content` under `keys.decoded`, as the model writes them.
     private static func nested<Model: V2ScalarModel>(
         _ data: TapeV2Object, _ keys: (signed: String, decoded: String), _ keep: UInt64, _ empty: Model,
-        _ scratch: V2DecodeScratch, _ content: inout JSONByteSink, _ packer: V2FactsPacker?,
-        _ part: V2FactsPacker.Object
+        _ scratch: V2DecodeScratch, _ content: inout JSONByteSink, _ packer: (any V2TapeObserver)?,
+        _ transactionInfo: Bool
     ) -> Model?? {
         /// The model read from `object`, its members written to `content`.
         func read(_ object: TapeV2Object) -> Model {
@@ -192,7 +185,7 @@ extension V2RecordDecoder {
                 TapeMemberCopier.copy(object, keep: keep, into: &content) { model.visitMembers(&$0) }
             }
             content.closeObject()
-            if let packer { part == .transaction ? packer.transaction(object) : packer.renewal(object) }
+            if let packer { transactionInfo ? packer.transaction(object) : packer.renewal(object) }
             return model
         }
         for pass in 0..<2 {

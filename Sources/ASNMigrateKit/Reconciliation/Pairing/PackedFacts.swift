@@ -95,14 +95,4 @@ package struct PackedFacts: Sendable {
         get { field.row.textSlot.map { compared.texts[$0] } ?? .absent }
         set { if let slot = field.row.textSlot { compared.texts[slot] = newValue } }
     }
-
-    /// The record's shard among `count` (`ShardHash.shard`): 0 without an originalTransactionId.
-    package func shard(count: Int, texts: FactTexts) -> Int {
-        guard count > 1 else { return 0 }
-        return texts.withBytes(originalTransactionId) { id in
-            guard let id, !id.isEmpty else { return 0 }
-            let hash = ShardHash.hash(environment: texts.string(environment), originalTransactionId: id)
-            return Int(hash % UInt64(count))
-        }
-    }
 }

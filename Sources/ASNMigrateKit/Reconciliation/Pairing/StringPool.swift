@@ -78,7 +78,9 @@ package struct StringPool: Sendable {
     /// Finds or stores the text of `bytes` (`text`, when the caller has it as a `String` already).
     private mutating func token(bytes: UnsafeRawBufferPointer, text: String?) -> Token {
         if let packed = Self.packedNumber(bytes) { return packed }
-        let hash = ShardHash.fnv1a64(bytes)
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        let hash = UInt64(UInt(bitPattern: hasher.finalize()))
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {

@@ -43,7 +43,7 @@ import Testing
         let packer = V2FactsPacker()
         packer.texts.removeAll()
         _ = packer.texts.add("a text before the record's")
-        guard decoder.tapePack(record, scratch: V2DecodeScratch(), packer: packer) else {
+        guard packer.pack(record, decoder: decoder, scratch: V2DecodeScratch()) else {
             #expect(!fastRecord, "\(what): the packer declined a record the fast path reads")
             return
         }

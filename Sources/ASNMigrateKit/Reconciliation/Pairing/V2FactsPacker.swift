@@ -1,12 +1,12 @@
 /// Fills a record's `PackedFacts` from the objects of a V2 notification's tapes as `V2RecordDecoder`'s fast path
-/// reaches them (the payload, `data`, the transaction info, the renewal info), with no model and no `String`: the same
+/// shows them (`V2TapeObserver`) (the payload, `data`, the transaction info, the renewal info), with no model and no `String`: the same
 /// values `RecordFacts(payload)` reads from the decoded models, by the same conversions (`V2Scalar`).
 ///
 /// Which member feeds which compared field is not listed here: it is found once from the field table's own readers
 /// (`ComparedField.row`) by probing the models (`members`), so a field added to the table is packed with no edit here.
 /// The few facts that are not compared fields (identity, time, price) mirror `RecordFacts.init(_:kind:location:)`.
 /// One packer serves one thread; `V2FactsPackerTests` holds it to `RecordFacts` on random and damaged records.
-final class V2FactsPacker {
+final class V2FactsPacker: V2TapeObserver {
     /// The objects of a notification a member can be in.
     enum Object: Int, CaseIterable {
         /// The payload's own scalars.
@@ -51,6 +51,27 @@ final class V2FactsPacker {
     /// An empty packer.
     init() {
         ranks = Array(repeating: .max, count: ComparedField.allCases.count)
+    }
+
+    /// Packs the facts of V2 `record` by `decoder`'s fast path, with its content fingerprint; false to leave the record
+    /// to the reference path (also when an id breaks `V2IDCheck`, whose reject the reference path words).
+    func pack(_ record: RawRecord, decoder: V2RecordDecoder, scratch: V2DecodeScratch) -> Bool {
+        begin(kind: .v2, location: record.location)
+        guard let fingerprint = decoder.tapeObserve(record, scratch: scratch, observer: self), !badId else {
+            return false
+        }
+        facts.fingerprint = fingerprint
+        return true
+    }
+
+    /// Packs the facts of a migrated V1 record from the V2 payload `bytes` `migrate` writes for it (`TapeMigrator`);
+    /// false when the fast path would decline them.
+    func packMigrated(_ bytes: [UInt8], scratch: V2DecodeScratch) -> Bool {
+        begin(kind: .migrated, location: SourceLocation(path: ""))
+        // A migrated record has no content fingerprint: its members need not be written.
+        writesContent = false
+        defer { writesContent = true }
+        return V2RecordDecoder.observeDecoded(bytes, scratch: scratch, observer: self)
     }
 
     /// Starts the facts of a record of `kind` read at `location`.
