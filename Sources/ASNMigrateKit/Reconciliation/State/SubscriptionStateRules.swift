@@ -30,7 +30,30 @@ package enum SubscriptionStateRules {
     package static func derive(_ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all)
         -> SubscriptionState?
     {
+        var scratch = Scratch()
+        return derive(facts, at: instant, knowledge: knowledge, reusing: &scratch)
+    }
+
+    /// The tables `derive` fills, kept by a caller that derives many states so they are allocated once, not per state.
+    package struct Scratch {
+        /// Each transaction's merged copies (emptied, capacity kept, by every `derive`).
+        fileprivate var merged: [TransactionKey: StateFact.Transaction] = [:]
+
+        /// Empty tables.
+        package init() {}
+    }
+
+    /// `derive(_:at:knowledge:)`, its tables taken from `scratch`: the same state, without allocating them again.
+    package static func derive(
+        _ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all,
+        reusing scratch: inout Scratch
+    ) -> SubscriptionState? {
         var merged: [TransactionKey: StateFact.Transaction] = [:]
+        swap(&merged, &scratch.merged)
+        defer {
+            merged.removeAll(keepingCapacity: true)
+            swap(&merged, &scratch.merged)
+        }
         var autoRenew: (fact: StateFact, value: Int)?
         var autoRenewProduct: (fact: StateFact, value: String)?
         var renewal: (fact: StateFact, value: StateFact.Renewal)?
@@ -47,7 +70,7 @@ package enum SubscriptionStateRules {
                     if let revoked = t.revocationDate, revoked > instant { t.revocationDate = nil }
                 }
                 // One transaction has one purchase date; keying on both keeps apart records that share an id by mistake.
-                let key = TransactionKey(id: t.transactionId ?? "", purchaseDate: t.purchaseDate)
+                let key = TransactionKey(id: t.transactionID ?? Self.absentID, purchaseDate: t.purchaseDate)
                 if let known = merged[key] {
                     merged[key] = Self.merged(known, t)
                 } else {
@@ -75,7 +98,7 @@ package enum SubscriptionStateRules {
                 billingRetry: retryFlag) ?? .expired
         var state = SubscriptionState(
             productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
-        state.transactionId = latest.transactionId
+        state.transactionID = latest.transactionID
         state.newestRecordTime = newest
         state.autoRenewProductId = autoRenewProduct?.value
         state.gracePeriodExpiresDate = grace
@@ -85,17 +108,22 @@ package enum SubscriptionStateRules {
     }
 
     /// What copies of one transaction share: its id (absent as empty) and its purchase date.
-    private struct TransactionKey: Hashable {
+    fileprivate struct TransactionKey: Hashable {
         /// `transactionId`, "" when absent.
-        var id: String
+        var id: TransactionID
         /// `purchaseDate`, ms.
         var purchaseDate: Int64
     }
 
+    /// An absent transactionId, keyed as the empty one.
+    private static let absentID = TransactionID.text("")
+
     /// Two copies of one transaction: the newest expiry, a revocation that stands, gaps filled.
     static func merged(_ a: StateFact.Transaction, _ b: StateFact.Transaction) -> StateFact.Transaction {
         var t = a
-        t.expiresDate = [a.expiresDate, b.expiresDate].compactMap { $0 }.max()
+        if let other = b.expiresDate, other > (a.expiresDate ?? Int64.min) || a.expiresDate == nil {
+            t.expiresDate = other
+        }
         t.revocationDate = a.revocationDate ?? b.revocationDate
         t.productId = a.productId ?? b.productId
         return t
@@ -107,6 +135,6 @@ package enum SubscriptionStateRules {
         let ea = a.expiresDate ?? Int64.min
         let eb = b.expiresDate ?? Int64.min
         if ea != eb { return ea < eb }
-        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        return TransactionID.less(a.transactionID, b.transactionID)
     }
 }
