@@ -109,22 +109,36 @@ package struct StateFact: Sendable, Equatable {
         return transactions.max { $0.purchaseDate < $1.purchaseDate }
     }
 
-    /// True when this record knows less than `other` about the subscription (the newest knowledge wins): its
-    /// transaction is older, then it lacks a revocation `other` shows, then its expiry is earlier, then it is earlier.
-    /// A late retry or a companion notification carries an older snapshot and so never overrides a newer one.
-    func knowsLess(than other: StateFact) -> Bool {
-        let a = knowledgeTransaction
-        let b = other.knowledgeTransaction
-        let pa = a?.purchaseDate ?? Int64.min
-        let pb = b?.purchaseDate ?? Int64.min
-        if pa != pb { return pa < pb }
-        let ra = a?.revocationDate != nil
-        let rb = b?.revocationDate != nil
-        if ra != rb { return !ra }
-        let ea = a?.expiresDate ?? Int64.min
-        let eb = b?.expiresDate ?? Int64.min
-        if ea != eb { return ea < eb }
-        return time < other.time
+    /// How much the record knows about its subscription, to tell which of two records knows less (`Knowledge.isBelow`).
+    var knowledge: Knowledge {
+        let t = knowledgeTransaction
+        return Knowledge(
+            purchaseDate: t?.purchaseDate ?? Int64.min, revoked: t?.revocationDate != nil,
+            expiresDate: t?.expiresDate ?? Int64.min, time: time)
+    }
+
+    /// How much a record knows: its knowledge transaction's purchase date, whether it is revoked and its expiry, then
+    /// the record's time.
+    struct Knowledge: Sendable {
+        /// The knowledge transaction's purchase date (`Int64.min` without one).
+        var purchaseDate: Int64
+        /// Whether the knowledge transaction shows a revocation.
+        var revoked: Bool
+        /// The knowledge transaction's expiry (`Int64.min` without one).
+        var expiresDate: Int64
+        /// The record's time.
+        var time: Int64
+
+        /// True when a record of this knowledge knows less than one of `other`'s about the subscription (the newest
+        /// knowledge wins): its transaction is older, then it lacks a revocation `other` shows, then its expiry is
+        /// earlier, then it is earlier. A late retry or a companion notification carries an older snapshot and so
+        /// never overrides a newer one.
+        func isBelow(_ other: Knowledge) -> Bool {
+            if purchaseDate != other.purchaseDate { return purchaseDate < other.purchaseDate }
+            if revoked != other.revoked { return !revoked }
+            if expiresDate != other.expiresDate { return expiresDate < other.expiresDate }
+            return time < other.time
+        }
     }
 }
 

@@ -9,9 +9,9 @@
 /// - The latest transaction is the one with the greatest purchase date (then expiry, then id); its product and expiry
 ///   are the subscription's (Apple, *latest_receipt_info*: "the latest renewal … expires_date").
 /// - Renewal facts describe the moment of the record that carries them, so they come from the record with the newest
-///   knowledge (`StateFact.knowsLess`). `gracePeriodExpiresDate` and `isInBillingRetryPeriod` are present only while
-///   they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is in
-///   the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
+///   knowledge (`StateFact.Knowledge.isBelow`). `gracePeriodExpiresDate` and `isInBillingRetryPeriod` are present only
+///   while they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is
+///   in the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
 /// - The status is `SubscriptionStatus.at`: billing retry ends at most 60 days after the expiry.
 package enum SubscriptionStateRules {
     /// Which records a side knows at the instant.
@@ -54,9 +54,10 @@ package enum SubscriptionStateRules {
             merged.removeAll(keepingCapacity: true)
             swap(&merged, &scratch.merged)
         }
-        var autoRenew: (fact: StateFact, value: Int)?
-        var autoRenewProduct: (fact: StateFact, value: String)?
-        var renewal: (fact: StateFact, value: StateFact.Renewal)?
+        // Each renewal fact with how much its record knew (`StateFact.Knowledge.isBelow`).
+        var autoRenew: (knowledge: StateFact.Knowledge, value: Int)?
+        var autoRenewProduct: (knowledge: StateFact.Knowledge, value: String)?
+        var renewal: (knowledge: StateFact.Knowledge, value: StateFact.Renewal)?
         var newest: Int64?
         for fact in facts {
             var late = false
@@ -80,13 +81,14 @@ package enum SubscriptionStateRules {
             if late, (fact.moment ?? fact.time) > instant { continue }
             if !late { newest = max(newest ?? fact.time, fact.time) }
             guard let r = fact.renewal else { continue }
-            if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
-                autoRenew = (fact, value)
+            let knowledge = fact.knowledge
+            if let value = r.autoRenewStatus, autoRenew.map({ !knowledge.isBelow($0.knowledge) }) ?? true {
+                autoRenew = (knowledge, value)
             }
-            if let value = r.autoRenewProductId, autoRenewProduct.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
-                autoRenewProduct = (fact, value)
+            if let value = r.autoRenewProductId, autoRenewProduct.map({ !knowledge.isBelow($0.knowledge) }) ?? true {
+                autoRenewProduct = (knowledge, value)
             }
-            if renewal.map({ !fact.knowsLess(than: $0.fact) }) ?? true { renewal = (fact, r) }
+            if renewal.map({ !knowledge.isBelow($0.knowledge) }) ?? true { renewal = (knowledge, r) }
         }
         guard let latest = merged.values.max(by: precedes), let expires = latest.expiresDate else { return nil }
         let grace = renewal?.value.gracePeriodExpiresDate
