@@ -48,6 +48,9 @@ package enum SubscriptionStateRules {
         _ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all,
         reusing scratch: inout Scratch
     ) -> SubscriptionState? {
+        // The merged copies of each transaction: held in `only` while all are of one transaction (a record's own state,
+        // `V2Builder.status`), in the table once a second transaction appears.
+        var only: (key: TransactionKey, transaction: StateFact.Transaction)?
         var merged: [TransactionKey: StateFact.Transaction] = [:]
         swap(&merged, &scratch.merged)
         defer {
@@ -72,7 +75,17 @@ package enum SubscriptionStateRules {
                 }
                 // One transaction has one purchase date; keying on both keeps apart records that share an id by mistake.
                 let key = TransactionKey(id: t.transactionID ?? Self.absentID, purchaseDate: t.purchaseDate)
-                if let known = merged[key] {
+                if let held = only {
+                    if held.key == key {
+                        only = (key, Self.merged(held.transaction, t))
+                    } else {
+                        merged[held.key] = held.transaction
+                        merged[key] = t
+                        only = nil
+                    }
+                } else if merged.isEmpty {
+                    only = (key, t)
+                } else if let known = merged[key] {
                     merged[key] = Self.merged(known, t)
                 } else {
                     merged[key] = t
@@ -90,7 +103,9 @@ package enum SubscriptionStateRules {
             }
             if renewal.map({ !knowledge.isBelow($0.knowledge) }) ?? true { renewal = (knowledge, r) }
         }
-        guard let latest = merged.values.max(by: precedes), let expires = latest.expiresDate else { return nil }
+        guard let latest = only?.transaction ?? merged.values.max(by: precedes), let expires = latest.expiresDate else {
+            return nil
+        }
         let grace = renewal?.value.gracePeriodExpiresDate
         // Present only while retrying: a renewal info without the flag says "not retrying".
         let retryFlag = renewal.map { $0.value.isInBillingRetryPeriod ?? false }

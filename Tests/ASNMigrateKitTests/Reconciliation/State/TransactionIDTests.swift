@@ -62,7 +62,9 @@ import Testing
     }
 
     /// Random subscriptions' facts, derived one after another through one reused `Scratch`, give the states a fresh
-    /// derivation gives (a table left filled by one subscription would leak into the next).
+    /// derivation gives (a table left filled by one subscription would leak into the next); and the copies of one
+    /// transaction, merged without the table, give the state they give merged in it (a fact first that shows an older
+    /// transaction, and nothing else, moves them into the table).
     @Test func derivingWithReusedTablesGivesTheFreshState() {
         var random = SplitMix64(seed: 31)
         var scratch = SubscriptionStateRules.Scratch()
@@ -93,6 +95,16 @@ import Testing
                 let fresh = SubscriptionStateRules.derive(facts, at: instant, knowledge: knowledge)
                 let reused = SubscriptionStateRules.derive(facts, at: instant, knowledge: knowledge, reusing: &scratch)
                 #expect(fresh == reused && fresh?.newestRecordTime == reused?.newestRecordTime, "round \(round)")
+                let older = StateFact(
+                    time: Int64.min,
+                    transactions: [
+                        .init(
+                            transactionId: nil, purchaseDate: Int64.min, expiresDate: nil, revocationDate: nil,
+                            productId: nil)
+                    ], own: 0, renewal: nil)
+                #expect(
+                    SubscriptionStateRules.derive([older] + facts, at: instant, knowledge: knowledge) == fresh,
+                    "round \(round)")
                 if fresh != nil { states += 1 }
             }
         }
