@@ -121,11 +121,9 @@ package enum V2Builder {
         guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
         let fact = StateFact.record(
             time: event,
-            transactions: [
-                .init(
-                    transactionId: t.transactionId, purchaseDate: t.purchaseDate ?? Int64.min,
-                    expiresDate: t.expiresDate, revocationDate: t.revocationDate, productId: t.productId)
-            ], own: 0,
+            transaction: .init(
+                transactionId: t.transactionId, purchaseDate: t.purchaseDate ?? Int64.min,
+                expiresDate: t.expiresDate, revocationDate: t.revocationDate, productId: t.productId),
             renewal: StateFact.Renewal(
                 autoRenewStatus: renewal?.autoRenewStatus, autoRenewProductId: renewal?.autoRenewProductId,
                 gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,

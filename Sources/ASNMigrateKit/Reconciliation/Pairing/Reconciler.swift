@@ -76,8 +76,8 @@ package struct Reconciler: Sendable {
             from: options.from, to: options.to, window: options.window)
         var pairing = RecordPairing(inputs: inputs, table: table, window: options.window)
         pairing.settleUnmapped(in: period)
-        let groups = SubscriptionGroup.all(v1: v1, v2: v2)
-        for group in groups.values { pairing.pair(group) }
+        let groups = SubscriptionGroups(v1: v1, v2: v2)
+        for group in 0..<groups.count { pairing.pair(v1: groups.v1(group), v2: groups.v2(group)) }
         pairing.judge(in: period)
 
         let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)

@@ -1,6 +1,6 @@
 /// Pairs each subscription's V1 records with its V2 records, then decides every record's fate under the period rule.
 ///
-/// Pairing runs over every record read, whatever the period, group by group (`SubscriptionGroup`), in passes from the
+/// Pairing runs over every record read, whatever the period, group by group (`SubscriptionGroups`), in passes from the
 /// strictest to the loosest (see `pair(_:)`). Each pass is greedy: of all acceptable V1–V2 pairs, the closest in time
 /// pair first, ties broken by V1 then V2 input order, and a record pairs once. A V1 record's partner is
 /// `v1Partner[i]` (a V2 position, -1 when none), and the other way round.
@@ -21,6 +21,10 @@ struct RecordPairing: Sendable {
     private(set) var v2Partner: [Int32]
     /// V1 records that are companions (a DID_CHANGE_RENEWAL_STATUS close to an INTERACTIVE_RENEWAL or CANCEL).
     private(set) var isCompanion: [Bool]
+    /// A group's lists of V1 records, reused from group to group.
+    private var lists = GroupLists()
+    /// A pass's working arrays, reused from pass to pass.
+    private var pass = PassArrays()
 
     /// Starts with every record open and unpaired.
     init(inputs: ReconciliationInputs, table: MappingTable, window: Int64) {
@@ -50,41 +54,55 @@ struct RecordPairing: Sendable {
     /// 3. V1 records with an inferred event time: same type, subtype and webOrderLineItemId, nearest, no window;
     /// 4. any V2 record of the subscription within the window, except ones V1 never had: a type mismatch;
     /// 5. companions last, with a DID_CHANGE_RENEWAL_STATUS or their own type, within the companion tolerance.
-    mutating func pair(_ group: SubscriptionGroup) {
+    mutating func pair(v1 group1: ArraySlice<Int32>, v2 group2: ArraySlice<Int32>) {
         let v1 = inputs.v1Records
         let tolerance = table.settings.companionTolerance
-        markCompanions(group.v1)
-        let timed = group.v1.filter { v1Fates[Int($0)] == .open && !isCompanion[Int($0)] && !v1[Int($0)].inferred }
-        let inferred = group.v1.filter { v1Fates[Int($0)] == .open && v1[Int($0)].inferred }
+        var lists = GroupLists()
+        swap(&lists, &self.lists)
+        defer { swap(&lists, &self.lists) }
+        markCompanions(group1, partners: &lists.partners)
+        lists.timed.removeAll(keepingCapacity: true)
+        lists.inferred.removeAll(keepingCapacity: true)
+        for i in group1 where v1Fates[Int(i)] == .open {
+            if v1[Int(i)].inferred {
+                lists.inferred.append(i)
+            } else if !isCompanion[Int(i)] {
+                lists.timed.append(i)
+            }
+        }
 
-        pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
+        pairGreedily(lists.timed, group2, maxDistance: window, as: .matched) { a, b in
             a.type == b.type && a.subtype == b.subtype && a.fields.token(.webOrderLineItemId) != 0
                 && a.fields.token(.webOrderLineItemId) == b.fields.token(.webOrderLineItemId)
         }
-        pairGreedily(timed, group.v2, maxDistance: window, as: .matched) { a, b in
+        pairGreedily(lists.timed, group2, maxDistance: window, as: .matched) { a, b in
             a.type == b.type && a.subtype == b.subtype
         }
-        pairGreedily(inferred, group.v2, maxDistance: nil, as: .matched) { a, b in
+        pairGreedily(lists.inferred, group2, maxDistance: nil, as: .matched) { a, b in
             a.type == b.type && a.subtype == b.subtype
                 && a.fields.token(.webOrderLineItemId) == b.fields.token(.webOrderLineItemId)
         }
         let (table, pool) = (self.table, inputs.pool)
-        pairGreedily(timed, group.v2, maxDistance: window, as: .typeMismatch) { _, b in
+        pairGreedily(lists.timed, group2, maxDistance: window, as: .typeMismatch) { _, b in
             b.key != 0 && !Self.isV2OnlyExpected(b, table: table, pool: pool)
         }
-        let companions = group.v1.filter { isCompanion[Int($0)] && v1Fates[Int($0)] == .open }
+        lists.companions.removeAll(keepingCapacity: true)
+        for i in group1 where isCompanion[Int(i)] && v1Fates[Int(i)] == .open { lists.companions.append(i) }
         let statusType = inputs.companionStatusType
-        pairGreedily(companions, group.v2, maxDistance: tolerance, as: .matched) { a, b in
+        pairGreedily(lists.companions, group2, maxDistance: tolerance, as: .matched) { a, b in
             b.type == statusType || (a.type == b.type && a.subtype == b.subtype)
         }
     }
 
     /// Marks the open DID_CHANGE_RENEWAL_STATUS records within the companion tolerance of an INTERACTIVE_RENEWAL or
-    /// CANCEL of the same subscription.
-    private mutating func markCompanions(_ ids: [Int32]) {
+    /// CANCEL of the same subscription (`partners`: a list to reuse).
+    private mutating func markCompanions(_ ids: ArraySlice<Int32>, partners: inout [Int32]) {
         let v1 = inputs.v1Records
         let tolerance = table.settings.companionTolerance
-        let partners = ids.filter { inputs.companionPartners.contains(v1[Int($0)].v1Type) && v1[Int($0)].hasTime }
+        partners.removeAll(keepingCapacity: true)
+        for i in ids where inputs.companionPartners.contains(v1[Int(i)].v1Type) && v1[Int(i)].hasTime {
+            partners.append(i)
+        }
         guard !partners.isEmpty else { return }
         for i in ids
         where v1Fates[Int(i)] == .open && v1[Int(i)].v1Type == inputs.companionStatusType && v1[Int(i)].hasTime {
@@ -98,42 +116,47 @@ struct RecordPairing: Sendable {
     ///
     /// Without a time a record pairs only with records that have none either (when a distance is required).
     private mutating func pairGreedily(
-        _ v1Ids: [Int32], _ v2Ids: [Int32], maxDistance: Int64?, as fate: RecordFate,
+        _ v1Ids: [Int32], _ v2Ids: ArraySlice<Int32>, maxDistance: Int64?, as fate: RecordFate,
         _ accepts: (ReconRecord, ReconRecord) -> Bool
     ) {
         let v1 = inputs.v1Records
         let v2 = inputs.v2Records
-        let free1 = v1Ids.filter { v1Partner[Int($0)] < 0 && v1Fates[Int($0)] == .open }
-        let free2 = v2Ids.filter { v2Partner[Int($0)] < 0 }
-        guard !free1.isEmpty, !free2.isEmpty else { return }
-        var candidates: [(distance: Int64, i: Int32, j: Int32)] = []
+        guard v1Ids.contains(where: { v1Partner[Int($0)] < 0 && v1Fates[Int($0)] == .open }) else { return }
+        var pass = PassArrays()
+        swap(&pass, &self.pass)
+        defer { swap(&pass, &self.pass) }
         // V2 by time, to find the window's records quickly (records without a time sort first).
-        let byTime = free2.sorted { (v2[Int($0)].time, $0) < (v2[Int($1)].time, $1) }
-        let times = byTime.map { v2[Int($0)].time }
-        for i in free1 {
+        pass.byTime.removeAll(keepingCapacity: true)
+        for j in v2Ids where v2Partner[Int(j)] < 0 { pass.byTime.append(j) }
+        guard !pass.byTime.isEmpty else { return }
+        pass.byTime.sort { (v2[Int($0)].time, $0) < (v2[Int($1)].time, $1) }
+        pass.times.removeAll(keepingCapacity: true)
+        for j in pass.byTime { pass.times.append(v2[Int(j)].time) }
+        pass.candidates.removeAll(keepingCapacity: true)
+        for i in v1Ids where v1Partner[Int(i)] < 0 && v1Fates[Int(i)] == .open {
             let a = v1[Int(i)]
             var lo = 0
-            var hi = byTime.count
+            var hi = pass.byTime.count
             if let maxDistance {
                 if a.hasTime {
-                    lo = Self.lowerBound(times, a.time &- maxDistance)
-                    hi = Self.lowerBound(times, a.time &+ maxDistance &+ 1)
+                    lo = Self.lowerBound(pass.times, a.time &- maxDistance)
+                    hi = Self.lowerBound(pass.times, a.time &+ maxDistance &+ 1)
                 } else {
-                    hi = Self.lowerBound(times, FieldValues.noDate &+ 1)
+                    hi = Self.lowerBound(pass.times, FieldValues.noDate &+ 1)
                 }
             }
             for k in lo..<hi {
-                let j = byTime[k]
+                let j = pass.byTime[k]
                 let b = v2[Int(j)]
                 if maxDistance != nil && a.hasTime && !b.hasTime { continue }
                 guard accepts(a, b) else { continue }
                 let distance =
                     (a.hasTime && b.hasTime) ? abs(a.time &- b.time) : (a.hasTime == b.hasTime ? 0 : Int64.max)
-                candidates.append((distance, i, j))
+                pass.candidates.append((distance, i, j))
             }
         }
-        candidates.sort { ($0.distance, $0.i, $0.j) < ($1.distance, $1.i, $1.j) }
-        for c in candidates where v1Partner[Int(c.i)] < 0 && v2Partner[Int(c.j)] < 0 {
+        pass.candidates.sort { ($0.distance, $0.i, $0.j) < ($1.distance, $1.i, $1.j) }
+        for c in pass.candidates where v1Partner[Int(c.i)] < 0 && v2Partner[Int(c.j)] < 0 {
             v1Partner[Int(c.i)] = c.j
             v2Partner[Int(c.j)] = c.i
             v1Fates[Int(c.i)] = fate
@@ -187,6 +210,28 @@ struct RecordPairing: Sendable {
                 v2Fates[j] = period.isPending(b.time, side: .v2) ? .pending : .missing
             }
         }
+    }
+
+    /// A group's lists of V1 record positions (emptied, capacity kept, for each group).
+    private struct GroupLists {
+        /// Open records with an event time, not companions.
+        var timed: [Int32] = []
+        /// Open records whose event time is inferred.
+        var inferred: [Int32] = []
+        /// Open companions.
+        var companions: [Int32] = []
+        /// The INTERACTIVE_RENEWAL and CANCEL records a companion follows.
+        var partners: [Int32] = []
+    }
+
+    /// A greedy pass's working arrays (emptied, capacity kept, for each pass).
+    private struct PassArrays {
+        /// The free V2 records, by time then position.
+        var byTime: [Int32] = []
+        /// Their times.
+        var times: [Int64] = []
+        /// The acceptable pairs.
+        var candidates: [(distance: Int64, i: Int32, j: Int32)] = []
     }
 
     /// True when the mapping table says V1 never has a counterpart of this V2 record's type.

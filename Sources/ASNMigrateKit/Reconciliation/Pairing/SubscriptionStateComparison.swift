@@ -10,16 +10,20 @@ struct SubscriptionStateComparison: Sendable {
 
     /// Compares every group of `pairing`; nothing when the period has no end (no instant to compare at).
     init(
-        _ pairing: RecordPairing, groups: [SubscriptionGroup.Key: SubscriptionGroup], period: ReconciliationPeriod,
+        _ pairing: RecordPairing, groups: SubscriptionGroups, period: ReconciliationPeriod,
         fields: [ComparedField] = ComparedField.defaultFields, timeTolerance: Int64 = 0
     ) {
         guard period.isSet, period.end != Int64.max else { return }
-        let pool = pairing.inputs.pool
-        for (key, group) in groups {
-            let v1Facts = Self.facts(group.v1, of: pairing.inputs.v1Records, fates: pairing.v1Fates, pool: pool)
-            let v2Facts = Self.facts(group.v2, of: pairing.inputs.v2Records, fates: pairing.v2Fates, pool: pool)
-            guard let s1 = SubscriptionStateRules.derive(v1Facts, at: period.end),
-                let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end)
+        let (pool, v1Records, v2Records) = (pairing.inputs.pool, pairing.inputs.v1Records, pairing.inputs.v2Records)
+        // One of each list and table for every group: a group's facts are dropped before the next group's are read.
+        var v1Facts: [StateFact] = []
+        var v2Facts: [StateFact] = []
+        var scratch = SubscriptionStateRules.Scratch()
+        for group in 0..<groups.count {
+            Self.facts(groups.v1(group), of: v1Records, fates: pairing.v1Fates, pool: pool, into: &v1Facts)
+            Self.facts(groups.v2(group), of: v2Records, fates: pairing.v2Fates, pool: pool, into: &v2Facts)
+            guard let s1 = SubscriptionStateRules.derive(v1Facts, at: period.end, reusing: &scratch),
+                let s2 = SubscriptionStateRules.derive(v2Facts, at: period.end, reusing: &scratch)
             else { continue }
             // V2's state without its V2-only records, only where there are any (the knowledge rule compares the two).
             let v2OnlyNewest = v2Facts.lazy.filter(\.v2Only).map(\.time).max()
@@ -27,7 +31,9 @@ struct SubscriptionStateComparison: Sendable {
                 v2OnlyNewest == nil
                 ? []
                 : KnowledgeRule.unknowable(
-                    v2All: s2, v2Ordinary: SubscriptionStateRules.derive(v2Facts.filter { !$0.v2Only }, at: period.end),
+                    v2All: s2,
+                    v2Ordinary: SubscriptionStateRules.derive(
+                        v2Facts.lazy.filter { !$0.v2Only }, at: period.end, reusing: &scratch),
                     v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())
             var items: [(field: String, v1: String, v2: String)] = []
             for field in ComparedField.notificationStateFields where fields.contains(field) {
@@ -41,6 +47,7 @@ struct SubscriptionStateComparison: Sendable {
             {
                 items.append(("active", v1, v2))
             }
+            let key = groups.keys[group]
             let environment = pool.string(key.environment)
             let id = pool.string(key.originalTransactionId)
             for item in items {
@@ -64,17 +71,21 @@ struct SubscriptionStateComparison: Sendable {
         }
     }
 
-    /// The state facts of the records judged (pending, out-of-period and unmapped ones left out); a V2-only record
-    /// (`v2OnlyExpected`) is kept and marked, for `KnowledgeRule`.
+    /// Replaces `facts` with the state facts of the records judged (pending, out-of-period and unmapped ones left
+    /// out); a V2-only record (`v2OnlyExpected`) is kept and marked, for `KnowledgeRule`.
     private static func facts(
-        _ ids: [Int32], of records: ChunkedArray<ReconRecord>, fates: [RecordFate], pool: StringPool
-    ) -> [StateFact] {
-        ids.compactMap { id -> StateFact? in
+        _ ids: ArraySlice<Int32>, of records: ChunkedArray<ReconRecord>, fates: [RecordFate], pool: StringPool,
+        into facts: inout [StateFact]
+    ) {
+        facts.removeAll(keepingCapacity: true)
+        for id in ids {
             let r = records[Int(id)]
             let fate = fates[Int(id)]
             switch fate {
-            case .outOfPeriod, .pending, .unmapped, .open: return nil
-            default: return r.unmapped ? nil : r.stateFact(pool, v2Only: fate == .v2OnlyExpected)
+            case .outOfPeriod, .pending, .unmapped, .open: continue
+            default:
+                guard !r.unmapped, let fact = r.stateFact(pool, v2Only: fate == .v2OnlyExpected) else { continue }
+                facts.append(fact)
             }
         }
     }
@@ -82,19 +93,18 @@ struct SubscriptionStateComparison: Sendable {
 
 extension ReconRecord {
     /// The record's facts for the state rules (`StateFact.record`): its one transaction and its renewal facts; nil
-    /// without an event time.
+    /// without an event time. Made from the interned values: a numeric transactionId stays a number.
     func stateFact(_ pool: StringPool, v2Only: Bool) -> StateFact? {
         let f = fields
-        var transactions: [StateFact.Transaction] = []
+        var transaction: StateFact.Transaction?
         if f.date(.purchaseDate) != nil || f.date(.expiresDate) != nil || f.token(.transactionId) != 0 {
-            transactions.append(
-                .init(
-                    transactionId: pool.text(f.token(.transactionId)), purchaseDate: f.date(.purchaseDate) ?? Int64.min,
-                    expiresDate: f.date(.expiresDate), revocationDate: f.date(.revocationDate),
-                    productId: pool.text(f.token(.productId))))
+            transaction = StateFact.Transaction(
+                transactionID: pool.transactionID(f.token(.transactionId)),
+                purchaseDate: f.date(.purchaseDate) ?? Int64.min, expiresDate: f.date(.expiresDate),
+                revocationDate: f.date(.revocationDate), productId: pool.text(f.token(.productId)))
         }
         return StateFact.record(
-            time: time, transactions: transactions, own: transactions.isEmpty ? nil : 0,
+            time: time, transaction: transaction,
             renewal: StateFact.Renewal(
                 autoRenewStatus: f.number(.autoRenewStatus),
                 autoRenewProductId: pool.text(f.token(.autoRenewProductId)),

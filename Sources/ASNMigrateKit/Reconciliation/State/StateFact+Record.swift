@@ -11,6 +11,17 @@ extension StateFact {
         return StateFact(
             time: time, transactions: transactions, own: own, renewal: renewal.stated, v2Only: v2Only, moment: moment)
     }
+
+    /// `record` of a record that shows at most one transaction, the one it is about (a notification's, as notification
+    /// pairing reads it): the same facts, with the transaction held inline.
+    package static func record(
+        time: Int64?, transaction: Transaction?, renewal: Renewal, v2Only: Bool = false
+    ) -> StateFact? {
+        guard let time else { return nil }
+        return StateFact(
+            time: time, transactions: Transactions(transaction), own: transaction == nil ? nil : 0,
+            renewal: renewal.stated, v2Only: v2Only)
+    }
 }
 
 extension StateFact.Transaction {

@@ -1,8 +1,8 @@
 /// A subscription's state at an instant as one side's records imply it (`SubscriptionStateRules.derive`), or as
 /// Apple's Get All Subscription Statuses states it.
 package struct SubscriptionState: Sendable, Equatable {
-    /// The latest transaction's transactionId.
-    package var transactionId: String?
+    /// The latest transaction's transactionId, held as an id.
+    package var transactionID: TransactionID?
     /// The latest transaction's productId.
     package var productId: String?
     /// The latest transaction's expiresDate.
@@ -28,9 +28,15 @@ package struct SubscriptionState: Sendable, Equatable {
         self.status = status
     }
 
+    /// The latest transaction's transactionId as text.
+    package var transactionId: String? {
+        get { transactionID?.text }
+        set { transactionID = newValue.map(TransactionID.init) }
+    }
+
     /// Equal states: every item but `newestRecordTime`, which tells where a state came from, not what it is.
     package static func == (a: SubscriptionState, b: SubscriptionState) -> Bool {
-        a.transactionId == b.transactionId && a.productId == b.productId && a.expiresDate == b.expiresDate
+        a.transactionID == b.transactionID && a.productId == b.productId && a.expiresDate == b.expiresDate
             && a.autoRenewStatus == b.autoRenewStatus && a.autoRenewProductId == b.autoRenewProductId
             && a.gracePeriodExpiresDate == b.gracePeriodExpiresDate
             && a.isInBillingRetryPeriod == b.isInBillingRetryPeriod && a.status == b.status

@@ -9,9 +9,9 @@
 /// - The latest transaction is the one with the greatest purchase date (then expiry, then id); its product and expiry
 ///   are the subscription's (Apple, *latest_receipt_info*: "the latest renewal … expires_date").
 /// - Renewal facts describe the moment of the record that carries them, so they come from the record with the newest
-///   knowledge (`StateFact.knowsLess`). `gracePeriodExpiresDate` and `isInBillingRetryPeriod` are present only while
-///   they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is in
-///   the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
+///   knowledge (`StateFact.Knowledge.isBelow`). `gracePeriodExpiresDate` and `isInBillingRetryPeriod` are present only
+///   while they hold (Apple V1 *pending_renewal_info*: "This field is only present if an auto-renewable subscription is
+///   in the billing retry state"), so a newer renewal info without them ends them (DID_RECOVER, a later DID_RENEW).
 /// - The status is `SubscriptionStatus.at`: billing retry ends at most 60 days after the expiry.
 package enum SubscriptionStateRules {
     /// Which records a side knows at the instant.
@@ -30,10 +30,37 @@ package enum SubscriptionStateRules {
     package static func derive(_ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all)
         -> SubscriptionState?
     {
+        var scratch = Scratch()
+        return derive(facts, at: instant, knowledge: knowledge, reusing: &scratch)
+    }
+
+    /// The tables `derive` fills, kept by a caller that derives many states so they are allocated once, not per state.
+    package struct Scratch {
+        /// Each transaction's merged copies (emptied, capacity kept, by every `derive`).
+        fileprivate var merged: [TransactionKey: StateFact.Transaction] = [:]
+
+        /// Empty tables.
+        package init() {}
+    }
+
+    /// `derive(_:at:knowledge:)`, its tables taken from `scratch`: the same state, without allocating them again.
+    package static func derive(
+        _ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all,
+        reusing scratch: inout Scratch
+    ) -> SubscriptionState? {
+        // The merged copies of each transaction: held in `only` while all are of one transaction (a record's own state,
+        // `V2Builder.status`), in the table once a second transaction appears.
+        var only: (key: TransactionKey, transaction: StateFact.Transaction)?
         var merged: [TransactionKey: StateFact.Transaction] = [:]
-        var autoRenew: (fact: StateFact, value: Int)?
-        var autoRenewProduct: (fact: StateFact, value: String)?
-        var renewal: (fact: StateFact, value: StateFact.Renewal)?
+        swap(&merged, &scratch.merged)
+        defer {
+            merged.removeAll(keepingCapacity: true)
+            swap(&merged, &scratch.merged)
+        }
+        // Each renewal fact with how much its record knew (`StateFact.Knowledge.isBelow`).
+        var autoRenew: (knowledge: StateFact.Knowledge, value: Int)?
+        var autoRenewProduct: (knowledge: StateFact.Knowledge, value: String)?
+        var renewal: (knowledge: StateFact.Knowledge, value: StateFact.Renewal)?
         var newest: Int64?
         for fact in facts {
             var late = false
@@ -47,8 +74,18 @@ package enum SubscriptionStateRules {
                     if let revoked = t.revocationDate, revoked > instant { t.revocationDate = nil }
                 }
                 // One transaction has one purchase date; keying on both keeps apart records that share an id by mistake.
-                let key = TransactionKey(id: t.transactionId ?? "", purchaseDate: t.purchaseDate)
-                if let known = merged[key] {
+                let key = TransactionKey(id: t.transactionID ?? Self.absentID, purchaseDate: t.purchaseDate)
+                if let held = only {
+                    if held.key == key {
+                        only = (key, Self.merged(held.transaction, t))
+                    } else {
+                        merged[held.key] = held.transaction
+                        merged[key] = t
+                        only = nil
+                    }
+                } else if merged.isEmpty {
+                    only = (key, t)
+                } else if let known = merged[key] {
                     merged[key] = Self.merged(known, t)
                 } else {
                     merged[key] = t
@@ -57,15 +94,18 @@ package enum SubscriptionStateRules {
             if late, (fact.moment ?? fact.time) > instant { continue }
             if !late { newest = max(newest ?? fact.time, fact.time) }
             guard let r = fact.renewal else { continue }
-            if let value = r.autoRenewStatus, autoRenew.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
-                autoRenew = (fact, value)
+            let knowledge = fact.knowledge
+            if let value = r.autoRenewStatus, autoRenew.map({ !knowledge.isBelow($0.knowledge) }) ?? true {
+                autoRenew = (knowledge, value)
             }
-            if let value = r.autoRenewProductId, autoRenewProduct.map({ !fact.knowsLess(than: $0.fact) }) ?? true {
-                autoRenewProduct = (fact, value)
+            if let value = r.autoRenewProductId, autoRenewProduct.map({ !knowledge.isBelow($0.knowledge) }) ?? true {
+                autoRenewProduct = (knowledge, value)
             }
-            if renewal.map({ !fact.knowsLess(than: $0.fact) }) ?? true { renewal = (fact, r) }
+            if renewal.map({ !knowledge.isBelow($0.knowledge) }) ?? true { renewal = (knowledge, r) }
         }
-        guard let latest = merged.values.max(by: precedes), let expires = latest.expiresDate else { return nil }
+        guard let latest = only?.transaction ?? merged.values.max(by: precedes), let expires = latest.expiresDate else {
+            return nil
+        }
         let grace = renewal?.value.gracePeriodExpiresDate
         // Present only while retrying: a renewal info without the flag says "not retrying".
         let retryFlag = renewal.map { $0.value.isInBillingRetryPeriod ?? false }
@@ -75,7 +115,7 @@ package enum SubscriptionStateRules {
                 billingRetry: retryFlag) ?? .expired
         var state = SubscriptionState(
             productId: latest.productId, expiresDate: expires, autoRenewStatus: autoRenew?.value, status: status)
-        state.transactionId = latest.transactionId
+        state.transactionID = latest.transactionID
         state.newestRecordTime = newest
         state.autoRenewProductId = autoRenewProduct?.value
         state.gracePeriodExpiresDate = grace
@@ -85,17 +125,22 @@ package enum SubscriptionStateRules {
     }
 
     /// What copies of one transaction share: its id (absent as empty) and its purchase date.
-    private struct TransactionKey: Hashable {
+    fileprivate struct TransactionKey: Hashable {
         /// `transactionId`, "" when absent.
-        var id: String
+        var id: TransactionID
         /// `purchaseDate`, ms.
         var purchaseDate: Int64
     }
 
+    /// An absent transactionId, keyed as the empty one.
+    private static let absentID = TransactionID.text("")
+
     /// Two copies of one transaction: the newest expiry, a revocation that stands, gaps filled.
     static func merged(_ a: StateFact.Transaction, _ b: StateFact.Transaction) -> StateFact.Transaction {
         var t = a
-        t.expiresDate = [a.expiresDate, b.expiresDate].compactMap { $0 }.max()
+        if let other = b.expiresDate, other > (a.expiresDate ?? Int64.min) || a.expiresDate == nil {
+            t.expiresDate = other
+        }
         t.revocationDate = a.revocationDate ?? b.revocationDate
         t.productId = a.productId ?? b.productId
         return t
@@ -107,6 +152,6 @@ package enum SubscriptionStateRules {
         let ea = a.expiresDate ?? Int64.min
         let eb = b.expiresDate ?? Int64.min
         if ea != eb { return ea < eb }
-        return IdentifierOrder.less(a.transactionId ?? "", b.transactionId ?? "")
+        return TransactionID.less(a.transactionID, b.transactionID)
     }
 }

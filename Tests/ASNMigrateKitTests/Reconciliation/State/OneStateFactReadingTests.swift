@@ -83,7 +83,7 @@ import Testing
             let pairing = try #require(fromPairing, "round \(round)")
             let own = try #require(fromAPI.own, "round \(round)")
             #expect(pairing.time == fromAPI.time, "round \(round)")
-            #expect(pairing.transactions == [fromAPI.transactions[own]], "round \(round)")
+            #expect(Array(pairing.transactions) == [fromAPI.transactions[own]], "round \(round)")
             #expect(pairing.renewal == fromAPI.renewal, "round \(round): \(pendingText)")
             if !stated, fromAPI.renewal != nil { withoutStatus += 1 }
         }
