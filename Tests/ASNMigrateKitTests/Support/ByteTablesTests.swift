@@ -166,4 +166,37 @@ import Testing
             #expect(skipped == expected, "\(count) \(special) \(end)")
         }
     }
+
+    @Test func equalFindsADifferenceAtEveryPositionOfEveryLength() {
+        for count in 0...40 {
+            let a = (0..<count).map { UInt8(truncatingIfNeeded: 0x41 + $0) }
+            a.withUnsafeBufferPointer { pa in
+                let same = Array(a)
+                same.withUnsafeBufferPointer { #expect(ByteTables.equal(pa.baseAddress!, $0.baseAddress!, count)) }
+                for position in 0..<count {
+                    var b = a
+                    b[position] ^= 0x20
+                    b.withUnsafeBufferPointer { pb in
+                        #expect(!ByteTables.equal(pa.baseAddress!, pb.baseAddress!, count), "\(count) \(position)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func copyWritesExactlyTheRangeAtEveryLength() {
+        for count in 0...72 {
+            let source = (0..<count).map { UInt8(truncatingIfNeeded: 0x30 + $0) }
+            // Guard bytes around the target must stay as they were.
+            var target = [UInt8](repeating: 0xEE, count: count + 16)
+            source.withUnsafeBufferPointer { s in
+                target.withUnsafeMutableBufferPointer { t in
+                    if let from = s.baseAddress { ByteTables.copy(from, to: t.baseAddress! + 8, count) }
+                }
+            }
+            #expect(Array(target[8..<8 + count]) == source, "\(count)")
+            #expect(
+                target[..<8].allSatisfy { $0 == 0xEE } && target[(8 + count)...].allSatisfy { $0 == 0xEE }, "\(count)")
+        }
+    }
 }
