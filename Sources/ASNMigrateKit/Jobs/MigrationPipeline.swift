@@ -79,6 +79,10 @@ package struct MigrationPipeline: Sendable {
         defer { if let migrator { direct?.give(migrator) } }
         if let migrator {
             batch.directRoutes = Array(repeating: 0, count: migrator.routeCount)
+            // V2 JSON comes to about a fifth of the V1 bytes: room for a quarter spares the doublings (each a copy).
+            var bytes = 0
+            for case .item(.record(let record)) in items { bytes += record.bytes.count }
+            batch.jsonLines.reserveCapacity(bytes / 4)
         } else {
             batch.outcomes.reserveCapacity(items.count)
         }
