@@ -47,15 +47,19 @@ final class TapeSlots {
         filled += 1
         let mine = slots + base
         mine.initialize(repeating: -1, count: V1Keys.slotCount)
-        let tape = self.tape
-        let end = tape.tokens[object].end
-        var k = object + 1
-        while k < end {
-            let key = tape.tokens[k]
-            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) {
-                mine[slot] = Int32(truncatingIfNeeded: k + 1)
+        let bytes = tape.base
+        let table = V1Keys.table
+        tape.tokens.withUnsafeBufferPointer { tokens in
+            let end = tokens[object].end
+            var k = object + 1
+            while k < end {
+                let key = tokens[k]
+                if let slot = table.lookup(bytes + key.start, key.end - key.start) {
+                    mine[slot] = Int32(truncatingIfNeeded: k + 1)
+                }
+                let value = tokens[k + 1]
+                k = value.kind == .object || value.kind == .array ? value.end : k + 2
             }
-            k = tape.next(after: k + 1)
         }
         return base
     }
