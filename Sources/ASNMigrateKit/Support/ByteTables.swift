@@ -217,6 +217,60 @@ package enum ByteTables {
         return la &- lb
     }
 
+    /// Whether the `count` bytes at `p` are all ASCII digits, eight at a time (true for none).
+    @inline(__always)
+    package static func allDigits(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        var k = 0
+        while k &+ 8 <= count {
+            guard isEightDigits(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))) else {
+                return false
+            }
+            k &+= 8
+        }
+        while k < count {
+            if p[k] &- 0x30 >= 10 { return false }
+            k &+= 1
+        }
+        return true
+    }
+
+    /// Whether every byte of `word` is an ASCII digit: the high nibbles are all 3, and adding 6 to each byte keeps
+    /// them so (a byte that carries into the next one already fails the first test).
+    @inline(__always)
+    package static func isEightDigits(_ word: UInt64) -> Bool {
+        (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+            == 0x3333_3333_3333_3333
+    }
+
+    /// The value of eight ASCII digits, first in the lowest byte of `word` (`isEightDigits` must hold): pairs, then
+    /// fours, then the eight, combined by three multiplications instead of eight.
+    @inline(__always)
+    package static func eightDigitsValue(_ word: UInt64) -> UInt64 {
+        // Swift shifts before it multiplies: the parentheses keep C's order.
+        var value = ((word & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+    }
+
+    /// The value of the `count` ASCII digits at `p` (all digits, at most 18, so it fits), eight at a time.
+    @inline(__always)
+    package static func digitsValue(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
+        let raw = UnsafeRawPointer(p)
+        var value: Int64 = 0
+        var k = 0
+        while k &+ 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            value = value &* 100_000_000 &+ Int64(truncatingIfNeeded: eightDigitsValue(word))
+            k &+= 8
+        }
+        while k < count {
+            value = value &* 10 &+ Int64(p[k] &- 0x30)
+            k &+= 1
+        }
+        return value
+    }
+
     /// From `offset`, skips eight bytes at a time while none is a quote, a backslash, a control character or
     /// non-ASCII; returns the offset of the first such byte, or where fewer than eight bytes are left before `end`.
     /// Two words are looked at per step (their masks joined, one branch): about a third faster on the usual 10–40
