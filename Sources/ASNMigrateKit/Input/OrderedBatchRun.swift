@@ -49,7 +49,8 @@ enum OrderedBatchRun {
         readFiles: for file in files {
             do {
                 try RecordReader(file: file).forEach { item in
-                    if feed.isCancelled() { throw CancellationError() }
+                    // Every 64th item: asking takes the queue's lock, which the workers and the consumer share.
+                    if items.count & 63 == 0 && feed.isCancelled() { throw CancellationError() }
                     items.append(.item(item))
                     if case .record(let record) = item { bytes += record.bytes.count }
                     if bytes >= batchBytes && !flush() { throw CancellationError() }
