@@ -126,31 +126,41 @@ enum FileShape: Equatable {
         return .other
     }
 
-    /// Whether the value opening at `line[from]` closes exactly at `line[to - 1]`.
+    /// Whether the value opening at `line[from]` closes exactly at `line[to - 1]`. A string's bytes are passed
+    /// over eight at a time up to its next quote or backslash (most of a record's bytes are inside strings).
     private static func closesAtEnd(_ line: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
         var depth = 0
-        var inString = false
-        var escaped = false
-        for i in from..<to {
-            let byte = line[i]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == 0x5C {
-                    escaped = true
-                } else if byte == 0x22 {
-                    inString = false
+        var i = from
+        while i < to {
+            switch base[i] {
+            case 0x22:
+                i += 1
+                inString: while true {
+                    while i &+ 8 <= to {
+                        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        let hit = ByteTables.matches(word, 0x22) | ByteTables.matches(word, 0x5C)
+                        if hit != 0 {
+                            i &+= hit.trailingZeroBitCount &>> 3
+                            break
+                        }
+                        i &+= 8
+                    }
+                    guard i < to else { return false }
+                    switch base[i] {
+                    case 0x22: break inString
+                    case 0x5C: i += 2
+                    default: i += 1
+                    }
                 }
-                continue
-            }
-            switch byte {
-            case 0x22: inString = true
             case 0x7B, 0x5B: depth += 1
             case 0x7D, 0x5D:
                 depth -= 1
                 if depth <= 0 { return depth == 0 && i == to - 1 }
             default: break
             }
+            i += 1
         }
         return false
     }

@@ -37,22 +37,23 @@ enum OrderedBatchRun {
 
     /// The splitting thread: cuts every file into batches until the files end or the run stops.
     private static func split(_ files: [InputFile], batchBytes: Int, feed: OrderedWorkers.Feed<[ReadItem]>) {
+        // No nested function shares these two: a variable a local function captures is checked for exclusive
+        // access at run time on every use (a record's worth of work on the splitting thread).
         var items: [ReadItem] = []
         var bytes = 0
-        func flush() -> Bool {
-            defer {
-                items = []
-                bytes = 0
-            }
-            return feed.add(items)
-        }
         readFiles: for file in files {
             do {
                 try RecordReader(file: file).forEach { item in
-                    if feed.isCancelled() { throw CancellationError() }
+                    // Every 64th item: asking takes the queue's lock, which the workers and the consumer share.
+                    if items.count & 63 == 0 && feed.isCancelled() { throw CancellationError() }
                     items.append(.item(item))
                     if case .record(let record) = item { bytes += record.bytes.count }
-                    if bytes >= batchBytes && !flush() { throw CancellationError() }
+                    if bytes >= batchBytes {
+                        let batch = items
+                        items = []
+                        bytes = 0
+                        if !feed.add(batch) { throw CancellationError() }
+                    }
                 }
             } catch let error as ASNError where error.code == .unreadableInput {
                 // As the sequential loops do: the rest of an unreadable file is one reject, and reading goes on.
@@ -64,7 +65,7 @@ enum OrderedBatchRun {
                 break readFiles
             }
         }
-        if !items.isEmpty { _ = flush() }
+        if !items.isEmpty { _ = feed.add(items) }
     }
 
     /// The splitting thread over a producer: batches its items until it returns, throws or the run stops.

@@ -13,8 +13,12 @@ struct MigrateWriter {
     let shownLimit: Int
     /// How many rejects standard error showed.
     private(set) var shownOnConsole = 0
-    /// Bytes for `--out` not yet written.
+    /// Bytes for `--out` not yet written, after `held`.
     private var buffer: [UInt8] = []
+    /// Whole arrays for `--out` not yet written, in order (batches' JSON lines, kept rather than copied).
+    private var held: [[UInt8]] = []
+    /// How many bytes `held` has.
+    private var heldBytes = 0
     /// The CSV output's rows.
     private var csv: CSVWriter
     /// The rejects CSV's rows.
@@ -57,22 +61,39 @@ struct MigrateWriter {
                 try reject(MigrationOutput.rejectRow(e))
             }
         }
-        buffer.append(contentsOf: batch.jsonLines)
-        if buffer.count >= 1 << 20 {
-            try out.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
+        if !batch.jsonLines.isEmpty {
+            if !buffer.isEmpty {
+                hold(buffer)
+                buffer = []
+            }
+            hold(batch.jsonLines)
         }
+        if heldBytes + buffer.count >= 1 << 20 { try flush() }
     }
 
     /// Writes what is left and commits the rejects, then the output.
     mutating func commit() throws(ASNError) {
-        try out.write(buffer)
-        buffer.removeAll()
+        try flush()
         if let rejects {
             try rejects.write(rejectRows.drain())
             try rejects.commit()
         }
         try out.commit()
+    }
+
+    /// Keeps `bytes` to write after what is held already.
+    private mutating func hold(_ bytes: [UInt8]) {
+        held.append(bytes)
+        heldBytes += bytes.count
+    }
+
+    /// Writes what is held, then the buffer (at least once, so an empty output is still written to).
+    private mutating func flush() throws(ASNError) {
+        for bytes in held { try out.write(bytes) }
+        held.removeAll(keepingCapacity: true)
+        heldBytes = 0
+        try out.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
     }
 
     /// One rejects row: to `--rejects`, or to standard error while fewer than `shownLimit` were shown.

@@ -15,8 +15,7 @@ package enum NumericID {
     package static func isValid(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         let length = end - start
         guard length > 0, length <= maximumDigits else { return false }
-        for k in start..<end where p[k] &- 0x30 >= 10 { return false }
-        return true
+        return ByteTables.allDigits(p + start, length)
     }
 
     /// The `bad_id` reject for `field` (its dotted path in the record) holding `found` (described, such as

@@ -29,4 +29,53 @@ import Testing
         try splitter.finish { items.append($0) }
         #expect(items.count == 7, "one item per non-blank line: \(items.count)")
     }
+
+    /// `closesBefore` passes over a string's bytes a word at a time: it must decide as the byte-at-a-time reading of
+    /// brackets, strings and escapes does, on random mixes of those bytes (escapes and quotes at every position).
+    @Test func closesBeforeDecidesAsTheByteLoopDoes() {
+        let alphabet: [UInt8] = Array("{}[]\"\\\\aaaaaaaa,:".utf8)
+        var state: UInt64 = 31
+        var closing = 0
+        for _ in 0..<4_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            var bytes: [UInt8] = [0x7B]
+            for _ in 0..<Int(state >> 58) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            bytes.append(0x7D)
+            let expected = Self.referenceClosesAtEnd(bytes)
+            if expected { closing += 1 }
+            #expect(FileShape.closesBefore(bytes, from: 0, to: bytes.count) == expected, "\(bytes)")
+        }
+        #expect(closing > 100, "the mix must give values that close too: \(closing)")
+    }
+
+    /// The byte loop `closesBefore` replaced: whether the value opening at `bytes[0]` closes at the last byte.
+    private static func referenceClosesAtEnd(_ bytes: [UInt8]) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (i, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth <= 0 { return depth == 0 && i == bytes.count - 1 }
+            default: break
+            }
+        }
+        return false
+    }
 }

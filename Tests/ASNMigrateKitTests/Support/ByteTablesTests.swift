@@ -166,4 +166,67 @@ import Testing
             #expect(skipped == expected, "\(count) \(special) \(end)")
         }
     }
+
+    @Test func equalFindsADifferenceAtEveryPositionOfEveryLength() {
+        for count in 0...40 {
+            let a = (0..<count).map { UInt8(truncatingIfNeeded: 0x41 + $0) }
+            a.withUnsafeBufferPointer { pa in
+                let same = Array(a)
+                same.withUnsafeBufferPointer { #expect(ByteTables.equal(pa.baseAddress!, $0.baseAddress!, count)) }
+                for position in 0..<count {
+                    var b = a
+                    b[position] ^= 0x20
+                    b.withUnsafeBufferPointer { pb in
+                        #expect(!ByteTables.equal(pa.baseAddress!, pb.baseAddress!, count), "\(count) \(position)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func copyWritesExactlyTheRangeAtEveryLength() {
+        for count in 0...72 {
+            let source = (0..<count).map { UInt8(truncatingIfNeeded: 0x30 + $0) }
+            // Guard bytes around the target must stay as they were.
+            var target = [UInt8](repeating: 0xEE, count: count + 16)
+            source.withUnsafeBufferPointer { s in
+                target.withUnsafeMutableBufferPointer { t in
+                    if let from = s.baseAddress { ByteTables.copy(from, to: t.baseAddress! + 8, count) }
+                }
+            }
+            #expect(Array(target[8..<8 + count]) == source, "\(count)")
+            #expect(
+                target[..<8].allSatisfy { $0 == 0xEE } && target[(8 + count)...].allSatisfy { $0 == 0xEE }, "\(count)")
+        }
+    }
+
+    @Test func digitsAreToldAndReadAsTheByteLoopDoes() {
+        // Bytes just outside 0-9 (and ones whose +6 carries) at every position, among random digit strings.
+        let strangers: [UInt8] = [0x2F, 0x3A, 0x3F, 0x00, 0x20, 0x40, 0x7F, 0x80, 0xF9, 0xFA, 0xFF, 0x29, 0x39 + 0x10]
+        var state: UInt64 = 5
+        var digitStrings = 0
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let count = Int(state >> 59) % 19
+            var bytes = (0..<count).map { UInt8(0x30 + Int((state >> UInt64(8 + $0 % 40)) % 10)) }
+            if count > 0 && state & 1 == 0 {
+                bytes[Int(state >> 40) % count] = strangers[Int(state >> 20) % strangers.count]
+            }
+            let digits = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            bytes.withUnsafeBufferPointer { buffer in
+                let p = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                #expect(ByteTables.allDigits(p, count) == digits, "\(bytes)")
+                if digits {
+                    digitStrings += 1
+                    let expected = bytes.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+                    #expect(ByteTables.digitsValue(p, count) == expected, "\(bytes)")
+                }
+            }
+        }
+        #expect(digitStrings > 5_000)
+        let largest = Array("999999999999999999".utf8)
+        largest.withUnsafeBufferPointer {
+            #expect(ByteTables.digitsValue($0.baseAddress!, 18) == 999_999_999_999_999_999)
+        }
+    }
 }

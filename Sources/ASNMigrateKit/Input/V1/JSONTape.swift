@@ -136,6 +136,8 @@ private struct TapeScanner {
     var objects = 0
     /// Whether a string held a byte above ASCII.
     var nonASCII = false
+    /// Bit n set when a secret key is n bytes long (`secretKeyLengths`): most keys are passed over on their length.
+    private let secretLengths = secretKeyLengths
 
     /// Creates a scanner at the start.
     init(base: UnsafePointer<UInt8>, end: Int) {
@@ -245,8 +247,10 @@ private struct TapeScanner {
     }
 
     /// Whether the raw key bytes name one of `Envelope.secretKeys` (the one list both paths skip).
+    @inline(__always)
     private func isSecret(_ start: Int, _ keyEnd: Int) -> Bool {
         let length = keyEnd - start
+        guard length >= 64 || secretLengths & (1 << UInt64(length)) != 0 else { return false }
         for key in secretKeyBytes where key.count == length {
             let same = key.withUnsafeBufferPointer { b -> Bool in
                 guard let p = b.baseAddress else { return length == 0 }
@@ -385,3 +389,6 @@ private func isDigit(_ byte: UInt8) -> Bool {
 
 /// `Envelope.secretKeys` as raw bytes, for comparing against key bytes in the tape without making Strings.
 private let secretKeyBytes: [[UInt8]] = Envelope.secretKeys.sorted().map { Array($0.utf8) }
+
+/// The lengths of `secretKeyBytes` as bits (a key of 64 bytes or more is always compared).
+private let secretKeyLengths: UInt64 = secretKeyBytes.reduce(0) { $1.count < 64 ? $0 | 1 << UInt64($1.count) : $0 }

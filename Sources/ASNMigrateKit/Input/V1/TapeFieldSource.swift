@@ -48,14 +48,18 @@ final class TapeSlots {
         let mine = slots + base
         mine.initialize(repeating: -1, count: V1Keys.slotCount)
         let tape = self.tape
-        let end = tape.tokens[object].end
-        var k = object + 1
-        while k < end {
-            let key = tape.tokens[k]
-            if let slot = V1Keys.table.lookup(tape.base + key.start, key.end - key.start) {
-                mine[slot] = Int32(truncatingIfNeeded: k + 1)
+        let bytes = tape.base
+        tape.tokens.withUnsafeBufferPointer { tokens in
+            let end = tokens[object].end
+            var k = object + 1
+            while k < end {
+                let key = tokens[k]
+                if let slot = V1Keys.table.lookup(bytes + key.start, key.end - key.start) {
+                    mine[slot] = Int32(truncatingIfNeeded: k + 1)
+                }
+                let value = tokens[k + 1]
+                k = value.kind == .object || value.kind == .array ? value.end : k + 2
             }
-            k = tape.next(after: k + 1)
         }
         return base
     }
@@ -277,8 +281,7 @@ struct TapeFieldSource: V1FieldSource {
         let token = tape.tokens[index]
         let length = token.end - token.start
         guard length > 0, length <= limit else { return false }
-        for k in token.start..<token.end where tape.base[k] &- 0x30 >= 10 { return false }
-        return true
+        return ByteTables.allDigits(tape.base + token.start, length)
     }
 
     /// Whether a string token starts or ends with a space (which `trimmingSpaces` would remove).
@@ -293,9 +296,7 @@ struct TapeFieldSource: V1FieldSource {
         guard token.kind == .string || token.kind == .number, allDigits(index, limit: 18) else {
             throw FastPathDeclined()
         }
-        var value: Int64 = 0
-        for k in token.start..<token.end { value = value &* 10 &+ Int64(tape.base[k] &- 0x30) }
-        return value
+        return ByteTables.digitsValue(tape.base + token.start, token.end - token.start)
     }
 }
 

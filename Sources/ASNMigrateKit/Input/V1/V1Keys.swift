@@ -52,15 +52,21 @@ enum V1Keys {
             guard length > 0, length &+ 1 < starts.count else { return nil }
             let first = start[0]
             let last = start[length &- 1]
+            let from = starts[length]
+            let to = starts[length &+ 1]
             return bytes.withUnsafeBufferPointer { buffer -> Int? in
-                guard let base = buffer.baseAddress else { return nil }
-                for k in starts[length]..<starts[length &+ 1] {
-                    let entry = entries[k]
-                    if entry.first == first, entry.last == last, ByteTables.equal(base + entry.offset, start, length) {
-                        return entry.slot
+                entries.withUnsafeBufferPointer { entries -> Int? in
+                    guard let base = buffer.baseAddress else { return nil }
+                    for k in from..<to {
+                        let entry = entries[k]
+                        if entry.first == first, entry.last == last,
+                            ByteTables.equal(base + entry.offset, start, length)
+                        {
+                            return entry.slot
+                        }
                     }
+                    return nil
                 }
-                return nil
             }
         }
     }

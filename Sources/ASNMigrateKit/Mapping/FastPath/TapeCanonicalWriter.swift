@@ -12,8 +12,6 @@ import Foundation
 struct TapeCanonicalWriter {
     /// Member key indices of the objects being written, innermost last.
     private var memberStack: [Int] = []
-    /// The output orders of the objects being written (ordinals of their members), innermost last.
-    private var orderStack: [Int] = []
     /// The keys and output orders of the last objects sorted, most recent first in `recent`.
     private var cache: [SortedKeys] = []
     /// How many keys each cache entry has: looked at first, so most entries are passed over without being read.
@@ -76,7 +74,17 @@ struct TapeCanonicalWriter {
 
     /// Writes the canonical bytes of the value at `index`.
     mutating func write(_ tape: JSONTape, _ index: Int) {
-        let token = tape.tokens[index]
+        tape.tokens.withUnsafeBufferPointer { tokens in
+            guard let first = tokens.baseAddress else { return }
+            write(TapeTokens(token: first, base: tape.base), index)
+        }
+    }
+
+    // MARK: - Private
+
+    /// Writes the canonical bytes of the value at `index`, reading the tape's tokens through a pointer.
+    private mutating func write(_ tape: TapeTokens, _ index: Int) {
+        let token = tape.token[index]
         let base = tape.base
         switch token.kind {
         case .string:
@@ -102,8 +110,6 @@ struct TapeCanonicalWriter {
             writeObject(tape, index)
         }
     }
-
-    // MARK: - Private
 
     /// Appends one byte.
     @inline(__always)
@@ -137,8 +143,8 @@ struct TapeCanonicalWriter {
     }
 
     /// Writes an object's members sorted by key bytes, keeping the last of equal keys.
-    private mutating func writeObject(_ tape: JSONTape, _ index: Int) {
-        let end = tape.tokens[index].end
+    private mutating func writeObject(_ tape: TapeTokens, _ index: Int) {
+        let end = tape.token[index].end
         let first = memberStack.count
         var key = index + 1
         while key < end {
@@ -147,28 +153,25 @@ struct TapeCanonicalWriter {
         }
         let count = memberStack.count - first
         let sorted = cachedEntry(tape, first, count) ?? sortIntoCache(tape, first, count)
-        // The order goes on a stack: nested objects sort into the cache while this one is written.
-        let orderStart = orderStack.count
-        orderStack.append(contentsOf: cache[sorted].order)
-        let orderEnd = orderStack.count
+        // Held by value, not copied: a nested object sorting into this entry while it is written gets new storage.
+        let order = cache[sorted].order
         put(0x7B)
-        var n = orderStart
-        while n < orderEnd {
-            if n > orderStart { put(0x2C) }
-            let member = memberStack[first + orderStack[n]]
-            let keyToken = tape.tokens[member]
-            copy(tape.base + keyToken.start - 1, keyToken.end - keyToken.start + 2)
-            put(0x3A)
-            write(tape, member + 1)
-            n += 1
+        order.withUnsafeBufferPointer { order in
+            for n in order.indices {
+                if n > 0 { put(0x2C) }
+                let member = memberStack[first &+ order[n]]
+                let keyToken = tape.token[member]
+                copy(tape.base + keyToken.start - 1, keyToken.end - keyToken.start + 2)
+                put(0x3A)
+                write(tape, member + 1)
+            }
         }
         put(0x7D)
-        orderStack.removeSubrange(orderStart...)
         memberStack.removeSubrange(first...)
     }
 
     /// The cache entry whose keys are the object's, in the same order, if any (the one hit last tried first).
-    private mutating func cachedEntry(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int? {
+    private mutating func cachedEntry(_ tape: TapeTokens, _ first: Int, _ count: Int) -> Int? {
         if recent < cache.count, cacheCounts[recent] == count, cache[recent].holds(tape, memberStack, first, count) {
             return recent
         }
@@ -182,7 +185,7 @@ struct TapeCanonicalWriter {
 
     /// Sorts the object's members and keeps their output order (last of equal keys kept) with their keys in a cache
     /// entry; returns the entry.
-    private mutating func sortIntoCache(_ tape: JSONTape, _ first: Int, _ count: Int) -> Int {
+    private mutating func sortIntoCache(_ tape: TapeTokens, _ first: Int, _ count: Int) -> Int {
         // Each key's first eight bytes as a big-endian number order keys as their bytes do, up to ties.
         prefixes.removeAll(keepingCapacity: true)
         for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
@@ -223,7 +226,7 @@ struct TapeCanonicalWriter {
 
     /// Compares the keys of members `a` and `b` (ordinals) of the object being sorted: by prefix, then all bytes.
     @inline(__always)
-    private func keyOrder(_ tape: JSONTape, _ first: Int, _ a: Int, _ b: Int) -> Int {
+    private func keyOrder(_ tape: TapeTokens, _ first: Int, _ a: Int, _ b: Int) -> Int {
         let pa = prefixes[a]
         let pb = prefixes[b]
         if pa != pb { return pa < pb ? -1 : 1 }
@@ -232,8 +235,8 @@ struct TapeCanonicalWriter {
 
     /// The first eight bytes of a key token, big-endian, zero-padded (reads only the key's own bytes).
     @inline(__always)
-    private func prefix(_ tape: JSONTape, _ key: Int) -> UInt64 {
-        let token = tape.tokens[key]
+    private func prefix(_ tape: TapeTokens, _ key: Int) -> UInt64 {
+        let token = tape.token[key]
         let length = token.end - token.start
         let p = tape.base + token.start
         if length >= 8 { return UInt64(bigEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
@@ -244,9 +247,9 @@ struct TapeCanonicalWriter {
 
     /// Compares the raw bytes of two key tokens (keys never have escapes on a tape): negative, zero or positive.
     @inline(__always)
-    private func compareKeys(_ tape: JSONTape, _ a: Int, _ b: Int) -> Int {
-        let x = tape.tokens[a]
-        let y = tape.tokens[b]
+    private func compareKeys(_ tape: TapeTokens, _ a: Int, _ b: Int) -> Int {
+        let x = tape.token[a]
+        let y = tape.token[b]
         return ByteTables.compare(tape.base + x.start, x.end - x.start, tape.base + y.start, y.end - y.start)
     }
 }
@@ -261,14 +264,14 @@ private struct SortedKeys {
     var order: [Int] = []
 
     /// Whether the `count` keys at `members[first...]` are these keys, in this order.
-    func holds(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) -> Bool {
+    func holds(_ tape: TapeTokens, _ members: [Int], _ first: Int, _ count: Int) -> Bool {
         guard count == lengths.count else { return false }
         return bytes.withUnsafeBufferPointer { kept -> Bool in
             // Empty keys have no bytes to point at; any pointer serves to compare zero bytes.
             let p = kept.baseAddress ?? tape.base
             var offset = 0
             for k in 0..<count {
-                let token = tape.tokens[members[first + k]]
+                let token = tape.token[members[first + k]]
                 let length = token.end - token.start
                 guard length == lengths[k], ByteTables.equal(p + offset, tape.base + token.start, length) else {
                     return false
@@ -280,14 +283,32 @@ private struct SortedKeys {
     }
 
     /// Keeps the `count` keys at `members[first...]`.
-    mutating func keep(_ tape: JSONTape, _ members: [Int], _ first: Int, _ count: Int) {
+    mutating func keep(_ tape: TapeTokens, _ members: [Int], _ first: Int, _ count: Int) {
         lengths.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
         for k in 0..<count {
-            let token = tape.tokens[members[first + k]]
+            let token = tape.token[members[first + k]]
             lengths.append(token.end - token.start)
             bytes.append(
                 contentsOf: UnsafeBufferPointer(start: tape.base + token.start, count: token.end - token.start))
+        }
+    }
+}
+
+/// A tape's tokens through a pointer (valid while the tape is being written), and the bytes they point into.
+private struct TapeTokens {
+    /// The first token.
+    let token: UnsafePointer<JSONTape.Token>
+    /// The bytes.
+    let base: UnsafePointer<UInt8>
+
+    /// The index of the token after the value at `index` (its descendants skipped), as `JSONTape.next(after:)`.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let t = token[index]
+        switch t.kind {
+        case .object, .array: return t.end
+        default: return index &+ 1
         }
     }
 }

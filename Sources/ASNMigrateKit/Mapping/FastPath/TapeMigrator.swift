@@ -351,12 +351,13 @@ final class TapeMigrator {
     private func v1Type(_ token: Int32, _ tape: JSONTape) -> TapeMigration.V1Type? {
         let t = tape.tokens[Int(token)]
         let length = t.end - t.start
-        for type in plan.types where type.bytes.count == length {
-            let same = type.bytes.withUnsafeBufferPointer { bytes -> Bool in
+        // By index, each type's bytes read in place: iterating the types would copy (retain) each one.
+        for k in plan.types.indices where plan.types[k].bytes.count == length {
+            let same = plan.types[k].bytes.withUnsafeBufferPointer { bytes -> Bool in
                 guard let p = bytes.baseAddress else { return length == 0 }
                 return ByteTables.equal(p, tape.base + t.start, length)
             }
-            if same { return type }
+            if same { return plan.types[k] }
         }
         return nil
     }
@@ -541,11 +542,21 @@ final class TapeMigrator {
         return b
     }
 
-    /// A hash of a token's bytes (never 0).
+    /// A hash of a token's bytes (never 0), eight bytes a step: only compared within one record.
     private static func hash(_ token: Int32, _ tape: JSONTape) -> UInt64 {
         let t = tape.tokens[Int(token)]
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for k in t.start..<t.end { h = (h ^ UInt64(tape.base[k])) &* 0x0100_0000_01b3 }
+        let raw = UnsafeRawPointer(tape.base)
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(t.end - t.start)
+        var k = t.start
+        while k + 8 <= t.end {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)) &* 0x0100_0000_01b3
+            h ^= h >> 29
+            k += 8
+        }
+        while k < t.end {
+            h = (h ^ UInt64(tape.base[k])) &* 0x0100_0000_01b3
+            k += 1
+        }
         return h | 1
     }
 
@@ -865,14 +876,33 @@ private struct JSONOut {
         first = false
     }
 
-    /// `,` when needed, then `"name":`.
+    /// `,` when needed, then `"name":`: one append (each append of an array checks that it is unshared).
     mutating func key(_ name: StaticString) {
-        if !first { bytes.append(0x2C) }
+        member(name, quoted: nil)
+    }
+
+    /// `,` when needed, `"name":`, then, with `quoted`, the value's bytes in quotes: written in one append.
+    private mutating func member(_ name: StaticString, quoted value: UnsafeBufferPointer<UInt8>?) {
+        let comma = first ? 0 : 1
         first = false
-        bytes.append(0x22)
-        literal(name)
-        bytes.append(0x22)
-        bytes.append(0x3A)
+        let length = name.utf8CodeUnitCount
+        let valueLength = value.map { $0.count + 2 } ?? 0
+        let count = comma + length + 3 + valueLength
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            guard let p = buffer.baseAddress else { return }
+            p[0] = 0x2C
+            p[comma] = 0x22
+            ByteTables.copy(name.utf8Start, to: p + comma + 1, length)
+            p[comma + length + 1] = 0x22
+            p[comma + length + 2] = 0x3A
+            if let value {
+                let at = comma + length + 3
+                p[at] = 0x22
+                if let v = value.baseAddress { ByteTables.copy(v, to: p + at + 1, value.count) }
+                p[at + value.count + 1] = 0x22
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
+        }
     }
 
     /// Bytes as they are.
@@ -889,11 +919,8 @@ private struct JSONOut {
     /// them), left out for -1.
     mutating func text(_ name: StaticString, _ token: Int32) {
         guard token >= 0 else { return }
-        key(name)
         let t = tape.tokens[Int(token)]
-        bytes.append(0x22)
-        bytes.append(contentsOf: UnsafeBufferPointer(start: tape.base + t.start, count: t.end - t.start))
-        bytes.append(0x22)
+        member(name, quoted: UnsafeBufferPointer(start: tape.base + t.start, count: t.end - t.start))
     }
 
     /// An integer member, left out for nil.
@@ -933,15 +960,27 @@ private struct JSONOut {
     /// variant bits set (`UUIDv5`).
     mutating func uuid(_ digest: (UInt64, UInt64, UInt32)) {
         var value = digest
+        // The 38 bytes of text are made on the stack and appended at once.
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { raw in
             guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             UUIDv5.markVersion5(p)
-            bytes.append(0x22)
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(0x2D) }
-                ByteTables.appendHex(raw[index], to: &bytes)
+            withUnsafeMutableBytes(of: &text) { out in
+                var at = 0
+                out[at] = 0x22
+                at += 1
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = 0x2D
+                        at += 1
+                    }
+                    out[at] = ByteTables.lowerHexDigits[Int(raw[index] >> 4)]
+                    out[at + 1] = ByteTables.lowerHexDigits[Int(raw[index] & 0x0F)]
+                    at += 2
+                }
+                out[at] = 0x22
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<(at + 1)]))
             }
-            bytes.append(0x22)
         }
     }
 
