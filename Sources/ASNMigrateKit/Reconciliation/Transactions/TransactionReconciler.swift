@@ -206,13 +206,14 @@ package struct TransactionReconciler: Sendable {
         var partner1 = [Int](repeating: -1, count: v1.count)
         var partner2 = [Int](repeating: -1, count: v2.count)
         var restored = 0
-        for (i, t) in v1.enumerated() {
+        for i in v1.indices {
+            let t = collector.identity(at: i)
             guard fetched.contains(.init(environment: t.environment, originalTransactionId: t.originalTransactionId))
             else {
                 fate1[i] = .notFetched
                 continue
             }
-            let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.info.transactionId ?? "")
+            let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.transactionId ?? "")
             if let j = index[key], partner2[j] < 0,
                 (transactions[j].originalTransactionId(pool) ?? "") == t.originalTransactionId
             {
@@ -309,7 +310,7 @@ package struct TransactionReconciler: Sendable {
 
         let unpackedStatuses = statuses.lazy.map { $0.unpacked(pool) }
         let status = SubscriptionStatusComparison(options: options).compare(
-            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFactsBySubscription[$0] })
+            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFacts(of: $0) })
         differences += status.differences
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }

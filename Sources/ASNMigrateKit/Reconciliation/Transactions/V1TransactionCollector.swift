@@ -89,11 +89,8 @@ package struct V1TransactionCollector: Sendable {
     package private(set) var withoutId = 0
     /// The earliest and latest non-inferred notification event time seen.
     package private(set) var eventRange: ClosedRange<Int64>?
-    /// The state facts of every record of the subscriptions in `statusSubscriptions` (`V1RecordFacts.stateFact(of:)`;
-    /// records without an event time tell no state and are left out), in input order.
-    package private(set) var stateFactsBySubscription: [SubscriptionKey: [StateFact]] = [:]
-    /// One copy of each repeated text the kept state facts hold.
-    private var strings = SharedStrings()
+    /// The state facts of every record of the subscriptions in `statusSubscriptions`, packed (`stateFacts(of:)`).
+    private var stateFacts = PackedStateFacts()
     /// The subscriptions whose records are kept for the status comparison.
     package let statusSubscriptions: Set<SubscriptionKey>
 
@@ -102,12 +99,33 @@ package struct V1TransactionCollector: Sendable {
         self.statusSubscriptions = statusSubscriptions
     }
 
+    /// The state facts of every record of `subscription` (one of `statusSubscriptions`), in input order
+    /// (`V1RecordFacts.stateFact(of:)`; records without an event time tell no state and are left out); nil when no
+    /// record told any.
+    package func stateFacts(of subscription: SubscriptionKey) -> [StateFact]? {
+        stateFacts.facts(of: subscription, pool: pool)
+    }
+
     /// How many transactions are held.
     package var transactionCount: Int { held.count }
 
     /// The transaction at `position` (in the order first seen), made from its packed form.
     package func transaction(at position: Int) -> V1Transaction {
         held[position].unpacked(pool)
+    }
+
+    /// Where `transactionId` is among a packed receipt entry's members.
+    private static let transactionIdMember = PackedMembers<LatestReceiptInfo>.member { $0.transactionId = "" }
+
+    /// The environment, subscription and transactionId of the transaction at `position`, read without unpacking it.
+    package func identity(at position: Int) -> (
+        environment: String, originalTransactionId: String, transactionId: String?
+    ) {
+        let t = held[position]
+        return (
+            pool.string(t.environment), pool.string(t.originalTransactionId),
+            t.info.word(Self.transactionIdMember).flatMap { pool.text($0) }
+        )
     }
 
     /// The transactions, in the order first seen, all made from their packed form (`transaction(at:)` makes one).
@@ -138,7 +156,7 @@ package struct V1TransactionCollector: Sendable {
     }
 
     /// Takes one V1 record's facts with its `keptStateFacts` for this collector's `statusSubscriptions`.
-    package mutating func add(_ facts: V1RecordFacts, stateFacts: [(SubscriptionKey, StateFact)]) {
+    package mutating func add(_ facts: V1RecordFacts, stateFacts kept: [(SubscriptionKey, StateFact)]) {
         if let time = facts.eventTime, !facts.eventTimeInferred {
             eventRange = eventRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
         }
@@ -169,15 +187,7 @@ package struct V1TransactionCollector: Sendable {
                 }
             }
         }
-        for (key, var fact) in stateFacts {
-            for at in fact.transactions.indices {
-                fact.transactions[at].transactionId = strings.share(fact.transactions[at].transactionId)
-                fact.transactions[at].productId = strings.share(fact.transactions[at].productId)
-            }
-            let renewalProduct = strings.share(fact.renewal?.autoRenewProductId)
-            fact.renewal?.autoRenewProductId = renewalProduct
-            stateFactsBySubscription[key, default: []].append(fact)
-        }
+        for (key, fact) in kept { self.stateFacts.append(fact, of: key, pool: &pool) }
     }
 }
 
