@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One pass of `reconcile` over every input: the V2 side first (decoded on all cores, in input order), then the V1
 /// side through `migrate`'s pipeline (also gathering transactions when the V2 side holds Apple's API view), judging
 /// the records of one shard, or all of them.
@@ -139,13 +143,18 @@ struct ReconcilePass {
 
     /// Against Apple's API view: the same parallel pass also reads every V1 record's transactions.
     private func readV1WithTransactions(into state: State) throws {
-        state.collector = V1TransactionCollector(statusSubscriptions: state.transactions.statusSubscriptions)
+        let kept = state.transactions.statusSubscriptions
+        state.collector = V1TransactionCollector(statusSubscriptions: kept)
         let consume = { (batch: TransactionFactsPipeline.Batch) in
             state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
             for outcome in batch.outcomes { state.reconciler.addV1(outcome) }
-            for facts in batch.facts { state.collector.add(facts) }
+            // The workers made each record's state facts: this thread only merges.
+            for (at, facts) in batch.facts.enumerated() {
+                state.collector.add(facts, stateFacts: kept.isEmpty ? [] : batch.stateFacts[at])
+            }
         }
-        let pipeline = TransactionFactsPipeline(mapper: FastRecordMapper(table: inputs.table))
+        let pipeline = TransactionFactsPipeline(
+            mapper: FastRecordMapper(table: inputs.table), statusSubscriptions: kept)
         if let database = settings.v1Database {
             let reader = PostgresReader(source: database)
             try pipeline.run(produce: { try reader.v1Records($0) }, consume: consume)
@@ -163,6 +172,7 @@ struct ReconcilePass {
             comparison = state.transactions.finish(v1: state.collector)
             state.transactions = TransactionReconciler(rules: inputs.transactionRules, options: settings.options)
             state.collector = V1TransactionCollector()
+            Self.returnFreedMemory()
         }
         var reconciler = state.reconciler
         // One copy of the records, not two.
@@ -205,6 +215,18 @@ struct ReconcilePass {
             time: payload.signedDate,
             idCheck: V2IDCheck.checked(.record(V2Record(payload: payload, location: location, contentDigest: []))).error
         )
+    }
+
+    /// Hands the heap's free pages back to the system (glibc's `malloc_trim`, looked up at run time: the Glibc module
+    /// does not declare it). Much of what the API view frees before pairing was made on the reading threads, in their
+    /// own malloc arenas, which the pairing on this thread does not reuse: handed back, it is not counted twice in
+    /// the peak.
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+            typealias Trim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(nil, "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
     }
 
     /// Whether `shard` (all shards when nil) holds shard number `k`.

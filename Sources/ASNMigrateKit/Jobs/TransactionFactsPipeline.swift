@@ -7,11 +7,15 @@ package struct TransactionFactsPipeline: Sendable {
     package let mapper: any RecordMapping
     /// Worker threads.
     package let workers: Int
+    /// The subscriptions whose records' state facts the workers make (`V1TransactionCollector.keptStateFacts`).
+    package let statusSubscriptions: Set<SubscriptionKey>
 
-    /// Creates a pipeline; `workers` defaults to the active processor count.
-    package init(mapper: any RecordMapping, workers: Int? = nil) {
+    /// Creates a pipeline; `workers` defaults to the active processor count; each record's state facts about
+    /// `statusSubscriptions` are made on the workers too.
+    package init(mapper: any RecordMapping, workers: Int? = nil, statusSubscriptions: Set<SubscriptionKey> = []) {
         self.mapper = mapper
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.statusSubscriptions = statusSubscriptions
     }
 
     /// One batch: the mapped outcomes and the facts of the records that are not rejects, both in input order.
@@ -20,6 +24,8 @@ package struct TransactionFactsPipeline: Sendable {
         package var outcomes: [V1RecordOutcome] = []
         /// The transaction facts.
         package var facts: [V1RecordFacts] = []
+        /// For each of `facts`, its state facts about the pipeline's `statusSubscriptions` (empty without them).
+        package var stateFacts: [[(SubscriptionKey, StateFact)]] = []
         /// For each of `facts`, the index in `outcomes` of the record it was read from.
         package var factOutcomes: [Int] = []
         /// Input bytes of the batch's records, each with its line break (for the progress line).
@@ -31,9 +37,10 @@ package struct TransactionFactsPipeline: Sendable {
     /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
     package func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
+        let kept = statusSubscriptions
         try OrderedBatchRun.run(
             files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-            process: { items in Self.process(items, mapper: mapper) }
+            process: { items in Self.process(items, mapper: mapper, keeping: kept) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -46,9 +53,10 @@ package struct TransactionFactsPipeline: Sendable {
         consume: (Batch) throws -> Void
     ) throws {
         let mapper = self.mapper
+        let kept = statusSubscriptions
         try OrderedBatchRun.run(
             produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-            process: { items in Self.process(items, mapper: mapper) }
+            process: { items in Self.process(items, mapper: mapper, keeping: kept) }
         ) { batch in
             if let failure = batch.failure { throw failure }
             try consume(batch)
@@ -58,7 +66,9 @@ package struct TransactionFactsPipeline: Sendable {
     // MARK: - Private
 
     /// A worker's job.
-    private static func process(_ items: [ReadItem], mapper: any RecordMapping) -> Batch {
+    private static func process(_ items: [ReadItem], mapper: any RecordMapping, keeping: Set<SubscriptionKey>)
+        -> Batch
+    {
         var batch = Batch()
         for item in items {
             switch item {
@@ -69,9 +79,12 @@ package struct TransactionFactsPipeline: Sendable {
                 batch.outcomes.append(mapped.outcome)
                 if case .rejected = mapped.outcome { continue }
                 if let body = mapped.body {
+                    let facts = V1RecordFacts(body: body, receivedAt: mapped.receivedAt, location: record.location)
                     batch.factOutcomes.append(batch.outcomes.count - 1)
-                    batch.facts.append(
-                        V1RecordFacts(body: body, receivedAt: mapped.receivedAt, location: record.location))
+                    batch.facts.append(facts)
+                    if !keeping.isEmpty {
+                        batch.stateFacts.append(V1TransactionCollector.keptStateFacts(facts, of: keeping))
+                    }
                 }
             case .item(.broken(let error)):
                 batch.outcomes.append(.rejected(error))

@@ -206,7 +206,7 @@ extension NightlyStore {
         for key in try keys(of: ids) {
             var collector = V1TransactionCollector()
             for facts in try v1Transactions(of: key) { collector.add(facts) }
-            count += collector.transactions.count
+            count += collector.transactionCount
         }
         return count
     }

@@ -1,10 +1,23 @@
-/// A V2 model (a transaction or renewal info) held compactly for a whole run, as Apple's API view is: one 64-bit word
-/// per present member, in the model's member order (`visitMembers`), and a mask of the members present.
+/// A model whose members can be packed: an empty value and a visit of every member, by key and `inout`, in a fixed
+/// order (the V2 models' `visitMembers`, and a V1 receipt entry's, `LatestReceiptInfo+Packing`).
+package protocol PackableModel: Sendable {
+    /// An empty model.
+    init()
+    /// Visits every member, by key and `inout`, in a fixed order.
+    mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor)
+}
+
+extension JWSTransactionDecodedPayload: PackableModel {}
+extension JWSRenewalInfoDecodedPayload: PackableModel {}
+
+/// A model (a V2 transaction or renewal info, a V1 receipt entry) held compactly for a whole run, as Apple's API view
+/// and the V1 archive's transactions are: one 64-bit word per present member, in the model's member order
+/// (`visitMembers`), and a mask of the members present.
 ///
 /// Text is a `StringPool` token: a numeric id is the number itself and other text is stored once in the pool, so a
 /// hundred thousand transactions naming one product, bundle or subscription share one copy. Numbers and flags are
 /// their bits. `unpacked(_:)` gives back exactly the model that was packed.
-package struct PackedMembers<Model: V2ScalarModel>: Sendable {
+package struct PackedMembers<Model: PackableModel>: Sendable {
     /// Bit i is set when member i (in `visitMembers` order) is present.
     private var present: UInt64
     /// The present members' words, in order.
@@ -28,6 +41,35 @@ package struct PackedMembers<Model: V2ScalarModel>: Sendable {
             for (at, word) in filled.enumerated() { buffer[at] = word }
             count = filled.count
         }
+    }
+
+    /// The mask of the members present in `model` (bit i: member i in `visitMembers` order), read without packing.
+    package static func presence(of model: Model) -> UInt64 {
+        var counter = PresenceCounter()
+        var copy = model
+        copy.visitMembers(&counter)
+        return counter.present
+    }
+
+    /// The mask of the members present.
+    package var presence: UInt64 { present }
+
+    /// The word of member `member` (its position in `visitMembers` order), nil when absent: one member read without
+    /// unpacking the model (a text's word is its `StringPool` token, a number's its bits).
+    package func word(_ member: Int) -> UInt64? {
+        guard member >= 0, member < UInt64.bitWidth else { return nil }
+        let bit = UInt64(1) << UInt64(member)
+        guard present & bit != 0 else { return nil }
+        let at = (present & (bit - 1)).nonzeroBitCount
+        return at < words.count ? words[at] : nil
+    }
+
+    /// The position, in `visitMembers` order, of the one member `set` makes present in an empty model (`{
+    /// $0.purchaseDate = 0 }`): named by the model's own property, never by a key string.
+    package static func member(_ set: (inout Model) -> Void) -> Int {
+        var model = Model()
+        set(&model)
+        return presence(of: model).trailingZeroBitCount
     }
 
     /// The model as packed; `pool` must be the pool it was packed with.
@@ -65,6 +107,23 @@ private struct Packer: V2MemberVisitor {
         guard let word, member < UInt64.bitWidth else { return }
         present |= 1 << UInt64(member)
         words.append(word)
+    }
+}
+
+/// Notes which visited members are present.
+private struct PresenceCounter: V2MemberVisitor {
+    var present: UInt64 = 0
+    var member = 0
+
+    mutating func visit(_ key: String, _ value: inout String?) { put(value != nil) }
+    mutating func visit(_ key: String, _ value: inout Int64?) { put(value != nil) }
+    mutating func visit(_ key: String, _ value: inout Int?) { put(value != nil) }
+    mutating func visit(_ key: String, _ value: inout Bool?) { put(value != nil) }
+
+    /// Records member `member`'s presence.
+    private mutating func put(_ isPresent: Bool) {
+        defer { member += 1 }
+        if isPresent, member < UInt64.bitWidth { present |= 1 << UInt64(member) }
     }
 }
 

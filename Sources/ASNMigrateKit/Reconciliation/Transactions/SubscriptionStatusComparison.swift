@@ -40,7 +40,7 @@ package struct SubscriptionStatusComparison: Sendable {
             differences: [Discrepancy], summary: TransactionSummary.StatusSummary
         )
     {
-        compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFactsBySubscription[$0] })
+        compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFacts(of: $0) })
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against each subscription's V1 state facts

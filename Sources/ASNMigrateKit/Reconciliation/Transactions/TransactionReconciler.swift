@@ -36,13 +36,44 @@ package struct TransactionReconciler: Sendable {
     private struct HeldTransaction: Sendable {
         var payload: PackedMembers<JWSTransactionDecodedPayload>
         var environment: String
+
+        /// Where `purchaseDate` and `originalTransactionId` are among the packed members.
+        private static let purchaseDateMember = PackedMembers<JWSTransactionDecodedPayload>.member {
+            $0.purchaseDate = 0
+        }
+        private static let originalTransactionIdMember = PackedMembers<JWSTransactionDecodedPayload>.member {
+            $0.originalTransactionId = ""
+        }
+
+        /// `purchaseDate`, read without unpacking.
+        var purchaseDate: Int64? { payload.word(Self.purchaseDateMember).map { Int64(bitPattern: $0) } }
+
+        /// `originalTransactionId`, read without unpacking; `pool` is the pool it was packed with.
+        func originalTransactionId(_ pool: StringPool) -> String? {
+            payload.word(Self.originalTransactionIdMember).flatMap { pool.text($0) }
+        }
     }
 
-    /// One kept status: the status as read without its payloads, which are packed.
+    /// One kept status: the status's own members, its payloads packed (a `V2SubscriptionStatus` kept whole would hold
+    /// room for both payloads inline, over 1 KB a status, even with them packed apart).
     private struct HeldStatus: Sendable {
-        var status: V2SubscriptionStatus
+        var environment: String
+        var originalTransactionId: String
+        var subscriptionGroupIdentifier: String?
+        var status: Int?
+        var fetchedAt: Int64?
+        var location: SourceLocation
         var transaction: PackedMembers<JWSTransactionDecodedPayload>?
         var renewal: PackedMembers<JWSRenewalInfoDecodedPayload>?
+
+        /// The status as read.
+        func unpacked(_ pool: StringPool) -> V2SubscriptionStatus {
+            V2SubscriptionStatus(
+                environment: environment, originalTransactionId: originalTransactionId,
+                subscriptionGroupIdentifier: subscriptionGroupIdentifier, status: status,
+                transaction: transaction?.unpacked(pool), renewal: renewal?.unpacked(pool), fetchedAt: fetchedAt,
+                location: location)
+        }
     }
 
     /// One V2 transaction as `finish` reads it, unpacked when read.
@@ -75,12 +106,14 @@ package struct TransactionReconciler: Sendable {
                     HeldTransaction(
                         payload: PackedMembers(transaction.payload, pool: &pool), environment: transaction.environment))
             }
-        case .status(var status):
-            let transaction = status.transaction.map { PackedMembers($0, pool: &pool) }
-            let renewal = status.renewal.map { PackedMembers($0, pool: &pool) }
-            status.transaction = nil
-            status.renewal = nil
-            statuses.append(HeldStatus(status: status, transaction: transaction, renewal: renewal))
+        case .status(let status):
+            statuses.append(
+                HeldStatus(
+                    environment: status.environment, originalTransactionId: status.originalTransactionId,
+                    subscriptionGroupIdentifier: status.subscriptionGroupIdentifier, status: status.status,
+                    fetchedAt: status.fetchedAt, location: status.location,
+                    transaction: status.transaction.map { PackedMembers($0, pool: &pool) },
+                    renewal: status.renewal.map { PackedMembers($0, pool: &pool) }))
         }
     }
 
@@ -91,8 +124,7 @@ package struct TransactionReconciler: Sendable {
     package var statusSubscriptions: Set<SubscriptionKey> {
         Set(
             statuses.map {
-                SubscriptionKey(
-                    environment: $0.status.environment, originalTransactionId: $0.status.originalTransactionId)
+                SubscriptionKey(environment: $0.environment, originalTransactionId: $0.originalTransactionId)
             })
     }
 
@@ -135,20 +167,20 @@ package struct TransactionReconciler: Sendable {
     /// is the whole run in `reconcile`. So one subscription's rows are the same whether it is compared alone or with
     /// every other.
     package func finish(v1 collector: V1TransactionCollector, spans: TransactionSpans? = nil) -> TransactionComparison {
-        let v1 = collector.transactions
+        // Each made from its packed form when read: the V1 transactions are never all held as models.
+        let v1 = (0..<collector.transactionCount).lazy.map { collector.transaction(at: $0) }
         let pool = pool
-        // Unpacked when read: each loop below reads an element once.
+        // Unpacked when read (the loops that read one or two members read them packed).
         let v2 = transactions.lazy.map { Unpacked(payload: $0.payload.unpacked(pool), environment: $0.environment) }
         let window = options.window
 
         // The purchase span and the subscriptions fetched, in one pass.
         var purchases: [Int64] = []
         var fetched: Set<SubscriptionKey> = []
-        for t in v2 {
-            if let purchase = t.payload.purchaseDate { purchases.append(purchase) }
+        for t in transactions {
+            if let purchase = t.purchaseDate { purchases.append(purchase) }
             fetched.insert(
-                SubscriptionKey(
-                    environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? ""))
+                SubscriptionKey(environment: t.environment, originalTransactionId: t.originalTransactionId(pool) ?? ""))
         }
 
         // Period.
@@ -174,15 +206,16 @@ package struct TransactionReconciler: Sendable {
         var partner1 = [Int](repeating: -1, count: v1.count)
         var partner2 = [Int](repeating: -1, count: v2.count)
         var restored = 0
-        for (i, t) in v1.enumerated() {
+        for i in v1.indices {
+            let t = collector.identity(at: i)
             guard fetched.contains(.init(environment: t.environment, originalTransactionId: t.originalTransactionId))
             else {
                 fate1[i] = .notFetched
                 continue
             }
-            let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.info.transactionId ?? "")
+            let key = V1TransactionCollector.Key(environment: t.environment, transactionId: t.transactionId ?? "")
             if let j = index[key], partner2[j] < 0,
-                (v2[j].payload.originalTransactionId ?? "") == t.originalTransactionId
+                (transactions[j].originalTransactionId(pool) ?? "") == t.originalTransactionId
             {
                 partner1[i] = j
                 partner2[j] = i
@@ -275,14 +308,9 @@ package struct TransactionReconciler: Sendable {
             }
         }
 
-        let unpackedStatuses = statuses.lazy.map { held in
-            var status = held.status
-            status.transaction = held.transaction?.unpacked(pool)
-            status.renewal = held.renewal?.unpacked(pool)
-            return status
-        }
+        let unpackedStatuses = statuses.lazy.map { $0.unpacked(pool) }
         let status = SubscriptionStatusComparison(options: options).compare(
-            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFactsBySubscription[$0] })
+            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFacts(of: $0) })
         differences += status.differences
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
@@ -310,11 +338,15 @@ package struct TransactionReconciler: Sendable {
         summary.statuses = status.summary
         var comparison = TransactionComparison(differences: differences, summary: summary)
         let subscriptions = Set(differences.map { [$0.environment, $0.originalTransactionId] })
-        for t in v2 where subscriptions.contains([t.environment, t.payload.originalTransactionId ?? ""]) {
-            comparison.prices.add(
-                .init(
-                    environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "",
-                    productId: t.payload.productId ?? ""), milliunits: t.payload.price, currency: t.payload.currency)
+        // Without differences there is no price at stake: no transaction is unpacked for it.
+        if !subscriptions.isEmpty {
+            for t in v2 where subscriptions.contains([t.environment, t.payload.originalTransactionId ?? ""]) {
+                comparison.prices.add(
+                    .init(
+                        environment: t.environment, originalTransactionId: t.payload.originalTransactionId ?? "",
+                        productId: t.payload.productId ?? ""), milliunits: t.payload.price,
+                    currency: t.payload.currency)
+            }
         }
         return comparison
     }
@@ -375,10 +407,14 @@ package struct TransactionReconciler: Sendable {
         }
         var rows: [Discrepancy] = []
         var afterDataEnd = 0
+        // Each side wrapped once for the table's readers (`ComparedField.value(in:)` wraps it again for every field).
+        let mineBody = Self.wrapped(mine)
+        let theirsBody = Self.wrapped(theirs)
         for field in ComparedField.apiViewFields where options.fields.contains(field) {
+            let reader = field.row
             guard
                 let (left, right) = FieldComparison.difference(
-                    field.value(in: mine), field.value(in: theirs), tolerance: options.timeTolerance,
+                    reader.value(in: mineBody), reader.value(in: theirsBody), tolerance: options.timeTolerance,
                     when: field.apiView ?? .always)
             else { continue }
             if late.contains(field.rawValue) {
@@ -392,5 +428,12 @@ package struct TransactionReconciler: Sendable {
             rows.append(d)
         }
         return (rows, afterDataEnd)
+    }
+
+    /// A lone transaction as the payload the field table's readers read (`ComparedField.value(in:)`'s wrapping).
+    private static func wrapped(_ transaction: JWSTransactionDecodedPayload) -> ResponseBodyV2DecodedPayload {
+        var data = NotificationData()
+        data.transactionInfo = transaction
+        return ResponseBodyV2DecodedPayload(notificationType: "", data: data)
     }
 }

@@ -20,20 +20,77 @@ package struct V1TransactionCollector: Sendable {
         }
     }
 
+    /// One transaction as held: its receipt entry packed, its texts as tokens of `pool`, and what a copy's merge
+    /// checks first kept beside it, so a copy that adds nothing (the usual case) is merged without unpacking.
+    private struct Held: Sendable {
+        var info: PackedMembers<LatestReceiptInfo>
+        var environment: StringPool.Token
+        var originalTransactionId: StringPool.Token
+        var announced: Bool
+        var source: String
+        var sourceType: StringPool.Token
+        var bundleId: StringPool.Token
+        var expiresLearntAt: Int64?
+        var upgradeLearntAt: Int64?
+        /// `info.expiresDate`.
+        var expiresDate: Int64?
+        /// `info.isUpgraded == true`.
+        var upgraded: Bool
+
+        /// `transaction` held, its text stored in `pool`.
+        init(_ transaction: V1Transaction, pool: inout StringPool) {
+            info = PackedMembers(transaction.info, pool: &pool)
+            environment = pool.token(transaction.environment)
+            originalTransactionId = pool.token(transaction.originalTransactionId)
+            announced = transaction.announced
+            source = transaction.source
+            sourceType = pool.token(transaction.sourceType)
+            bundleId = pool.token(transaction.bundleId)
+            expiresLearntAt = transaction.expiresLearntAt
+            upgradeLearntAt = transaction.upgradeLearntAt
+            expiresDate = transaction.info.expiresDate
+            upgraded = transaction.info.isUpgraded == true
+        }
+
+        /// The transaction as it was held; `pool` must be the pool it was held with.
+        func unpacked(_ pool: StringPool) -> V1Transaction {
+            var t = V1Transaction(
+                environment: pool.string(environment), originalTransactionId: pool.string(originalTransactionId),
+                info: info.unpacked(pool), announced: announced, source: source, sourceType: pool.string(sourceType),
+                bundleId: pool.text(bundleId))
+            t.expiresLearntAt = expiresLearntAt
+            t.upgradeLearntAt = upgradeLearntAt
+            return t
+        }
+
+        /// Whether merging `entry` would change nothing but `announced`: it has no member this one lacks, no later
+        /// expiry and no upgrade this one does not show (`V1Transaction.merge`'s rules then change nothing).
+        func adds(_ entry: LatestReceiptInfo) -> Bool {
+            if PackedMembers<LatestReceiptInfo>.presence(of: entry) & ~info.presence != 0 { return true }
+            if let later = entry.expiresDate, later > (expiresDate ?? Int64.min) { return true }
+            return entry.isUpgraded == true && !upgraded
+        }
+    }
+
+    /// A transaction's identity as held: the tokens of its environment and its transactionId.
+    private struct HeldKey: Hashable, Sendable {
+        var environment: StringPool.Token
+        var transactionId: StringPool.Token
+    }
+
     /// The transactions, in the order first seen.
-    package private(set) var transactions: [V1Transaction] = []
-    /// Where each transaction is in `transactions`.
-    package private(set) var index: [Key: Int] = [:]
+    private var held: [Held] = []
+    /// Where each transaction is in `held`.
+    private var index: [HeldKey: Int] = [:]
+    /// The text of the held transactions: a transaction shown by many records' receipts, or a product named by many,
+    /// is held once, and a numeric id is its number.
+    private var pool = StringPool()
     /// Receipt entries without a transaction_id (they cannot be compared).
     package private(set) var withoutId = 0
     /// The earliest and latest non-inferred notification event time seen.
     package private(set) var eventRange: ClosedRange<Int64>?
-    /// The state facts of every record of the subscriptions in `statusSubscriptions` (`V1RecordFacts.stateFact(of:)`;
-    /// records without an event time tell no state and are left out), in input order.
-    package private(set) var stateFactsBySubscription: [SubscriptionKey: [StateFact]] = [:]
-    /// One copy of each repeated text the kept transactions and state facts hold: a transaction shown by many records'
-    /// receipts, or a product named by many, is held once.
-    private var strings = SharedStrings()
+    /// The state facts of every record of the subscriptions in `statusSubscriptions`, packed (`stateFacts(of:)`).
+    private var stateFacts = PackedStateFacts()
     /// The subscriptions whose records are kept for the status comparison.
     package let statusSubscriptions: Set<SubscriptionKey>
 
@@ -42,51 +99,95 @@ package struct V1TransactionCollector: Sendable {
         self.statusSubscriptions = statusSubscriptions
     }
 
+    /// The state facts of every record of `subscription` (one of `statusSubscriptions`), in input order
+    /// (`V1RecordFacts.stateFact(of:)`; records without an event time tell no state and are left out); nil when no
+    /// record told any.
+    package func stateFacts(of subscription: SubscriptionKey) -> [StateFact]? {
+        stateFacts.facts(of: subscription, pool: pool)
+    }
+
+    /// How many transactions are held.
+    package var transactionCount: Int { held.count }
+
+    /// The transaction at `position` (in the order first seen), made from its packed form.
+    package func transaction(at position: Int) -> V1Transaction {
+        held[position].unpacked(pool)
+    }
+
+    /// Where `transactionId` is among a packed receipt entry's members.
+    private static let transactionIdMember = PackedMembers<LatestReceiptInfo>.member { $0.transactionId = "" }
+
+    /// The environment, subscription and transactionId of the transaction at `position`, read without unpacking it.
+    package func identity(at position: Int) -> (
+        environment: String, originalTransactionId: String, transactionId: String?
+    ) {
+        let t = held[position]
+        return (
+            pool.string(t.environment), pool.string(t.originalTransactionId),
+            t.info.word(Self.transactionIdMember).flatMap { pool.text($0) }
+        )
+    }
+
+    /// The transactions, in the order first seen, all made from their packed form (`transaction(at:)` makes one).
+    package var transactions: [V1Transaction] {
+        held.map { $0.unpacked(pool) }
+    }
+
+    /// The state facts of one record about each subscription of `statusSubscriptions` it shows (its own, and every
+    /// receipt entry's): what `add(_:)` keeps of it for the status comparison, made apart so a worker thread can.
+    package static func keptStateFacts(_ facts: V1RecordFacts, of statusSubscriptions: Set<SubscriptionKey>)
+        -> [(SubscriptionKey, StateFact)]
+    {
+        guard !statusSubscriptions.isEmpty else { return [] }
+        var subscriptions = Set(facts.transactions.compactMap { $0.originalTransactionId })
+        if let id = facts.subscriptionId { subscriptions.insert(id) }
+        var kept: [(SubscriptionKey, StateFact)] = []
+        for id in subscriptions {
+            let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
+            guard statusSubscriptions.contains(key), let fact = facts.stateFact(of: id) else { continue }
+            kept.append((key, fact))
+        }
+        return kept
+    }
+
     /// Takes one V1 record's facts.
     package mutating func add(_ facts: V1RecordFacts) {
+        add(facts, stateFacts: Self.keptStateFacts(facts, of: statusSubscriptions))
+    }
+
+    /// Takes one V1 record's facts with its `keptStateFacts` for this collector's `statusSubscriptions`.
+    package mutating func add(_ facts: V1RecordFacts, stateFacts kept: [(SubscriptionKey, StateFact)]) {
         if let time = facts.eventTime, !facts.eventTimeInferred {
             eventRange = eventRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
         }
-        for entry in facts.transactions {
-            guard let id = entry.transactionId else {
-                withoutId += 1
-                continue
-            }
-            let key = Key(environment: facts.environment, transactionId: id)
-            let announces = id == facts.relevantTransactionId
-            if let at = index[key] {
-                transactions[at].merge(entry, at: facts.eventTime)
-                if announces { transactions[at].announced = true }
-            } else {
-                index[key] = transactions.count
-                var info = entry
-                info.shareText(&strings)
-                // The state facts below hold every transaction id once already: the transaction shares that copy.
-                if !statusSubscriptions.isEmpty { info.transactionId = strings.share(info.transactionId) }
-                transactions.append(
-                    V1Transaction(
-                        environment: strings.share(facts.environment),
-                        originalTransactionId: strings.share(entry.originalTransactionId ?? facts.subscriptionId ?? ""),
-                        info: info, announced: announces, source: facts.source,
-                        sourceType: strings.share(facts.notificationType), bundleId: strings.share(facts.bundleId),
-                        learntAt: facts.eventTime))
-            }
-        }
-        if !statusSubscriptions.isEmpty {
-            var subscriptions = Set(facts.transactions.compactMap { $0.originalTransactionId })
-            if let id = facts.subscriptionId { subscriptions.insert(id) }
-            for id in subscriptions {
-                let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
-                guard statusSubscriptions.contains(key), var fact = facts.stateFact(of: id) else { continue }
-                for at in fact.transactions.indices {
-                    fact.transactions[at].transactionId = strings.share(fact.transactions[at].transactionId)
-                    fact.transactions[at].productId = strings.share(fact.transactions[at].productId)
+        if !facts.transactions.isEmpty {
+            let environment = pool.token(facts.environment)
+            for entry in facts.transactions {
+                guard let id = entry.transactionId else {
+                    withoutId += 1
+                    continue
                 }
-                let renewalProduct = strings.share(fact.renewal?.autoRenewProductId)
-                fact.renewal?.autoRenewProductId = renewalProduct
-                stateFactsBySubscription[key, default: []].append(fact)
+                let key = HeldKey(environment: environment, transactionId: pool.token(id))
+                let announces = id == facts.relevantTransactionId
+                if let at = index[key] {
+                    if held[at].adds(entry) {
+                        var merged = held[at].unpacked(pool)
+                        merged.merge(entry, at: facts.eventTime)
+                        held[at] = Held(merged, pool: &pool)
+                    }
+                    if announces { held[at].announced = true }
+                } else {
+                    index[key] = held.count
+                    let first = V1Transaction(
+                        environment: facts.environment,
+                        originalTransactionId: entry.originalTransactionId ?? facts.subscriptionId ?? "",
+                        info: entry, announced: announces, source: facts.source, sourceType: facts.notificationType,
+                        bundleId: facts.bundleId, learntAt: facts.eventTime)
+                    held.append(Held(first, pool: &pool))
+                }
             }
         }
+        for (key, fact) in kept { self.stateFacts.append(fact, of: key, pool: &pool) }
     }
 }
 

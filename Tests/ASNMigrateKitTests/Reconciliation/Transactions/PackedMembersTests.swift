@@ -2,7 +2,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Packed V2 models give back exactly what was packed.
+/// Packed models (V2 transactions and renewal infos, V1 receipt entries) give back exactly what was packed.
 @Suite struct PackedMembersTests {
     /// Sets every member it visits at random: absent, or a value of an awkward kind.
     private struct RandomFiller: V2MemberVisitor {
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// 2,000 random models of each kind, packed into one pool, all unpack to themselves.
-    private func roundTrips<Model: V2ScalarModel & Equatable>(_: Model.Type, seed: UInt64) {
+    private func roundTrips<Model: PackableModel & Equatable>(_: Model.Type, seed: UInt64) {
         var filler = RandomFiller(rng: SplitMix64(seed: seed))
         var pool = StringPool()
         var models: [Model] = []
@@ -40,7 +40,10 @@ import Testing
             packed.append(PackedMembers(model, pool: &pool))
         }
         #expect(models.contains { $0 != Model() })
-        for (model, p) in zip(models, packed) { #expect(p.unpacked(pool) == model) }
+        for (model, p) in zip(models, packed) {
+            #expect(p.unpacked(pool) == model)
+            #expect(PackedMembers<Model>.presence(of: model) == p.presence)
+        }
         #expect(PackedMembers(Model(), pool: &pool).unpacked(pool) == Model())
     }
 
@@ -50,6 +53,36 @@ import Testing
 
     @Test func renewalInfosRoundTrip() {
         roundTrips(JWSRenewalInfoDecodedPayload.self, seed: 12)
+    }
+
+    @Test func v1ReceiptEntriesRoundTrip() {
+        roundTrips(LatestReceiptInfo.self, seed: 13)
+    }
+
+    /// A V1 receipt entry visits every member it stores: one added to the model but not to its visit would be lost
+    /// from every packed V1 transaction.
+    @Test func v1ReceiptEntriesVisitEveryMember() {
+        #expect(PackedMembers<LatestReceiptInfo>.memberCount == Mirror(reflecting: LatestReceiptInfo()).children.count)
+        #expect(PackedMembers<LatestReceiptInfo>.memberCount <= PackedMembers<LatestReceiptInfo>.capacity)
+    }
+
+    /// One member read packed (`word`, at the position `member` names) is the unpacked model's value, absent or not.
+    @Test func oneMemberReadsAsTheModelHoldsIt() {
+        var filler = RandomFiller(rng: SplitMix64(seed: 14))
+        var pool = StringPool()
+        let purchase = PackedMembers<JWSTransactionDecodedPayload>.member { $0.purchaseDate = 0 }
+        let original = PackedMembers<JWSTransactionDecodedPayload>.member { $0.originalTransactionId = "" }
+        #expect(purchase != original)
+        var present = 0
+        for _ in 0..<500 {
+            var model = JWSTransactionDecodedPayload()
+            model.visitMembers(&filler)
+            let packed = PackedMembers(model, pool: &pool)
+            #expect(packed.word(purchase).map { Int64(bitPattern: $0) } == model.purchaseDate)
+            #expect(packed.word(original).flatMap { pool.text($0) } == model.originalTransactionId)
+            if model.purchaseDate != nil { present += 1 }
+        }
+        #expect(present > 100 && present < 500)
     }
 
     /// Each member needs a bit of the mask: a model that grows past it must be packed another way.

@@ -93,7 +93,7 @@ import Testing
                         let expected = SubscriptionStatusComparison.state(
                             of: id, records: mentioning, at: instant, lag: lag)
                         let kept = SubscriptionStatusComparison.state(
-                            facts: collector.stateFactsBySubscription[key] ?? [], at: instant, lag: lag)
+                            facts: collector.stateFacts(of: key) ?? [], at: instant, lag: lag)
                         #expect(kept == expected, "round \(round), \(id) at \(Timestamp.iso8601(ms: instant))")
                         if expected != nil { statesCompared += 1 }
                     }
