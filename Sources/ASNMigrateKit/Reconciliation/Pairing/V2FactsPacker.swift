@@ -1,11 +1,12 @@
 /// Fills a record's `PackedFacts` from the objects of a V2 notification's tapes as `V2RecordDecoder`'s fast path
-/// shows them (`V2TapeObserver`) (the payload, `data`, the transaction info, the renewal info), with no model and no `String`: the same
-/// values `RecordFacts(payload)` reads from the decoded models, by the same conversions (`V2Scalar`).
+/// shows them (`V2TapeObserver`: the payload, `data`, the transaction info, the renewal info), with no model and no
+/// `String`: the values `RecordFacts(payload)` reads from the decoded models, by the same conversions (`V2Scalar`).
 ///
 /// Which member feeds which compared field is not listed here: it is found once from the field table's own readers
 /// (`ComparedField.row`) by probing the models (`members`), so a field added to the table is packed with no edit here.
 /// The few facts that are not compared fields (identity, time, price) mirror `RecordFacts.init(_:kind:location:)`.
-/// One packer serves one thread; `V2FactsPackerTests` holds it to `RecordFacts` on random and damaged records.
+/// One packer serves one thread; `V2TapeDecoderTests.checkPacked` and `V1FactsPipelineTests` hold it to `RecordFacts`
+/// on real, random and damaged records, `V2FactsPackerTests` to the field table.
 final class V2FactsPacker: V2TapeObserver {
     /// The objects of a notification a member can be in.
     enum Object: Int, CaseIterable {
