@@ -2,7 +2,7 @@
 ///
 /// A plain `Array` grows by allocating twice its capacity and copying, so near a million records it briefly holds both
 /// the old and the new buffer (about 1.5 times the records' size) and ends with up to half its capacity unused. Here
-/// only the last chunk grows; full chunks never move. Reading is one shift and one mask more than an `Array`.
+/// no element ever moves. Reading is one shift and one mask more than an `Array`.
 struct ChunkedArray<Element>: RandomAccessCollection {
     /// log2 of the chunk size.
     private static var chunkShift: Int { 16 }
@@ -24,8 +24,15 @@ struct ChunkedArray<Element>: RandomAccessCollection {
     }
 
     /// Adds `element` at the end; never moves the elements of full chunks.
+    ///
+    /// Each chunk is made with room for all its elements, so the last one does not grow by copies either: a large
+    /// chunk is mapped, and its pages count in memory only once written.
     mutating func append(_ element: Element) {
-        if endIndex & (Self.chunkSize - 1) == 0 { chunks.append([]) }
+        if endIndex & (Self.chunkSize - 1) == 0 {
+            var chunk: [Element] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
         chunks[chunks.count - 1].append(element)
         endIndex += 1
     }

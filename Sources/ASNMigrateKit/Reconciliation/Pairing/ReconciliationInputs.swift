@@ -63,8 +63,8 @@ struct ReconciliationInputs: Sendable {
     let companionPartners: Set<StringPool.Token>
     /// The texts of the record `add(_:fingerprint:)` packs, reused from record to record.
     private var scratchTexts = FactTexts()
-    private var v1Seen: Set<PackedUUID> = []
-    private var v2Seen: [PackedUUID: UInt64] = [:]
+    private var v1Seen = SeenUUIDs<Bool>()
+    private var v2Seen = SeenUUIDs<UInt64>()
 
     /// Creates an empty collection.
     init() {
@@ -136,16 +136,15 @@ struct ReconciliationInputs: Sendable {
         if facts.kind == .v2 {
             v2Read += 1
             if uuid.isPresent {
-                if let first = v2Seen[uuid] {
+                if let first = v2Seen.insert(uuid, facts.fingerprint) {
                     v2Duplicates += 1
                     if first != facts.fingerprint { conflicts.append(Reconciler.conflict(facts.facts(in: texts))) }
                     return
                 }
-                v2Seen[uuid] = facts.fingerprint
             }
         } else {
             v1Read += 1
-            guard v1Seen.insert(uuid).inserted else {
+            guard v1Seen.insert(uuid, true) == nil else {
                 v1Duplicates += 1
                 return
             }
@@ -191,8 +190,8 @@ struct ReconciliationInputs: Sendable {
     /// Frees the tables that find repeated notificationUUIDs (about 60 bytes a record, more than 100 MB for a million
     /// records each side) once no record will be added: pairing does not need them.
     mutating func dropDuplicateIndex() {
-        v1Seen = []
-        v2Seen = [:]
+        v1Seen = SeenUUIDs()
+        v2Seen = SeenUUIDs()
     }
 
     /// The prices of the subscriptions `rows` name, as text (the other subscriptions' prices are never looked up).
