@@ -29,7 +29,7 @@ struct PackedUUID: Sendable, Hashable {
             self = .none
             return
         }
-        if let (hi, lo) = texts.withSpan(text, { $0.flatMap(Self.parse(utf8:)) }) {
+        if let (hi, lo) = texts.withStored(text, { $0.flatMap(Self.parse(utf8:)) }) {
             self.init(hi: hi, lo: lo, isText: false)
         } else {
             self.init(hi: 0, lo: pool.token(text, in: texts), isText: true)

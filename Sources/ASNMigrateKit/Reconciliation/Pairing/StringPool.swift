@@ -37,8 +37,8 @@ package struct StringPool: Sendable {
 
     /// The token of a worker's fact text, whose spans are in `texts`.
     package mutating func token(_ text: FactText, in texts: FactTexts) -> Token {
-        guard text.isSpan else { return text.raw }
-        return texts.withSpan(text) { span in
+        guard text.isStored else { return text.raw }
+        return texts.withStored(text) { span in
             token(bytes: span ?? UnsafeRawBufferPointer(start: nil, count: 0))
         }
     }

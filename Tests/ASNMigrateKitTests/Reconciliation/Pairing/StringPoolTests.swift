@@ -43,6 +43,29 @@ import Testing
         #expect(byString.token(nil) == 0 && texts.add(nil) == .absent && texts.string(.absent) == nil)
     }
 
+    @Test func textsASpanCannotHoldAreKeptWholeAndInternedAlike() {
+        // A store whose spans hold 6 bytes and start within its first 40: longer texts, and every text once the
+        // store is past 40 bytes, are kept whole.
+        var r = SplitMix64(seed: 5)
+        var texts = FactTexts(spanLimit: 6)
+        var pool = StringPool()
+        var reference = StringPool()
+        var long = 0
+        for _ in 0..<2_000 {
+            let text = Self.text(&r)
+            let fact = texts.add(text)
+            if fact.isLong { long += 1 }
+            #expect(texts.string(fact) == text, "\(text)")
+            #expect(texts.withBytes(fact) { $0.map { String(decoding: $0, as: UTF8.self) } } == text)
+            #expect(pool.token(fact, in: texts) == reference.token(text), "\(text)")
+            #expect(texts.equals(fact, "FAMILY_SHARED") == (text == "FAMILY_SHARED"))
+        }
+        #expect(long > 500, "only \(long) long texts")
+        texts.removeAll()
+        let short = texts.add("abc")
+        #expect(!short.isLong && texts.string(short) == "abc")
+    }
+
     @Test func equalsComparesTheWholeText() {
         var texts = FactTexts()
         let same = texts.add("FAMILY_SHARED")
