@@ -77,7 +77,7 @@ struct V1FactsPipeline: Sendable {
         let scratch = V2DecodeScratch()
         let packer = V2FactsPacker()
         var json: [UInt8] = []
-        for item in items {
+        reading: for item in items {
             switch item {
             case .item(.record(let record)):
                 batch.inputBytes += record.bytes.count + 1
@@ -100,9 +100,8 @@ struct V1FactsPipeline: Sendable {
             case .item(.broken(let error)): batch.items.append(.rejected(error))
             case .failure(let error):
                 batch.failure = error
-                break
+                break reading
             }
-            if batch.failure != nil { break }
         }
         swap(&batch.texts, &packer.texts)
         return batch

@@ -56,7 +56,6 @@ extension ParallelV2Reader {
         packed.items.reserveCapacity(items.count)
         let scratch = V2DecodeScratch()
         let packer = V2FactsPacker()
-        var outcomes: [V2ReadOutcome] = []
         for item in items {
             switch item {
             case .item(.record(let record)):
@@ -65,9 +64,9 @@ extension ParallelV2Reader {
                     packed.items.append(.facts(packer.facts, verified: false))
                     continue
                 }
-                outcomes.removeAll(keepingCapacity: true)
-                outcomes.append(contentsOf: decoder.referenceDecode(record))
-                for outcome in outcomes { packed.items.append(V2FactsItem(outcome, texts: &packer.texts)) }
+                for outcome in decoder.referenceDecode(record) {
+                    packed.items.append(V2FactsItem(outcome, texts: &packer.texts))
+                }
             case .item(.broken(let error)): packed.items.append(.other(.rejected(error)))
             case .failure(let error):
                 packed.failure = error
