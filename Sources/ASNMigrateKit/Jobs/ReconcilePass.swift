@@ -103,10 +103,11 @@ struct ReconcilePass {
             }
         }
         if let database = settings.v2Database {
+            var texts = FactTexts() // one store, emptied for each row
             try PostgresReader(source: database).v2Outcomes(decoder: reader.reader.decoder, columnMap: inputs.columnMap)
             { outcome in
                 state.progress.advance(bytes: 0, records: 1)
-                var texts = FactTexts()
+                texts.removeAll()
                 let item = V2FactsItem(outcome, texts: &texts)
                 add(item, texts)
             }
