@@ -103,6 +103,11 @@ package enum NightlyCommand {
                 "--allow-future-run-date",
                 help: "Accept a --run-date more than a day after the machine's clock (refused otherwise: exit 64)."),
             InputOptions.maxRecordBytes, InputOptions.requireChecksums,
+            .repeatable(
+                "--reread", valueName: "PATH|all",
+                help:
+                    "Read again whole the files already read at PATH (a file, or every file under a folder; repeatable) or all of them, replacing their records and rejects: after fixing a file in place. Files an older release's reader rejected records of are read again without it."
+            ),
             .single(
                 "--min-file-age", valueName: "DURATION",
                 help:
@@ -140,7 +145,10 @@ package enum NightlyCommand {
             CommandExit(
                 .findings,
                 "the night is published with new differences or rejects (with --fail-on: a --fail-on rule crossed)"),
-            CommandExit(.failure, "failed; no report was written (the message above says whether the state changed)"),
+            CommandExit(
+                .failure,
+                "failed; no report was written (the message above says whether the state changed; a state with a damaged page is left untouched and the message names --state-backup's last good copy)"
+            ),
             CommandExit(
                 .sanityCheckFailed,
                 "the night is published, but a side is stale or the input failed a sanity check (the lines above say which)"

@@ -78,6 +78,7 @@ extension NightlySettings {
                 }
             }
         }
+        if arguments.isSet("--reread") { s.reread = try Self.reread(arguments.values("--reread")) }
         if s.fetch { try s.applyFetch() }
         if let shard = s.shard { try s.applyShard(shard) }
         // Both sides, before anything is created: a night of one side only would judge every record unpaired.
@@ -114,6 +115,23 @@ extension NightlySettings {
             }
         }
         return s
+    }
+
+    /// `--reread`'s values: `all`, or files and folders, each by its real path; a path that cannot be found is a usage
+    /// error, since the run would read nothing again for it.
+    static func reread(_ values: [String]) throws(ASNError) -> Reread {
+        if values.contains("all") { return .all }
+        var paths: [String] = []
+        for value in values {
+            guard let real = FileIdentity.realPath(value) else {
+                throw ASNError(
+                    .usage,
+                    "--reread '\(ConsoleText.path(value))': no such file or folder; give the path of a file already read (or a folder of them) under a --v1 or --v2 root, or 'all'"
+                )
+            }
+            paths.append(FileSystem.trimmingTrailingSlashes(real))
+        }
+        return .paths(paths)
     }
 
     /// Refuses a root that is a FIFO, socket or device: `nightly` remembers each file by its fingerprint and reads

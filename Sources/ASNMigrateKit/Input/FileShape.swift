@@ -29,6 +29,26 @@ enum FileShape: Equatable {
     /// The elements of a top-level array written one per line, each read as a line.
     case arrayLines
 
+    /// The shape's name in a `nightly` state's file ledger.
+    var ledgerName: String {
+        switch self {
+        case .jsonLines: return "json_lines"
+        case .multiLine: return "multi_line"
+        case .array: return "array"
+        case .arrayLines: return "array_lines"
+        }
+    }
+
+    /// The shape a ledger names (`ledgerName`); nil for a name this release does not know.
+    init?(ledgerName: String) {
+        guard
+            let shape = [FileShape.jsonLines, .multiLine, .array, .arrayLines].first(where: {
+                $0.ledgerName == ledgerName
+            })
+        else { return nil }
+        self = shape
+    }
+
     /// How many lines (line feeds) the sample holds at most; it may run to the end of the chunk that reaches them.
     static let sampleLines = 256
     /// How many bytes the sample holds at most (it may run to the end of the chunk that reaches it).

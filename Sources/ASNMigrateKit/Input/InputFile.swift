@@ -11,6 +11,9 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
     let opening = InputOpening()
     /// The run reading this input: its limits, and where the readers note what the job reports.
     package var reading: InputReading
+    /// The shape these bytes are split in, known beforehand: the new part of a grown file, read as text in the shape
+    /// its first read decided (nothing is sniffed from the new bytes alone). Nil: decided from the bytes.
+    var shape: FileShape?
 
     // MARK: - Creating
 
@@ -64,6 +67,13 @@ package struct InputFile: Sendable, Hashable, CustomStringConvertible {
     /// here is the one the reading uses.
     func firstBytes(_ count: Int) throws -> [UInt8] {
         try opening.look(self, count: count)
+    }
+
+    /// Where a reader of the stream `name` tells the shape it decided: the run's `InputReading.shapes`, for the
+    /// input itself (not an archive's member), when the run keeps them.
+    func notesShape(of name: String) -> ((FileShape?) -> Void)? {
+        guard let shapes = reading.shapes, shape == nil, name == path else { return nil }
+        return { [path] in shapes.note($0, for: path) }
     }
 
     // MARK: - Describing

@@ -35,20 +35,24 @@ package struct RecordReader: Sendable {
             case .rejected(let error): try body(.broken(error))
             case .stream(let name, let source):
                 try Self.split(
-                    source, path: name, chunkSize: chunkSize, maxRecordBytes: file.reading.limits.maxRecordBytes, body)
+                    source, path: name, chunkSize: chunkSize, maxRecordBytes: file.reading.limits.maxRecordBytes,
+                    shape: file.shape, decided: file.notesShape(of: name), body)
             case .partition(let name, let source):
                 try PartitionFile.read(source, name: name, chunkSize: chunkSize, body)
             }
         }
     }
 
-    /// Splits the bytes of `source` into items located in `path`, a record longer than `maxRecordBytes` one reject.
+    /// Splits the bytes of `source` into items located in `path`, a record longer than `maxRecordBytes` one reject:
+    /// in `shape` when it is known beforehand, otherwise in the shape its first lines say, which `decided` is told
+    /// at the end.
     static func split(
-        _ source: any ByteSource, path: String, chunkSize: Int, maxRecordBytes: Int, _ body: (InputItem) throws -> Void
+        _ source: any ByteSource, path: String, chunkSize: Int, maxRecordBytes: Int, shape: FileShape? = nil,
+        decided: ((FileShape?) -> Void)? = nil, _ body: (InputItem) throws -> Void
     ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
         defer { buffer.deallocate() }
-        var splitter = RecordSplitter(path: path, maxRecordBytes: maxRecordBytes)
+        var splitter = RecordSplitter(path: path, maxRecordBytes: maxRecordBytes, shape: shape)
         while true {
             let count: Int
             do {
@@ -63,6 +67,7 @@ package struct RecordReader: Sendable {
             try splitter.feed(chunk, emit: body)
         }
         try splitter.finish(emit: body)
+        decided?(splitter.shape)
         // Bytes after the end of a gzip or zstd stream: one broken item after the records before them.
         if let problem = source.endProblem { try body(.broken(problem)) }
     }

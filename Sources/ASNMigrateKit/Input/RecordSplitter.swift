@@ -110,10 +110,35 @@ struct RecordSplitter {
     /// Bytes of the current record let go because it passed `maxRecordBytes` (0 while it is within it).
     private var dropped = 0
 
-    /// A splitter for the source reported as `path`, keeping records of up to `maxRecordBytes` bytes.
-    init(path: String, maxRecordBytes: Int = InputLimits.defaultMaxRecordBytes) {
+    /// A splitter for the source reported as `path`, keeping records of up to `maxRecordBytes` bytes. With a `shape`
+    /// (the new part of a grown file, whose shape its first read decided) nothing is sampled and no byte order mark
+    /// looked for: the bytes are split in that shape from the first, as the whole file's reading goes on past them.
+    init(path: String, maxRecordBytes: Int = InputLimits.defaultMaxRecordBytes, shape: FileShape? = nil) {
         self.path = path
         self.maxRecordBytes = max(1, maxRecordBytes)
+        guard let shape else { return }
+        bomDone = true
+        switch shape {
+        case .jsonLines: mode = .jsonLines
+        case .multiLine: mode = .concatenated
+        case .arrayLines:
+            mode = .arrayLines
+            arrayOpenPending = false
+        case .array:
+            mode = .array
+            arrayState = .afterElement
+        }
+    }
+
+    /// The shape the splitter decided (or was given); nil while undecided, or for an input of only blanks.
+    var shape: FileShape? {
+        switch mode {
+        case .start, .sampling: return nil
+        case .jsonLines: return .jsonLines
+        case .concatenated: return .multiLine
+        case .array: return .array
+        case .arrayLines: return .arrayLines
+        }
     }
 
     // MARK: - Feeding

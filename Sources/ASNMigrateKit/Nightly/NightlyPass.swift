@@ -50,7 +50,7 @@ package struct NightlyPass {
         self.now = now
         self.log = log
         self.step = step
-        self.reading = InputReading(settings.inputLimits)
+        self.reading = InputReading(settings.inputLimits, keepingShapes: true)
     }
 
     /// What the run changed, for the log.
@@ -67,6 +67,9 @@ package struct NightlyPass {
         package var v2Unverified = 0
         /// Files left for a later night because they were modified less than `min-file-age` ago.
         package var filesYoung = 0
+        /// Files read again because they changed in the part already read, other than the parts of Apple's API view a
+        /// fetch rewrites (the night's own `--fetch` among them), which the log notes file by file.
+        package var filesChanged = 0
         /// Files read this night through zstd frames written without a content checksum, with their frame counts.
         package var unverifiedInputs: [UnverifiedInput] = []
     }
@@ -247,8 +250,10 @@ package struct NightlyPass {
             tally.counters["\(side)_rejected", default: 0] += outcome.counts.rejected
             return
         case .appended: tally.counters["files_appended", default: 0] += 1
-        case .changed: tally.counters["files_changed", default: 0] += 1
-        case .new, .remapped: break
+        case .changed:
+            tally.counters["files_changed", default: 0] += 1
+            if outcome.answersChanged == nil { tally.figures.filesChanged += 1 }
+        case .new, .remapped, .reread: break
         }
         tally.figures.filesIngested += 1
         progress(outcome.bytes, outcome.counts.read)
@@ -256,6 +261,7 @@ package struct NightlyPass {
         tally.figures.v2Unverified += outcome.counts.unverified
         switch outcome.action {
         case .remapped: tally.remapped.formUnion(outcome.previous.union(outcome.touched))
+        case .reread: tally.corrected.formUnion(outcome.previous.union(outcome.touched))
         case .changed:
             tally.corrected.formUnion(outcome.answersChanged ?? outcome.previous.union(outcome.touched))
         default: tally.late.formUnion(outcome.touched)
@@ -479,6 +485,9 @@ package struct NightlyPass {
         case new
         /// A file already read, read again whole to map its records under new mapping rules (its old records replaced).
         case remapped
+        /// A file already read, read again whole (its old records and rejects replaced): an older reader rejected
+        /// records of it, or `--reread` names it.
+        case reread
         /// A file that cannot be examined or read (a dangling link, no permission): one reject this night; not in the
         /// ledger, so the next night tries it again.
         case unreadable
@@ -522,7 +531,7 @@ package struct NightlyPass {
             return try unreadable(error, file: file, side: side, store: store)
         }
         let entry = try store.ledgerEntry(path: file.path)
-        if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs {
+        if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs, !wantsReread(entry) {
             if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
             return FileOutcome(action: .skipped)
         }
@@ -537,7 +546,8 @@ package struct NightlyPass {
         }
         let read = FileRead(
             file: file, side: side, data: data, mtimeMs: status.mtimeMs, store: store, run: run, backfill: backfill)
-        if remap, let entry, entry.size > 0, !young { return try remapFile(read, entry: entry) }
+        if remap, let entry, entry.size > 0, !young { return try readAgain(read, entry: entry, action: .remapped) }
+        if let entry, !young, wantsReread(entry) { return try readAgain(read, entry: entry, action: .reread) }
         // The decision and the new bytes' copy are taken from one snapshot of the file.
         let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
         switch plan {
@@ -589,21 +599,50 @@ package struct NightlyPass {
         let backfill: NightlyBackfill?
     }
 
-    /// Maps a V1 file's records again under the rules in force, replacing what was stored.
-    private func remapFile(_ read: FileRead, entry: NightlyStore.LedgerEntry) throws(ASNError) -> FileOutcome {
-        var outcome = FileOutcome(action: .remapped)
+    /// Reads a file already read again whole, replacing what was stored: a V1 file under changed mapping rules
+    /// (`.remapped`), or a file whose records an older reader rejected, or one `--reread` names (`.reread`).
+    private func readAgain(_ read: FileRead, entry: NightlyStore.LedgerEntry, action: FileAction) throws(ASNError)
+        -> FileOutcome
+    {
+        var outcome = FileOutcome(action: action)
         outcome.bytes = read.data.count
         let sha1 = read.data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
         let removed = try read.store.removeContent(ofFile: entry.id)
         outcome.previous = removed.keys
         outcome.replaced = removed.records
-        log("\(read.file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+        if action == .remapped {
+            log("\(read.file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
+        }
         let fileId = try read.store.beginFile(
             path: read.file.path, side: read.side, size: Int64(read.data.count), mtimeMs: read.mtimeMs, sha1: sha1,
             date: date, run: read.run)
-        try ingestV1(read.file, fileId: fileId, store: read.store, backfill: read.backfill, into: &outcome)
+        if read.side == "v1" {
+            try ingestV1(read.file, fileId: fileId, store: read.store, backfill: read.backfill, into: &outcome)
+        } else {
+            try ingestV2(read.file, fileId: fileId, store: read.store, backfill: read.backfill, into: &outcome)
+        }
         try read.store.finishFile(id: fileId, counts: outcome.counts)
+        try read.store.setShape(id: fileId, reading.shapes?.take(read.file.path)?.ledgerName)
+        if action == .reread {
+            log(
+                "\(read.file.path): read again (\(rereadReason(entry))): \(entry.rejects) reject(s) and \(removed.records) stored record(s) replaced by \(outcome.counts.stored) record(s) and \(outcome.counts.rejected) reject(s)"
+            )
+        }
         return outcome
+    }
+
+    /// Whether a file already read is to be read again whole: named by `--reread`, or judged by an older reader
+    /// (`InputReading.readerVersion`) that rejected some of its records.
+    func wantsReread(_ entry: NightlyStore.LedgerEntry) -> Bool {
+        if let reread = settings.reread, reread.names(entry.path) { return true }
+        return entry.readerVersion != InputReading.readerVersion && entry.rejects > 0 && entry.size > 0
+    }
+
+    /// Why a file is read again, for the log.
+    private func rereadReason(_ entry: NightlyStore.LedgerEntry) -> String {
+        if let reread = settings.reread, reread.names(entry.path) { return "--reread" }
+        return
+            "an older release's reader (version \(entry.readerVersion)) rejected records of it; this release's reader is version \(InputReading.readerVersion)"
     }
 
     /// Reads the lines appended to a file already read (from a detached copy of the new bytes).
@@ -623,7 +662,12 @@ package struct NightlyPass {
             throw Self.readFailure(read.file, error)
         }
         defer { close(fd) }
-        let tail = InputFile(descriptor: fd, name: read.file.path, reading: reading)
+        var tail = InputFile(descriptor: fd, name: read.file.path, reading: reading)
+        // The new part is split as the whole file's reading would go on: in the shape its first read decided (found
+        // again from the part already read when a state made before shapes were kept has none), whatever the new
+        // bytes start with, so a damaged line costs one reject, as in a full read.
+        tail.shape = entry.shape.flatMap(FileShape.init(ledgerName:))
+        if tail.shape == nil { tail.shape = try shapeOfReadPart(read, entry: entry) }
         if read.side == "v1" {
             try ingestV1(
                 tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
@@ -636,6 +680,7 @@ package struct NightlyPass {
         try read.store.extendFile(
             id: entry.id, size: Int64(bytes.upperBound), mtimeMs: read.mtimeMs, sha1: sha1, date: date, run: read.run,
             counts: outcome.counts)
+        if entry.shape == nil { try read.store.setShape(id: entry.id, tail.shape?.ledgerName) }
         log(
             "\(read.file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(bytes.lowerBound)"
                 + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
@@ -682,6 +727,7 @@ package struct NightlyPass {
             try ingestV2(file, fileId: fileId, store: store, backfill: read.backfill, into: &outcome)
         }
         try store.finishFile(id: fileId, counts: outcome.counts)
+        try store.setShape(id: fileId, reading.shapes?.take(file.path)?.ledgerName)
         if outcome.action == .changed {
             try noteChange(of: file, fileId: fileId, store: store, before: answersBefore, &outcome)
         }
@@ -705,6 +751,24 @@ package struct NightlyPass {
             return
         }
         log("warning: \(file.path) changed in the part already read: re-reading it; \(replaced)")
+    }
+
+    /// The shape the first `entry.size` bytes of the file (the part already read, unchanged) were split in: they are
+    /// split again as a reading of the file alone splits them, up to the most its sample can take.
+    private func shapeOfReadPart(_ read: FileRead, entry: NightlyStore.LedgerEntry) throws(ASNError) -> FileShape? {
+        let length = Swift.min(Int(entry.size), read.data.count, 4 * FileShape.sampleBytes)
+        let fd: Int32
+        do {
+            fd = try read.data.withUnsafeBytes { all in
+                try FileIdentity.detachedCopy(UnsafeRawBufferPointer(rebasing: all[0..<length]), of: read.file.path)
+            }
+        } catch {
+            throw Self.readFailure(read.file, error)
+        }
+        defer { close(fd) }
+        let probe = InputReading(settings.inputLimits, keepingShapes: true)
+        try? RecordReader(file: InputFile(descriptor: fd, name: read.file.path, reading: probe)).forEach { _ in }
+        return probe.shapes?.take(read.file.path)
     }
 
     /// What to do with a file's bytes, given its ledger entry.

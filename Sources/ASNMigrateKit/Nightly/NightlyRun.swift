@@ -162,7 +162,7 @@ package struct NightlyRun {
             let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
                 try V2ColumnMap.load(path: path)
             }
-            let store = try NightlyStore(path: state)
+            let store = try NightlyStore(path: state, backups: settings.nightly.stateBackup)
             outcome.store = store
             if let refused = try checkShard(store) { return refused }
             if let refused = try publishStoppedNight(store, date: date) { return refused }
@@ -264,6 +264,22 @@ package struct NightlyRun {
                     status: earlier.status.rawValue)
             }
             log("published the reports of \(latest.date), whose run was stopped after its commit")
+        }
+        // Any other run stopped after its commit (a re-run of the same date follows it) gets the status its date's
+        // reports call for, so no run row is left without one.
+        var statuses: [String: Int32] = [:]
+        for run in try store.unfinishedRuns() {
+            let status: Int32
+            if let known = statuses[run.date] {
+                status = known
+            } else {
+                status = try NightlyReport.collect(store, date: run.date, settings: settings.nightly).status.rawValue
+            }
+            statuses[run.date] = status
+            try store.transaction { () throws(ASNError) in
+                try store.recordStoppedRun(id: run.id, finished: Timestamp.iso8601(ms: clock()), status: status)
+            }
+            log("the run of \(run.date) was stopped after its commit: its status is recorded as \(status)")
         }
         return nil
     }
@@ -380,23 +396,30 @@ package struct NightlyRun {
         for input in figures.unverifiedInputs {
             log(UnverifiedFrames.warning(name: input.name, frames: input.frames))
         }
-        for line in collected.stale { log(line) }
+        // Why files wait comes before a stale side, which files not read yet may be all that makes it stale.
         if figures.filesYoung > 0 {
             log(
                 Self.youngFilesLine(
                     figures.filesYoung, minFileAge: settings.nightly.minFileAge, stale: !collected.stale.isEmpty))
         }
+        for line in collected.stale { log(line) }
+        // What still waits after the date's last run (`files_deferred` and `lines_deferred` are that run's).
         for (name, what) in [
             (
                 "files_deferred",
                 "file(s) still being written (modified within min-file-age, or a temporary name) left for a later night"
             ),
-            ("lines_deferred", "unfinished last line(s) left for a later night"),
-            ("files_changed", "file(s) changed in the part already read (re-read, their records replaced)")
+            ("lines_deferred", "unfinished last line(s) left for a later night")
         ] {
             if let n = collected.metric(name), n != "0", name != "files_deferred" || n != String(figures.filesYoung) {
                 log("\(n) \(what) (\(name))")
             }
+        }
+        // A fetch folder's parts rewritten (by this night's --fetch, or a fetch before it) have notes of their own.
+        if figures.filesChanged > 0 {
+            log(
+                "\(figures.filesChanged) file(s) changed in the part already read (re-read, their records replaced) (files_changed)"
+            )
         }
     }
 
@@ -405,7 +428,7 @@ package struct NightlyRun {
     static func youngFilesLine(_ count: Int, minFileAge: Int64, stale: Bool) -> String {
         let age = NightlyReport.duration(minFileAge)
         return
-            "\(count) file(s) wait for a later night: modified less than min-file-age \(age) ago (machine clock), so they may still be being written (files_deferred)\(stale ? "; the stale line above may mean only that these files were not read yet" : ""). If they are known to be complete (copied, just cloned, or written by an exporter that renames into place), run again with --min-file-age 0 to read them now"
+            "\(count) file(s) wait for a later night: modified less than min-file-age \(age) ago (machine clock), so they may still be being written (files_deferred)\(stale ? "; the stale line below may mean only that these files were not read yet" : ""). If they are known to be complete (copied, just cloned, or written by an exporter that renames into place), run again with --min-file-age 0 to read them now"
     }
 
     /// The previous metrics file's bytes, read only when it is a regular file (a FIFO would wait for a writer, a

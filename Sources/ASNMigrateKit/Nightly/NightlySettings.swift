@@ -64,6 +64,26 @@ package struct NightlySettings: Sendable, Equatable {
     /// `shard.csv` into `<reports>/<run date>.shard-K-of-N`, for `asn-migrate merge`; nil: not sharded.
     package var shard: ShardSelection?
 
+    /// `--reread PATH|all`: files already read that this night reads again whole, their records and rejects replaced
+    /// (after a file was fixed in place); nil: none.
+    package var reread: Reread?
+
+    /// The files `--reread` names.
+    package enum Reread: Sendable, Equatable {
+        /// Every file in the ledger.
+        case all
+        /// The files at these real paths, and those under these folders.
+        case paths([String])
+
+        /// Whether it names the file at the ledger path `path` (a real path).
+        func names(_ path: String) -> Bool {
+            switch self {
+            case .all: return true
+            case .paths(let paths): return paths.contains { path == $0 || path.hasPrefix($0 + "/") }
+            }
+        }
+    }
+
     /// Whether the night asks Apple's App Store Server API, before it pairs, for every subscription whose answer can
     /// change, and reads the answers as its V2 side (`fetch`).
     package var fetch = false

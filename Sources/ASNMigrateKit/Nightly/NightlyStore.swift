@@ -19,6 +19,12 @@ package final class NightlyStore {
         package var sha1: String
         /// The run date the file was found missing, nil while present.
         package var vanished: String?
+        /// The shape its first read split it in (`FileShape.ledgerName`), nil when not known.
+        package var shape: String?
+        /// The version of the reader that judged its records (`NightlyPass.readerVersion`; 0 before it was kept).
+        package var readerVersion: Int64 = 0
+        /// How many of its records were rejected.
+        package var rejects: Int64 = 0
     }
 
     /// The database.
@@ -38,7 +44,9 @@ package final class NightlyStore {
     /// Opens (creating if needed, with its folder) the state database at `path` and brings its schema up to date.
     /// A new state is written beside `path` and renamed into place (`StateFile.create`); a file that is not a state
     /// (`StateFile.inspect`: empty, not SQLite, another program's database) is refused before anything writes to it.
-    package init(path: String) throws(ASNError) {
+    /// Before anything writes to it, its pages are checked (`PRAGMA quick_check`): a damaged state is refused, left as
+    /// it is, and the error names the last good copy in `backups` (`--state-backup`), if any.
+    package init(path: String, backups: String? = nil) throws(ASNError) {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
         switch try StateFile.inspect(path) {
         case .absent: try StateFile.create(path)
@@ -46,6 +54,11 @@ package final class NightlyStore {
         case .state: break
         }
         database = try SQLiteDatabase(path: path, create: false)
+        let problems = database.quickCheck()
+        if !problems.isEmpty {
+            database.close()
+            throw Self.damaged(path, problems: problems, backups: backups)
+        }
         try StateSchema.migrate(database)
         try moveFormatTwoRecords()
         try database.execute(Self.recordsView)
@@ -59,8 +72,45 @@ package final class NightlyStore {
             at: SourceLocation(path: path))
     }
 
+    /// The error for a state whose pages `PRAGMA quick_check` found damaged: what it found, that nothing was
+    /// written, and the newest copy in `backups` that passes the same check, to restore.
+    package static func damaged(_ path: String, problems: [String], backups: String?) -> ASNError {
+        let found = problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; …" : "")
+        var advice: String
+        if let backups {
+            if let good = lastGoodBackup(in: backups) {
+                advice =
+                    "the last good copy --state-backup holds is '\(good)': restore it (Reports/operations.md, Rolling back a night: remove the state with its -wal and -shm files, copy the backup in its place) and run the nights since again"
+            } else {
+                advice =
+                    "--state-backup '\(backups)' holds no copy that passes the check: restore a copy of your own, or move the state away to start a new one (every input file is then read again)"
+            }
+        } else {
+            advice =
+                "no --state-backup is set: restore a copy of your own, or move the state away to start a new one (every input file is then read again)"
+        }
+        return ASNError(
+            .stateDatabase,
+            "the state database '\(path)' is damaged (PRAGMA quick_check: \(found)); nothing was written to it or to its backups; \(advice)",
+            at: SourceLocation(path: path))
+    }
+
+    /// The newest `before-<date>.sqlite` in `directory` whose pages pass `PRAGMA quick_check` (opened read-only,
+    /// immutable: nothing is written beside it), if any.
+    static func lastGoodBackup(in directory: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        for name in names.filter({ $0.hasPrefix("before-") && $0.hasSuffix(".sqlite") }).sorted().reversed() {
+            guard let copy = try? SQLiteDatabase(inspecting: folder + name, immutable: true) else { continue }
+            defer { copy.close() }
+            if copy.quickCheck(limit: 1).isEmpty { return folder + name }
+        }
+        return nil
+    }
+
     /// Copies the state, as committed, to `directory/name` (SQLite's `VACUUM INTO`, then a rename), unless that file
-    /// exists already (a re-run of the night keeps the copy made before its first run); returns the path.
+    /// exists already (a re-run of the night keeps the copy made before its first run); returns the path. The copy's
+    /// pages are checked (`PRAGMA quick_check`) before it takes its place beside the older ones.
     @discardableResult
     package func backup(into directory: String, name: String) throws(ASNError) -> String {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
@@ -69,6 +119,14 @@ package final class NightlyStore {
         let partial = FileSystem.hiddenSibling(of: path, tag: "backup")
         unlink(partial)
         try database.prepare("VACUUM INTO ?").run([.text(partial)])
+        let problems = (try? SQLiteDatabase(inspecting: partial, immutable: true)).map { copy in
+            defer { copy.close() }
+            return copy.quickCheck()
+        }
+        if let problems, !problems.isEmpty {
+            unlink(partial)
+            throw Self.damaged(database.path, problems: problems, backups: directory)
+        }
         guard rename(partial, path) == 0 else {
             let code = errno
             unlink(partial)
@@ -94,7 +152,9 @@ package final class NightlyStore {
     /// The ledger entry for `path`, if any.
     package func ledgerEntry(path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
-        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE path = ?").forEach([
+        try cached(
+            "SELECT id, path, side, size, mtime_ms, sha1, vanished, shape, reader_version, rejects FROM files WHERE path = ?"
+        ).forEach([
             .text(path)
         ]) { s in
             found = Self.entry(s)
@@ -106,7 +166,7 @@ package final class NightlyStore {
     package func ledgerEntry(size: Int64, sha1: String, notAt path: String) throws(ASNError) -> LedgerEntry? {
         var found: LedgerEntry?
         try cached(
-            "SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1"
+            "SELECT id, path, side, size, mtime_ms, sha1, vanished, shape, reader_version, rejects FROM files WHERE size = ? AND sha1 = ? AND path <> ? ORDER BY id LIMIT 1"
         )
         .forEach([.integer(size), .text(sha1), .text(path)]) { s in found = Self.entry(s) }
         return found
@@ -146,10 +206,12 @@ package final class NightlyStore {
     /// Every ledger entry of `side`, by path.
     package func ledgerEntries(side: String) throws(ASNError) -> [LedgerEntry] {
         var all: [LedgerEntry] = []
-        try cached("SELECT id, path, side, size, mtime_ms, sha1, vanished FROM files WHERE side = ? ORDER BY path")
-            .forEach([.text(side)]) { s in
-                all.append(Self.entry(s))
-            }
+        try cached(
+            "SELECT id, path, side, size, mtime_ms, sha1, vanished, shape, reader_version, rejects FROM files WHERE side = ? ORDER BY path"
+        )
+        .forEach([.text(side)]) { s in
+            all.append(Self.entry(s))
+        }
         return all
     }
 
@@ -159,20 +221,20 @@ package final class NightlyStore {
     ) throws(ASNError) -> Int64 {
         if let existing = try ledgerEntry(path: path) {
             try cached(
-                "UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0 WHERE id = ?"
+                "UPDATE files SET side = ?, size = ?, mtime_ms = ?, sha1 = ?, ingested = ?, ingest_run = ?, vanished = NULL, records_read = 0, records_stored = 0, duplicates = 0, other_environment = 0, rejects = 0, shape = NULL, reader_version = ? WHERE id = ?"
             )
             .run([
                 .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .integer(run),
-                .integer(existing.id)
+                .integer(InputReading.readerVersion), .integer(existing.id)
             ])
             return existing.id
         }
         try cached(
-            "INSERT INTO files (path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?)"
+            "INSERT INTO files (path, side, size, mtime_ms, sha1, records_read, records_stored, duplicates, other_environment, rejects, first_ingested, ingested, ingest_run, reader_version) VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?, ?)"
         )
         .run([
             .text(path), .text(side), .integer(size), .integer(mtimeMs), .text(sha1), .text(date), .text(date),
-            .integer(run)
+            .integer(run), .integer(InputReading.readerVersion)
         ])
         return try lastInsertId()
     }
@@ -186,6 +248,11 @@ package final class NightlyStore {
             .integer(Int64(counts.read)), .integer(Int64(counts.stored)), .integer(Int64(counts.duplicates)),
             .integer(Int64(counts.otherEnvironment)), .integer(Int64(counts.rejected)), .integer(id)
         ])
+    }
+
+    /// Notes the shape a file's first read split it in (`FileShape.ledgerName`), which its new part is read in when it grows.
+    package func setShape(id: Int64, _ shape: String?) throws(ASNError) {
+        try cached("UPDATE files SET shape = ? WHERE id = ?").run([shape.map { .text($0) } ?? .null, .integer(id)])
     }
 
     /// Notes a new size/modification time for unchanged content, and that the file is present.
@@ -760,6 +827,24 @@ package final class NightlyStore {
         return found
     }
 
+    /// The runs that committed their night but were stopped before they recorded how they ended (`exit_status` NULL),
+    /// oldest first: id and date.
+    package func unfinishedRuns() throws(ASNError) -> [(id: Int64, date: String)] {
+        var found: [(id: Int64, date: String)] = []
+        try cached("SELECT id, run_date FROM runs WHERE exit_status IS NULL ORDER BY id").forEach { s in
+            found.append((s.int64(0), s.text(1)))
+        }
+        return found
+    }
+
+    /// Records how a run stopped after its commit ended: `status`, the one its date's reports call for, and the time
+    /// that was found (`finished`); whether its reports are published is left as it is.
+    package func recordStoppedRun(id: Int64, finished: String, status: Int32) throws(ASNError) {
+        try cached("UPDATE runs SET finished = ?, exit_status = ? WHERE id = ? AND exit_status IS NULL").run([
+            .text(finished), .integer(Int64(status)), .integer(id)
+        ])
+    }
+
     /// Adds a run row; returns its id.
     package func insertRun(date: String, started: String) throws(ASNError) -> Int64 {
         try cached("INSERT INTO runs (run_date, started) VALUES (?, ?)").run([.text(date), .text(started)])
@@ -782,7 +867,7 @@ package final class NightlyStore {
         try cached("UPDATE runs SET published = 1 WHERE run_date = ?").run([.text(date)])
     }
 
-    /// Sums of the run-log counters over every run of `date`.
+    /// Sums of the run-log counters over every run of `date`, but for `latestRunColumns`, its last run's.
     package func runTotals(date: String) throws(ASNError) -> [String: Int] {
         var totals: [String: Int] = [:]
         let columns = Self.summedRunColumns
@@ -791,8 +876,19 @@ package final class NightlyStore {
         ).forEach([.text(date)]) { s in
             for (index, column) in columns.enumerated() { totals[column] = Int(s.int64(Int32(index))) }
         }
+        // What waits is the date's last run's: a re-run that read the files an earlier run left no longer has them.
+        let waiting = Self.latestRunColumns
+        try cached(
+            "SELECT \(waiting.joined(separator: ", ")) FROM runs WHERE run_date = ? ORDER BY id DESC LIMIT 1"
+        ).forEach([.text(date)]) { s in
+            for (index, column) in waiting.enumerated() { totals[column] = Int(s.int64(Int32(index))) }
+        }
         return totals
     }
+
+    /// The run counters of what still waits for a later night, which a date's report takes from its last run, not
+    /// summed over its runs.
+    package static let latestRunColumns = ["files_deferred", "lines_deferred"]
 
     /// When the latest run of `date` started (UTC ISO 8601), if there is one.
     package func latestStart(date: String) throws(ASNError) -> String? {
@@ -975,7 +1071,7 @@ package final class NightlyStore {
     private static func entry(_ s: SQLiteStatement) -> LedgerEntry {
         LedgerEntry(
             id: s.int64(0), path: s.text(1), side: s.text(2), size: s.int64(3), mtimeMs: s.int64(4), sha1: s.text(5),
-            vanished: s.optionalText(6))
+            vanished: s.optionalText(6), shape: s.optionalText(7), readerVersion: s.int64(8), rejects: s.int64(9))
     }
 
     private static func cells(_ s: SQLiteStatement, from first: Int32) -> [String] {

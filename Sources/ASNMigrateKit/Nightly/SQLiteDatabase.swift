@@ -113,6 +113,22 @@ package final class SQLiteDatabase {
         return statement.int64(0)
     }
 
+    /// What `PRAGMA quick_check` finds wrong with the database's pages (each table's and index's b-tree, the free
+    /// list, records that do not fit their page), up to `limit` lines; empty when it answers `ok`. A database so
+    /// damaged that the check itself fails is one line, SQLite's message.
+    package func quickCheck(limit: Int = 10) -> [String] {
+        var problems: [String] = []
+        do {
+            try prepare("PRAGMA quick_check(\(max(1, limit)))").forEach { s in
+                let line = s.text(0)
+                if line != "ok" { problems.append(line) }
+            }
+        } catch {
+            problems.append(error.message)
+        }
+        return problems
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int {
         handle.map { Int(sqlite3_changes($0)) } ?? 0

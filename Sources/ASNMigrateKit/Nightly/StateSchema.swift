@@ -272,6 +272,13 @@ package enum StateSchema {
             PRIMARY KEY (at_ms, subscription_id)
         ) WITHOUT ROWID;
         INSERT INTO meta (key, value) SELECT 'v1_transactions_missing', 1 WHERE EXISTS (SELECT 1 FROM facts WHERE side = 1);
+        """,
+        // 9: how each file was read: the shape its first read split it in (`shape`, so a grown file's new part is
+        // split the same way), and the version of the reader that judged it (`reader_version`, 0 for a file read
+        // before versions were kept), so a file an older reader rejected lines of is read again by a newer one.
+        """
+        ALTER TABLE files ADD COLUMN shape TEXT;
+        ALTER TABLE files ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0;
         """
     ]
 

@@ -2,7 +2,7 @@
 ///
 /// A cell is quoted iff it contains `,`, `"`, CR or LF (inner quotes doubled). A cell starting with `=`, `+`, `-`, `@`,
 /// tab or CR first gets a `'` prefix so a spreadsheet shows it as text instead of evaluating it (`CSVFormulaGuard`,
-/// which V2 CSV reading undoes). Rows accumulate in
+/// which V2 CSV reading undoes). A NUL is written `\u0000`, as reject reasons are, so the file stays text. Rows accumulate in
 /// `bytes`; a streaming caller drains them into a `ByteSink` whenever `bytes.count` passes a threshold.
 package struct CSVWriter: Sendable {
     /// The encoded output not yet drained, starting with the header row.
@@ -62,6 +62,8 @@ package struct CSVWriter: Sendable {
     package static func encode(cell: String, guardsFormulas: Bool = true) -> String {
         var text = cell
         if guardsFormulas { text = CSVFormulaGuard.guarded(cell) }
+        guard text.utf8.contains(where: { ByteTables.isCSVSpecial($0) || $0 == 0 }) else { return text }
+        text = RejectRow.nulEscaped(text)
         guard text.utf8.contains(where: ByteTables.isCSVSpecial) else { return text }
         return "\"" + text.replacingQuotes() + "\""
     }

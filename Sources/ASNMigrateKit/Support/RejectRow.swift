@@ -16,9 +16,12 @@ package enum RejectRow {
     /// The cells of one row: `side` is `v1` or `v2`, `line` the 1-based line or empty. The reason is kept whole (the
     /// console gets it cut, see `ConsoleText`), with a NUL written `\u0000` so the file stays text.
     package static func cells(side: String, location: SourceLocation?, reason: String) -> [String] {
-        let text =
-            reason.utf8.contains(0)
-            ? reason.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000") : reason
-        return [side, source(location), location?.line.map(String.init) ?? "", text]
+        [side, source(location), location?.line.map(String.init) ?? "", nulEscaped(reason)]
+    }
+
+    /// `text` with each NUL written `\u0000`, so a CSV file holding it stays text (every CSV cell is written so).
+    package static func nulEscaped(_ text: String) -> String {
+        guard text.utf8.contains(0) else { return text }
+        return text.split(separator: "\u{0}", omittingEmptySubsequences: false).joined(separator: "\\u0000")
     }
 }

@@ -11,7 +11,7 @@ extension InputFile {
     /// (the start of a compressed stream is inflated without being checked: this only chooses a reader, the reading
     /// itself checks everything). False for standard input, other descriptors and FIFOs, which cannot be read twice.
     func holdsArchive() -> Bool {
-        guard isRegularFile, let head = try? firstBytes(64 * 1024) else { return false }
+        guard shape == nil, isRegularFile, let head = try? firstBytes(64 * 1024) else { return false }
         return Self.isArchive(head, depth: 0)
     }
 

@@ -25,16 +25,20 @@ enum InputMember {
     /// gzip and zstd are decompressed and looked at again, tar and zip are opened member by member, text is handed
     /// on, anything else is one `.rejected`. A failure to read (a damaged compressed stream, a damaged archive) is
     /// thrown as `ReadFailure`; what `body` throws passes through unchanged. `reading` is the run's.
+    /// `knownText`: the bytes are text whatever they start with (the new part of a grown text file).
     static func walk(
-        _ buffer: SourceBuffer, name: String, depth: Int, reading: InputReading, _ body: (InputMember) throws -> Void
+        _ buffer: SourceBuffer, name: String, depth: Int, reading: InputReading, knownText: Bool = false,
+        _ body: (InputMember) throws -> Void
     ) throws {
-        let format: InputFormat
-        do {
-            try buffer.fill(atLeast: InputFormat.sampleSize)
-            format = InputFormat.detect(
-                UnsafeRawBufferPointer(start: buffer.pending, count: min(buffer.available, InputFormat.sampleSize)))
-        } catch {
-            throw ReadFailure(error, name: name)
+        var format = InputFormat.text
+        if !knownText {
+            do {
+                try buffer.fill(atLeast: InputFormat.sampleSize)
+                format = InputFormat.detect(
+                    UnsafeRawBufferPointer(start: buffer.pending, count: min(buffer.available, InputFormat.sampleSize)))
+            } catch {
+                throw ReadFailure(error, name: name)
+            }
         }
         if format != .text, format != .partition, depth >= maxDepth {
             return try body(
@@ -139,7 +143,8 @@ extension InputFile {
         let raw = try openRawSource()
         defer { raw.close() }
         do {
-            try InputMember.walk(SourceBuffer(raw, name: path), name: path, depth: 0, reading: reading, body)
+            try InputMember.walk(
+                SourceBuffer(raw, name: path), name: path, depth: 0, reading: reading, knownText: shape != nil, body)
         } catch let failure as InputMember.ReadFailure {
             throw failure.error
         }

@@ -60,7 +60,7 @@ package struct V2RecordReader: Sendable {
                         }
                         try readCSV(source, name: name, columnMap, limits: file.reading.limits, body)
                     } else {
-                        try readJSON(source, name: name, limits: file.reading.limits, body)
+                        try readJSON(source, name: name, file: file, body)
                     }
                 case .partition(let name, let source):
                     try PartitionFile.read(source, name: name) { item in
@@ -103,10 +103,12 @@ package struct V2RecordReader: Sendable {
 
     /// JSON, JSON Lines, arrays and bare JWS through `RecordReader`.
     private func readJSON(
-        _ source: any ByteSource, name: String, limits: InputLimits, _ body: (V2ReadOutcome) throws -> Void
+        _ source: any ByteSource, name: String, file: InputFile, _ body: (V2ReadOutcome) throws -> Void
     ) throws {
-        try RecordReader.split(source, path: name, chunkSize: chunkSize, maxRecordBytes: limits.maxRecordBytes) {
-            item in
+        try RecordReader.split(
+            source, path: name, chunkSize: chunkSize, maxRecordBytes: file.reading.limits.maxRecordBytes,
+            shape: file.shape, decided: file.notesShape(of: name)
+        ) { item in
             switch item {
             case .record(let record):
                 for outcome in decoder.decode(record) { try forward(body, outcome) }
