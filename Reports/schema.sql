@@ -262,7 +262,8 @@ CREATE TABLE nightly_pending (
 -- prefix), for copying into a warehouse: sqlite3 -readonly -csv -header state.sqlite 'SELECT * FROM files' > files.csv.
 -- Booleans are integers (0/1); times ending in _ms are epoch milliseconds; run dates are YYYY-MM-DD text.
 
--- files: the ledger; path is the real path, size and sha1 those of the bytes read so far.
+-- files: the ledger; path is the real path, size and sha1 those of the bytes read so far; shape how its first read
+-- split it (json_lines, multi_line, array, array_lines), reader_version the reader that judged it (0: before schema 9).
 CREATE TABLE state_files (
     id                INTEGER,
     path              TEXT,
@@ -278,7 +279,9 @@ CREATE TABLE state_files (
     first_ingested    TEXT,
     ingested          TEXT,
     ingest_run        INTEGER,
-    vanished          TEXT
+    vanished          TEXT,
+    shape             TEXT,
+    reader_version    INTEGER
 );
 
 -- texts: every text a stored record names (product ids, types, rules, file paths), once, as its UTF-8 bytes (schema 6
