@@ -2,7 +2,8 @@
 -- Identifiers (transaction IDs, webOrderLineItemIds, UUIDs) are TEXT: they exceed 2^53 and even 2^64, so no number
 -- type keeps every digit everywhere. Dates are TIMESTAMP (the reports write ISO 8601 UTC with milliseconds, such as
 -- 2021-04-01T08:00:05.000Z; every value is UTC). Empty cells load as NULL in DuckDB and PostgreSQL; SQLite's .import
--- loads them as '' text, so run Reports/sqlite-empty-to-null.sql after importing there.
+-- loads them as '' text, so run Reports/sqlite-empty-to-null.sql after importing there. Money (price) is DECIMAL:
+-- the reports write it with the currency's own decimals (ISO 4217: JPY 0, USD 2, KWD 3), currency beside it.
 --
 -- Load one report (run in the report folder; replace the file and table names for the others):
 --   DuckDB:     COPY differences FROM 'differences.csv' (HEADER);
@@ -33,7 +34,9 @@ CREATE TABLE differences (
     product_id              TEXT,
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
-    v1_event_time_inferred  BOOLEAN
+    v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT
 );
 
 -- pending.csv: the same columns as differences.csv.
@@ -56,7 +59,9 @@ CREATE TABLE pending (
     product_id              TEXT,
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
-    v1_event_time_inferred  BOOLEAN
+    v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT
 );
 
 -- summary.csv: metric,value rows; run_date, tool_version, v1_input/v2_input and rejects_by_cause rows are text too.
@@ -175,6 +180,8 @@ CREATE TABLE nightly_new (
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
     v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT,
     first_seen              DATE,
     last_seen               DATE
 );
@@ -200,6 +207,8 @@ CREATE TABLE nightly_open (
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
     v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT,
     first_seen              DATE,
     last_seen               DATE
 );
@@ -225,6 +234,8 @@ CREATE TABLE nightly_resolved (
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
     v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT,
     first_seen              DATE,
     last_seen               DATE,
     resolved                DATE,
@@ -252,6 +263,8 @@ CREATE TABLE nightly_pending (
     bundle_id               TEXT,
     v2_signed_date          TIMESTAMP,
     v1_event_time_inferred  BOOLEAN,
+    price                   DECIMAL(20, 3),
+    currency                TEXT,
     first_seen              DATE,
     settles_at              TIMESTAMP,
     pending_reason          TEXT
@@ -403,10 +416,13 @@ CREATE TABLE state_conflicts (
     product_id              TEXT,
     bundle_id               TEXT,
     v2_signed_date          TEXT,
-    v1_event_time_inferred  TEXT
+    v1_event_time_inferred  TEXT,
+    price                   TEXT,
+    currency                TEXT
 );
 
--- differences: every difference ever confirmed; resolved is NULL while open.
+-- differences: every difference ever confirmed; resolved is NULL while open. In the state tables price and currency
+-- come last: a state made before they existed gets them added, empty, when it is opened.
 CREATE TABLE state_differences (
     id                      INTEGER,
     identity                TEXT,
@@ -432,7 +448,9 @@ CREATE TABLE state_differences (
     first_seen              TEXT,
     last_seen               TEXT,
     resolved                TEXT,
-    resolved_by             TEXT
+    resolved_by             TEXT,
+    price                   TEXT,
+    currency                TEXT
 );
 
 -- pending: items waiting to settle.
@@ -460,7 +478,9 @@ CREATE TABLE state_pending (
     v1_event_time_inferred  TEXT,
     settles_at              TEXT,
     pending_reason          TEXT,
-    first_seen              TEXT
+    first_seen              TEXT,
+    price                   TEXT,
+    currency                TEXT
 );
 
 -- rejects: records that could not be read; ingested is the run date they were read.

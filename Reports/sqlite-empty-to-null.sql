@@ -1,11 +1,11 @@
 -- SQLite only, after .import: its CSV import loads empty cells as '' text; make the typed columns' empty cells NULL
 -- (DuckDB and PostgreSQL load them as NULL already). Run with: sqlite3 reports.db < Reports/sqlite-empty-to-null.sql
-UPDATE differences SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
-UPDATE pending SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
+UPDATE differences SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');
+UPDATE pending SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');
 UPDATE rejected SET line = NULLIF(line, '');
 UPDATE subscriptions SET v1_expires_date = NULLIF(v1_expires_date, ''), v2_expires_date = NULLIF(v2_expires_date, ''), v1_auto_renew_status = NULLIF(v1_auto_renew_status, ''), v2_auto_renew_status = NULLIF(v2_auto_renew_status, '');
 UPDATE migrate_csv SET signed_date = NULLIF(signed_date, ''), data_transaction_info_purchase_date = NULLIF(data_transaction_info_purchase_date, ''), data_transaction_info_original_purchase_date = NULLIF(data_transaction_info_original_purchase_date, ''), data_transaction_info_expires_date = NULLIF(data_transaction_info_expires_date, ''), data_transaction_info_revocation_date = NULLIF(data_transaction_info_revocation_date, ''), data_renewal_info_grace_period_expires_date = NULLIF(data_renewal_info_grace_period_expires_date, ''), data_renewal_info_renewal_date = NULLIF(data_renewal_info_renewal_date, ''), data_renewal_info_recent_subscription_start_date = NULLIF(data_renewal_info_recent_subscription_start_date, '');
-UPDATE nightly_new SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
-UPDATE nightly_open SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
-UPDATE nightly_resolved SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
-UPDATE nightly_pending SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, '');
+UPDATE nightly_new SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');
+UPDATE nightly_open SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');
+UPDATE nightly_resolved SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');
+UPDATE nightly_pending SET event_date = NULLIF(event_date, ''), v2_signed_date = NULLIF(v2_signed_date, ''), v1_event_time_inferred = NULLIF(v1_event_time_inferred, ''), price = NULLIF(price, '');

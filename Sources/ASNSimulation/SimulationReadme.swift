@@ -81,7 +81,7 @@ package enum SimulationReadme {
             "                        Statuses, fetchedAt the end); "
                 + (options.sign ? "every JWS is signed by the test CA." : "JWS signatures are placeholders."))
         lines.append(
-            "  truth.csv             the differences reconcile --v1 v1 --v2 v2 must report, in differences.csv's columns and order."
+            "  truth.csv             the differences reconcile --v1 v1 --v2 v2 must report, in differences.csv's columns (but price, currency) and order."
         )
         lines.append(
             "  truth-api.csv         the differences reconcile --v1 v1 --v2 v2-api must report, in the same columns and order."

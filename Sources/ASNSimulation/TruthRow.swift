@@ -2,8 +2,9 @@ import ASNMigrateKit
 
 /// One row of `truth.csv`: a difference `reconcile` must report, in `differences.csv`'s columns.
 package struct TruthRow: Sendable, Equatable {
-    /// The columns of `truth.csv`, exactly those of `differences.csv`.
-    package static let columns = Discrepancy.columns
+    /// The columns of `truth.csv`: those of `differences.csv` up to its money (`price`, `currency`), which the
+    /// simulation does not predict (reports value rows by the first V2 price of their subscription's product).
+    package static let columns = Array(Discrepancy.columns.prefix { $0 != "price" })
 
     /// `missing_in_v2`, `missing_in_v1`, `type_mismatch`, `field_mismatch` or `conflicting_duplicate_v2`.
     package var kind: String

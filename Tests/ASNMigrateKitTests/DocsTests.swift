@@ -155,6 +155,70 @@ import Testing
 }
 
 extension DocsTests {
+    /// Whether the `sqlite3` shell is on the machine.
+    static let sqlitePresent = Shell.run("command -v sqlite3 > /dev/null", in: "/").status == 0
+
+    /// `Reports/README.md`'s SQLite session, run as written from a repository root (its `Reports/` scripts, the sample,
+    /// the set-up's report in `.sample-out/report/`): it answers from the report, twice in a row, and leaves the
+    /// report folder as the next run of the set-up's `reconcile` can replace (the database beside it, not inside).
+    @Test(
+        .enabled(if: sqlitePresent && BinaryRun.executable != nil, "needs the sqlite3 shell and the built asn-migrate"))
+    func theSQLiteRecipeRunsAsWrittenOnTheSetUpsReport() throws {
+        let text = try Self.text("Reports/README.md")
+        // The fenced block (lines between ``` fences) that runs the session from the repository root.
+        var blocks: [[String]] = []
+        var block: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                if let open = block { blocks.append(open) }
+                block = block == nil ? [] : nil
+            } else {
+                block?.append(line)
+            }
+        }
+        let recipe = try #require(
+            blocks.first { $0.contains { $0.hasPrefix("sqlite3 ") && $0.contains(".read Reports/schema.sql") } },
+            "Reports/README.md has no SQLite session run from the repository root"
+        ).joined(separator: "\n")
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        try FileManager.default.createDirectory(atPath: tmp.path + "/Tests/Fixtures", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.path + "/Tests/Fixtures/sample", withDestinationPath: PackagePaths.sample.path)
+        for name in ["schema.sql", "sqlite-empty-to-null.sql"] {
+            _ = try tmp.write("Reports/" + name, try PackagePaths.read("Reports/" + name))
+        }
+        let setUp = [
+            "reconcile", "--v1", "Tests/Fixtures/sample/v1", "--v2", "Tests/Fixtures/sample/v2", "--out",
+            ".sample-out/report", "--max-reject-rate", "20%", "--html"
+        ]
+        let here = URL(fileURLWithPath: tmp.path)
+        let first = try BinaryRun.run(setUp, in: here)
+        #expect(first.status == ExitStatus.findings.rawValue, "\(first.stderr)")
+        // The answer the query must give: missing_in_v2 rows by product and month, counted from the CSV itself.
+        let csv = try CSVReader.read(try tmp.read(".sample-out/report/differences.csv"), path: "differences.csv")
+        let header = csv.header
+        let rows = [header] + csv.records.map(\.fields)
+        let kind = try #require(header.firstIndex(of: "kind"))
+        let product = try #require(header.firstIndex(of: "product_id"))
+        let date = try #require(header.firstIndex(of: "event_date"))
+        var counts: [String: Int] = [:]
+        for row in rows.dropFirst() where row[kind] == "missing_in_v2" {
+            counts[row[product] + "|" + String(row[date].prefix(7)), default: 0] += 1
+        }
+        let expected = counts.sorted { $0.key < $1.key }.map { "\($0.key)|\($0.value)\n" }.joined()
+        #expect(!expected.isEmpty, "the sample holds missing_in_v2 rows")
+        for round in 1...2 {
+            let run = Shell.run(recipe + " > .sample-out/answer.txt", in: tmp.path)
+            #expect(run.status == 0, "round \(round): \(run.stderr)")
+            let answer = String(decoding: try tmp.read(".sample-out/answer.txt"), as: UTF8.self)
+            #expect(answer == expected, "round \(round)")
+        }
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/.sample-out/reports.db"), "beside the folder")
+        let again = try BinaryRun.run(setUp, in: here)
+        #expect(again.status == ExitStatus.findings.rawValue, "the next run replaces the folder: \(again.stderr)")
+    }
+
     /// The UTC date `offsetDays` from today, as `--run-date` takes it.
     static func today(offsetDays: Int = 0) -> String {
         let formatter = DateFormatter()

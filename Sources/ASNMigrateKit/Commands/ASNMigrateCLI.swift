@@ -9,8 +9,8 @@ public enum ASNMigrateCLI {
     package static let version = "asn-migrate \(versionNumber)"
 
     /// What `asn-migrate version` (`--version`, `-V`) prints: the version, the git commit the binary was built from
-    /// (`unknown` unless built by `.ci/install`), and the digest of the built-in mapping rules, the `rules_digest` a
-    /// `nightly` state records (without `--ignore-field` or `--time-tolerance`).
+    /// (`BuildInfo.commit`: embedded by `.ci/install`, else the source tree's HEAD), and the digest of the built-in
+    /// mapping rules, the `rules_digest` a `nightly` state records (without `--ignore-field` or `--time-tolerance`).
     public static var versionReport: String {
         let digest: String
         do {

@@ -43,6 +43,11 @@ package enum MigrateCommand {
             .single(
                 "--run-date", valueName: "YYYY-MM-DD",
                 help: "The run date reported as run_date by --summary-json (default: today, UTC)."),
+            .flag(
+                "--force",
+                help:
+                    "Run even when the input files look like V2 notifications (by default a usage error: migrate reads V1 archives)."
+            ),
             .single(
                 "--shard", valueName: "K/N",
                 help:
@@ -61,7 +66,10 @@ package enum MigrateCommand {
             CommandExit(.success, "every record read was migrated"),
             CommandExit(.findings, "migrated, with rejected or unmapped records (in --rejects, or listed above)"),
             CommandExit(.failure, "failed; nothing was published (the message above says what and where)"),
-            CommandExit(.sanityCheckFailed, "migrated, but more records were rejected than --max-reject-rate allows"),
+            CommandExit(
+                .sanityCheckFailed,
+                "no record was read (an empty or unmounted input), or migrated, but more records were rejected than --max-reject-rate allows"
+            ),
             .usage,
             CommandExit(.locked, "another run is writing the same output; nothing was published; run again later")
         ],
@@ -119,6 +127,7 @@ package enum MigrateCommand {
         settings.csvNames = MigrationOutput.CSVNames(rawValue: arguments.value("--csv-names") ?? "dotted") ?? .dotted
         settings.mappingsDirectory = arguments.value("--mappings")
         settings.inputLimits = try InputOptions.limits(arguments)
+        settings.force = arguments.flag("--force")
         return settings
     }
 }

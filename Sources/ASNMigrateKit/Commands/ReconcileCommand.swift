@@ -125,7 +125,7 @@ package enum ReconcileCommand {
             CommandExit(.failure, "failed; no report was written (the message above says what and where)"),
             CommandExit(
                 .sanityCheckFailed,
-                "report written, but the input failed a sanity check (too many rejects, or one side empty)"),
+                "report written, but the input failed a sanity check (too many rejects, or a side empty)"),
             .usage,
             CommandExit(.dataError, "--partition: the partition folder is incomplete or damaged; nothing was written"),
             CommandExit(

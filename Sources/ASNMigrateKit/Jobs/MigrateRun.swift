@@ -31,6 +31,8 @@ package struct MigrateRun {
         package var fastPath = true
         /// Worker threads (nil: one per core).
         package var workers: Int?
+        /// `--force`: run even when the inputs look like V2 notifications.
+        package var force = false
 
         /// Settings for `inputs` on `runDate`; the rest as the flags' defaults.
         package init(inputs: [String], runDate: String) {
@@ -80,6 +82,12 @@ package struct MigrateRun {
         do { (table, selection) = try readInputs() } catch {
             console.diagnostic("\(name): \(ASNError.describe(error))")
             return .failure
+        }
+        if !settings.force,
+            let problem = SwappedSidesCheck.migrateProblem(SwappedSidesCheck.look(files: selection.files))
+        {
+            console.diagnostic("\(name): \(problem.message); no output was written")
+            return .usage
         }
         var locks: [RunLock] = []
         defer { for lock in locks { lock.release() } }
@@ -242,6 +250,13 @@ package struct MigrateRun {
                 console.diagnostic("\(name): \(error.description); the output was written, the summary JSON was not")
                 return .failure
             }
+        }
+        if summary.read == 0 {
+            // An empty or unmounted folder must never pass for a clean run.
+            let nothing = "read no records; check the PATH arguments (an empty or unmounted folder, an empty file?)"
+            console.diagnostic("\(name): sanity check failed: \(nothing) (exit 3)")
+            console.verdict("nothing migrated: the input " + nothing)
+            return .sanityCheckFailed
         }
         if let maxRejectRate = settings.maxRejectRate,
             let failed = SanityCheck.failures(

@@ -296,6 +296,7 @@ package struct ReconcileRun {
         printSummary(result, inputs: inputs, crossings: crossings)
         if let sanity {
             console.diagnostic("\(Self.name): \(sanity) (exit 3)")
+            console.verdict(SanityCheck.verdict(sanity))
         } else {
             printVerdict(result, status: status, crossings: crossings)
         }

@@ -26,15 +26,20 @@ package struct DifferenceRow: Sendable, Equatable {
         self.resolvedBy = resolvedBy
     }
 
-    /// What makes two nights' rows "the same difference": every cell but the two values, and for a state mismatch
-    /// (dated at the period end, which moves) only kind, subscription and field.
+    /// Where the price columns (`price`, `currency`) start in `Discrepancy.columns`.
+    static let pricedColumns = Discrepancy.columns.firstIndex(of: "price") ?? Discrepancy.columns.count
+
+    /// What makes two nights' rows "the same difference": every cell but the two values and the price, and for a state mismatch
+    /// (dated by the newest record of its states, which moves) only kind, subscription and field.
     package static func identity(_ d: Discrepancy) -> String {
         let cells = d.cells
         let kept: [String]
         if d.kind == .stateMismatch {
             kept = [cells[0], cells[1], cells[2], cells[10]]
         } else {
-            kept = cells.enumerated().filter { $0.offset != 11 && $0.offset != 12 }.map(\.element)
+            // The price is what V2 says the purchase cost, known or not yet: not what makes the difference.
+            kept = cells.enumerated().filter { $0.offset != 11 && $0.offset != 12 && $0.offset < Self.pricedColumns }
+                .map(\.element)
         }
         return kept.joined(separator: "\u{1F}")
     }

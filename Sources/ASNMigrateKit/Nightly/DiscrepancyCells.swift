@@ -22,5 +22,8 @@ extension Discrepancy {
         bundleId = cells[16]
         v2SignedDate = cells[17].isEmpty ? nil : Timestamp.parseISO8601(cells[17])
         v1EventTimeInferred = cells[18].isEmpty ? nil : cells[18] == "true"
+        if let milliunits = CurrencyAmount.milliunits(cells[19]), !cells[20].isEmpty {
+            price = V2PriceList.Price(milliunits: milliunits, currency: cells[20])
+        }
     }
 }

@@ -34,7 +34,9 @@ package struct NightlyIndex: Sendable {
         guard let status = night.status else { return "not finished" }
         let head = "Exit \(status): "
         switch status {
-        case ExitStatus.success.rawValue: return head + "all clear"
+        case ExitStatus.success.rawValue:
+            // 0 means nothing new that night, not an empty backlog.
+            return head + "nothing new"
         case ExitStatus.findings.rawValue:
             var parts: [String] = []
             if night.new > 0 { parts.append(HTMLVerdict.count(night.new, "new difference")) }
@@ -54,7 +56,7 @@ package struct NightlyIndex: Sendable {
             + "<title>\(title)</title>\n<style>\(HTMLReport.style)</style>\n</head>\n<body>\n<h1>\(title)</h1>\n"
         if let latest = nights.last {
             out +=
-                "<p class=\"verdict status-\(latest.status.map { String($0) } ?? "")\" id=\"latest\"><strong>"
+                "<p class=\"verdict \(HTMLVerdict.statusClass(latest.status, backlog: latest.open > 0))\" id=\"latest\"><strong>"
                 + "\(HTMLText.escapeWhole(latest.date)): \(HTMLText.escapeWhole(Self.verdict(latest)))</strong>; "
                 + "\(HTMLVerdict.count(latest.open, "difference")) open.</p>\n"
         }
@@ -77,7 +79,8 @@ package struct NightlyIndex: Sendable {
             table +=
                 "<tr id=\"night-\(date)\" data-date=\"\(date)\" data-exit=\"\(night.status.map { String($0) } ?? "")\">"
                 + "<th scope=\"row\" class=\"whole\">\(night.hasPage ? "<a href=\"\(date)/report.html\">\(date)</a>" : date)"
-                + "</th><td class=\"whole\" data-label=\"verdict\">\(HTMLText.escapeWhole(Self.verdict(night)))</td>"
+                + "</th><td class=\"whole \(HTMLVerdict.statusClass(night.status, backlog: night.open > 0))\" "
+                + "data-label=\"verdict\">\(HTMLText.escapeWhole(Self.verdict(night)))</td>"
                 + "<td class=\"n\" data-label=\"new\" data-metric=\"differences_new\">\(night.new)</td>"
                 + "<td class=\"n\" data-label=\"resolved\" data-metric=\"differences_resolved\">\(night.resolved)</td>"
                 + "<td class=\"n\" data-label=\"open\" data-metric=\"differences_open\">\(night.open)</td>"

@@ -36,6 +36,7 @@ enum MergedReportVerdict {
         ]
         if let failed = SanityCheck.failures(sides, maxRejectRate: maxRejectRate, pairedSides: true) {
             console.diagnostic("\(label): \(failed) (exit 3)")
+            console.verdict(SanityCheck.verdict(failed))
             return .sanityCheckFailed
         }
         return differences > 0 || rejects > 0 ? .findings : .success

@@ -112,21 +112,21 @@ import Testing
     static let errorCases: [([String], String)] = [
         (
             ["migrat"],
-            "unknown command 'migrat'; did you mean 'migrate'? Commands: migrate, reconcile, mappings, simulate"
+            "unknown command 'migrat'; did you mean 'migrate'? Commands: migrate, reconcile, mappings, simulate, version"
         ),
         (
             ["recon"],
-            "unknown command 'recon'; did you mean 'reconcile'? Commands: migrate, reconcile, mappings, simulate"
+            "unknown command 'recon'; did you mean 'reconcile'? Commands: migrate, reconcile, mappings, simulate, version"
         ),
-        (["frobnicate"], "unknown command 'frobnicate'. Commands: migrate, reconcile, mappings, simulate"),
+        (["frobnicate"], "unknown command 'frobnicate'. Commands: migrate, reconcile, mappings, simulate, version"),
         (
             ["help", "mapings"],
-            "unknown command 'mapings'; did you mean 'mappings'? Commands: migrate, reconcile, mappings, simulate"
+            "unknown command 'mapings'; did you mean 'mappings'? Commands: migrate, reconcile, mappings, simulate, version"
         ),
-        ([], "missing command. Commands: migrate, reconcile, mappings, simulate. See 'asn-migrate --help'."),
+        ([], "missing command. Commands: migrate, reconcile, mappings, simulate, version. See 'asn-migrate --help'."),
         (
             ["--out", "x", "migrate"],
-            "unknown option '--out' before the command; options go after it, as in 'asn-migrate COMMAND [OPTIONS]'. Commands: migrate, reconcile, mappings, simulate"
+            "unknown option '--out' before the command; options go after it, as in 'asn-migrate COMMAND [OPTIONS]'. Commands: migrate, reconcile, mappings, simulate, version"
         ),
         (["migrate"], "missing PATH: give at least one input file or directory, or '-' for standard input")
     ]

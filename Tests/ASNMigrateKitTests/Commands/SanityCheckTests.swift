@@ -30,8 +30,20 @@ import Testing
             SanityCheck.failures(oneEmpty, maxRejectRate: 0.01, pairedSides: true)
                 == "sanity check failed: V2 has no usable records (read 0) while V1 has 10; check the --v2 paths")
         #expect(SanityCheck.failures(oneEmpty, maxRejectRate: 0.01, pairedSides: false) == nil)
+    }
+
+    @Test func aSideThatReadNothingFailsEvenWhenTheOtherReadNothingToo() {
         let bothEmpty = [SanityCheck.Side(name: "V1", read: 0, rejected: 0), .init(name: "V2", read: 0, rejected: 0)]
-        #expect(SanityCheck.failures(bothEmpty, maxRejectRate: 0.01, pairedSides: true) == nil)
+        let both = SanityCheck.failures(bothEmpty, maxRejectRate: 0.01, pairedSides: true)
+        #expect(both == "sanity check failed: V1 and V2 read no records; check the --v1 and --v2 paths")
+        #expect(
+            SanityCheck.verdict(both ?? "")
+                == "report written, but V1 and V2 read no records; check the --v1 and --v2 paths")
+        // Nothing read on one side, everything rejected on the other: the empty side is named too.
+        let rejectedOnly = [SanityCheck.Side(name: "V1", read: 0, rejected: 0), .init(name: "V2", read: 4, rejected: 4)]
+        let line = SanityCheck.failures(rejectedOnly, maxRejectRate: 1, pairedSides: true)
+        #expect(line == "sanity check failed: V1 read no records; check the --v1 path")
+        #expect(SanityCheck.failures(bothEmpty, maxRejectRate: 0.01, pairedSides: false) == nil)
     }
 
     @Test func everyFailedCheckIsOnOneLine() throws {

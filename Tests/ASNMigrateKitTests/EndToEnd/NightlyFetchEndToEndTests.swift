@@ -152,7 +152,9 @@ import Testing
     static func rows(_ path: String) throws -> [String] {
         var reader = CSVReader(path: path)
         let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
-        return records.map { Array($0.fields.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}") }.sorted()
+        // The judged columns: nightly keeps no V2 price, so its money columns are empty where reconcile's are filled.
+        return records.map { Array($0.fields.prefix(DifferenceRow.pricedColumns)).joined(separator: "\u{1F}") }
+            .sorted()
     }
 
     @Test func threeNightsAgainstTheLoopbackAPIEndEqualToOneReconcileOverTheFetchedFolder() throws {

@@ -224,19 +224,20 @@ import Testing
     }
 }
 
-/// An empty input directory is not an error for a nightly job, but it is said.
+/// An empty input directory is said, and never passes for a clean run: a job pointed at an empty or unmounted folder
+/// exits 3.
 @Suite struct EmptyInputTests {
-    @Test func emptyDirectoriesWarnAndSucceed() throws {
+    @Test func emptyDirectoriesWarnAndExitThree() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         try FileManager.default.createDirectory(atPath: tmp.path + "/empty", withIntermediateDirectories: true)
         let migrate = try BinaryRun.run(["migrate", tmp.path + "/empty"])
-        #expect(migrate.status == 0)
+        #expect(migrate.status == ExitStatus.sanityCheckFailed.rawValue)
         #expect(migrate.stderr.contains("warning: no input files found"))
         let reconcile = try BinaryRun.run([
             "reconcile", "--v1", tmp.path + "/empty", "--v2", tmp.path + "/empty", "--out", tmp.path + "/r"
         ])
-        #expect(reconcile.status == 0)
+        #expect(reconcile.status == ExitStatus.sanityCheckFailed.rawValue)
         #expect(reconcile.stderr.contains("no input files found under --v1"))
         #expect(reconcile.stderr.contains("no input files found under --v2"))
     }

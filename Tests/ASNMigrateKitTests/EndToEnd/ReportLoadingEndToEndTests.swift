@@ -275,19 +275,7 @@ import Testing
         return folder
     }
 
-    @Test(.enabled(if: sqlitePresent, "needs the sqlite3 shell"))
-    func theReadmeSQLiteSessionRunsAsWritten() throws {
-        let tmp = try TemporaryDirectory()
-        defer { tmp.remove() }
-        let folder = try reportsFolder(tmp)
-        let example = try #require(try readmeExample(startingWith: "sqlite3 reports.db"))
-        let run = Shell.run(example + " > answer.txt", in: folder)
-        #expect(run.status == 0, "\(run.stderr)")
-        let answer = String(decoding: try Data(contentsOf: URL(fileURLWithPath: folder + "/answer.txt")), as: UTF8.self)
-        #expect(
-            answer == "com.example.sampleapp.pro.yearly|2021-11|1\n",
-            "the sample's one missing_in_v2 row, by product and month")
-    }
+    // The README's SQLite session itself runs in DocsTests (theSQLiteRecipeRunsAsWrittenOnTheSetUpsReport).
 
     static let pandasPresent = Shell.run("python3 -c 'import pandas' 2>/dev/null", in: "/").status == 0
 

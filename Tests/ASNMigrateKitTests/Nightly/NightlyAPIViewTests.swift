@@ -39,11 +39,11 @@ import Testing
         return (status, captured.stderr)
     }
 
-    /// A report's rows cut to `differences.csv`'s columns, sorted.
+    /// A report's rows cut to `differences.csv`'s judged columns (nightly keeps no price), sorted.
     private static func rows(_ path: String) throws -> [[String]] {
         var reader = CSVReader(path: path)
         let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
-        return records.map { Array($0.fields.prefix(Discrepancy.columns.count)) }.sorted {
+        return records.map { Array($0.fields.prefix(DifferenceRow.pricedColumns)) }.sorted {
             $0.lexicographicallyPrecedes($1)
         }
     }

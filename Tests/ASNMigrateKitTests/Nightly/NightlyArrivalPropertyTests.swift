@@ -360,7 +360,7 @@ import Testing
         let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
         return records.map { record in
             (
-                Array(record.fields.prefix(Discrepancy.columns.count)).joined(separator: "\u{1F}"),
+                Array(record.fields.prefix(DifferenceRow.pricedColumns)).joined(separator: "\u{1F}"),
                 record.fields.last ?? ""
             )
         }.sorted { $0.row < $1.row }

@@ -68,21 +68,21 @@ import Testing
         #expect(
             resolved.count == fields.filter { $0 == field }.count
                 && resolved.allSatisfy { $0[10] == field && $0.last == "rule" })
-        let open = try w.rows("2021-06-02", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }.sorted {
+        let open = try w.rows("2021-06-02", "open.csv").map { Array($0.prefix(DifferenceRow.pricedColumns)) }.sorted {
             $0.joined() < $1.joined()
         }
         _ = try BinaryRun.run([
             "reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--out", w.tmp.path + "/r"
         ])
         var reader = CSVReader(path: "differences.csv")
-        let expected = try (reader.feed(try w.tmp.read("r/differences.csv")) + reader.finish()).map(\.fields).sorted {
-            $0.joined() < $1.joined()
-        }
+        // The judged columns: nightly keeps no V2 price.
+        let expected = try (reader.feed(try w.tmp.read("r/differences.csv")) + reader.finish())
+            .map { Array($0.fields.prefix(DifferenceRow.pricedColumns)) }.sorted { $0.joined() < $1.joined() }
         #expect(open == expected, "nightly --ignore-field = reconcile --ignore-field")
         // A narrower pairing window is a change of judgement too: the state is judged again and equals reconcile's.
         let narrow = try w.run("2021-06-03", ["--ignore-field", field, "--window", "1h"])
         #expect(narrow.stderr.contains("mapping the V1 files again"), "\(narrow.stderr)")
-        let narrowOpen = try w.rows("2021-06-03", "open.csv").map { Array($0.prefix(Discrepancy.columns.count)) }
+        let narrowOpen = try w.rows("2021-06-03", "open.csv").map { Array($0.prefix(DifferenceRow.pricedColumns)) }
             .sorted { $0.joined() < $1.joined() }
         _ = try BinaryRun.run([
             "reconcile", "--v1", w.v1, "--v2", w.v2, "--ignore-field", field, "--window", "1h", "--out",
@@ -90,7 +90,7 @@ import Testing
         ])
         var narrowReader = CSVReader(path: "differences.csv")
         let narrowExpected = try (narrowReader.feed(try w.tmp.read("r1h/differences.csv")) + narrowReader.finish())
-            .map(\.fields).sorted { $0.joined() < $1.joined() }
+            .map { Array($0.fields.prefix(DifferenceRow.pricedColumns)) }.sorted { $0.joined() < $1.joined() }
         #expect(narrowOpen == narrowExpected, "nightly --window 1h = reconcile --window 1h")
         #expect(narrowExpected != expected, "the narrower window changes the answer (not vacuous)")
         let bad = try w.run("2021-06-04", ["--ignore-field", "expiry"])

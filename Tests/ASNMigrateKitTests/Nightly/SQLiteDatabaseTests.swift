@@ -144,6 +144,7 @@ import Testing
         difference.productId = "com.example.pro"
         difference.bundleId = "com.example"
         difference.field = "expiresDate"
+        difference.price = V2PriceList.Price(milliunits: 1_250, currency: "KWD")
         #expect(!difference.cells.contains(""), "every column is filled, so a column read back empty shows")
         let back = try #require(Discrepancy(cells: difference.cells))
         #expect(back.cells == difference.cells)

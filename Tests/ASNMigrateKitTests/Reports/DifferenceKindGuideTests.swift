@@ -26,6 +26,19 @@ import Testing
         }
     }
 
+    @Test func theReportOrderPlacesEveryKindOnceAndWhatCostsMoneyFirst() {
+        let order = DifferenceKindGuide.reportOrder
+        #expect(Set(order) == Set(Discrepancy.Kind.allCases), "every kind has its place")
+        #expect(order.count == Set(order).count, "once")
+        // Every kind that stands for a whole purchase comes before every item of a purchase both sides have.
+        for valued in V2PriceList.valuedKinds {
+            #expect(DifferenceKindGuide.precedes(valued, .fieldMismatch), "\(valued.rawValue)")
+            #expect(DifferenceKindGuide.precedes(valued, .conflictingDuplicateV2), "\(valued.rawValue)")
+        }
+        let sorted = Discrepancy.Kind.allCases.sorted(by: DifferenceKindGuide.precedes)
+        #expect(sorted == order)
+    }
+
     @Test func codeSpansBecomeCodeAndTheRestIsEscaped() {
         #expect(HTMLReport.markdown("see `a<b` & `c`") == "see <code>a&lt;b</code> &amp; <code>c</code>")
     }

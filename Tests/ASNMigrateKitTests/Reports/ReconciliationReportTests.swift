@@ -39,7 +39,7 @@ import Testing
                 ($0.name, String(decoding: $0.bytes, as: UTF8.self))
             })
         let header = Discrepancy.columns.joined(separator: ",")
-        #expect(files["pending.csv"] == header + "\npending_in_v2,Production,1000,,,,,,,,,,,,,,,,\n")
+        #expect(files["pending.csv"] == header + "\npending_in_v2,Production,1000,,,,,,,,,,,,,,,,,,\n")
         #expect(files["differences.csv"] == header + "\n")
         #expect(result.isClean)
     }

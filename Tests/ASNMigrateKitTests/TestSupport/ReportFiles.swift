@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import ASNMigrateKit
+
 /// Reading a written report folder in tests.
 enum ReportFiles {
     /// `summary.csv` of the report folder as metric → value (for a metric with several rows, the last).
@@ -12,5 +14,17 @@ enum ReportFiles {
             if parts.count == 2 { metrics[String(parts[0])] = String(parts[1]) }
         }
         return metrics
+    }
+}
+
+extension ReportFiles {
+    /// A `differences.csv` text without its money columns (`price`, `currency`): what a simulation's `truth.csv`
+    /// predicts.
+    static func withoutPrice(_ text: String) throws -> String {
+        let csv = try CSVReader.read(Array(text.utf8), path: "differences.csv")
+        guard let cut = csv.header.firstIndex(of: "price") else { return text }
+        var writer = CSVWriter(header: Array(csv.header[..<cut]))
+        for row in csv.records.map(\.fields) { try writer.appendRow(Array(row[..<cut])) }
+        return String(decoding: writer.drain(), as: UTF8.self)
     }
 }

@@ -27,16 +27,41 @@ struct JSONTape {
         case null
     }
 
-    /// One token.
+    /// One token: 12 bytes (offsets held in 32 bits), so a record of many small values costs at most six times its
+    /// bytes in tokens (every value takes at least two bytes with its separator).
     struct Token {
         /// What it is.
         var kind: Kind
+        /// `start`, stored in 32 bits.
+        private var storedStart: Int32
+        /// `end`, stored in 32 bits.
+        private var storedEnd: Int32
+
+        /// A token; `start` and `end` must lie below `JSONTape.maximumBytes`.
+        @inline(__always)
+        init(kind: Kind, start: Int, end: Int) {
+            self.kind = kind
+            storedStart = Int32(truncatingIfNeeded: start)
+            storedEnd = Int32(truncatingIfNeeded: end)
+        }
+
         /// For strings, the first content byte; for numbers, the first byte; otherwise unused.
-        var start: Int
+        var start: Int {
+            @inline(__always) get { Int(storedStart) }
+            @inline(__always) set { storedStart = Int32(truncatingIfNeeded: newValue) }
+        }
+
         /// For strings, the offset of the closing quote; for numbers, the byte after; for containers, the index of
         /// the token after the container's last descendant.
-        var end: Int
+        var end: Int {
+            @inline(__always) get { Int(storedEnd) }
+            @inline(__always) set { storedEnd = Int32(truncatingIfNeeded: newValue) }
+        }
     }
+
+    /// The largest document a tape indexes (a token's offsets are 32 bits); a larger one is left to the reference
+    /// path (only with `--max-record-bytes` above 2 GiB).
+    static let maximumBytes = Int(Int32.max)
 
     /// The tokens in document order; empty after a failed build.
     private(set) var tokens: [Token] = []
@@ -78,6 +103,7 @@ struct JSONTape {
         // `reconcile` requested. Emptied and reserved here, not in `init`: a reused storage is then held by the tape
         // alone, so keeping its capacity costs no copy.
         tokens.removeAll(keepingCapacity: true)
+        guard count < Self.maximumBytes else { return false }
         tokens.reserveCapacity(Swift.min(1024, count / 8 + 16))
         var scanner = TapeScanner(base: base, end: count)
         let ok = scanner.document(into: &tokens)

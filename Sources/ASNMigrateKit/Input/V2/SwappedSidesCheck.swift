@@ -1,5 +1,5 @@
-/// Guards `reconcile` against `--v1` and `--v2` given the wrong way round: it looks at the first bytes of each side's
-/// first files for the keys only the other side's records carry.
+/// Guards `reconcile` against `--v1` and `--v2` given the wrong way round, and `migrate` against V2 data: it looks at
+/// the first bytes of each side's first files for the keys only the other side's records carry.
 package enum SwappedSidesCheck {
     /// Keys only V1 bodies carry (escaped or not, so an envelope's string payload counts too).
     static let v1Markers = ["notification_type", "unified_receipt"]
@@ -59,6 +59,17 @@ package enum SwappedSidesCheck {
             )
         }
         return nil
+    }
+
+    /// The usage error for `migrate` given files that look like V2 notifications (the same look as `reconcile`'s
+    /// check of its `--v1` side), or nil when they look like V1 bodies or cannot be told.
+    package static func migrateProblem(_ inputs: Look) -> ASNError? {
+        guard inputs == .v2 else { return nil }
+        return ASNError(
+            .usage,
+            "the input files hold V2 notifications (signedPayload / notificationType), not V1 bodies: this is V2 data, "
+                + "which migrate does not read; give it the V1 archive's paths (to compare V1 with V2, run "
+                + "'reconcile --v1 V1_PATH --v2 V2_PATH'), or pass --force if the files really are V1 bodies")
     }
 
     /// The first bytes of a file's first text stream (decompressed, the first member of an archive) found in its

@@ -22,6 +22,9 @@ struct TapeCanonicalWriter {
     private var victim = 0
     /// How many key lists the cache keeps: simulated archives have about 30 (a body's keys differ by type).
     private static let cacheSize = 48
+    /// Objects with more members are sorted in O(n log n); smaller ones (every real notification's) by insertion,
+    /// the fastest there. Above it the insertion sort's n² compares made a 200,000-key object cost a minute.
+    static let insertionSortLimit = 32
     /// The key prefixes of the object being sorted, by ordinal.
     private var prefixes: [UInt64] = []
     /// The ordinals being sorted.
@@ -191,17 +194,28 @@ struct TapeCanonicalWriter {
         for k in 0..<count { prefixes.append(prefix(tape, memberStack[first + k])) }
         ordinals.removeAll(keepingCapacity: true)
         ordinals.append(contentsOf: 0..<count)
-        // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
-        var k = 1
-        while k < count {
-            let moving = ordinals[k]
-            var j = k
-            while j > 0 && keyOrder(tape, first, ordinals[j - 1], moving) > 0 {
-                ordinals[j] = ordinals[j - 1]
-                j -= 1
+        if count <= Self.insertionSortLimit {
+            // Stable insertion sort: equal keys keep document order, so the last of a run is the one to keep.
+            var k = 1
+            while k < count {
+                let moving = ordinals[k]
+                var j = k
+                while j > 0 && keyOrder(tape, first, ordinals[j - 1], moving) > 0 {
+                    ordinals[j] = ordinals[j - 1]
+                    j -= 1
+                }
+                ordinals[j] = moving
+                k += 1
             }
-            ordinals[j] = moving
-            k += 1
+        } else {
+            // A large object: O(n log n), equal keys ordered by ordinal (document order), as the insertion sort does.
+            var sorted = ordinals
+            ordinals = []
+            sorted.sort { a, b in
+                let order = keyOrder(tape, first, a, b)
+                return order != 0 ? order < 0 : a < b
+            }
+            ordinals = sorted
         }
         let entry: Int
         if cache.count < Self.cacheSize {

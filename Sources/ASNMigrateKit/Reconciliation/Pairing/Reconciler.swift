@@ -103,6 +103,7 @@ package struct Reconciler: Sendable {
             summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
             coverage: coverage, subscriptions: states.rows)
         result.prices = inputs.priceList(for: differences)
+        result.differences = result.prices.priced(result.differences)
         return result
     }
 

@@ -50,11 +50,14 @@ struct SubscriptionStateComparison: Sendable {
             let key = groups.keys[group]
             let environment = pool.string(key.environment)
             let id = pool.string(key.originalTransactionId)
+            // The moment the states were last set: the newest record either state rests on (never after the end).
+            let newest = [v1Facts.lazy.map(\.time).max(), v2Facts.lazy.map(\.time).max()].compactMap { $0 }.max()
+            let moment = Swift.min(newest ?? period.end, period.end)
             for item in items {
                 var d = Discrepancy(kind: .stateMismatch)
                 d.environment = environment
                 d.originalTransactionId = id
-                d.eventDate = period.end
+                d.eventDate = moment
                 d.field = item.field
                 d.v1Value = item.v1
                 d.v2Value = item.v2

@@ -74,6 +74,9 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
     package var v2SignedDate: Int64?
     /// Whether the V1 record's event time is only inferred (nil when no V1 record is involved).
     package var v1EventTimeInferred: Bool?
+    /// What the purchase the row stands for cost, as V2 states it (`V2PriceList`); nil for rows that stand for no
+    /// whole purchase (`V2PriceList.valuedKinds`) or whose product V2 states no price for.
+    package var price: V2PriceList.Price?
 
     /// Creates a discrepancy of a kind; fill the rest by assignment.
     package init(kind: Kind) {
@@ -85,7 +88,8 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
         "kind", "environment", "original_transaction_id", "web_order_line_item_id", "event_date",
         "v1_notification_type",
         "expected_type", "expected_subtype", "v2_notification_type", "v2_subtype", "field", "v1_value", "v2_value",
-        "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred"
+        "v1_source", "v2_notification_uuid", "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred",
+        "price", "currency"
     ]
 
     /// The row's cells, in `columns` order.
@@ -95,7 +99,9 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
             eventDate.map(Timestamp.iso8601(ms:)) ?? "",
             v1NotificationType, expectedType, expectedSubtype, v2NotificationType, v2Subtype, field, v1Value, v2Value,
             v1Source, v2NotificationUUID, productId, bundleId, v2SignedDate.map(Timestamp.iso8601(ms:)) ?? "",
-            v1EventTimeInferred.map { $0 ? "true" : "false" } ?? ""
+            v1EventTimeInferred.map { $0 ? "true" : "false" } ?? "",
+            price.map { CurrencyAmount.text(milliunits: $0.milliunits, currency: $0.currency) } ?? "",
+            price?.currency ?? ""
         ]
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The input sanity checks behind exit status 3: a report was written, but the input looks wrong.
 ///
 /// A side fails when more than `--max-reject-rate` of the records read from it were rejected, or (with two sides)
-/// when it has no usable records while the other side has some. Pure: counts in, one line of failed checks out.
+/// when it has no usable records while the other side has some, or read no records at all. Pure: counts in, one line of failed checks out.
 package enum SanityCheck {
     /// The default `--max-reject-rate`: 1%.
     package static let defaultMaxRejectRate = 0.01
@@ -27,25 +27,51 @@ package enum SanityCheck {
 
     // MARK: - Checking
 
-    /// The failed checks as one line (nil when all pass); `pairedSides` adds the "one side empty" check.
-    package static func failures(_ sides: [Side], maxRejectRate: Double, pairedSides: Bool) -> String? {
+    /// The failed checks as one line (nil when all pass); `pairedSides` adds the "one side empty" check and, unless
+    /// `readNothingFails` is false, the "a side read nothing at all" check (both sides empty included).
+    package static func failures(
+        _ sides: [Side], maxRejectRate: Double, pairedSides: Bool, readNothingFails: Bool = true
+    ) -> String? {
         var failed: [String] = []
         for side in sides where side.read > 0 && Double(side.rejected) / Double(side.read) > maxRejectRate {
             failed.append(
                 "\(side.name) rejected \(side.rejected) of \(side.read) records read (\(percent(Double(side.rejected) / Double(side.read)))), "
                     + "above --max-reject-rate \(percent(maxRejectRate))")
         }
+        var readNothing: [Side] = []
         if pairedSides {
             let usable = sides.map { $0.read - $0.rejected }
             for (index, side) in sides.enumerated() where usable[index] == 0 {
                 let others = sides.indices.filter { $0 != index && usable[$0] > 0 }
-                guard let other = others.first else { continue }
+                guard let other = others.first else {
+                    if side.read == 0 && readNothingFails { readNothing.append(side) }
+                    continue
+                }
                 failed.append(
                     "\(side.name) has no usable records (read \(side.read)) while \(sides[other].name) has \(usable[other]); "
                         + "check the --\(side.name.lowercased()) paths")
             }
         }
-        return failed.isEmpty ? nil : "sanity check failed: " + failed.joined(separator: "; ")
+        if let nothing = nothingRead(readNothing) { failed.append(nothing) }
+        return failed.isEmpty ? nil : prefix + failed.joined(separator: "; ")
+    }
+
+    /// What every line of failed checks starts with.
+    package static let prefix = "sanity check failed: "
+
+    /// The run's last line for failed checks: `report written, but V1 read no records; check the --v1 path`.
+    package static func verdict(_ failed: String) -> String {
+        "report written, but " + (failed.hasPrefix(prefix) ? String(failed.dropFirst(prefix.count)) : failed)
+    }
+
+    /// `V1 and V2 read no records; check the --v1 and --v2 paths`: the sides that read nothing at all, as one
+    /// clause (nil when every side read something). An empty or unmounted folder must never pass as a clean run.
+    package static func nothingRead(_ sides: [Side]) -> String? {
+        let empty = sides.filter { $0.read == 0 }
+        guard !empty.isEmpty else { return nil }
+        let names = empty.map(\.name).joined(separator: " and ")
+        let paths = empty.map { "--\($0.name.lowercased())" }.joined(separator: " and ")
+        return "\(names) read no records; check the \(paths) path\(empty.count == 1 ? "" : "s")"
     }
 
     // MARK: - Parsing

@@ -24,7 +24,7 @@ package struct V2PriceList: Sendable, Equatable {
     }
 
     /// A price as V2 states it.
-    package struct Price: Sendable, Equatable {
+    package struct Price: Sendable, Hashable {
         /// The price in milliunits of the currency (1,000 milliunits are one unit).
         package var milliunits: Int64
         /// The ISO 4217 currency code, as V2 wrote it.
@@ -58,6 +58,16 @@ package struct V2PriceList: Sendable, Equatable {
     /// The price of the product of a difference row's subscription, when V2 states one.
     package func price(of d: Discrepancy) -> Price? {
         prices[Key(environment: d.environment, originalTransactionId: d.originalTransactionId, productId: d.productId)]
+    }
+
+    /// `rows` with the price of each row that stands for a whole purchase (`valuedKinds`) and whose product V2
+    /// states a price for; every other row's price cleared.
+    package func priced(_ rows: [Discrepancy]) -> [Discrepancy] {
+        rows.map { row in
+            var d = row
+            d.price = Self.valuedKinds.contains(d.kind) ? price(of: d) : nil
+            return d
+        }
     }
 
     /// The kinds whose rows stand for a whole purchase that one side lacks or misnames, so the purchase's price is at

@@ -20,6 +20,18 @@ package enum SubscriptionStatus: Int, Sendable, Equatable, Comparable, CaseItera
     /// whichever comes first."
     package static let billingRetryLimit: Int64 = 60 * 86_400_000
 
+    /// The status in words, as `report.html` shows it beside the code: `active`, `expired`, `billing retry`,
+    /// `grace period`, `revoked`.
+    package var words: String {
+        switch self {
+        case .active: return "active"
+        case .expired: return "expired"
+        case .billingRetry: return "billing retry"
+        case .gracePeriod: return "grace period"
+        case .revoked: return "revoked"
+        }
+    }
+
     /// Orders by Apple's code.
     package static func < (a: SubscriptionStatus, b: SubscriptionStatus) -> Bool { a.rawValue < b.rawValue }
 

@@ -33,6 +33,7 @@ extension ReconciliationResult {
             comparison: comparison.summary)
         result.differences += comparison.differences
         result.prices.merge(comparison.prices)
+        result.differences = result.prices.priced(result.differences)
         result.differences.sort(by: Discrepancy.reportOrder)
         return result
     }

@@ -197,7 +197,8 @@ package struct HTMLReport: Sendable {
         for c in currencies {
             table +=
                 "<tr><th scope=\"row\">\(HTMLText.escape(c.currency))</th><td class=\"n\">\(c.rows)</td>"
-                + "<td class=\"n\" data-milliunits=\"\(c.milliunits)\">\(Self.amount(c.milliunits))</td></tr>\n"
+                + "<td class=\"n\" data-milliunits=\"\(c.milliunits)\">"
+                + "\(Self.amount(c.milliunits, currency: c.currency))</td></tr>\n"
         }
         return out + Self.scrolling(table + "</tbody>\n</table>\n")
     }
@@ -225,13 +226,13 @@ package struct HTMLReport: Sendable {
             .joined() + "</ul>\n"
     }
 
-    /// One section per kind present (in kind-name order): what the kind means and what to do
-    /// (`DifferenceKindGuide`), then its first rows in report order.
+    /// One section per kind present (in `DifferenceKindGuide.reportOrder`: what costs money or customers first): what
+    /// the kind means and what to do (`DifferenceKindGuide`), then its first rows in report order.
     private func rowSections() -> String {
         let headings =
             [
-                "environment", "original_transaction_id", "event_date", "product_id", "field", "v1_value", "v2_value",
-                "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source"
+                "environment", "original_transaction_id", "event_date", "product_id", "price", "field", "v1_value",
+                "v2_value", "v1_notification_type", "v2_notification_type", "v2_subtype", "v1_source"
             ] + extraHeadings
         let heading = verdict.newDifferences == nil ? "Differences" : "Open differences"
         var out = "<h2 id=\"rows\">\(heading) by kind: what each means and what to do</h2>\n"
@@ -241,7 +242,7 @@ package struct HTMLReport: Sendable {
         }
         let counts = Dictionary(grouping: rows, by: \.kind).mapValues(\.count)
         if byKind.isEmpty { out += "<p class=\"none\">None.</p>\n" }
-        for kind in Discrepancy.Kind.allCases.sorted() {
+        for kind in Discrepancy.Kind.allCases.sorted(by: DifferenceKindGuide.precedes) {
             guard let indices = byKind[kind] else { continue }
             let total = counts[kind] ?? 0
             let guide = DifferenceKindGuide.entry(kind)
@@ -256,8 +257,8 @@ package struct HTMLReport: Sendable {
                 let d = rows[i]
                 return [
                     d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
-                    d.productId, d.field, d.v1Value, d.v2Value, d.v1NotificationType, d.v2NotificationType,
-                    d.v2Subtype, d.v1Source
+                    d.productId, Self.price(d), d.field, Self.value(d.v1Value, of: d), Self.value(d.v2Value, of: d),
+                    d.v1NotificationType, d.v2NotificationType, d.v2Subtype, d.v1Source
                 ] + (i < extraCells.count ? extraCells[i] : Array(repeating: "", count: extraHeadings.count))
             }
             // Only the columns this kind fills in the rows shown (the CSV file has them all).
@@ -340,15 +341,23 @@ package struct HTMLReport: Sendable {
         }
     }
 
-    /// Milliunits as units with three decimals and thousands separators: `1,234.560`.
-    static func amount(_ milliunits: Int64) -> String {
-        let sign = milliunits < 0 ? "-" : ""
-        let magnitude = milliunits.magnitude
-        let units = magnitude / 1000
-        let fraction = magnitude % 1000
-        let fractionText = String(fraction)
-        return sign + RejectCauses.grouped(Int(clamping: units)) + "."
-            + String(repeating: "0", count: 3 - fractionText.count) + fractionText
+    /// Milliunits of `currency` with its own decimals and thousands separators: `1,234.56` USD, `1,234` JPY.
+    static func amount(_ milliunits: Int64, currency: String) -> String {
+        CurrencyAmount.text(milliunits: milliunits, currency: currency, grouped: true)
+    }
+
+    /// A row's price as people read it, `1.99 USD` (the currency's own decimals); empty without one.
+    static func price(_ d: Discrepancy) -> String {
+        d.price.map { amount($0.milliunits, currency: $0.currency) + " " + $0.currency } ?? ""
+    }
+
+    /// A value cell of a row: an Apple subscription status code (a `state_mismatch` of `status`) with its meaning,
+    /// `5 (revoked)`; any other value as the CSV file holds it.
+    static func value(_ text: String, of d: Discrepancy) -> String {
+        guard d.kind == .stateMismatch, d.field == "status", let code = Int(text),
+            let status = SubscriptionStatus(rawValue: code)
+        else { return text }
+        return "\(text) (\(status.words))"
     }
 
     /// `html` (a table) in a box that scrolls sideways when the table is wider than the screen.
@@ -375,7 +384,7 @@ package struct HTMLReport: Sendable {
         table.rows td,table.rows th,table.rejects td,table.rejects th{border:1px solid #d2d2d7;font-size:12px}\
         .whole,table.rows th,table.bars th,table.facts th,td.n{white-space:nowrap}\
         table.rejects td:not(.n){min-width:16em}\
-        .verdict{font-size:15px;margin:6px 0}.status-0{color:#1a7f37}.status-1{color:#9a6700}\
+        .verdict{font-size:15px;margin:6px 0}.status-0{color:#1a7f37}.status-1,.status-0.backlog{color:#9a6700}\
         .status-3,.status-2{color:#c62828}.action{background:#f5f5f7;padding:4px 8px}\
         .n{text-align:right;font-variant-numeric:tabular-nums}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:bold}\
         .none,.foot{color:#6e6e73}code{font-size:12px}\

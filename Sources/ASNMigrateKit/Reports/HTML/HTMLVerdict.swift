@@ -49,7 +49,8 @@ package struct HTMLVerdict: Sendable {
             + "<p class=\"verdict\" id=\"verdict-rejects\"><strong>\(Self.count(rejected, "record")) rejected"
             + "</strong>: \(HTMLText.escapeWhole(perSide.joined(separator: ", "))), against a limit of "
             + "\(SanityCheck.percent(maxRejectRate)) per side.</p>\n"
-            + "<p class=\"verdict status-\(status.rawValue)\" id=\"verdict-status\" data-exit=\"\(status.rawValue)\">"
+            + "<p class=\"verdict \(Self.statusClass(status.rawValue, backlog: newDifferences != nil && !rows.isEmpty))\" "
+            + "id=\"verdict-status\" data-exit=\"\(status.rawValue)\">"
             + "<strong>\(HTMLText.escapeWhole(headline(rows: rows, rejected: rejected)))</strong> — "
             + "\(HTMLText.escapeWhole(meaning(rows: rows, rejected: rejected)))</p>\n"
         if !notes.isEmpty {
@@ -64,7 +65,9 @@ package struct HTMLVerdict: Sendable {
     func headline(rows: [Discrepancy], rejected: Int) -> String {
         let head = "Exit \(status.rawValue): "
         switch status {
-        case .success: return head + "all clear"
+        case .success:
+            // For nightly, 0 says nothing about the backlog: only that nothing new arrived.
+            return head + (newDifferences == nil ? "all clear" : "nothing new tonight")
         case .findings:
             if failOnRules { return head + "a --fail-on rule was crossed" }
             let differences = newDifferences ?? rows.count
@@ -83,7 +86,8 @@ package struct HTMLVerdict: Sendable {
             guard newDifferences != nil else { return "no differences and no records rejected; nothing to do." }
             return rows.isEmpty
                 ? "no new differences and no records rejected tonight, and none open; nothing to do."
-                : "no new differences and no records rejected tonight; the open ones below still stand."
+                : "no new differences and no records rejected tonight, but \(Self.count(rows.count, "difference")) "
+                    + "\(rows.count == 1 ? "is" : "are") still open (the backlog below)."
         case .findings:
             var parts: [String] = []
             if failOnRules { parts.append("the --fail-on rule crossed is listed below") }
@@ -96,6 +100,13 @@ package struct HTMLVerdict: Sendable {
                 + "input named below, then run again."
         default: return status.help
         }
+    }
+
+    /// The CSS class of a verdict with exit status `status`: `status-N`, and `backlog` (amber, as findings are) for a
+    /// nightly exit 0 with differences still open.
+    static func statusClass(_ status: Int32?, backlog: Bool) -> String {
+        "status-\(status.map { String($0) } ?? "")"
+            + (backlog && status == ExitStatus.success.rawValue ? " backlog" : "")
     }
 
     /// `1 difference`, `7 differences`.

@@ -43,6 +43,27 @@ import Testing
         #expect(written > 300)
     }
 
+    /// Objects past the insertion sort's limit (thousands of keys, many repeated, in an order their bytes do not
+    /// sort in) are written as the reference writes them: sorted, the last of each repeated key kept.
+    @Test func largeObjectsWithRepeatedKeysMatchJSONWriter() throws {
+        var random = SplitMix64(seed: 41)
+        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+        for size in [TapeCanonicalWriter.insertionSortLimit + 1, 1_000, 20_000] {
+            var members: [String] = []
+            for n in 0..<size {
+                // About a third repeat an earlier key, with a new value: the last one must win.
+                let key = random.next() % 3 == 0 && n > 0 ? "k\(random.next() % UInt64(n))" : "k\(n)"
+                members.append("\"\(key)\":\(n)")
+            }
+            let nested =
+                "{\"inner\":{\(members.shuffled(using: &random).joined(separator: ","))},"
+                + members.joined(separator: ",") + "}"
+            let bytes = Array(nested.utf8)
+            let ours = try #require(Self.canonical(bytes), "the tape reads \(size) keys")
+            #expect(ours == JSONWriter.canonical(try parser.parse(bytes)), "\(size) keys")
+        }
+    }
+
     @Test func acceptsOnlyWhatJSONParserAccepts() {
         var random = SplitMix64(seed: 9)
         let base = Array(#"{"a":[1,-2.5e+3,true,false,null,"x\u00e9\ud83d\ude00"],"b":{"c":"ü","d":[]},"e":{}}"#.utf8)

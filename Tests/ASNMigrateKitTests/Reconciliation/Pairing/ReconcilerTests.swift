@@ -418,12 +418,14 @@ func kinds(_ r: ReconciliationResult) -> [String] { r.differences.map(\.kind.raw
         #expect(missingInV1.v2SignedDate == Side.ms("2021-05-01T00:00:00Z") && missingInV1.v1EventTimeInferred == nil)
         // Rendered: appended after the existing columns, dates ISO 8601 with ms, the flag as true / false / empty.
         #expect(
-            Array(Discrepancy.columns.suffix(4)) == [
-                "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred"
+            Array(Discrepancy.columns.suffix(6)) == [
+                "product_id", "bundle_id", "v2_signed_date", "v1_event_time_inferred", "price", "currency"
             ])
         #expect(
-            Array(missingInV1.cells.suffix(4)) == ["gold.yearly", "com.example.app", "2021-05-01T00:00:00.000Z", ""])
-        #expect(inferred.cells.last == "true" && missingInV2.cells.suffix(2) == ["", "false"])
+            Array(missingInV1.cells.suffix(6)) == [
+                "gold.yearly", "com.example.app", "2021-05-01T00:00:00.000Z", "", "", ""
+            ])
+        #expect(inferred.cells.dropLast(2).last == "true" && missingInV2.cells.suffix(4) == ["", "false", "", ""])
     }
 
     @Test func duplicatesAndConflictingDuplicates() throws {

@@ -79,7 +79,8 @@ import Testing
         let document = try XHTMLDocument(HTMLReport.reconcile(Self.result(rows, prices: prices)).render())
         let table = document.all("tr", inside: "value-table").dropFirst().map(\.text)
         #expect(
-            table == ["KRW13,300.000", "USD355.970"], "first price per key stays; 2 × 2.990 + 49.990 USD in 3 rows")
+            table == ["KRW13,300", "USD355.97"],
+            "first price per key stays; 2 × 2.99 + 49.99 USD in 3 rows; KRW has no decimals")
         let cells = document.all("td", inside: "value-table").compactMap { $0.attributes["data-milliunits"] }
         #expect(cells == ["3300000", "55970"])
         let note = document.all("p").first { $0.attributes["id"] == "value-note" }?.text ?? ""
@@ -252,10 +253,12 @@ import Testing
         #expect(first == second)
     }
 
-    @Test func amountsKeepThreeDecimals() {
-        #expect(HTMLReport.amount(0) == "0.000")
-        #expect(HTMLReport.amount(1_990) == "1.990")
-        #expect(HTMLReport.amount(3_300_000) == "3,300.000")
-        #expect(HTMLReport.amount(5) == "0.005")
+    @Test func amountsHaveTheCurrencysOwnDecimals() {
+        #expect(HTMLReport.amount(0, currency: "USD") == "0.00")
+        #expect(HTMLReport.amount(1_990, currency: "USD") == "1.99")
+        #expect(HTMLReport.amount(3_300_000, currency: "EUR") == "3,300.00")
+        #expect(HTMLReport.amount(120_000, currency: "JPY") == "120")
+        #expect(HTMLReport.amount(1_250, currency: "KWD") == "1.250")
+        #expect(HTMLReport.amount(5, currency: "USD") == "0.005", "never loses a milliunit")
     }
 }
