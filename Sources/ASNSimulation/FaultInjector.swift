@@ -1,7 +1,7 @@
 import ASNMigrateKit
 
 /// Perturbs a chosen fraction of one subscriber's records, and says which difference each perturbation makes
-/// `reconcile` report under the rules of issue 3.
+/// `reconcile` report under the comparison rules.
 ///
 /// Each record is picked with probability `rate`. A picked record is perturbed only when the effect is unambiguous;
 /// otherwise it is left alone (so the realised fraction is below `rate`, and README.txt reports it). A record may be

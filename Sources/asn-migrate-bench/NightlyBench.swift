@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 8's figures: a first night (backfill) against `reconcile` on the same data, then one night of about
+/// The figures of a first night (backfill) against `reconcile` on the same data, then one night of about
 /// `nightRecords` new records on top of the state that backfill left (wall time and peak RSS of each run).
 ///
 /// Data: `simulate --months 4 --receipt-history 2` (once). The state holds the first three months (about 90 days,
@@ -113,7 +113,7 @@ enum NightlyBench {
         say("state file: \(stateBytes >> 20) MB, \(perRecord) bytes per record")
         say("load average after nightly bench (/proc/loadavg): \(loadAverage())")
         say(
-            "targets (issue 18): night <= 5 s wall: first \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s), second \(second.seconds <= 5 ? "met" : "NOT met") (\(fixed(second.seconds, 2)) s); "
+            "targets: night <= 5 s wall: first \(night.seconds <= 5 ? "met" : "NOT met") (\(fixed(night.seconds, 2)) s), second \(second.seconds <= 5 ? "met" : "NOT met") (\(fixed(second.seconds, 2)) s); "
                 + "night <= 300 MB peak RSS: first \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB), second \(second.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(second.maxRSS)) MB); "
                 + "state <= 200 bytes per record: \(perRecord <= 200 ? "met" : "NOT met") (\(perRecord)); backfill <= 1.5x reconcile: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x); state \(inState) records"
         )

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 20's reconcile baseline: one Python process with orjson that does less than `reconcile` on the same bytes.
+/// The reconcile baseline: one Python process with orjson that does less than `reconcile` on the same bytes.
 /// It parses both sides, decodes each V2 JWS payload and its nested transaction and renewal JWS, joins on environment +
 /// `originalTransactionId` + `webOrderLineItemId` in a dict, and counts matches and missing: no windows, passes, state
 /// or reports. Skipped, and said so, when `python3` or `orjson` is missing.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 21's measurement (`--only shards`): `reconcile` unsharded, then `--shards N` for N = 1, 2, 4 and 8 run in turn
+/// The shard measurement (`--only shards`): `reconcile` unsharded, then `--shards N` for N = 1, 2, 4 and 8 run in turn
 /// in one process, `--memory-limit` at nine tenths of the unsharded peak, one `--shard 0/8` process alone (what one engine
 /// task costs), and `partition --shards 8` with each partition reconciled alone and merged; each run's time and peak
 /// RSS, and whether its report is byte-identical to the unsharded one.

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Issue 10's figures: JWS verified per second on every core (in process, `JWSVerifier` over test-CA signed
+/// The figures of JWS verified per second on every core (in process, `JWSVerifier` over test-CA signed
 /// transactions), and `reconcile --verify-signatures` against the same run without it on `simulate --sign` data.
 enum SignatureBench {
     /// Runs both measurements and prints them; `subscribers` sizes the signed data set, `runs` the reconcile repeats.

@@ -5,7 +5,7 @@ import Testing
 @testable import ASNMigrateKit
 
 /// The documentation as a reader meets it: the README is a short guide, every link in every doc leads somewhere, no
-/// doc names an issue number, and every `asn-migrate` command shown in any doc is one the tool accepts.
+/// doc, source or test names an issue number, and every `asn-migrate` command shown in any doc is one the tool accepts.
 @Suite struct DocsTests {
     /// Every Markdown document of the repository that a user or a developer reads.
     static func documents() throws -> [String] {
@@ -44,6 +44,30 @@ import Testing
             let found = pattern.matches(in: text, range: range).compactMap { Range($0.range, in: text) }
             #expect(found.isEmpty, "\(path) names \(found.map { String(text[$0]) })")
         }
+    }
+
+    /// Code says why, not which issue asked: a comment or string in `Sources` or `Tests` naming an issue number
+    /// means nothing to the next reader once the tracker is gone.
+    @Test func noSourceOrTestNamesAnIssueNumber() throws {
+        let pattern = try NSRegularExpression(pattern: "\\bissues?\\s*#?[0-9]+", options: [.caseInsensitive])
+        var read = 0
+        for folder in ["Sources", "Tests"] {
+            let root = PackagePaths.root.appendingPathComponent(folder)
+            let walk = FileManager.default.enumerator(atPath: root.path)
+            while let relative = walk?.nextObject() as? String {
+                guard relative.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+                read += 1
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let line = String(line)
+                    let range = NSRange(line.startIndex..., in: line)
+                    #expect(
+                        pattern.firstMatch(in: line, range: range) == nil,
+                        "\(folder)/\(relative):\(number + 1) names an issue number: \(line)")
+                }
+            }
+        }
+        #expect(read > 300, "the Swift files of Sources and Tests were read: \(read)")
     }
 
     @Test func everyRelativeLinkLeadsToAFileAndHeadingThatExist() throws {

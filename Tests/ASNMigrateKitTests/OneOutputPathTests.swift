@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 32: a file a command writes goes through `OutputFile` (or a folder through `AtomicOutput`'s directory writes),
+/// A file a command writes goes through `OutputFile` (or a folder through `AtomicOutput`'s directory writes),
 /// which writes a device or FIFO through and replaces only a regular file. A direct `AtomicFile` or
 /// `writeFileAtomically` renames over whatever is at the path, as `nightly --metrics-file` did to `/dev/null`.
 @Suite struct OneOutputPathTests {

@@ -26,7 +26,7 @@ struct MigrateCommandCorpusTests {
     }
 
     /// Every JSON body migrates or is unmapped, none rejected, but for a body whose publisher redacted its IDs
-    /// (`"***"`): that one is a `bad_id` reject naming the field (issue 19: IDs are digit strings).
+    /// (`"***"`): that one is a `bad_id` reject naming the field (IDs are digit strings).
     @Test func everyJSONBodyMigratesOrIsUnmappedNoneRejected() throws {
         let files = Self.corpusFiles("json")
         #expect(files.count >= 20, "expected the collected V1 bodies, found \(files.count)")

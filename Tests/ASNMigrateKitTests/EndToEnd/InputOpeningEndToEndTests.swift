@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32, item 7: every input is opened once, and the look at its first bytes (format, swapped sides) reads
+/// Every input is opened once, and the look at its first bytes (format, swapped sides) reads
 /// from the descriptor the reading then uses. A named FIFO fed by a writer process is read whole by every command
 /// that takes one, and the writer is never killed by SIGPIPE.
 @Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 21's check for `nightly --shard`: over three nights whose V1 and V2 files arrive on different schedules (a
+/// The check for `nightly --shard`: over three nights whose V1 and V2 files arrive on different schedules (a
 /// side late, a file half written then completed, a file changed in the part already read), N = 1, 2, 3 and 7 shard
 /// processes run at once, each with its index in the variable its batch engine sets, and `merge` gives each night's
 /// unsharded report byte for byte, with the same exit status.

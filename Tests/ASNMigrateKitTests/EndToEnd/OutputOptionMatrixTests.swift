@@ -4,7 +4,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32's matrix, through the built binary: every option of every command that names a file or folder it writes
+/// The output matrix, through the built binary: every option of every command that names a file or folder it writes
 /// (enumerated from the command specs, `OptionSpec.output`, so a new output option is covered the day it is added),
 /// against a fresh path, a device node, a FIFO, a symbolic link, a hard link and a `/dev/fd/N` of an input, a path
 /// inside an input folder, and the path another output option names. Expected: the inputs' bytes unchanged, devices

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 7, "Outputs are written safely" and "Exit status a cron job can act on", through the built binary: devices,
+/// "Outputs are written safely" and "Exit status a cron job can act on", through the built binary: devices,
 /// FIFOs and symbolic links as outputs, run locks, failed writes, exit codes 3, 64 and 75.
 @Suite(.serialized, .enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))
 struct OutputSafetyEndToEndTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 21's check for `partition`: slices of the input files partitioned by concurrent processes (each given its
+/// The check for `partition`: slices of the input files partitioned by concurrent processes (each given its
 /// slice the way its batch engine gives an index), each partition reconciled alone with `reconcile --partition`, and
 /// `merge` give the unsharded report byte for byte; an incomplete or damaged partition folder is refused.
 @Suite(.serialized) struct PartitionEndToEndTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32, item 12: a file name holding a line break or an escape sequence cannot forge a console line or a
+/// A file name holding a line break or an escape sequence cannot forge a console line or a
 /// rejects row; every path printed goes through `ConsoleText.path`.
 @Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))
 struct PathEscapingEndToEndTests {

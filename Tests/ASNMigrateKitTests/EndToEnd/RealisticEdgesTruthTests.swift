@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 7's acceptance check for the period rule: with `simulate --realistic-edges` the data's first and last events
+/// The acceptance check for the period rule: with `simulate --realistic-edges` the data's first and last events
 /// have the ordinary V1-to-V2 delay, so they straddle the derived period's edges, and `reconcile` must still report
 /// nothing on clean data and exactly `truth.csv` with injected faults.
 @Suite(.serialized) struct RealisticEdgesTruthTests {

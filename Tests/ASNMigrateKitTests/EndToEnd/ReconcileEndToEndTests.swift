@@ -69,7 +69,7 @@ import Testing
         let csv = tmp.path + "/migrated.csv"
         _ = try BinaryRun.run(["migrate", Self.cleanSample[0], "--format", "csv", "--out", csv])
         let run = try BinaryRun.run(["reconcile", "--v1", Self.cleanSample[0], "--v2", csv, "--out", tmp.path + "/r"])
-        // A usage error before anything is read, naming the column map that reads migrate's CSV (issue 23).
+        // A usage error before anything is read, naming the column map that reads migrate's CSV.
         #expect(run.status == ExitStatus.usage.rawValue)
         #expect(run.stderr.contains("--v2-columns Mappings/v2-columns.migrate-csv.map"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp.path + "/r"))

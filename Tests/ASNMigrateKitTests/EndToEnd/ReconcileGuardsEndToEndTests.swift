@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// The guard rails of issue 23 through the built binary: swapped sides, a CSV without its column map, conflicting
+/// The guard rails through the built binary: swapped sides, a CSV without its column map, conflicting
 /// duplicates judged by the period, reject causes in `--summary-json`, Apple's API view on the console, and the
 /// README's first command.
 @Suite(.serialized) struct ReconcileGuardsEndToEndTests {

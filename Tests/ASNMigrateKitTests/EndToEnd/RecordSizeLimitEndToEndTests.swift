@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32, item 6: `--max-record-bytes` bounds the memory one record can take. A longer record, first, in the middle
+/// `--max-record-bytes` bounds the memory one record can take. A longer record, first, in the middle
 /// or last, in JSON Lines, a JSON array (pretty or one element per line), a concatenated stream, CSV, and inside gzip,
 /// is exactly one `record_too_large` reject, and every other record is read.
 @Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 19, "Safety net", through the built binary: each defect of the issue, as a user would meet it.
+/// "Safety net", through the built binary: each defect, as a user would meet it.
 @Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))
 struct SafetyNetEndToEndTests {
     /// `count` good V1 bodies on one line each, with distinct transactions.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 21's acceptance check: shard processes run at once, each given its index the way its batch engine gives it
+/// The sharding acceptance check: shard processes run at once, each given its index the way its batch engine gives it
 /// (an environment variable), then `merge`, give the unsharded report byte for byte; so does `--shards N` in one
 /// process; and `merge` refuses folders that are not one whole run.
 @Suite(.serialized) struct ShardMergeEndToEndTests {

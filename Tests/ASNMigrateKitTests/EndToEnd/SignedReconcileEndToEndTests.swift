@@ -4,7 +4,7 @@ import Testing
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
-/// Issue 10 end to end, through the built binary: `simulate --sign` writes signed V2 data and its test root;
+/// Signatures end to end, through the built binary: `simulate --sign` writes signed V2 data and its test root;
 /// `reconcile --verify-signatures --root-certificate` verifies every record and reports exactly the differences of an
 /// unverified run; without the test root every V2 record is a `signature: root` reject.
 @Suite(.serialized) struct SignedReconcileEndToEndTests {

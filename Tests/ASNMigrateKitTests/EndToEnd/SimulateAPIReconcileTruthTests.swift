@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 11's acceptance check for Apple's API view: `simulate --inject` perturbs `DIR/v2-api/` (and loses V1
+/// The acceptance check for Apple's API view: `simulate --inject` perturbs `DIR/v2-api/` (and loses V1
 /// notifications) and writes what that must change to `truth-api.csv`; `reconcile --v1 DIR/v1 --v2 DIR/v2-api` must
 /// report exactly that, at several seeds, and every kind of fault must occur (so the check cannot pass vacuously).
 @Suite(.serialized) struct SimulateAPIReconcileTruthTests {

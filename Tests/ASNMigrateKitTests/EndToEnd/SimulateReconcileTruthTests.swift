@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 4's acceptance check: `simulate --inject` writes the differences it caused; `reconcile` must report exactly those.
+/// The acceptance check of the simulator's truth: `simulate --inject` writes the differences it caused; `reconcile` must report exactly those.
 @Suite(.serialized) struct SimulateReconcileTruthTests {
     @Test(arguments: [(3, false), (17, true), (101, false)])
     func reconcileReportsExactlyTheInjectedDifferences(seed: Int, gzip: Bool) throws {

@@ -3,10 +3,10 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 17 through the built binary: statuses fetched while the archive still runs and after it ends, cut dates
+/// The state rules through the built binary: statuses fetched while the archive still runs and after it ends, cut dates
 /// inside the data, a side stored with whole seconds (`--time-tolerance`), and `--ignore-field` on `state_mismatch`.
 @Suite(.serialized) struct SubscriptionStateEndToEndTests {
-    /// (seed, fetch time, extra simulate options). Mid-span fetches found every rule issue 17 names: billing retry from
+    /// (seed, fetch time, extra simulate options). Mid-span fetches found every rule the state module names: billing retry from
     /// a stale flag, extensions and upgrades V1 learns after the fetch, failures V1 is told of late.
     static let fetches: [(seed: Int, fetchAt: String, extra: [String])] = [
         (31, "2021-03-10T09:00:00Z", ["--realistic-edges"]),

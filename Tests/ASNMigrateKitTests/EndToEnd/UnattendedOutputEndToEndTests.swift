@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32's output items through the built binary: a metrics file that is a device or FIFO stays one (item 1),
+/// The unattended output items through the built binary: a metrics file that is a device or FIFO stays one (item 1),
 /// outputs named through descriptors are checked against the inputs (item 8), an output inside another output not
 /// created yet is a usage error leaving no lock behind (item 10), and `partition` leaves the V1 secrets out (item 13).
 @Suite(.enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"))

@@ -9,7 +9,7 @@ private let libzstdLoads: Bool = {
     return false
 }()
 
-/// Issue 32, item 11: zstd frames written without a content checksum (as `ZSTD_compress` writes them) cannot be
+/// Zstd frames written without a content checksum (as `ZSTD_compress` writes them) cannot be
 /// checked, so damage in them would pass. They are counted (`unverified_frames` in `summary.csv`) and warned about
 /// once per file; `--require-checksums` makes such a file one reject.
 @Suite(

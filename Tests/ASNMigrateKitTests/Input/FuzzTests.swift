@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// The fuzz target of issue 19, off by default: `ASN_FUZZ_RECORDS=N swift test --filter Fuzz` runs about N mutated V1
+/// The fuzz target, off by default: `ASN_FUZZ_RECORDS=N swift test --filter Fuzz` runs about N mutated V1
 /// and V2 records through every reader (JSON Lines, top-level array, pretty-printed stream, gzip, V2 CSV; the V1
 /// mappers and the V2 decoder) and checks that no run crashes or hangs, that in JSON Lines `read == non-blank lines`
 /// with every undamaged line's outcome unchanged, that a damaged gzip member yields no record, and that every record

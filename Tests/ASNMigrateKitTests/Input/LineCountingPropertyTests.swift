@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 19: how a record counts never depends on the records before it. Property tests over random damage (seeded, so
+/// How a record counts never depends on the records before it. Property tests over random damage (seeded, so
 /// a failure names a round that can be run again), kept small enough for CI; `FuzzTests` runs the same checks at scale.
 @Suite struct LineCountingPropertyTests {
     /// Good V1 records, one line each.

@@ -222,7 +222,7 @@ import Testing
     }
 
     @Test func truncatedArrayElementIsBroken() throws {
-        // One element per line: the cut line is that element, for the parser to reject (issue 19: a line is one item).
+        // One element per line: the cut line is that element, for the parser to reject (a line is one item).
         #expect(
             try items("[{\"a\":1},\n{\"b\":") == [
                 .record("{\"a\":1}", line: 1, index: 0), .record("{\"b\":", line: 2, index: 1)
@@ -349,7 +349,7 @@ import Testing
             ])
     }
 
-    /// Issue 19: how a line counts never depends on the lines before it. An unterminated first line followed by a line
+    /// How a line counts never depends on the lines before it. An unterminated first line followed by a line
     /// holding two objects, or by a line that does not start with `{`, costs one item per line.
     @Test func damageEarlierInAJSONLinesFileNeverChangesHowALineCounts() throws {
         let good = goodLines(0..<4)
@@ -407,7 +407,7 @@ import Testing
     @Test func aBrokenElementInAOneElementPerLineArrayCostsOneItem() throws {
         let good = goodLines(0..<4)
         let text = "[\n" + good[0] + ",\n" + good[1] + ",\n{\"n\":9,\"s\":\"cut\n" + good[2] + ",\n" + good[3] + "\n]\n"
-        // Read line by line (issue 19): the broken element is its line, for the parser to reject.
+        // Read line by line: the broken element is its line, for the parser to reject.
         #expect(
             try items(text) == [
                 .record(good[0], line: 2, index: 0), .record(good[1], line: 3, index: 1),
@@ -555,7 +555,7 @@ import Testing
         #expect(simplify(items) == [.record("1", line: 1, index: 0), .record("2", line: 2, index: 1)])
     }
 
-    /// Issue 19: a member's records are data only once its checksum passes, so a corrupt member yields none, however
+    /// A member's records are data only once its checksum passes, so a corrupt member yields none, however
     /// much zlib could inflate before it noticed.
     @Test func corruptGzipThrowsWithoutAnyRecordOfTheMember() throws {
         let dir = try TemporaryDirectory()

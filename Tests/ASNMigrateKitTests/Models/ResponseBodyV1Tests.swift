@@ -125,7 +125,7 @@ import Testing
         #expect(error.message.contains("fix or remove"))
     }
 
-    /// Issue 19: IDs Apple documents as numeric strings are 1 to 20 digits; a sign, exponent, fraction, space,
+    /// IDs Apple documents as numeric strings are 1 to 20 digits; a sign, exponent, fraction, space,
     /// letter or another JSON kind is a `bad_id` reject naming the field, never migrated as is or trimmed.
     @Test(arguments: [
         #""abc""#, #""1e400""#, #""-5""#, "-0", #"" 123""#, #""123 ""#, "1.5e14", "true", #""123456789012345678901""#,

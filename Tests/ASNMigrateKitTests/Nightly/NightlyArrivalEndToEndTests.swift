@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 18 through the built binary: nightly gives the same answer however and whenever the files arrive —
+/// Through the built binary: nightly gives the same answer however and whenever the files arrive —
 /// another spelling of a path, a rename, a copy, a file that grows, a file still being written.
 @Suite(.serialized) struct NightlyArrivalEndToEndTests {
     /// Six simulated subscribers over a month: small and deterministic.

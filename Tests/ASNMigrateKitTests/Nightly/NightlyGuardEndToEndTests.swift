@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 18's guards through the built binary: a stalled side, a run date in the future, a state file that is not
+/// Nightly's guards through the built binary: a stalled side, a run date in the future, a state file that is not
 /// a state, and a state or reports folder inside an input root.
 @Suite(.serialized) struct NightlyGuardEndToEndTests {
     private func workspace() throws -> (NightlyWorkspace, SimulatedLines) {

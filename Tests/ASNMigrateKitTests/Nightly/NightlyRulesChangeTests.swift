@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 18, "a rules change re-derives": the state keeps the digest of the mapping rules in force; a night under other
+/// "a rules change re-derives": the state keeps the digest of the mapping rules in force; a night under other
 /// rules maps the V1 files again before comparing, says so, and its reports show what the change did.
 @Suite(.serialized) struct NightlyRulesChangeTests {
     @Test func aNightUnderOtherRulesMapsTheArchiveAgainAndItsReportsShowTheChange() throws {
@@ -98,7 +98,7 @@ import Testing
     }
 }
 
-/// A conflicting duplicate outside the period is judged as `reconcile` judges it (issue 23's fix, in nightly too).
+/// A conflicting duplicate outside the period is judged as `reconcile` judges it (in nightly too).
 @Suite(.serialized) struct NightlyConflictPeriodTests {
     @Test func aConflictingDuplicateBeforeThePeriodIsNotOpenAsInReconcile() throws {
         let w = try NightlyWorkspace()

@@ -4,7 +4,7 @@ import Testing
 @testable import ASNMigrateKit
 @testable import ASNSimulation
 
-/// `nightly` verifies V2 signatures as `reconcile --verify-signatures` does (issue 10's `verify-signatures` key),
+/// `nightly` verifies V2 signatures as `reconcile --verify-signatures` does (its `verify-signatures` key),
 /// on `simulate --sign` data: with the test root every record verifies; with Apple's root alone every one is a reject.
 @Suite(.serialized) struct NightlySignatureTests {
     @Test func signedSimulationVerifiesThroughNightlyAndAppleRootAloneRejectsEveryRecord() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 32's state side, through the built binary: one lock per state file however it is named, a state that is
+/// The state file's safety, through the built binary: one lock per state file however it is named, a state that is
 /// created whole or not at all, texts kept as bytes, an unreadable input counted as a reject, and a file that is not
 /// a state (another program's database, a folder, a read-only file) refused and left as it was.
 @Suite(.serialized) struct NightlyStateFileEndToEndTests {

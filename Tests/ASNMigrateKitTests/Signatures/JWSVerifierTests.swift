@@ -6,7 +6,7 @@ import Testing
 @testable import ASNMigrateKit
 
 /// `JWSVerifier` on fixtures made with the test CA: the good JWS verifies, and each kind of damage or forgery is a
-/// reject naming its check (issue 10's list, plus the checks around it).
+/// reject naming its check (every check of a JWS, plus the checks around it).
 @Suite struct JWSVerifierTests {
     // MARK: - Good
 

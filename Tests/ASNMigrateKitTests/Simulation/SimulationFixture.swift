@@ -66,7 +66,7 @@ enum SimulationFixture {
         return (payload, transaction, renewal)
     }
 
-    /// The compared fields of issue 3, as `FaultInjector` renders them.
+    /// The compared fields, as `FaultInjector` renders them.
     static let comparedFields = [
         "productId", "webOrderLineItemId", "purchaseDate", "expiresDate", "originalPurchaseDate", "bundleId",
         "inAppOwnershipType",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Issue 19: values from the input reach a terminal or log escaped and cut, never raw.
+/// Values from the input reach a terminal or log escaped and cut, never raw.
 @Suite struct ConsoleTextTests {
     @Test func controlCharactersAreEscapedAndOrdinaryTextIsKept() {
         #expect(

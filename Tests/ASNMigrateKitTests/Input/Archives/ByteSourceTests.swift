@@ -105,7 +105,7 @@ import Testing
         #expect(fcntl(fd, F_GETFD) != -1)
     }
 
-    /// Issue 19: a member's bytes are held until its checksum passes; beyond the memory limit they wait in a temporary
+    /// A member's bytes are held until its checksum passes; beyond the memory limit they wait in a temporary
     /// file in TMPDIR, and come back identical, member after member.
     @Test func heldMemberBytesSpillToATemporaryFileAndComeBackIdentical() throws {
         let dir = try TemporaryDirectory()

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// The period rule inside the engine (issue 7): pairing over all records, pairs judged when either member is in the
+/// The period rule inside the engine: pairing over all records, pairs judged when either member is in the
 /// period, pending records at the data's edges, and the state at the period end built from the records judged.
 @Suite struct PeriodEdgeTests {
     /// One renewal purchased at `time` (a month long), as a V1 record or a V2 record signed `delay` seconds later.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// How each side's state at the period end is derived (issue 7, "late deliveries roll back state"): facts about one
+/// How each side's state at the period end is derived ("late deliveries roll back state"): facts about one
 /// transaction only grow, whatever order the records arrive in.
 @Suite struct SubscriptionStateDerivationTests {
     private static let period: ReconcileOptions = {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// The one set of state rules (`Reconciliation/State`): each rule alone, then the three defects of issue 17 through the
+/// The one set of state rules (`Reconciliation/State`): each rule alone, then the three defects the state rules once had, through the
 /// paths that had their own copies before (notification pairing, the API-view comparison), each failing on the code
 /// before the change.
 @Suite struct SubscriptionStateRulesTests {
@@ -136,7 +136,7 @@ import Testing
         #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: nil, v1Newest: nil) == [])
     }
 
-    // MARK: - Issue 17's defects, through the paths that had their own copies
+    // MARK: - The state rules' old defects, through the paths that had their own copies
 
     /// Defect 1 (notification pairing): V2's auto-renew-off notification is lost, and V2's EXPIRED / VOLUNTARY (V2-only)
     /// carries autoRenewStatus 0. Before, V2-only records were left out of V2's state wholesale, so the stale
