@@ -128,4 +128,39 @@ import Testing
         #expect(plain.status == 0)
         #expect(try Self.summary(tmp.path + "/plain")["live_at_switch"] == nil)
     }
+
+    @Test func theReadmesSwitchCommandsRunAndThePageOpensWithTheSentence() throws {
+        let readme = String(decoding: try PackagePaths.read("README.md"), as: UTF8.self)
+        let start = try #require(readme.range(of: "\n## The day you switch\n"))
+        let rest = readme[start.upperBound...]
+        let section = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        let commands = DocText.commands(section)
+        #expect(commands.map { $0.arguments.first ?? "" } == ["simulate", "reconcile", "reconcile"])
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let here = URL(fileURLWithPath: tmp.path)
+        // The first two run on simulated data; the cron line names a production archive, so it is only parsed.
+        for (command, status) in zip(commands.prefix(2), [Int32(0), 1]) {
+            let run = try BinaryRun.run(command.arguments, in: here)
+            #expect(run.status == status, "'\(command.line)' exited \(run.status): \(run.stderr)")
+        }
+        let report = tmp.path + "/.sample-out/switch-report"
+        let truth = try String(contentsOfFile: tmp.path + "/.sample-out/switch/truth.csv", encoding: .utf8)
+        #expect(try String(contentsOfFile: report + "/differences.csv", encoding: .utf8) == truth)
+        let figures = try Self.summary(report)
+        let rows = truth.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        let subscriptions = { (kind: String) in Set(rows.filter { $0[0] == kind }.map { "\($0[1]) \($0[2])" }).count }
+        let sentence =
+            "Of \(figures["live_at_switch"] ?? "?") subscriptions live at the switch, \(figures["continued_in_v2"] ?? "?") "
+            + "continued in V2, \(subscriptions("silent_in_v2")) went silent, \(subscriptions("renewal_gap")) have gaps."
+        let page = try String(contentsOfFile: report + "/report.html", encoding: .utf8)
+        #expect(page.contains("<h2 id=\"switch\">The switch</h2>"))
+        #expect(page.contains(sentence), "\(sentence)")
+        guard case .run = try ReconcileCommand.spec.parse(Array(commands[2].arguments.dropFirst())) else {
+            Issue.record("the cron line's reconcile does not parse")
+            return
+        }
+    }
 }

@@ -25,7 +25,7 @@ extension HTMLReport {
             metrics: metrics,
             identities: AccountingIdentity.reconcile, rows: result.differences, rowsFile: "differences.csv",
             prices: result.prices, verdict: verdict ?? reconcileVerdict(result), rejects: result.rejects,
-            files: ReconciliationReport.fileNames)
+            files: ReconciliationReport.fileNames, switchFigures: result.summary.switchFigures)
     }
 
     /// The verdict of a `reconcile` result: records read and rejected per side against `maxRejectRate`, and the exit
