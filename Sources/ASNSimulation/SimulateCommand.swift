@@ -8,7 +8,7 @@ package enum SimulateCommand {
         abstract:
             "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
         usage:
-            "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
+            "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--switch DATE] [--gzip] [--sign] --out DIR",
         options: [
             .single(
                 "--subscribers", valueName: "N",
