@@ -35,6 +35,14 @@ extension Reconciler {
         var pending: [Discrepancy] = []
         var v1: [SwitchSeam.Record] = []
         var v2: [SwitchSeam.Record] = []
+        // Each type and subtype text made once, not once per record.
+        var names: [StringPool.Token: String] = [:]
+        let name = { (token: StringPool.Token) -> String in
+            if let known = names[token] { return known }
+            let text = pool.string(token)
+            names[token] = text
+            return text
+        }
         for group in 0..<groups.count {
             let key = groups.keys[group]
             guard let instant = switched[key.environment], key.originalTransactionId != 0 else { continue }
@@ -42,13 +50,14 @@ extension Reconciler {
             v2.removeAll(keepingCapacity: true)
             for id in groups.v1(group) {
                 let r = v1Records[Int(id)]
-                guard !r.unmapped, r.hasTime, !r.inferred, r.time < instant, let record = Self.seamRecord(r, pool)
+                guard !r.unmapped, r.hasTime, !r.inferred, r.time < instant,
+                    let record = Self.seamRecord(r, pool, name: name)
                 else { continue }
                 v1.append(record)
             }
             for id in groups.v2(group) {
                 let r = v2Records[Int(id)]
-                guard r.hasTime, r.time >= instant, var record = Self.seamRecord(r, pool) else { continue }
+                guard r.hasTime, r.time >= instant, var record = Self.seamRecord(r, pool, name: name) else { continue }
                 record.uuid = r.uuid.text(pool)
                 v2.append(record)
             }
@@ -77,10 +86,12 @@ extension Reconciler {
     }
 
     /// A record as the seam checks read it; nil without an event time.
-    private static func seamRecord(_ r: ReconRecord, _ pool: StringPool) -> SwitchSeam.Record? {
+    private static func seamRecord(
+        _ r: ReconRecord, _ pool: StringPool, name: (StringPool.Token) -> String
+    ) -> SwitchSeam.Record? {
         guard let fact = r.stateFact(pool, v2Only: false) else { return nil }
         return SwitchSeam.Record(
-            time: r.time, type: pool.string(r.type), subtype: pool.string(r.subtype), fact: fact,
+            time: r.time, type: name(r.type), subtype: name(r.subtype), fact: fact,
             transactionID: pool.transactionID(r.fields.token(.transactionId)),
             productId: pool.text(r.fields.token(.productId)))
     }

@@ -100,7 +100,7 @@ package struct SwitchSeam: Sendable {
         outcome.deliveredInBoth = deliveredInBoth(v1: v1, v2: v2)
         // Silent: the state after the newest record, and the next event it makes due.
         if let newest = (v1.last?.time).map({ max($0, v2.last?.time ?? $0) }) ?? v2.last?.time,
-            let state = SubscriptionStateRules.derive((v1 + v2).lazy.map(\.fact), at: newest),
+            let state = SubscriptionStateRules.derive([v1, v2].joined().lazy.map(\.fact), at: newest),
             let due = Self.nextEvent(state), due >= instant
         {
             let limit = due &+ window
@@ -166,10 +166,11 @@ package struct SwitchSeam: Sendable {
             let purchase = t.purchaseDate
             let gap = purchase &- known
             guard gap >= (expires &- purchase) &- window, gap > window else { continue }
-            let explained = (v1 + v2[..<position]).contains { record in
+            let explains = { (record: Record) in
                 record.time >= known &- window && record.time <= purchase
                     && Self.gapExplainingTypes.contains(record.type)
             }
+            let explained = v1.contains(where: explains) || v2[..<position].contains(where: explains)
             guard !explained else { continue }
             var d = Self.row(base, .renewalGap, purchase)
             d.v1Value = Timestamp.iso8601(ms: known)
@@ -227,6 +228,9 @@ package struct SwitchSeam: Sendable {
 
     /// Records by time, input order among equal times.
     private static func sorted(_ records: [Record]) -> [Record] {
-        records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        // Records usually arrive in time order: then there is nothing to sort.
+        if zip(records, records.dropFirst()).allSatisfy({ $0.time <= $1.time }) { return records }
+        return records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
     }
 }
