@@ -671,6 +671,7 @@ package struct LifecycleGenerator {
             label: label, role: .v2Only, environment: state.environment,
             originalTransactionId: state.originalTransactionId, time: time)
         record.v2 = v2Notification(mapped, kind: kind, at: time, environment: state.environment, delay: Self.v2Delay)
+        record.lifecycle = LifecycleSnapshot(state, cancellation: nil)
         if random.chance(0.02) { record.v2Retries = 1 }
         records.append(record)
     }
@@ -715,6 +716,7 @@ package struct LifecycleGenerator {
             label: label, role: role, environment: state.environment,
             originalTransactionId: state.originalTransactionId, time: time)
         record.v1Line = JSONWriter.bytes(value)
+        record.lifecycle = LifecycleSnapshot(state, cancellation: cancellation)
         record.v1Type = v1Type
         record.v1Mapped = mapped
         record.v1DeliveryTime = receivedAt ?? time

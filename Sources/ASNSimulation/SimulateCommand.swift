@@ -8,7 +8,7 @@ package enum SimulateCommand {
         abstract:
             "Simulate subscription lifecycles and write what Apple sent for them as V1 and V2 archives and Apple's API view (v2-api), with known injected differences (truth.csv, truth-api.csv).",
         usage:
-            "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--gzip] [--sign] --out DIR",
+            "asn-migrate simulate --subscribers N --seed S [--start DATE] [--months M] [--inject RATE] [--receipt-history N] [--realistic-edges] [--fetch-at DATE] [--switch DATE] [--gzip] [--sign] --out DIR",
         options: [
             .single(
                 "--subscribers", valueName: "N",
@@ -37,6 +37,11 @@ package enum SimulateCommand {
                 "--fetch-at", valueName: "DATE",
                 help:
                     "When Apple's API view (v2-api) is fetched: a UTC day or ISO 8601 instant, inside the span (statuses fetched while the archive still runs) or after it (default: the span's end)."
+            ),
+            .repeatable(
+                "--switch", valueName: "DATE",
+                help:
+                    "Simulate the day the server URL moved to V2: V1 written before DATE, V2 notifications from it on (production=DATE / sandbox=DATE set one environment; a bare DATE both); --inject then places seam faults (a V2 outage, a change notification lost, an event delivered in both, a V2 renewal dropped) and truth.csv holds the rows reconcile --switch must report, truth-switch.csv its figures."
             ),
             .flag(
                 "--realistic-edges",
@@ -134,6 +139,14 @@ package enum SimulateCommand {
                     .usage, "option '--fetch-at' needs a UTC day or ISO 8601 instant after --start (got '\(text)')")
             }
             options.fetchAt = at
+        }
+        options.switchDates = try SwitchDates.parse(arguments.values("--switch"), option: "--switch")
+        for (name, instant) in options.switchDates.environments where instant <= options.start || instant >= options.end
+        {
+            throw ASNError(
+                .usage,
+                "--switch: \(name)'s switch \(Timestamp.iso8601(ms: instant)) lies outside the simulated span \(Timestamp.iso8601(ms: options.start)) .. \(Timestamp.iso8601(ms: options.end)); give a date inside it"
+            )
         }
         return (options, directory)
     }

@@ -45,6 +45,10 @@ package struct SimulatedRecord: Sendable {
     /// True when V1 also sent a companion DID_CHANGE_RENEWAL_STATUS beside this record.
     package var hasCompanion = false
 
+    /// The subscription as the lifecycle left it right after this event (nil for records the generator made
+    /// without a subscription, such as TEST): what `--switch`'s truth reads, independent of any V1 or V2 rendering.
+    package var lifecycle: LifecycleSnapshot?
+
     /// The V2 notification.
     package var v2: SimulatedV2Notification?
     /// Exact V2 retries written after it.
@@ -65,5 +69,48 @@ package struct SimulatedRecord: Sendable {
     package var kind: NotificationKind? {
         if let v2 { return NotificationKind(v2.notificationType, v2.subtype) }
         return v1Mapped.map { NotificationKind($0.notificationType, $0.subtype) }
+    }
+}
+
+/// A subscription as the simulated lifecycle holds it at one moment: the truth `--switch`'s seam checks are judged
+/// against.
+package struct LifecycleSnapshot: Sendable, Equatable {
+    /// Whether it is an auto-renewable subscription.
+    package var isSubscription: Bool
+    /// The newest transaction's id.
+    package var transactionId: String?
+    /// The newest transaction's product.
+    package var productId: String?
+    /// The newest transaction's purchase date.
+    package var purchaseDate: Int64?
+    /// The newest transaction's expiry.
+    package var expiresDate: Int64?
+    /// When the newest transaction was refunded or revoked, if it was.
+    package var revoked: Int64?
+    /// The greatest expiry of every transaction so far.
+    package var greatestExpiry: Int64?
+    /// The grace period's end, while in one.
+    package var gracePeriodExpires: Int64?
+    /// Whether Apple retries billing.
+    package var billingRetry: Bool?
+    /// Whether auto-renew is on.
+    package var autoRenewOn: Bool
+    /// The product the subscription renews to.
+    package var autoRenewProductId: String
+
+    /// The lifecycle of `state` right after an event, with the event's own refund or revocation instant.
+    init(_ state: SimulatedSubscriptionState, cancellation: Int64?) {
+        let current = state.current
+        isSubscription = state.isSubscription
+        transactionId = current?.transactionId
+        productId = current?.product.id
+        purchaseDate = current?.purchaseDate
+        expiresDate = current?.expiresDate
+        revoked = cancellation ?? (current?.isUpgraded == true ? nil : current?.cancellationDate)
+        greatestExpiry = state.transactions.compactMap(\.expiresDate).max()
+        gracePeriodExpires = state.gracePeriodExpires
+        billingRetry = state.billingRetry
+        autoRenewOn = state.autoRenewOn
+        autoRenewProductId = state.autoRenewProductId
     }
 }

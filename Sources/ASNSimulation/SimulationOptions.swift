@@ -24,6 +24,9 @@ package struct SimulationOptions: Sendable, Equatable {
     /// When Apple's API view is fetched (`--fetch-at`), epoch ms; nil: at `end`. Apple's history and statuses then hold
     /// what Apple knew at that instant, while the V1 and V2 archives go on to `end`.
     package var fetchAt: Int64?
+    /// `--switch`: each environment's switch from V1 to V2 notifications; when set, V1 is written before it, V2 from
+    /// it on, and `--inject` places seam faults (`SwitchSeamTruth`) instead of notification faults.
+    package var switchDates = SwitchDates()
 
     /// The instant the API view is fetched: `fetchAt`, else `end`.
     package var apiFetchTime: Int64 { fetchAt ?? end }

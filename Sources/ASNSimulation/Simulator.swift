@@ -32,11 +32,15 @@ package enum Simulator {
         package var lateDeliveries = 0
         /// The files written, relative to the output directory.
         package var files: [String] = []
+        /// With `--switch`: the seam figures the truth expects (`live_at_switch`, `continued_in_v2`,
+        /// `delivered_in_both`).
+        package var switchFigures: [String: Int] = [:]
     }
 
     /// The top-level entries a simulation writes: an existing output folder holding anything else is not replaced.
     package static let ownEntries: Set<String> = [
-        "v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv"
+        "v1", "v2", "v2-api", "README.txt", "test-root.der", "truth.csv", "truth-api.csv", "truth-rejects.csv",
+        "truth-switch.csv"
     ]
 
     /// Subscribers generated per parallel batch (with at most `2 × workers + 2` batches alive, bounds memory).
@@ -66,6 +70,8 @@ package enum Simulator {
         var rows: [TruthRow] = []
         var apiRows: [TruthRow] = []
         var rejects: [TruthReject] = []
+        var silent: [(row: TruthRow, limit: Int64)] = []
+        var reach: [String: Int64] = [:]
         let total = max(1, options.subscribers)
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
         let signer = try options.sign ? makeSigner(options, staging: staging) : nil
@@ -85,9 +91,13 @@ package enum Simulator {
             },
             consume: { (outputs: [Result<SubscriberOutput, ASNError>]) throws(ASNError) in
                 for output in outputs {
-                    try emit(
-                        output.get(), files: files, rows: &rows, apiRows: &apiRows, rejects: &rejects, summary: &summary
-                    )
+                    let output = try output.get()
+                    silent += output.silent
+                    for (environment, time) in output.v2Reach {
+                        reach[environment] = max(reach[environment] ?? time, time)
+                    }
+                    for (name, count) in output.switchFigures { summary.switchFigures[name, default: 0] += count }
+                    try emit(output, files: files, rows: &rows, apiRows: &apiRows, rejects: &rejects, summary: &summary)
                 }
             })
         try files.finish()
@@ -101,6 +111,19 @@ package enum Simulator {
                 "truth-api.csv", "truth-rejects.csv", "truth.csv"
             ]
 
+        if !options.switchDates.isEmpty {
+            // Silence is judged against how far each environment's V2 notifications reach, known only now.
+            for (row, limit) in silent where (reach[row.environment] ?? Int64.min) > limit {
+                rows.append(row)
+                summary.faults[row.kind, default: 0] += 1
+            }
+            var figures = CSVWriter(header: ["metric", "value"])
+            for name in ["live_at_switch", "continued_in_v2", "delivered_in_both"] {
+                try figures.appendRow([name, String(summary.switchFigures[name] ?? 0)])
+            }
+            try staging.write(name: "truth-switch.csv", bytes: figures.drain())
+            summary.files.append("truth-switch.csv")
+        }
         rows.sort(by: TruthRow.precedes)
         var truth = CSVWriter(header: TruthRow.columns)
         for row in rows { try truth.appendRow(row.cells) }
@@ -155,6 +178,12 @@ package enum Simulator {
         var apiLines: [(String, [UInt8])] = []
         /// `truth-api.csv` rows, sources still to fill from the V1 lines.
         var apiTruth: [APIFaultInjector.Truth] = []
+        /// With `--switch`: `silent_in_v2` rows, each kept when its environment's V2 notifications reach past its limit.
+        var silent: [(row: TruthRow, limit: Int64)] = []
+        /// With `--switch`: the newest V2 `signedDate` written, per environment.
+        var v2Reach: [String: Int64] = [:]
+        /// With `--switch`: this subscriber's seam figures.
+        var switchFigures: [String: Int] = [:]
     }
 
     /// Generates one subscriber, injects faults and renders every line.
@@ -170,7 +199,38 @@ package enum Simulator {
         let fetchAt = options.fetchAt ?? Int64.max
         var view = SimulatedAPIView.derive(records.compactMap(\.v2).filter { $0.signedDate <= fetchAt })
         var faults: [Int: FaultInjector.Fault] = [:]
-        if index > 0, options.injectRate > 0 {
+        var delivery: SwitchSeamTruth.Delivery?
+        if !options.switchDates.isEmpty {
+            let window = ReconcileOptions().window
+            var dropV1: Set<Int> = []
+            var dropV2: Set<Int> = []
+            if index > 0, options.injectRate > 0 {
+                var random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 5)
+                let placed = SwitchSeamTruth.inject(
+                    &records, switches: options.switchDates, window: window, rate: options.injectRate,
+                    random: &random)
+                (dropV1, dropV2) = (placed.dropV1, placed.dropV2)
+                output.faults.merge(placed.faults, uniquingKeysWith: +)
+            }
+            let delivered = SwitchSeamTruth.delivery(
+                records, switches: options.switchDates, dropV1: dropV1, dropV2: dropV2)
+            let truth = SwitchSeamTruth.judge(
+                records, delivery: delivered, switches: options.switchDates, window: window)
+            output.rows = truth.rows
+            for row in truth.rows { output.faults[row.kind, default: 0] += 1 }
+            output.silent = truth.silent
+            output.switchFigures = [
+                "live_at_switch": truth.live, "continued_in_v2": truth.continued,
+                "delivered_in_both": truth.deliveredInBoth
+            ]
+            for (i, record) in records.enumerated() where delivered.v2[i] {
+                if let v2 = record.v2 {
+                    let name = record.environment.rawValue
+                    output.v2Reach[name] = max(output.v2Reach[name] ?? v2.signedDate, v2.signedDate)
+                }
+            }
+            delivery = delivered
+        } else if index > 0, options.injectRate > 0 {
             let archive = SimulatedV1Archive(records: records)
             let span = options.start...options.end
             let apiSpan = options.start...min(options.end, options.apiFetchTime)
@@ -205,7 +265,7 @@ package enum Simulator {
                 output.rows.append(row)
                 output.faults[row.kind, default: 0] += 1
             }
-            if let line = record.v1Line, fault != .dropV1 {
+            if let line = record.v1Line, fault != .dropV1, delivery.map({ $0.v1[position] }) ?? true {
                 let month = SimulationCalendar.monthKey(record.v1DeliveryTime)
                 let needsSource = rowIndex.flatMap {
                     output.rows[$0].kind == "missing_in_v1" || output.rows[$0].kind == "conflicting_duplicate_v2"
@@ -222,7 +282,7 @@ package enum Simulator {
                     output.faults["malformed_v1", default: 0] += 1
                 }
             }
-            if let v2 = record.v2, fault != .dropV2 {
+            if let v2 = record.v2, fault != .dropV2, delivery.map({ $0.v2[position] }) ?? true {
                 let month = SimulationCalendar.monthKey(v2.signedDate)
                 var bytes: [UInt8] = []
                 try v2.appendLine(to: &bytes, signer: signer)

@@ -59,6 +59,7 @@ package enum NightlyCommand {
             .repeatable(
                 "--ignore-field", valueName: "FIELD",
                 help: "Do not compare FIELD (repeatable), as reconcile --ignore-field."),
+            ReconcileCommand.switchOption(configKey: true),
             .single(
                 "--time-tolerance", valueName: "DURATION",
                 help: "Two times that differ by less compare equal (default 0), as reconcile --time-tolerance.",

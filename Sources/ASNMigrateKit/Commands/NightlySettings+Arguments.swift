@@ -21,7 +21,7 @@ extension NightlySettings {
             let flag = "--" + key
             if NightlyConfigFile.repeatableKeys.contains(key) {
                 let values: [String]
-                let isPath = !["fail-on", "warn-on"].contains(key)
+                let isPath = !["fail-on", "warn-on", "switch"].contains(key)
                 if arguments.isSet(flag) {
                     values = arguments.values(flag)
                 } else {
@@ -44,6 +44,16 @@ extension NightlySettings {
                         }
                     }
                 case "fail-on": s.failOn = values
+                case "switch":
+                    if arguments.isSet(flag) {
+                        s.switchDates = try SwitchDates.parse(values, option: flag)
+                    } else if let config, let entry = config.entries(key).first {
+                        do {
+                            s.switchDates = try SwitchDates.parse(values, option: "key 'switch'")
+                        } catch {
+                            throw NightlyConfigFile.error(config.path, entry.line, error.message)
+                        }
+                    }
                 case "warn-on": s.warnOn = values
                 default: s.rootCertificates = values
                 }
@@ -90,6 +100,12 @@ extension NightlySettings {
             throw ASNError(
                 .usage,
                 "missing \(flags): nightly compares the V1 side with the V2 side, so give the \(sides) input root\(missing.count == 1 ? "" : "s") (or \(lines) in --config FILE); nothing was read or created. See 'asn-migrate nightly --help'."
+            )
+        }
+        if !s.switchDates.isEmpty {
+            throw ASNError(
+                .usage,
+                "--switch (config key 'switch') is not supported by nightly yet: run 'asn-migrate reconcile --switch DATE' over the files for the seam checks; nothing was read or created"
             )
         }
         try Self.checkStreams(s)

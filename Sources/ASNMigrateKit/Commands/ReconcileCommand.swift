@@ -52,6 +52,7 @@ package enum ReconcileCommand {
                 help:
                     "Last instant judged (a date means through its end); default: the earlier of both sides' last events."
             ),
+            switchOption(configKey: false),
             .repeatable(
                 "--compare", valueName: "FIELD", help: "Also compare FIELD (only transactionId is off by default)."),
             .repeatable(
@@ -208,7 +209,7 @@ package enum ReconcileCommand {
         if arguments.value("--partition") != nil {
             let excluded = [
                 "--v1", "--v2", "--shard", "--shards", "--memory-limit", "--v2-columns", "--verify-signatures",
-                "--summary-json", "--fail-on", "--warn-on", "--html"
+                "--summary-json", "--fail-on", "--warn-on", "--html", "--switch"
             ]
             if let other = excluded.first(where: {
                 arguments.flag($0) || arguments.value($0) != nil || !arguments.values($0).isEmpty
@@ -222,6 +223,12 @@ package enum ReconcileCommand {
         }
         let given = ["--shard", "--shards", "--memory-limit"].filter { arguments.value($0) != nil }
         guard let option = given.first else { return .whole }
+        if !arguments.values("--switch").isEmpty {
+            throw ASNError(
+                .usage,
+                "--switch does not work with \(option) yet: the seam checks read every record of a subscription in one pass; run reconcile --switch unsharded"
+            )
+        }
         guard given.count == 1 else {
             throw ASNError(
                 .usage,
@@ -279,6 +286,15 @@ package enum ReconcileCommand {
         ]
     }
 
+    /// `--switch DATE` as `reconcile` and `nightly` declare it; `configKey` adds how the nightly config file spells it.
+    static func switchOption(configKey: Bool) -> OptionSpec {
+        .repeatable(
+            "--switch", valueName: "DATE",
+            help:
+                "The day (or ISO 8601 instant, UTC) your server URL moved from V1 to V2 notifications: read each subscription as V1 records before it, then V2 notifications from it on, and check the seam (silent_in_v2, renewal_gap, seam_state_mismatch). A bare DATE sets both environments; production=DATE and sandbox=DATE set one each (repeatable)."
+                + (configKey ? " In the config: switch = production=2023-01-01." : ""))
+    }
+
     /// The wall clock in epoch ms (used only for the default run date).
     package static func currentTime() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
@@ -309,6 +325,7 @@ package enum ReconcileCommand {
         if let tolerance = try arguments.durationMilliseconds("--time-tolerance") { options.timeTolerance = tolerance }
         (options.from, options.to) = try period(arguments)
         options.fields = try comparedFields(arguments)
+        options.switchDates = try SwitchDates.parse(arguments.values("--switch"), option: "--switch")
 
         let runDate = try runDate(arguments, now: now)
         options.run = RunInfo(

@@ -332,6 +332,7 @@ package struct ReconcileRun {
             if let line = selection.skippedSummary { console.diagnostic("  \(side) \(line)") }
         }
         for line in ReconciliationReport.transactionConsoleLines(result) { console.diagnostic(line) }
+        for line in ReconciliationReport.switchConsoleLines(result.summary) { console.diagnostic(line) }
         if let line = ReconciliationReport.timePrecisionWarning(result.summary) {
             console.diagnostic("\(Self.name): \(line)")
         }

@@ -19,7 +19,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
         "retention-days", "max-reject-rate", "metrics-file", "run-date",
         "min-file-age", "max-record-bytes", "require-checksums", "max-lag", "allow-future-run-date", "state-backup",
         "verify-signatures", "require-signatures", "root-certificate", "bundle-id", "app-apple-id",
-        "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html",
+        "ignore-field", "time-tolerance", "fail-on", "warn-on", "no-html", "switch",
         "v1-query", "v2-query", "v1-since-column", "v2-since-column", "since-overlap", "shard",
         "fetch", "apple-view", "key-id", "issuer-id", "private-key", "base-url", "max-requests-per-second",
         "concurrency", "max-retries", "retry-delay", "timeout"
@@ -27,7 +27,7 @@ package struct NightlyConfigFile: Sendable, Equatable {
 
     /// The keys that may appear more than once.
     package static let repeatableKeys: Set<String> = [
-        "v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on"
+        "v1", "v2", "root-certificate", "ignore-field", "fail-on", "warn-on", "switch"
     ]
 
     /// The keys that are flags on the command line and `yes`/`no` (or `true`/`false`) in the file.

@@ -16,6 +16,8 @@ package struct NightlySettings: Sendable, Equatable {
     package var window: Int64 = 48 * 3_600_000
     /// Fields not compared (`ignore-field`, repeatable), in every row kind that compares them, as `reconcile`.
     package var ignoredFields: [ComparedField] = []
+    /// `--switch` / `switch`: each environment's switch from V1 to V2 notifications (empty: none).
+    package var switchDates = SwitchDates()
     /// Two times that differ by less compare equal, ms (`time-tolerance`), as `reconcile`.
     package var timeTolerance: Int64 = 0
     /// How long an unpaired record stays pending, ms.

@@ -98,6 +98,34 @@ package enum DifferenceKindGuide {
                 action:
                     "The purchase is known but its event was lost: when replaying history, take the event from Apple's history, since the V1 archive has no notification for it."
             )
+        case .silentInV2:
+            return Entry(
+                meaning:
+                    "With `--switch`: a subscription live after its newest record (V1 before the switch or V2 after it) whose next event was due at `event_date` (its expiry, grace end or billing-retry end), yet no V2 notification about it has a `signedDate` from the switch to `event_date` plus `--window`, although the V2 notifications reach past that.",
+                action:
+                    "Look the subscription up with `asn-migrate fetch`: if Apple renewed, expired or recovered it, your V2 endpoint dropped or never received its notifications (an outage, or a server URL still on V1); take the events from Apple's history."
+            )
+        case .renewalGap:
+            return Entry(
+                meaning:
+                    "With `--switch`: a V2 `DID_RENEW` whose purchase (`event_date`, in `v2_value`) comes at least a whole period after the greatest expiry known before it (`v1_value`), with no expiry, billing failure, refund, revocation or renewal extension between: a renewal of a period no notification announced, or a renewal-date extension V1 never reported.",
+                action:
+                    "Fetch the subscription (`asn-migrate fetch`) and look for the transactions between the two dates: a missing renewal is a lost notification to take from Apple's history; an extension needs no action."
+            )
+        case .seamStateMismatch:
+            return Entry(
+                meaning:
+                    "With `--switch`: the subscription's first V2 notification after the switch contradicts V1's last record before it (`field` `autoRenewStatus` or `autoRenewProductId`, V1's value in `v1_value`, V2's in `v2_value`): a change of auto-renew or a crossgrade reached neither side.",
+                action:
+                    "The change happened around the switch and its notification was lost on one side: take the subscription's current renewal info from Apple (`asn-migrate fetch`) and correct your records."
+            )
+        case .awaitingV2:
+            return Entry(
+                meaning:
+                    "With `--switch`: a subscription live after its newest record whose next event is due at `event_date`, beyond what the V2 notifications reach yet (counted `awaiting_v2`).",
+                action:
+                    "Nothing yet: a later run over V2 notifications that reach past `event_date` plus `--window` judges it."
+            )
         }
     }
 
@@ -106,9 +134,9 @@ package enum DifferenceKindGuide {
     /// records' own hygiene, then what is not a difference yet. A kind missing here follows these, by name
     /// (`DifferenceKindGuideTests` fails on one, so a new kind gets its place).
     package static let reportOrder: [Discrepancy.Kind] = [
-        .missingInV2, .transactionMissingInV1, .stateMismatch, .missingInV1, .transactionMissingInV2, .typeMismatch,
-        .unannouncedInV1, .fieldMismatch, .transactionFieldMismatch, .conflictingDuplicateV2, .unmappedV1,
-        .pendingInV2, .pendingInV1
+        .missingInV2, .transactionMissingInV1, .silentInV2, .renewalGap, .stateMismatch, .seamStateMismatch,
+        .missingInV1, .transactionMissingInV2, .typeMismatch, .unannouncedInV1, .fieldMismatch,
+        .transactionFieldMismatch, .conflictingDuplicateV2, .unmappedV1, .pendingInV2, .pendingInV1, .awaitingV2
     ]
 
     /// Whether `a` comes before `b` in `reportOrder` (kinds it lacks last, by name).

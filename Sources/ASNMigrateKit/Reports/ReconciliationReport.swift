@@ -66,6 +66,7 @@ package enum ReconciliationReport {
             ("time_precision_rows", String(s.timePrecisionRows))
         ]
         if let t = s.transactions { rows += transactionRows(t) }
+        if let figures = s.switchFigures { rows += switchRows(figures) }
         if let counts = s.thresholds { rows += thresholdRows(counts) }
         rows += s.run.metrics.map { (name: $0.0, value: $0.1) }
         rows += s.rejectCauses.map { (name: SummaryJSON.causeMetric, value: $0.line) }
@@ -121,7 +122,8 @@ package enum ReconciliationReport {
                 "  signatures verified; v2_unverified \(unverified) (records given decoded, whose signatures could not be checked; --require-signatures rejects them)"
             )
         }
-        if let first = s.periodStart, let last = s.periodEnd, last < first {
+        if let first = s.periodStart, let last = s.periodEnd, last < first, s.switchFigures == nil, s.nonOverlap == nil
+        {
             lines.append(
                 "  warning: the period \(start) .. \(end) is empty (it ends before it starts: the two sides' event times do not overlap, or --from/--to lie outside them), so nothing was judged; set --from/--to within the data"
             )
@@ -139,9 +141,15 @@ package enum ReconciliationReport {
         lines.append(
             "  \(result.differences.count) difference row(s)\(kinds.isEmpty ? "" : ": " + kinds.joined(separator: ", ")); \(result.rejects.count) reject(s)"
         )
-        if !result.pending.isEmpty {
+        let awaiting = result.summary.switchFigures?.awaitingV2 ?? 0
+        if result.pending.count > awaiting {
             lines.append(
-                "  \(result.pending.count) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)"
+                "  \(result.pending.count - awaiting) pending record(s) in pending.csv: their partner could lie beyond the other side's data (not differences)"
+            )
+        }
+        if awaiting > 0 {
+            lines.append(
+                "  \(awaiting) subscription(s) awaiting_v2 in pending.csv: their next event lies beyond the V2 notifications read so far (not differences)"
             )
         }
         lines += RejectCauses.consoleLines(result.summary.rejectCauses)
@@ -239,6 +247,51 @@ package enum ReconciliationReport {
             ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd))
         ]
         return rows
+    }
+
+    /// The rows `--switch` adds, after the transaction figures: each switch date given, then the seam's counts.
+    package static func switchRows(_ f: SwitchFigures) -> [(name: String, value: String)] {
+        var rows: [(name: String, value: String)] = f.dates.environments.map {
+            ("switch_\($0.name.lowercased())", date($0.instant))
+        }
+        rows += [
+            ("live_at_switch", String(f.liveAtSwitch)),
+            ("continued_in_v2", String(f.continuedInV2)),
+            ("delivered_in_both", String(f.deliveredInBoth)),
+            ("v1_after_switch", String(f.v1AfterSwitch)),
+            ("v2_before_switch", String(f.v2BeforeSwitch)),
+            ("awaiting_v2", String(f.awaitingV2)),
+            ("silent_in_v2", String(f.silentInV2)),
+            ("renewal_gap", String(f.renewalGap)),
+            ("seam_state_mismatch", String(f.seamStateMismatch))
+        ]
+        return rows
+    }
+
+    /// The console lines about the switch (`--switch`), or the hint to give one when the sides do not overlap.
+    package static func switchConsoleLines(_ s: ReconciliationSummary) -> [String] {
+        if let f = s.switchFigures {
+            var lines = [
+                "  switch \(f.dates.environments.map { "\($0.name) \(date($0.instant))" }.joined(separator: ", ")): live_at_switch \(f.liveAtSwitch), continued_in_v2 \(f.continuedInV2), "
+                    + "delivered_in_both \(f.deliveredInBoth); silent_in_v2 \(f.silentInV2), renewal_gap \(f.renewalGap), seam_state_mismatch \(f.seamStateMismatch), awaiting_v2 \(f.awaitingV2)"
+            ]
+            if let first = f.firstV1AfterSwitch {
+                lines.append(
+                    "  warning: v1_after_switch \(f.v1AfterSwitch): V1 records from the switch on, left out of the seam checks; the first is \(first.source) at \(date(first.time)) (is a server URL still on V1?)"
+                )
+            }
+            if let first = f.firstV2BeforeSwitch {
+                lines.append(
+                    "  warning: v2_before_switch \(f.v2BeforeSwitch): V2 notifications before the switch, left out of the seam checks; the first is \(first.uuid) at \(date(first.time)) (is the switch date right?)"
+                )
+            }
+            return lines
+        }
+        guard let gap = s.nonOverlap else { return [] }
+        return [
+            "  note: the sides do not overlap: the V1 archive ends \(date(gap.v1End)) and the V2 records start \(date(gap.v2Start)), so no notification could be paired; "
+                + "if that is the day you switched your server URL to V2, run again with --switch \(date(gap.v2Start)) to check the switch (README, The day you switch)"
+        ]
     }
 
     /// A report date: UTC ISO 8601 with milliseconds, "" when absent.

@@ -16,6 +16,8 @@ package struct ReconcileOptions: Sendable, Equatable {
     package var fields: [ComparedField] = ComparedField.defaultFields
     /// Two times that differ by less than this (ms) compare equal (`--time-tolerance`; 0: exactly).
     package var timeTolerance: Int64 = 0
+    /// `--switch`: each environment's switch from V1 to V2 notifications (empty: none).
+    package var switchDates = SwitchDates()
     /// The run date, tool version and input roots, reported after the counts in `summary.csv`.
     package var run = RunInfo()
 

@@ -79,15 +79,28 @@ package struct Reconciler: Sendable {
         let groups = SubscriptionGroups(v1: v1, v2: v2)
         for group in 0..<groups.count { pairing.pair(v1: groups.v1(group), v2: groups.v2(group)) }
         pairing.judge(in: period)
+        var seam: (differences: [Discrepancy], pending: [Discrepancy], figures: SwitchFigures)?
+        if !options.switchDates.isEmpty {
+            var switched: [StringPool.Token: Int64] = [:]
+            var seen: Set<StringPool.Token> = []
+            for key in groups.keys where seen.insert(key.environment).inserted {
+                if let instant = options.switchDates.instant(of: inputs.pool.string(key.environment)) {
+                    switched[key.environment] = instant
+                }
+            }
+            pairing.setAside(switched: Set(switched.keys))
+            seam = Self.seam(
+                pairing, groups: groups, switched: switched, dates: options.switchDates, window: options.window)
+        }
 
         let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)
         let states = SubscriptionStateComparison(
             pairing, groups: groups, period: period, fields: options.fields, timeTolerance: options.timeTolerance)
         // A conflicting duplicate is dated by its own signedDate and judged by the period like any record.
         let conflicts = inputs.conflicts.filter { $0.eventDate.map(period.contains) ?? true }
-        var differences = records.differences + states.differences + conflicts
+        var differences = records.differences + states.differences + conflicts + (seam?.differences ?? [])
         differences.sort(by: Discrepancy.reportOrder)
-        let pending = records.pending.sorted(by: Discrepancy.reportOrder)
+        let pending = (records.pending + (seam?.pending ?? [])).sorted(by: Discrepancy.reportOrder)
         var coverage = inputs.coverage.map { key, count in
             ReconciliationResult.Coverage(
                 v1Type: inputs.pool.string(key.v1Type), v2Type: inputs.pool.string(key.type),
@@ -99,6 +112,12 @@ package struct Reconciler: Sendable {
         }
         var summary = summarize(pairing, period: period, differences: differences, subscriptions: states.rows)
         summary.conflictingDuplicateV2 = conflicts.count
+        summary.switchFigures = seam?.figures
+        if options.switchDates.isEmpty, let v1Span = period.v1Span, let v2Span = period.v2Span,
+            v1Span.upperBound < v2Span.lowerBound
+        {
+            summary.nonOverlap = .init(v1End: v1Span.upperBound, v2Start: v2Span.lowerBound)
+        }
         var result = ReconciliationResult(
             summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
             coverage: coverage, subscriptions: states.rows)

@@ -212,6 +212,18 @@ struct RecordPairing: Sendable {
         }
     }
 
+    /// With `--switch`: the records of the environments `switched` names (by environment token) are not compared
+    /// notification by notification, since V1 ends where V2 starts: they are out of the period, and the seam checks
+    /// (`SwitchSeam`) judge them. Unmapped V1 records keep their fate.
+    mutating func setAside(switched: Set<StringPool.Token>) {
+        let v1 = inputs.v1Records
+        let v2 = inputs.v2Records
+        for i in v1.indices where v1Fates[i] != .unmapped && switched.contains(v1[i].environment) {
+            v1Fates[i] = .outOfPeriod
+        }
+        for j in v2.indices where switched.contains(v2[j].environment) { v2Fates[j] = .outOfPeriod }
+    }
+
     /// A group's lists of V1 record positions (emptied, capacity kept, for each group).
     private struct GroupLists {
         /// Open records with an event time, not companions.

@@ -30,6 +30,16 @@ package struct Discrepancy: Sendable, Equatable, Hashable {
         case transactionFieldMismatch = "transaction_field_mismatch"
         /// A transaction V1 only ever showed inside a later receipt, never as a notification's own: a lost V1 notification.
         case unannouncedInV1 = "unannounced_in_v1"
+        /// With `--switch`: a subscription live after its newest record whose next event no V2 notification tells
+        /// of, although the V2 notifications reach past it.
+        case silentInV2 = "silent_in_v2"
+        /// With `--switch`: a V2 renewal after at least a whole period that no notification announced.
+        case renewalGap = "renewal_gap"
+        /// With `--switch`: the first V2 notification after the switch contradicts V1's last record before it.
+        case seamStateMismatch = "seam_state_mismatch"
+        /// Not a difference (`pending.csv` only): a subscription live at its newest record whose next event lies
+        /// beyond what the V2 notifications reach yet.
+        case awaitingV2 = "awaiting_v2"
 
         /// Orders kinds by their CSV text.
         package static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }

@@ -65,6 +65,11 @@ package struct ReconciliationSummary: Sendable, Equatable {
     package var wholeSecondSide: String?
     /// The transaction comparison's figures, when the V2 side held App Store Server API records.
     package var transactions: TransactionFigures?
+    /// The seam figures, with `--switch`.
+    package var switchFigures: SwitchFigures?
+    /// Where the sides do not overlap (V1's last event before V2's first `signedDate`) and no `--switch` was given:
+    /// the instants, for the hint to run with `--switch`.
+    package var nonOverlap: NonOverlap?
     /// The `--fail-on` / `--warn-on` rules judged and crossed; nil when none were given (no `thresholds_*` rows).
     package var thresholds: ThresholdCounts?
     /// Run date, tool version and input roots.
@@ -112,6 +117,20 @@ package struct ReconciliationSummary: Sendable, Equatable {
             self.notificationsCompared = notificationsCompared
             self.v1NotificationsNotCompared = v1NotificationsNotCompared
             self.comparison = comparison
+        }
+    }
+
+    /// Two sides that do not overlap in time: the V1 archive ends before the V2 records start.
+    package struct NonOverlap: Sendable, Equatable {
+        /// V1's last event time, ms.
+        package var v1End: Int64
+        /// V2's first `signedDate`, ms: the date `--switch` likely needs.
+        package var v2Start: Int64
+
+        /// Creates the instants.
+        package init(v1End: Int64, v2Start: Int64) {
+            self.v1End = v1End
+            self.v2Start = v2Start
         }
     }
 }

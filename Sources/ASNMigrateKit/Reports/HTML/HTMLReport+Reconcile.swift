@@ -25,7 +25,7 @@ extension HTMLReport {
             metrics: metrics,
             identities: AccountingIdentity.reconcile, rows: result.differences, rowsFile: "differences.csv",
             prices: result.prices, verdict: verdict ?? reconcileVerdict(result), rejects: result.rejects,
-            files: ReconciliationReport.fileNames)
+            files: ReconciliationReport.fileNames, switchFigures: result.summary.switchFigures)
     }
 
     /// The verdict of a `reconcile` result: records read and rejected per side against `maxRejectRate`, and the exit
@@ -36,11 +36,21 @@ extension HTMLReport {
         notes: [String] = [], failOnRules: Bool = false
     ) -> HTMLVerdict {
         let summary = result.summary
-        return HTMLVerdict(
+        var verdict = HTMLVerdict(
             status: status ?? (result.isClean ? .success : .findings),
             sides: [
                 .init(name: "V1", read: summary.v1RecordsRead, rejected: summary.v1Rejected),
                 .init(name: "V2", read: summary.v2RecordsRead, rejected: summary.v2Rejected)
             ], maxRejectRate: maxRejectRate, notes: notes, failOnRules: failOnRules)
+        if let gap = summary.nonOverlap {
+            // Nothing could be paired: a clean report would say "all clear" about data it never compared.
+            let hint = ReconciliationReport.switchConsoleLines(summary).map {
+                $0.trimmingPrefix("  note: ")
+            }
+            verdict.notComparedReason =
+                "the sides do not overlap (V1 ends \(Timestamp.iso8601(ms: gap.v1End)), V2 starts \(Timestamp.iso8601(ms: gap.v2Start)))"
+            verdict.notes += hint.map(String.init)
+        }
+        return verdict
     }
 }

@@ -41,6 +41,8 @@ package struct HTMLReport: Sendable {
     var rejects: [ReconciliationResult.Reject]
     /// The report files beside the page, linked by name.
     var files: [String]
+    /// With `--switch`: the seam figures, which open the section "The switch".
+    var switchFigures: SwitchFigures?
 
     /// The page's bytes (UTF-8).
     package func render() -> [UInt8] {
@@ -60,7 +62,8 @@ package struct HTMLReport: Sendable {
             out += Self.scrolling(table + "</table>\n")
         }
         out +=
-            filesSection() + rowSections() + rejectSection() + valueSection() + trendSection() + chartSections()
+            filesSection() + switchSection() + rowSections() + rejectSection() + valueSection() + trendSection()
+            + chartSections()
             + headlineSection() + identitySection() + figuresSection()
         out +=
             "<p class=\"foot\">Written by asn-migrate. The CSV files beside this page hold every row; this page "
@@ -281,6 +284,47 @@ package struct HTMLReport: Sendable {
             out += Self.scrolling(table + "</tbody>\n</table>\n")
         }
         return out
+    }
+
+    /// "The switch" (`--switch` only): one sentence on the subscriptions live at the switch, then the seam's rows.
+    private func switchSection() -> String {
+        guard let f = switchFigures else { return "" }
+        let silent = Set(
+            rows.filter { $0.kind == .silentInV2 }.map { $0.environment + "\u{0}" + $0.originalTransactionId })
+        let gaps = Set(
+            rows.filter { $0.kind == .renewalGap }.map { $0.environment + "\u{0}" + $0.originalTransactionId })
+        let sentence =
+            "Of \(f.liveAtSwitch) subscriptions live at the switch, \(f.continuedInV2) continued in V2, "
+            + "\(silent.count) went silent, \(gaps.count) have gaps"
+        var out =
+            "<h2 id=\"switch\">The switch</h2>\n<p class=\"verdict\" id=\"switch-sentence\">"
+            + "\(HTMLText.escapeWhole(sentence)).</p>\n"
+        let dates = f.dates.environments.map { "\($0.name) \(Timestamp.iso8601(ms: $0.instant))" }
+        out +=
+            "<p>Switch: \(HTMLText.escapeWhole(dates.joined(separator: ", "))); delivered in both "
+            + "\(f.deliveredInBoth), awaiting V2 \(f.awaitingV2) (<a href=\"pending.csv\">pending.csv</a>), V1 records "
+            + "after the switch \(f.v1AfterSwitch), V2 notifications before it \(f.v2BeforeSwitch).</p>\n"
+        let seam = rows.filter { [.silentInV2, .renewalGap, .seamStateMismatch].contains($0.kind) }
+        guard !seam.isEmpty else { return out + "<p class=\"none\" id=\"switch-none\">No seam row.</p>\n" }
+        let headings = [
+            "kind", "environment", "original_transaction_id", "event_date", "product_id", "field", "v1_value",
+            "v2_value"
+        ]
+        var table =
+            "<table class=\"rows\" id=\"switch-table\">\n<thead><tr>"
+            + headings.map { "<th scope=\"col\">\($0)</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        for d in seam.prefix(Self.rowsPerKind * 3) {
+            let cells = [
+                d.kind.rawValue, d.environment, d.originalTransactionId, d.eventDate.map(Timestamp.iso8601(ms:)) ?? "",
+                d.productId, d.field, d.v1Value, d.v2Value
+            ]
+            table +=
+                "<tr>"
+                + zip(headings, cells).map {
+                    "<td class=\"whole\" data-label=\"\($0.0)\">\(HTMLText.escape($0.1))</td>"
+                }.joined() + "</tr>\n"
+        }
+        return out + Self.scrolling(table + "</tbody>\n</table>\n")
     }
 
     /// The rejects by cause (the code `rejected.csv`'s `reason` starts with), each with its count, first location,

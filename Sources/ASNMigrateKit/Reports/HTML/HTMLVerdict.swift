@@ -13,6 +13,9 @@ package struct HTMLVerdict: Sendable {
     package var notes: [String] = []
     /// Whether `--fail-on` rules judge the run (exit 1 then means a crossed rule, and nothing else).
     package var failOnRules = false
+    /// Why nothing could be compared although the run found nothing (the sides do not overlap): the page then never
+    /// says "all clear".
+    package var notComparedReason: String?
 
     /// A verdict.
     package init(
@@ -66,6 +69,7 @@ package struct HTMLVerdict: Sendable {
         let head = "Exit \(status.rawValue): "
         switch status {
         case .success:
+            if let notComparedReason { return head + "nothing compared: " + notComparedReason }
             // For nightly, 0 says nothing about the backlog: only that nothing new arrived.
             return head + (newDifferences == nil ? "all clear" : "nothing new tonight")
         case .findings:
@@ -83,6 +87,9 @@ package struct HTMLVerdict: Sendable {
     func meaning(rows: [Discrepancy], rejected: Int) -> String {
         switch status {
         case .success:
+            if notComparedReason != nil {
+                return "no differences, but only because no record could be paired; see the note below."
+            }
             guard newDifferences != nil else { return "no differences and no records rejected; nothing to do." }
             return rows.isEmpty
                 ? "no new differences and no records rejected tonight, and none open; nothing to do."
