@@ -50,7 +50,8 @@ import Testing
         let reconcile = try BinaryRun.run(
             ["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--out", out] + switches)
         let truth = try String(contentsOfFile: data + "/truth.csv", encoding: .utf8)
-        let differences = try String(contentsOfFile: out + "/differences.csv", encoding: .utf8)
+        let differences = try ReportFiles.withoutPrice(
+            String(contentsOfFile: out + "/differences.csv", encoding: .utf8))
         let context = "seed \(simSeed), \(switches.joined(separator: " ")), --inject \(rate)"
         #expect(differences == truth, "differences.csv must equal truth.csv (\(context))")
         #expect(reconcile.status == (truth.split(separator: "\n").count > 1 ? 1 : 0), "\(context): \(reconcile.stderr)")
