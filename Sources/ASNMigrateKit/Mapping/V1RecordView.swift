@@ -49,6 +49,8 @@ package protocol V1RecordView {
     func string(_ text: Text) -> String
     /// Appends the text as a JSON string (quoted, escaped as `JSONWriter` escapes).
     func appendJSON(_ text: Text, to out: inout [UInt8])
+    /// Gives the text's UTF-8 bytes to `body`.
+    func withUTF8<R>(_ text: Text, _ body: (UnsafeRawBufferPointer) -> R) -> R
 }
 
 /// The V2 `environment` of a record: `EnvironmentName.normalized` over a view's text.
@@ -424,6 +426,12 @@ extension ResponseBodyV1: V1RecordView {
 
     /// `JSONWriter.appendString`.
     package func appendJSON(_ text: String, to out: inout [UInt8]) { JSONWriter.appendString(text, to: &out) }
+
+    /// The string's UTF-8 bytes.
+    package func withUTF8<R>(_ text: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var text = text
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
 
     /// Digits without their leading zeros ("0" for none left).
     private static func trimZeros(_ s: String) -> String {

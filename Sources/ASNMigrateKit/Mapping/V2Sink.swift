@@ -36,7 +36,7 @@ package enum V2Object: Sendable {
 }
 
 /// The members `V2Builder` writes, each named once (the object it is in is the sink's last `open`).
-package enum V2Member: Sendable {
+package enum V2Member: Int, CaseIterable, Sendable {
     /// `bundleId`.
     case bundleId
     /// `bundleVersion`.
@@ -97,6 +97,8 @@ package enum V2Member: Sendable {
     case renewalDate
     /// `recentSubscriptionStartDate`.
     case recentSubscriptionStartDate
+    /// `environment` (given by `V2Sink.environment`).
+    case environment
 
     /// The member's JSON key.
     package var key: StaticString {
@@ -131,6 +133,7 @@ package enum V2Member: Sendable {
         case .priceIncreaseStatus: "priceIncreaseStatus"
         case .renewalDate: "renewalDate"
         case .recentSubscriptionStartDate: "recentSubscriptionStartDate"
+        case .environment: "environment"
         }
     }
 }

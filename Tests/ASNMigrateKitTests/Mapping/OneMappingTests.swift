@@ -4,8 +4,8 @@ import Testing
 @testable import ASNMigrateKit
 
 /// The mapping is written once (`MappingContext`, `V2Builder.emit`) over two views of a record (the models, the tape)
-/// into two sinks (the models, `migrate`'s JSON bytes): for random, shaped and damaged V1 bodies, every pair of view
-/// and sink gives the reference's record, byte for byte once written, and the tape view answers every ordinary body.
+/// into three sinks (the models, `migrate`'s JSON bytes, `reconcile`'s packed facts): for random, shaped and damaged V1 bodies, every pair of view
+/// and sink gives the reference's record (byte for byte once written; the facts `RecordFacts` reads of it), and the tape view answers every ordinary body.
 @Suite struct OneMappingTests {
     /// The built-in mapping table.
     static let table: MappingTable = FastRecordMapperTests.table
@@ -46,6 +46,8 @@ import Testing
         V2Builder.emit(context, rule: V2Builder.RuleShape(rule), into: &json)
         json.finish(into: &bytes)
         expectBytes(bytes, expected, "model view, JSON sink: \(label())")
+        let expectedFacts = RecordFacts(payload, kind: .migrated, location: SourceLocation(path: ""))
+        expectFacts(body, context, rule, uuid, location, expectedFacts, "model view, facts sink: \(label())")
 
         // The tape view, into both sinks.
         let answered =
@@ -61,6 +63,8 @@ import Testing
                 V2Builder.emit(context, rule: plan.rules[index].shape, into: &json)
                 json.finish(into: &bytes)
                 expectBytes(bytes, expected, "tape view, JSON sink: \(label())")
+                expectFacts(
+                    context.view, context, rule, uuid, location, expectedFacts, "tape view, facts sink: \(label())")
                 return true
             } ?? false
         var direct: [UInt8] = []
@@ -68,6 +72,25 @@ import Testing
             expectBytes(direct, expected, "tape view, migrate: \(label())")
         }
         return answered
+    }
+
+    /// The facts sink's facts of the record are `expected`.
+    static func expectFacts<View: V1RecordView>(
+        _ view: View, _ context: MappingContext<View>, _ rule: MappingRule, _ uuid: String,
+        _ location: ASNMigrateKit.SourceLocation, _ expected: RecordFacts, _ label: String
+    ) {
+        var texts = FactTexts()
+        var ranks: [UInt8] = []
+        var text = uuid
+        let packed = text.withUTF8 { uuid in
+            var sink = V2FactsSink(
+                view: view, rule: rule, uuid: UnsafeRawBufferPointer(uuid), location: location, texts: &texts,
+                ranks: &ranks)
+            V2Builder.emit(context, rule: V2Builder.RuleShape(rule), into: &sink)
+            return sink.finish(texts: &texts, ranks: &ranks)
+        }
+        let facts = packed.facts(in: texts)
+        #expect(facts == expected, "\(label)")
     }
 
     /// The payload, written, is `expected`.

@@ -107,6 +107,25 @@ final class TapeMigrator {
         }
     }
 
+    /// The rule at `index` of the table (`TapeMigration.rules`' order).
+    func rule(_ index: Int) -> MappingRule {
+        plan.engine.table.rules[index]
+    }
+
+    /// What the builder reads of the rule at `index`.
+    func shape(_ index: Int) -> V2Builder.RuleShape {
+        plan.rules[index].shape
+    }
+
+    /// Gives `body` the notificationUUID text (36 bytes) of the body at `index` of `tape`.
+    func withNotificationUUID<R>(_ tape: JSONTape, _ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var json = JSONOut()
+        json.uuid(digest(tape, index))
+        return json.bytes.withUnsafeBytes { quoted in
+            body(UnsafeRawBufferPointer(rebasing: quoted.dropFirst().dropLast()))
+        }
+    }
+
     /// The first 16 bytes of the SHA-1 of the namespace and the canonical body at `index`.
     private func digest(_ tape: JSONTape, _ index: Int) -> (UInt64, UInt64, UInt32) {
         var digest: (UInt64, UInt64, UInt32) = (0, 0, 0)

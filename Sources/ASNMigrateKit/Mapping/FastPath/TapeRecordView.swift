@@ -145,10 +145,10 @@ struct TapeRecordView: V1RecordView {
         out.append(0x22)
     }
 
-    /// The token's bytes.
-    func bytes(_ text: Int32) -> UnsafeBufferPointer<UInt8> {
+    /// Gives the token's bytes to `body`.
+    func withUTF8<R>(_ text: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let t = tape.tokens[Int(text)]
-        return UnsafeBufferPointer(start: tape.base + t.start, count: t.end - t.start)
+        return body(UnsafeRawBufferPointer(start: tape.base + t.start, count: t.end - t.start))
     }
 
     /// Whether the token's bytes, lowercased, are `word`.
