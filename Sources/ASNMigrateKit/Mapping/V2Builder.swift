@@ -167,8 +167,8 @@ package enum V2Builder {
     }
 
     /// The V2 `status` at `event` of a transaction expiring at `expires` (nil: not a subscription) and revoked at
-    /// `revoked`, with the renewal facts written beside it; without an event time, 5 for a revoked transaction,
-    /// else nil.
+    /// `revoked`, with the renewal facts written beside it: the state the one rule gives the record's one fact
+    /// (`SubscriptionStateRules.status(of:)`); without an event time, 5 for a revoked transaction, else nil.
     package static func status(
         expires: Int64?, revoked: Int64?, autoRenewStatus: Int?, statesProduct: Bool, gracePeriodExpires: Int64?,
         billingRetry: Bool?, at event: Int64?
@@ -177,14 +177,15 @@ package enum V2Builder {
         guard let event else { return revoked != nil ? SubscriptionStatus.revoked.rawValue : nil }
         // Whether the renewal info counts is `Renewal.stated`'s rule; only the product's presence matters to it, so
         // an empty (inline, unallocated) text stands for the product.
-        let renewal = StateFact.Renewal(
-            autoRenewStatus: autoRenewStatus, autoRenewProductId: statesProduct ? "" : nil,
-            gracePeriodExpiresDate: gracePeriodExpires, isInBillingRetryPeriod: billingRetry)
-        let stated = renewal.stated != nil
-        let status = SubscriptionStatus.at(
-            event, expires: expires, revoked: revoked, gracePeriodExpires: stated ? gracePeriodExpires : nil,
-            billingRetry: stated ? (billingRetry ?? false) : nil)
-        return (status ?? .expired).rawValue
+        let fact = StateFact.record(
+            time: event,
+            transaction: .init(
+                transactionId: nil, purchaseDate: Int64.min, expiresDate: expires, revocationDate: revoked,
+                productId: nil),
+            renewal: StateFact.Renewal(
+                autoRenewStatus: autoRenewStatus, autoRenewProductId: statesProduct ? "" : nil,
+                gracePeriodExpiresDate: gracePeriodExpires, isInBillingRetryPeriod: billingRetry))
+        return fact.flatMap(SubscriptionStateRules.status(of:))?.rawValue
     }
 
     /// `Int(text)` of a code.
@@ -206,23 +207,14 @@ package enum V2Builder {
     }
 
     /// The V2 `status` at the event for a transaction and the renewal info beside it (the simulator's and the API
-    /// view's reading): the state the one rule (`SubscriptionStateRules.derive`) gives the record's one fact
-    /// (`StateFact.record`); without an event time, 5 for a revoked transaction, else nil.
+    /// view's reading): `status(expires:…)` of their values.
     package static func status(
         _ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?
     ) -> Int? {
-        guard t.expiresDate != nil else { return nil }
-        guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
-        let fact = StateFact.record(
-            time: event,
-            transaction: .init(
-                transactionId: t.transactionId, purchaseDate: t.purchaseDate ?? Int64.min,
-                expiresDate: t.expiresDate, revocationDate: t.revocationDate, productId: t.productId),
-            renewal: StateFact.Renewal(
-                autoRenewStatus: renewal?.autoRenewStatus, autoRenewProductId: renewal?.autoRenewProductId,
-                gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,
-                isInBillingRetryPeriod: renewal?.isInBillingRetryPeriod))
-        return fact.flatMap { SubscriptionStateRules.derive(CollectionOfOne($0), at: event) }?.status.rawValue
+        status(
+            expires: t.expiresDate, revoked: t.revocationDate, autoRenewStatus: renewal?.autoRenewStatus,
+            statesProduct: renewal?.autoRenewProductId != nil, gracePeriodExpires: renewal?.gracePeriodExpiresDate,
+            billingRetry: renewal?.isInBillingRetryPeriod, at: event)
     }
 
     // MARK: - Shared with the fast path
