@@ -41,26 +41,11 @@ struct V1FactsPipeline: Sendable {
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
-    /// Reads `files`, calling `consume` with each batch in input order on the calling thread.
-    func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
+    /// Reads `source`'s records, calling `consume` with each batch in input order on the calling thread.
+    func run(_ source: RecordSource, consume: (Batch) throws -> Void) throws {
         let (mapper, migrators) = (mapper, migrators)
         try OrderedBatchRun.run(
-            files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
-            process: { Self.pack($0, mapper, migrators) }
-        ) { batch in
-            if let failure = batch.failure { throw failure }
-            try consume(batch)
-        }
-    }
-
-    /// Reads the records `produce` emits (a database's rows), as `run(files:…)` does.
-    func run(
-        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
-        consume: (Batch) throws -> Void
-    ) throws {
-        let (mapper, migrators) = (mapper, migrators)
-        try OrderedBatchRun.run(
-            produce: produce, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
+            source, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
             process: { Self.pack($0, mapper, migrators) }
         ) { batch in
             if let failure = batch.failure { throw failure }
