@@ -43,7 +43,7 @@ struct V2FactsSink<View: V1RecordView>: V2Sink {
         ruleId = rule.id
         ruleReason = V2Builder.ruleTransactionReason(rule)
         self.location = location
-        facts.environment = self.texts.add(Reconciler.environmentName(nil))
+        facts.environment = self.texts.add(RecordFacts.environmentName(nil))
         facts.notificationType = self.texts.add(rule.v2Type)
         facts.subtype = self.texts.add(rule.v2Subtype)
         facts.notificationUUID = self.texts.add(uuid)
