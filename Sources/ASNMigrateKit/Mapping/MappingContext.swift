@@ -30,7 +30,8 @@ package struct MappingContext<View: V1RecordView> {
     /// Derives the context of a record of a type dated by `dating` (relevant: the latest cancelled transaction when
     /// `cancellation`); `receivedAt` is the envelope's receive time; `history`'s storage is reused.
     package init(
-        _ view: View, dating: V1EventDating, cancellation: Bool, receivedAt: Int64?, reusing storage: [Int] = []
+        _ view: View, dating: V1EventDating, cancellation: Bool, receivedAt: Int64?,
+        reusing storage: consuming [Int] = []
     ) {
         self.view = view
         let v = view
@@ -86,7 +87,8 @@ package struct MappingContext<View: V1RecordView> {
         pending = pendingEntry
 
         // The subscription's transactions (all of them when none match), oldest first; equal ones keep their order.
-        var history = storage
+        // The storage is the caller's (given up): emptied in place, so no new buffer is made.
+        var history = consume storage
         history.removeAll(keepingCapacity: true)
         if let subscription {
             for k in 0..<v.entryCount where v.same(v.text(k, .originalTransactionId), subscription) {

@@ -77,9 +77,12 @@ final class TapeMigrator {
                 var view = try reader.read(slots, body: found.bodyIndex)
                 defer { reader.recycle(&view) }
                 guard let type = v1Type(view.notificationType, tape) else { return nil }
+                // The history's storage handed over, not shared: a shared buffer would be copied for each record.
+                var storage: [Int] = []
+                swap(&storage, &history)
                 var context = MappingContext(
                     view, dating: type.dating, cancellation: type.isCancellation, receivedAt: found.receivedAt,
-                    reusing: history)
+                    reusing: consume storage)
                 defer { history = context.takeHistory() }
                 guard
                     let match = type.candidates.first(where: { candidate in
