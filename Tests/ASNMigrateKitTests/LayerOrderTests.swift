@@ -9,7 +9,7 @@ import Testing
     static let layers: [[String]] = [
         ["Support"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"],
         ["Input/V1", "Input/V2"],
-        ["Reconciliation/State"], ["Mapping"], ["Reconciliation/Results"], ["Reconciliation/Pairing"],
+        ["Reconciliation/State"], ["Mapping"], ["Reconciliation/Results"], ["Facts"], ["Reconciliation/Pairing"],
         ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Database"],
         ["Fetch", "Nightly"],
         ["Commands"]

@@ -8,7 +8,7 @@ package enum FetchIds {
         var ids: Set<String> = []
         var records = 0
         let table = try MappingTable.builtIn()
-        try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: files) { batch in
+        try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(.files(files)) { batch in
             records += batch.outcomes.count
             for facts in batch.facts where facts.environment == environment {
                 if let id = facts.subscriptionId, isId(id) { ids.insert(id) }

@@ -6,30 +6,22 @@ import Foundation
 /// Shared by `migrate`'s pipeline and `reconcile`'s readers, so both behave like their sequential loops: a file that
 /// fails part way (corrupt gzip, read error) becomes one broken item and reading goes on.
 enum OrderedBatchRun {
-    /// Runs `process` on batches of about `batchBytes` of `files` on `workers` threads, calling `consume` in order.
-    /// An error thrown by `consume` stops every thread and is rethrown once they have all ended.
+    /// Runs `process` on batches of about `batchBytes` of `source`'s records on `workers` threads, calling `consume`
+    /// in order. An error thrown by `consume` stops every thread and is rethrown once they have all ended; what a
+    /// producer throws ends the run there and is rethrown in order.
     static func run<Result: Sendable>(
-        files: [InputFile], batchBytes: Int, workers: Int, capacity: Int,
+        _ source: RecordSource, batchBytes: Int, workers: Int, capacity: Int,
         process: @escaping @Sendable ([ReadItem]) -> Result,
         consume: (Result) throws -> Void
     ) throws {
         try OrderedWorkers.run(
             workers: workers, capacity: capacity,
-            produce: { feed in split(files, batchBytes: batchBytes, feed: feed) },
-            process: process, consume: consume)
-    }
-
-    /// Runs as `run(files:…)` over the items `produce` emits (rows of a database, say) instead of files' records.
-    /// `produce` runs on the splitting thread; what it throws ends the run there and is rethrown in order.
-    static func run<Result: Sendable>(
-        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
-        batchBytes: Int, workers: Int, capacity: Int,
-        process: @escaping @Sendable ([ReadItem]) -> Result,
-        consume: (Result) throws -> Void
-    ) throws {
-        try OrderedWorkers.run(
-            workers: workers, capacity: capacity,
-            produce: { feed in split(produce, batchBytes: batchBytes, feed: feed) },
+            produce: { feed in
+                switch source {
+                case .files(let files): split(files, batchBytes: batchBytes, feed: feed)
+                case .producer(let produce): split(produce, batchBytes: batchBytes, feed: feed)
+                }
+            },
             process: process, consume: consume)
     }
 
@@ -95,4 +87,13 @@ enum OrderedBatchRun {
         }
         if !items.isEmpty { _ = feed.add(items) }
     }
+}
+
+/// Where a run's records come from: the records of files, or the items a producer emits (a database's rows), which
+/// runs on the splitting thread.
+package enum RecordSource: Sendable {
+    /// The records of these files, in order.
+    case files([InputFile])
+    /// The items the closure emits.
+    case producer(@Sendable (_ emit: (InputItem) throws -> Void) throws -> Void)
 }

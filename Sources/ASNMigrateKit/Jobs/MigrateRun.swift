@@ -214,7 +214,7 @@ package struct MigrateRun {
         let pipeline = MigrationPipeline(mapper: mapper, workers: settings.workers, direct: direct)
         var progress = ProgressLine.standardError(files: files)
         defer { progress.finish() }
-        try pipeline.run(files: files, renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
+        try pipeline.run(.files(files), renderJSONLines: settings.format == .jsonl, keep: keeper()) { batch in
             progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count + batch.directCount)
             try writer.write(batch, summary: &summary)
         }

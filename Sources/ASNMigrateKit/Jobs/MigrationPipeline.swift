@@ -31,40 +31,21 @@ package struct MigrationPipeline: Sendable {
         self.maxBatchesInFlight = max(1, maxBatchesInFlight ?? 2 * self.workers + 2)
     }
 
-    /// Runs the pipeline over `files`, calling `consume` with each batch in input order on the calling thread.
-    /// With `renderJSONLines`, workers also render migrated payloads as `MigrationOutput.appendJSONLine` does.
+    /// Runs the pipeline over `source`'s records, calling `consume` with each batch in input order on the calling
+    /// thread. With `renderJSONLines`, workers also render migrated payloads as `MigrationOutput.appendJSONLine` does.
     /// An error thrown by `consume`, or a batch's `failure`, stops the run and is rethrown after the threads end.
     /// With `keep`, workers drop the outcomes it refuses (`migrate --shard`: another shard's records).
     package func run(
-        files: [InputFile], renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
+        _ source: RecordSource, renderJSONLines: Bool, keep: (@Sendable (V1RecordOutcome) -> Bool)? = nil,
         consume: (MigrationBatch) throws -> Void
     ) throws {
         let mapper = self.mapper
         let reserve = batchBytes / 4
         let direct = renderJSONLines && keep == nil ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
         try OrderedBatchRun.run(
-            files: files, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
+            source, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
             process: {
                 Self.map($0, mapper: mapper, render: renderJSONLines, keep: keep, direct: direct, reserve: reserve)
-            }
-        ) { batch in
-            if let failure = batch.failure { throw failure }
-            try consume(batch)
-        }
-    }
-
-    /// Runs the pipeline over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    package func run(
-        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void, renderJSONLines: Bool,
-        consume: (MigrationBatch) throws -> Void
-    ) throws {
-        let mapper = self.mapper
-        let reserve = batchBytes / 4
-        let direct = renderJSONLines ? self.direct.map { TapeMigratorPool(plan: $0) } : nil
-        try OrderedBatchRun.run(
-            produce: produce, batchBytes: batchBytes, workers: workers, capacity: maxBatchesInFlight,
-            process: {
-                Self.map($0, mapper: mapper, render: renderJSONLines, keep: nil, direct: direct, reserve: reserve)
             }
         ) { batch in
             if let failure = batch.failure { throw failure }

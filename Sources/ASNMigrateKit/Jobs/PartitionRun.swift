@@ -169,7 +169,7 @@ package struct PartitionRun {
         var seen = spans
         do {
             try OrderedBatchRun.run(
-                files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+                .files(files), batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
                 process: { items in Self.encode(items, side: side, partitions: partitions) }
             ) { (batch: Batch) in
                 for k in batch.entries.keys.sorted() {

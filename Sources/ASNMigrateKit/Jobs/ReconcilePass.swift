@@ -133,13 +133,7 @@ struct ReconcilePass {
                 }
             }
         }
-        let pipeline = V1FactsPipeline(table: inputs.table)
-        if let database = settings.v1Database {
-            let reader = PostgresReader(source: database)
-            try pipeline.run(produce: { try reader.v1Records($0) }, consume: consume)
-        } else {
-            try pipeline.run(files: inputs.v1.files, consume: consume)
-        }
+        try V1FactsPipeline(table: inputs.table).run(v1Source, consume: consume)
     }
 
     /// Against Apple's API view: the same parallel pass also reads every V1 record's transactions.
@@ -156,12 +150,14 @@ struct ReconcilePass {
         }
         let pipeline = TransactionFactsPipeline(
             mapper: FastRecordMapper(table: inputs.table), statusSubscriptions: kept)
-        if let database = settings.v1Database {
-            let reader = PostgresReader(source: database)
-            try pipeline.run(produce: { try reader.v1Records($0) }, consume: consume)
-        } else {
-            try pipeline.run(files: inputs.v1.files, consume: consume)
-        }
+        try pipeline.run(v1Source, consume: consume)
+    }
+
+    /// Where the V1 records come from: the V1 database's rows, or the V1 files.
+    private var v1Source: RecordSource {
+        guard let database = settings.v1Database else { return .files(inputs.v1.files) }
+        let reader = PostgresReader(source: database)
+        return .producer { try reader.v1Records($0) }
     }
 
     /// Judges what was read: a shard with the whole input's spans, plus the API view's comparison when there is one.

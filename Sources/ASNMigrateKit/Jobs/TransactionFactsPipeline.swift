@@ -34,28 +34,12 @@ package struct TransactionFactsPipeline: Sendable {
         fileprivate var failure: (any Error)?
     }
 
-    /// Runs over `files`, calling `consume` with each batch in input order on the calling thread.
-    package func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
+    /// Runs over `source`'s records, calling `consume` with each batch in input order on the calling thread.
+    package func run(_ source: RecordSource, consume: (Batch) throws -> Void) throws {
         let mapper = self.mapper
         let kept = statusSubscriptions
         try OrderedBatchRun.run(
-            files: files, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
-            process: { items in Self.process(items, mapper: mapper, keeping: kept) }
-        ) { batch in
-            if let failure = batch.failure { throw failure }
-            try consume(batch)
-        }
-    }
-
-    /// Runs over the records `produce` emits (a database's rows) instead of files, as `run(files:…)` does.
-    package func run(
-        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
-        consume: (Batch) throws -> Void
-    ) throws {
-        let mapper = self.mapper
-        let kept = statusSubscriptions
-        try OrderedBatchRun.run(
-            produce: produce, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
+            source, batchBytes: 2 << 20, workers: workers, capacity: 2 * workers + 2,
             process: { items in Self.process(items, mapper: mapper, keeping: kept) }
         ) { batch in
             if let failure = batch.failure { throw failure }

@@ -33,7 +33,7 @@ package struct MappingEngine: Sendable {
                     notificationUUID: uuid,
                     environment: EnvironmentName.normalized(body.environmentRaw),
                     originalTransactionId: context.subscriptionId,
-                    webOrderLineItemId: context.relevant?.webOrderLineItemId,
+                    webOrderLineItemId: context.relevantEntry?.webOrderLineItemId,
                     eventTime: context.eventTime
                 ))
         }
@@ -42,7 +42,7 @@ package struct MappingEngine: Sendable {
     }
 
     /// The first rule whose V1 type and every condition hold, or nil.
-    package func firstMatch(_ context: MappingContext) -> MappingRule? {
+    package func firstMatch(_ context: ModelContext) -> MappingRule? {
         let type = context.body.notificationType
         for rule in table.rules where rule.v1Types.contains(type) {
             if rule.conditions.allSatisfy({ holds($0, context) }) { return rule }

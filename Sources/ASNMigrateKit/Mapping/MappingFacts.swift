@@ -1,5 +1,5 @@
-/// What the mapping rules' conditions read of a record, so `MappingEngine.holds` is one evaluation for both the
-/// decoded context (`MappingContext`) and the fast path's reading of a record's bytes (`TapeMigrator`).
+/// What the mapping rules' conditions read of a record, so `MappingEngine.holds` is one evaluation for the
+/// context of any view of a record (`MappingContext`).
 package protocol MappingFacts {
     /// The transaction the notification is about, as the conditions read it.
     var relevantTransaction: RuleTransaction? { get }
@@ -55,30 +55,32 @@ package struct RuleTransaction: Sendable, Equatable {
 
 extension MappingContext: MappingFacts {
     /// `relevant` as the conditions read it.
-    package var relevantTransaction: RuleTransaction? { relevant.map(RuleTransaction.init) }
+    package var relevantTransaction: RuleTransaction? { relevant.map(ruleTransaction) }
     /// `previous` as the conditions read it.
-    package var previousTransaction: RuleTransaction? { previous.map(RuleTransaction.init) }
+    package var previousTransaction: RuleTransaction? { previous.map(ruleTransaction) }
     /// `pending`'s grace period end.
-    package var pendingGracePeriodExpiresDate: Int64? { pending?.gracePeriodExpiresDate }
+    package var pendingGracePeriodExpiresDate: Int64? { gracePeriodExpiresDate }
     /// `autoRenewProductId` and `currentProductId` both known and different.
     package var autoRenewProductDiffers: Bool {
         guard let next = autoRenewProductId, let current = currentProductId else { return false }
-        return next != current
+        return !view.same(next, current)
     }
 
     /// `expirationIntent` against `argument`, leading zeros aside.
     package func expirationIntentMatches(_ argument: String?) -> Bool {
-        expirationIntent.map(Self.trimZeros) == argument.map(Self.trimZeros)
+        view.digitsMatch(expirationIntent, argument)
     }
 
     /// `pending`'s `priceConsentStatus` against `argument`, leading zeros aside.
     package func priceConsentStatusMatches(_ argument: String?) -> Bool {
-        pending?.priceConsentStatus.map(Self.trimZeros) == argument.map(Self.trimZeros)
+        view.digitsMatch(pending.flatMap { view.pendingText($0, .priceConsentStatus) }, argument)
     }
 
-    /// Digits without their leading zeros ("0" for none left).
-    private static func trimZeros(_ s: String) -> String {
-        let t = s.drop { $0 == "0" }
-        return t.isEmpty ? "0" : String(t)
+    /// Transaction `i` as the conditions read it.
+    private func ruleTransaction(_ i: Int) -> RuleTransaction {
+        RuleTransaction(
+            purchaseDate: view.date(i, .purchaseDate), expiresDate: view.date(i, .expiresDate),
+            isUpgraded: view.flag(i, .isUpgraded), hasOfferCode: view.text(i, .offerCodeRefName) != nil,
+            hasPromotionalOffer: view.text(i, .promotionalOfferId) != nil)
     }
 }

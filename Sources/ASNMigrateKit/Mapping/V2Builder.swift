@@ -1,142 +1,220 @@
-/// Builds the V2-shaped payload (transaction info, renewal info, status) for a V1 notification and its matched rule.
+/// Builds the V2 payload (transaction info, renewal info, status) for a V1 record and its matched rule: written once,
+/// over any view of the record (`V1RecordView`), into any sink (`V2Sink`).
 package enum V2Builder {
     /// The V2 product type of auto-renewable subscriptions.
     package static let autoRenewableType = "Auto-Renewable Subscription"
 
-    /// The payload for a context and the rule that matched it.
-    package static func build(context c: MappingContext, rule: MappingRule, uuid: String, location: SourceLocation)
+    /// What the builder needs to know of the matched rule.
+    package struct RuleShape: Sendable {
+        /// Whether it maps onto the newest transaction (`carriesNewestTransaction`).
+        package var carriesNewest: Bool
+        /// Whether it gives every transaction its own `transactionReason` (`ruleTransactionReason`).
+        package var givesReason: Bool
+
+        /// A shape given part by part.
+        package init(carriesNewest: Bool, givesReason: Bool) {
+            self.carriesNewest = carriesNewest
+            self.givesReason = givesReason
+        }
+
+        /// The shape of `rule`.
+        package init(_ rule: MappingRule) {
+            carriesNewest = V2Builder.carriesNewestTransaction(rule)
+            givesReason = V2Builder.ruleTransactionReason(rule) != nil
+        }
+    }
+
+    /// The payload for a decoded body's context and the rule that matched it (the reference path).
+    package static func build(context c: ModelContext, rule: MappingRule, uuid: String, location: SourceLocation)
         -> ResponseBodyV2DecodedPayload
     {
-        let body = c.body
-        let environment = EnvironmentName.normalized(body.environmentRaw)
+        var sink = V2ModelSink(view: c.view, rule: rule, uuid: uuid, location: location)
+        emit(c, rule: RuleShape(rule), into: &sink)
+        return sink.payload
+    }
+
+    /// Gives `sink` the payload of the record `c` describes, matched by a rule of `shape`, member by member in the
+    /// V2 JSON's order.
+    package static func emit<View, Sink: V2Sink>(
+        _ c: MappingContext<View>, rule shape: RuleShape, into sink: inout Sink
+    ) where Sink.View == View {
+        let v = c.view
         // For an upgrade, V2 carries the new (upgraded-to) transaction; otherwise the relevant one.
-        let isUpgrade = carriesNewestTransaction(rule)
-        let source = isUpgrade ? (c.newest ?? c.relevant) : c.relevant
+        let source = shape.carriesNewest ? (c.newest ?? c.relevant) : c.relevant
+        let environment = v.text(.environment).map(v.environment)
+        let bundleId =
+            v.text(.bid) ?? source.flatMap { v.text($0, .bid) }
+            ?? c.history.last(where: { v.text($0, .bid) != nil }).flatMap { v.text($0, .bid) }
+        let bundleVersion =
+            v.text(.bvrs) ?? source.flatMap { v.text($0, .bvrs) }
+            ?? c.history.last(where: { v.text($0, .bvrs) != nil }).flatMap { v.text($0, .bvrs) }
+        let autoRenewable = source.map { isAutoRenewable(v, $0) } ?? false
+        let writesRenewal =
+            autoRenewable || (source == nil && (c.pending != nil || v.flag(.autoRenewStatus) != nil))
 
-        var data = NotificationData()
-        data.bundleId = body.bid ?? source?.bid ?? c.history.last(where: { $0.bid != nil })?.bid
-        data.bundleVersion = body.bvrs ?? source?.bvrs ?? c.history.last(where: { $0.bvrs != nil })?.bvrs
-        data.environment = environment
-
+        sink.begin(signedDate: c.eventTime)
+        sink.open(.data)
+        sink.text(.bundleId, bundleId)
+        sink.text(.bundleVersion, bundleVersion)
+        sink.environment(environment)
+        if autoRenewable, let source {
+            sink.int(.status, status(of: c, transaction: source).map(Int64.init))
+        }
         if let source {
-            data.transactionInfo = transaction(source, bundleId: data.bundleId, environment: environment, rule: rule)
+            transaction(v, source, rule: shape, bundleId: bundleId, environment: environment, into: &sink)
         }
-        if let info = data.transactionInfo, info.type == autoRenewableType {
-            data.renewalInfo = renewal(c, environment: environment)
-            data.status = status(info, renewal: data.renewalInfo, at: c.eventTime)
-        } else if source == nil, c.pending != nil || body.autoRenewStatus != nil {
-            data.renewalInfo = renewal(c, environment: environment)
+        if writesRenewal {
+            renewal(c, environment: environment, into: &sink)
         }
-
-        return ResponseBodyV2DecodedPayload(
-            notificationType: rule.v2Type,
-            subtype: rule.v2Subtype,
-            notificationUUID: uuid,
-            version: payloadVersion,
-            signedDate: c.eventTime,
-            data: data,
-            migration: MigrationInfo(
-                source: location.path, line: location.line, index: location.index,
-                v1NotificationType: body.notificationType, ruleId: rule.id,
-                eventTimeInferred: c.eventTimeInferred)
-        )
+        sink.close(.data)
+        sink.end(v1Type: v.notificationType, eventTimeInferred: c.eventTimeInferred)
     }
 
     // MARK: - Parts
 
-    /// The V2 transaction for a V1 receipt entry.
-    package static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule)
-        -> JWSTransactionDecodedPayload
-    {
-        var v = JWSTransactionDecodedPayload()
-        v.transactionId = t.transactionId
-        v.originalTransactionId = t.originalTransactionId
-        v.webOrderLineItemId = t.webOrderLineItemId
-        v.bundleId = bundleId
-        v.productId = t.productId
-        v.subscriptionGroupIdentifier = t.subscriptionGroupIdentifier
-        v.purchaseDate = t.purchaseDate
-        v.originalPurchaseDate = t.originalPurchaseDate
-        v.expiresDate = t.expiresDate
-        v.quantity = t.quantity.flatMap { Int($0) }
-        if t.expiresDate != nil || t.webOrderLineItemId != nil || t.subscriptionGroupIdentifier != nil {
-            v.type = autoRenewableType
+    /// Whether transaction `i` is an auto-renewable subscription's (V2 `type`).
+    static func isAutoRenewable<View: V1RecordView>(_ v: View, _ i: Int) -> Bool {
+        v.date(i, .expiresDate) != nil || v.text(i, .webOrderLineItemId) != nil
+            || v.text(i, .subscriptionGroupIdentifier) != nil
+    }
+
+    /// The V2 transaction of receipt entry `i`.
+    package static func transaction<View, Sink: V2Sink>(
+        _ v: View, _ i: Int, rule: RuleShape, bundleId: View.Text?, environment: V2Environment<View.Text>?,
+        into sink: inout Sink
+    ) where Sink.View == View {
+        sink.open(.transaction)
+        let transactionId = v.text(i, .transactionId)
+        let originalTransactionId = v.text(i, .originalTransactionId)
+        sink.text(.transactionId, transactionId)
+        sink.text(.originalTransactionId, originalTransactionId)
+        sink.text(.webOrderLineItemId, v.text(i, .webOrderLineItemId))
+        sink.text(.bundleId, bundleId)
+        sink.text(.productId, v.text(i, .productId))
+        sink.text(.subscriptionGroupIdentifier, v.text(i, .subscriptionGroupIdentifier))
+        sink.int(.purchaseDate, v.date(i, .purchaseDate))
+        sink.int(.originalPurchaseDate, v.date(i, .originalPurchaseDate))
+        sink.int(.expiresDate, v.date(i, .expiresDate))
+        sink.int(.quantity, integer(v, v.text(i, .quantity)))
+        if isAutoRenewable(v, i) { sink.constant(.type, .autoRenewable) }
+        sink.text(.appAccountToken, v.text(i, .appAccountToken))
+        sink.text(.inAppOwnershipType, v.text(i, .inAppOwnershipType))
+        let upgraded = v.flag(i, .isUpgraded) == true
+        if !upgraded, let cancelled = v.date(i, .cancellationDate) {
+            sink.int(.revocationReason, integer(v, v.text(i, .cancellationReason)))
+            sink.int(.revocationDate, cancelled)
         }
-        v.appAccountToken = t.appAccountToken
-        v.inAppOwnershipType = t.inAppOwnershipType
-        if t.isUpgraded == true {
-            v.isUpgraded = true
-        } else if let cancelled = t.cancellationDate {
-            v.revocationDate = cancelled
-            v.revocationReason = t.cancellationReason.flatMap { Int($0) }
+        if upgraded { sink.flag(.isUpgraded, true) }
+        let trial = v.flag(i, .isTrialPeriod) == true
+        if let code = v.text(i, .offerCodeRefName) {
+            sink.int(.offerType, 3)
+            sink.text(.offerIdentifier, code)
+        } else if let promo = v.text(i, .promotionalOfferId) {
+            sink.int(.offerType, 2)
+            sink.text(.offerIdentifier, promo)
+        } else if trial || v.flag(i, .isInIntroOfferPeriod) == true {
+            sink.int(.offerType, 1)
         }
-        if let code = t.offerCodeRefName {
-            v.offerType = 3
-            v.offerIdentifier = code
-        } else if let promo = t.promotionalOfferId {
-            v.offerType = 2
-            v.offerIdentifier = promo
-        } else if t.isTrialPeriod == true || t.isInIntroOfferPeriod == true {
-            v.offerType = 1
+        if trial { sink.constant(.offerDiscountType, .freeTrial) }
+        sink.environment(environment)
+        if rule.givesReason {
+            sink.constant(.transactionReason, .ruleReason)
+        } else if let transactionId, let originalTransactionId, v.same(transactionId, originalTransactionId) {
+            sink.constant(.transactionReason, .purchase)
         }
-        if t.isTrialPeriod == true {
-            v.offerDiscountType = freeTrialDiscount
-        }
-        v.environment = environment
-        v.transactionReason = transactionReason(t, rule: rule)
-        return v
+        sink.close(.transaction)
     }
 
     /// V2 renewal info from the subscription's pending renewal entry (or legacy top-level fields).
-    package static func renewal(_ c: MappingContext, environment: String?) -> JWSRenewalInfoDecodedPayload {
-        var r = JWSRenewalInfoDecodedPayload()
-        r.originalTransactionId = c.subscriptionId ?? c.pending?.originalTransactionId
-        r.productId = c.pending?.productId ?? c.newest?.productId
-        r.autoRenewProductId = c.autoRenewProductId
-        r.autoRenewStatus = c.autoRenewStatus.map { $0 ? 1 : 0 }
-        r.expirationIntent = c.expirationIntent.flatMap { Int($0) }
-        r.gracePeriodExpiresDate = c.pending?.gracePeriodExpiresDate
-        r.isInBillingRetryPeriod = c.isInBillingRetryPeriod
-        r.priceIncreaseStatus = c.pending?.priceConsentStatus.flatMap { Int($0) }
-        if let code = c.pending?.offerCodeRefName {
-            r.offerType = 3
-            r.offerIdentifier = code
-        } else if let promo = c.pending?.promotionalOfferId {
-            r.offerType = 2
-            r.offerIdentifier = promo
+    static func renewal<View, Sink: V2Sink>(
+        _ c: MappingContext<View>, environment: V2Environment<View.Text>?, into sink: inout Sink
+    ) where Sink.View == View {
+        let v = c.view
+        let pending = c.pending
+        sink.open(.renewal)
+        sink.text(
+            .originalTransactionId, c.subscriptionId ?? pending.flatMap { v.pendingText($0, .originalTransactionId) })
+        sink.text(
+            .productId, pending.flatMap { v.pendingText($0, .productId) } ?? c.newest.flatMap { v.text($0, .productId) }
+        )
+        sink.text(.autoRenewProductId, c.autoRenewProductId)
+        sink.int(.autoRenewStatus, c.autoRenewStatus.map { $0 ? 1 : 0 })
+        sink.int(.expirationIntent, integer(v, c.expirationIntent))
+        sink.int(.gracePeriodExpiresDate, c.gracePeriodExpiresDate)
+        sink.flag(.isInBillingRetryPeriod, c.isInBillingRetryPeriod)
+        sink.int(.priceIncreaseStatus, integer(v, pending.flatMap { v.pendingText($0, .priceConsentStatus) }))
+        if let code = pending.flatMap({ v.pendingText($0, .offerCodeRefName) }) {
+            sink.int(.offerType, 3)
+            sink.text(.offerIdentifier, code)
+        } else if let promo = pending.flatMap({ v.pendingText($0, .promotionalOfferId) }) {
+            sink.int(.offerType, 2)
+            sink.text(.offerIdentifier, promo)
         }
-        r.renewalDate = c.newest?.expiresDate
-        r.recentSubscriptionStartDate = c.recentSubscriptionStartDate
-        r.environment = environment
-        return r
+        sink.int(.renewalDate, c.newest.flatMap { v.date($0, .expiresDate) })
+        sink.int(.recentSubscriptionStartDate, c.recentSubscriptionStartDate)
+        sink.environment(environment)
+        sink.close(.renewal)
     }
 
-    /// The V2 `status` at the event: the state the one rule (`SubscriptionStateRules.derive`) gives the record's one
-    /// fact (`StateFact.record`: this transaction and this renewal info); without an event time, 5 for a revoked
-    /// transaction, else nil.
+    /// The V2 `status` at the event of transaction `i` with the record's renewal facts (those `renewal` writes).
+    static func status<View>(of c: MappingContext<View>, transaction i: Int) -> Int? {
+        let v = c.view
+        let revoked = v.flag(i, .isUpgraded) == true ? nil : v.date(i, .cancellationDate)
+        return status(
+            expires: v.date(i, .expiresDate), revoked: revoked, autoRenewStatus: c.autoRenewStatus.map { $0 ? 1 : 0 },
+            statesProduct: c.autoRenewProductId != nil, gracePeriodExpires: c.gracePeriodExpiresDate,
+            billingRetry: c.isInBillingRetryPeriod, at: c.eventTime)
+    }
+
+    /// The V2 `status` at `event` of a transaction expiring at `expires` (nil: not a subscription) and revoked at
+    /// `revoked`, with the renewal facts written beside it: the state the one rule gives the record's one fact
+    /// (`SubscriptionStateRules.status(of:)`); without an event time, 5 for a revoked transaction, else nil.
     package static func status(
-        _ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?
+        expires: Int64?, revoked: Int64?, autoRenewStatus: Int?, statesProduct: Bool, gracePeriodExpires: Int64?,
+        billingRetry: Bool?, at event: Int64?
     ) -> Int? {
-        guard t.expiresDate != nil else { return nil }
-        guard let event else { return t.revocationDate != nil ? SubscriptionStatus.revoked.rawValue : nil }
+        guard let expires else { return nil }
+        guard let event else { return revoked != nil ? SubscriptionStatus.revoked.rawValue : nil }
+        // Whether the renewal info counts is `Renewal.stated`'s rule; only the product's presence matters to it, so
+        // an empty (inline, unallocated) text stands for the product.
         let fact = StateFact.record(
             time: event,
             transaction: .init(
-                transactionId: t.transactionId, purchaseDate: t.purchaseDate ?? Int64.min,
-                expiresDate: t.expiresDate, revocationDate: t.revocationDate, productId: t.productId),
+                transactionId: nil, purchaseDate: Int64.min, expiresDate: expires, revocationDate: revoked,
+                productId: nil),
             renewal: StateFact.Renewal(
-                autoRenewStatus: renewal?.autoRenewStatus, autoRenewProductId: renewal?.autoRenewProductId,
-                gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate,
-                isInBillingRetryPeriod: renewal?.isInBillingRetryPeriod))
-        return fact.flatMap { SubscriptionStateRules.derive(CollectionOfOne($0), at: event) }?.status.rawValue
+                autoRenewStatus: autoRenewStatus, autoRenewProductId: statesProduct ? "" : nil,
+                gracePeriodExpiresDate: gracePeriodExpires, isInBillingRetryPeriod: billingRetry))
+        return fact.flatMap(SubscriptionStateRules.status(of:))?.rawValue
     }
 
-    // MARK: - Private
+    /// `Int(text)` of a code.
+    private static func integer<View: V1RecordView>(_ v: View, _ text: View.Text?) -> Int64? {
+        text.flatMap { v.integer($0) }.map(Int64.init)
+    }
 
-    private static func transactionReason(_ t: LatestReceiptInfo, rule: MappingRule) -> String? {
-        if let reason = ruleTransactionReason(rule) { return reason }
-        if let id = t.transactionId, id == t.originalTransactionId { return purchaseReason }
-        return nil
+    /// The V2 transaction for a V1 receipt entry, alone (`reconcile`'s API view compares V1 transactions in V2's
+    /// shape): `transaction(_:_:…)` into the models.
+    package static func transaction(_ t: LatestReceiptInfo, bundleId: String?, environment: String?, rule: MappingRule)
+        -> JWSTransactionDecodedPayload
+    {
+        let body = ResponseBodyV1(notificationType: "", transactions: [t])
+        var sink = V2ModelSink(view: body, rule: rule, uuid: "", location: SourceLocation(path: ""))
+        transaction(
+            body, 0, rule: RuleShape(rule), bundleId: bundleId, environment: environment.map { .raw($0) },
+            into: &sink)
+        return sink.payload.data.transactionInfo ?? JWSTransactionDecodedPayload()
+    }
+
+    /// The V2 `status` at the event for a transaction and the renewal info beside it (the simulator's and the API
+    /// view's reading): `status(expires:…)` of their values.
+    package static func status(
+        _ t: JWSTransactionDecodedPayload, renewal: JWSRenewalInfoDecodedPayload?, at event: Int64?
+    ) -> Int? {
+        status(
+            expires: t.expiresDate, revoked: t.revocationDate, autoRenewStatus: renewal?.autoRenewStatus,
+            statesProduct: renewal?.autoRenewProductId != nil, gracePeriodExpires: renewal?.gracePeriodExpiresDate,
+            billingRetry: renewal?.isInBillingRetryPeriod, at: event)
     }
 
     // MARK: - Shared with the fast path

@@ -57,7 +57,7 @@ extension NightlyPass {
         do {
             if side == "v1" {
                 try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(
-                    produce: { try reader.v1Records($0) }
+                    .producer { try reader.v1Records($0) }
                 ) { batch in
                     result.bytes += batch.inputBytes
                     try keepV1(

@@ -815,7 +815,7 @@ package struct NightlyPass {
         var result = outcome
         do {
             // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
-            try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(files: [file]) { batch in
+            try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(.files([file])) { batch in
                 try keepV1(
                     batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset,
                     into: &result)

@@ -21,7 +21,7 @@ import Testing
         defer { directory.remove() }
         var texts: [String] = []
         try OrderedBatchRun.run(
-            files: try Self.files(in: directory), batchBytes: 40, workers: 3, capacity: 3,
+            .files(try Self.files(in: directory)), batchBytes: 40, workers: 3, capacity: 3,
             process: { items in
                 items.compactMap { item -> String? in
                     if case .item(.record(let record)) = item { return String(decoding: record.bytes, as: UTF8.self) }
@@ -38,7 +38,7 @@ import Testing
         let finished = Mutex(0)
         #expect(throws: Stop.self) {
             try OrderedBatchRun.run(
-                files: try Self.files(in: directory), batchBytes: 1, workers: 2, capacity: 4,
+                .files(try Self.files(in: directory)), batchBytes: 1, workers: 2, capacity: 4,
                 process: { (items: [ReadItem]) -> Int in
                     let number = started.withLock { count -> Int in
                         count += 1

@@ -61,7 +61,7 @@ import Testing
                 batchBytes: 4096, maxBatchesInFlight: 3)
             var outcomes: [V1RecordOutcome] = []
             var lines: [UInt8] = []
-            try pipeline.run(files: files, renderJSONLines: true) { batch in
+            try pipeline.run(.files(files), renderJSONLines: true) { batch in
                 outcomes += batch.outcomes
                 lines += batch.jsonLines
             }
@@ -79,7 +79,7 @@ import Testing
             maxBatchesInFlight: 2)
         var consumed = 0
         #expect(throws: ASNError.self) {
-            try pipeline.run(files: [InputFile(path: path)], renderJSONLines: false) { _ in
+            try pipeline.run(.files([InputFile(path: path)]), renderJSONLines: false) { _ in
                 consumed += 1
                 if consumed == 3 { throw ASNError(.outputFailed, "disk full") }
             }

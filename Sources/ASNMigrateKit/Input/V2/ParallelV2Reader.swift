@@ -61,7 +61,7 @@ package struct ParallelV2Reader: Sendable {
         guard !files.isEmpty else { return }
         let decoder = reader.decoder
         try OrderedBatchRun.run(
-            files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
+            .files(files), batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
             process: { Self.decode($0, decoder) }
         ) { batch in
             for outcome in batch.outcomes { try body(outcome) }

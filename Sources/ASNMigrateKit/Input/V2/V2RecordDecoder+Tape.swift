@@ -61,19 +61,6 @@ extension V2RecordDecoder {
         return content.bytes.withUnsafeBytes { SHA1.prefix64(of: $0) }
     }
 
-    /// Walks a decoded payload `bytes` (as `migrate` writes it) by the fast path, showing `observer` each object it
-    /// reaches; false when the fast path would decline it.
-    static func observeDecoded(_ bytes: [UInt8], scratch: V2DecodeScratch, observer: any V2TapeObserver) -> Bool {
-        var content = JSONByteSink()
-        swap(&content.bytes, &scratch.content)
-        defer { swap(&content.bytes, &scratch.content) }
-        content.bytes.removeAll(keepingCapacity: true)
-        let none = V2MemberSelection(notification: 0, data: 0, transaction: 0, renewal: 0)
-        return Self.withObjectTape(bytes, &scratch.payloadTape) { top -> Bool in
-            top.member("notificationType") != nil && Self.notification(top, none, scratch, &content, observer) != nil
-        } ?? false
-    }
-
     /// Decodes the payload (middle) segment of the compact JWS `jws` into `out`, as the reference's `jwsPayload`
     /// finds it; false when it is not three segments or the payload is not base64url.
     private static func jwsPayloadBytes(_ jws: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {

@@ -17,6 +17,9 @@ package struct TapeMigration: Sendable {
         var carriesNewest: Bool
         /// The `transactionReason` it gives every transaction, as a JSON string (`V2Builder.ruleTransactionReason`).
         var reason: [UInt8]?
+
+        /// What the builder reads of it.
+        var shape: V2Builder.RuleShape { V2Builder.RuleShape(carriesNewest: carriesNewest, givesReason: reason != nil) }
     }
 
     /// One V1 `notification_type` some rule maps.
@@ -24,8 +27,8 @@ package struct TapeMigration: Sendable {
         /// Its bytes.
         var bytes: [UInt8]
         /// How its body dates the event.
-        var dating: MappingContext.EventDating
-        /// Whether its relevant transaction is the latest cancelled one (`MappingContext.cancellationTypes`).
+        var dating: V1EventDating
+        /// Whether its relevant transaction is the latest cancelled one (`ModelContext.cancellationTypes`).
         var isCancellation: Bool
         /// Its rules in table order, each with its route in `routes`.
         var candidates: [(rule: Int, route: Int)]
@@ -70,8 +73,8 @@ package struct TapeMigration: Sendable {
                 } else {
                     types.append(
                         V1Type(
-                            bytes: Array(type.utf8), dating: MappingContext.EventDating(type: type),
-                            isCancellation: MappingContext.cancellationTypes.contains(type),
+                            bytes: Array(type.utf8), dating: V1EventDating(type: type),
+                            isCancellation: ModelContext.cancellationTypes.contains(type),
                             candidates: [(ruleIndex, route)]))
                 }
             }

@@ -171,11 +171,6 @@ package struct Reconciler: Sendable {
 
     // MARK: - Shared with the nightly state
 
-    /// Apple spells environments several ways; reports use "Production" and "Sandbox".
-    static func environmentName(_ raw: String?) -> String {
-        EnvironmentName.normalized(raw) ?? ""
-    }
-
     /// The `conflicting_duplicate_v2` row for a V2 record whose notificationUUID was seen with other content: the
     /// duplicate's identity and product, no values (the nightly state builds the same row).
     static func conflict(_ f: RecordFacts) -> Discrepancy {

@@ -25,6 +25,13 @@ package enum SubscriptionStateRules {
         case asOf(lag: Int64)
     }
 
+    /// The status one record's own fact gives at the record's time: a migrated record's V2 `status` (`V2Builder`,
+    /// whatever view of the record it reads), the simulator's and the API view's status of one transaction with its
+    /// renewal info. The one entry for one fact: `derive` over it alone.
+    package static func status(of fact: StateFact) -> SubscriptionStatus? {
+        derive(CollectionOfOne(fact), at: fact.time)?.status
+    }
+
     /// The state at `instant` from `facts` (input order: among equal knowledge the later record wins), or nil when no
     /// record shows a transaction with an expiry (no subscription to speak of).
     package static func derive(_ facts: some Sequence<StateFact>, at instant: Int64, knowledge: Knowledge = .all)
@@ -49,7 +56,7 @@ package enum SubscriptionStateRules {
         reusing scratch: inout Scratch
     ) -> SubscriptionState? {
         // The merged copies of each transaction: held in `only` while all are of one transaction (a record's own state,
-        // `V2Builder.status`), in the table once a second transaction appears.
+        // `status(of:)`), in the table once a second transaction appears.
         var only: (key: TransactionKey, transaction: StateFact.Transaction)?
         var merged: [TransactionKey: StateFact.Transaction] = [:]
         swap(&merged, &scratch.merged)

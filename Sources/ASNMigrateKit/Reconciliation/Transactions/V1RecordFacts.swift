@@ -38,11 +38,11 @@ package struct V1RecordFacts: Sendable, Equatable, Codable {
         eventTimeInferred = context.eventTimeInferred
         bodyEventTime = context.bodyEventTime
         notificationType = body.notificationType
-        relevantTransactionId = context.relevant?.transactionId
+        relevantTransactionId = context.relevantEntry?.transactionId
         transactions = body.transactions
         autoRenewStatus = context.autoRenewStatus
         autoRenewProductId = context.autoRenewProductId
-        gracePeriodExpiresDate = context.pending?.gracePeriodExpiresDate
+        gracePeriodExpiresDate = context.gracePeriodExpiresDate
         isInBillingRetryPeriod = context.isInBillingRetryPeriod
         source = location.source
         bundleId = body.bid

@@ -209,17 +209,29 @@ import Testing
         #expect(Self.check(Self.record(FastV1Samples.body(renewals: 3)), pool.take(), "after trimming"))
     }
 
-    @Test func matchesTheRulesDigitComparison() {
+    @Test func matchesTheRulesDigitComparison() throws {
         let cases: [(String?, String?, Bool)] = [
             ("1", "1", true), ("01", "1", true), ("0", "0", true), ("00", "0", true), ("", "0", true),
             ("0", "000", true), ("2", "1", false), (nil, nil, true), (nil, "1", false), ("1", nil, false),
             ("10", "1", false), ("1", "10", false)
         ]
         for (value, argument, expected) in cases {
-            let answer = Array((value ?? "").utf8).withUnsafeBufferPointer { buffer in
-                TapeMigrator.digitsMatch(value == nil ? nil : buffer, argument)
+            // The value as the one string of a tape, read through the view as the rules read a code.
+            let bytes = Array("[\"\(value ?? "")\"]".utf8)
+            let answer = try bytes.withUnsafeBufferPointer { buffer -> Bool in
+                let base = try #require(buffer.baseAddress)
+                var tape = JSONTape(base: base, count: buffer.count)
+                let built = tape.build()
+                #expect(built)
+                let view = TapeRecordView(tape: tape, notificationType: 1, body: [], entries: [], pendings: [])
+                return view.digitsMatch(value == nil ? nil : 1, argument)
             }
             #expect(answer == expected, "\(String(describing: value)) vs \(String(describing: argument))")
+        }
+        // The models' view answers alike.
+        for (value, argument, expected) in cases where value != "" {
+            let body = ResponseBodyV1(notificationType: "")
+            #expect(body.digitsMatch(value, argument) == expected, "\(String(describing: value))")
         }
     }
 }

@@ -65,16 +65,6 @@ final class V2FactsPacker: V2TapeObserver {
         return true
     }
 
-    /// Packs the facts of a migrated V1 record from the V2 payload `bytes` `migrate` writes for it (`TapeMigrator`);
-    /// false when the fast path would decline them.
-    func packMigrated(_ bytes: [UInt8], scratch: V2DecodeScratch) -> Bool {
-        begin(kind: .migrated, location: SourceLocation(path: ""))
-        // A migrated record has no content fingerprint: its members need not be written.
-        writesContent = false
-        defer { writesContent = true }
-        return V2RecordDecoder.observeDecoded(bytes, scratch: scratch, observer: self)
-    }
-
     /// Starts the facts of a record of `kind` read at `location`.
     func begin(kind: RecordFacts.Kind, location: SourceLocation) {
         facts = PackedFacts(kind: kind)
@@ -118,7 +108,7 @@ final class V2FactsPacker: V2TapeObserver {
     /// `data`'s members.
     func data(_ o: TapeV2Object) {
         if let token = o.member("environment") {
-            facts.environment = texts.add(Reconciler.environmentName(o.scalar(at: token).string))
+            facts.environment = texts.add(RecordFacts.environmentName(o.scalar(at: token).string))
         }
         fill(o, .data)
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reads V1 records into their facts on several threads for `reconcile`, in input order, as `MigrationPipeline` and
-/// `ReconciliationInputs.addV1` together would: a record `TapeMigrator` maps is written as its V2 JSON and packed from
-/// those bytes (`V2FactsPacker`), with no model or `String`; any other goes through `FastRecordMapper` and its
-/// outcome's facts.
+/// `ReconciliationInputs.addV1` together would: a record `TapeMigrator` maps goes through the one mapping over its tape
+/// straight into its facts (`V2FactsSink`), with no model, no `String` and no JSON written to be read back; any other
+/// goes through `FastRecordMapper` and its outcome's facts.
 struct V1FactsPipeline: Sendable {
     /// One V1 record read.
     enum Item: Sendable {
@@ -41,26 +41,11 @@ struct V1FactsPipeline: Sendable {
         self.workers = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
-    /// Reads `files`, calling `consume` with each batch in input order on the calling thread.
-    func run(files: [InputFile], consume: (Batch) throws -> Void) throws {
+    /// Reads `source`'s records, calling `consume` with each batch in input order on the calling thread.
+    func run(_ source: RecordSource, consume: (Batch) throws -> Void) throws {
         let (mapper, migrators) = (mapper, migrators)
         try OrderedBatchRun.run(
-            files: files, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
-            process: { Self.pack($0, mapper, migrators) }
-        ) { batch in
-            if let failure = batch.failure { throw failure }
-            try consume(batch)
-        }
-    }
-
-    /// Reads the records `produce` emits (a database's rows), as `run(files:…)` does.
-    func run(
-        produce: @escaping @Sendable (_ emit: (InputItem) throws -> Void) throws -> Void,
-        consume: (Batch) throws -> Void
-    ) throws {
-        let (mapper, migrators) = (mapper, migrators)
-        try OrderedBatchRun.run(
-            produce: produce, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
+            source, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
             process: { Self.pack($0, mapper, migrators) }
         ) { batch in
             if let failure = batch.failure { throw failure }
@@ -74,28 +59,33 @@ struct V1FactsPipeline: Sendable {
         batch.items.reserveCapacity(items.count)
         let migrator = migrators.take()
         defer { migrators.give(migrator) }
-        let scratch = V2DecodeScratch()
-        let packer = V2FactsPacker()
-        var json: [UInt8] = []
+        var texts = FactTexts()
+        var ranks: [UInt8] = []
         reading: for item in items {
             switch item {
             case .item(.record(let record)):
                 batch.inputBytes += record.bytes.count + 1
-                json.removeAll(keepingCapacity: true)
-                if migrator.migrate(record, into: &json) != nil {
-                    json.removeLast() // the line break
-                    if packer.packMigrated(json, scratch: scratch) {
-                        batch.items.append(.facts(packer.facts))
-                        continue
+                // The one mapping over the record's tape, into its facts.
+                let packed = migrator.withMapped(record) { context, rule, _, bodyIndex -> PackedFacts in
+                    migrator.withNotificationUUID(context.view.tape, bodyIndex) { uuid in
+                        var sink = V2FactsSink(
+                            view: context.view, rule: migrator.rule(rule), uuid: uuid, location: record.location,
+                            texts: &texts, ranks: &ranks)
+                        V2Builder.emit(context, rule: migrator.shape(rule), into: &sink)
+                        return sink.finish(texts: &texts, ranks: &ranks)
                     }
+                }
+                if let packed {
+                    batch.items.append(.facts(packed))
+                    continue
                 }
                 switch mapper.map(record) {
                 case .rejected(let error): batch.items.append(.rejected(error))
                 case .migrated(let payload):
                     let facts = RecordFacts(payload, kind: .migrated, location: SourceLocation(path: ""))
-                    batch.items.append(.facts(PackedFacts(facts, texts: &packer.texts)))
+                    batch.items.append(.facts(PackedFacts(facts, texts: &texts)))
                 case .unmapped(let unmapped):
-                    batch.items.append(.facts(PackedFacts(RecordFacts(unmapped: unmapped), texts: &packer.texts)))
+                    batch.items.append(.facts(PackedFacts(RecordFacts(unmapped: unmapped), texts: &texts)))
                 }
             case .item(.broken(let error)): batch.items.append(.rejected(error))
             case .failure(let error):
@@ -103,7 +93,7 @@ struct V1FactsPipeline: Sendable {
                 break reading
             }
         }
-        swap(&batch.texts, &packer.texts)
+        swap(&batch.texts, &texts)
         return batch
     }
 }

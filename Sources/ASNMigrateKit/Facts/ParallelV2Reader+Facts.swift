@@ -12,7 +12,7 @@ extension ParallelV2Reader {
         func flush() throws {
             guard !run.isEmpty else { return }
             try OrderedBatchRun.run(
-                files: run, batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
+                .files(run), batchBytes: batchBytes, workers: workers, capacity: 2 * workers + 2,
                 process: { Self.pack($0, decoder) }
             ) { batch in
                 for item in batch.items { try body(item, batch.texts) }

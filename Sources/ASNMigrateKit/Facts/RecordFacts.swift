@@ -52,7 +52,7 @@ package struct RecordFacts: Sendable, Equatable {
     /// (`kind` `.migrated`, placed by its `migration` metadata).
     package init(_ p: ResponseBodyV2DecodedPayload, kind: Kind, location: SourceLocation) {
         self.init(kind: kind, location: location)
-        environment = Reconciler.environmentName(p.data.environment)
+        environment = Self.environmentName(p.data.environment)
         originalTransactionId = p.transaction?.originalTransactionId ?? p.renewal?.originalTransactionId
         notificationUUID = p.notificationUUID
         notificationType = p.notificationType
@@ -74,6 +74,11 @@ package struct RecordFacts: Sendable, Equatable {
             }
         }
         hasAutoRenewStatus = p.renewal?.autoRenewStatus != nil
+    }
+
+    /// Apple spells environments several ways; the facts and the reports use "Production" and "Sandbox" ("" for none).
+    static func environmentName(_ raw: String?) -> String {
+        EnvironmentName.normalized(raw) ?? ""
     }
 
     /// The facts of a V1 record no rule maps.
