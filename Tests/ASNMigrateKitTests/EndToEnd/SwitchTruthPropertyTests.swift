@@ -7,36 +7,21 @@ import Testing
 /// --switch` reports exactly the rows `simulate --switch` says its faults caused (truth.csv, byte for byte, so kind by
 /// kind), and the figures of truth-switch.csv; clean data gives no row.
 @Suite(.serialized) struct SwitchTruthPropertyTests {
-    /// A small seeded generator (SplitMix64), so a failing case can be run again.
-    struct SplitMix {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     static let seed = UInt64(ProcessInfo.processInfo.environment["ASN_SWITCH_SEED"] ?? "") ?? 39
 
     @Test(arguments: 0..<4)
     func reconcileSwitchReportsExactlyTheSeamTruth(round: Int) throws {
-        var random = SplitMix(state: Self.seed &+ UInt64(round) &* 7919)
+        var random = SplitMix64(seed: Self.seed &+ UInt64(round) &* 7919)
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         // 2021-01-01 plus 6 months: a switch between its day 20 and day 160, at any minute.
         let start: Int64 = 1_609_459_200_000
-        let instant = start + Int64(20 + random.below(140)) * 86_400_000 + Int64(random.below(1440)) * 60_000
+        let instant = start + Int64(20 + below(&random, 140)) * 86_400_000 + Int64(below(&random, 1440)) * 60_000
         let date = Timestamp.iso8601(ms: instant)
-        let rate = round == 0 ? "0" : ["0.1", "0.25", "0.5"][random.below(3)]
-        let simSeed = String(random.below(1_000_000))
+        let rate = round == 0 ? "0" : ["0.1", "0.25", "0.5"][below(&random, 3)]
+        let simSeed = String(below(&random, 1_000_000))
         // Some rounds switch the environments apart: Sandbox a few days later.
-        let sandbox = Timestamp.iso8601(ms: instant + Int64(random.below(3)) * 86_400_000)
+        let sandbox = Timestamp.iso8601(ms: instant + Int64(below(&random, 3)) * 86_400_000)
         let switches =
             round % 2 == 0 ? ["--switch", date] : ["--switch", "production=" + date, "--switch", "sandbox=" + sandbox]
         let data = tmp.path + "/sim"
@@ -67,4 +52,7 @@ import Testing
         }
         #expect(summary.contains("\nv1_after_switch,0\n") && summary.contains("\nv2_before_switch,0\n"))
     }
+
+    /// A number in `0..<bound` from the seeded generator, so a failing round can be run again.
+    private func below(_ random: inout SplitMix64, _ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
 }

@@ -19,6 +19,8 @@ final class TapeMigrator {
     private var history: [Int] = []
     /// The canonical writer streaming into SHA-1.
     private var canonical: TapeCanonicalWriter
+    /// The notificationUUID's quoted text, its storage reused from record to record.
+    private var uuidText = JSONOut()
     /// Its chunk.
     private let chunk: UnsafeMutablePointer<UInt8>
     /// The size of the chunk.
@@ -122,9 +124,9 @@ final class TapeMigrator {
 
     /// Gives `body` the notificationUUID text (36 bytes) of the body at `index` of `tape`.
     func withNotificationUUID<R>(_ tape: JSONTape, _ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var json = JSONOut()
-        json.uuid(digest(tape, index))
-        return json.bytes.withUnsafeBytes { quoted in
+        uuidText.bytes.removeAll(keepingCapacity: true)
+        uuidText.uuid(digest(tape, index))
+        return uuidText.bytes.withUnsafeBytes { quoted in
             body(UnsafeRawBufferPointer(rebasing: quoted.dropFirst().dropLast()))
         }
     }
