@@ -355,6 +355,17 @@ CREATE TABLE state_other_shard_bounds (
     max_ms  INTEGER
 );
 
+-- switch_shares: with `nightly --switch`, each subscription's part of summary.csv's switch figures as its last
+-- re-pairing found it (1/0 flags and counts); a subscription that counts in none keeps no row.
+CREATE TABLE state_switch_shares (
+    subscription_id   INTEGER,
+    live              INTEGER,
+    continued         INTEGER,
+    delivered_in_both INTEGER,
+    v1_after_switch   INTEGER,
+    v2_before_switch  INTEGER
+);
+
 -- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts per
 -- subscription it shows: `facts` (JSON: the renewal facts, the event time, the source), `entries` (the receipt entries
 -- of that subscription it lists, in order: `v1_entries` ids as unsigned LEB128 varints).

@@ -102,10 +102,10 @@ extension NightlySettings {
                 "missing \(flags): nightly compares the V1 side with the V2 side, so give the \(sides) input root\(missing.count == 1 ? "" : "s") (or \(lines) in --config FILE); nothing was read or created. See 'asn-migrate nightly --help'."
             )
         }
-        if !s.switchDates.isEmpty {
+        if !s.switchDates.isEmpty, s.shard != nil {
             throw ASNError(
                 .usage,
-                "--switch (config key 'switch') is not supported by nightly yet: run 'asn-migrate reconcile --switch DATE' over the files for the seam checks; nothing was read or created"
+                "--switch (config key 'switch') does not work with --shard yet: the seam checks need how far every shard's V2 notifications reach; run the night unsharded; nothing was read or created"
             )
         }
         try Self.checkStreams(s)

@@ -7,20 +7,22 @@ extension HTMLReport {
     ]
 
     /// The page of a night: its `summary.csv` rows, its `open.csv` rows (the backlog, with first and last seen) and
-    /// the open-item trend of the last nights. Nightly keeps no V2 prices with its differences, so the page has no
+    /// the open-item trend of the last nights; with `--switch`, the section "The switch" first. Nightly keeps no V2 prices with its differences, so the page has no
     /// value at stake.
     package static func nightly(_ report: NightlyReport, verdict: HTMLVerdict? = nil) -> HTMLReport {
         let value = { (name: String) in report.metric(name) ?? "" }
         let facts = [
             ("run date", report.date), ("period", "\(value("period_start")) .. \(value("period_end"))")
         ]
-        return HTMLReport(
+        var page = HTMLReport(
             title: "asn-migrate nightly: \(report.date)", facts: facts, headline: nightlyHeadline,
             metrics: report.metrics,
             identities: AccountingIdentity.nightly, rows: report.open.map(\.difference), rowsFile: "open.csv",
             extraCells: report.open.map { [$0.firstSeen, $0.lastSeen] }, extraHeadings: ["first_seen", "last_seen"],
             prices: nil, trend: report.trend, verdict: verdict ?? nightlyVerdict(report), rejects: report.rejects,
             files: NightlyReport.fileNames)
+        page.switchFigures = report.switchFigures
+        return page
     }
 
     /// The verdict of a night: records read and rejected that night per side against `maxRejectRate`, the new

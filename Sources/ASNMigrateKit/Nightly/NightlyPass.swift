@@ -292,6 +292,13 @@ package struct NightlyPass {
         // The engine's edge rule must see the whole state's extents, not only the re-paired subscriptions'.
         options.v1Span = b1.map { $0.min...$0.max }
         options.v2Span = b2.map { $0.min...$0.max }
+        // With `--switch`, the seam checks judge a subscription against how far the whole state's V2 notifications
+        // reach, and the state keeps each subscription's part of the counts.
+        let switched = !settings.switchDates.isEmpty
+        if switched {
+            options.switchReach = try store.switchReach(settings.switchDates)
+            options.keepsSwitchShares = true
+        }
         var reconciler: Reconciler
         var conflicts: [Discrepancy] = []
         if let backfill {
@@ -307,6 +314,7 @@ package struct NightlyPass {
             }
         }
         let result = reconciler.finish()
+        if switched { try store.replaceSwitchShares(of: keys, with: result.switchShares) }
         // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
         let start = result.summary.periodStart ?? Int64.min
         let end = result.summary.periodEnd ?? Int64.max
@@ -354,6 +362,17 @@ package struct NightlyPass {
         }
         try store.setMeta("period_from", period?.from)
         try store.setMeta("period_to", period?.to)
+        // Switch dates other than the last night's (or given, or dropped): every subscription is judged again.
+        let switchDigest = Self.switchDigest(settings.switchDates)
+        if try store.meta("switch_digest") != switchDigest {
+            if !firstNight {
+                log("the switch dates differ from the last night's: judging every subscription again")
+                touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
+                touched.formUnion(try store.unsettledSubscriptions())
+            }
+            try store.clearSwitchShares()
+            try store.setMeta("switch_digest", switchDigest)
+        }
         // Pending items settle as time passes, so their subscriptions are re-paired every night. An open difference's
         // answer changes only through what is re-paired above (new or changed records, the period's moved edges, a
         // retry ending), so it is re-judged with them, except on a night under other rules, which re-judges them all
@@ -450,6 +469,13 @@ package struct NightlyPass {
         var text =
             "\(table.digest)|\(settings.ignoredFields.map(\.rawValue).sorted().joined(separator: ","))|\(settings.timeTolerance)"
         if settings.window != defaultWindow { text += "|window \(settings.window)" }
+        return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
+    }
+
+    /// The digest of the switch dates (`--switch`) the state was judged under; nil without any.
+    static func switchDigest(_ dates: SwitchDates) -> Int64? {
+        guard !dates.isEmpty else { return nil }
+        let text = dates.environments.map { "\($0.name)=\($0.instant)" }.joined(separator: ";")
         return Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(text.utf8)))) & Int64.max
     }
 

@@ -32,6 +32,9 @@ package struct NightlyReport: Sendable {
     /// Open differences at the end of each of the last `trendNights` run dates up to the date, oldest first.
     package var trend: [(date: String, open: Int)] = []
 
+    /// With `--switch`: the seam's figures over the whole state (`summary.csv`'s switch rows, `report.html`'s section).
+    package var switchFigures: SwitchFigures?
+
     /// The digest of the rules the state was judged by (`NightlyPass.judgementDigest`), for a shard's `shard.csv`.
     package var judgementDigest: Int64 = 0
 
@@ -80,6 +83,17 @@ package struct NightlyReport: Sendable {
         // Against Apple's view, reconcile's figure: V1 transactions of subscriptions it holds no transaction of. (A
         // sharded night never holds the view, so `merge` never sees it.)
         if try store.holdsAPIView() { metrics.append(("not_fetched", String(try store.notFetchedTransactions()))) }
+        // With `--switch`: `reconcile --switch`'s rows, from the shares stored and the items open and pending.
+        var switchFigures: SwitchFigures?
+        if !settings.switchDates.isEmpty {
+            var figures = try store.switchFigures(settings.switchDates)
+            figures.awaitingV2 = pending.count { $0.difference.kind == .awaitingV2 }
+            figures.silentInV2 = byKind[.silentInV2] ?? 0
+            figures.renewalGap = byKind[.renewalGap] ?? 0
+            figures.seamStateMismatch = byKind[.seamStateMismatch] ?? 0
+            metrics += ReconciliationReport.switchRows(figures).map { ($0.name, $0.value) }
+            switchFigures = figures
+        }
         metrics += [
             ("period_start", period.map { Timestamp.iso8601(ms: $0.from) } ?? ""),
             ("period_end", period.map { Timestamp.iso8601(ms: $0.to) } ?? ""),
@@ -131,6 +145,7 @@ package struct NightlyReport: Sendable {
             metrics: metrics, sanityFailure: sanity, stale: stale,
             trend: try store.openTrend(through: date, nights: trendNights))
         report.judgementDigest = try store.meta("rules_digest") ?? 0
+        report.switchFigures = switchFigures
         return report
     }
 

@@ -175,6 +175,7 @@ extension NightlySettings {
         options.window = window
         options.fields = ComparedField.defaultFields.filter { !ignoredFields.contains($0) }
         options.timeTolerance = timeTolerance
+        options.switchDates = switchDates
         return options
     }
 }

@@ -279,6 +279,18 @@ package enum StateSchema {
         """
         ALTER TABLE files ADD COLUMN shape TEXT;
         ALTER TABLE files ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0;
+        """,
+        // 10: with `--switch`, each subscription's part of the seam's counts as its last re-pairing found it, summed
+        // into `summary.csv`'s switch figures (`NightlyStore+Switch`).
+        """
+        CREATE TABLE IF NOT EXISTS switch_shares (
+            subscription_id INTEGER PRIMARY KEY,
+            live INTEGER NOT NULL,
+            continued INTEGER NOT NULL,
+            delivered_in_both INTEGER NOT NULL,
+            v1_after_switch INTEGER NOT NULL,
+            v2_before_switch INTEGER NOT NULL
+        );
         """
     ]
 

@@ -135,11 +135,11 @@ import Testing
         let rest = readme[start.upperBound...]
         let section = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
         let commands = DocText.commands(section)
-        #expect(commands.map { $0.arguments.first ?? "" } == ["simulate", "reconcile", "reconcile"])
+        #expect(commands.map { $0.arguments.first ?? "" } == ["simulate", "reconcile", "nightly"])
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let here = URL(fileURLWithPath: tmp.path)
-        // The first two run on simulated data; the cron line names a production archive, so it is only parsed.
+        // The first two run on simulated data; the cron line names a production config, so it is only parsed.
         for (command, status) in zip(commands.prefix(2), [Int32(0), 1]) {
             let run = try BinaryRun.run(command.arguments, in: here)
             #expect(run.status == status, "'\(command.line)' exited \(run.status): \(run.stderr)")
@@ -159,8 +159,8 @@ import Testing
         let page = try String(contentsOfFile: report + "/report.html", encoding: .utf8)
         #expect(page.contains("<h2 id=\"switch\">The switch</h2>"))
         #expect(page.contains(sentence), "\(sentence)")
-        guard case .run = try ReconcileCommand.spec.parse(Array(commands[2].arguments.dropFirst())) else {
-            Issue.record("the cron line's reconcile does not parse")
+        guard case .run = try NightlyCommand.spec.parse(Array(commands[2].arguments.dropFirst())) else {
+            Issue.record("the cron line's nightly does not parse")
             return
         }
     }

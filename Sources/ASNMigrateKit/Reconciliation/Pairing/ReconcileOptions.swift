@@ -18,6 +18,11 @@ package struct ReconcileOptions: Sendable, Equatable {
     package var timeTolerance: Int64 = 0
     /// `--switch`: each environment's switch from V1 to V2 notifications (empty: none).
     package var switchDates = SwitchDates()
+    /// With `--switch`: each switched environment's V2 reach (its newest V2 notification's `signedDate` from the
+    /// switch on) over all the data, when the records fed are only part of it (`nightly`); nil = over the records fed.
+    package var switchReach: [String: Int64]?
+    /// With `--switch`: keep the seam's counts subscription by subscription (`nightly` stores them and sums them).
+    package var keepsSwitchShares = false
     /// The run date, tool version and input roots, reported after the counts in `summary.csv`.
     package var run = RunInfo()
 

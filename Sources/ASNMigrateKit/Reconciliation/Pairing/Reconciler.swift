@@ -60,6 +60,12 @@ package struct Reconciler: Sendable {
         inputs.addV2Reject(error)
     }
 
+    /// With `--switch` and Apple's view: what the V2 notifications fed say of the switched environments, with the
+    /// state facts of `statuses`' subscriptions (`TransactionReconciler.finish` compares Apple's view with them).
+    package func switchNotifications(statuses: Set<SubscriptionKey>) -> SwitchNotifications {
+        inputs.switchNotifications(options.switchDates, statuses: statuses)
+    }
+
     // MARK: - Reconciliation
 
     /// Pairs the records, classifies every one, and returns the result.
@@ -77,20 +83,25 @@ package struct Reconciler: Sendable {
         var pairing = RecordPairing(inputs: inputs, table: table, window: options.window)
         pairing.settleUnmapped(in: period)
         let groups = SubscriptionGroups(v1: v1, v2: v2)
-        for group in 0..<groups.count { pairing.pair(v1: groups.v1(group), v2: groups.v2(group)) }
-        pairing.judge(in: period)
-        var seam: (differences: [Discrepancy], pending: [Discrepancy], figures: SwitchFigures)?
+        // With `--switch`: each switched environment's instant, by environment token. Its subscriptions are not paired
+        // notification by notification (V1 ends where V2 starts): the seam checks judge them.
+        var switched: [StringPool.Token: Int64] = [:]
         if !options.switchDates.isEmpty {
-            var switched: [StringPool.Token: Int64] = [:]
             var seen: Set<StringPool.Token> = []
             for key in groups.keys where seen.insert(key.environment).inserted {
                 if let instant = options.switchDates.instant(of: inputs.pool.string(key.environment)) {
                     switched[key.environment] = instant
                 }
             }
+        }
+        for group in 0..<groups.count where switched[groups.keys[group].environment] == nil {
+            pairing.pair(v1: groups.v1(group), v2: groups.v2(group))
+        }
+        pairing.judge(in: period)
+        var seam: Seam?
+        if !options.switchDates.isEmpty {
             pairing.setAside(switched: Set(switched.keys))
-            seam = Self.seam(
-                pairing, groups: groups, switched: switched, dates: options.switchDates, window: options.window)
+            seam = Self.seam(pairing, groups: groups, switched: switched, options: options)
         }
 
         let records = RecordDifferences(pairing, fields: options.fields, timeTolerance: options.timeTolerance)
@@ -121,6 +132,7 @@ package struct Reconciler: Sendable {
         var result = ReconciliationResult(
             summary: summary, differences: differences, pending: pending, rejects: inputs.rejects,
             coverage: coverage, subscriptions: states.rows)
+        result.switchShares = seam?.shares ?? []
         result.prices = inputs.priceList(for: differences)
         result.differences = result.prices.priced(result.differences)
         return result

@@ -78,6 +78,9 @@ package struct ReconciliationResult: Sendable {
     package var subscriptions: [SubscriptionRow]
     /// The V2 prices of the subscriptions the differences name (`report.html`'s value at stake).
     package var prices = V2PriceList()
+    /// With `--switch` and `ReconcileOptions.keepsSwitchShares`: each subscription's part of the seam's counts,
+    /// for every subscription of a switched environment fed (an empty share included).
+    package var switchShares: [SwitchFigures.Share] = []
 
     /// Creates a result.
     package init(

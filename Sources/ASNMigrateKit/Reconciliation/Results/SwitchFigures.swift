@@ -26,6 +26,53 @@ package struct SwitchFigures: Sendable, Equatable {
     /// The first V2 notification before the switch (by time): its `notificationUUID` and `signedDate`.
     package var firstV2BeforeSwitch: (uuid: String, time: Int64)?
 
+    /// One subscription's part of the counts: what `nightly` keeps per subscription and sums into the figures.
+    package struct Share: Sendable, Equatable {
+        /// The subscription's environment.
+        package var environment = ""
+        /// The subscription's `originalTransactionId`.
+        package var originalTransactionId = ""
+        /// Live at its environment's switch (`live_at_switch`).
+        package var live = false
+        /// Live at the switch and notified in V2 from it on (`continued_in_v2`).
+        package var continued = false
+        /// Its events delivered in both versions (`delivered_in_both`).
+        package var deliveredInBoth = 0
+        /// Its V1 records from the switch on (`v1_after_switch`).
+        package var v1AfterSwitch = 0
+        /// Its V2 notifications before the switch (`v2_before_switch`).
+        package var v2BeforeSwitch = 0
+
+        /// A share of nothing, or of what is given.
+        package init(
+            environment: String = "", originalTransactionId: String = "", live: Bool = false, continued: Bool = false,
+            deliveredInBoth: Int = 0, v1AfterSwitch: Int = 0,
+            v2BeforeSwitch: Int = 0
+        ) {
+            self.environment = environment
+            self.originalTransactionId = originalTransactionId
+            self.live = live
+            self.continued = continued
+            self.deliveredInBoth = deliveredInBoth
+            self.v1AfterSwitch = v1AfterSwitch
+            self.v2BeforeSwitch = v2BeforeSwitch
+        }
+
+        /// Whether it counts nothing (`nightly` stores no row for it).
+        package var isEmpty: Bool {
+            !live && !continued && deliveredInBoth == 0 && v1AfterSwitch == 0 && v2BeforeSwitch == 0
+        }
+    }
+
+    /// Adds one subscription's share to the counts.
+    package mutating func add(_ share: Share) {
+        if share.live { liveAtSwitch += 1 }
+        if share.continued { continuedInV2 += 1 }
+        deliveredInBoth += share.deliveredInBoth
+        v1AfterSwitch += share.v1AfterSwitch
+        v2BeforeSwitch += share.v2BeforeSwitch
+    }
+
     /// Figures of a run with `dates`, every count 0.
     package init(dates: SwitchDates) {
         self.dates = dates
