@@ -166,7 +166,11 @@ struct ReconcilePass {
         // of records are never held together with the pairing's tables (the peak of an API-view run).
         var comparison: TransactionComparison?
         if state.transactions.holdsRecords {
-            comparison = state.transactions.finish(v1: state.collector)
+            // With `--switch`, Apple's view after the switch is compared with the V2 notifications the engine holds.
+            let switched =
+                settings.options.switchDates.isEmpty
+                ? nil : state.reconciler.switchNotifications(statuses: state.transactions.statusSubscriptions)
+            comparison = state.transactions.finish(v1: state.collector, switched: switched)
             state.transactions = TransactionReconciler(rules: inputs.transactionRules, options: settings.options)
             state.collector = V1TransactionCollector()
             Self.returnFreedMemory()

@@ -43,11 +43,19 @@ extension NightlyPass {
         let previous = try store.meta("view_mode") ?? (mode & 2)
         try store.setMeta("view_mode", mode)
         let spans = api ? try store.apiViewSpans() : TransactionSpans(v1: nil, v2: nil)
-        let ends: [(String, Int64?)] = [
+        var ends: [(String, Int64?)] = [
             ("api_v1_min", spans.v1?.lowerBound), ("api_v1_max", spans.v1?.upperBound),
             ("api_v2_min", spans.v2?.lowerBound), ("api_v2_max", spans.v2?.upperBound)
         ]
         var moved: [ClosedRange<Int64>] = []
+        // With `--switch`: how far each switched environment's V2 notifications reach decides which of Apple's later
+        // transactions are judged yet and which statuses are compared, so its move re-pairs what it passes.
+        if api, !settings.switchDates.isEmpty {
+            let reach = try store.switchReach(settings.switchDates)
+            for (name, _) in settings.switchDates.environments {
+                ends.append(("api_switch_reach_\(name.lowercased())", reach[name]))
+            }
+        }
         for (name, now) in ends {
             let before = try store.meta(name)
             try store.setMeta(name, now)
@@ -76,13 +84,22 @@ extension NightlyPass {
     func apiViewDifferences(_ store: NightlyStore, keys: [SubscriptionKey]) throws(ASNError) -> [Discrepancy] {
         let spans = try store.apiViewSpans()
         let rules = try transactionRules()
+        // With `--switch`: our records after the switch are the V2 notifications, as far as the whole state's reach.
+        let reach = settings.switchDates.isEmpty ? nil : try store.switchReach(settings.switchDates)
         var differences: [Discrepancy] = []
         for key in keys {
             var engine = TransactionReconciler(rules: rules, options: settings.reconcileOptions)
             for record in try store.apiRecords(of: key) { engine.add(record) }
             var collector = V1TransactionCollector(statusSubscriptions: engine.statusSubscriptions)
             for facts in try store.v1Transactions(of: key) { collector.add(facts) }
-            differences += engine.finish(v1: collector, spans: spans).differences
+            var switched: SwitchNotifications?
+            if let reach {
+                var notifications = Reconciler(table: table, options: settings.reconcileOptions)
+                for record in try store.records(of: key) { record.feed(into: &notifications) }
+                switched = notifications.switchNotifications(statuses: engine.statusSubscriptions)
+                switched?.reach = reach
+            }
+            differences += engine.finish(v1: collector, spans: spans, switched: switched).differences
         }
         return differences
     }

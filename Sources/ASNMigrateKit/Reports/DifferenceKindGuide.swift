@@ -80,9 +80,9 @@ package enum DifferenceKindGuide {
         case .transactionMissingInV2:
             return Entry(
                 meaning:
-                    "API view only: a transaction the V1 archive showed, in the period, that Apple's fetched history lacks.",
+                    "API view only: a transaction the V1 archive showed, in the period, that Apple's fetched history lacks. With `--switch`: a transaction Apple made after the switch (auto-renewable, or a one-time purchase refunded after it) that no V2 notification carries (its id in `v2_value`).",
                 action:
-                    "Fetch the subscription again (`asn-migrate fetch`); if Apple still lacks the transaction (`v1_value` holds its id), ask Apple or treat the V1 record as not a real purchase."
+                    "Fetch the subscription again (`asn-migrate fetch`); if Apple still lacks the transaction (`v1_value` holds its id), ask Apple or treat the V1 record as not a real purchase. With `--switch` (id in `v2_value`): your V2 endpoint missed that notification; take the transaction from Apple."
             )
         case .transactionFieldMismatch:
             return Entry(

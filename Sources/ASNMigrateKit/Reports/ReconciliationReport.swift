@@ -246,6 +246,14 @@ package enum ReconciliationReport {
             ("v1_archive_end", date(st.v1ArchiveEnd)),
             ("transaction_fields_after_data_end", String(t.transactionFieldsAfterDataEnd))
         ]
+        if let a = t.afterSwitch {
+            rows += [
+                ("v2_transactions_after_switch", String(a.transactions)),
+                ("v2_transactions_notified", String(a.notified)),
+                ("v2_transactions_not_notified_by_design", String(a.notNotifiedByDesign)),
+                ("statuses_after_v2_end", String(a.statusesAfterV2End))
+            ]
+        }
         return rows
     }
 

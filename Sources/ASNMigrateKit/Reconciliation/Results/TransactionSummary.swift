@@ -44,6 +44,26 @@ package struct TransactionSummary: Sendable, Equatable {
     package var periodEnd: Int64?
     /// The subscription status comparison's figures.
     package var statuses = StatusSummary()
+    /// With `--switch`: Apple's transactions from the switch on, judged against the V2 notifications.
+    package var afterSwitch: AfterSwitch?
+
+    /// With `--switch`: how Apple's transactions from the switch on fared against the V2 notifications (those missing
+    /// count in `transactionMissingInV2`, those beyond the notifications' reach in `v2TransactionsPending`).
+    package struct AfterSwitch: Sendable, Equatable {
+        /// Apple's transactions of a switched environment purchased from its switch on (`v2_transactions_after_switch`).
+        package var transactions = 0
+        /// Of those, carried by a V2 notification (`v2_transactions_notified`).
+        package var notified = 0
+        /// Of those, one-time purchases not refunded from the switch on, which V2 does not notify
+        /// (`v2_transactions_not_notified_by_design`).
+        package var notNotifiedByDesign = 0
+        /// Statuses of a switched environment fetched more than the window after its V2 notifications end, not
+        /// compared (`statuses_after_v2_end`).
+        package var statusesAfterV2End = 0
+
+        /// Nothing counted.
+        package init() {}
+    }
 
     /// An empty summary.
     package init() {}

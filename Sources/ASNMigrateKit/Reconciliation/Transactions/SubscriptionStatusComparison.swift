@@ -40,19 +40,27 @@ package struct SubscriptionStatusComparison: Sendable {
             differences: [Discrepancy], summary: TransactionSummary.StatusSummary
         )
     {
-        compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFacts(of: $0) })
+        let result = compare(statuses, archiveEnd: v1.eventRange?.upperBound, facts: { v1.stateFacts(of: $0) })
+        return (result.differences, result.summary)
     }
 
     /// The `state_mismatch` rows and the status figures for `statuses` against each subscription's V1 state facts
     /// (`facts`, input order), with `archiveEnd` the V1 archive's last event time over the whole run.
+    ///
+    /// With `--switch` (`switched`), a status of a switched environment is compared with the state of V1's records
+    /// before the switch and the V2 notifications from it on, whenever it was fetched after the switch, unless it was
+    /// fetched more than the window after those notifications end (counted in `afterV2End`, as a status fetched after
+    /// the V1 archive ends is: what Apple learnt later would be an invented difference).
     package func compare<Statuses: Collection<V2SubscriptionStatus>>(
-        _ statuses: Statuses, archiveEnd: Int64?, facts factsOf: (SubscriptionKey) -> [StateFact]?
-    ) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary) {
+        _ statuses: Statuses, archiveEnd: Int64?, facts factsOf: (SubscriptionKey) -> [StateFact]?,
+        switched: SwitchNotifications? = nil
+    ) -> (differences: [Discrepancy], summary: TransactionSummary.StatusSummary, afterV2End: Int) {
         var differences: [Discrepancy] = []
         var compared = 0
         var withoutV1 = 0
         var withoutTime = 0
         var afterEnd = 0
+        var afterV2End = 0
         var mismatched = 0
         var duplicates = 0
         var seen: Set<[String]> = []
@@ -68,12 +76,23 @@ package struct SubscriptionStatusComparison: Sendable {
                 duplicates += 1
                 continue
             }
-            if let archiveEnd, archiveEnd < fetchedAt - options.window {
+            var facts = factsOf(key)
+            if let switched, let switchInstant = switched.dates.instant(of: status.environment),
+                fetchedAt >= switchInstant
+            {
+                guard let reach = switched.reach[status.environment], reach >= fetchedAt - options.window else {
+                    afterV2End += 1
+                    continue
+                }
+                let after = switched.facts[key] ?? []
+                let before = (facts ?? []).filter { $0.time < switchInstant }
+                facts = before.isEmpty && after.isEmpty ? nil : before + after
+            } else if let archiveEnd, archiveEnd < fetchedAt - options.window {
                 afterEnd += 1
                 continue
             }
             let instant = fetchedAt
-            guard let facts = factsOf(key),
+            guard let facts,
                 let mine = Self.state(facts: facts, at: instant, lag: options.window)
             else {
                 withoutV1 += 1
@@ -127,6 +146,6 @@ package struct SubscriptionStatusComparison: Sendable {
         summary.statusesAfterV1End = afterEnd
         summary.statusStateMismatch = mismatched
         summary.v1ArchiveEnd = archiveEnd
-        return (differences, summary)
+        return (differences, summary, afterV2End)
     }
 }

@@ -156,6 +156,9 @@ package struct TransactionReconciler: Sendable {
     /// What became of one transaction.
     private enum Fate {
         case notFetched, matched, outOfPeriod, pending, missing, v2OnlyExpected
+        /// With `--switch`: carried by a V2 notification, not notified by design (a one-time purchase not refunded), or
+        /// missing from the V2 notifications.
+        case notified, notNotifiedByDesign, missingInNotifications
     }
 
     /// Pairs the transactions, classifies every one, compares statuses, and returns rows and figures.
@@ -166,7 +169,15 @@ package struct TransactionReconciler: Sendable {
     /// subscriptions' records (`nightly` re-pairs one subscription at a time); nil takes them from what was fed, which
     /// is the whole run in `reconcile`. So one subscription's rows are the same whether it is compared alone or with
     /// every other.
-    package func finish(v1 collector: V1TransactionCollector, spans: TransactionSpans? = nil) -> TransactionComparison {
+    ///
+    /// With `--switch` (`switched`, the V2 notifications' side), Apple's transactions of a switched environment
+    /// purchased from its switch on are judged against the V2 notifications, not the V1 archive: an auto-renewable
+    /// one (family-shared too) no notification carries is `transaction_missing_in_v2`, as is a one-time purchase
+    /// refunded from the switch on that no V2 `REFUND` carries; beyond the notifications' reach (less the window) it is
+    /// pending. Statuses of a switched environment are compared with V1 before the switch and V2 after it.
+    package func finish(
+        v1 collector: V1TransactionCollector, spans: TransactionSpans? = nil, switched: SwitchNotifications? = nil
+    ) -> TransactionComparison {
         // Each made from its packed form when read: the V1 transactions are never all held as models.
         let v1 = (0..<collector.transactionCount).lazy.map { collector.transaction(at: $0) }
         let pool = pool
@@ -285,8 +296,33 @@ package struct TransactionReconciler: Sendable {
                 }
             }
         }
+        var afterSwitch = switched.map { _ in TransactionSummary.AfterSwitch() }
         for j in v2.indices where partner2[j] < 0 {
             let t = v2[j]
+            if let switched, let instant = switched.dates.instant(of: t.environment),
+                let purchase = t.payload.purchaseDate, purchase >= instant
+            {
+                afterSwitch?.transactions += 1
+                let judged = Self.judgeAfterSwitch(t.payload, environment: t.environment, switched, window: window)
+                fate2[j] = judged
+                switch judged {
+                case .notified: afterSwitch?.notified += 1
+                case .notNotifiedByDesign: afterSwitch?.notNotifiedByDesign += 1
+                case .missingInNotifications:
+                    var d = Discrepancy(kind: .transactionMissingInV2)
+                    d.environment = t.environment
+                    d.originalTransactionId = t.payload.originalTransactionId ?? ""
+                    d.webOrderLineItemId = t.payload.webOrderLineItemId ?? ""
+                    d.eventDate = purchase
+                    d.productId = t.payload.productId ?? ""
+                    d.bundleId = t.payload.bundleId ?? ""
+                    d.field = "transactionId"
+                    d.v2Value = t.payload.transactionId ?? ""
+                    differences.append(d)
+                default: break
+                }
+                continue
+            }
             if !inPeriod(t.payload.purchaseDate) {
                 fate2[j] = .outOfPeriod
             } else if rules.isV2OnlyExpected(t.payload) {
@@ -310,14 +346,16 @@ package struct TransactionReconciler: Sendable {
 
         let unpackedStatuses = statuses.lazy.map { $0.unpacked(pool) }
         let status = SubscriptionStatusComparison(options: options).compare(
-            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFacts(of: $0) })
+            unpackedStatuses, archiveEnd: v1Range?.upperBound, facts: { collector.stateFacts(of: $0) },
+            switched: switched)
         differences += status.differences
+        afterSwitch?.statusesAfterV2End = status.afterV2End
 
         func count(_ fates: [Fate], _ fate: Fate) -> Int { fates.reduce(0) { $0 + ($1 == fate ? 1 : 0) } }
         var summary = TransactionSummary()
         summary.v1Transactions = v1.count
         summary.matchedTransactions = count(fate1, .matched)
-        summary.transactionMissingInV2 = count(fate1, .missing)
+        summary.transactionMissingInV2 = count(fate1, .missing) + count(fate2, .missingInNotifications)
         summary.notFetched = count(fate1, .notFetched)
         summary.v1TransactionsOutOfPeriod = count(fate1, .outOfPeriod)
         summary.v1TransactionsPending = count(fate1, .pending)
@@ -336,6 +374,7 @@ package struct TransactionReconciler: Sendable {
         summary.periodStart = start != Int64.min ? start : nil
         summary.periodEnd = end != Int64.max ? end : nil
         summary.statuses = status.summary
+        summary.afterSwitch = afterSwitch
         var comparison = TransactionComparison(differences: differences, summary: summary)
         let subscriptions = Set(differences.map { [$0.environment, $0.originalTransactionId] })
         // Without differences there is no price at stake: no transaction is unpacked for it.
@@ -349,6 +388,27 @@ package struct TransactionReconciler: Sendable {
             }
         }
         return comparison
+    }
+
+    /// With `--switch`: what becomes of Apple's transaction `t` of a switched environment purchased from the switch
+    /// on, against the V2 notifications.
+    private static func judgeAfterSwitch(
+        _ t: JWSTransactionDecodedPayload, environment: String, _ switched: SwitchNotifications, window: Int64
+    ) -> Fate {
+        let id = (t.transactionId ?? "").isEmpty ? nil : t.transactionId.map(TransactionID.init)
+        let key = id.map { SwitchNotifications.Key(environment: environment, transactionId: $0) }
+        let reach = switched.reach[environment]
+        // Whether the V2 notifications reach past `moment` by more than the window: else the notification may come.
+        let reached = { (moment: Int64) in reach.map { $0 - window >= moment } ?? false }
+        if t.type == "Auto-Renewable Subscription" {
+            if let key, switched.notified.contains(key) { return .notified }
+            return reached(t.purchaseDate ?? Int64.max) ? .missingInNotifications : .pending
+        }
+        // A one-time purchase is notified only when refunded, in a `REFUND`.
+        guard let instant = switched.dates.instant(of: environment), let revoked = t.revocationDate, revoked >= instant
+        else { return .notNotifiedByDesign }
+        if let key, switched.refunded.contains(key) { return .notified }
+        return reached(revoked) ? .missingInNotifications : .pending
     }
 
     // MARK: - Rows
