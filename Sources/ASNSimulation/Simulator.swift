@@ -71,6 +71,7 @@ package enum Simulator {
         var apiRows: [TruthRow] = []
         var rejects: [TruthReject] = []
         var silent: [(row: TruthRow, limit: Int64)] = []
+        var apiPending: [(row: TruthRow, limit: Int64)] = []
         var reach: [String: Int64] = [:]
         let total = max(1, options.subscribers)
         let workers = max(1, min(16, ProcessInfo.processInfo.activeProcessorCount))
@@ -93,6 +94,7 @@ package enum Simulator {
                 for output in outputs {
                     let output = try output.get()
                     silent += output.silent
+                    apiPending += output.apiPending
                     for (environment, time) in output.v2Reach {
                         reach[environment] = max(reach[environment] ?? time, time)
                     }
@@ -115,6 +117,10 @@ package enum Simulator {
             // Silence is judged against how far each environment's V2 notifications reach, known only now.
             for (row, limit) in silent where (reach[row.environment] ?? Int64.min) > limit {
                 rows.append(row)
+                summary.faults[row.kind, default: 0] += 1
+            }
+            for (row, limit) in apiPending where (reach[row.environment] ?? Int64.min) >= limit {
+                apiRows.append(row)
                 summary.faults[row.kind, default: 0] += 1
             }
             var figures = CSVWriter(header: ["metric", "value"])
@@ -180,6 +186,9 @@ package enum Simulator {
         var apiTruth: [APIFaultInjector.Truth] = []
         /// With `--switch`: `silent_in_v2` rows, each kept when its environment's V2 notifications reach past its limit.
         var silent: [(row: TruthRow, limit: Int64)] = []
+        /// With `--switch`: `transaction_missing_in_v2` rows of Apple's view, each kept when its environment's V2
+        /// notifications reach past its limit.
+        var apiPending: [(row: TruthRow, limit: Int64)] = []
         /// With `--switch`: the newest V2 `signedDate` written, per environment.
         var v2Reach: [String: Int64] = [:]
         /// With `--switch`: this subscriber's seam figures.
@@ -230,6 +239,8 @@ package enum Simulator {
                 }
             }
             delivery = delivered
+            output.apiPending = SwitchSeamTruth.missingInV2(
+                records, delivery: delivered, view: view, switches: options.switchDates, window: window)
         } else if index > 0, options.injectRate > 0 {
             let archive = SimulatedV1Archive(records: records)
             let span = options.start...options.end

@@ -296,4 +296,49 @@ package enum SwitchSeamTruth {
         row.v2NotificationUUID = notification.notificationUUID
         row.v2SignedDate = notification.signedDate
     }
+
+    /// With Apple's view: the transactions Apple made after the switch that the V2 notifications written do not carry,
+    /// each with the moment the V2 side must reach past (plus `window`) for it to be a row, not pending. Auto-renewable
+    /// transactions are notified (family-shared ones too); a one-time purchase only when refunded, in a `REFUND`.
+    package static func missingInV2(
+        _ records: [SimulatedRecord], delivery: Delivery, view: SimulatedAPIView.Derived, switches: SwitchDates,
+        window: Int64
+    ) -> [(row: TruthRow, limit: Int64)] {
+        var carried: Set<[String]> = []
+        var refunded: Set<[String]> = []
+        for (i, record) in records.enumerated() where delivery.v2[i] {
+            guard let v2 = record.v2, let id = v2.transaction?.transactionId else { continue }
+            let key = [record.environment.rawValue, id]
+            carried.insert(key)
+            if v2.notificationType == "REFUND" { refunded.insert(key) }
+        }
+        var out: [(row: TruthRow, limit: Int64)] = []
+        for (_, transactions) in view.history.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            for t in transactions {
+                guard let environment = t.environment, let s = switches.instant(of: environment),
+                    let purchase = t.purchaseDate, purchase >= s, let id = t.transactionId
+                else { continue }
+                let key = [environment, id]
+                let moment: Int64
+                if t.type == V2Builder.autoRenewableType {
+                    guard !carried.contains(key) else { continue }
+                    moment = purchase
+                } else {
+                    guard let revoked = t.revocationDate, revoked >= s, !refunded.contains(key) else { continue }
+                    moment = revoked
+                }
+                var row = TruthRow(
+                    kind: "transaction_missing_in_v2", environment: environment,
+                    originalTransactionId: t.originalTransactionId ?? "",
+                    webOrderLineItemId: t.webOrderLineItemId ?? "",
+                    eventDate: purchase)
+                row.field = "transactionId"
+                row.v2Value = id
+                row.productId = t.productId ?? ""
+                row.bundleId = t.bundleId ?? ""
+                out.append((row, moment + window))
+            }
+        }
+        return out
+    }
 }

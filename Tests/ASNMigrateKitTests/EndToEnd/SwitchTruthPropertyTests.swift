@@ -5,7 +5,8 @@ import Testing
 
 /// The property of `--switch`: over random lifecycles, random switch dates and random seam faults, `reconcile
 /// --switch` reports exactly the rows `simulate --switch` says its faults caused (truth.csv, byte for byte, so kind by
-/// kind), and the figures of truth-switch.csv; clean data gives no row.
+/// kind), and the figures of truth-switch.csv; clean data gives no row. With Apple's view as well, its transactions
+/// after the switch that no V2 notification carries are exactly truth-api.csv's rows.
 @Suite(.serialized) struct SwitchTruthPropertyTests {
     static let seed = UInt64(ProcessInfo.processInfo.environment["ASN_SWITCH_SEED"] ?? "") ?? 39
 
@@ -51,6 +52,29 @@ import Testing
             #expect(summary.contains("\n\(line)\n"), "summary.csv holds \(line) (\(context))")
         }
         #expect(summary.contains("\nv1_after_switch,0\n") && summary.contains("\nv2_before_switch,0\n"))
+
+        // With Apple's view as well: the seam rows stay, and Apple's transactions after the switch that the V2
+        // notifications written do not carry are exactly truth-api.csv's `transaction_missing_in_v2` rows.
+        let withView = tmp.path + "/report-api"
+        let api = try BinaryRun.run(
+            ["reconcile", "--v1", data + "/v1", "--v2", data + "/v2", "--v2", data + "/v2-api", "--out", withView]
+                + switches)
+        #expect([0, 1].contains(api.status), "\(context): \(api.stderr)")
+        let lines = try ReportFiles.withoutPrice(String(contentsOfFile: withView + "/differences.csv", encoding: .utf8))
+            .split(separator: "\n").dropFirst()
+        let of = { (kinds: [String], rows: [Substring]) in
+            rows.filter { row in kinds.contains { row.hasPrefix($0 + ",") } }.map(String.init)
+        }
+        let seamKinds = ["silent_in_v2", "renewal_gap", "seam_state_mismatch"]
+        #expect(of(seamKinds, Array(lines)) == of(seamKinds, Array(truth.split(separator: "\n"))), "\(context)")
+        let apiTruth = try String(contentsOfFile: data + "/truth-api.csv", encoding: .utf8).split(separator: "\n")
+        #expect(
+            of(["transaction_missing_in_v2"], Array(lines)) == apiTruth.dropFirst().map(String.init),
+            "transaction_missing_in_v2 must equal truth-api.csv (\(context))")
+        if rate == "0" {
+            #expect(apiTruth.count == 1, "clean data misses no transaction (\(context))")
+            #expect(of(["state_mismatch", "transaction_field_mismatch"], Array(lines)).isEmpty, "\(context)")
+        }
     }
 
     /// A number in `0..<bound` from the seeded generator, so a failing round can be run again.

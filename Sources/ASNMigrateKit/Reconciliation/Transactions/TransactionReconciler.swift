@@ -263,7 +263,8 @@ package struct TransactionReconciler: Sendable {
                     fate1[i] = .matched
                     fate2[partner1[i]] = .matched
                     let compared = fieldDifferences(
-                        t, shape, other, v1End: v1Range?.upperBound, v2End: v2Range?.upperBound)
+                        t, shape, other, v1End: v1Range?.upperBound, v2End: v2Range?.upperBound,
+                        switchInstant: switched?.dates.instant(of: t.environment))
                     fieldMismatches += compared.rows.count
                     fieldsAfterDataEnd += compared.afterDataEnd
                     differences += compared.rows
@@ -434,7 +435,7 @@ package struct TransactionReconciler: Sendable {
     /// expiresDate).
     private func fieldDifferences(
         _ t: V1Transaction, _ mine: JWSTransactionDecodedPayload, _ other: Unpacked,
-        v1End: Int64?, v2End: Int64?
+        v1End: Int64?, v2End: Int64?, switchInstant: Int64? = nil
     ) -> (rows: [Discrepancy], afterDataEnd: Int) {
         let theirs = other.payload
         // Facts one side learnt after the other side's data ends: not differences. Apple's refund dated after the V1
@@ -448,6 +449,18 @@ package struct TransactionReconciler: Sendable {
             if let running = mine.expiresDate, running > v1End {
                 if mine.isUpgraded != true, theirs.isUpgraded == true { late.insert("isUpgraded") }
                 if let extended = theirs.expiresDate, extended > running { late.insert("expiresDate") }
+            }
+        }
+        // With `--switch`: the V1 archive ends at the switch, and V1 learns an upgrade or a renewal-date extension only
+        // from a later record's receipt. One Apple shows for a transaction still running at the switch (by Apple's
+        // expiry), or a refund dated from the switch on, is a fact V1 could not learn.
+        if let switchInstant {
+            if let extended = theirs.expiresDate, extended >= switchInstant {
+                if let running = mine.expiresDate, extended > running { late.insert("expiresDate") }
+                if mine.isUpgraded != true, theirs.isUpgraded == true { late.insert("isUpgraded") }
+            }
+            if mine.revocationDate == nil, let revoked = theirs.revocationDate, revoked >= switchInstant {
+                late.formUnion(["revocationDate", "revocationReason"])
             }
         }
         if let v2End, theirs.revocationDate == nil, let revoked = mine.revocationDate, revoked > v2End {
