@@ -73,6 +73,28 @@ import Testing
         #expect(after - notified - byDesign <= Int(figures["v2_transactions_pending"] ?? "") ?? 0, "\(figures)")
     }
 
+    /// V2 notifications that end months before Apple's view was fetched: nothing after their reach is a difference.
+    /// Apple's later transactions are pending and its statuses are counted `statuses_after_v2_end`, not compared.
+    @Test func notificationsEndingBeforeTheFetchInventNothing() throws {
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let sim = try Self.simulate(tmp, seed: 6, switchDate: "2021-03-01")
+        for month in ["2021-05", "2021-06", "2021-07"] {
+            try? FileManager.default.removeItem(atPath: "\(sim)/v2/\(month).jsonl")
+        }
+        let run = try BinaryRun.run([
+            "reconcile", "--v1", sim + "/v1", "--v2", sim + "/v2", "--v2", sim + "/v2-api", "--switch", "2021-03-01",
+            "--out", tmp.path + "/r", "--run-date", "2022-01-01"
+        ])
+        #expect([0, 1].contains(run.status), "\(run.stderr)")
+        let kinds = Set(try Self.rows(tmp.path + "/r/differences.csv").map { $0[0] })
+        #expect(kinds.isDisjoint(with: ["transaction_missing_in_v2", "state_mismatch"]), "\(kinds)")
+        let figures = try SwitchEndToEndTests.summary(tmp.path + "/r")
+        #expect(Int(figures["statuses_after_v2_end"] ?? "") ?? 0 > 100, "\(figures)")
+        #expect(figures["statuses_after_v1_end"] == "0", "\(figures)")
+        #expect(Int(figures["v2_transactions_pending"] ?? "") ?? 0 > 50, "\(figures)")
+    }
+
     /// V2 notifications of renewals dropped after the switch: exactly their transactions are
     /// `transaction_missing_in_v2`, each dated by its purchase with Apple's transactionId in `v2_value`.
     @Test func droppedRenewalNotificationsAreExactlyTheTransactionsMissingInV2() throws {
