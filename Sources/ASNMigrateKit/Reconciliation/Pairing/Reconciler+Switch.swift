@@ -1,3 +1,5 @@
+import Foundation
+
 /// `reconcile --switch`: the engine's records of each switched environment read through `SwitchSeam`.
 extension Reconciler {
     /// What the seam checks give: rows, pending items, figures, and with `ReconcileOptions.keepsSwitchShares` each
@@ -49,6 +51,48 @@ extension Reconciler {
                 seam.figures.firstV1AfterSwitch = (r.sourceText(pool), r.time)
             }
         }
+        // The groups are independent: judged in ranges on the worker threads, merged in group order.
+        let workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let rangeSize = max(256, groups.count / (workers * 8) + 1)
+        let total = groups.count
+        let reachNow = reach
+        try? OrderedWorkers.run(
+            workers: workers, capacity: 2 * workers + 2,
+            produce: { feed in
+                var first = 0
+                while first < total, feed.add(first..<min(first + rangeSize, total)) { first += rangeSize }
+            },
+            process: { (range: Range<Int>) -> Seam in
+                judge(range, pairing, groups: groups, switched: switched, reach: reachNow, options: options)
+            },
+            consume: { (part: Seam) throws(ASNError) in
+                seam.differences += part.differences
+                seam.pending += part.pending
+                seam.shares += part.shares
+                seam.figures.liveAtSwitch += part.figures.liveAtSwitch
+                seam.figures.continuedInV2 += part.figures.continuedInV2
+                seam.figures.deliveredInBoth += part.figures.deliveredInBoth
+            })
+        seam.figures.awaitingV2 = seam.pending.count
+        for d in seam.differences {
+            switch d.kind {
+            case .silentInV2: seam.figures.silentInV2 += 1
+            case .renewalGap: seam.figures.renewalGap += 1
+            case .seamStateMismatch: seam.figures.seamStateMismatch += 1
+            default: break
+            }
+        }
+        return seam
+    }
+
+    /// The seam checks of the groups in `range`: their rows, pending items, shares, and the live, continued and
+    /// delivered-in-both counts (the figures' other counts are the caller's).
+    private static func judge(
+        _ range: Range<Int>, _ pairing: RecordPairing, groups: SubscriptionGroups, switched: [StringPool.Token: Int64],
+        reach: [StringPool.Token: Int64], options: ReconcileOptions
+    ) -> Seam {
+        let (pool, v1Records, v2Records) = (pairing.inputs.pool, pairing.inputs.v1Records, pairing.inputs.v2Records)
+        var seam = Seam(figures: SwitchFigures(dates: options.switchDates))
         var v1: [SwitchSeam.Record] = []
         var v2: [SwitchSeam.Record] = []
         // Each type and subtype text made once, not once per record.
@@ -59,7 +103,7 @@ extension Reconciler {
             names[token] = text
             return text
         }
-        for group in 0..<groups.count {
+        for group in range {
             let key = groups.keys[group]
             guard let instant = switched[key.environment] else { continue }
             var share = SwitchFigures.Share()
@@ -106,15 +150,6 @@ extension Reconciler {
             if outcome.live { seam.figures.liveAtSwitch += 1 }
             if outcome.continued { seam.figures.continuedInV2 += 1 }
             seam.figures.deliveredInBoth += outcome.deliveredInBoth
-        }
-        seam.figures.awaitingV2 = seam.pending.count
-        for d in seam.differences {
-            switch d.kind {
-            case .silentInV2: seam.figures.silentInV2 += 1
-            case .renewalGap: seam.figures.renewalGap += 1
-            case .seamStateMismatch: seam.figures.seamStateMismatch += 1
-            default: break
-            }
         }
         return seam
     }
