@@ -104,7 +104,7 @@ package enum MigrateCommand {
             return MigrateRun(settings: settings, console: console).run()
         } catch {
             console.diagnostic("asn-migrate migrate: \(ASNError.describe(error)); no output was written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
     }
 

@@ -160,7 +160,7 @@ package enum ReconcileCommand {
         } catch {
             console.diagnostic("asn-migrate reconcile: \(error.message)")
             // A partition folder that is incomplete or damaged is bad data, not a bad command line.
-            return error.code == .badShards ? .dataError : .usage
+            return ExitStatus(stoppedBy: error, otherwise: .usage)
         }
     }
 

@@ -24,7 +24,7 @@ package struct FetchJob {
     package func run() -> ExitStatus {
         do throws(ASNError) { try checkOutputs() } catch {
             say("\(error.message); nothing fetched")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         guard let (credentials, directory) = open() else { return .failure }
         var locks: [RunLock] = []
@@ -33,14 +33,14 @@ package struct FetchJob {
             locks = try lock(directory)
         } catch {
             say(error.description)
-            return error.code == .locked ? .locked : .failure
+            return ExitStatus(stoppedBy: error)
         }
         let plan: FetchPlan
         do {
             plan = try makePlan(directory)
         } catch {
             say("\(ASNError.describe(error)); nothing fetched")
-            return (error as? ASNError)?.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         let client = settings.client(credentials, baseURL: settings.baseURL)
         guard let (outcome, notFound) = fetch(plan, client: client, directory: directory) else { return .failure }

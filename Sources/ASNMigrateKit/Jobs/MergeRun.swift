@@ -37,7 +37,7 @@ package struct MergeRun {
             ).check()
         } catch {
             say("\(error.message); nothing written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         let destination: String
         do {
@@ -53,7 +53,7 @@ package struct MergeRun {
             merged = try ReportMerge.merge(shards, layouts: layouts)
         } catch {
             say("\(error.message); nothing written")
-            return error.code == .usage ? .usage : .dataError
+            return ExitStatus(stoppedBy: error, otherwise: .dataError)
         }
         if let status = write(merged.files, to: destination) { return status }
         return merged.layout.verdict(
@@ -104,7 +104,7 @@ package struct MergeRun {
             return nil
         } catch {
             say("\(error.description); nothing written")
-            return error.code == .locked ? .locked : .failure
+            return ExitStatus(stoppedBy: error)
         }
     }
 

@@ -75,7 +75,7 @@ package struct MigrateRun {
         let targets: Targets
         do throws(ASNError) { targets = try resolveTargets() } catch {
             console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         let table: MappingTable
         let selection: InputSelection
@@ -93,11 +93,11 @@ package struct MigrateRun {
         defer { for lock in locks { lock.release() } }
         do throws(ASNError) { try checkOutputs(against: selection.files) } catch {
             console.diagnostic("\(name): \(error.message); no output was written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         do throws(ASNError) { locks = try lock(targets) } catch {
             console.diagnostic("\(name): \(ASNError.describe(error)); no output was written")
-            return error.code == .locked ? .locked : .failure
+            return ExitStatus(stoppedBy: error)
         }
         var summary = MigrationSummary()
         summary.files = selection.files.count

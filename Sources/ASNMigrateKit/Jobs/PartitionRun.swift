@@ -99,11 +99,7 @@ package struct PartitionRun {
             return .success
         } catch {
             console.diagnostic("\(Self.name): \(error.description); nothing usable written")
-            switch error.code {
-            case .usage: return .usage
-            case .locked: return .locked
-            default: return .failure
-            }
+            return ExitStatus(stoppedBy: error)
         }
     }
 

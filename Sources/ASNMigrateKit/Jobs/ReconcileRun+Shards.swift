@@ -15,7 +15,7 @@ extension ReconcileRun {
             case .success(let folder): folders.append(folder)
             case .failure(let error):
                 console.diagnostic("\(name): \(ASNError.describe(error)); no report written")
-                return error.code == .usage ? .usage : .failure
+                return ExitStatus(stoppedBy: error)
             }
         }
         let written: [(name: String, bytes: [UInt8])]

@@ -118,7 +118,7 @@ package struct ReconcileRun {
         let inputs: Inputs
         do { inputs = try readInputs() } catch {
             console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
-            return (error as? ASNError)?.code == .badShards ? .dataError : .failure
+            return ExitStatus(stoppedBy: error)
         }
         if let problem = ReconcileRun.inputProblem(
             v1Files: inputs.v1.files, v2Files: inputs.v2Files, columnMap: inputs.columnMap,
@@ -129,13 +129,13 @@ package struct ReconcileRun {
         }
         do throws(ASNError) { try checkOutputs(inputs.v1.files + inputs.v2Files) } catch {
             console.diagnostic("\(Self.name): \(error.message); no report written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         var locks: [RunLock] = []
         defer { for lock in locks { lock.release() } }
         do throws(ASNError) { locks = try lock(destination) } catch {
             console.diagnostic("\(Self.name): \(error.description); no report written")
-            return error.code == .locked ? .locked : .failure
+            return ExitStatus(stoppedBy: error)
         }
         if let status = checkDatabases() { return status }
         warnAboutMissingInputs(inputs)
@@ -157,7 +157,7 @@ package struct ReconcileRun {
         case .success(let result): return finish(result, inputs: inputs, destination: destination)
         case .failure(let error):
             console.diagnostic("\(Self.name): \(ASNError.describe(error)); no report written")
-            return error.code == .usage ? .usage : Self.databaseStatus(error)
+            return ExitStatus(stoppedBy: error)
         }
     }
 
@@ -238,7 +238,7 @@ package struct ReconcileRun {
                 try PostgresReader(source: source).checkConnection()
             } catch {
                 console.diagnostic("\(Self.name): --\(source.side): \(error.message); no report written")
-                return Self.databaseStatus(error)
+                return ExitStatus(stoppedBy: error)
             }
         }
         return nil
@@ -372,11 +372,5 @@ package struct ReconcileRun {
         guard !force else { return nil }
         return SwappedSidesCheck.problem(
             v1: SwappedSidesCheck.look(files: v1Files), v2: SwappedSidesCheck.look(files: v2Files))
-    }
-
-    /// The exit status for a failed run: 75 for a database that could not be reached or dropped the connection,
-    /// 78 for a database set up wrong, else 2.
-    static func databaseStatus(_ error: any Error) -> ExitStatus {
-        (error as? ASNError).map { ExitStatus.failure(for: $0.code) } ?? .failure
     }
 }

@@ -86,7 +86,7 @@ package struct NightlyRun {
         // Checked before anything is written (the metrics file included): no output may be or lie inside an input.
         do throws(ASNError) { try checkOutputs(date: date) } catch {
             console.diagnostic("asn-migrate nightly: \(error.message); nothing was written")
-            return error.code == .usage ? .usage : .failure
+            return ExitStatus(stoppedBy: error)
         }
         var outcome = Outcome()
         outcome.status = night(date: date, startedAt: startedAt, outcome: &outcome)
@@ -187,7 +187,7 @@ package struct NightlyRun {
             } else {
                 log("\(error.description); the state is unchanged by this run and no report was written")
             }
-            return error.code == .usage ? .usage : ExitStatus.failure(for: error.code)
+            return ExitStatus(stoppedBy: error)
         }
     }
 

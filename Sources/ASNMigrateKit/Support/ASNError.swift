@@ -46,7 +46,7 @@ package struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConver
 /// The one error type of asn-migrate: a code, a message saying what went wrong and what to do, the location and the cause.
 package struct ASNError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; the raw value is stable and appears in reject reasons.
-    package enum Code: String, Sendable, Equatable {
+    package enum Code: String, Sendable, Equatable, CaseIterable {
         /// The command line was wrong (exit 64).
         case usage
         /// An input path could not be opened or read.

@@ -24,14 +24,31 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     /// Exit 75 (EX_TEMPFAIL) under the name that fits a database that cannot be reached now; the same code as `locked`.
     package static let temporaryFailure: ExitStatus = .locked
 
-    /// The status of a run that failed with an error of `code`: 75 for a database that could not be reached or dropped
-    /// the connection, 78 for a database source set up wrong, 77 for a token Apple refused, else 2.
-    package static func failure(for code: ASNError.Code) -> ExitStatus {
-        switch code {
-        case .databaseUnavailable: return .temporaryFailure
-        case .databaseConfiguration: return .configuration
-        case .unauthorized: return .unauthorized
-        default: return .failure
+    /// The error codes whose failures have an exit code of their own, each with the words of its row in the README's
+    /// exit-code table that name it (`ExitStatusTests` holds the two together); any other code is the step's own
+    /// failure status.
+    package static let errorCodeTable: [(code: ASNError.Code, status: ExitStatus, documentedAs: String)] = [
+        (.usage, .usage, "usage error"),
+        (.badShards, .dataError, "not one complete run"),
+        (.locked, .locked, "another run holds the lock"),
+        (.databaseUnavailable, .temporaryFailure, "PostgreSQL could not be reached"),
+        (.unauthorized, .unauthorized, "Apple refused the key"),
+        (.databaseConfiguration, .configuration, "PostgreSQL source is misconfigured")
+    ]
+
+    /// The status of a run that stopped on `error`: `errorCodeTable`'s for its code, else `otherwise` (the failure
+    /// status of the step that stopped: 2 unless that step says another, as `merge`'s check of the shards says 65).
+    /// Every command turns an error into its exit code here.
+    package init(stoppedBy error: ASNError, otherwise: ExitStatus = .failure) {
+        self = Self.errorCodeTable.first { $0.code == error.code }?.status ?? otherwise
+    }
+
+    /// The status of a run that stopped on `error`, an `ASNError` or not (another error is `otherwise`).
+    package init(stoppedBy error: any Error, otherwise: ExitStatus = .failure) {
+        if let error = error as? ASNError {
+            self.init(stoppedBy: error, otherwise: otherwise)
+        } else {
+            self = otherwise
         }
     }
 

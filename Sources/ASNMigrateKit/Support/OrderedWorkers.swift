@@ -5,8 +5,9 @@ import Foundation
 /// in production order, with at most `capacity` batches alive at once; every thread it starts has ended before
 /// `run` returns or rethrows.
 ///
-/// The one parallel runner of the tool: `migrate`'s pipeline and `reconcile`'s readers use it through
-/// `OrderedBatchRun` (batches of input records), the simulator directly (batches of subscribers).
+/// The parallel runner of the record pipelines: `migrate`'s pipeline and `reconcile`'s readers use it through
+/// `OrderedBatchRun` (batches of input records), the simulator directly (batches of subscribers). `fetch`'s requests,
+/// which need no order, run on `FetchRun`'s own threads.
 package enum OrderedWorkers {
     /// What the producing thread adds batches through.
     package struct Feed<Work: Sendable>: Sendable {

@@ -94,7 +94,7 @@ import Testing
             message, target: "database 'billing' on host 'db' port 5432 as user 'app'", needsPassword: needsPassword)
         #expect(error.code == code, "\(message)")
         #expect(error.message.contains("database 'billing' on host 'db' port 5432 as user 'app'"))
-        #expect(ExitStatus.failure(for: error.code).rawValue == (code == .databaseUnavailable ? 75 : 78))
+        #expect(ExitStatus(stoppedBy: error).rawValue == (code == .databaseUnavailable ? 75 : 78))
     }
 
     @Test(

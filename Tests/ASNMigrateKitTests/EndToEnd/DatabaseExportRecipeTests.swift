@@ -43,7 +43,7 @@ import Testing
 
     @Test(.enabled(if: serverBinariesPresent, "needs a PostgreSQL server on the machine"))
     func v1BodiesExportedWithPsqlMigrateAsTheOriginals() throws {
-        guard let server = PostgresServer() else { return } // could not start here: nothing to check
+        let server = try #require(PostgresServer(), "the PostgreSQL server did not start")
         defer { server.stop() }
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -88,7 +88,7 @@ import Testing
 
     @Test(.enabled(if: serverBinariesPresent, "needs a PostgreSQL server on the machine"))
     func v2RowsExportedWithCopyCSVReconcileThroughTheExampleMap() throws {
-        guard let server = PostgresServer() else { return }
+        let server = try #require(PostgresServer(), "the PostgreSQL server did not start")
         defer { server.stop() }
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -494,7 +494,7 @@ struct OutputSafetyEndToEndTests {
     /// opened for appending keeps what it held and stays the same file, never replaced by rename.
     @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
     func namingOurOwnStandardOutputAppendsThroughIt(path: String) throws {
-        guard let binary = BinaryRun.executable?.path else { return }
+        let binary = try #require(BinaryRun.executable).path
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
         let log = try tmp.write("log.jsonl", Array("KEEP\n".utf8))

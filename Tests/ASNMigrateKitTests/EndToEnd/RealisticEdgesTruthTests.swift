@@ -18,7 +18,7 @@ import Testing
         let data = tmp.path + "/sim"
         let report = tmp.path + "/report"
         let simulate = try BinaryRun.run([
-            "simulate", "--subscribers", "700", "--seed", String(seed), "--months", "3", "--inject", inject,
+            "simulate", "--subscribers", "400", "--seed", String(seed), "--months", "3", "--inject", inject,
             "--receipt-history", "2", "--realistic-edges", "--out", data
         ])
         #expect(simulate.status == 0, "\(simulate.stderr)")
@@ -56,7 +56,7 @@ import Testing
     func injectedFaultsAreExactlyTheTruth(seed: Int) throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
-        let run = try simulateAndReconcile(seed: seed, inject: "0.05", in: tmp)
+        let run = try simulateAndReconcile(seed: seed, inject: "0.09", in: tmp)
         #expect(run.status == 1)
         let truth = try read(run.data + "/truth.csv")
         #expect(truth.split(separator: "\n").count > 15, "the run injected a meaningful number of faults")

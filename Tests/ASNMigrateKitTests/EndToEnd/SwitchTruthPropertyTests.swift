@@ -28,7 +28,7 @@ import Testing
         let data = tmp.path + "/sim"
         let simulate = try BinaryRun.run(
             [
-                "simulate", "--subscribers", "900", "--seed", simSeed, "--months", "6", "--inject", rate,
+                "simulate", "--subscribers", "450", "--seed", simSeed, "--months", "6", "--inject", rate,
                 "--receipt-history", "3", "--out", data
             ] + switches)
         #expect(simulate.status == 0, "\(simulate.stderr)")

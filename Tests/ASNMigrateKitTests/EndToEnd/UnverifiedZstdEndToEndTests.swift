@@ -3,18 +3,12 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Whether libzstd can be loaded here (the suite's condition; a static of the suite itself cannot be named there).
-private let libzstdLoads: Bool = {
-    if case .success = ZstdLibrary.shared { return true }
-    return false
-}()
-
 /// Zstd frames written without a content checksum (as `ZSTD_compress` writes them) cannot be
 /// checked, so damage in them would pass. They are counted (`unverified_frames` in `summary.csv`) and warned about
 /// once per file; `--require-checksums` makes such a file one reject.
 @Suite(
     .enabled(if: BinaryRun.executable != nil, "needs the built asn-migrate executable"),
-    .enabled(if: libzstdLoads, "needs libzstd (libzstd.so.1)"))
+    .enabled(if: MachineTools.libzstd, "needs libzstd (libzstd.so.1)"))
 struct UnverifiedZstdEndToEndTests {
     /// Whether the `zstd` tool is installed (it writes checksummed frames by default).
     static let zstdTool: String? = ["/usr/bin/zstd", "/usr/local/bin/zstd"].first {

@@ -4,12 +4,6 @@ import Testing
 
 @testable import ASNMigrateKit
 
-/// Whether libzstd can be loaded here.
-private let libzstdLoads: Bool = {
-    if case .success = ZstdLibrary.shared { return true }
-    return false
-}()
-
 /// `--max-record-bytes` and `--require-checksums` belong to the run that was given them, and so do the zstd frames
 /// its readers found unverified: runs in one process (the library's Swift API, or the tests) never see each other's.
 @Suite struct InputReadingTests {
@@ -45,7 +39,7 @@ private let libzstdLoads: Bool = {
         #expect(whole.allSatisfy { if case .record = $0 { true } else { false } } && whole.count == 2)
     }
 
-    @Test(.enabled(if: libzstdLoads, "needs libzstd (libzstd.so.1)"))
+    @Test(.enabled(if: MachineTools.libzstd, "needs libzstd (libzstd.so.1)"))
     func unverifiedFramesAreReportedByTheRunThatReadThemOnly() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -80,7 +74,7 @@ private let libzstdLoads: Bool = {
         }
     }
 
-    @Test(.enabled(if: libzstdLoads, "needs libzstd (libzstd.so.1)"))
+    @Test(.enabled(if: MachineTools.libzstd, "needs libzstd (libzstd.so.1)"))
     func requireChecksumsHoldsForItsRunOnly() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }

@@ -135,9 +135,9 @@ import Testing
         }
     }
 
-    @Test func theStateAnswersTheReadmesQueriesInTheSqlite3Shell() throws {
+    @Test(.enabled(if: MachineTools.sqlite3Shell, "needs the sqlite3 shell"))
+    func theStateAnswersTheReadmesQueriesInTheSqlite3Shell() throws {
         let shell = "/usr/bin/sqlite3"
-        guard FileManager.default.isExecutableFile(atPath: shell) else { return }
         let data = try SimulatedLines(["--subscribers", "10", "--seed", "4", "--months", "1", "--inject", "0.2"])
         let w = try NightlyWorkspace()
         defer { w.remove() }

@@ -241,15 +241,8 @@ import Testing
     }
 
     /// A second opinion where the machine has it: PyYAML reads each manifest as the same data (skipped without it).
-    @Test func pyYAMLReadsTheManifestsAlike() throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import yaml"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return }
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else { return }
+    @Test(.enabled(if: MachineTools.pyYAML, "needs python3 with PyYAML"))
+    func pyYAMLReadsTheManifestsAlike() throws {
         for block in try Self.blocks(Self.section(), language: "yaml") {
             let process = Process()
             let input = Pipe()

@@ -89,7 +89,7 @@ import Testing
     @Test func truthRowsDescribeTheInjectedFaults() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let run = try SimulationFixture.run(subscribers: 400, seed: 41, months: 6, inject: 0.08, into: directory)
+        let run = try SimulationFixture.run(subscribers: 250, seed: 41, months: 6, inject: 0.12, into: directory)
         let mapper = try SimulationFixture.mapper()
 
         var v1BySource: [String: RawRecord] = [:]
@@ -122,7 +122,7 @@ import Testing
             kinds.insert(cell("kind"))
             if cell("kind").hasPrefix("missing_in_") {
                 // A dropped twin lies well inside the data, where reconcile calls it missing, not pending.
-                let options = SimulationOptions(subscribers: 400, seed: 41, months: 6)
+                let options = SimulationOptions(subscribers: 250, seed: 41, months: 6)
                 let at = try #require(Timestamp.parseUTCDayOrInstant(cell("event_date"))?.ms)
                 #expect(
                     at - FaultInjector.edgeMargin > options.start && at + FaultInjector.edgeMargin < options.end,
