@@ -49,7 +49,47 @@ enum ReconcileBench {
             ], records: v1Records + v2Records, inputBytes: set.v1Bytes + set.v2Bytes, targets: (8, 3), folder: folder,
             results: results)
         try compareAPIView(best, binary: binary, set: set, folder: folder, runs: runs, results: results)
+        try compareSwitch(binary: binary, set: set, folder: folder, runs: runs, results: results)
         return figures
+    }
+
+    /// The switch's target: the data set cut at 2021-07-01 (V1's months before it, V2's from it on, linked, not
+    /// copied), `reconcile --switch 2021-07-01` against plain `reconcile` on the same files, best of `runs` each,
+    /// alternating; within 1.2x its wall time.
+    static func compareSwitch(
+        binary: String, set: BenchData.DataSet, folder: String, runs: Int, results: BenchResults
+    ) throws {
+        let cut = "\(folder)/switch-cut"
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: cut)
+        for (side, keeps) in [("v1", { (name: String) in name < "2021-07" }), ("v2", { $0 >= "2021-07" })] {
+            try manager.createDirectory(atPath: "\(cut)/\(side)", withIntermediateDirectories: true)
+            for name in try manager.contentsOfDirectory(atPath: "\(set.directory)/\(side)").sorted() where keeps(name) {
+                try manager.linkItem(atPath: "\(set.directory)/\(side)/\(name)", toPath: "\(cut)/\(side)/\(name)")
+            }
+        }
+        var plain = Figures(best: ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0), worstRSS: 0)
+        var switched = plain
+        for _ in 0..<runs {
+            let p = try bestOf(
+                1, binary: binary, v1: "\(cut)/v1", v2: "\(cut)/v2", out: "\(folder)/switch-plain-report",
+                what: "reconcile on the cut data")
+            let s = try bestOf(
+                1, binary: binary, v1: "\(cut)/v1", v2: "\(cut)/v2", out: "\(folder)/switch-report",
+                what: "reconcile --switch", extra: ["--switch", "2021-07-01"])
+            if p.best.seconds < plain.best.seconds { plain.best = p.best }
+            if s.best.seconds < switched.best.seconds { switched.best = s.best }
+        }
+        let ratio = switched.best.seconds / plain.best.seconds
+        say(
+            "reconcile --switch 2021-07-01 on the data cut there: \(fixed(switched.best.seconds, 2)) s wall, CPU \(fixed(switched.best.cpuSeconds, 2)) s; plain reconcile on the same files \(fixed(plain.best.seconds, 2)) s wall, CPU \(fixed(plain.best.cpuSeconds, 2)) s (best of \(runs) each, alternating)"
+        )
+        say(
+            "target (switch): within 1.2x plain reconcile's wall time: \(ratio <= 1.2 ? "met" : "NOT met") (\(fixed(ratio, 2))x)"
+        )
+        results.add(
+            "reconcile --switch: wall time / plain reconcile's on the same cut files", figure: "\(fixed(ratio, 2))x",
+            target: "<= 1.2x", met: ratio <= 1.2)
     }
 
     /// The API-view targets: the same V1 archive against Apple's API view of the same subscribers
@@ -85,15 +125,15 @@ enum ReconcileBench {
             met: worstRSS <= apiRSSTarget)
     }
 
-    /// `reconcile --v1 v1 --v2 v2 --out out` run `runs` times: the fastest run and the highest peak RSS; a run that
+    /// `reconcile --v1 v1 --v2 v2 --out out` (and `extra`) run `runs` times: the fastest run and the highest peak RSS; a run that
     /// exits with neither 0 nor 1 stops the benchmark, naming `what`.
-    static func bestOf(_ runs: Int, binary: String, v1: String, v2: String, out: String, what: String) throws
-        -> Figures
-    {
+    static func bestOf(
+        _ runs: Int, binary: String, v1: String, v2: String, out: String, what: String, extra: [String] = []
+    ) throws -> Figures {
         var figures = Figures(best: ChildProcess.Result(seconds: .infinity, status: 0, maxRSS: 0), worstRSS: 0)
         for _ in 0..<runs {
             let result = try ChildProcess.run(
-                binary, ["reconcile", "--v1", v1, "--v2", v2, "--out", out, "--run-date", "2024-01-01"])
+                binary, ["reconcile", "--v1", v1, "--v2", v2, "--out", out, "--run-date", "2024-01-01"] + extra)
             guard result.status == 0 || result.status == 1 else {
                 throw BenchError("\(what) exited with \(result.status)")
             }
