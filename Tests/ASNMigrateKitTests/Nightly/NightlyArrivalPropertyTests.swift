@@ -56,14 +56,83 @@ import Testing
         ] + NightlyWorkspace.timeless
     }
 
-    /// One `reconcile` over every file under `work/in` at run date `date`, into `work/reconcile`.
-    private static func reconcile(_ work: String, at date: String) {
+    /// One `reconcile` over every file under `work/in` at run date `date` (with `extra` flags), into `work/reconcile`.
+    private static func reconcile(_ work: String, at date: String, _ extra: [String] = []) {
         _ = ASNMigrateCLI.run(
             [
                 "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
                 "--run-date", date
-            ],
+            ] + extra,
             console: CapturedConsole().console)
+    }
+
+    /// Runs every night of a schedule: each night's batches arrive, then `nightly` runs (killed first at a random step
+    /// on one random night when `kills`, and re-run on one night in four, which must change nothing); `after` sees
+    /// each night's status and the schedule's description so far.
+    private static func runNights(
+        _ batches: [Batch], nightly: [String], dates: [String], work: String, kills: Bool,
+        random: inout SplitMix64, schedule: inout [String],
+        after: (Int, ASNMigrateKit.ExitStatus, String) throws -> Void = {
+            _, _, _ in
+        }
+    ) throws {
+        let killNight = Int(random.next() % UInt64(dates.count))
+        for night in dates.indices {
+            for (n, batch) in batches.enumerated() where batch.night == night {
+                try (batch.lines.joined(separator: "\n") + "\n").write(
+                    toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
+            }
+            if kills, night == killNight {
+                // A run of this night killed (SIGKILL) at a random step; the next run of the night carries on.
+                let step = NightlyKill.steps[Int(random.next() % UInt64(NightlyKill.steps.count))]
+                schedule.append("night \(night) killed at \(step)")
+                #expect(
+                    try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]),
+                    "\(schedule.joined(separator: "; "))")
+            }
+            let captured = CapturedConsole()
+            let status = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: captured.console)
+            #expect(
+                [.success, .findings, .sanityCheckFailed].contains(status),
+                "\(schedule.joined(separator: "; ")): \(captured.stderr)")
+            if random.next() % 4 == 0 {
+                // A re-run of the same night changes nothing.
+                let again = ASNMigrateCLI.run(
+                    nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
+                #expect(again == status, "re-run of night \(night): \(schedule.joined(separator: "; "))")
+            }
+            try after(night, status, schedule.joined(separator: "; "))
+        }
+    }
+
+    /// Expects the last night's reports to be what `work/reconcile` says: long after the settle time, open items
+    /// equal its differences and the pending ones its pending (only edge items, unless `edgeOnly` is false, when
+    /// `awaiting_v2` items wait too); just after the data, young items are held back (settle), so the two together
+    /// equal reconcile's differences and pending, an unpaired record named pending or missing alike. Returns
+    /// reconcile's differences.
+    private static func expectLastNightEqualsReconcile(
+        work: String, last: String, farLast: Bool, description: String, edgeOnly: Bool = true
+    ) throws -> [String] {
+        let differences = try Self.rows(work + "/reconcile/differences.csv")
+        let pending = try Self.rows(work + "/reconcile/pending.csv")
+        let open = try Self.rows(work + "/Reports/\(last)/open.csv")
+        let held = try Self.heldRows(work + "/Reports/\(last)/pending.csv")
+        if farLast {
+            #expect(
+                open == differences,
+                "\(description)\nonly nightly: \(Set(open).subtracting(differences))\nonly reconcile: \(Set(differences).subtracting(open))"
+            )
+            if edgeOnly { #expect(held.allSatisfy { $0.reason == "edge" }, "\(description)") }
+            #expect(held.map(\.row).sorted() == pending, "\(description)")
+        } else {
+            let nightlyAll = (open + held.map(\.row)).map(Self.unpairedAlike).sorted()
+            let reconcileAll = (differences + pending).map(Self.unpairedAlike).sorted()
+            #expect(
+                nightlyAll == reconcileAll,
+                "\(description)\nonly nightly: \(Set(nightlyAll).subtracting(reconcileAll))\nonly reconcile: \(Set(reconcileAll).subtracting(nightlyAll))"
+            )
+        }
+        return differences
     }
 
     /// Run dates: spread over the data's months, then just after the data, or a year later on two nights (so a night
@@ -126,62 +195,18 @@ import Testing
             // night's merged shard folders must be the unsharded night's CSV files byte for byte.
             let shards = seed % 8 == 1 ? 2 + Int(random.next() % 3) : 0
             if shards > 0 { schedule.append("also in \(shards) shards") }
-            let killNight = Int(random.next() % UInt64(nights))
-            for night in 0..<nights {
-                for (n, batch) in batches.enumerated() where batch.night == night {
-                    try (batch.lines.joined(separator: "\n") + "\n").write(
-                        toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
-                }
-                if seed % 20 == 7, night == killNight {
-                    // A run of this night killed (SIGKILL) at a random step; the next run of the night carries on.
-                    let step = NightlyKill.steps[Int(random.next() % UInt64(NightlyKill.steps.count))]
-                    schedule.append("night \(night) killed at \(step)")
-                    #expect(
-                        try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]),
-                        "\(schedule.joined(separator: "; "))")
-                }
-                let captured = CapturedConsole()
-                let status = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: captured.console)
-                #expect(
-                    [.success, .findings, .sanityCheckFailed].contains(status),
-                    "\(schedule.joined(separator: "; ")): \(captured.stderr)")
-                if random.next() % 4 == 0 {
-                    // A re-run of the same night changes nothing.
-                    let again = ASNMigrateCLI.run(
-                        nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
-                    #expect(again == status, "re-run of night \(night): \(schedule.joined(separator: "; "))")
-                }
+            try Self.runNights(
+                batches, nightly: nightly, dates: dates, work: work, kills: seed % 20 == 7, random: &random,
+                schedule: &schedule
+            ) { night, status, description in
                 if shards > 0 {
-                    try Self.checkShards(
-                        shards, work: work, date: dates[night], status: status,
-                        schedule: schedule.joined(separator: "; "))
+                    try Self.checkShards(shards, work: work, date: dates[night], status: status, schedule: description)
                 }
             }
             let last = dates[nights - 1]
             Self.reconcile(work, at: last)
-            let differences = try Self.rows(work + "/reconcile/differences.csv")
-            let pending = try Self.rows(work + "/reconcile/pending.csv")
-            let open = try Self.rows(work + "/Reports/\(last)/open.csv")
-            let held = try Self.heldRows(work + "/Reports/\(last)/pending.csv")
-            let description = schedule.joined(separator: "; ")
-            if farLast {
-                // Long after the settle time: open = differences, and only edge items still wait, = reconcile's pending.
-                #expect(
-                    open == differences,
-                    "\(description)\nonly nightly: \(Set(open).subtracting(differences))\nonly reconcile: \(Set(differences).subtracting(open))"
-                )
-                #expect(held.allSatisfy { $0.reason == "edge" }, "\(description)")
-                #expect(held.map(\.row).sorted() == pending, "\(description)")
-            } else {
-                // Just after the data, young items are held back (settle): together, the same rows as reconcile's
-                // differences and pending, an unpaired record named pending or missing alike.
-                let nightlyAll = (open + held.map(\.row)).map(Self.unpairedAlike).sorted()
-                let reconcileAll = (differences + pending).map(Self.unpairedAlike).sorted()
-                #expect(
-                    nightlyAll == reconcileAll,
-                    "\(description)\nonly nightly: \(Set(nightlyAll).subtracting(reconcileAll))\nonly reconcile: \(Set(reconcileAll).subtracting(nightlyAll))"
-                )
-            }
+            let differences = try Self.expectLastNightEqualsReconcile(
+                work: work, last: last, farLast: farLast, description: schedule.joined(separator: "; "))
             compared += 1
             if !differences.isEmpty { withDifferences += 1 }
             try? FileManager.default.removeItem(atPath: work)
@@ -261,55 +286,15 @@ import Testing
             }
             let work = tmp.path + "/w\(seed)"
             let nightly = try Self.nightly(work) + switchArguments
-            let killNight = Int(random.next() % UInt64(nights))
-            for night in 0..<nights {
-                for (n, batch) in batches.enumerated() where batch.night == night {
-                    try (batch.lines.joined(separator: "\n") + "\n").write(
-                        toFile: "\(work)/in/\(batch.side)/b\(n).jsonl", atomically: true, encoding: .utf8)
-                }
-                if seed % 10 == 3, night == killNight {
-                    let step = NightlyKill.steps[Int(random.next() % UInt64(NightlyKill.steps.count))]
-                    schedule.append("night \(night) killed at \(step)")
-                    #expect(
-                        try NightlyKill.killAt(step, nightly + ["--run-date", dates[night]]),
-                        "\(schedule.joined(separator: "; "))")
-                }
-                let captured = CapturedConsole()
-                let status = ASNMigrateCLI.run(nightly + ["--run-date", dates[night]], console: captured.console)
-                #expect(
-                    [.success, .findings, .sanityCheckFailed].contains(status),
-                    "\(schedule.joined(separator: "; ")): \(captured.stderr)")
-                if random.next() % 4 == 0 {
-                    let again = ASNMigrateCLI.run(
-                        nightly + ["--run-date", dates[night]], console: CapturedConsole().console)
-                    #expect(again == status, "re-run of night \(night): \(schedule.joined(separator: "; "))")
-                }
-            }
+            try Self.runNights(
+                batches, nightly: nightly, dates: dates, work: work, kills: seed % 10 == 3, random: &random,
+                schedule: &schedule)
             let last = dates[nights - 1]
-            _ = ASNMigrateCLI.run(
-                [
-                    "reconcile", "--v1", work + "/in/v1", "--v2", work + "/in/v2", "--out", work + "/reconcile",
-                    "--run-date", last
-                ] + switchArguments, console: CapturedConsole().console)
-            let differences = try Self.rows(work + "/reconcile/differences.csv")
-            let pending = try Self.rows(work + "/reconcile/pending.csv")
-            let open = try Self.rows(work + "/Reports/\(last)/open.csv")
-            let held = try Self.heldRows(work + "/Reports/\(last)/pending.csv")
+            Self.reconcile(work, at: last, switchArguments)
             let description = schedule.joined(separator: "; ")
-            if farLast {
-                #expect(
-                    open == differences,
-                    "\(description)\nonly nightly: \(Set(open).subtracting(differences))\nonly reconcile: \(Set(differences).subtracting(open))"
-                )
-                #expect(held.map(\.row).sorted() == pending, "\(description)")
-            } else {
-                let nightlyAll = (open + held.map(\.row)).map(Self.unpairedAlike).sorted()
-                let reconcileAll = (differences + pending).map(Self.unpairedAlike).sorted()
-                #expect(
-                    nightlyAll == reconcileAll,
-                    "\(description)\nonly nightly: \(Set(nightlyAll).subtracting(reconcileAll))\nonly reconcile: \(Set(reconcileAll).subtracting(nightlyAll))"
-                )
-            }
+            let differences = try Self.expectLastNightEqualsReconcile(
+                work: work, last: last, farLast: farLast, description: description, edgeOnly: false)
+            let pending = try Self.rows(work + "/reconcile/pending.csv")
             // The figures: counted alike, whichever night each record arrived.
             let ours = try Self.metrics(work + "/Reports/\(last)/summary.csv")
             let theirs = try Self.metrics(work + "/reconcile/summary.csv")
