@@ -401,7 +401,7 @@ package struct TransactionReconciler: Sendable {
         let reach = switched.reach[environment]
         // Whether the V2 notifications reach past `moment` by more than the window: else the notification may come.
         let reached = { (moment: Int64) in reach.map { $0 - window >= moment } ?? false }
-        if t.type == "Auto-Renewable Subscription" {
+        if t.type == V2Builder.autoRenewableType {
             if let key, switched.notified.contains(key) { return .notified }
             return reached(t.purchaseDate ?? Int64.max) ? .missingInNotifications : .pending
         }
