@@ -6,13 +6,6 @@ import Testing
 /// `reconcile --switch` with Apple's view on the V2 side, through the built binary (README, The day you switch): our
 /// records are V1 before the switch and the V2 notifications after it, and Apple's view is compared with them.
 @Suite struct SwitchAPIViewEndToEndTests {
-    /// The rows of a report file, without its header.
-    private static func rows(_ path: String) throws -> [[String]] {
-        var reader = CSVReader(path: path)
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        return (try reader.feed(bytes) + reader.finish()).map(\.fields)
-    }
-
     /// A simulated switch, with Apple's view of every subscription.
     private static func simulate(_ tmp: TemporaryDirectory, seed: Int, switchDate: String) throws -> String {
         let out = tmp.path + "/sim\(seed)"
@@ -56,8 +49,8 @@ import Testing
             "--out", tmp.path + "/r", "--run-date", "2022-01-01"
         ])
         #expect([0, 1].contains(run.status), "\(run.stderr)")
-        let figures = try SwitchEndToEndTests.summary(tmp.path + "/r")
-        let kinds = Set(try Self.rows(tmp.path + "/r/differences.csv").map { $0[0] })
+        let figures = try ReportFiles.summary(tmp.path + "/r")
+        let kinds = Set(try ReportFiles.rows(tmp.path + "/r/differences.csv").map { $0[0] })
         #expect(!kinds.contains("transaction_missing_in_v2"), "\(kinds)")
         #expect(!kinds.contains("state_mismatch"), "\(kinds)")
         if !switchDate.contains("=") {
@@ -87,9 +80,9 @@ import Testing
             "--out", tmp.path + "/r", "--run-date", "2022-01-01"
         ])
         #expect([0, 1].contains(run.status), "\(run.stderr)")
-        let kinds = Set(try Self.rows(tmp.path + "/r/differences.csv").map { $0[0] })
+        let kinds = Set(try ReportFiles.rows(tmp.path + "/r/differences.csv").map { $0[0] })
         #expect(kinds.isDisjoint(with: ["transaction_missing_in_v2", "state_mismatch"]), "\(kinds)")
-        let figures = try SwitchEndToEndTests.summary(tmp.path + "/r")
+        let figures = try ReportFiles.summary(tmp.path + "/r")
         #expect(Int(figures["statuses_after_v2_end"] ?? "") ?? 0 > 100, "\(figures)")
         #expect(figures["statuses_after_v1_end"] == "0", "\(figures)")
         #expect(Int(figures["v2_transactions_pending"] ?? "") ?? 0 > 50, "\(figures)")
@@ -133,10 +126,12 @@ import Testing
             "--out", tmp.path + "/r", "--run-date", "2022-01-01"
         ])
         #expect(run.status == 1, "\(run.stderr)")
-        let missing = try Self.rows(tmp.path + "/r/differences.csv").filter { $0[0] == "transaction_missing_in_v2" }
+        let missing = try ReportFiles.rows(tmp.path + "/r/differences.csv").filter {
+            $0[0] == "transaction_missing_in_v2"
+        }
         #expect(Set(missing.map { $0[12] }) == dropped.subtracting(carried), "\(missing)")
         #expect(missing.allSatisfy { $0[10] == "transactionId" && $0[11].isEmpty && !$0[4].isEmpty })
-        let figures = try SwitchEndToEndTests.summary(tmp.path + "/r")
+        let figures = try ReportFiles.summary(tmp.path + "/r")
         #expect(figures["transaction_missing_in_v2"] == String(missing.count))
     }
 }

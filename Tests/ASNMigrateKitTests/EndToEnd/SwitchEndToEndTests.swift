@@ -24,17 +24,6 @@ import Testing
         return (tmp.path + "/cut/v1", tmp.path + "/cut/v2")
     }
 
-    /// The `summary.csv` of a report folder as a dictionary.
-    static func summary(_ folder: String) throws -> [String: String] {
-        let text = try String(contentsOfFile: folder + "/summary.csv", encoding: .utf8)
-        var figures: [String: String] = [:]
-        for line in text.split(separator: "\n").dropFirst() {
-            let cells = line.split(separator: ",", maxSplits: 1).map(String.init)
-            if cells.count == 2 { figures[cells[0]] = cells[1] }
-        }
-        return figures
-    }
-
     @Test func aBadDateOrEnvironmentIsAUsageErrorThatWritesNothing() throws {
         let tmp = try TemporaryDirectory()
         defer { tmp.remove() }
@@ -90,7 +79,7 @@ import Testing
         #expect(switched.status == 0, "clean switched data has no differences: \(switched.stderr)")
         let differences = try String(contentsOfFile: out + "/differences.csv", encoding: .utf8)
         #expect(differences.split(separator: "\n").count == 1, "\(differences)")
-        let figures = try Self.summary(out)
+        let figures = try ReportFiles.summary(out)
         let live = Int(figures["live_at_switch"] ?? "") ?? 0
         let continued = Int(figures["continued_in_v2"] ?? "") ?? -1
         #expect(live > 50, "\(figures)")
@@ -112,7 +101,7 @@ import Testing
             "reconcile", "--v1", v1, "--v2", v2, "--out", tmp.path + "/early", "--switch", "production=2021-02-15",
             "--switch", "sandbox=2021-02-15"
         ])
-        let earlyFigures = try Self.summary(tmp.path + "/early")
+        let earlyFigures = try ReportFiles.summary(tmp.path + "/early")
         #expect((Int(earlyFigures["v1_after_switch"] ?? "") ?? 0) > 0, "\(earlyFigures)")
         #expect(earlyFigures["v2_before_switch"] == "0")
         #expect(early.stderr.contains("warning: v1_after_switch"), "\(early.stderr)")
@@ -120,13 +109,13 @@ import Testing
         let late = try BinaryRun.run([
             "reconcile", "--v1", v1, "--v2", v2, "--out", tmp.path + "/late", "--switch", "2021-03-15"
         ])
-        let lateFigures = try Self.summary(tmp.path + "/late")
+        let lateFigures = try ReportFiles.summary(tmp.path + "/late")
         #expect((Int(lateFigures["v2_before_switch"] ?? "") ?? 0) > 0, "\(lateFigures)")
         #expect(late.stderr.contains("warning: v2_before_switch"), "\(late.stderr)")
         // Without a switch date the report has none of the switch's rows.
         let plain = try BinaryRun.run(["reconcile", "--v1", v1, "--v2", v2, "--out", tmp.path + "/plain"])
         #expect(plain.status == 0)
-        #expect(try Self.summary(tmp.path + "/plain")["live_at_switch"] == nil)
+        #expect(try ReportFiles.summary(tmp.path + "/plain")["live_at_switch"] == nil)
     }
 
     @Test func theReadmesSwitchCommandsRunAndThePageOpensWithTheSentence() throws {
@@ -148,7 +137,7 @@ import Testing
         let truth = try String(contentsOfFile: tmp.path + "/.sample-out/switch/truth.csv", encoding: .utf8)
         #expect(
             try ReportFiles.withoutPrice(String(contentsOfFile: report + "/differences.csv", encoding: .utf8)) == truth)
-        let figures = try Self.summary(report)
+        let figures = try ReportFiles.summary(report)
         let rows = truth.split(separator: "\n").dropFirst().map {
             $0.split(separator: ",", omittingEmptySubsequences: false)
         }

@@ -296,8 +296,8 @@ import Testing
                 work: work, last: last, farLast: farLast, description: description, edgeOnly: false)
             let pending = try Self.rows(work + "/reconcile/pending.csv")
             // The figures: counted alike, whichever night each record arrived.
-            let ours = try Self.metrics(work + "/Reports/\(last)/summary.csv")
-            let theirs = try Self.metrics(work + "/reconcile/summary.csv")
+            let ours = try ReportFiles.summary(work + "/Reports/\(last)")
+            let theirs = try ReportFiles.summary(work + "/reconcile")
             var figures = [
                 "live_at_switch", "continued_in_v2", "delivered_in_both", "v1_after_switch", "v2_before_switch",
                 "awaiting_v2"
@@ -315,15 +315,6 @@ import Testing
         // Not vacuous: the seam's kinds are found, and some subscription waits for V2 on the last night.
         #expect(kinds.isSuperset(of: ["silent_in_v2", "renewal_gap", "seam_state_mismatch"]), "\(kinds)")
         #expect(awaited > 0, "some schedule ends with a subscription awaiting_v2")
-    }
-
-    /// `summary.csv`'s metrics by name.
-    private static func metrics(_ path: String) throws -> [String: String] {
-        var reader = CSVReader(path: path)
-        let records = try reader.feed(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) + reader.finish()
-        var metrics: [String: String] = [:]
-        for record in records where record.fields.count >= 2 { metrics[record.fields[0]] = record.fields[1] }
-        return metrics
     }
 
     // MARK: - Apple's API view

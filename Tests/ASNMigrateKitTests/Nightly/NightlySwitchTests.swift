@@ -27,14 +27,10 @@ import Testing
         let run = try BinaryRun.run(
             ["reconcile", "--v1", w.v1, "--v2", w.v2, "--out", out, "--run-date", date] + extra)
         #expect([0, 1].contains(run.status), "\(run.stderr)")
-        func rows(_ name: String) throws -> [[String]] {
-            var reader = CSVReader(path: name)
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)))
-            return (try reader.feed(bytes) + reader.finish()).map(\.fields)
-        }
-        var summary: [String: String] = [:]
-        for row in try rows("summary.csv") where row.count >= 2 { summary[row[0]] = row[1] }
-        return (try rows("differences.csv"), try rows("pending.csv"), summary)
+        return (
+            try ReportFiles.rows(out + "/differences.csv"), try ReportFiles.rows(out + "/pending.csv"),
+            try ReportFiles.summary(out)
+        )
     }
 
     /// A V1 record arriving alone on a later night is judged by how far every V2 notification in the state reaches,

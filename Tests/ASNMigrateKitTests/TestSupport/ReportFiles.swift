@@ -15,6 +15,13 @@ enum ReportFiles {
         }
         return metrics
     }
+
+    /// The rows of a written CSV report file, each as its cells, without the header.
+    static func rows(_ path: String) throws -> [[String]] {
+        var reader = CSVReader(path: path)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        return (try reader.feed(bytes) + reader.finish()).map(\.fields)
+    }
 }
 
 extension ReportFiles {
