@@ -76,7 +76,8 @@ package struct SubscriptionStatusComparison: Sendable {
                 duplicates += 1
                 continue
             }
-            var facts = factsOf(key)
+            // The facts are read only for a status that is compared.
+            let facts: [StateFact]?
             if let switched, let switchInstant = switched.dates.instant(of: status.environment),
                 fetchedAt >= switchInstant
             {
@@ -85,11 +86,13 @@ package struct SubscriptionStatusComparison: Sendable {
                     continue
                 }
                 let after = switched.facts[key] ?? []
-                let before = (facts ?? []).filter { $0.time < switchInstant }
+                let before = (factsOf(key) ?? []).filter { $0.time < switchInstant }
                 facts = before.isEmpty && after.isEmpty ? nil : before + after
             } else if let archiveEnd, archiveEnd < fetchedAt - options.window {
                 afterEnd += 1
                 continue
+            } else {
+                facts = factsOf(key)
             }
             let instant = fetchedAt
             guard let facts,
