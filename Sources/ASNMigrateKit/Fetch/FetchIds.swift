@@ -8,9 +8,9 @@ package enum FetchIds {
         var ids: Set<String> = []
         var records = 0
         let table = try MappingTable.builtIn()
-        try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(.files(files)) { batch in
-            records += batch.outcomes.count
-            for facts in batch.facts where facts.environment == environment {
+        try V1FactsPipeline(table: table, receipts: .init()).run(.files(files)) { batch in
+            records += batch.items.count
+            for facts in batch.receipts.lazy.map(\.facts) where facts.environment == environment {
                 if let id = facts.subscriptionId, isId(id) { ids.insert(id) }
                 for transaction in facts.transactions {
                     if let id = transaction.originalTransactionId, isId(id) { ids.insert(id) }

@@ -136,20 +136,22 @@ struct ReconcilePass {
         try V1FactsPipeline(table: inputs.table).run(v1Source, consume: consume)
     }
 
-    /// Against Apple's API view: the same parallel pass also reads every V1 record's transactions.
+    /// Against Apple's API view: the same parallel pass also reads every V1 record's receipt facts.
     private func readV1WithTransactions(into state: State) throws {
         let kept = state.transactions.statusSubscriptions
         state.collector = V1TransactionCollector(statusSubscriptions: kept)
-        let consume = { (batch: TransactionFactsPipeline.Batch) in
-            state.progress.advance(bytes: batch.inputBytes, records: batch.outcomes.count)
-            for outcome in batch.outcomes { state.reconciler.addV1(outcome) }
-            // The workers made each record's state facts: this thread only merges.
-            for (at, facts) in batch.facts.enumerated() {
-                state.collector.add(facts, stateFacts: kept.isEmpty ? [] : batch.stateFacts[at])
+        let consume = { (batch: V1FactsPipeline.Batch) in
+            state.progress.advance(bytes: batch.inputBytes, records: batch.items.count)
+            for item in batch.items {
+                switch item {
+                case .rejected(let error): state.reconciler.addV1Reject(error)
+                case .facts(let facts): state.reconciler.add(facts, texts: batch.texts)
+                }
             }
+            // The workers made each record's state facts: this thread only merges.
+            for receipt in batch.receipts { state.collector.add(receipt.facts, stateFacts: receipt.stateFacts) }
         }
-        let pipeline = TransactionFactsPipeline(
-            mapper: FastRecordMapper(table: inputs.table), statusSubscriptions: kept)
+        let pipeline = V1FactsPipeline(table: inputs.table, receipts: .init(statusSubscriptions: kept))
         try pipeline.run(v1Source, consume: consume)
     }
 

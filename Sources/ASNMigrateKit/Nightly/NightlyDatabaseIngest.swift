@@ -56,7 +56,7 @@ extension NightlyPass {
         var result = outcome
         do {
             if side == "v1" {
-                try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(
+                try V1FactsPipeline(table: table, receipts: .init()).run(
                     .producer { try reader.v1Records($0) }
                 ) { batch in
                     result.bytes += batch.inputBytes

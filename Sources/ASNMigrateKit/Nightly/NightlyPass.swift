@@ -841,7 +841,7 @@ package struct NightlyPass {
         var result = outcome
         do {
             // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
-            try TransactionFactsPipeline(mapper: FastRecordMapper(table: table)).run(.files([file])) { batch in
+            try V1FactsPipeline(table: table, receipts: .init()).run(.files([file])) { batch in
                 try keepV1(
                     batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset,
                     into: &result)
@@ -887,26 +887,27 @@ package struct NightlyPass {
         if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v2", span) }
     }
 
-    /// Keeps one batch of V1 records (rejects counted, the others stored with their transaction facts).
+    /// Keeps one batch of V1 records (rejects counted, the others stored with their receipt facts).
     func keepV1(
-        _ batch: TransactionFactsPipeline.Batch, file: InputFile, fileId: Int64, store: NightlyStore,
+        _ batch: V1FactsPipeline.Batch, file: InputFile, fileId: Int64, store: NightlyStore,
         backfill: NightlyBackfill?, lineOffset: Int, into outcome: inout FileOutcome
     ) throws(ASNError) {
-        var facts: [Int: V1RecordFacts] = [:]
-        for (at, index) in batch.factOutcomes.enumerated() { facts[index] = batch.facts[at] }
-        for (index, item) in batch.outcomes.enumerated() {
+        var receipts = batch.receipts.makeIterator()
+        var receipt = receipts.next()
+        for (index, item) in batch.items.enumerated() {
+            var transactions: V1RecordFacts?
+            if let found = receipt, found.item == index {
+                transactions = found.facts
+                receipt = receipts.next()
+            }
             switch item {
             case .rejected(let error):
                 try reject(
                     error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &outcome)
-            case .migrated(let payload):
+            case .facts(let facts):
                 try keep(
-                    StoredRecord(migrated: payload), fileId: fileId, store: store, backfill: backfill,
-                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
-            case .unmapped(let u):
-                try keep(
-                    StoredRecord(unmapped: u), fileId: fileId, store: store, backfill: backfill,
-                    lineOffset: lineOffset, into: &outcome, transactions: facts[index])
+                    StoredRecord(facts: facts.facts(in: batch.texts)), fileId: fileId, store: store,
+                    backfill: backfill, lineOffset: lineOffset, into: &outcome, transactions: transactions)
             }
         }
     }

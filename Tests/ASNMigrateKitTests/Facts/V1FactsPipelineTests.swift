@@ -23,17 +23,34 @@ import Testing
         }
     }
 
+    /// The reference's receipt facts of a record: a fresh parse (`V1TransactionCollector.facts`).
+    static let parser = JSONParser(skippingKeys: Envelope.secretKeys)
+
     /// Packs `records` as one batch and checks every item against the reference; returns how many were packed
-    /// straight from the V2 bytes (not through a model).
+    /// straight from the V2 bytes (not through a model). The same batch packed with receipts gives the same items and,
+    /// for each record that is not a reject, exactly the receipt facts and state facts a fresh parse gives.
     @discardableResult
     static func check(_ records: [RawRecord], _ label: String) -> Int {
         let pipeline = V1FactsPipeline(table: table, workers: 1)
         let batch = V1FactsPipeline.pack(
             records.map { .item(.record($0)) }, pipeline.mapper, pipeline.migrators)
         #expect(batch.items.count == records.count, "\(label): one item a record")
+        #expect(batch.receipts.isEmpty, "\(label): no receipt facts unless asked")
+        let references = records.map { V1TransactionCollector.facts(of: $0, parser: parser) }
+        let statusKeys = Set(
+            references.compactMap { $0 }.flatMap { facts in
+                facts.transactions.compactMap(\.originalTransactionId).map {
+                    SubscriptionKey(environment: facts.environment, originalTransactionId: $0)
+                }
+            })
+        let withReceipts = V1FactsPipeline.pack(
+            records.map { .item(.record($0)) }, pipeline.mapper, pipeline.migrators,
+            receipts: .init(statusSubscriptions: statusKeys))
+        var receipts = withReceipts.receipts.makeIterator()
+        var receipt = receipts.next()
         let migrator = TapeMigrator(plan: TapeMigration(table: table))
         var direct = 0
-        for (record, item) in zip(records, batch.items) {
+        for (n, (record, item)) in zip(records, batch.items).enumerated() {
             var json: [UInt8] = []
             if migrator.migrate(record, into: &json) != nil { direct += 1 }
             let place = "\(label) \(record.location.source)"
@@ -44,7 +61,29 @@ import Testing
                 #expect(error == want, "\(place): rejects differ")
             default: Issue.record("\(place): \(item) but the reference gives \(expected(record))")
             }
+            guard n < withReceipts.items.count else { continue }
+            switch (item, withReceipts.items[n]) {
+            case (.facts(let a), .facts(let b)):
+                #expect(a.facts(in: batch.texts) == b.facts(in: withReceipts.texts), "\(place): receipts change facts")
+            case (.rejected(let a), .rejected(let b)): #expect(a == b, "\(place)")
+            default: Issue.record("\(place): receipts change the item")
+            }
+            if case .rejected = item { continue }
+            guard let found = receipt, found.item == n else {
+                #expect(references[n] == nil, "\(place): no receipt facts where a fresh parse has them")
+                continue
+            }
+            receipt = receipts.next()
+            #expect(found.facts == references[n], "\(place): receipt facts differ")
+            if let reference = references[n] {
+                // One fact per subscription: their order (a set's) does not matter.
+                let want = reference.stateFacts(of: statusKeys).sorted { $0.0 < $1.0 }
+                let got = found.stateFacts.sorted { $0.0 < $1.0 }
+                #expect(got.map(\.0) == want.map(\.0), "\(place): state fact keys differ")
+                #expect(got.map(\.1) == want.map(\.1), "\(place): state facts differ")
+            }
         }
+        #expect(receipt == nil, "\(label): a receipt for no record")
         return direct
     }
 
@@ -54,6 +93,9 @@ import Testing
         var records: [RawRecord] = []
         for file in try InputPaths.expand([directory.path]) {
             for case .record(let record) in try RecordReader(file: file).items() { records.append(record) }
+        }
+        for (n, body) in FastV1Samples.variants.enumerated() {
+            records.append(RawRecord(location: SourceLocation(path: "variants", line: n + 1), bytes: Array(body.utf8)))
         }
         #expect(records.count > 10)
         #expect(Self.check(records, "sample") > 0)

@@ -133,29 +133,12 @@ package struct V1TransactionCollector: Sendable {
         held.map { $0.unpacked(pool) }
     }
 
-    /// The state facts of one record about each subscription of `statusSubscriptions` it shows (its own, and every
-    /// receipt entry's): what `add(_:)` keeps of it for the status comparison, made apart so a worker thread can.
-    package static func keptStateFacts(_ facts: V1RecordFacts, of statusSubscriptions: Set<SubscriptionKey>)
-        -> [(SubscriptionKey, StateFact)]
-    {
-        guard !statusSubscriptions.isEmpty else { return [] }
-        var subscriptions = Set(facts.transactions.compactMap { $0.originalTransactionId })
-        if let id = facts.subscriptionId { subscriptions.insert(id) }
-        var kept: [(SubscriptionKey, StateFact)] = []
-        for id in subscriptions {
-            let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
-            guard statusSubscriptions.contains(key), let fact = facts.stateFact(of: id) else { continue }
-            kept.append((key, fact))
-        }
-        return kept
-    }
-
     /// Takes one V1 record's facts.
     package mutating func add(_ facts: V1RecordFacts) {
-        add(facts, stateFacts: Self.keptStateFacts(facts, of: statusSubscriptions))
+        add(facts, stateFacts: facts.stateFacts(of: statusSubscriptions))
     }
 
-    /// Takes one V1 record's facts with its `keptStateFacts` for this collector's `statusSubscriptions`.
+    /// Takes one V1 record's facts with its `stateFacts(of:)` for this collector's `statusSubscriptions`.
     package mutating func add(_ facts: V1RecordFacts, stateFacts kept: [(SubscriptionKey, StateFact)]) {
         if let time = facts.eventTime, !facts.eventTimeInferred {
             eventRange = eventRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time

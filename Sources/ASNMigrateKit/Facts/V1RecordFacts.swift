@@ -31,21 +31,27 @@ package struct V1RecordFacts: Sendable, Equatable, Codable {
 
     /// Derives the facts of a decoded body through `MappingContext`, the same reading `migrate` uses.
     package init(body: ResponseBodyV1, receivedAt: Int64?, location: SourceLocation) {
-        let context = MappingContext(body: body, receivedAt: receivedAt)
-        environment = EnvironmentName.normalized(body.environmentRaw) ?? ""
-        subscriptionId = context.subscriptionId
+        self.init(MappingContext(body: body, receivedAt: receivedAt), location: location)
+    }
+
+    /// The facts of a record read through any view (the models or the tape), from the context the mapping made of it:
+    /// one reading serves the V2 facts and these.
+    package init<View: V1RecordView>(_ context: MappingContext<View>, location: SourceLocation) {
+        let view = context.view
+        environment = view.text(.environment).flatMap { EnvironmentName.normalized(view.string($0)) } ?? ""
+        subscriptionId = context.subscriptionId.map(view.string)
         eventTime = context.eventTime
         eventTimeInferred = context.eventTimeInferred
         bodyEventTime = context.bodyEventTime
-        notificationType = body.notificationType
-        relevantTransactionId = context.relevantEntry?.transactionId
-        transactions = body.transactions
+        notificationType = view.string(view.notificationType)
+        relevantTransactionId = context.relevant.flatMap { view.text($0, .transactionId) }.map(view.string)
+        transactions = (0..<view.entryCount).map { LatestReceiptInfo(V1ViewEntry(view: view, entry: $0)) }
         autoRenewStatus = context.autoRenewStatus
-        autoRenewProductId = context.autoRenewProductId
+        autoRenewProductId = context.autoRenewProductId.map(view.string)
         gracePeriodExpiresDate = context.gracePeriodExpiresDate
         isInBillingRetryPeriod = context.isInBillingRetryPeriod
         source = location.source
-        bundleId = body.bid
+        bundleId = view.text(.bid).map(view.string)
     }
 }
 
@@ -68,5 +74,22 @@ extension V1RecordFacts {
                 autoRenewProductId: owns ? autoRenewProductId : nil,
                 gracePeriodExpiresDate: owns ? gracePeriodExpiresDate : nil,
                 isInBillingRetryPeriod: owns ? isInBillingRetryPeriod : nil))
+    }
+}
+
+extension V1RecordFacts {
+    /// The record's state facts about each subscription of `statusSubscriptions` it shows (its own, and every receipt
+    /// entry's): what `V1TransactionCollector` keeps of it for the status comparison, made apart so a worker can.
+    package func stateFacts(of statusSubscriptions: Set<SubscriptionKey>) -> [(SubscriptionKey, StateFact)] {
+        guard !statusSubscriptions.isEmpty else { return [] }
+        var subscriptions = Set(transactions.compactMap { $0.originalTransactionId })
+        if let id = subscriptionId { subscriptions.insert(id) }
+        var kept: [(SubscriptionKey, StateFact)] = []
+        for id in subscriptions {
+            let key = SubscriptionKey(environment: environment, originalTransactionId: id)
+            guard statusSubscriptions.contains(key), let fact = stateFact(of: id) else { continue }
+            kept.append((key, fact))
+        }
+        return kept
     }
 }
