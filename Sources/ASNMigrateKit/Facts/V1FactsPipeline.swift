@@ -106,7 +106,8 @@ struct V1FactsPipeline: Sendable {
                 if let packed {
                     batch.items.append(.facts(packed))
                 } else {
-                    let mapped = receipts == nil ? MappedRecord(outcome: mapper.map(record)) : mapper.mapKeepingBody(record)
+                    let mapped =
+                        receipts == nil ? MappedRecord(outcome: mapper.map(record)) : mapper.mapKeepingBody(record)
                     switch mapped.outcome {
                     case .rejected(let error):
                         batch.items.append(.rejected(error))
