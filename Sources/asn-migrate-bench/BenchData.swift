@@ -6,6 +6,8 @@ struct BenchData {
     struct DataSet {
         /// The simulation's output folder.
         var directory: String
+        /// The simulated subscribers.
+        var subscribers: Int
         /// `v1/*.jsonl`, sorted by name (one per UTC month).
         var v1: [String]
         /// `v2/*.jsonl`, sorted by name.
@@ -21,15 +23,16 @@ struct BenchData {
     /// The data folder (outside the repository).
     var folder: String
 
-    /// The data set for `subscribers` subscribers over 12 months with `seed`, at most `receiptHistory` receipt entries per
-    /// V1 body (nil: simulate's default); simulated now unless an earlier run left it in the folder.
-    func dataSet(subscribers: Int, seed: UInt64, receiptHistory: Int?) throws -> DataSet {
-        let name = "sim-\(subscribers)-seed\(seed)-m12" + (receiptHistory.map { "-rh\($0)" } ?? "")
+    /// The data set for `subscribers` subscribers over `months` months with `seed`, at most `receiptHistory` receipt
+    /// entries per V1 body (nil: simulate's default); simulated now unless an earlier run left it in the folder.
+    func dataSet(subscribers: Int, seed: UInt64, receiptHistory: Int?, months: Int = 12) throws -> DataSet {
+        let name = "sim-\(subscribers)-seed\(seed)-m\(months)" + (receiptHistory.map { "-rh\($0)" } ?? "")
         let directory = "\(folder)/\(name)"
         // simulate replaces its output folder atomically, so a folder with its README.txt is complete.
         if !FileManager.default.fileExists(atPath: "\(directory)/README.txt") {
             var arguments = [
-                "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--months", "12", "--out",
+                "simulate", "--subscribers", String(subscribers), "--seed", String(seed), "--months", String(months),
+                "--out",
                 directory
             ]
             if let receiptHistory { arguments += ["--receipt-history", String(receiptHistory)] }
@@ -39,7 +42,8 @@ struct BenchData {
             say("  simulated in \(fixed(result.seconds, 1)) s")
         }
         return DataSet(
-            directory: directory, v1: try Self.jsonl(in: "\(directory)/v1"), v2: try Self.jsonl(in: "\(directory)/v2"))
+            directory: directory, subscribers: subscribers, v1: try Self.jsonl(in: "\(directory)/v1"),
+            v2: try Self.jsonl(in: "\(directory)/v2"))
     }
 
     /// The `.jsonl` files of `directory`, sorted.

@@ -41,6 +41,7 @@ enum ReconcileBench {
             "reconcile \(v1Records) x \(v2Records): \(fixed(best.seconds, 2)) s wall, \(Int(Double(v1Records + v2Records) / best.seconds)) records/s (V1 + V2), CPU \(fixed(best.cpuSeconds, 2)) s (\(fixed(best.cpuSeconds / best.seconds, 2)) cores, \(fixed(best.cpuSeconds / gigabytes, 2)) CPU-s/GB), max RSS \(megabytes(figures.worstRSS)) MB (highest of \(runs) run(s); best wall)"
         )
         try compareWithPython(best, set: set, folder: folder, gigabytes: gigabytes, results: results)
+        try compareWithDuckDB(best, set: set, folder: folder, results: results)
         try counter?.measure(
             "reconcile", binary: binary,
             arguments: [
@@ -88,7 +89,8 @@ enum ReconcileBench {
             "target (switch): within 1.2x plain reconcile's wall time: \(ratio <= 1.2 ? "met" : "NOT met") (\(fixed(ratio, 2))x)"
         )
         results.add(
-            "reconcile --switch: wall time / plain reconcile's on the same cut files", figure: "\(fixed(ratio, 2))x",
+            "\(label(set)) --switch: wall time / plain reconcile's on the same cut files",
+            figure: "\(fixed(ratio, 2))x",
             target: "<= 1.2x", met: ratio <= 1.2)
     }
 
@@ -118,10 +120,10 @@ enum ReconcileBench {
             "targets (API view): within 1.3x notification mode's wall time: \(ratio <= 1.3 ? "met" : "NOT met") (\(fixed(ratio, 2))x); <= 250 MB max RSS: \(worstRSS <= apiRSSTarget ? "met" : "NOT met") (\(megabytes(worstRSS)) MB = \(fixed(Double(worstRSS) / Double(apiRSSTarget), 2))x the target)"
         )
         results.add(
-            "reconcile against the API view: wall time / notification mode's", figure: "\(fixed(ratio, 2))x",
+            "\(label(set)) against the API view: wall time / notification mode's", figure: "\(fixed(ratio, 2))x",
             target: "<= 1.3x", met: ratio <= 1.3)
         results.add(
-            "reconcile against the API view: peak RSS", figure: "\(megabytes(worstRSS)) MB", target: "<= 250 MB",
+            "\(label(set)) against the API view: peak RSS", figure: "\(megabytes(worstRSS)) MB", target: "<= 250 MB",
             met: worstRSS <= apiRSSTarget)
     }
 
@@ -162,11 +164,39 @@ enum ReconcileBench {
             "targets (reconcile vs the Python join): >= 3x its wall-clock speed: \(speed >= 3 ? "met" : "NOT met") (\(fixed(speed, 2))x); <= 0.5x its CPU-seconds: \(cpu <= 0.5 ? "met" : "NOT met") (\(fixed(cpu, 2))x)"
         )
         results.add(
-            "reconcile: speed against the Python join", figure: "\(fixed(speed, 2))x", target: ">= 3x (done: >= 2x)",
+            "\(label(set)): speed against the Python join", figure: "\(fixed(speed, 2))x",
+            target: ">= 3x (done: >= 2x)",
             met: speed >= 3)
         results.add(
-            "reconcile: CPU-seconds against the Python join", figure: "\(fixed(cpu, 2))x", target: "<= 0.5x",
+            "\(label(set)): CPU-seconds against the Python join", figure: "\(fixed(cpu, 2))x", target: "<= 0.5x",
             met: cpu <= 0.5)
+    }
+
+    /// The DuckDB peer in the same run on the same bytes (`DuckDBJoinBaseline`): reconcile's wall-time and CPU ratios to
+    /// it, against the goal of being ahead of it at every size.
+    static func compareWithDuckDB(
+        _ best: ChildProcess.Result, set: BenchData.DataSet, folder: String, results: BenchResults
+    ) throws {
+        guard let python = DuckDBJoinBaseline.python(folder: folder) else { return }
+        let (duck, counts) = try DuckDBJoinBaseline.run(python: python, v1: set.v1, v2: set.v2, folder: folder)
+        let speed = duck.seconds / best.seconds
+        let cpu = best.cpuSeconds / duck.cpuSeconds
+        say(
+            "baseline DuckDB join (2 threads: read_ndjson_objects, newest receipt entry, from_base64 of the JWS and nested JWS, join on environment + originalTransactionId + webOrderLineItemId, count; v1 v2 matched missing_in_v2 missing_in_v1 = \(counts)): \(fixed(duck.seconds, 2)) s wall, \(fixed(duck.cpuSeconds, 2)) CPU-s, max RSS \(megabytes(duck.maxRSS)) MB"
+        )
+        say(
+            "goal (reconcile vs DuckDB at \(set.subscribers) subscribers): ahead of it: \(speed > 1 ? "met" : "NOT met") (\(fixed(speed, 2))x its wall-clock speed; \(fixed(cpu, 2))x its CPU-seconds; RSS \(megabytes(best.maxRSS)) MB against \(megabytes(duck.maxRSS)) MB)"
+        )
+        results.add(
+            "\(label(set)): speed against DuckDB", figure: "\(fixed(speed, 2))x", target: "> 1x (ahead)", met: speed > 1
+        )
+        results.add(
+            "\(label(set)): CPU-seconds against DuckDB", figure: "\(fixed(cpu, 2))x", target: "-", met: nil)
+    }
+
+    /// The rows' name for a run on `set`: the command and the data set's size, so each size keeps its own rows.
+    static func label(_ set: BenchData.DataSet) -> String {
+        "reconcile (\(set.subscribers) subscribers)"
     }
 
     /// The target line: each target met or not, and by how much a missed one is missed.
