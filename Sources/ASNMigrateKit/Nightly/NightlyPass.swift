@@ -859,23 +859,28 @@ package struct NightlyPass {
     ) throws(ASNError) {
         var result = outcome
         do {
+            // reconcile's reading: each notification packed into its facts on the workers, straight from its bytes.
             var reader = ParallelV2Reader(columnMap: columnMap)
             reader.reader.decoder.signatures = signatures
-            try reader.read([file]) { item in
+            func keepNotification(_ stored: StoredRecord, verified: Bool) throws(ASNError) {
+                if signatures != nil && !verified && owns(stored.key) { result.counts.unverified += 1 }
+                try keep(
+                    stored, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
+                    conflict: { Reconciler.conflict(stored.facts) })
+            }
+            try reader.readFacts([file]) { item, texts in
                 switch item {
-                case .rejected(let error):
+                case .other(.rejected(let error)):
                     try reject(
                         error, side: "v2", file: file, fileId: fileId, store: store, lineOffset: lineOffset,
                         into: &result)
-                case .record(let record):
-                    let stored = StoredRecord(v2: record)
-                    if signatures != nil && !record.signatureVerified && owns(stored.key) {
-                        result.counts.unverified += 1
-                    }
-                    try keep(
-                        stored, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset, into: &result,
-                        conflict: { Reconciler.conflict(record.payload) })
-                case .api(let record):
+                case .facts(let packed, let verified):
+                    let digest = Int64(bitPattern: packed.fingerprint)
+                    try keepNotification(
+                        StoredRecord(facts: packed.facts(in: texts), digest: digest), verified: verified)
+                case .other(.record(let record)):
+                    try keepNotification(StoredRecord(v2: record), verified: record.signatureVerified)
+                case .other(.api(let record)):
                     try keepAPI(
                         record, file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &result)
                 }
