@@ -56,7 +56,7 @@ extension NightlyPass {
         var result = outcome
         do {
             if side == "v1" {
-                try V1FactsPipeline(table: table, receipts: .init()).run(
+                try V1FactsPipeline(table: table, receipts: receipts.kept ? .init() : nil).run(
                     .producer { try reader.v1Records($0) }
                 ) { batch in
                     result.bytes += batch.inputBytes

@@ -37,6 +37,17 @@ package struct NightlyPass {
     package var pairsFirstNightInMemory = true
     /// How the night reads its inputs (`settings.inputLimits`), and the zstd frames its readers found unverified.
     let reading: InputReading
+    /// Whether the night keeps each V1 record's receipt facts, which only Apple's API view reads (set by `run`).
+    let receipts = ReceiptKeeping()
+
+    /// Whether V1 receipt facts are kept: only while the state has ever seen an API answer or `fetch` is configured,
+    /// so a state of notifications alone does not carry them; and whether a V1 record was stored without them.
+    final class ReceiptKeeping: @unchecked Sendable { // @unchecked: used by the night's one thread only.
+        /// Kept this night.
+        var kept = true
+        /// A V1 record was stored this night without its receipt facts.
+        var skipped = false
+    }
 
     /// Creates a run.
     package init(
@@ -119,9 +130,13 @@ package struct NightlyPass {
             var tally = Tally()
             // A first night pairs in memory while reading; later nights read the touched subscriptions back.
             let fresh = try store.isEmpty()
-            let backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
+            var backfill = pairsFirstNightInMemory && fresh ? NightlyBackfill(table: table) : nil
+            let firstNight = backfill != nil
             let remap = try checkRules(store, fresh: fresh)
             tally.rulesChanged = remap
+            let apiView = try store.meta("api_view")
+            receipts.kept = settings.fetch || apiView == 1
+            receipts.skipped = false
             for side in ["v1", "v2"] {
                 if side == "v2", let beforeV2 {
                     try beforeV2(store, tally.late.union(tally.corrected).union(tally.remapped))
@@ -130,6 +145,7 @@ package struct NightlyPass {
                     side: side, store: store, runId: runId, backfill: backfill, remap: remap && side == "v1",
                     tally: &tally)
             }
+            if try readReceiptsAgainIfNeeded(store, runId: runId, tally: &tally) { backfill = nil }
             // zstd frames read without a checksum this night: warned about by the log, counted in `summary.csv`.
             tally.figures.unverifiedInputs = reading.unverifiedFrames.take().map {
                 UnverifiedInput(name: $0.name, frames: $0.frames)
@@ -137,9 +153,9 @@ package struct NightlyPass {
             let frames = tally.figures.unverifiedInputs.reduce(0) { $0 + $1.frames }
             if frames > 0 { tally.counters["unverified_frames", default: 0] += frames }
             step("ingested")
-            let judgement = try judge(store, backfill: backfill, tally: &tally)
+            let judgement = try judge(store, backfill: backfill, firstNight: firstNight, tally: &tally)
             step("settled")
-            try compare(judgement, store: store, firstNight: backfill != nil, tally: &tally)
+            try compare(judgement, store: store, firstNight: firstNight, tally: &tally)
             try prune(store, tally: &tally)
             try record(store, runId: runId, tally: tally)
             return tally.figures
@@ -170,6 +186,29 @@ package struct NightlyPass {
             }
         }
         return remap
+    }
+
+    /// Notes V1 records stored tonight without their receipt facts; and when the state has now seen its first API
+    /// answers, reads the V1 files still under the roots again for those facts (as a rules change maps them again),
+    /// so Apple's view is compared with every V1 record. True when it read them: a first night's in-memory pairing,
+    /// which holds them once already, is then set aside for the state's.
+    private func readReceiptsAgainIfNeeded(_ store: NightlyStore, runId: Int64, tally: inout Tally) throws(ASNError)
+        -> Bool
+    {
+        if receipts.skipped { try store.setMeta("v1_receipts_skipped", 1) }
+        guard !receipts.kept, try store.meta("api_view") == 1, try store.meta("v1_receipts_skipped") == 1 else {
+            return false
+        }
+        try store.setMeta("v1_receipts_skipped", nil)
+        receipts.kept = true
+        log(
+            "the state holds Apple's API view for the first time: reading the V1 files still under the roots again for their receipt facts"
+        )
+        // Not tonight's reading: its records and rejects were counted the night they arrived.
+        var again = Tally()
+        try ingest(side: "v1", store: store, runId: runId, backfill: nil, remap: true, tally: &again)
+        tally.remapped.formUnion(again.remapped.union(again.late).union(again.corrected))
+        return true
     }
 
     /// Ingests what is new or changed on one side, and marks the ledger's files that are gone.
@@ -277,14 +316,16 @@ package struct NightlyPass {
 
     /// Re-pairs the touched subscriptions through the reconcile engine, as one reconcile over their records would,
     /// over the period of everything stored, and settles what it finds.
-    private func judge(_ store: NightlyStore, backfill: NightlyBackfill?, tally: inout Tally) throws(ASNError)
+    private func judge(
+        _ store: NightlyStore, backfill: NightlyBackfill?, firstNight: Bool, tally: inout Tally
+    ) throws(ASNError)
         -> Judgement
     {
         // The period: reconcile's default (the overlap of both sides' event times) over everything stored.
         let b1 = try store.bounds(side: "v1")
         let b2 = try store.bounds(side: "v2")
         let period = Self.period(b1, b2)
-        let keys = try touched(store, period: period, firstNight: backfill != nil, tally: tally).sorted()
+        let keys = try touched(store, period: period, firstNight: firstNight, tally: tally).sorted()
         tally.figures.subscriptionsRepaired = keys.count
         var options = settings.reconcileOptions
         options.from = period?.from
@@ -841,7 +882,7 @@ package struct NightlyPass {
         var result = outcome
         do {
             // Each record's transaction facts are kept too, for a V2 side that is (or becomes) Apple's API view.
-            try V1FactsPipeline(table: table, receipts: .init()).run(.files([file])) { batch in
+            try V1FactsPipeline(table: table, receipts: receipts.kept ? .init() : nil).run(.files([file])) { batch in
                 try keepV1(
                     batch, file: file, fileId: fileId, store: store, backfill: backfill, lineOffset: lineOffset,
                     into: &result)
@@ -897,19 +938,20 @@ package struct NightlyPass {
         _ batch: V1FactsPipeline.Batch, file: InputFile, fileId: Int64, store: NightlyStore,
         backfill: NightlyBackfill?, lineOffset: Int, into outcome: inout FileOutcome
     ) throws(ASNError) {
-        var receipts = batch.receipts.makeIterator()
-        var receipt = receipts.next()
+        var shown = batch.receipts.makeIterator()
+        var receipt = shown.next()
         for (index, item) in batch.items.enumerated() {
             var transactions: V1RecordFacts?
             if let found = receipt, found.item == index {
                 transactions = found.facts
-                receipt = receipts.next()
+                receipt = shown.next()
             }
             switch item {
             case .rejected(let error):
                 try reject(
                     error, side: "v1", file: file, fileId: fileId, store: store, lineOffset: lineOffset, into: &outcome)
             case .facts(let facts):
+                if !receipts.kept { receipts.skipped = true }
                 try keep(
                     StoredRecord(facts: facts.facts(in: batch.texts)), fileId: fileId, store: store,
                     backfill: backfill, lineOffset: lineOffset, into: &outcome, transactions: transactions)

@@ -56,6 +56,15 @@ import Testing
         ] + NightlyWorkspace.timeless + extra
     }
 
+    /// The rows of `table` in the state of `work`.
+    private static func count(_ table: String, in work: String) throws -> Int64 {
+        let database = try SQLiteDatabase(path: work + "/state.sqlite")
+        defer { database.close() }
+        var rows: Int64 = -1
+        try database.prepare("SELECT COUNT(*) FROM \(table)").forEach { rows = $0.int64(0) }
+        return rows
+    }
+
     /// `reconcile` over `work/in` at `date` into `work/reconcile`; its differences and pending rows.
     private static func reconcile(_ work: String, _ date: String) throws -> (
         differences: [[String]], pending: [[String]]
@@ -168,9 +177,13 @@ import Testing
         // both ways (reconcile's `notifications_compared` and `transactions_compared`).
         try Self.copy(sim + "/v2", to: work + "/in/v2")
         #expect(Self.run(Self.nightly(work, "2022-04-30")).status != .failure)
+        // A state of notifications alone keeps no receipt facts: only Apple's view reads them.
+        #expect(try Self.count("v1_transactions", in: work) == 0)
         try Self.copy(sim + "/v2-api", to: work + "/in/v2", prefix: "api-")
         let night = Self.run(Self.nightly(work, "2022-05-01"))
         #expect([.success, .findings].contains(night.status), "\(night.stderr)")
+        #expect(night.stderr.contains("for their receipt facts"), "\(night.stderr)")
+        #expect(try Self.count("v1_transactions", in: work) > 0)
         let expected = try Self.reconcile(work, "2022-05-01")
         let open = try Self.rows(work + "/Reports/2022-05-01/open.csv")
         #expect(open == expected.differences)
