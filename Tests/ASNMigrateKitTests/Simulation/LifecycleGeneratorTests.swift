@@ -7,10 +7,9 @@ import Testing
     /// The records of a few hundred subscribers over a few months.
     private static func records(subscribers: Int = 400, seed: UInt64 = 5, months: Int = 6) throws -> [SimulatedRecord] {
         let options = SimulationOptions(subscribers: subscribers, seed: seed, months: months)
-        let mapper = try SimulationFixture.mapper()
         var all: [SimulatedRecord] = []
         for index in 0..<subscribers {
-            var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
+            var generator = LifecycleGenerator(options: options, index: index)
             all += try generator.generate()
         }
         return all
@@ -131,7 +130,7 @@ import Testing
 
     @Test func anchorFixesThePeriodEnds() throws {
         let options = SimulationOptions(subscribers: 3, seed: 1, months: 4)
-        var generator = LifecycleGenerator(options: options, mapper: try SimulationFixture.mapper(), index: 0)
+        var generator = LifecycleGenerator(options: options, index: 0)
         let anchor = try generator.generate().filter { $0.role == .anchor }
         #expect(anchor.first?.v1Mapped?.signedDate == options.start)
         #expect(anchor.first?.v2?.signedDate == options.start)
@@ -142,7 +141,7 @@ import Testing
     @Test func realisticEdgesDelayTheAnchorsV2RecordsBySecondsToMinutes() throws {
         var options = SimulationOptions(subscribers: 3, seed: 1, months: 4)
         options.realisticEdges = true
-        var generator = LifecycleGenerator(options: options, mapper: try SimulationFixture.mapper(), index: 0)
+        var generator = LifecycleGenerator(options: options, index: 0)
         let anchor = try generator.generate().filter { $0.role == .anchor }
         #expect(anchor.count == 5)
         #expect(anchor.first?.v1Mapped?.signedDate == options.start)
