@@ -82,8 +82,9 @@ import Testing
         #expect(records.contains { $0.inferredTime })
     }
 
-    /// Every V1 line, read back through the real `V1RecordMapper`, maps to its event kind's V2 kind; its twin decodes
-    /// and carries the same compared fields; V2's signedDate is within 48 h of the V1 event time (unless inferred).
+    /// Every V1 line, read back through the real `V1RecordMapper`, maps to its event kind's V2 kind; its twin, which
+    /// the lifecycle wrote without the mapping, decodes and carries the same compared fields and `status`; V2's
+    /// signedDate is within 48 h of the V1 event time (unless inferred).
     @Test func v1LinesMapToTheIntendedKindAndV2TwinsAgree() throws {
         let mapper = try SimulationFixture.mapper()
         for record in try Self.records(subscribers: 250, seed: 8) {
@@ -108,6 +109,7 @@ import Testing
                 continue
             }
             #expect(kind == NotificationKind(v2.notificationType, v2.subtype).description)
+            #expect(payload.data.status == v2.status, "\(record.label): migrate's status is not Apple's")
             var line2: [UInt8] = []
             v2.appendLine(to: &line2)
             let decoded = try #require(SimulationFixture.decodeV2(Array(line2.dropLast())))
