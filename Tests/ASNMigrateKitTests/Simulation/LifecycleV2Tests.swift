@@ -12,9 +12,10 @@ import Testing
     /// The tool's types that judge: the mapping, the status rules, the transaction merge. The simulator must not
     /// name them, or a test of `simulate` against `reconcile` could not catch their bugs. Shared and allowed: the
     /// models as containers, the JSON writer and parser, Base64, the field table (`ComparedField`, which names the
-    /// fields faults change), and `SimulatedV1Archive`'s reading of V1 lines as `reconcile` reads them
-    /// (`V1TransactionCollector`, `SubscriptionStatusComparison`), used only to place API faults where their effect
-    /// is certain.
+    /// fields faults change), and the reading of V1 lines as `reconcile` reads them (`SimulatedV1Archive` through
+    /// `V1TransactionCollector` and `SubscriptionStatusComparison`, `APIFaultInjector` through `V1Transaction.v2Shape`),
+    /// used only to place API faults where their effect is certain: a fault is placed only where that reading equals
+    /// the lifecycle's value, so the reading cannot hide its own error.
     static let engineJudgement = [
         "V1RecordMapper", "MappingEngine", "MappingContext", "MappingTable", "MappingFacts", "V2Builder", "V2Sink",
         "V2ModelSink", "V2JSONSink", "V2FactsSink", "TapeMigrator", "FastRecordMapper", "TransactionReconciler",
