@@ -60,12 +60,12 @@ package enum APIFaultInjector {
         let keys = view.history.keys.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : IdentifierOrder.less(a[1], b[1]) }
         for key in keys {
             let list = view.history[key] ?? []
-            guard list.count >= 2, list.last?.type == V2Builder.autoRenewableType else { continue }
+            guard list.count >= 2, list.last?.type == LifecycleV2.autoRenewableType else { continue }
             for position in list.indices.dropLast() {
                 guard random.chance(rate) else { continue }
                 let apple = list[position]
                 guard let id = apple.transactionId, let mine = seen[id], mine.transaction.announced,
-                    apple.type == V2Builder.autoRenewableType,
+                    apple.type == LifecycleV2.autoRenewableType,
                     apple.inAppOwnershipType == "PURCHASED"
                         || (apple.inAppOwnershipType == "FAMILY_SHARED" && id != apple.originalTransactionId),
                     let purchase = apple.purchaseDate, let v1Purchase = mine.transaction.info.purchaseDate,
@@ -99,7 +99,7 @@ package enum APIFaultInjector {
                 return [Truth(row: row, sourceRecord: mine.firstRecord)]
             }
             guard statusesCompared, random.chance(rate), let latest = list.last, let renewal = view.renewals[key],
-                let status = V2Builder.status(latest, renewal: renewal, at: span.upperBound),
+                let status = LifecycleV2.status(latest, renewal: renewal, at: span.upperBound)?.rawValue,
                 archive.state(of: key[1], dropping: [], at: span.upperBound)?.status.rawValue == status
             else { continue }
             let replacement = random.pick([1, 2, 3, 4, 5].filter { $0 != status })
@@ -137,7 +137,7 @@ package enum APIFaultInjector {
             }
             // A lost notification hides a purchaser's transaction, or a family member's renewal (Apple's table: family
             // members receive DID_RENEW, DID_RECOVER and INTERACTIVE_RENEWAL, not INITIAL_BUY).
-            guard let t = apple[id], t.type == V2Builder.autoRenewableType, t.purchaseDate != nil,
+            guard let t = apple[id], t.type == LifecycleV2.autoRenewableType, t.purchaseDate != nil,
                 t.inAppOwnershipType == "PURCHASED"
                     || (t.inAppOwnershipType == "FAMILY_SHARED" && t.transactionId != t.originalTransactionId),
                 t.environment == was.transaction.environment,

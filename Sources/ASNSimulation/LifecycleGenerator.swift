@@ -3,11 +3,12 @@ import ASNMigrateKit
 /// Simulates one subscriber's life: a subscription (in group A or B) and perhaps consumables, as the V1 and V2
 /// notifications Apple would have sent for it.
 ///
-/// Each V1 body is built from the simulated receipt, then run through the real `V1RecordMapper`; the mapped V2 kind
-/// must equal the kind the lifecycle intends (or generation fails: the simulator and the mapping table disagree), and
-/// the V2 twin is derived from the mapped payload, so its compared fields equal what `migrate` derives by construction.
-/// V2 adds only what V1 cannot give: its own notificationUUID, a `signedDate` a few seconds after the event, prices,
-/// storefront, signed dates, and the app's Apple ID.
+/// Each V1 body is rendered from the simulated receipt (`SimulatedSubscriptionState.body`), and each V2 notification
+/// from the same lifecycle (`LifecycleV2`: its fields, renewal info and `status`), with the kind the lifecycle
+/// intends. Neither goes through the tool's mapping, status rules or merge, so `reconcile` on simulated data tests
+/// them: what `migrate` derives from a V1 body must equal Apple's V2 twin. `SimulatedRecord.v1Mapped`, what the V1
+/// record tells in V2's shape, is the same lifecycle seen at the V1 event time (the envelope's receive time, else the
+/// time the body states; the purchase date for the two V1 types that state none).
 ///
 /// Timing rules that keep `reconcile`'s answer unambiguous: every non-anchor event lies in
 /// `[windowStart, windowEnd]`; mid-period events stay 2 h away from purchases and expiries and 1 h from each other;
@@ -32,8 +33,10 @@ package struct LifecycleGenerator {
     /// V1 stopped sending RENEWAL (in favour of DID_RECOVER) on 2021-03-10.
     static let renewalTypeRetired: Int64 = 1_615_334_400_000
 
+    /// The V1 types whose bodies state no event time (`migrate` infers it from the purchase date).
+    static let timelessV1Types: Set<String> = ["PRICE_INCREASE_CONSENT", "CONSUMPTION_REQUEST"]
+
     private let options: SimulationOptions
-    private let mapper: V1RecordMapper
     private let index: Int
     private var random: SimulationRandom
     private var blobRandom: SimulationRandom
@@ -41,16 +44,15 @@ package struct LifecycleGenerator {
     private let offerCutoff: Int64
 
     /// Creates the generator of subscriber `index` (0 is the anchor).
-    package init(options: SimulationOptions, mapper: V1RecordMapper, index: Int) {
+    package init(options: SimulationOptions, index: Int) {
         self.options = options
-        self.mapper = mapper
         self.index = index
         random = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 0)
         blobRandom = SimulationRandom(seed: options.seed, stream: UInt64(index), substream: 2)
-        offerCutoff = mapper.engine.table.settings.offerResubscribeCutoff
+        offerCutoff = LifecycleV2.offerResubscribeCutoff
     }
 
-    /// The subscriber's records in time order; throws `.badMapping` if a V1 body does not map to its intended kind.
+    /// The subscriber's records in time order.
     package mutating func generate() throws(ASNError) -> [SimulatedRecord] {
         records = []
         if index == 0 {
@@ -62,13 +64,13 @@ package struct LifecycleGenerator {
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }
         records = indexed.map(\.element)
-        try unlateOvertakers()
+        unlateOvertakers()
         return records
     }
 
     /// A late V1 record whose receive time would pass another record of its subscription is sent bare instead, so
     /// V1 event times keep the order of the events (the subscription state compares each side's latest record).
-    private mutating func unlateOvertakers() throws(ASNError) {
+    private mutating func unlateOvertakers() {
         for i in records.indices where records[i].late {
             let key = records[i].originalTransactionId
             let from = records[i].time
@@ -77,19 +79,18 @@ package struct LifecycleGenerator {
                 j != i && records[j].originalTransactionId == key && records[j].time >= from && records[j].time <= to
             }
             guard overtakes, let body = records[i].v1Body, let v1Type = records[i].v1Type,
-                let intended = records[i].kind
+                var told = records[i].v1Mapped
             else { continue }
-            let mapped = try map(body, label: records[i].label, v1Type: v1Type)
-            guard NotificationKind(mapped.notificationType, mapped.subtype) == intended else {
-                throw ASNError(
-                    .badMapping,
-                    "simulated \(records[i].label) event: its bare V1 \(v1Type) body does not map to the intended \(intended)"
-                )
+            let inferred = Self.timelessV1Types.contains(v1Type)
+            let eventTime = inferred ? told.data.transactionInfo?.purchaseDate ?? records[i].time : records[i].time
+            told.signedDate = eventTime
+            told.data.status = told.data.transactionInfo.flatMap {
+                LifecycleV2.status($0, renewal: told.data.renewalInfo, at: eventTime)?.rawValue
             }
             records[i].v1Line = JSONWriter.bytes(body)
-            records[i].v1Mapped = mapped
+            records[i].v1Mapped = told
             records[i].v1DeliveryTime = records[i].time
-            records[i].inferredTime = mapped.migration?.eventTimeInferred ?? false
+            records[i].inferredTime = inferred
             records[i].late = false
             records[i].v1Body = nil
         }
@@ -123,10 +124,11 @@ package struct LifecycleGenerator {
             "initial-buy", "INITIAL_BUY", NotificationKind("SUBSCRIBED", "INITIAL_BUY"), at: time, state, role: .anchor)
         for month in 1...max(1, options.months) {
             time = SimulationCalendar.adding(months: month, to: options.start)
-            state.append(
-                transaction(
-                    ids, month, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
-                    original: options.start, ownership: "PURCHASED", token: nil))
+            var renewed = transaction(
+                ids, month, product, purchase: time, expires: SimulationCalendar.adding(months: 1, to: time),
+                original: options.start, ownership: "PURCHASED", token: nil)
+            renewed.isRenewal = true
+            state.append(renewed)
             try twin("renewal", "DID_RENEW", NotificationKind("DID_RENEW"), at: time, state, role: .anchor)
         }
         for month in 0..<max(1, options.months) {
@@ -269,11 +271,12 @@ package struct LifecycleGenerator {
                 guard renewAt <= options.windowEnd else { return }
                 let next = productNamed(state.autoRenewProductId)
                 state.priceConsentStatus = nil
-                state.append(
-                    transaction(
-                        context.ids, context.take(), next, purchase: renewAt,
-                        expires: SimulationCalendar.adding(months: next.months, to: renewAt),
-                        original: context.start, ownership: context.ownership, token: context.token))
+                var renewed = transaction(
+                    context.ids, context.take(), next, purchase: renewAt,
+                    expires: SimulationCalendar.adding(months: next.months, to: renewAt),
+                    original: context.start, ownership: context.ownership, token: context.token)
+                renewed.isRenewal = true
+                state.append(renewed)
                 try twin("renewal", "DID_RENEW", NotificationKind("DID_RENEW"), at: renewAt, state, policy: .late)
             }
         }
@@ -497,10 +500,11 @@ package struct LifecycleGenerator {
             state.expirationIntent = nil
             state.gracePeriodExpires = nil
             state.priceConsentStatus = nil
-            state.append(
-                transaction(
-                    context.ids, context.take(), next, purchase: end, expires: newExpiry,
-                    original: context.start, ownership: context.ownership, token: context.token))
+            var recovered = transaction(
+                context.ids, context.take(), next, purchase: end, expires: newExpiry,
+                original: context.start, ownership: context.ownership, token: context.token)
+            recovered.isRenewal = true
+            state.append(recovered)
             let legacy = end < Self.renewalTypeRetired
             try twin(
                 legacy ? "billing-recovery-legacy" : "billing-recovery", legacy ? "RENEWAL" : "DID_RECOVER",
@@ -636,9 +640,8 @@ package struct LifecycleGenerator {
             label, v1Type, intended, at: time, state, cancellation: cancellation,
             policy: role == .anchor ? .none : (hasCompanion ? .prompt : policy), role: role)
         record.hasCompanion = hasCompanion
-        guard let mapped = record.v1Mapped else { return }
         record.v2 = v2Notification(
-            mapped, kind: intended, at: time, environment: state.environment,
+            state, kind: intended, at: time,
             delay: role != .anchor ? Self.v2Delay : (options.realisticEdges ? Self.edgeV2Delay : nil))
         if role != .anchor {
             if random.chance(0.02) { record.v1Retries = 1 }
@@ -657,26 +660,22 @@ package struct LifecycleGenerator {
                 role: .companion))
     }
 
-    /// Emits a V2-only notification whose data is what V2 would carry for the state (mapped from a V1 body of `asV1`, never written).
+    /// Emits a V2-only notification: what V2 carries for the state (`asV1` names the V1 type a body of the same
+    /// moment would have had; V1 sent none).
     private mutating func v2Only(
         _ label: String, asV1 v1Type: String, _ kind: NotificationKind, at time: Int64,
         _ state: SimulatedSubscriptionState
     ) throws(ASNError) {
-        let body = state.body(
-            type: v1Type, cancellation: nil, bundleVersion: bundleVersion(at: time), receipt: "",
-            cap: options.receiptHistoryCap,
-            password: Self.password)
-        let mapped = try map(.object(body), label: label, v1Type: v1Type)
         var record = SimulatedRecord(
             label: label, role: .v2Only, environment: state.environment,
             originalTransactionId: state.originalTransactionId, time: time)
-        record.v2 = v2Notification(mapped, kind: kind, at: time, environment: state.environment, delay: Self.v2Delay)
+        record.v2 = v2Notification(state, kind: kind, at: time, delay: Self.v2Delay)
         record.lifecycle = LifecycleSnapshot(state, cancellation: nil)
         if random.chance(0.02) { record.v2Retries = 1 }
         records.append(record)
     }
 
-    /// Builds the V1 record of an event (maybe in an envelope), maps it and checks it maps to `intended`.
+    /// Builds the V1 record of an event (maybe in an envelope), and what it tells in V2's shape (`v1Mapped`).
     private mutating func v1Record(
         _ label: String, _ v1Type: String, _ intended: NotificationKind, at time: Int64,
         _ state: SimulatedSubscriptionState,
@@ -696,57 +695,46 @@ package struct LifecycleGenerator {
                 late = true
             }
         }
-        var value = receivedAt.map { Self.envelope(body, receivedAt: $0) } ?? body
-        var mapped = try map(value, label: label, v1Type: v1Type)
-        if NotificationKind(mapped.notificationType, mapped.subtype) != intended, receivedAt != nil {
-            // The receive time changed what the rules see (e.g. a resubscription no longer within the hour): send it bare.
+        if let at = receivedAt, intended.subtype == "RESUBSCRIBE", state.current?.promotionalOfferId != nil,
+            (at < offerCutoff) != (time < offerCutoff)
+        {
+            // A resubscription with an offer is OFFER_REDEEMED only before the cutoff: a receive time on the cutoff's
+            // other side would tell V1's reader another kind than Apple sent. Send it bare.
             receivedAt = nil
             late = false
-            value = body
-            mapped = try map(value, label: label, v1Type: v1Type)
         }
-        let got = NotificationKind(mapped.notificationType, mapped.subtype)
-        guard got == intended else {
-            throw ASNError(
-                .badMapping,
-                "simulated \(label) event: its V1 \(v1Type) body maps to \(got) (rule \(mapped.migration?.ruleId ?? "?")), not the intended \(intended); the simulator and the mapping table disagree"
-            )
-        }
+        let value = receivedAt.map { Self.envelope(body, receivedAt: $0) } ?? body
+        let inferred = receivedAt == nil && Self.timelessV1Types.contains(v1Type)
+        let eventTime = receivedAt ?? (inferred ? state.current?.purchaseDate ?? time : time)
         var record = SimulatedRecord(
             label: label, role: role, environment: state.environment,
             originalTransactionId: state.originalTransactionId, time: time)
         record.v1Line = JSONWriter.bytes(value)
         record.lifecycle = LifecycleSnapshot(state, cancellation: cancellation)
         record.v1Type = v1Type
-        record.v1Mapped = mapped
+        record.v1Mapped = told(state, kind: intended, at: eventTime, bundleVersion: bundleVersion(at: time))
         record.v1DeliveryTime = receivedAt ?? time
-        record.inferredTime = mapped.migration?.eventTimeInferred ?? false
+        record.inferredTime = inferred
         record.late = late
         if late { record.v1Body = body }
         return record
     }
 
-    /// Maps a V1 record as `V1RecordMapper.map` does (envelope, decoding, mapping engine), leaving out only its
-    /// notificationUUID (a SHA-1 over the canonical body, a quarter of the generation time; V2 has its own UUIDs).
-    /// Anything but a migration is a simulator bug.
-    private func map(_ value: JSONValue, label: String, v1Type: String) throws(ASNError) -> ResponseBodyV2DecodedPayload
-    {
-        let location = SourceLocation(path: "simulated", line: 1)
-        let outcome: MappingEngine.Outcome
-        do {
-            let unwrapped = try Envelope.unwrap(value, parser: mapper.parser, location: location)
-            let body = try ResponseBodyV1(unwrapped.body, location: location)
-            outcome = mapper.engine.map(body, receivedAt: unwrapped.receivedAt, uuid: "", location: location)
-        } catch {
-            throw ASNError(
-                .badMapping, "simulated \(label) event: its V1 \(v1Type) body is rejected (\(error.message))")
-        }
-        switch outcome {
-        case .migrated(let payload): return payload
-        case .unmapped(let unmapped):
-            throw ASNError(
-                .badMapping, "simulated \(label) event: its V1 \(v1Type) body is unmapped (\(unmapped.reason))")
-        }
+    /// What a V1 record of the lifecycle tells, in V2's shape: the kind, the transaction and renewal info Apple's V2
+    /// carries for the same moment, and the status at the V1 event time `time` (its `signedDate`).
+    private func told(
+        _ state: SimulatedSubscriptionState, kind: NotificationKind, at time: Int64, bundleVersion: String
+    ) -> ResponseBodyV2DecodedPayload {
+        var data = NotificationData()
+        data.bundleId = SimulatedProduct.bundleId
+        data.bundleVersion = bundleVersion
+        data.environment = state.environment.rawValue
+        data.status = LifecycleV2.status(of: state, at: time)?.rawValue
+        data.transactionInfo = state.current.map { LifecycleV2.transaction($0, environment: state.environment) }
+        data.renewalInfo = LifecycleV2.renewal(state)
+        return ResponseBodyV2DecodedPayload(
+            notificationType: kind.type, subtype: kind.subtype, notificationUUID: "", version: "2.0", signedDate: time,
+            data: data, migration: nil)
     }
 
     /// How long after the event V2 signs an ordinary notification (ms).
@@ -754,33 +742,20 @@ package struct LifecycleGenerator {
     /// How long after the event V2 signs the anchor's notifications with `realisticEdges` (ms): seconds to minutes.
     static let edgeV2Delay: ClosedRange<Int64> = 1_000...300_000
 
-    /// The V2 notification for a mapped V1 body: the mapped kind and data, signed `delay` after the event (nil: at it).
+    /// Apple's V2 notification of kind `kind` for the lifecycle `state` at an event at `time`, signed `delay` after it
+    /// (nil: at it): the transaction, renewal info and status as of the signing (`LifecycleV2`).
     private mutating func v2Notification(
-        _ mapped: ResponseBodyV2DecodedPayload, kind: NotificationKind, at time: Int64,
-        environment: SimulationEnvironment, delay: ClosedRange<Int64>?
+        _ state: SimulatedSubscriptionState, kind: NotificationKind, at time: Int64, delay: ClosedRange<Int64>?
     ) -> SimulatedV2Notification {
         let signedDate = time + (delay.map { random.int(in: $0) } ?? 0)
-        var transaction = mapped.data.transactionInfo
-        var renewal = mapped.data.renewalInfo
-        if var t = transaction {
-            t.signedDate = signedDate
-            t.storefront = "USA"
-            t.currency = "USD"
-            let bought = t.productId.flatMap(SimulatedProduct.named)
-            t.price = t.offerDiscountType == "FREE_TRIAL" ? 0 : bought?.price
-            if t.type == nil, bought?.kind == .consumable { t.type = "Consumable" }
-            transaction = t
-        }
-        if var r = renewal {
-            r.signedDate = signedDate
-            r.currency = "USD"
-            r.renewalPrice = r.autoRenewProductId.flatMap(SimulatedProduct.named)?.price
-            renewal = r
-        }
-        let status = transaction.flatMap { V2Builder.status($0, renewal: renewal, at: signedDate) }
+        var transaction = state.current.map { LifecycleV2.transaction($0, environment: state.environment) }
+        transaction?.signedDate = signedDate
+        var renewal = LifecycleV2.renewal(state)
+        renewal?.signedDate = signedDate
         return SimulatedV2Notification(
             notificationType: kind.type, subtype: kind.subtype, notificationUUID: random.uuid(), signedDate: signedDate,
-            environment: environment, bundleVersion: mapped.data.bundleVersion, status: status,
+            environment: state.environment, bundleVersion: bundleVersion(at: time),
+            status: LifecycleV2.status(of: state, at: signedDate)?.rawValue,
             transaction: transaction, renewal: renewal, signatureSeed: random.next())
     }
 

@@ -90,8 +90,7 @@ package enum SimulateCommand {
             return .usage
         }
         do {
-            let table = try MappingTable.builtIn()
-            let summary = try Simulator.run(options, directory: directory, mapper: V1RecordMapper(table: table))
+            let summary = try Simulator.run(options, directory: directory)
             console.diagnostic(
                 "asn-migrate simulate: \(summary.subscribers) subscribers → \(summary.v1Lines) V1 lines (\(summary.v1Bytes) bytes), "
                     + "\(summary.v2Lines) V2 lines (\(summary.v2Bytes) bytes), \(summary.faults.values.reduce(0, +)) injected faults, \(summary.apiFaults.values.reduce(0, +)) truth-api.csv rows; see \(directory)/README.txt"

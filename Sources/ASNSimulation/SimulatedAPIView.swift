@@ -4,13 +4,13 @@ import Foundation
 /// Apple's App Store Server API view of a simulation (`DIR/v2-api/`), derived from the V2 notifications it wrote: what
 /// Get Transaction History and Get All Subscription Statuses would return for the same lifecycles.
 ///
-/// - History: every transaction any V2 notification carried, once per environment + transactionId, copies merged as
-///   Apple's history shows them (a revocation stands, the newest expiry wins); a transaction overlapped by a purchase
-///   of another product of the subscription is upgraded (`isUpgraded`). Pages hold at most 20 transactions of one
+/// - History: every transaction any V2 notification carried, once per environment + transactionId, as its newest copy
+///   shows it (each copy is the lifecycle at its signing, so the newest holds a refund and an extended expiry); a
+///   transaction overlapped by a purchase of another product of the subscription is upgraded (`isUpgraded`). Pages hold at most 20 transactions of one
 ///   customer, oldest first, with `revision` and `hasMore`, one page per line, a file per environment.
 /// - Statuses: one response per auto-renewable subscription, fetched at the end of the simulated span (`fetchedAt` in the
 ///   envelope): the latest transaction, the renewal info of the subscription's latest notification carrying one, and
-///   the status both imply then (`V2Builder.status`).
+///   the status both imply then (`LifecycleV2.status`).
 ///
 /// With `--inject`, `APIFaultInjector` perturbs the derived view before it is written (`statusOverrides`, history
 /// transactions dropped or changed) and says what `reconcile` must report (`truth-api.csv`).
@@ -44,6 +44,7 @@ package enum SimulatedAPIView {
     /// Derives the view from V2 notifications, in any order.
     package static func derive(_ payloads: [ResponseBodyV2DecodedPayload]) -> Derived {
         var byId: [[String]: JWSTransactionDecodedPayload] = [:]
+        var transactionTimes: [[String]: Int64] = [:]
         var renewalTimes: [[String]: Int64] = [:]
         var derived = Derived()
         for p in payloads {
@@ -51,7 +52,10 @@ package enum SimulatedAPIView {
             derived.newestSignedDate = max(derived.newestSignedDate ?? Int64.min, time)
             if let t = p.data.transactionInfo, let id = t.transactionId {
                 let key = [t.environment ?? "", id]
-                byId[key] = byId[key].map { TransactionReconciler.merged($0, t) } ?? t
+                if (transactionTimes[key] ?? Int64.min) <= time {
+                    transactionTimes[key] = time
+                    byId[key] = t
+                }
             }
             if let r = p.data.renewalInfo, let otid = r.originalTransactionId {
                 let key = [p.data.environment ?? r.environment ?? "", otid]
@@ -201,14 +205,15 @@ package enum SimulatedAPIView {
                 answer.pages.append(JSONWriter.bytes(.object(object)))
             }
             defer { answers.append(answer) }
-            guard let latest = list.last, latest.type == V2Builder.autoRenewableType,
+            guard let latest = list.last, latest.type == LifecycleV2.autoRenewableType,
                 let renewal = derived.renewals[key]
             else { continue }
             var entry = JSONObjectBuilder()
             entry.add("originalTransactionId", key[1])
             entry.add(
-                "status", derived.statusOverrides[key] ?? V2Builder.status(latest, renewal: renewal, at: fetchedAt) ?? 2
-            )
+                "status",
+                derived.statusOverrides[key] ?? LifecycleV2.status(latest, renewal: renewal, at: fetchedAt)?.rawValue
+                    ?? 2)
             var signedRenewal = renewal
             signedRenewal.signedDate = fetchedAt
             entry.add(

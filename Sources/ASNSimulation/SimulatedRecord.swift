@@ -30,7 +30,8 @@ package struct SimulatedRecord: Sendable {
     package var v1Line: [UInt8]?
     /// The V1 `notification_type`.
     package var v1Type: String?
-    /// What `migrate` derives from the V1 record (its `signedDate` is the V1 event time).
+    /// What the V1 record tells, in V2's shape, as the simulated lifecycle knows it: the kind and compared fields a
+    /// right `migrate` derives from it (its `signedDate` is the V1 event time). Never made by the tool's mapping.
     package var v1Mapped: ResponseBodyV2DecodedPayload?
     /// When the V1 record was received (its envelope time, or the event time); picks its output file.
     package var v1DeliveryTime: Int64 = 0

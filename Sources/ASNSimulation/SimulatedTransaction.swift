@@ -34,6 +34,9 @@ package struct SimulatedTransaction: Sendable, Equatable {
     package var ownership: String
     /// `app_account_token`, when the app set one.
     package var appAccountToken: String?
+    /// Whether Apple renewed the subscription automatically to make it (V2 `transactionReason` RENEWAL); the
+    /// customer bought every other one (PURCHASE). V1 does not say.
+    package var isRenewal = false
 
     /// Creates a transaction.
     package init(

@@ -47,14 +47,12 @@ package enum Simulator {
     static let batchSize = 16
 
     /// Simulates into `directory` (replaced atomically); `displayPath` is how truth files name it (default: as given).
-    package static func run(_ options: SimulationOptions, directory: String, mapper: V1RecordMapper) throws(ASNError)
-        -> Summary
-    {
+    package static func run(_ options: SimulationOptions, directory: String) throws(ASNError) -> Summary {
         var summary = Summary()
         let display = FileSystem.trimmingTrailingSlashes(directory)
         try AtomicOutput.writeDirectoryAtomically(path: directory, replacing: ownEntries) {
             (staging: StagingDirectory) throws(ASNError) in
-            summary = try write(options, into: staging, displayRoot: display, mapper: mapper)
+            summary = try write(options, into: staging, displayRoot: display)
         }
         return summary
     }
@@ -62,8 +60,7 @@ package enum Simulator {
     // MARK: - Writing
 
     private static func write(
-        _ options: SimulationOptions, into staging: StagingDirectory, displayRoot: String,
-        mapper: V1RecordMapper
+        _ options: SimulationOptions, into staging: StagingDirectory, displayRoot: String
     ) throws(ASNError) -> Summary {
         let files = SimulationFiles(root: staging.path, displayRoot: displayRoot, gzip: options.gzip)
         var summary = Summary()
@@ -86,7 +83,7 @@ package enum Simulator {
             process: { (indices: Range<Int>) -> [Result<SubscriberOutput, ASNError>] in
                 indices.map { index in
                     Result { () throws(ASNError) -> SubscriberOutput in
-                        try produce(index: index, options: options, mapper: mapper, signer: signer)
+                        try produce(index: index, options: options, signer: signer)
                     }
                 }
             },
@@ -197,10 +194,9 @@ package enum Simulator {
 
     /// Generates one subscriber, injects faults and renders every line.
     private static func produce(
-        index: Int, options: SimulationOptions, mapper: V1RecordMapper,
-        signer: TestCertificateAuthority?
+        index: Int, options: SimulationOptions, signer: TestCertificateAuthority?
     ) throws(ASNError) -> SubscriberOutput {
-        var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
+        var generator = LifecycleGenerator(options: options, index: index)
         var records = try generator.generate()
         var output = SubscriberOutput()
         // Apple's view holds the lifecycle as it happened: derived before faults touch the notifications.

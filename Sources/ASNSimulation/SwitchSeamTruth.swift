@@ -320,7 +320,7 @@ package enum SwitchSeamTruth {
                 else { continue }
                 let key = [environment, id]
                 let moment: Int64
-                if t.type == V2Builder.autoRenewableType {
+                if t.type == LifecycleV2.autoRenewableType {
                     guard !carried.contains(key) else { continue }
                     moment = purchase
                 } else {

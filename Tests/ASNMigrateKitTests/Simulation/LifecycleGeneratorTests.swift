@@ -7,10 +7,9 @@ import Testing
     /// The records of a few hundred subscribers over a few months.
     private static func records(subscribers: Int = 400, seed: UInt64 = 5, months: Int = 6) throws -> [SimulatedRecord] {
         let options = SimulationOptions(subscribers: subscribers, seed: seed, months: months)
-        let mapper = try SimulationFixture.mapper()
         var all: [SimulatedRecord] = []
         for index in 0..<subscribers {
-            var generator = LifecycleGenerator(options: options, mapper: mapper, index: index)
+            var generator = LifecycleGenerator(options: options, index: index)
             all += try generator.generate()
         }
         return all
@@ -83,8 +82,9 @@ import Testing
         #expect(records.contains { $0.inferredTime })
     }
 
-    /// Every V1 line, read back through the real `V1RecordMapper`, maps to its event kind's V2 kind; its twin decodes
-    /// and carries the same compared fields; V2's signedDate is within 48 h of the V1 event time (unless inferred).
+    /// Every V1 line, read back through the real `V1RecordMapper`, maps to its event kind's V2 kind; its twin, which
+    /// the lifecycle wrote without the mapping, decodes and carries the same compared fields and `status`; V2's
+    /// signedDate is within 48 h of the V1 event time (unless inferred).
     @Test func v1LinesMapToTheIntendedKindAndV2TwinsAgree() throws {
         let mapper = try SimulationFixture.mapper()
         for record in try Self.records(subscribers: 250, seed: 8) {
@@ -109,6 +109,7 @@ import Testing
                 continue
             }
             #expect(kind == NotificationKind(v2.notificationType, v2.subtype).description)
+            #expect(payload.data.status == v2.status, "\(record.label): migrate's status is not Apple's")
             var line2: [UInt8] = []
             v2.appendLine(to: &line2)
             let decoded = try #require(SimulationFixture.decodeV2(Array(line2.dropLast())))
@@ -131,7 +132,7 @@ import Testing
 
     @Test func anchorFixesThePeriodEnds() throws {
         let options = SimulationOptions(subscribers: 3, seed: 1, months: 4)
-        var generator = LifecycleGenerator(options: options, mapper: try SimulationFixture.mapper(), index: 0)
+        var generator = LifecycleGenerator(options: options, index: 0)
         let anchor = try generator.generate().filter { $0.role == .anchor }
         #expect(anchor.first?.v1Mapped?.signedDate == options.start)
         #expect(anchor.first?.v2?.signedDate == options.start)
@@ -142,7 +143,7 @@ import Testing
     @Test func realisticEdgesDelayTheAnchorsV2RecordsBySecondsToMinutes() throws {
         var options = SimulationOptions(subscribers: 3, seed: 1, months: 4)
         options.realisticEdges = true
-        var generator = LifecycleGenerator(options: options, mapper: try SimulationFixture.mapper(), index: 0)
+        var generator = LifecycleGenerator(options: options, index: 0)
         let anchor = try generator.generate().filter { $0.role == .anchor }
         #expect(anchor.count == 5)
         #expect(anchor.first?.v1Mapped?.signedDate == options.start)

@@ -18,7 +18,7 @@ enum SimulationFixture {
         let out = directory.path + "/out"
         let options = SimulationOptions(
             subscribers: subscribers, seed: seed, months: months, injectRate: inject, gzip: gzip)
-        return (try Simulator.run(options, directory: out, mapper: try mapper()), out)
+        return (try Simulator.run(options, directory: out), out)
     }
 
     /// Every item of every file under `directory`, in the order `reconcile` reads them.
