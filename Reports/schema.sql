@@ -312,8 +312,8 @@ CREATE TABLE state_subscriptions (
 );
 
 -- facts: stored records; side is 1 (V1) or 2 (V2); inferred is 1 when a V1 event time was inferred; uuid is the
--- notificationUUID (16 bytes, or its text when not a standard UUID); retry_ends_ms, on a record saying billing retry
--- is on, 60 days after its transaction's expiry; digest the first 8 bytes of a V2 record's content
+-- notificationUUID (16 bytes, or its text when not a standard UUID); retry_ends_ms, written before schema 11 only
+-- (change_points holds retry ends now); digest the first 8 bytes of a V2 record's content
 -- SHA-1; facts the compact bytes the engine reads (RecordFactsCodec.swift). The state's records view shows them as text.
 CREATE TABLE state_facts (
     id              INTEGER,
@@ -398,9 +398,11 @@ CREATE TABLE state_api_records (
     record          BYTEA
 );
 
--- api_dates: every date of a subscription (epoch ms) that the state's moving spans can reach: purchases, expiries,
--- refunds, event and fetch times; a night re-pairs the subscriptions with a date near a span's moved end.
-CREATE TABLE state_api_dates (
+-- change_points: every instant (epoch ms) at which a subscription's judged state can change
+-- (SubscriptionStateRules.changePoints over each stored record's facts: expiries, grace ends, billing retry ends,
+-- revocations) and, with Apple's view, the dates its moving spans can reach (V1 event times, purchases, fetch times);
+-- a night re-pairs the subscriptions with a point its period end or a span's end moved past.
+CREATE TABLE state_change_points (
     at_ms           INTEGER,
     subscription_id INTEGER
 );

@@ -75,7 +75,7 @@ extension NightlyPass {
         guard api, !firstNight else { return [] }
         if previous != mode || rulesChanged { return try store.allSubscriptions() }
         var touched: Set<SubscriptionKey> = []
-        for range in moved { touched.formUnion(try store.subscriptions(apiDatesIn: range)) }
+        for range in moved { touched.formUnion(try store.subscriptions(changingIn: range)) }
         return touched
     }
 

@@ -396,13 +396,22 @@ package struct NightlyPass {
             }
             if let oldTo, oldTo != period.to {
                 let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
-                touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: true))
-                // Billing retry ends at most 60 days after the expiry: those whose retry may have ended as the edge moved.
-                touched.formUnion(try store.subscriptions(retryEndingIn: moved))
+                // The states are judged at the period's end: those with a change point the end moved past (an
+                // expiry, a grace period's or billing retry's end, a revocation) may be in another state now.
+                touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: false))
+                touched.formUnion(try store.subscriptions(changingIn: moved))
             }
         }
         try store.setMeta("period_from", period?.from)
         try store.setMeta("period_to", period?.to)
+        // A state converted from an earlier release's schema: judged again whole, as a fresh state's night would be.
+        if try store.meta(NightlyStore.judgeAllKey) != nil {
+            if !firstNight {
+                log("the state was converted from an earlier release's schema: judging every subscription again")
+                touched.formUnion(try store.allSubscriptions())
+            }
+            try store.setMeta(NightlyStore.judgeAllKey, nil)
+        }
         // Switch dates other than the last night's (or given, or dropped): every subscription is judged again.
         let switchDigest = Self.switchDigest(settings.switchDates)
         if try store.meta("switch_digest") != switchDigest {

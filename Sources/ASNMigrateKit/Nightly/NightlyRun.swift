@@ -55,8 +55,11 @@ package struct NightlyRun {
     package let console: Console
     /// The wall clock, epoch ms.
     package let clock: () -> Int64
-    /// Called with each of `NightlyCommand.steps` as the run passes it.
+    /// Called with each of `NightlyCommand.steps` as the run passes it, and with `conversionStep`.
     package let stepReached: (String) -> Void
+    /// The step a run reports to `stepReached` inside the transaction converting a state of an older schema, before it
+    /// commits (only a run that converts one passes it; the crash tests pause there).
+    package static let conversionStep = "converting"
 
     /// A run of `settings` logging to `console`.
     package init(
@@ -162,7 +165,9 @@ package struct NightlyRun {
             let columnMap = try settings.nightly.v2Columns.map { (path: String) throws(ASNError) in
                 try V2ColumnMap.load(path: path)
             }
-            let store = try NightlyStore(path: state, backups: settings.nightly.stateBackup)
+            let store = try NightlyStore(
+                path: state, backups: settings.nightly.stateBackup,
+                converting: { stepReached(Self.conversionStep) })
             outcome.store = store
             if let refused = try checkShard(store) { return refused }
             if let refused = try publishStoppedNight(store, date: date) { return refused }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What the state keeps when the V2 side is Apple's App Store Server API view (`Reports/apple-view.md`): every V1
-/// record's transaction facts, Apple's transactions and statuses as read, and the dates the moving spans can reach.
+/// record's transaction facts, Apple's transactions and statuses as read, and the dates the moving spans can reach
+/// (`change_points`, the one index of both modes).
 ///
 /// Each subscription's facts read back in `reconcile`'s input order (the file's path byte-wise, as `InputPaths`
 /// lists a folder, then the order read), so `TransactionReconciler` merges copies and picks sources exactly as one
@@ -39,9 +40,13 @@ extension NightlyStore {
                 .integer(file), .integer(subscription), .integer(facts.eventTimeInferred ? 1 : 0),
                 .integer(facts.eventTime), .blob(bytes), .blob(references)
             ])
-            var dates = [facts.eventTime]
+            // The instants Apple's view can judge this subscription differently at, as V1 knows it then.
+            var dates: [Int64?] = [facts.eventTime]
+            if let fact = facts.stateFact(of: id) {
+                dates += SubscriptionStateRules.changePoints(CollectionOfOne(fact), knowledge: .asOf(lag: 0))
+            }
             for entry in shown { dates += [entry.purchaseDate, entry.expiresDate, entry.cancellationDate] }
-            try insertDates(dates, subscription: subscription)
+            try insertChangePoints(dates, subscription: subscription)
             keys.insert(key)
         }
         return keys
@@ -83,7 +88,7 @@ extension NightlyStore {
             .integer(file), .integer(subscription), .integer(kind), .integer(purchase),
             .blob(JSONWriter.bytes(.object(object.object)))
         ])
-        try insertDates(dates, subscription: subscription)
+        try insertChangePoints(dates, subscription: subscription)
         return key
     }
 
@@ -186,14 +191,6 @@ extension NightlyStore {
         return answers
     }
 
-    /// The subscriptions with a stored date (purchase, expiry, refund, event or fetch time) in `range`.
-    package func subscriptions(apiDatesIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
-        var ids: Set<Int64> = []
-        try cached("SELECT DISTINCT subscription_id FROM api_dates WHERE at_ms BETWEEN ? AND ?")
-            .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
-        return try keys(of: ids)
-    }
-
     /// `reconcile`'s `not_fetched` over the whole state: the V1 transactions (merged by transaction id, as its
     /// collector merges them) of the subscriptions Apple's view holds no transaction of. Reads back only those
     /// subscriptions' facts, few once a fetch has answered (those Apple did not answer, or does not know).
@@ -282,15 +279,6 @@ extension NightlyStore {
             }
         }
         return shift == 0 ? values : nil
-    }
-
-    /// Notes a subscription's dates (nil left out).
-    private func insertDates(_ dates: [Int64?], subscription: Int64) throws(ASNError) {
-        for date in Set(dates.compactMap { $0 }).sorted() {
-            try cached("INSERT OR IGNORE INTO api_dates (at_ms, subscription_id) VALUES (?, ?)").run([
-                .integer(date), .integer(subscription)
-            ])
-        }
     }
 
     /// The id of a subscription, added when new.

@@ -45,8 +45,9 @@ package final class NightlyStore {
     /// A new state is written beside `path` and renamed into place (`StateFile.create`); a file that is not a state
     /// (`StateFile.inspect`: empty, not SQLite, another program's database) is refused before anything writes to it.
     /// Before anything writes to it, its pages are checked (`PRAGMA quick_check`): a damaged state is refused, left as
-    /// it is, and the error names the last good copy in `backups` (`--state-backup`), if any.
-    package init(path: String, backups: String? = nil) throws(ASNError) {
+    /// it is, and the error names the last good copy in `backups` (`--state-backup`), if any. A state of an older
+    /// schema is converted in one transaction (`StateSchema.migrate`), `converting` called inside it.
+    package init(path: String, backups: String? = nil, converting: () -> Void = {}) throws(ASNError) {
         try FileSystem.createDirectories(FileSystem.parentDirectory(of: path))
         switch try StateFile.inspect(path) {
         case .absent: try StateFile.create(path)
@@ -59,7 +60,14 @@ package final class NightlyStore {
             database.close()
             throw Self.damaged(path, problems: problems, backups: backups)
         }
-        try StateSchema.migrate(database)
+        try StateSchema.migrate(
+            database,
+            converted: { (found: Int) throws(ASNError) in
+                if found < StateSchema.changePointsVersion { try self.addChangePointsOfStoredRecords() }
+                // What an earlier release judged may read otherwise now (a row's event date, say): the next night
+                // judges every subscription again, as a fresh state's night would.
+                try self.setMeta(Self.judgeAllKey, 1)
+            }, converting: converting)
         try moveFormatTwoRecords()
         try database.execute(Self.recordsView)
     }
@@ -358,20 +366,59 @@ package final class NightlyStore {
         let facts = r.facts
         let subscription = try subscriptionId(r.key)
         let bytes = try RecordFactsCodec.encode(facts) { (text: String) throws(ASNError) -> Int64 in try textId(text) }
-        // A record saying billing retry is on marks when retry ends at the latest: 60 days after its transaction's expiry.
         countChanges[r.side, default: 0] += 1
-        let retryEnds =
-            facts[flag: .isInBillingRetryPeriod] == true
-            ? facts[date: .expiresDate].map { $0 &+ SubscriptionStatus.billingRetryLimit } : nil
         try cached(
-            "INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, retry_ends_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO facts (file_id, subscription_id, side, inferred, event_ms, expires_ms, uuid, digest, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         .run([
             .integer(file), .integer(subscription), .integer(Self.sideCode(r.side)),
             .integer(facts.eventTimeInferred ? 1 : 0),
-            .integer(facts.time), .integer(facts.expiry), .integer(retryEnds), Self.uuidValue(facts.notificationUUID),
+            .integer(facts.time), .integer(facts.expiry), Self.uuidValue(facts.notificationUUID),
             .integer(r.digest), .blob(bytes)
         ])
+        try insertChangePoints(of: facts, subscription: subscription)
+    }
+
+    /// The `meta` key set by a conversion from an earlier schema: the next night judges every subscription again.
+    package static let judgeAllKey = "judge_all_after_conversion"
+
+    /// Notes the instants the record's facts can change its subscription's judged state at
+    /// (`SubscriptionStateRules.changePoints`: expiry, grace end, retry end, revocation).
+    private func insertChangePoints(of facts: RecordFacts, subscription: Int64) throws(ASNError) {
+        guard let fact = facts.stateFact else { return }
+        try insertChangePoints(SubscriptionStateRules.changePoints(CollectionOfOne(fact)), subscription: subscription)
+    }
+
+    /// Notes instants at which `subscription`'s judged state can change (`change_points`; nil left out).
+    func insertChangePoints(_ points: [Int64?], subscription: Int64) throws(ASNError) {
+        for point in Set(points.compactMap { $0 }).sorted() {
+            try cached("INSERT OR IGNORE INTO change_points (at_ms, subscription_id) VALUES (?, ?)").run([
+                .integer(point), .integer(subscription)
+            ])
+        }
+    }
+
+    /// Adds the change points of every stored record, read back from its facts: what a state converted from a schema
+    /// before `change_points` lacks (its expiry index held the later of expiry and grace end only). A record whose
+    /// facts do not read back adds none: reading its subscription's records refuses it as damaged, as before.
+    func addChangePointsOfStoredRecords() throws(ASNError) {
+        var environments: [Int64: String] = [:]
+        try database.prepare(
+            "SELECT f.id, f.subscription_id, s.environment_id, s.original_transaction_id, f.facts, f.uuid, f.event_ms FROM facts f JOIN subscriptions s ON s.id = f.subscription_id"
+        ).forEach { (s: SQLiteStatement) throws(ASNError) in
+            let environmentId = s.int64(2)
+            let environment = environments[environmentId] ?? text(id: environmentId) ?? ""
+            environments[environmentId] = environment
+            let uuid = Self.uuidText(s, 5)
+            let bytes = s.blob(4)
+            let facts = bytes.withUnsafeBytes { raw in
+                RecordFactsCodec.decode(
+                    raw, environment: environment, originalTransactionId: s.text(3), notificationUUID: uuid,
+                    time: s.optionalInt64(6), text: { self.text(id: $0) })
+            }
+            guard let facts else { return }
+            try insertChangePoints(of: facts, subscription: s.int64(1))
+        }
     }
 
     /// The stored records of one subscription, in the order they were ingested.
@@ -433,7 +480,7 @@ package final class NightlyStore {
         ).run([.integer(file), .integer(Self.sideCode(side)), .integer(span.lowerBound), .integer(span.upperBound)])
     }
 
-    /// Subscriptions with a (not inferred) record whose event time lies in `range`, or an expiry (`expires`) in it.
+    /// Subscriptions with a (not inferred) record whose event time lies in `range`, or (`expiresToo`) a change point.
     package func subscriptions(eventIn range: ClosedRange<Int64>, expiresToo: Bool) throws(ASNError) -> Set<
         SubscriptionKey
     > {
@@ -451,21 +498,14 @@ package final class NightlyStore {
         )
         .forEach(bound) { s in ids.insert(s.int64(0)) }
         let keys = try keys(of: ids)
-        return expiresToo ? keys.union(try subscriptions(expiringIn: range)) : keys
+        return expiresToo ? keys.union(try subscriptions(changingIn: range)) : keys
     }
 
-    /// Subscriptions with a record saying billing retry is on whose retry ends (`retry_ends_ms`) within `range`.
-    package func subscriptions(retryEndingIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
+    /// Subscriptions with a change point (`change_points`: an expiry, grace end, retry end, revocation, or a date of
+    /// the API view) within `range`: those whose judged state can differ at the two ends of `range`.
+    package func subscriptions(changingIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
         var ids: Set<Int64> = []
-        try cached("SELECT DISTINCT subscription_id FROM facts WHERE retry_ends_ms BETWEEN ? AND ?")
-            .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
-        return try keys(of: ids)
-    }
-
-    /// Subscriptions with a record whose expiry (`expires_ms`) lies in `range`.
-    package func subscriptions(expiringIn range: ClosedRange<Int64>) throws(ASNError) -> Set<SubscriptionKey> {
-        var ids: Set<Int64> = []
-        try cached("SELECT DISTINCT subscription_id FROM facts WHERE expires_ms BETWEEN ? AND ?")
+        try cached("SELECT DISTINCT subscription_id FROM change_points WHERE at_ms BETWEEN ? AND ?")
             .forEach([.integer(range.lowerBound), .integer(range.upperBound)]) { s in ids.insert(s.int64(0)) }
         return try keys(of: ids)
     }
@@ -1089,5 +1129,25 @@ package final class NightlyStore {
             return SourceLocation(path: String(source[..<colon]), line: line)
         }
         return SourceLocation(path: source)
+    }
+}
+
+extension RecordFacts {
+    /// The record's facts for the state rules, as notification pairing reads them (`ReconRecord.stateFact`): its one
+    /// transaction and its renewal facts; nil without an event time.
+    var stateFact: StateFact? {
+        var transaction: StateFact.Transaction?
+        if self[date: .purchaseDate] != nil || self[date: .expiresDate] != nil || self[text: .transactionId] != nil {
+            transaction = StateFact.Transaction(
+                transactionId: self[text: .transactionId], purchaseDate: self[date: .purchaseDate] ?? Int64.min,
+                expiresDate: self[date: .expiresDate], revocationDate: self[date: .revocationDate],
+                productId: self[text: .productId])
+        }
+        return StateFact.record(
+            time: time, transaction: transaction,
+            renewal: StateFact.Renewal(
+                autoRenewStatus: self[number: .autoRenewStatus], autoRenewProductId: self[text: .autoRenewProductId],
+                gracePeriodExpiresDate: self[date: .gracePeriodExpiresDate],
+                isInBillingRetryPeriod: self[flag: .isInBillingRetryPeriod]))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state database's schema: versioned with `PRAGMA user_version`, upgraded by ordered migrations.
 ///
 /// Version N is reached by running `migrations[0..<N]` in order inside one transaction. A database whose
@@ -291,8 +293,28 @@ package enum StateSchema {
             v1_after_switch INTEGER NOT NULL,
             v2_before_switch INTEGER NOT NULL
         );
+        """,
+        // 11: one index of the instants a subscription's judged state can change (`change_points`, each point of
+        // `SubscriptionStateRules.changePoints` over each record's facts: expiries, grace ends, retry ends,
+        // revocations, and the API view's dates), in place of `facts_expires`, `facts_retry_ends` and `api_dates`,
+        // which held no grace end but inside an expiry. `retry_ends_ms` is no longer written. The points of the records
+        // already stored are added by `NightlyStore` in the same transaction (they are read from each record's facts).
+        """
+        CREATE TABLE change_points (
+            at_ms INTEGER NOT NULL,
+            subscription_id INTEGER NOT NULL,
+            PRIMARY KEY (at_ms, subscription_id)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO change_points (at_ms, subscription_id) SELECT at_ms, subscription_id FROM api_dates;
+        DROP TABLE api_dates;
+        DROP INDEX IF EXISTS facts_expires;
+        DROP INDEX IF EXISTS facts_retry_ends;
         """
     ]
+
+    /// The version whose migration made `change_points`: a state converted from below it has its stored records'
+    /// points added in the conversion's transaction.
+    package static let changePointsVersion = 10
 
     /// The version whose migration rebuilds `texts`, before which the `records` view over it is dropped.
     private static let textsAsBytesVersion = 5
@@ -310,7 +332,16 @@ package enum StateSchema {
 
     /// Brings `database` to `currentVersion`, or throws when it is newer than this binary knows; stamps a state
     /// written before states carried `StateFile.applicationId`. Only for a file `StateFile.inspect` found to be a state.
-    package static func migrate(_ database: SQLiteDatabase) throws(ASNError) {
+    ///
+    /// An older state is converted in place inside one transaction, from a copy of the file taken first
+    /// (`conversionCopy`, written beside it with `VACUUM INTO`) and removed once the conversion commits: a run stopped
+    /// during the conversion (even by `SIGKILL`) leaves the old state as it was, which the next run converts again.
+    /// `converted` runs inside the conversion's transaction after the migrations, with the version found (the
+    /// conversions SQL alone cannot make); `converting` is called there too, last (the crash tests pause there).
+    package static func migrate(
+        _ database: SQLiteDatabase, converted: (Int) throws(ASNError) -> Void = { _ in },
+        converting: () -> Void = {}
+    ) throws(ASNError) {
         let found = try database.userVersion
         guard found <= currentVersion else {
             throw ASNError(
@@ -322,13 +353,34 @@ package enum StateSchema {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY"
         )
         let stamped = try database.integerPragma("application_id") == Int64(StateFile.applicationId)
+        let copy = conversionCopy(of: database.path)
         if found < currentVersion || !stamped {
+            if found > 0, found < currentVersion {
+                // A copy of the state as it stands, kept until the conversion commits.
+                unlink(copy)
+                try database.prepare("VACUUM INTO ?").run([.text(copy)])
+                FileSystem.syncDirectory(FileSystem.parentDirectory(of: database.path))
+            }
             try database.transaction { () throws(ASNError) in
                 try upgrade(database, from: found)
                 if !stamped { try database.execute("PRAGMA application_id = \(StateFile.applicationId)") }
+                if found > 0, found < currentVersion {
+                    try converted(found)
+                    converting()
+                }
             }
         }
+        // Committed (or nothing to convert): a copy left by a conversion stopped before is not needed any more.
+        unlink(copy)
         try addCellColumns(database)
+    }
+
+    /// Where the copy of a state being converted is kept until the conversion commits: a hidden sibling of the state
+    /// file, `.<name>.before-conversion`.
+    package static func conversionCopy(of path: String) -> String {
+        let name = ".\(FileSystem.lastComponent(of: path)).before-conversion"
+        let folder = FileSystem.parentDirectory(of: path)
+        return folder == "." && !path.hasPrefix("./") ? name : folder + "/" + name
     }
 
     /// Runs the migrations from version `found` on and sets `user_version`, inside the caller's transaction.

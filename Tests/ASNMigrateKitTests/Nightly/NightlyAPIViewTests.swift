@@ -146,7 +146,7 @@ import Testing
         // The state as schema 7 left it: no V1 transaction facts, no API tables, none of their meta values.
         let old = try SQLiteDatabase(path: work + "/state.sqlite")
         try old.execute(
-            "DROP TABLE v1_transactions; DROP TABLE v1_entries; DROP TABLE api_records; DROP TABLE api_dates; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); ALTER TABLE files DROP COLUMN shape; ALTER TABLE files DROP COLUMN reader_version; PRAGMA user_version = 7"
+            "DROP TABLE v1_transactions; DROP TABLE v1_entries; DROP TABLE api_records; DROP TABLE change_points; DELETE FROM meta WHERE key IN ('view_mode', 'api_view', 'api_rules_digest', 'api_v1_min', 'api_v1_max', 'api_v2_min', 'api_v2_max', 'v1_transactions_missing'); ALTER TABLE files DROP COLUMN shape; ALTER TABLE files DROP COLUMN reader_version; PRAGMA user_version = 7"
         )
         old.close()
 

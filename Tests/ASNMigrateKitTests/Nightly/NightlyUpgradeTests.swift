@@ -4,8 +4,9 @@ import Testing
 @testable import ASNMigrateKit
 
 /// States made by an earlier release (`Tests/Fixtures/nightly-states/`), through the built binary: a file an older
-/// reader rejected records of is read again; `--reread` reads a file fixed in place again; a state with a damaged page
-/// is refused before anything is written, naming `--state-backup`'s last good copy.
+/// reader rejected records of is read again; `--reread` reads a file fixed in place again; states of schemas 7 and 8
+/// are converted, a kill during the conversion leaving the old state usable; a state with a damaged page is refused
+/// before anything is written, naming `--state-backup`'s last good copy.
 @Suite(.serialized) struct NightlyUpgradeTests {
     /// The golden state of the release before reader versions, and the files it read.
     static let golden = PackagePaths.root.appendingPathComponent("Tests/Fixtures/nightly-states/reader-v0").path
@@ -112,6 +113,102 @@ import Testing
         #expect(missing.status == 64 && missing.stderr.contains("--reread"), "\(missing.stderr)")
         let help = try BinaryRun.run(["nightly", "--help"])
         #expect(help.stdoutText.contains("--reread PATH|all"), "documented in --help")
+    }
+
+    // MARK: - States of earlier schemas
+
+    /// A workspace holding the sample (`Tests/Fixtures/sample`) and the golden state an earlier release wrote over it
+    /// (`Tests/Fixtures/nightly-states/schema-<schema>`), the ledger's paths moved to the workspace.
+    static func earlierState(schema: Int) throws -> NightlyWorkspace {
+        let w = try NightlyWorkspace(flags: ["--max-reject-rate", "100%"])
+        try copySample(into: w)
+        try FileManager.default.createDirectory(
+            atPath: FileSystem.parentDirectory(of: w.state), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: PackagePaths.root.appendingPathComponent(
+                "Tests/Fixtures/nightly-states/schema-\(schema)/state.sqlite"
+            ).path, toPath: w.state)
+        let root = try #require(FileIdentity.realPath(w.tmp.path)) + "/in"
+        let db = try SQLiteDatabase(path: w.state, create: false)
+        defer { db.close() }
+        #expect(try db.userVersion == schema, "the golden state is of schema \(schema)")
+        let goldenRoot = "/tmp/asn-golden-schema-\(schema)/in"
+        try db.prepare("UPDATE files SET path = ? || substr(path, ?)").run([
+            .text(root), .integer(Int64(goldenRoot.utf8.count + 1))
+        ])
+        return w
+    }
+
+    /// Copies the sample's V1 and V2 files into the workspace's `in/v1` and `in/v2`.
+    static func copySample(into w: NightlyWorkspace) throws {
+        for side in ["v1", "v2"] {
+            let folder = "Tests/Fixtures/sample/" + side
+            for name in try FileManager.default.contentsOfDirectory(
+                atPath: PackagePaths.root.appendingPathComponent(folder).path)
+            {
+                _ = try w.tmp.write("in/\(side)/\(name)", try PackagePaths.read(folder + "/" + name))
+            }
+        }
+    }
+
+    /// A state written by the release before (schema 8) or the one before it (schema 7) over the sample: a run killed
+    /// (SIGKILL) inside the conversion's transaction leaves the old state file byte for byte as it was, beside the copy
+    /// kept until the conversion commits; the next run converts it and its night equals a fresh state's night over the
+    /// same files.
+    @Test(arguments: [7, 8])
+    func aStateOfAnEarlierSchemaSurvivesAKillDuringItsConversionAndItsNextNightEqualsAFreshState(schema: Int)
+        throws
+    {
+        let w = try Self.earlierState(schema: schema)
+        defer { w.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: w.state))
+        let copy = StateSchema.conversionCopy(of: try #require(FileIdentity.realPath(w.state)))
+
+        #expect(try NightlyKill.killAt(NightlyRun.conversionStep, w.arguments("2022-01-11")), "killed")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: w.state)) == before, "the old state file is untouched")
+        let kept = try SQLiteDatabase(inspecting: copy, immutable: true)
+        #expect(try kept.userVersion == schema, "the copy of the old state is kept until the conversion commits")
+        kept.close()
+
+        let night = try w.run("2022-01-11")
+        #expect([0, 1].contains(night.status), "\(night.stderr)")
+        #expect(try w.query("PRAGMA user_version") == String(StateSchema.currentVersion))
+        #expect(!FileManager.default.fileExists(atPath: copy), "the copy is removed once the conversion committed")
+        #expect(night.stderr.contains("judging every subscription again"), "\(night.stderr)")
+
+        let fresh = try NightlyWorkspace(flags: ["--max-reject-rate", "100%"])
+        defer { fresh.remove() }
+        try Self.copySample(into: fresh)
+        let full = try fresh.run("2022-01-11")
+        #expect([0, 1].contains(full.status), "\(full.stderr)")
+        #expect(night.status == full.status)
+        for name in ["open.csv", "pending.csv"] {
+            let converted = try NightlyGrownFileTests.differenceRows(w.reports + "/2022-01-11/" + name)
+            let expected = try NightlyGrownFileTests.differenceRows(fresh.reports + "/2022-01-11/" + name)
+            #expect(
+                converted == expected,
+                "\(name): only converted: \(Set(converted).subtracting(expected)); only fresh: \(Set(expected).subtracting(converted))"
+            )
+        }
+        #expect(
+            try !NightlyGrownFileTests.differenceRows(fresh.reports + "/2022-01-11/open.csv").isEmpty,
+            "the sample has differences to agree on")
+        let s = try w.summary("2022-01-11")
+        let f = try fresh.summary("2022-01-11")
+        for key in [
+            "v1_records_in_state", "v2_records_in_state", "differences_open", "pending", "period_start", "period_end"
+        ] {
+            #expect(s[key] == f[key], "\(key): \(s[key] ?? "nil") against \(f[key] ?? "nil")")
+        }
+        #expect(try w.query("SELECT COUNT(*) FROM rejects") == fresh.query("SELECT COUNT(*) FROM rejects"))
+
+        // The night after reads nothing again and changes nothing.
+        let next = try w.run("2022-01-12")
+        #expect(next.status == 0 || next.status == 1, "\(next.stderr)")
+        #expect(try w.summary("2022-01-12")["files_ingested"] == "0")
+        #expect(
+            try NightlyGrownFileTests.differenceRows(w.reports + "/2022-01-12/open.csv")
+                == NightlyGrownFileTests.differenceRows(fresh.reports + "/2022-01-11/open.csv"))
     }
 
     // MARK: - Damaged pages

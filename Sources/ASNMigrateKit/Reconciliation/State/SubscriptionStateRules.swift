@@ -131,6 +131,41 @@ package enum SubscriptionStateRules {
         return state
     }
 
+    /// Every instant at which the state `derive` gives from `facts` can change while the facts stay as they are, sorted,
+    /// each once: each transaction's expiry (active ends) and revocation, the end of a grace period
+    /// (`gracePeriodExpiresDate`), and the end of billing retry (`SubscriptionStatus.billingRetryLimit` after each expiry,
+    /// when a record says retry is on). With `.asOf` knowledge, also the instants a record's facts come into view or
+    /// drop out of it: its time, its time less the lag, the moment it dates, and each transaction's purchase (Apple's
+    /// API view compares at a status's fetch time). Between two consecutive points (after one, up to the next) `derive`
+    /// gives one state: a state judged at an instant that moved past none of them needs no judging again. `nightly`
+    /// keeps them per subscription (`change_points`) in both modes.
+    package static func changePoints(_ facts: some Sequence<StateFact>, knowledge: Knowledge = .all) -> [Int64] {
+        var points: Set<Int64> = []
+        var expiries: [Int64] = []
+        var retrying = false
+        for fact in facts {
+            if case .asOf(let lag) = knowledge {
+                points.insert(fact.time)
+                points.insert(fact.time &- lag)
+                if let moment = fact.moment { points.insert(moment) }
+            }
+            for t in fact.transactions {
+                if let expires = t.expiresDate {
+                    points.insert(expires)
+                    expiries.append(expires)
+                }
+                if let revoked = t.revocationDate { points.insert(revoked) }
+                if case .asOf = knowledge { points.insert(t.purchaseDate) }
+            }
+            if let grace = fact.renewal?.gracePeriodExpiresDate { points.insert(grace) }
+            if fact.renewal?.isInBillingRetryPeriod == true { retrying = true }
+        }
+        if retrying {
+            for expires in expiries { points.insert(expires &+ SubscriptionStatus.billingRetryLimit) }
+        }
+        return points.sorted()
+    }
+
     /// What copies of one transaction share: its id (absent as empty) and its purchase date.
     fileprivate struct TransactionKey: Hashable {
         /// `transactionId`, "" when absent.
