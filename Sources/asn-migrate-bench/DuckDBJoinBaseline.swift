@@ -87,12 +87,8 @@ enum DuckDBJoinBaseline {
     static func run(python: String, v1: [String], v2: [String], folder: String) throws -> (
         result: ChildProcess.Result, counts: String
     ) {
-        let path = "\(folder)/reconcile_join_duckdb.py"
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        let counts = "\(folder)/reconcile_join_duckdb.out"
-        let result = try ChildProcess.run(python, [path] + v1 + ["--"] + v2, stdoutPath: counts)
-        guard result.status == 0 else { throw BenchError("the DuckDB join exited with \(result.status)") }
-        let text = (try? String(contentsOfFile: counts, encoding: .utf8)) ?? ""
-        return (result, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        try PythonJoinBaseline.runJoin(
+            script, named: "reconcile_join_duckdb", what: "the DuckDB join", python: python, v1: v1, v2: v2,
+            folder: folder)
     }
 }

@@ -64,11 +64,21 @@ enum PythonJoinBaseline {
     static func run(v1: [String], v2: [String], folder: String) throws -> (result: ChildProcess.Result, counts: String)
     {
         guard let python = PythonBaseline.python3() else { throw BenchError("python3 not found") }
-        let path = "\(folder)/reconcile_join_orjson.py"
+        return try runJoin(
+            script, named: "reconcile_join_orjson", what: "the Python + orjson join", python: python, v1: v1, v2: v2,
+            folder: folder)
+    }
+
+    /// Writes a join script `script` to `folder/<name>.py` and runs it once with `python` over `v1 -- v2`; its counts
+    /// line, from standard output, comes back with the run's figures. `what` names it in an error.
+    static func runJoin(
+        _ script: String, named name: String, what: String, python: String, v1: [String], v2: [String], folder: String
+    ) throws -> (result: ChildProcess.Result, counts: String) {
+        let path = "\(folder)/\(name).py"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
-        let counts = "\(folder)/reconcile_join_orjson.out"
+        let counts = "\(folder)/\(name).out"
         let result = try ChildProcess.run(python, [path] + v1 + ["--"] + v2, stdoutPath: counts)
-        guard result.status == 0 else { throw BenchError("the Python + orjson join exited with \(result.status)") }
+        guard result.status == 0 else { throw BenchError("\(what) exited with \(result.status)") }
         let text = (try? String(contentsOfFile: counts, encoding: .utf8)) ?? ""
         return (result, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
