@@ -54,7 +54,7 @@ package struct FaultInjector {
     /// The compared fields that may be changed: those notification pairing compares by default (the compared-field
     /// table, in its order), but the ones the simulated records are paired and grouped by (`keptFields`).
     package static let changeableFields: [String] = ComparedField.defaultFields.filter { field in
-        (field.row.bit != nil || field.row.flagSlot != nil) && !keptFields.contains(field)
+        (field.row.bit != nil || field.flagSlot != nil) && !keptFields.contains(field)
     }.map(\.rawValue)
 
     /// Compared fields a fault never changes: `webOrderLineItemId` pairs a V2 record with its V1 twin, and `bundleId`
