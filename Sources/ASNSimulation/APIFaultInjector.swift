@@ -220,27 +220,17 @@ package enum APIFaultInjector {
         field == "isUpgraded" || !value(of: field, in: t).isEmpty
     }
 
-    /// Changes one field: a product to another subscription, dates 1 to 72 hours earlier, codes, flags and the
-    /// ownership to another value, the offer identifier and webOrderLineItemId extended, quantity by one.
+    /// Changes one field as its kind says (`FieldPerturbation`): a product to another subscription, dates 1 to 72 hours
+    /// earlier, codes, flags and the ownership to another value, the offer identifier and webOrderLineItemId extended,
+    /// quantity by one; an absent isUpgraded becomes true.
     static func perturb(_ field: String, _ t: inout JWSTransactionDecodedPayload, random: inout SimulationRandom) {
         let earlier = random.int(in: 1...(72 * 3_600)) * 1_000
-        switch field {
-        case "productId":
-            let subscriptions = SimulatedProduct.all.filter { $0.kind != .consumable }.map(\.id)
-            t.productId = random.pick(subscriptions.filter { $0 != t.productId })
-        case "purchaseDate": t.purchaseDate = t.purchaseDate.map { $0 - earlier }
-        case "originalPurchaseDate": t.originalPurchaseDate = t.originalPurchaseDate.map { $0 - earlier }
-        case "expiresDate": t.expiresDate = t.expiresDate.map { $0 - earlier }
-        case "revocationDate": t.revocationDate = t.revocationDate.map { $0 - earlier }
-        case "revocationReason": t.revocationReason = t.revocationReason.map { $0 == 0 ? 1 : 0 }
-        case "isUpgraded": t.isUpgraded = t.isUpgraded != true
-        case "inAppOwnershipType":
-            t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
-        case "offerType": t.offerType = t.offerType.map { $0 % 3 + 1 }
-        case "offerIdentifier": t.offerIdentifier = t.offerIdentifier.map { $0 + "X" }
-        case "webOrderLineItemId": t.webOrderLineItemId = t.webOrderLineItemId.map { $0 + "7" }
-        case "quantity": t.quantity = t.quantity.map { $0 + 1 }
-        default: break
-        }
+        guard let compared = ComparedField(rawValue: field),
+            let change = FieldPerturbation(compared, earlier: earlier, setsAbsentFlag: true)
+        else { return }
+        var transaction: JWSTransactionDecodedPayload? = t
+        var renewal: JWSRenewalInfoDecodedPayload?
+        change.apply(&transaction, &renewal, random: &random)
+        t = transaction ?? t
     }
 }

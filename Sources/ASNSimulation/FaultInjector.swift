@@ -54,7 +54,7 @@ package struct FaultInjector {
     /// The compared fields that may be changed: those notification pairing compares by default (the compared-field
     /// table, in its order), but the ones the simulated records are paired and grouped by (`keptFields`).
     package static let changeableFields: [String] = ComparedField.defaultFields.filter { field in
-        (field.row.bit != nil || field.row.flagSlot != nil) && !keptFields.contains(field)
+        (field.row.bit != nil || field.flagSlot != nil) && !keptFields.contains(field)
     }.map(\.rawValue)
 
     /// Compared fields a fault never changes: `webOrderLineItemId` pairs a V2 record with its V1 twin, and `bundleId`
@@ -302,39 +302,13 @@ package struct FaultInjector {
         }
     }
 
-    /// Changes one field: identifiers to another value, dates 1 to 72 hours earlier, codes and flags to another value.
+    /// Changes one field as its kind says (`FieldPerturbation`): dates 1 to 72 hours earlier, codes, flags and texts
+    /// to another value.
     static func perturb(_ field: String, _ n: inout SimulatedV2Notification, random: inout SimulationRandom) {
         let earlier = random.int(in: 1...(72 * 3_600)) * 1_000
-        let subscriptions = SimulatedProduct.all.filter { $0.kind != .consumable }.map(\.id)
-        if var t = n.transaction {
-            switch field {
-            case "productId": t.productId = random.pick(subscriptions.filter { $0 != t.productId })
-            case "purchaseDate": t.purchaseDate = t.purchaseDate.map { $0 - earlier }
-            case "expiresDate": t.expiresDate = t.expiresDate.map { $0 - earlier }
-            case "originalPurchaseDate": t.originalPurchaseDate = t.originalPurchaseDate.map { $0 - earlier }
-            case "inAppOwnershipType":
-                t.inAppOwnershipType = t.inAppOwnershipType == "PURCHASED" ? "FAMILY_SHARED" : "PURCHASED"
-            case "revocationDate": t.revocationDate = t.revocationDate.map { $0 - earlier }
-            case "revocationReason": t.revocationReason = t.revocationReason.map { $0 == 0 ? 1 : 0 }
-            case "isUpgraded": t.isUpgraded = t.isUpgraded.map { !$0 }
-            case "offerType": t.offerType = t.offerType.map { $0 % 3 + 1 }
-            case "offerIdentifier": t.offerIdentifier = t.offerIdentifier.map { $0 + "X" }
-            default: break
-            }
-            n.transaction = t
-        }
-        if var r = n.renewal {
-            switch field {
-            case "autoRenewStatus": r.autoRenewStatus = r.autoRenewStatus.map { $0 == 0 ? 1 : 0 }
-            case "autoRenewProductId":
-                r.autoRenewProductId = random.pick(subscriptions.filter { $0 != r.autoRenewProductId })
-            case "expirationIntent": r.expirationIntent = r.expirationIntent.map { $0 % 5 + 1 }
-            case "isInBillingRetryPeriod": r.isInBillingRetryPeriod = r.isInBillingRetryPeriod.map { !$0 }
-            case "gracePeriodExpiresDate": r.gracePeriodExpiresDate = r.gracePeriodExpiresDate.map { $0 - earlier }
-            case "priceIncreaseStatus": r.priceIncreaseStatus = r.priceIncreaseStatus.map { $0 == 0 ? 1 : 0 }
-            default: break
-            }
-            n.renewal = r
-        }
+        guard let compared = ComparedField(rawValue: field),
+            let change = FieldPerturbation(compared, earlier: earlier, setsAbsentFlag: false)
+        else { return }
+        change.apply(&n.transaction, &n.renewal, random: &random)
     }
 }

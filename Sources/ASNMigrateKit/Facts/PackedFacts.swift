@@ -92,7 +92,7 @@ package struct PackedFacts: Sendable {
 
     /// A text or id field's value.
     package subscript(text field: ComparedField) -> FactText {
-        get { field.row.textSlot.map { compared.texts[$0] } ?? .absent }
-        set { if let slot = field.row.textSlot { compared.texts[slot] = newValue } }
+        get { field.textSlot.map { compared.texts[$0] } ?? .absent }
+        set { if let slot = field.textSlot { compared.texts[slot] = newValue } }
     }
 }

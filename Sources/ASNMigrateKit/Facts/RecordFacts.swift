@@ -65,16 +65,26 @@ package struct RecordFacts: Sendable, Equatable {
             self.location = SourceLocation(path: migration.source, line: migration.line, index: migration.index)
         }
         for field in ComparedField.allCases {
+            guard let slot = field.slot?.slot else { continue }
             switch field.row {
-            case .text(let slot, _, let read), .id(let slot, _, let read): compared.texts[slot] = read(p)
-            case .date(let slot, _, _, let read): compared.dates[slot] = read(p)
-            case .number(let slot, _, let read): compared.numbers[slot] = read(p)
-            case .flag(let slot, let read): compared.flags[slot] = read(p)
+            case .text(_, let read), .id(_, let read): compared.texts[slot] = read(p)
+            case .date(_, _, let read): compared.dates[slot] = read(p)
+            case .number(_, let read): compared.numbers[slot] = read(p)
+            case .flag(let read): compared.flags[slot] = read(p)
             case .notInNotifications: break
             }
         }
         hasAutoRenewStatus = p.renewal?.autoRenewStatus != nil
     }
+
+    /// The `V2FieldTable` paths of the members `init(_:kind:location:)` reads of a V2 payload: the record's identity,
+    /// type and time, and the members of the compared fields notifications hold, from their table.
+    package static let v2Paths: [String] =
+        [
+            "notificationType", "subtype", "notificationUUID", "signedDate", "data.environment",
+            "data.transactionInfo.originalTransactionId", "data.renewalInfo.originalTransactionId",
+            "data.renewalInfo.autoRenewStatus"
+        ] + ComparedField.allCases.filter { $0.slot != nil }.flatMap(\.paths)
 
     /// Apple spells environments several ways; the facts and the reports use "Production" and "Sandbox" ("" for none).
     static func environmentName(_ raw: String?) -> String {
@@ -105,25 +115,25 @@ package struct RecordFacts: Sendable, Equatable {
 
     /// A text or id field's value (nil for fields of other kinds).
     package subscript(text field: ComparedField) -> String? {
-        get { field.row.textSlot.flatMap { compared.texts[$0] } }
-        set { if let slot = field.row.textSlot { compared.texts[slot] = newValue } }
+        get { field.textSlot.flatMap { compared.texts[$0] } }
+        set { if let slot = field.textSlot { compared.texts[slot] = newValue } }
     }
 
     /// A date field's value, epoch ms (nil for fields of other kinds).
     package subscript(date field: ComparedField) -> Int64? {
-        get { field.row.dateSlot.flatMap { compared.dates[$0] } }
-        set { if let slot = field.row.dateSlot { compared.dates[slot] = newValue } }
+        get { field.dateSlot.flatMap { compared.dates[$0] } }
+        set { if let slot = field.dateSlot { compared.dates[slot] = newValue } }
     }
 
     /// A number field's value (nil for fields of other kinds).
     package subscript(number field: ComparedField) -> Int? {
-        get { field.row.numberSlot.flatMap { compared.numbers[$0] } }
-        set { if let slot = field.row.numberSlot { compared.numbers[slot] = newValue } }
+        get { field.numberSlot.flatMap { compared.numbers[$0] } }
+        set { if let slot = field.numberSlot { compared.numbers[slot] = newValue } }
     }
 
     /// A flag field's value (nil for fields of other kinds).
     package subscript(flag field: ComparedField) -> Bool? {
-        get { field.row.flagSlot.flatMap { compared.flags[$0] } }
-        set { if let slot = field.row.flagSlot { compared.flags[slot] = newValue } }
+        get { field.flagSlot.flatMap { compared.flags[$0] } }
+        set { if let slot = field.flagSlot { compared.flags[slot] = newValue } }
     }
 }

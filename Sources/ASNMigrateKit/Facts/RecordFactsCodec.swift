@@ -86,11 +86,11 @@ package enum RecordFactsCodec {
         let time = facts.time ?? 0
         for field in maskFields {
             switch field.row {
-            case .text(_, let bit, _): try textField(bit, facts[text: field])
-            case .id(_, let bit, _): try idField(bit, facts[text: field])
-            case .date(_, let bit, let base, _):
+            case .text(let bit, _): try textField(bit, facts[text: field])
+            case .id(let bit, _): try idField(bit, facts[text: field])
+            case .date(let bit, let base, _):
                 signedField(bit, facts[date: field], from: base.flatMap { facts[date: $0] } ?? time)
-            case .number(_, let bit, _): intField(bit, facts[number: field])
+            case .number(let bit, _): intField(bit, facts[number: field])
             case .flag, .notInNotifications: break
             }
         }
@@ -165,11 +165,11 @@ package enum RecordFactsCodec {
         let time = facts.time ?? 0
         for field in maskFields {
             switch field.row {
-            case .text(_, let bit, _): facts[text: field] = textField(bit)
-            case .id(_, let bit, _): facts[text: field] = idField(bit)
-            case .date(_, let bit, let base, _):
+            case .text(let bit, _): facts[text: field] = textField(bit)
+            case .id(let bit, _): facts[text: field] = idField(bit)
+            case .date(let bit, let base, _):
                 facts[date: field] = signedField(bit, from: base.flatMap { facts[date: $0] } ?? time)
-            case .number(_, let bit, _): facts[number: field] = intField(bit)
+            case .number(let bit, _): facts[number: field] = intField(bit)
             case .flag, .notInNotifications: break
             }
         }

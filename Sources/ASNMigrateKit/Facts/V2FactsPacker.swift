@@ -2,8 +2,9 @@
 /// shows them (`V2TapeObserver`: the payload, `data`, the transaction info, the renewal info), with no model and no
 /// `String`: the values `RecordFacts(payload)` reads from the decoded models, by the same conversions (`V2Scalar`).
 ///
-/// Which member feeds which compared field is not listed here: it is found once from the field table's own readers
-/// (`ComparedField.row`) by probing the models (`members`), so a field added to the table is packed with no edit here.
+/// Which member feeds which compared field is not listed here: it is the path each entry of the compared-field table
+/// is keyed by (`ComparedField.paths`, read once into `members`), so a field added to the table is packed with no edit
+/// here.
 /// The few facts that are not compared fields (identity, time, price) mirror `RecordFacts.init(_:kind:location:)`.
 /// One packer serves one thread; `V2TapeDecoderTests.checkPacked` and `V1FactsPipelineTests` hold it to `RecordFacts`
 /// on real, random and damaged records, `V2FactsPackerTests` to the field table.
@@ -31,10 +32,24 @@ final class V2FactsPacker: V2TapeObserver {
         let key: String
         /// Its rank.
         let rank: UInt8
+        /// The field's storage.
+        let storage: ComparedFieldSlot.Storage
+        /// The field's slot there.
+        let slot: Int
+
+        /// The member of `field` (at `ordinal`, held in `slot`) keyed `key`, of rank `rank`.
+        init(field: ComparedField, ordinal: Int, key: String, rank: UInt8, slot: ComparedFieldSlot) {
+            self.field = field
+            self.ordinal = ordinal
+            self.key = key
+            self.rank = rank
+            storage = slot.storage
+            self.slot = slot.slot
+        }
     }
 
-    /// The members of each object (by `Object.rawValue`) that feed compared fields.
-    static let members: [[Member]] = probeMembers()
+    /// The members of each object (by `Object.rawValue`) that feed compared fields, from the table's paths.
+    static let members: [[Member]] = tableMembers()
 
     /// The facts being filled.
     var facts = PackedFacts(kind: .v2)
@@ -138,20 +153,19 @@ final class V2FactsPacker: V2TapeObserver {
     private func fill(_ o: TapeV2Object, _ object: Object) {
         for m in Self.members[object.rawValue] where m.rank < ranks[m.ordinal] {
             guard let token = o.member(m.key) else { continue }
-            switch m.field.row {
-            case .text(let slot, _, _), .id(let slot, _, _):
+            switch m.storage {
+            case .texts:
                 guard let value = text(o, at: token) else { continue }
-                facts.compared.texts[slot] = value
-            case .date(let slot, _, _, _):
+                facts.compared.texts[m.slot] = value
+            case .dates:
                 guard let value = int64(o, at: token) else { continue }
-                facts.compared.dates[slot] = value
-            case .number(let slot, _, _):
+                facts.compared.dates[m.slot] = value
+            case .numbers:
                 guard let value = int64(o, at: token) else { continue }
-                facts.compared.numbers[slot] = Int(truncatingIfNeeded: value)
-            case .flag(let slot, _):
+                facts.compared.numbers[m.slot] = Int(truncatingIfNeeded: value)
+            case .flags:
                 guard let value = o.scalar(at: token).bool else { continue }
-                facts.compared.flags[slot] = value
-            case .notInNotifications: continue
+                facts.compared.flags[m.slot] = value
             }
             ranks[m.ordinal] = m.rank
         }
@@ -208,115 +222,32 @@ final class V2FactsPacker: V2TapeObserver {
         o.member(key).flatMap { o.scalar(at: $0).bool }
     }
 
-    // MARK: - Probing the field table
+    // MARK: - The field table's paths
 
-    /// For each object, the members whose value changes a compared field's reading (`ComparedField.row.value(in:)`),
-    /// ranked where a field reads several.
-    private static func probeMembers() -> [[Member]] {
-        var empty = ResponseBodyV2DecodedPayload(notificationType: "")
-        empty.data.transactionInfo = JWSTransactionDecodedPayload()
-        empty.data.renewalInfo = JWSRenewalInfoDecodedPayload()
-        let fields = ComparedField.allCases.filter {
-            if case .notInNotifications = $0.row { return false }
-            return true
-        }
-        var found: [ComparedField: [(object: Object, key: String, ordinal: Int)]] = [:]
-        for object in Object.allCases {
-            for ordinal in 0..<64 {
-                var probe = KeyProbe(targets: [ordinal: 0])
-                let payload = set(empty, object, &probe)
-                guard let key = probe.keys[ordinal] else { break }
-                for field in fields where field.row.value(in: payload) != field.row.value(in: empty) {
-                    found[field, default: []].append((object, key, ordinal))
-                }
-            }
-        }
+    /// For each object, the members the compared fields read, from each entry's `V2FieldTable` paths: the object is
+    /// the path's prefix, the key its last part, the rank its place among the entry's paths.
+    private static func tableMembers() -> [[Member]] {
         var members = Array(repeating: [Member](), count: Object.allCases.count)
-        for (position, field) in ComparedField.allCases.enumerated() {
-            guard var candidates = found[field] else { continue }
-            // Rank by which of two members set to different values the reading shows.
-            candidates.sort { a, b in
-                var payload = empty
-                if a.object == b.object {
-                    var probe = KeyProbe(targets: [a.ordinal: 0, b.ordinal: 1])
-                    payload = set(payload, a.object, &probe)
-                } else {
-                    var first = KeyProbe(targets: [a.ordinal: 0])
-                    payload = set(payload, a.object, &first)
-                    var second = KeyProbe(targets: [b.ordinal: 1])
-                    payload = set(payload, b.object, &second)
-                }
-                var alone = KeyProbe(targets: [a.ordinal: 0])
-                return field.row.value(in: payload) == field.row.value(in: set(empty, a.object, &alone))
-            }
-            for (rank, c) in candidates.enumerated() {
-                members[c.object.rawValue].append(
-                    Member(field: field, ordinal: position, key: c.key, rank: UInt8(truncatingIfNeeded: rank)))
+        for (ordinal, field) in ComparedField.allCases.enumerated() {
+            guard let slot = field.slot else { continue }
+            for (rank, path) in field.paths.enumerated() {
+                guard let (object, key) = split(path) else { continue }
+                members[object.rawValue].append(
+                    Member(field: field, ordinal: ordinal, key: key, rank: UInt8(truncatingIfNeeded: rank), slot: slot))
             }
         }
         return members
     }
 
-    /// `payload` with the members of `object` that `probe` targets set.
-    private static func set(
-        _ payload: ResponseBodyV2DecodedPayload, _ object: Object, _ probe: inout KeyProbe
-    ) -> ResponseBodyV2DecodedPayload {
-        var p = payload
-        switch object {
-        case .notification: p.visitScalars(&probe)
-        case .data: p.data.visitScalars(&probe)
-        case .transaction:
-            var t = p.data.transactionInfo ?? JWSTransactionDecodedPayload()
-            t.visitMembers(&probe)
-            p.data.transactionInfo = t
-        case .renewal:
-            var r = p.data.renewalInfo ?? JWSRenewalInfoDecodedPayload()
-            r.visitMembers(&probe)
-            p.data.renewalInfo = r
+    /// The object and key of a `V2FieldTable` path (`data.transactionInfo.productId` → transaction, `productId`).
+    static func split(_ path: String) -> (Object, String)? {
+        let parts = path.split(separator: ".").map(String.init)
+        switch (parts.count, parts.first) {
+        case (1, _): return (.notification, parts[0])
+        case (2, "data"): return (.data, parts[1])
+        case (3, "data") where parts[1] == "transactionInfo": return (.transaction, parts[2])
+        case (3, "data") where parts[1] == "renewalInfo": return (.renewal, parts[2])
+        default: return nil
         }
-        return p
-    }
-}
-
-/// Sets the members at the targeted places of a visited model to a probe value (one of two, so two members read by
-/// one field can be told apart) and notes every member's key by place.
-private struct KeyProbe: V2MemberVisitor {
-    /// Place → which probe value (0 or 1).
-    let targets: [Int: Int]
-    /// The key of each member visited, by place.
-    var keys: [Int: String] = [:]
-    /// The place of the next member.
-    private var ordinal = 0
-
-    /// A probe setting `targets`.
-    init(targets: [Int: Int]) {
-        self.targets = targets
-    }
-
-    /// Notes a String member, setting it when targeted.
-    mutating func visit(_ key: String, _ value: inout String?) {
-        note(key) { value = "\u{1}probe\($0)" }
-    }
-
-    /// Notes a Int64 member, setting it when targeted.
-    mutating func visit(_ key: String, _ value: inout Int64?) {
-        note(key) { value = Int64(1_700_000_000_000 + $0) }
-    }
-
-    /// Notes a Int member, setting it when targeted.
-    mutating func visit(_ key: String, _ value: inout Int?) {
-        note(key) { value = 1 + $0 }
-    }
-
-    /// Notes a Bool member, setting it when targeted.
-    mutating func visit(_ key: String, _ value: inout Bool?) {
-        note(key) { value = $0 == 0 }
-    }
-
-    /// Notes the member's key and sets it when targeted.
-    private mutating func note(_ key: String, _ set: (Int) -> Void) {
-        keys[ordinal] = key
-        if let sample = targets[ordinal] { set(sample) }
-        ordinal += 1
     }
 }

@@ -2,7 +2,7 @@
 /// values `RecordFacts(payload, kind: .migrated, …)` reads from the model sink's payload, with each text added to
 /// the batch's `FactTexts` from the view's bytes, so nothing is written to be read back.
 ///
-/// Which member feeds which compared field is `V2FactsPacker.members` (found once from the field table's readers),
+/// Which member feeds which compared field is `V2FactsPacker.members` (read once from the field table's paths),
 /// indexed here by object and `V2Member`; the facts that are not compared fields (identity, time, place) follow
 /// `RecordFacts.init(_:kind:location:)`.
 struct V2FactsSink<View: V1RecordView>: V2Sink {
@@ -205,15 +205,14 @@ enum V2FactsSinkTable {
             let key = member.key.description
             return V2FactsPacker.members[object.rawValue].compactMap { m -> Target? in
                 guard m.key == key else { return nil }
-                switch m.field.row {
-                case .text(let slot, _, _), .id(let slot, _, _):
-                    return Target(ordinal: m.ordinal, rank: m.rank, kind: .text, slot: slot)
-                case .date(let slot, _, _, _): return Target(ordinal: m.ordinal, rank: m.rank, kind: .date, slot: slot)
-                case .number(let slot, _, _):
-                    return Target(ordinal: m.ordinal, rank: m.rank, kind: .number, slot: slot)
-                case .flag(let slot, _): return Target(ordinal: m.ordinal, rank: m.rank, kind: .flag, slot: slot)
-                case .notInNotifications: return nil
-                }
+                let kind: Kind =
+                    switch m.storage {
+                    case .texts: .text
+                    case .dates: .date
+                    case .numbers: .number
+                    case .flags: .flag
+                    }
+                return Target(ordinal: m.ordinal, rank: m.rank, kind: kind, slot: m.slot)
             }
         }
     }

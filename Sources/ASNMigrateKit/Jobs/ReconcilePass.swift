@@ -207,8 +207,8 @@ struct ReconcilePass {
         var idCheck: ASNError?
     }
 
-    /// The V2 members a pass reads (`V2Readings`), the only ones its V2 decoder makes values of.
-    static let v2Members = V2MemberSelection.read(by: readings(of:))
+    /// The V2 members a pass reads (`V2Readings`, named by their paths), the only ones its V2 decoder makes values of.
+    static let v2Members = V2MemberSelection(paths: ReconciliationInputs.v2Paths + V2IDCheck.paths)
 
     /// What a pass reads of `payload`.
     static func readings(of payload: ResponseBodyV2DecodedPayload) -> V2Readings {

@@ -78,81 +78,108 @@ package enum V2Builder {
             || v.text(i, .subscriptionGroupIdentifier) != nil
     }
 
-    /// The V2 transaction of receipt entry `i`.
+    /// The V2 transaction of receipt entry `i`: the table's members in order (`transactionSteps`), each copied from
+    /// its V1 key or written by its rule here.
     package static func transaction<View, Sink: V2Sink>(
         _ v: View, _ i: Int, rule: RuleShape, bundleId: View.Text?, environment: V2Environment<View.Text>?,
         into sink: inout Sink
     ) where Sink.View == View {
         sink.open(.transaction)
-        let transactionId = v.text(i, .transactionId)
-        let originalTransactionId = v.text(i, .originalTransactionId)
-        sink.text(.transactionId, transactionId)
-        sink.text(.originalTransactionId, originalTransactionId)
-        sink.text(.webOrderLineItemId, v.text(i, .webOrderLineItemId))
-        sink.text(.bundleId, bundleId)
-        sink.text(.productId, v.text(i, .productId))
-        sink.text(.subscriptionGroupIdentifier, v.text(i, .subscriptionGroupIdentifier))
-        sink.int(.purchaseDate, v.date(i, .purchaseDate))
-        sink.int(.originalPurchaseDate, v.date(i, .originalPurchaseDate))
-        sink.int(.expiresDate, v.date(i, .expiresDate))
-        sink.int(.quantity, integer(v, v.text(i, .quantity)))
-        if isAutoRenewable(v, i) { sink.constant(.type, .autoRenewable) }
-        sink.text(.appAccountToken, v.text(i, .appAccountToken))
-        sink.text(.inAppOwnershipType, v.text(i, .inAppOwnershipType))
         let upgraded = v.flag(i, .isUpgraded) == true
-        if !upgraded, let cancelled = v.date(i, .cancellationDate) {
-            sink.int(.revocationReason, integer(v, v.text(i, .cancellationReason)))
-            sink.int(.revocationDate, cancelled)
-        }
-        if upgraded { sink.flag(.isUpgraded, true) }
         let trial = v.flag(i, .isTrialPeriod) == true
-        if let code = v.text(i, .offerCodeRefName) {
-            sink.int(.offerType, 3)
-            sink.text(.offerIdentifier, code)
-        } else if let promo = v.text(i, .promotionalOfferId) {
-            sink.int(.offerType, 2)
-            sink.text(.offerIdentifier, promo)
-        } else if trial || v.flag(i, .isInIntroOfferPeriod) == true {
-            sink.int(.offerType, 1)
-        }
-        if trial { sink.constant(.offerDiscountType, .freeTrial) }
-        sink.environment(environment)
-        if rule.givesReason {
-            sink.constant(.transactionReason, .ruleReason)
-        } else if let transactionId, let originalTransactionId, v.same(transactionId, originalTransactionId) {
-            sink.constant(.transactionReason, .purchase)
+        for step in transactionSteps {
+            let member: V2Member
+            switch step {
+            case .entry(let copied, let field, let kind):
+                copy(v, i, copied, field, kind, into: &sink)
+                continue
+            case .pending(let copied, _, _):
+                assertionFailure("no pending member \(copied) in a transaction")
+                continue
+            case .rule(let ruled): member = ruled
+            }
+            switch member {
+            case .bundleId: sink.text(.bundleId, bundleId)
+            case .type: if isAutoRenewable(v, i) { sink.constant(.type, .autoRenewable) }
+            case .revocationReason:
+                if !upgraded, let cancelled = v.date(i, .cancellationDate) {
+                    sink.int(.revocationReason, integer(v, v.text(i, .cancellationReason)))
+                    sink.int(.revocationDate, cancelled)
+                }
+            case .isUpgraded: if upgraded { sink.flag(.isUpgraded, true) }
+            case .offerType:
+                if let code = v.text(i, .offerCodeRefName) {
+                    sink.int(.offerType, 3)
+                    sink.text(.offerIdentifier, code)
+                } else if let promo = v.text(i, .promotionalOfferId) {
+                    sink.int(.offerType, 2)
+                    sink.text(.offerIdentifier, promo)
+                } else if trial || v.flag(i, .isInIntroOfferPeriod) == true {
+                    sink.int(.offerType, 1)
+                }
+            case .offerDiscountType: if trial { sink.constant(.offerDiscountType, .freeTrial) }
+            case .environment: sink.environment(environment)
+            case .transactionReason:
+                if rule.givesReason {
+                    sink.constant(.transactionReason, .ruleReason)
+                } else if let transactionId = v.text(i, .transactionId),
+                    let originalTransactionId = v.text(i, .originalTransactionId),
+                    v.same(transactionId, originalTransactionId)
+                {
+                    sink.constant(.transactionReason, .purchase)
+                }
+            default: break // written with the member before it (`revocationDate`, `offerIdentifier`)
+            }
         }
         sink.close(.transaction)
     }
 
-    /// V2 renewal info from the subscription's pending renewal entry (or legacy top-level fields).
+    /// V2 renewal info from the subscription's pending renewal entry (or legacy top-level fields): the table's members
+    /// in order (`renewalSteps`), each copied from its V1 key or written by its rule here.
     static func renewal<View, Sink: V2Sink>(
         _ c: MappingContext<View>, environment: V2Environment<View.Text>?, into sink: inout Sink
     ) where Sink.View == View {
         let v = c.view
         let pending = c.pending
         sink.open(.renewal)
-        sink.text(
-            .originalTransactionId, c.subscriptionId ?? pending.flatMap { v.pendingText($0, .originalTransactionId) })
-        sink.text(
-            .productId, pending.flatMap { v.pendingText($0, .productId) } ?? c.newest.flatMap { v.text($0, .productId) }
-        )
-        sink.text(.autoRenewProductId, c.autoRenewProductId)
-        sink.int(.autoRenewStatus, c.autoRenewStatus.map { $0 ? 1 : 0 })
-        sink.int(.expirationIntent, integer(v, c.expirationIntent))
-        sink.int(.gracePeriodExpiresDate, c.gracePeriodExpiresDate)
-        sink.flag(.isInBillingRetryPeriod, c.isInBillingRetryPeriod)
-        sink.int(.priceIncreaseStatus, integer(v, pending.flatMap { v.pendingText($0, .priceConsentStatus) }))
-        if let code = pending.flatMap({ v.pendingText($0, .offerCodeRefName) }) {
-            sink.int(.offerType, 3)
-            sink.text(.offerIdentifier, code)
-        } else if let promo = pending.flatMap({ v.pendingText($0, .promotionalOfferId) }) {
-            sink.int(.offerType, 2)
-            sink.text(.offerIdentifier, promo)
+        for step in renewalSteps {
+            let member: V2Member
+            switch step {
+            case .pending(let copied, let field, let kind):
+                copy(v, pending: pending, copied, field, kind, into: &sink)
+                continue
+            case .entry(let copied, _, _):
+                assertionFailure("no receipt member \(copied) in a renewal info")
+                continue
+            case .rule(let ruled): member = ruled
+            }
+            switch member {
+            case .originalTransactionId:
+                sink.text(
+                    .originalTransactionId,
+                    c.subscriptionId ?? pending.flatMap { v.pendingText($0, .originalTransactionId) })
+            case .productId:
+                sink.text(
+                    .productId,
+                    pending.flatMap { v.pendingText($0, .productId) } ?? c.newest.flatMap { v.text($0, .productId) })
+            case .autoRenewProductId: sink.text(.autoRenewProductId, c.autoRenewProductId)
+            case .autoRenewStatus: sink.int(.autoRenewStatus, c.autoRenewStatus.map { $0 ? 1 : 0 })
+            case .expirationIntent: sink.int(.expirationIntent, integer(v, c.expirationIntent))
+            case .isInBillingRetryPeriod: sink.flag(.isInBillingRetryPeriod, c.isInBillingRetryPeriod)
+            case .offerType:
+                if let code = pending.flatMap({ v.pendingText($0, .offerCodeRefName) }) {
+                    sink.int(.offerType, 3)
+                    sink.text(.offerIdentifier, code)
+                } else if let promo = pending.flatMap({ v.pendingText($0, .promotionalOfferId) }) {
+                    sink.int(.offerType, 2)
+                    sink.text(.offerIdentifier, promo)
+                }
+            case .renewalDate: sink.int(.renewalDate, c.newest.flatMap { v.date($0, .expiresDate) })
+            case .recentSubscriptionStartDate: sink.int(.recentSubscriptionStartDate, c.recentSubscriptionStartDate)
+            case .environment: sink.environment(environment)
+            default: break // written with the member before it (`offerIdentifier`)
+            }
         }
-        sink.int(.renewalDate, c.newest.flatMap { v.date($0, .expiresDate) })
-        sink.int(.recentSubscriptionStartDate, c.recentSubscriptionStartDate)
-        sink.environment(environment)
         sink.close(.renewal)
     }
 

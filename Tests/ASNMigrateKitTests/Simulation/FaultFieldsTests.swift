@@ -42,7 +42,7 @@ import Testing
     }()
 
     @Test func notificationFaultsChangeEveryFieldPairingComparesButTheKeptOnes() {
-        let compared = ComparedField.defaultFields.filter { $0.row.bit != nil || $0.row.flagSlot != nil }
+        let compared = ComparedField.defaultFields.filter { $0.row.bit != nil || $0.flagSlot != nil }
         #expect(
             Set(FaultInjector.changeableFields)
                 == Set(compared.filter { !FaultInjector.keptFields.contains($0) }.map(\.rawValue)))

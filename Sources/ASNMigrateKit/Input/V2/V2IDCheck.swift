@@ -2,6 +2,12 @@
 /// `transactionId`, `originalTransactionId` or `webOrderLineItemId` is not 1 to 20 digits becomes a `bad_id` reject
 /// naming the field. An empty ID counts as absent, as it does in V1.
 enum V2IDCheck {
+    /// The `V2FieldTable` paths of the ids a notification's check reads.
+    static let paths = [
+        "data.transactionInfo.transactionId", "data.transactionInfo.originalTransactionId",
+        "data.transactionInfo.webOrderLineItemId", "data.renewalInfo.originalTransactionId"
+    ]
+
     /// `outcome`, or a `bad_id` reject when one of its IDs breaks the rule. A field's name is made only for a reject.
     static func checked(_ outcome: V2ReadOutcome) -> V2ReadOutcome {
         let failure: ASNError?

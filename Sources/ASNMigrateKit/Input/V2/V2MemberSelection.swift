@@ -3,8 +3,8 @@
 /// info). The tape decoder makes a `String` only for kept members; the others are still read into the record's content
 /// digest, straight from the bytes.
 ///
-/// A consumer does not list members by hand: `read(by:)` finds the ones its reading of a payload depends on, so a
-/// field added to what the consumer reads is kept with no edit here.
+/// A consumer names the members it reads by their `V2FieldTable` paths (`init(paths:)`): `reconcile` names the compared
+/// fields' paths from their table, so a compared field added there is kept with no edit here.
 package struct V2MemberSelection: Sendable, Equatable {
     /// The payload's scalar members (`ResponseBodyV2DecodedPayload.visitScalars`); `notificationType` is always kept.
     package var notification: UInt64
@@ -26,88 +26,60 @@ package struct V2MemberSelection: Sendable, Equatable {
         self.renewal = renewal
     }
 
-    /// The members `view` depends on: each member of each model is set alone to a few probe values in a payload whose
-    /// transaction and renewal info are present and empty, and kept when `view` then differs from the empty payload's.
-    /// `view` must read the payload directly (a member it reads only when another one is set would be missed; the
-    /// differential tests compare its readings of kept-only and full payloads).
-    package static func read<View: Equatable>(by view: (ResponseBodyV2DecodedPayload) -> View) -> V2MemberSelection {
-        var empty = ResponseBodyV2DecodedPayload(notificationType: "")
-        empty.data.transactionInfo = JWSTransactionDecodedPayload()
-        empty.data.renewalInfo = JWSRenewalInfoDecodedPayload()
-        let base = view(empty)
-        /// The bits of the members of one model that change `view` when set by `set(probe)`.
-        func probe(_ set: (inout ResponseBodyV2DecodedPayload, inout MemberProbe) -> Void) -> UInt64 {
-            var bits: UInt64 = 0
-            for ordinal in 0..<64 {
-                var sample = 0
-                while true {
-                    var payload = empty
-                    var setter = MemberProbe(target: ordinal, sample: sample)
-                    set(&payload, &setter)
-                    guard setter.applied else { break }
-                    if view(payload) != base {
-                        bits |= 1 << UInt64(ordinal)
-                        break
-                    }
-                    sample += 1
-                }
+    /// The members at `paths` (`V2FieldTable` paths: `notificationUUID`, `data.environment`,
+    /// `data.transactionInfo.productId`), each by its place in its model's visit order; a path naming no member of the
+    /// four models selects nothing.
+    package init(paths: some Sequence<String>) {
+        self.init(notification: 0, data: 0, transaction: 0, renewal: 0)
+        for path in paths {
+            let parts = path.split(separator: ".").map(String.init)
+            switch (parts.count, parts.first) {
+            case (1, _): notification |= Self.bit(parts[0], in: Self.keys.notification)
+            case (2, "data"): data |= Self.bit(parts[1], in: Self.keys.data)
+            case (3, "data") where parts[1] == "transactionInfo":
+                transaction |= Self.bit(parts[2], in: Self.keys.transaction)
+            case (3, "data") where parts[1] == "renewalInfo": renewal |= Self.bit(parts[2], in: Self.keys.renewal)
+            default: break
             }
-            return bits
         }
-        return V2MemberSelection(
-            notification: probe { $0.visitScalars(&$1) },
-            data: probe { $0.data.visitScalars(&$1) },
-            transaction: probe { payload, setter in
-                var transaction = JWSTransactionDecodedPayload()
-                transaction.visitMembers(&setter)
-                payload.data.transactionInfo = transaction
-            },
-            renewal: probe { payload, setter in
-                var renewal = JWSRenewalInfoDecodedPayload()
-                renewal.visitMembers(&setter)
-                payload.data.renewalInfo = renewal
-            })
     }
+
+    /// The bit of `key` among `keys` (visit order), or 0.
+    private static func bit(_ key: String, in keys: [String]) -> UInt64 {
+        guard let place = keys.firstIndex(of: key), place < 64 else { return 0 }
+        return 1 << UInt64(place)
+    }
+
+    /// Each model's member keys in visit order.
+    private static let keys: (notification: [String], data: [String], transaction: [String], renewal: [String]) = {
+        var payload = ResponseBodyV2DecodedPayload(notificationType: "")
+        var notification = KeyNames()
+        payload.visitScalars(&notification)
+        var data = KeyNames()
+        payload.data.visitScalars(&data)
+        var transactionInfo = JWSTransactionDecodedPayload()
+        var transaction = KeyNames()
+        transactionInfo.visitMembers(&transaction)
+        var renewalInfo = JWSRenewalInfoDecodedPayload()
+        var renewal = KeyNames()
+        renewalInfo.visitMembers(&renewal)
+        return (notification.keys, data.keys, transaction.keys, renewal.keys)
+    }()
 }
 
-/// Sets the member at place `target` of the visited model to its `sample`-th probe value (`applied` says whether
-/// there was one).
-private struct MemberProbe: V2MemberVisitor {
-    /// The member's place in the visit order.
-    let target: Int
-    /// Which probe value.
-    let sample: Int
-    /// Whether a value was set.
-    var applied = false
-    /// The place of the next member visited.
-    private var ordinal = 0
+/// Notes the keys of a model's members in visit order.
+private struct KeyNames: V2MemberVisitor {
+    /// The keys so far.
+    var keys: [String] = []
 
-    /// A probe of member `target` with value `sample`.
-    init(target: Int, sample: Int) {
-        self.target = target
-        self.sample = sample
-    }
-
-    private static let strings = ["\u{1}probe", "Production", "Sandbox", "FAMILY_SHARED", "PURCHASED", "1", "true"]
-    private static let integers: [Int64] = [1, 0, 2, -1, 1_700_000_000_000]
-    private static let flags = [true, false]
-
-    /// Sets `value` to the probe value when this is the target.
-    private mutating func set<T>(_ value: inout T?, from samples: [T]) {
-        defer { ordinal += 1 }
-        guard ordinal == target, sample < samples.count else { return }
-        value = samples[sample]
-        applied = true
-    }
-
-    /// Probes a string member.
-    mutating func visit(_ key: String, _ value: inout String?) { set(&value, from: Self.strings) }
-    /// Probes an integer member.
-    mutating func visit(_ key: String, _ value: inout Int64?) { set(&value, from: Self.integers) }
-    /// Probes an integer member.
-    mutating func visit(_ key: String, _ value: inout Int?) { set(&value, from: Self.integers.map { Int($0) }) }
-    /// Probes a Boolean member.
-    mutating func visit(_ key: String, _ value: inout Bool?) { set(&value, from: Self.flags) }
+    /// Notes a String member's key.
+    mutating func visit(_ key: String, _ value: inout String?) { keys.append(key) }
+    /// Notes an Int64 member's key.
+    mutating func visit(_ key: String, _ value: inout Int64?) { keys.append(key) }
+    /// Notes an Int member's key.
+    mutating func visit(_ key: String, _ value: inout Int?) { keys.append(key) }
+    /// Notes a Bool member's key.
+    mutating func visit(_ key: String, _ value: inout Bool?) { keys.append(key) }
 }
 
 // MARK: - Reading from a tape

@@ -22,8 +22,8 @@ package enum V2FieldTable {
     }
 
     /// The rows of an object's members, each path `prefix` + its key.
-    private static func members(of prefix: String, _ rows: [(String, V2FieldKind, [V1Source])]) -> [V2Field] {
-        rows.map { V2Field(prefix + $0.0, $0.1, from: $0.2) }
+    private static func members(of prefix: String, _ rows: [V2Field]) -> [V2Field] {
+        rows.map { V2Field(prefix + $0.path, $0.kind, from: $0.sources, values: $0.values) }
     }
 
     // MARK: - The table
@@ -53,79 +53,91 @@ package enum V2FieldTable {
     private static let transaction: [V2Field] = members(
         of: "data.transactionInfo.",
         [
-            ("transactionId", .id, [.receipt(.transactionId)]),
-            ("originalTransactionId", .id, [.receipt(.originalTransactionId)]),
-            ("webOrderLineItemId", .id, [.receipt(.webOrderLineItemId)]),
-            ("bundleId", .text, [.body(.bid), .receipt(.bid)]),
-            ("productId", .text, [.receipt(.productId)]),
-            ("subscriptionGroupIdentifier", .text, [.receipt(.subscriptionGroupIdentifier)]),
-            ("purchaseDate", .date, [.receipt(.purchaseDate)]),
-            ("originalPurchaseDate", .date, [.receipt(.originalPurchaseDate)]),
-            ("expiresDate", .date, [.receipt(.expiresDate)]),
-            ("quantity", .integer, [.receipt(.quantity)]),
-            (
+            V2Field("transactionId", .id, from: [.receipt(.transactionId)]),
+            V2Field("originalTransactionId", .id, from: [.receipt(.originalTransactionId)]),
+            V2Field("webOrderLineItemId", .id, from: [.receipt(.webOrderLineItemId)]),
+            V2Field("bundleId", .text, from: [.body(.bid), .receipt(.bid)]),
+            V2Field("productId", .text, from: [.receipt(.productId)]),
+            V2Field("subscriptionGroupIdentifier", .text, from: [.receipt(.subscriptionGroupIdentifier)]),
+            V2Field("purchaseDate", .date, from: [.receipt(.purchaseDate)]),
+            V2Field("originalPurchaseDate", .date, from: [.receipt(.originalPurchaseDate)]),
+            V2Field("expiresDate", .date, from: [.receipt(.expiresDate)]),
+            V2Field("quantity", .integer, from: [.receipt(.quantity)]),
+            V2Field(
                 "type", .enumText,
-                [.receipt(.expiresDate), .receipt(.webOrderLineItemId), .receipt(.subscriptionGroupIdentifier)]
+                from: [.receipt(.expiresDate), .receipt(.webOrderLineItemId), .receipt(.subscriptionGroupIdentifier)]
             ),
-            ("appAccountToken", .text, [.receipt(.appAccountToken)]),
-            ("inAppOwnershipType", .enumText, [.receipt(.inAppOwnershipType)]),
-            ("signedDate", .date, []),
-            ("revocationReason", .enumCode, [.receipt(.cancellationReason)]),
-            ("revocationDate", .date, [.receipt(.cancellationDate)]),
-            ("isUpgraded", .flag, [.receipt(.isUpgraded)]),
-            (
+            V2Field("appAccountToken", .text, from: [.receipt(.appAccountToken)]),
+            V2Field(
+                "inAppOwnershipType", .enumText, from: [.receipt(.inAppOwnershipType)],
+                values: ["FAMILY_SHARED", "PURCHASED"]),
+            V2Field("signedDate", .date, from: []),
+            V2Field("revocationReason", .enumCode, from: [.receipt(.cancellationReason)], values: ["0", "1"]),
+            V2Field("revocationDate", .date, from: [.receipt(.cancellationDate)]),
+            V2Field("isUpgraded", .flag, from: [.receipt(.isUpgraded)]),
+            V2Field(
                 "offerType", .enumCode,
-                [
+                from: [
                     .receipt(.offerCodeRefName), .receipt(.promotionalOfferId), .receipt(.isTrialPeriod),
                     .receipt(.isInIntroOfferPeriod)
-                ]
+                ], values: ["1", "2", "3"]
             ),
-            ("offerIdentifier", .text, [.receipt(.offerCodeRefName), .receipt(.promotionalOfferId)]),
-            ("offerDiscountType", .enumText, [.receipt(.isTrialPeriod)]),
-            ("environment", .enumText, [.body(.environment), .unified(.environment)]),
-            ("transactionReason", .enumText, [.rule, .receipt(.transactionId), .receipt(.originalTransactionId)]),
-            ("storefront", .text, []),
-            ("price", .integer, []),
-            ("currency", .text, [])
+            V2Field("offerIdentifier", .text, from: [.receipt(.offerCodeRefName), .receipt(.promotionalOfferId)]),
+            V2Field("offerDiscountType", .enumText, from: [.receipt(.isTrialPeriod)]),
+            V2Field("environment", .enumText, from: [.body(.environment), .unified(.environment)]),
+            V2Field(
+                "transactionReason", .enumText,
+                from: [.rule, .receipt(.transactionId), .receipt(.originalTransactionId)]),
+            V2Field("storefront", .text, from: []),
+            V2Field("price", .integer, from: []),
+            V2Field("currency", .text, from: [])
         ])
 
     /// `data.renewalInfo` (`JWSRenewalInfoDecodedPayload`), in its `visitMembers` order.
     private static let renewal: [V2Field] = members(
         of: "data.renewalInfo.",
         [
-            (
+            V2Field(
                 "originalTransactionId", .id,
-                [.body(.originalTransactionId), .renewal(.originalTransactionId), .receipt(.originalTransactionId)]
+                from: [
+                    .body(.originalTransactionId), .renewal(.originalTransactionId), .receipt(.originalTransactionId)
+                ]
             ),
-            ("productId", .text, [.renewal(.productId), .receipt(.productId)]),
-            ("autoRenewProductId", .text, [.renewal(.autoRenewProductId), .body(.autoRenewProductId)]),
-            ("autoRenewStatus", .enumCode, [.body(.autoRenewStatus), .renewal(.autoRenewStatus)]),
-            ("expirationIntent", .enumCode, [.renewal(.expirationIntent), .body(.expirationIntent)]),
-            ("gracePeriodExpiresDate", .date, [.renewal(.gracePeriodExpiresDate)]),
-            ("isInBillingRetryPeriod", .flag, [.renewal(.isInBillingRetryPeriod), .body(.isInBillingRetryPeriod)]),
-            ("priceIncreaseStatus", .enumCode, [.renewal(.priceConsentStatus)]),
-            ("offerType", .enumCode, [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
-            ("offerIdentifier", .text, [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
-            ("offerDiscountType", .enumText, []),
-            ("renewalDate", .date, [.receipt(.expiresDate)]),
-            ("recentSubscriptionStartDate", .date, [.receipt(.purchaseDate), .receipt(.expiresDate)]),
-            ("appAccountToken", .text, []),
-            ("signedDate", .date, []),
-            ("environment", .enumText, [.body(.environment), .unified(.environment)]),
-            ("renewalPrice", .integer, []),
-            ("currency", .text, [])
+            V2Field("productId", .text, from: [.renewal(.productId), .receipt(.productId)]),
+            V2Field("autoRenewProductId", .text, from: [.renewal(.autoRenewProductId), .body(.autoRenewProductId)]),
+            V2Field(
+                "autoRenewStatus", .enumCode, from: [.body(.autoRenewStatus), .renewal(.autoRenewStatus)],
+                values: ["0", "1"]),
+            V2Field(
+                "expirationIntent", .enumCode, from: [.renewal(.expirationIntent), .body(.expirationIntent)],
+                values: ["1", "2", "3", "4", "5"]),
+            V2Field("gracePeriodExpiresDate", .date, from: [.renewal(.gracePeriodExpiresDate)]),
+            V2Field(
+                "isInBillingRetryPeriod", .flag,
+                from: [.renewal(.isInBillingRetryPeriod), .body(.isInBillingRetryPeriod)]),
+            V2Field("priceIncreaseStatus", .enumCode, from: [.renewal(.priceConsentStatus)], values: ["0", "1"]),
+            V2Field("offerType", .enumCode, from: [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
+            V2Field("offerIdentifier", .text, from: [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
+            V2Field("offerDiscountType", .enumText, from: []),
+            V2Field("renewalDate", .date, from: [.receipt(.expiresDate)]),
+            V2Field("recentSubscriptionStartDate", .date, from: [.receipt(.purchaseDate), .receipt(.expiresDate)]),
+            V2Field("appAccountToken", .text, from: []),
+            V2Field("signedDate", .date, from: []),
+            V2Field("environment", .enumText, from: [.body(.environment), .unified(.environment)]),
+            V2Field("renewalPrice", .integer, from: []),
+            V2Field("currency", .text, from: [])
         ])
 
     /// `migration` (`MigrationInfo`): where `migrate` found the record; not V2 fields, so no column map names them.
     private static let migration: [V2Field] = members(
         of: "migration.",
         [
-            ("source", .text, [.derived]),
-            ("line", .integer, [.derived]),
-            ("index", .integer, [.derived]),
-            ("v1NotificationType", .enumText, [.body(.notificationType)]),
-            ("rule", .text, [.rule]),
-            ("eventTimeInferred", .flag, [.derived])
+            V2Field("source", .text, from: [.derived]),
+            V2Field("line", .integer, from: [.derived]),
+            V2Field("index", .integer, from: [.derived]),
+            V2Field("v1NotificationType", .enumText, from: [.body(.notificationType)]),
+            V2Field("rule", .text, from: [.rule]),
+            V2Field("eventTimeInferred", .flag, from: [.derived])
         ])
 }
 
@@ -138,12 +150,15 @@ package struct V2Field: Sendable, Equatable {
     package let kind: V2FieldKind
     /// Where `migrate` takes the value from; empty when it never writes the field.
     package let sources: [V1Source]
+    /// An enumeration's values as Apple documents them (codes as digits), in order; empty for other fields.
+    package let values: [String]
 
     /// A row.
-    package init(_ path: String, _ kind: V2FieldKind, from sources: [V1Source]) {
+    package init(_ path: String, _ kind: V2FieldKind, from sources: [V1Source], values: [String] = []) {
         self.path = path
         self.kind = kind
         self.sources = sources
+        self.values = values
     }
 
     /// The member's key inside its object (`productId`).

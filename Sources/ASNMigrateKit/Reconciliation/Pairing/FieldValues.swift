@@ -29,57 +29,57 @@ package struct FieldValues: Sendable, Equatable {
 
     /// The value of one field as report text, or nil when absent.
     func text(_ field: ComparedField, pool: StringPool) -> String? {
-        switch field.row {
-        case .text(let slot, _, _), .id(let slot, _, _): return pool.text(slots.texts[slot])
-        case .date(let slot, _, _, _): return Self.date(slots.dates[slot])
-        case .number(let slot, _, _): return Self.numberText(slots.numbers[slot])
-        case .flag(let slot, _): return Self.boolText(slots.flags[slot])
-        case .notInNotifications: return nil
+        guard let s = field.slot else { return nil }
+        switch s.storage {
+        case .texts: return pool.text(slots.texts[s.slot])
+        case .dates: return Self.date(slots.dates[s.slot])
+        case .numbers: return Self.numberText(slots.numbers[s.slot])
+        case .flags: return Self.boolText(slots.flags[s.slot])
         }
     }
 
     /// Whether a field is present.
     func has(_ field: ComparedField) -> Bool {
-        switch field.row {
-        case .text(let slot, _, _), .id(let slot, _, _): return slots.texts[slot] != 0
-        case .date(let slot, _, _, _): return slots.dates[slot] != Self.noDate
-        case .number(let slot, _, _): return slots.numbers[slot] != Self.noNumber
-        case .flag(let slot, _): return slots.flags[slot] >= 0
-        case .notInNotifications: return false
+        guard let s = field.slot else { return false }
+        switch s.storage {
+        case .texts: return slots.texts[s.slot] != 0
+        case .dates: return slots.dates[s.slot] != Self.noDate
+        case .numbers: return slots.numbers[s.slot] != Self.noNumber
+        case .flags: return slots.flags[s.slot] >= 0
         }
     }
 
     /// Whether a field has the same value in both (tokens are canonical, so equal text means equal token).
     func same(_ field: ComparedField, as other: FieldValues) -> Bool {
-        switch field.row {
-        case .text(let slot, _, _), .id(let slot, _, _): return slots.texts[slot] == other.slots.texts[slot]
-        case .date(let slot, _, _, _): return slots.dates[slot] == other.slots.dates[slot]
-        case .number(let slot, _, _): return slots.numbers[slot] == other.slots.numbers[slot]
-        case .flag(let slot, _): return slots.flags[slot] == other.slots.flags[slot]
-        case .notInNotifications: return true
+        guard let s = field.slot else { return true }
+        switch s.storage {
+        case .texts: return slots.texts[s.slot] == other.slots.texts[s.slot]
+        case .dates: return slots.dates[s.slot] == other.slots.dates[s.slot]
+        case .numbers: return slots.numbers[s.slot] == other.slots.numbers[s.slot]
+        case .flags: return slots.flags[s.slot] == other.slots.flags[s.slot]
         }
     }
 
     /// The pool token of a text or id field (0 when absent or not text).
     func token(_ field: ComparedField) -> StringPool.Token {
-        field.row.textSlot.map { slots.texts[$0] } ?? 0
+        field.textSlot.map { slots.texts[$0] } ?? 0
     }
 
     /// The value of a date field, ms (nil for other fields or when absent).
     func date(_ field: ComparedField) -> Int64? {
-        guard let slot = field.row.dateSlot, slots.dates[slot] != Self.noDate else { return nil }
+        guard let slot = field.dateSlot, slots.dates[slot] != Self.noDate else { return nil }
         return slots.dates[slot]
     }
 
     /// The value of a number field (nil for other fields or when absent).
     func number(_ field: ComparedField) -> Int? {
-        guard let slot = field.row.numberSlot, slots.numbers[slot] != Self.noNumber else { return nil }
+        guard let slot = field.numberSlot, slots.numbers[slot] != Self.noNumber else { return nil }
         return Int(slots.numbers[slot])
     }
 
     /// The value of a flag field (nil for other fields or when absent).
     func flag(_ field: ComparedField) -> Bool? {
-        guard let slot = field.row.flagSlot, slots.flags[slot] >= 0 else { return nil }
+        guard let slot = field.flagSlot, slots.flags[slot] >= 0 else { return nil }
         return slots.flags[slot] == 1
     }
 

@@ -98,8 +98,7 @@ struct ReconciliationInputs: Sendable {
         add(packed, texts: texts)
     }
 
-    /// Everything `addV2` reads of a V2 payload: its facts, its price and currency, and its conflict row (what
-    /// `V2MemberSelection.read(by:)` probes to find the members `reconcile` keeps).
+    /// Everything `addV2` reads of a V2 payload: its facts, its price and currency (the members at `v2Paths`).
     struct V2Readings: Equatable {
         /// The record's facts.
         var facts: RecordFacts
@@ -108,6 +107,9 @@ struct ReconciliationInputs: Sendable {
         /// The transaction's `currency`.
         var currency: String?
     }
+
+    /// The `V2FieldTable` paths of the members `addV2` reads (`V2Readings`).
+    static let v2Paths = RecordFacts.v2Paths + ["data.transactionInfo.price", "data.transactionInfo.currency"]
 
     /// What `addV2` reads of `payload`.
     static func readings(of payload: ResponseBodyV2DecodedPayload) -> V2Readings {

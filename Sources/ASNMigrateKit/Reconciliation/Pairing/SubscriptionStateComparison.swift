@@ -8,6 +8,13 @@ struct SubscriptionStateComparison: Sendable {
     /// The `state_mismatch` rows.
     var differences: [Discrepancy] = []
 
+    /// The state items the knowledge rule weighs: the table's state items compared in notifications, then `active`;
+    /// each with its value in a state, nil when absent.
+    static let knowledgeItems: [(name: String, value: @Sendable (SubscriptionState) -> ComparedValue?)] =
+        ComparedField.notificationStateFields.compactMap { field in
+            field.state.map { item in (field.rawValue, { item.read($0).present }) }
+        } + [("active", { .flag($0.active) })]
+
     /// Compares every group of `pairing`; nothing when the period has no end (no instant to compare at).
     init(
         _ pairing: RecordPairing, groups: SubscriptionGroups, period: ReconciliationPeriod,
@@ -31,7 +38,7 @@ struct SubscriptionStateComparison: Sendable {
                 v2OnlyNewest == nil
                 ? []
                 : KnowledgeRule.unknowable(
-                    v2All: s2,
+                    Self.knowledgeItems, v2All: s2,
                     v2Ordinary: SubscriptionStateRules.derive(
                         v2Facts.lazy.filter { !$0.v2Only }, at: period.end, reusing: &scratch),
                     v2OnlyNewest: v2OnlyNewest, v1Newest: v1Facts.lazy.map(\.time).max())

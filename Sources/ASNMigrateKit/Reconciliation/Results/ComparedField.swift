@@ -2,12 +2,14 @@
 /// table.
 ///
 /// A new compared field is one edit, here: its case (its place in the report order and its `--compare` /
-/// `--ignore-field` name) and its entry in `entry` (its kind, storage slot, nightly codec bit and where a V2 payload
-/// holds it; whether the API view and the state comparisons compare it). The compiler asks for the entry; the facts
-/// (`RecordFacts`), the engine's compact values (`FieldValues`), the one comparison (`FieldComparison`), the nightly
-/// state's codec (`RecordFactsCodec`), `--help`'s field list and the simulator's faults read the table; the V2
-/// member it reads is declared, with its V1 keys and `migrate` column, in `V2FieldTable`. `ComparedFieldTableTests`
-/// checks the slots and bits, walks every entry, and names the capacity in `FieldSlots` to raise when a kind is full.
+/// `--ignore-field` name) and its entry in `entry`, keyed by the `V2FieldTable` path of the member it reads (its kind,
+/// nightly codec bit and reader; whether the API view and the state comparisons compare it). Its storage slot is its
+/// place among the fields held the same way, in this order (`slot`). The compiler asks for the entry; the facts
+/// (`RecordFacts`, and the packers, which find the member by its path), the engine's compact values (`FieldValues`),
+/// the one comparison (`FieldComparison`), the nightly state's codec (`RecordFactsCodec`), `--help`'s field list and
+/// the simulator's faults read the table; the V2 member it reads is declared, with its V1 keys and `migrate` column,
+/// in `V2FieldTable`. `ComparedFieldTableTests` checks the bits and paths, walks every entry, and names the capacity
+/// in `FieldSlots` to raise when a kind is full.
 package enum ComparedField: String, Sendable, CaseIterable, Equatable {
     /// `productId`.
     case productId
@@ -51,61 +53,128 @@ package enum ComparedField: String, Sendable, CaseIterable, Equatable {
     /// do not hold it for comparison (`FieldValues` never has it).
     case quantity
 
-    /// The field's entry in the table: how it is held and read (`row`: its kind, its storage slot, its nightly codec
-    /// bit and where a V2 payload holds it), whether it is compared against Apple's API view (`apiView`) and as an
-    /// item of a subscription's state (`state`). `bit` is the nightly codec's mask bit (a new field takes the next free
+    /// The field's entry in the table: the `V2FieldTable` path of the member it reads (a second one read when the
+    /// first is absent), how it is held and read (`row`: its kind, its nightly codec bit and the models' reader of
+    /// that member), whether it is compared against Apple's API view (`apiView`) and as an item of a subscription's
+    /// state (`state`). `bit` is the nightly codec's mask bit (a new field takes the next free
     /// one, so states written before it still read); `base` (dates) is the field a date is stored relative to, else
     /// the time.
     package var entry: ComparedFieldEntry {
         switch self {
         case .productId:
             return .init(
-                .text(0, bit: 7) { $0.transaction?.productId }, apiView: .always,
+                "data.transactionInfo.productId", .text(bit: 7) { $0.transaction?.productId }, apiView: .always,
                 state: .init(inNotifications: true, inStatuses: nil) { .text($0.productId ?? "") })
-        case .webOrderLineItemId: return .init(.id(1, bit: 8) { $0.transaction?.webOrderLineItemId }, apiView: .always)
-        case .bundleId: return .init(.text(2, bit: 9) { $0.transaction?.bundleId ?? $0.data.bundleId })
+        case .webOrderLineItemId:
+            return .init(
+                "data.transactionInfo.webOrderLineItemId", .id(bit: 8) { $0.transaction?.webOrderLineItemId },
+                apiView: .always)
+        case .bundleId:
+            return .init(
+                "data.transactionInfo.bundleId", or: "data.bundleId",
+                .text(bit: 9) { $0.transaction?.bundleId ?? $0.data.bundleId })
         case .inAppOwnershipType:
-            return .init(.text(3, bit: 10) { $0.transaction?.inAppOwnershipType }, apiView: .whenV1States)
+            return .init(
+                "data.transactionInfo.inAppOwnershipType", .text(bit: 10) { $0.transaction?.inAppOwnershipType },
+                apiView: .whenV1States)
         case .autoRenewProductId:
             return .init(
-                .text(4, bit: 11) { $0.renewal?.autoRenewProductId },
+                "data.renewalInfo.autoRenewProductId", .text(bit: 11) { $0.renewal?.autoRenewProductId },
                 state: .init(inNotifications: false, inStatuses: .whenV1States) { .text($0.autoRenewProductId ?? "") })
-        case .offerIdentifier: return .init(.text(5, bit: 12) { $0.transaction?.offerIdentifier }, apiView: .always)
-        case .transactionId: return .init(.id(6, bit: 13) { $0.transaction?.transactionId }, apiView: .always)
+        case .offerIdentifier:
+            return .init(
+                "data.transactionInfo.offerIdentifier", .text(bit: 12) { $0.transaction?.offerIdentifier },
+                apiView: .always)
+        case .transactionId:
+            return .init(
+                "data.transactionInfo.transactionId", .id(bit: 13) { $0.transaction?.transactionId }, apiView: .always)
         case .purchaseDate:
-            return .init(.date(0, bit: 14, base: nil) { $0.transaction?.purchaseDate }, apiView: .always)
+            return .init(
+                "data.transactionInfo.purchaseDate", .date(bit: 14, base: nil) { $0.transaction?.purchaseDate },
+                apiView: .always)
         case .expiresDate:
             return .init(
-                .date(1, bit: 15, base: .purchaseDate) { $0.transaction?.expiresDate }, apiView: .always,
-                state: .init(inNotifications: true, inStatuses: .always) { .date($0.expiresDate) })
+                "data.transactionInfo.expiresDate", .date(bit: 15, base: .purchaseDate) { $0.transaction?.expiresDate },
+                apiView: .always, state: .init(inNotifications: true, inStatuses: .always) { .date($0.expiresDate) })
         case .originalPurchaseDate:
             return .init(
-                .date(2, bit: 16, base: .purchaseDate) { $0.transaction?.originalPurchaseDate }, apiView: .always)
+                "data.transactionInfo.originalPurchaseDate",
+                .date(bit: 16, base: .purchaseDate) { $0.transaction?.originalPurchaseDate }, apiView: .always)
         case .revocationDate:
-            return .init(.date(3, bit: 17, base: .purchaseDate) { $0.transaction?.revocationDate }, apiView: .always)
+            return .init(
+                "data.transactionInfo.revocationDate",
+                .date(bit: 17, base: .purchaseDate) { $0.transaction?.revocationDate }, apiView: .always)
         case .gracePeriodExpiresDate:
             return .init(
-                .date(4, bit: 18, base: .expiresDate) { $0.renewal?.gracePeriodExpiresDate },
+                "data.renewalInfo.gracePeriodExpiresDate",
+                .date(bit: 18, base: .expiresDate) { $0.renewal?.gracePeriodExpiresDate },
                 state: .init(inNotifications: false, inStatuses: .always) { .date($0.gracePeriodExpiresDate) })
-        case .revocationReason: return .init(.number(0, bit: 19) { $0.transaction?.revocationReason }, apiView: .always)
+        case .revocationReason:
+            return .init(
+                "data.transactionInfo.revocationReason", .number(bit: 19) { $0.transaction?.revocationReason },
+                apiView: .always)
         case .autoRenewStatus:
             return .init(
-                .number(1, bit: 20) { $0.renewal?.autoRenewStatus },
+                "data.renewalInfo.autoRenewStatus", .number(bit: 20) { $0.renewal?.autoRenewStatus },
                 state: .init(inNotifications: true, inStatuses: .whenV1States) { .number($0.autoRenewStatus) })
-        case .expirationIntent: return .init(.number(2, bit: 21) { $0.renewal?.expirationIntent })
-        case .priceIncreaseStatus: return .init(.number(3, bit: 22) { $0.renewal?.priceIncreaseStatus })
-        case .offerType: return .init(.number(4, bit: 23) { $0.transaction?.offerType }, apiView: .always)
-        case .isUpgraded: return .init(.flag(0) { $0.transaction?.isUpgraded }, apiView: .always)
+        case .expirationIntent:
+            return .init("data.renewalInfo.expirationIntent", .number(bit: 21) { $0.renewal?.expirationIntent })
+        case .priceIncreaseStatus:
+            return .init("data.renewalInfo.priceIncreaseStatus", .number(bit: 22) { $0.renewal?.priceIncreaseStatus })
+        case .offerType:
+            return .init(
+                "data.transactionInfo.offerType", .number(bit: 23) { $0.transaction?.offerType }, apiView: .always)
+        case .isUpgraded:
+            return .init("data.transactionInfo.isUpgraded", .flag { $0.transaction?.isUpgraded }, apiView: .always)
         case .isInBillingRetryPeriod:
             return .init(
-                .flag(1) { $0.renewal?.isInBillingRetryPeriod },
+                "data.renewalInfo.isInBillingRetryPeriod", .flag { $0.renewal?.isInBillingRetryPeriod },
                 state: .init(inNotifications: false, inStatuses: .always) { .flag($0.isInBillingRetryPeriod) })
-        case .quantity: return .init(.notInNotifications { $0.transaction?.quantity }, apiView: .whenV1States)
+        case .quantity:
+            return .init(
+                "data.transactionInfo.quantity", .notInNotifications { $0.transaction?.quantity },
+                apiView: .whenV1States)
         }
     }
 
     /// How the field is held and where a V2 payload holds it (`entry.row`).
     package var row: ComparedFieldRow { entry.row }
+
+    /// The `V2FieldTable` paths of the members the field reads, the first present one winning (`entry.paths`).
+    package var paths: [String] { entry.paths }
+
+    /// The field's place in `allCases` (a payload-free enum is held as its case's index; `ComparedFieldTableTests`
+    /// checks it).
+    package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
+    /// Where the field's value is held: its storage and its slot there, by ordinal; computed once from the table's
+    /// order (a field's slot is its place among the fields of its storage).
+    package static let layout: [ComparedFieldSlot?] = {
+        var next: [ComparedFieldSlot.Storage: Int] = [:]
+        return allCases.map { field in
+            guard let storage = field.row.storage else { return nil }
+            defer { next[storage, default: 0] += 1 }
+            return ComparedFieldSlot(storage: storage, slot: next[storage, default: 0])
+        }
+    }()
+
+    /// The field's storage and slot, or nil for a field notifications do not hold.
+    package var slot: ComparedFieldSlot? { Self.layout[ordinal] }
+
+    /// The slot of a text or id field, else nil.
+    package var textSlot: Int? { slot(in: .texts) }
+    /// The slot of a date field, else nil.
+    package var dateSlot: Int? { slot(in: .dates) }
+    /// The slot of a number field, else nil.
+    package var numberSlot: Int? { slot(in: .numbers) }
+    /// The slot of a flag field, else nil.
+    package var flagSlot: Int? { slot(in: .flags) }
+
+    /// The field's slot when it is held in `storage`.
+    private func slot(in storage: ComparedFieldSlot.Storage) -> Int? {
+        guard let s = Self.layout[ordinal], s.storage == storage else { return nil }
+        return s.slot
+    }
 
     /// How the field is compared between a transaction the V1 archive shows and the same transaction in Apple's API
     /// view (`TransactionReconciler`): `.always`, `.whenV1States` (only when the V1 side holds a value: V1 receipts

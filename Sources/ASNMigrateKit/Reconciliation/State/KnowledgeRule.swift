@@ -6,19 +6,19 @@
 /// (V2's ordinary records alone give another value) is left out of the comparison while no V1 record after that
 /// V2-only record is known by the instant; everything else V2 knows is compared.
 package enum KnowledgeRule {
-    /// The names of the state items (`SubscriptionState`'s compared fields) V1 could not yet have heard of: those whose
-    /// value in `v2All` differs from `v2Ordinary` (V2's records without the V2-only ones) when V1's newest known record
-    /// (`v1Newest`) is not after the newest V2-only record (`v2OnlyNewest`).
-    package static func unknowable(
-        v2All: SubscriptionState?, v2Ordinary: SubscriptionState?, v2OnlyNewest: Int64?, v1Newest: Int64?
+    /// The names of the state items V1 could not yet have heard of: those of `items` (the compared fields' state items,
+    /// from their table, which the caller passes in, and `active`; each a name and its value in a state, nil when the
+    /// state does not hold it) whose value in `v2All` differs from `v2Ordinary` (V2's records without the V2-only
+    /// ones; without that state, an item differs when `v2All` holds it) when V1's newest known record (`v1Newest`)
+    /// is not after the newest V2-only record (`v2OnlyNewest`).
+    package static func unknowable<Value: Equatable>(
+        _ items: [(name: String, value: @Sendable (SubscriptionState) -> Value?)], v2All: SubscriptionState?,
+        v2Ordinary: SubscriptionState?, v2OnlyNewest: Int64?, v1Newest: Int64?
     ) -> Set<String> {
         guard let v2OnlyNewest, let all = v2All else { return [] }
         if let v1Newest, v1Newest > v2OnlyNewest { return [] }
         var fields: Set<String> = []
-        if all.productId != v2Ordinary?.productId { fields.insert("productId") }
-        if all.expiresDate != v2Ordinary?.expiresDate { fields.insert("expiresDate") }
-        if all.autoRenewStatus != v2Ordinary?.autoRenewStatus { fields.insert("autoRenewStatus") }
-        if all.active != v2Ordinary?.active { fields.insert("active") }
+        for item in items where item.value(all) != v2Ordinary.flatMap(item.value) { fields.insert(item.name) }
         return fields
     }
 

@@ -21,24 +21,25 @@ import Testing
         .expirationIntent: 21, .priceIncreaseStatus: 22, .offerType: 23
     ]
 
+    /// The one check of the slots' capacities: the slots the table's order assigns (`ComparedField.layout`) are
+    /// unique, each storage's from 0 without gaps, and fill `FieldSlots` exactly.
     @Test func slotsAreUniqueAndFitTheirStorage() {
         let empty = FieldSlots<Int, Int, Int, Int>(text: 0, date: 0, number: 0, flag: 0)
         var used: [String: [Int]] = [:]
         for field in ComparedField.allCases {
-            switch field.row {
-            case .text(let slot, _, _), .id(let slot, _, _): used["texts", default: []].append(slot)
-            case .date(let slot, _, _, _): used["dates", default: []].append(slot)
-            case .number(let slot, _, _): used["numbers", default: []].append(slot)
-            case .flag(let slot, _): used["flags", default: []].append(slot)
-            case .notInNotifications: break
+            #expect(ComparedField.allCases[field.ordinal] == field, "\(field)'s ordinal is not its place")
+            guard let slot = field.slot else {
+                if case .notInNotifications = field.row {} else { Issue.record("\(field) has no slot") }
+                continue
             }
+            used["\(slot.storage)", default: []].append(slot.slot)
         }
         let capacity = [
             "texts": empty.texts.count, "dates": empty.dates.count, "numbers": empty.numbers.count,
             "flags": empty.flags.count
         ]
         for (storage, slots) in used {
-            #expect(Set(slots).count == slots.count, "two fields share a slot of \(storage): \(slots.sorted())")
+            #expect(slots == Array(0..<slots.count), "\(storage)'s slots are not 0, 1, … in table order: \(slots)")
             let need = (slots.max() ?? -1) + 1
             #expect(
                 need <= capacity[storage] ?? 0,
@@ -58,9 +59,41 @@ import Testing
         }
         for field in Self.pinnedBits.keys { #expect(field.row.bit != nil, "\(field) left the codec") }
         for field in ComparedField.allCases {
-            if case .date(_, let bit, let base?, _) = field.row {
+            if case .date(let bit, let base?, _) = field.row {
                 #expect(base.isDate, "\(field) is stored relative to \(base), which is no date")
                 #expect((base.row.bit ?? 64) < bit, "\(field)'s base \(base) must be decoded before it")
+            }
+        }
+    }
+
+    /// Each entry is keyed by `V2FieldTable` paths, of a kind its row holds, and its reader reads exactly those members
+    /// (the first present one winning): the path is what the packers read, the reader what the models give.
+    @Test func everyEntryIsKeyedByTheTablePathsItsReaderReads() throws {
+        let empty = Self.payload(setting: nil, seed: 0)
+        for (n, field) in ComparedField.allCases.enumerated() {
+            let members = try field.paths.map { path in
+                try #require(V2FieldTable.field(path), "\(field)'s path \(path) is not in V2FieldTable")
+            }
+            for member in members {
+                #expect(
+                    Self.reads(field.row, member.kind), "\(field) holds a \(member.path) (\(member.kind)) it cannot")
+                #expect(
+                    Self.payload(setting: member, seed: n + 1).isRead(by: field),
+                    "\(field) does not read \(member.path)")
+            }
+            // No other member of the table changes the reading.
+            for other in V2FieldTable.all where !field.paths.contains(other.path) {
+                #expect(!Self.payload(setting: other, seed: n + 1).isRead(by: field), "\(field) reads \(other.path)")
+            }
+            #expect(!empty.isRead(by: field))
+            if members.count == 2 {
+                // The first path wins over the second.
+                var both = Self.payload(setting: members[1], seed: 1)
+                var first = MemberSetter(key: members[0].key, seed: 2)
+                if members[0].path.hasPrefix("data.transactionInfo.") {
+                    both.data.transactionInfo?.visitMembers(&first)
+                }
+                #expect(field.row.value(in: both) == field.row.value(in: Self.payload(setting: members[0], seed: 2)))
             }
         }
     }
@@ -176,7 +209,7 @@ import Testing
             #expect(
                 FieldComparison.difference(field.row.value(in: set), field.row.value(in: empty), tolerance: 0) != nil,
                 "\(field): the comparison does not see its value")
-            if field.row.bit != nil || field.row.flagSlot != nil {
+            if field.row.bit != nil || field.flagSlot != nil {
                 let values = FieldValues(RecordFacts(set, kind: .v2, location: SourceLocation(path: "t")), pool: &pool)
                 #expect(values.has(field) && !values.same(field, as: none), "\(field): notification pairing misses it")
             } else {
@@ -198,7 +231,7 @@ import Testing
             #expect(
                 ignoreRow.contains("`\(field.rawValue)`"), "Reports/commands.md's --ignore-field row lacks \(field)")
             let inReportsReadme =
-                field.row.bit != nil || field.row.flagSlot != nil || field.state != nil
+                field.row.bit != nil || field.flagSlot != nil || field.state != nil
                 ? fieldRow.contains("`\(field.rawValue)`") : readme.contains(field.rawValue)
             #expect(inReportsReadme, "Reports/README.md does not name \(field) where its rows are described")
         }

@@ -129,11 +129,23 @@ import Testing
     @Test func anItemFromAV2OnlyRecordIsComparedOnlyOnceV1CouldHaveHeard() {
         let all = SubscriptionState(productId: "p", expiresDate: 17, autoRenewStatus: 1, status: .active)
         let ordinary = SubscriptionState(productId: "p", expiresDate: 10, autoRenewStatus: 1, status: .active)
+        let items = SubscriptionStateComparison.knowledgeItems
+        #expect(items.map(\.name) == ComparedField.notificationStateFields.map(\.rawValue) + ["active"])
         #expect(
-            KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 4) == ["expiresDate"])
-        #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 6) == [])
-        #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: all, v2OnlyNewest: 5, v1Newest: 4) == [])
-        #expect(KnowledgeRule.unknowable(v2All: all, v2Ordinary: ordinary, v2OnlyNewest: nil, v1Newest: nil) == [])
+            KnowledgeRule.unknowable(items, v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 4)
+                == ["expiresDate"])
+        #expect(KnowledgeRule.unknowable(items, v2All: all, v2Ordinary: ordinary, v2OnlyNewest: 5, v1Newest: 6) == [])
+        #expect(KnowledgeRule.unknowable(items, v2All: all, v2Ordinary: all, v2OnlyNewest: 5, v1Newest: 4) == [])
+        #expect(
+            KnowledgeRule.unknowable(items, v2All: all, v2Ordinary: ordinary, v2OnlyNewest: nil, v1Newest: nil) == [])
+        // Without an ordinary state, every item V2's state holds differs (its absent items do not).
+        let bare = SubscriptionState(productId: nil, expiresDate: 3, autoRenewStatus: nil, status: .expired)
+        #expect(
+            KnowledgeRule.unknowable(items, v2All: all, v2Ordinary: nil, v2OnlyNewest: 5, v1Newest: 4)
+                == ["productId", "expiresDate", "autoRenewStatus", "active"])
+        #expect(
+            KnowledgeRule.unknowable(items, v2All: bare, v2Ordinary: nil, v2OnlyNewest: 5, v1Newest: 4)
+                == ["expiresDate", "active"])
     }
 
     // MARK: - The state rules' old defects, through the paths that had their own copies
