@@ -7,7 +7,9 @@ import Foundation
 /// inside the default 90-day horizon); the night brings the first `nightRecords / 2` lines of each side's fourth month.
 enum NightlyBench {
     /// Runs the measurements and prints them; `subscribers` sizes the data set.
-    static func run(binary: String, folder: String, subscribers: Int, nightRecords: Int) throws {
+    static func run(
+        binary: String, folder: String, subscribers: Int, nightRecords: Int, results: BenchResults
+    ) throws {
         say("load average before nightly bench (/proc/loadavg): \(loadAverage())")
         let directory = "\(folder)/sim-\(subscribers)-seed21-m4-rh2"
         if !FileManager.default.fileExists(atPath: "\(directory)/README.txt") {
@@ -117,6 +119,26 @@ enum NightlyBench {
                 + "night <= 300 MB peak RSS: first \(night.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(night.maxRSS)) MB), second \(second.maxRSS <= 300 << 20 ? "met" : "NOT met") (\(megabytes(second.maxRSS)) MB); "
                 + "state <= 200 bytes per record: \(perRecord <= 200 ? "met" : "NOT met") (\(perRecord)); backfill <= 1.5x reconcile: \(ratio <= 1.5 ? "met" : "NOT met") (\(fixed(ratio, 2))x); state \(inState) records"
         )
+        // Into the results table, beside reconcile's figures on the same files (the issue's targets).
+        let rssRatio = Double(backfill.maxRSS) / Double(max(1, reconcile.maxRSS))
+        let size = "\(inState) records"
+        results.add(
+            "nightly first night (\(size)): wall time / reconcile's on the same files", figure: "\(fixed(ratio, 2))x",
+            target: "<= 2x", met: ratio <= 2)
+        results.add(
+            "nightly first night (\(size)): peak RSS / reconcile's", figure: "\(fixed(rssRatio, 2))x",
+            target: "<= 1.5x", met: rssRatio <= 1.5)
+        for (name, run) in [("first usual night", night), ("second usual night", second)] {
+            results.add(
+                "nightly \(name) (\(nightRecords) records on \(size)): wall time", figure: "\(fixed(run.seconds, 2)) s",
+                target: "<= 3 s", met: run.seconds <= 3)
+            results.add(
+                "nightly \(name) (\(nightRecords) records on \(size)): peak RSS", figure: "\(megabytes(run.maxRSS)) MB",
+                target: "<= 200 MB", met: run.maxRSS <= 200 << 20)
+        }
+        results.add(
+            "nightly state, notifications (\(size)): bytes a record", figure: "\(perRecord) B", target: "<= 200 B",
+            met: perRecord <= 200)
     }
 
     /// The first `count` lines of a file, read a megabyte at a time (never the whole file).

@@ -136,7 +136,7 @@ func runBenchmark() throws {
     if settings.only == "nightly" {
         return try NightlyBench.run(
             binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers,
-            nightRecords: settings.nightlyNightRecords)
+            nightRecords: settings.nightlyNightRecords, results: results)
     }
     if settings.only == "signatures" {
         return try SignatureBench.run(
@@ -315,7 +315,7 @@ func runBenchmark() throws {
         runs: settings.reconcileRuns)
     try NightlyBench.run(
         binary: settings.binary, folder: settings.data, subscribers: settings.nightlySubscribers,
-        nightRecords: settings.nightlyNightRecords)
+        nightRecords: settings.nightlyNightRecords, results: results)
     say(ReconcileBench.targetLine(reconcile, results: results))
 }
 
