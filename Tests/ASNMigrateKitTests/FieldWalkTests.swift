@@ -47,13 +47,9 @@ import Testing
     /// The Swift files under `Sources/` (paths relative to it) naming one of `words` as a whole word. The bench's
     /// baselines (`asn-migrate-bench`) are other programs the tool is measured against, not the tool.
     static func files(naming words: Set<String>) throws -> Set<String> {
-        let root = PackagePaths.root.appendingPathComponent("Sources")
-        let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
         var found: Set<String> = []
-        for case let url as URL in enumerator where url.pathExtension == "swift" {
-            let relative = String(url.path.dropFirst(root.path.count + 1))
+        for (relative, text) in try PackagePaths.swiftFiles(under: "Sources") {
             guard !relative.hasPrefix("asn-migrate-bench/") else { continue }
-            let text = try String(contentsOf: url, encoding: .utf8)
             if names(text, words) { found.insert(relative) }
         }
         return found

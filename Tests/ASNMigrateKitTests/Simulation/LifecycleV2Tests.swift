@@ -31,12 +31,11 @@ import Testing
     }
 
     @Test func theSimulatorNamesNoneOfTheToolsJudgement() throws {
-        let folder = PackagePaths.root.appendingPathComponent("Sources/ASNSimulation")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        #expect(names.count > 10, "Sources/ASNSimulation not found at \(folder.path)")
+        let files = try PackagePaths.swiftFiles(under: "Sources/ASNSimulation")
+        #expect(files.count > 10, "Sources/ASNSimulation not found")
         var found: [String] = []
-        for name in names.sorted() {
-            let text = Self.code(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+        for (name, source) in files {
+            let text = Self.code(source)
             for type in Self.engineJudgement where text.contains(type) {
                 found.append("\(name): \(type)")
             }

@@ -77,13 +77,10 @@ import Testing
 
     /// The mapping is declared once: no source maps an error code to a status inline.
     @Test func noSourceMapsAnErrorCodeToAStatusInline() throws {
-        let sources = PackagePaths.root.appendingPathComponent("Sources")
-        let walker = try #require(FileManager.default.enumerator(atPath: sources.path))
         var scanned = 0
         var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            guard relative.hasSuffix(".swift"), !relative.hasSuffix("Support/ExitStatus.swift") else { continue }
-            let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
+        for (relative, text) in try PackagePaths.swiftFiles(under: "Sources") {
+            guard !relative.hasSuffix("Support/ExitStatus.swift") else { continue }
             scanned += 1
             found += try Self.inlineMaps(in: text).map { "Sources/\(relative): \($0)" }
         }

@@ -40,15 +40,12 @@ import Testing
     }
 
     @Test func noTestPassesSilentlyWithoutItsTool() throws {
-        let tests = PackagePaths.root.appendingPathComponent("Tests")
-        let walker = try #require(FileManager.default.enumerator(atPath: tests.path))
         var scanned = 0
         var skips: [String] = []
-        while let relative = walker.nextObject() as? String {
-            guard relative.hasSuffix(".swift"), !relative.hasSuffix("/" + Self.probingFile),
-                !relative.hasSuffix("/NoSilentSkipTests.swift")
-            else { continue }
-            let text = try String(contentsOf: tests.appendingPathComponent(relative), encoding: .utf8)
+        for (relative, text) in try PackagePaths.swiftFiles(under: "Tests") {
+            guard !relative.hasSuffix("/" + Self.probingFile), !relative.hasSuffix("/NoSilentSkipTests.swift") else {
+                continue
+            }
             scanned += 1
             skips += try Self.silentSkips(in: text).map { "Tests/\(relative) \($0)" }
         }

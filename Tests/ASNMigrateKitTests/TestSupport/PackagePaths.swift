@@ -26,4 +26,17 @@ enum PackagePaths {
     static func read(_ relativePath: String) throws -> [UInt8] {
         Array(try Data(contentsOf: root.appendingPathComponent(relativePath)))
     }
+
+    /// The Swift files under `folder` (a path under the package root), each with its path relative to `folder` and
+    /// its text, in path order: what the tests that scan the sources read.
+    static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
+        var files: [(path: String, text: String)] = []
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            files.append((relative, try String(contentsOf: base.appendingPathComponent(relative), encoding: .utf8)))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
 }
