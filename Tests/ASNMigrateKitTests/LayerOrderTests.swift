@@ -7,22 +7,24 @@ import Testing
 @Suite struct LayerOrderTests {
     /// The layers, lowest first; folders in one layer may use each other.
     static let layers: [[String]] = [
-        ["Support"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"],
+        ["Support"], ["Storage/SQLite"], ["JSON"], ["Models"], ["Input", "Input/Archives", "Input/CSV"], ["Signatures"],
         ["Input/V1", "Input/V2"],
         ["Reconciliation/State"], ["Mapping"], ["Reconciliation/Results"], ["Facts"], ["Reconciliation/Pairing"],
-        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Database"],
-        ["Fetch", "Nightly"],
+        ["Reconciliation/Transactions"], ["Reports"], ["Sharding"], ["Thresholds"], ["Jobs", "Storage/PostgreSQL"],
+        ["State"], ["Fetch", "Nightly"],
         ["Commands"]
     ]
 
     /// The library's sources.
     static let library = PackagePaths.root.appendingPathComponent("Sources/ASNMigrateKit")
 
-    /// A file's folder as the layers name it: the first component, or the first two under `Input`, `Mapping`,
-    /// `Reconciliation` and `Reports` when there are two (`Reports/HTML` is part of `Reports`).
+    /// A file's folder as the layers name it: the first component, or the first two under `Input`, `Reconciliation`
+    /// and `Storage` when there are two (`Reports/HTML` is part of `Reports`).
     static func folder(of relativePath: String) -> String {
         let parts = relativePath.split(separator: "/").map(String.init)
-        if parts.count > 2, ["Input", "Reconciliation"].contains(parts[0]) { return parts[0] + "/" + parts[1] }
+        if parts.count > 2, ["Input", "Reconciliation", "Storage"].contains(parts[0]) {
+            return parts[0] + "/" + parts[1]
+        }
         return parts[0]
     }
 
@@ -124,6 +126,7 @@ import Testing
             ])
         #expect(Self.folder(of: "Reconciliation/Pairing/Reconciler.swift") == "Reconciliation/Pairing")
         #expect(Self.folder(of: "Reports/HTML/HTMLPage.swift") == "Reports")
+        #expect(Self.folder(of: "Storage/SQLite/SQLiteDatabase.swift") == "Storage/SQLite")
         #expect(!Self.code("let a = \"ReconcileCommand\" // Nightly\nlet b = 1").contains("ReconcileCommand"))
     }
 }
