@@ -22,30 +22,30 @@ extension NightlyPass {
         let path = Self.ledgerPath(source)
         let sinceColumn = settings.sinceColumn(side: side)
         let tag = "postgres since " + (sinceColumn ?? "-")
-        let entry = try store.ledgerEntry(path: path)
+        let entry = try store.ledger.ledgerEntry(path: path)
         var outcome = FileOutcome(action: .new)
         let fileId: Int64
         var mark: Int64?
         if let entry {
             fileId = entry.id
             if remap {
-                let removed = try store.removeContent(ofFile: fileId)
+                let removed = try store.facts.removeContent(ofFile: fileId)
                 outcome.action = .remapped
                 outcome.previous = removed.keys
                 outcome.replaced = removed.records
                 log("\(path): mapping its \(removed.records) stored record(s) again under the rules in force")
             } else if entry.sha1 == tag {
-                mark = try store.meta(Self.markKey(fileId))
+                mark = try store.runs.meta(Self.markKey(fileId))
             } else {
                 log(
                     "note: \(path): the since-column changed (\(entry.sha1) → \(tag)); every row is asked for again, rows already read are skipped"
                 )
             }
         } else {
-            fileId = try store.beginFile(
+            fileId = try store.ledger.beginFile(
                 path: path, side: side, size: 0, mtimeMs: fileClock, sha1: tag, date: date, run: run)
         }
-        let known = try store.knownRows(file: fileId, from: mark.map { $0 - settings.sinceOverlap })
+        let known = try store.ledger.knownRows(file: fileId, from: mark.map { $0 - settings.sinceOverlap })
         let rowLog = PostgresReader.RowLog()
         let reader = PostgresReader(
             source: source,
@@ -92,19 +92,20 @@ extension NightlyPass {
         }
         outcome = result
         let rows = rowLog.newRows
-        for row in rows { try store.insertRow(file: fileId, key: row.key, mark: row.mark) }
+        for row in rows { try store.ledger.insertRow(file: fileId, key: row.key, mark: row.mark) }
         let newMark = [mark, rowLog.highestMark].compactMap { $0 }.max()
-        try store.setMeta(Self.markKey(fileId), newMark)
+        try store.runs.setMeta(Self.markKey(fileId), newMark)
         // Rows below what the next night's filter asks for can never come back: their ids are forgotten.
         if let newMark, sinceColumn != nil {
-            try store.pruneRows(file: fileId, below: rowLog.isTimeColumn ? newMark - settings.sinceOverlap : newMark)
+            try store.ledger.pruneRows(
+                file: fileId, below: rowLog.isTimeColumn ? newMark - settings.sinceOverlap : newMark)
         }
         if rows.isEmpty, entry != nil, !remap {
             // Nothing new: as for a file read before and unchanged, the night reads nothing from it.
             return FileOutcome(action: .skipped)
         }
         let size = (entry?.size ?? 0) + Int64(rows.count)
-        try store.extendFile(
+        try store.ledger.extendFile(
             id: fileId, size: size, mtimeMs: fileClock, sha1: tag, date: date, run: run, counts: outcome.counts)
         log(
             "\(path): \(rows.count) new row(s) read"

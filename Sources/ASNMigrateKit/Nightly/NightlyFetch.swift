@@ -59,8 +59,8 @@ package struct NightlyFetch {
         let directory = try Self.prepare(appleView)
         let checkpoint = try FetchCheckpoint(directory: directory)
         let known = Self.answered(checkpoint.entries)
-        var wanted = touched.union(try store.unsettledSubscriptions())
-        wanted.formUnion(try store.subscriptions(side: "v1").filter { !known.contains($0) })
+        var wanted = touched.union(try store.differences.unsettledSubscriptions())
+        wanted.formUnion(try store.facts.subscriptions(side: "v1").filter { !known.contains($0) })
         let plans = Self.plans(wanted, entries: checkpoint.entries, night: night, now: now, settings: settings.api)
         // The key is read every night, so a key gone or unreadable is seen on a night with nothing to ask too.
         let (key, warning) = try APICredentials.loadKey(path: settings.api.keyPath)

@@ -27,7 +27,7 @@ extension NightlyPass {
             outcome.counts.otherEnvironment += 1
             return
         }
-        outcome.touched.insert(try store.insertAPIRecord(record, file: fileId))
+        outcome.touched.insert(try store.apiView.insertAPIRecord(record, file: fileId))
         outcome.counts.stored += 1
     }
 
@@ -37,12 +37,12 @@ extension NightlyPass {
     /// moved period end or pending edge, a refund or expiry near a moved data end, a status fetched near the archive's
     /// moved end).
     func apiViewTouched(_ store: NightlyStore, firstNight: Bool) throws(ASNError) -> Set<SubscriptionKey> {
-        let api = try store.holdsAPIView()
-        let mode: Int64 = (api ? 1 : 0) | (try store.holdsV2Notifications() ? 2 : 0)
+        let api = try store.apiView.holdsAPIView()
+        let mode: Int64 = (api ? 1 : 0) | (try store.apiView.holdsV2Notifications() ? 2 : 0)
         // A state made before API views were kept held notifications only.
-        let previous = try store.meta("view_mode") ?? (mode & 2)
-        try store.setMeta("view_mode", mode)
-        let spans = api ? try store.apiViewSpans() : TransactionSpans(v1: nil, v2: nil)
+        let previous = try store.runs.meta("view_mode") ?? (mode & 2)
+        try store.runs.setMeta("view_mode", mode)
+        let spans = api ? try store.apiView.apiViewSpans() : TransactionSpans(v1: nil, v2: nil)
         var ends: [(String, Int64?)] = [
             ("api_v1_min", spans.v1?.lowerBound), ("api_v1_max", spans.v1?.upperBound),
             ("api_v2_min", spans.v2?.lowerBound), ("api_v2_max", spans.v2?.upperBound)
@@ -51,14 +51,14 @@ extension NightlyPass {
         // With `--switch`: how far each switched environment's V2 notifications reach decides which of Apple's later
         // transactions are judged yet and which statuses are compared, so its move re-pairs what it passes.
         if api, !settings.switchDates.isEmpty {
-            let reach = try store.switchReach(settings.switchDates)
+            let reach = try store.switches.switchReach(settings.switchDates)
             for (name, _) in settings.switchDates.environments {
                 ends.append(("api_switch_reach_\(name.lowercased())", reach[name]))
             }
         }
         for (name, now) in ends {
-            let before = try store.meta(name)
-            try store.setMeta(name, now)
+            let before = try store.runs.meta(name)
+            try store.runs.setMeta(name, now)
             guard before != now else { continue }
             guard let before, let now else {
                 moved.append(Int64.min...Int64.max)
@@ -70,32 +70,32 @@ extension NightlyPass {
         // The V2-only rules and everything else that judges (fields compared, time tolerance, window).
         let judging = "\(rules.rules)|\(Self.judgementDigest(table, settings))"
         let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(Array(judging.utf8)))) & Int64.max
-        let rulesChanged = (try store.meta("api_rules_digest")).map { $0 != digest } ?? false
-        try store.setMeta("api_rules_digest", digest)
+        let rulesChanged = (try store.runs.meta("api_rules_digest")).map { $0 != digest } ?? false
+        try store.runs.setMeta("api_rules_digest", digest)
         guard api, !firstNight else { return [] }
-        if previous != mode || rulesChanged { return try store.allSubscriptions() }
+        if previous != mode || rulesChanged { return try store.facts.allSubscriptions() }
         var touched: Set<SubscriptionKey> = []
-        for range in moved { touched.formUnion(try store.subscriptions(changingIn: range)) }
+        for range in moved { touched.formUnion(try store.facts.subscriptions(changingIn: range)) }
         return touched
     }
 
     /// The rows of comparing each of `keys` with Apple's view: `reconcile`'s engine over the subscription's answers
     /// and V1 transaction facts as stored, judged by the whole state's spans.
     func apiViewDifferences(_ store: NightlyStore, keys: [SubscriptionKey]) throws(ASNError) -> [Discrepancy] {
-        let spans = try store.apiViewSpans()
+        let spans = try store.apiView.apiViewSpans()
         let rules = try transactionRules()
         // With `--switch`: our records after the switch are the V2 notifications, as far as the whole state's reach.
-        let reach = settings.switchDates.isEmpty ? nil : try store.switchReach(settings.switchDates)
+        let reach = settings.switchDates.isEmpty ? nil : try store.switches.switchReach(settings.switchDates)
         var differences: [Discrepancy] = []
         for key in keys {
             var engine = TransactionReconciler(rules: rules, options: settings.reconcileOptions)
-            for record in try store.apiRecords(of: key) { engine.add(record) }
+            for record in try store.apiView.apiRecords(of: key) { engine.add(record) }
             var collector = V1TransactionCollector(statusSubscriptions: engine.statusSubscriptions)
-            for facts in try store.v1Transactions(of: key) { collector.add(facts) }
+            for facts in try store.apiView.v1Transactions(of: key) { collector.add(facts) }
             var switched: SwitchNotifications?
             if let reach {
                 var notifications = Reconciler(table: table, options: settings.reconcileOptions)
-                for record in try store.records(of: key) { record.feed(into: &notifications) }
+                for record in try store.facts.records(of: key) { record.feed(into: &notifications) }
                 switched = notifications.switchNotifications(statuses: engine.statusSubscriptions)
                 switched?.reach = reach
             }

@@ -122,10 +122,10 @@ package struct NightlyPass {
     /// Ingests, re-pairs, settles and compares, all in one transaction of `store`.
     package func run(_ store: NightlyStore, started: String) throws(ASNError) -> Figures {
         try store.transaction { () throws(ASNError) -> Figures in
-            let runId = try store.insertRun(date: date, started: started)
+            let runId = try store.runs.insertRun(date: date, started: started)
             if let shard = settings.shard {
-                try store.setMeta("shard_index", Int64(shard.index))
-                try store.setMeta("shard_count", Int64(shard.count))
+                try store.runs.setMeta("shard_index", Int64(shard.index))
+                try store.runs.setMeta("shard_count", Int64(shard.count))
             }
             var tally = Tally()
             // A first night pairs in memory while reading; later nights read the touched subscriptions back.
@@ -134,7 +134,7 @@ package struct NightlyPass {
             let firstNight = backfill != nil
             let remap = try checkRules(store, fresh: fresh)
             tally.rulesChanged = remap
-            let apiView = try store.meta("api_view")
+            let apiView = try store.runs.meta("api_view")
             receipts.kept = settings.fetch || apiView == 1
             receipts.skipped = false
             for side in ["v1", "v2"] {
@@ -169,15 +169,15 @@ package struct NightlyPass {
     /// the state is upgraded to keep V1 transaction facts. True to re-map.
     private func checkRules(_ store: NightlyStore, fresh: Bool) throws(ASNError) -> Bool {
         let digest = Self.judgementDigest(table, settings)
-        let lastDigest = try store.meta("rules_digest")
+        let lastDigest = try store.runs.meta("rules_digest")
         let remap = !fresh && lastDigest != nil && lastDigest != digest
         if remap {
             log("the mapping rules differ from the last night's: mapping the V1 files again under the rules in force")
         }
-        try store.setMeta("rules_digest", digest)
+        try store.runs.setMeta("rules_digest", digest)
         // A state made before V1 transaction facts were kept (schema 8) reads its V1 files again for them once.
-        if try store.meta("v1_transactions_missing") == 1 {
-            try store.setMeta("v1_transactions_missing", nil)
+        if try store.runs.meta("v1_transactions_missing") == 1 {
+            try store.runs.setMeta("v1_transactions_missing", nil)
             if !remap {
                 log(
                     "the state was made before nightly kept V1 transaction facts (for Apple's API view): reading the V1 files still under the roots again for them"
@@ -195,11 +195,12 @@ package struct NightlyPass {
     private func readReceiptsAgainIfNeeded(_ store: NightlyStore, runId: Int64, tally: inout Tally) throws(ASNError)
         -> Bool
     {
-        if receipts.skipped { try store.setMeta("v1_receipts_skipped", 1) }
-        guard !receipts.kept, try store.meta("api_view") == 1, try store.meta("v1_receipts_skipped") == 1 else {
+        if receipts.skipped { try store.runs.setMeta("v1_receipts_skipped", 1) }
+        guard !receipts.kept, try store.runs.meta("api_view") == 1, try store.runs.meta("v1_receipts_skipped") == 1
+        else {
             return false
         }
-        try store.setMeta("v1_receipts_skipped", nil)
+        try store.runs.setMeta("v1_receipts_skipped", nil)
         receipts.kept = true
         log(
             "the state holds Apple's API view for the first time: reading the V1 files still under the roots again for their receipt facts"
@@ -237,9 +238,9 @@ package struct NightlyPass {
             }
             count(outcome, side: side, tally: &tally)
         }
-        for entry in try store.ledgerEntries(side: side) where entry.vanished == nil && !realPaths.contains(entry.path)
-        {
-            try store.markVanished(id: entry.id, date: date)
+        for entry in try store.ledger.ledgerEntries(side: side)
+        where entry.vanished == nil && !realPaths.contains(entry.path) {
+            try store.ledger.markVanished(id: entry.id, date: date)
             tally.counters["files_vanished", default: 0] += 1
             log("note: \(entry.path) is no longer under the \(side) roots; its records are kept")
         }
@@ -322,8 +323,8 @@ package struct NightlyPass {
         -> Judgement
     {
         // The period: reconcile's default (the overlap of both sides' event times) over everything stored.
-        let b1 = try store.bounds(side: "v1")
-        let b2 = try store.bounds(side: "v2")
+        let b1 = try store.facts.bounds(side: "v1")
+        let b2 = try store.facts.bounds(side: "v2")
         let period = Self.period(b1, b2)
         let keys = try touched(store, period: period, firstNight: firstNight, tally: tally).sorted()
         tally.figures.subscriptionsRepaired = keys.count
@@ -337,7 +338,7 @@ package struct NightlyPass {
         // reach, and the state keeps each subscription's part of the counts.
         let switched = !settings.switchDates.isEmpty
         if switched {
-            options.switchReach = try store.switchReach(settings.switchDates)
+            options.switchReach = try store.switches.switchReach(settings.switchDates)
             options.keepsSwitchShares = true
         }
         var reconciler: Reconciler
@@ -350,22 +351,22 @@ package struct NightlyPass {
         } else {
             reconciler = Reconciler(table: table, options: options)
             for key in keys {
-                for record in try store.records(of: key) { record.feed(into: &reconciler) }
-                conflicts += try store.conflicts(of: key)
+                for record in try store.facts.records(of: key) { record.feed(into: &reconciler) }
+                conflicts += try store.facts.conflicts(of: key)
             }
         }
         let result = reconciler.finish()
-        if switched { try store.replaceSwitchShares(of: keys, with: result.switchShares) }
+        if switched { try store.switches.replaceSwitchShares(of: keys, with: result.switchShares) }
         // Conflicting duplicates are judged by the period as `reconcile` judges them (dated by the duplicate's signedDate).
         let start = result.summary.periodStart ?? Int64.min
         let end = result.summary.periodEnd ?? Int64.max
         var differences =
             result.differences + conflicts.filter { $0.eventDate.map { $0 >= start && $0 <= end } ?? true }
         var edge = result.pending
-        if try store.holdsAPIView() {
+        if try store.apiView.holdsAPIView() {
             // As `reconcile` does (`ReconciliationResult.adding`): without V2 notifications the notification
             // comparison does not take place, only its `unmapped_v1` and `conflicting_duplicate_v2` rows stay.
-            if !(try store.holdsV2Notifications()) {
+            if !(try store.apiView.holdsV2Notifications()) {
                 differences = differences.filter { $0.kind == .unmappedV1 || $0.kind == .conflictingDuplicateV2 }
                 edge = []
             }
@@ -384,51 +385,53 @@ package struct NightlyPass {
         tally: Tally
     ) throws(ASNError) -> Set<SubscriptionKey> {
         var touched = tally.late.union(tally.corrected).union(tally.remapped)
-        let oldFrom = try store.meta("period_from")
-        let oldTo = try store.meta("period_to")
+        let oldFrom = try store.runs.meta("period_from")
+        let oldTo = try store.runs.meta("period_to")
         if let period {
             if let oldFrom, oldFrom != period.from {
                 touched.formUnion(
-                    try store.subscriptions(
+                    try store.facts.subscriptions(
                         eventIn: Swift.min(oldFrom, period.from)...Swift.max(oldFrom, period.from), expiresToo: false))
             } else if oldFrom == nil, !firstNight {
-                touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
+                touched.formUnion(try store.facts.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
             }
             if let oldTo, oldTo != period.to {
                 let moved = Swift.min(oldTo, period.to)...Swift.max(oldTo, period.to)
                 // The states are judged at the period's end: those with a change point the end moved past (an
                 // expiry, a grace period's or billing retry's end, a revocation) may be in another state now.
-                touched.formUnion(try store.subscriptions(eventIn: moved, expiresToo: false))
-                touched.formUnion(try store.subscriptions(changingIn: moved))
+                touched.formUnion(try store.facts.subscriptions(eventIn: moved, expiresToo: false))
+                touched.formUnion(try store.facts.subscriptions(changingIn: moved))
             }
         }
-        try store.setMeta("period_from", period?.from)
-        try store.setMeta("period_to", period?.to)
+        try store.runs.setMeta("period_from", period?.from)
+        try store.runs.setMeta("period_to", period?.to)
         // A state converted from an earlier release's schema: judged again whole, as a fresh state's night would be.
-        if try store.meta(NightlyStore.judgeAllKey) != nil {
+        if try store.runs.meta(NightlyStore.judgeAllKey) != nil {
             if !firstNight {
                 log("the state was converted from an earlier release's schema: judging every subscription again")
-                touched.formUnion(try store.allSubscriptions())
+                touched.formUnion(try store.facts.allSubscriptions())
             }
-            try store.setMeta(NightlyStore.judgeAllKey, nil)
+            try store.runs.setMeta(NightlyStore.judgeAllKey, nil)
         }
         // Switch dates other than the last night's (or given, or dropped): every subscription is judged again.
         let switchDigest = Self.switchDigest(settings.switchDates)
-        if try store.meta("switch_digest") != switchDigest {
+        if try store.runs.meta("switch_digest") != switchDigest {
             if !firstNight {
                 log("the switch dates differ from the last night's: judging every subscription again")
-                touched.formUnion(try store.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
-                touched.formUnion(try store.unsettledSubscriptions())
+                touched.formUnion(try store.facts.subscriptions(eventIn: Int64.min...Int64.max, expiresToo: false))
+                touched.formUnion(try store.differences.unsettledSubscriptions())
             }
-            try store.clearSwitchShares()
-            try store.setMeta("switch_digest", switchDigest)
+            try store.switches.clearSwitchShares()
+            try store.runs.setMeta("switch_digest", switchDigest)
         }
         // Pending items settle as time passes, so their subscriptions are re-paired every night. An open difference's
         // answer changes only through what is re-paired above (new or changed records, the period's moved edges, a
         // retry ending), so it is re-judged with them, except on a night under other rules, which re-judges them all
         // (a V2-only subscription's rows depend on the V2-only rules and no V1 file touches it).
         touched.formUnion(try apiViewTouched(store, firstNight: firstNight))
-        return touched.union(tally.rulesChanged ? try store.unsettledSubscriptions() : try store.pendingSubscriptions())
+        return touched.union(
+            tally.rulesChanged
+                ? try store.differences.unsettledSubscriptions() : try store.differences.pendingSubscriptions())
     }
 
     /// Compares the night's judgement with the open differences and replaces the pending items, subscription by
@@ -441,14 +444,14 @@ package struct NightlyPass {
         var pendingByKey: [SubscriptionKey: [DifferenceRow]] = [:]
         for row in judgement.settled.pending { pendingByKey[Self.key(row.difference), default: []].append(row) }
         for key in judgement.keys {
-            let open = firstNight ? [:] : try store.openDifferences(of: key)
+            let open = firstNight ? [:] : try store.differences.openDifferences(of: key)
             var seen: Set<String> = []
             for d in (confirmedByKey[key] ?? []).sorted(by: Discrepancy.reportOrder) {
                 let identity = Self.unique(DifferenceRow.identity(d), in: &seen)
                 if let existing = open[identity] {
-                    try store.updateDifference(id: existing.id, d, date: date)
+                    try store.differences.updateDifference(id: existing.id, d, date: date)
                 } else {
-                    try store.insertDifference(d, identity: identity, date: date)
+                    try store.differences.insertDifference(d, identity: identity, date: date)
                     tally.figures.new += 1
                 }
             }
@@ -456,12 +459,12 @@ package struct NightlyPass {
                 let reason =
                     tally.corrected.contains(key)
                     ? "corrected_record" : tally.late.contains(key) ? "late_record" : "rule"
-                try store.resolveDifference(id: existing.id, date: date, by: reason)
+                try store.differences.resolveDifference(id: existing.id, date: date, by: reason)
                 tally.figures.resolved += 1
             }
             try replacePending(of: key, with: pendingByKey[key] ?? [], store: store, firstNight: firstNight)
         }
-        try store.confirmOpenDifferences(date: date)
+        try store.differences.confirmOpenDifferences(date: date)
     }
 
     /// A subscription's pending items, each keeping the night it was first seen.
@@ -469,7 +472,7 @@ package struct NightlyPass {
         of key: SubscriptionKey, with pending: [DifferenceRow], store: NightlyStore,
         firstNight: Bool
     ) throws(ASNError) {
-        let firstSeen = firstNight ? [:] : try store.pendingFirstSeen(of: key)
+        let firstSeen = firstNight ? [:] : try store.differences.pendingFirstSeen(of: key)
         var pendingSeen: Set<String> = []
         let rows = pending.sorted { Discrepancy.reportOrder($0.difference, $1.difference) }.map { row in
             var row = row
@@ -478,19 +481,20 @@ package struct NightlyPass {
             return (identity: identity, row: row)
         }
         if firstNight {
-            try store.insertPending(rows)
+            try store.differences.insertPending(rows)
         } else {
-            try store.replacePending(of: key, with: rows)
+            try store.differences.replacePending(of: key, with: rows)
         }
     }
 
     /// Forgets settled subscriptions that fell out of the horizon (their UUIDs stay, for late retries).
     private func prune(_ store: NightlyStore, tally: inout Tally) throws(ASNError) {
-        let lastCutoff = try store.meta("prune_cutoff") ?? Int64.min
+        let lastCutoff = try store.runs.meta("prune_cutoff") ?? Int64.min
         if let horizon = settings.horizon, case let cutoff = now - horizon, cutoff > lastCutoff {
-            tally.counters["records_pruned"] = try store.prune(
-                olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1))
-            try store.setMeta("prune_cutoff", cutoff)
+            tally.counters["records_pruned"] = try store.facts.prune(
+                olderThan: cutoff, candidatesIn: lastCutoff...(cutoff - 1),
+                keeping: try store.differences.unsettledSubscriptions())
+            try store.runs.setMeta("prune_cutoff", cutoff)
         }
     }
 
@@ -501,10 +505,10 @@ package struct NightlyPass {
         counters["subscriptions_repaired"] = tally.figures.subscriptionsRepaired
         counters["differences_new"] = tally.figures.new
         counters["differences_resolved"] = tally.figures.resolved
-        counters["differences_open"] = try store.scalar("SELECT COUNT(*) FROM differences WHERE resolved IS NULL")
-        counters["pending"] = try store.scalar("SELECT COUNT(*) FROM pending")
-        try store.saveRecordCounts()
-        try store.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        counters["differences_open"] = try store.differences.openCount()
+        counters["pending"] = try store.differences.pendingCount()
+        try store.facts.saveRecordCounts()
+        try store.runs.updateRun(id: runId, counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// The digest of what judges the records: the mapping rules (`MappingTable.digest`), the fields compared, the time
@@ -606,9 +610,11 @@ package struct NightlyPass {
         } catch {
             return try unreadable(error, file: file, side: side, store: store)
         }
-        let entry = try store.ledgerEntry(path: file.path)
+        let entry = try store.ledger.ledgerEntry(path: file.path)
         if !remap, let entry, entry.size == status.size, entry.mtimeMs == status.mtimeMs, !wantsReread(entry) {
-            if entry.vanished != nil { try store.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs) }
+            if entry.vanished != nil {
+                try store.ledger.touchFile(id: entry.id, size: status.size, mtimeMs: status.mtimeMs)
+            }
             return FileOutcome(action: .skipped)
         }
         let young =
@@ -629,7 +635,7 @@ package struct NightlyPass {
         switch plan {
         case .skip(let linesDeferred):
             if let entry, linesDeferred == false {
-                try store.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs)
+                try store.ledger.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs)
             }
             var outcome = FileOutcome(action: .skipped)
             outcome.linesDeferred = linesDeferred
@@ -677,19 +683,19 @@ package struct NightlyPass {
 
     /// Reads a file already read again whole, replacing what was stored: a V1 file under changed mapping rules
     /// (`.remapped`), or a file whose records an older reader rejected, or one `--reread` names (`.reread`).
-    private func readAgain(_ read: FileRead, entry: NightlyStore.LedgerEntry, action: FileAction) throws(ASNError)
+    private func readAgain(_ read: FileRead, entry: LedgerStore.Entry, action: FileAction) throws(ASNError)
         -> FileOutcome
     {
         var outcome = FileOutcome(action: action)
         outcome.bytes = read.data.count
         let sha1 = read.data.withUnsafeBytes { bytes in FileIdentity.hash(bytes, length: bytes.count) }
-        let removed = try read.store.removeContent(ofFile: entry.id)
+        let removed = try read.store.facts.removeContent(ofFile: entry.id)
         outcome.previous = removed.keys
         outcome.replaced = removed.records
         if action == .remapped {
             log("\(read.file.path): mapping its \(removed.records) stored record(s) again under the rules in force")
         }
-        let fileId = try read.store.beginFile(
+        let fileId = try read.store.ledger.beginFile(
             path: read.file.path, side: read.side, size: Int64(read.data.count), mtimeMs: read.mtimeMs, sha1: sha1,
             date: date, run: read.run)
         if read.side == "v1" {
@@ -697,8 +703,8 @@ package struct NightlyPass {
         } else {
             try ingestV2(read.file, fileId: fileId, store: read.store, backfill: read.backfill, into: &outcome)
         }
-        try read.store.finishFile(id: fileId, counts: outcome.counts)
-        try read.store.setShape(id: fileId, reading.shapes?.take(read.file.path)?.ledgerName)
+        try read.store.ledger.finishFile(id: fileId, counts: outcome.counts)
+        try read.store.ledger.setShape(id: fileId, reading.shapes?.take(read.file.path)?.ledgerName)
         if action == .reread {
             log(
                 "\(read.file.path): read again (\(rereadReason(entry))): \(entry.rejects) reject(s) and \(removed.records) stored record(s) replaced by \(outcome.counts.stored) record(s) and \(outcome.counts.rejected) reject(s)"
@@ -709,13 +715,13 @@ package struct NightlyPass {
 
     /// Whether a file already read is to be read again whole: named by `--reread`, or judged by an older reader
     /// (`InputReading.readerVersion`) that rejected some of its records.
-    func wantsReread(_ entry: NightlyStore.LedgerEntry) -> Bool {
+    func wantsReread(_ entry: LedgerStore.Entry) -> Bool {
         if let reread = settings.reread, reread.names(entry.path) { return true }
         return entry.readerVersion != InputReading.readerVersion && entry.rejects > 0 && entry.size > 0
     }
 
     /// Why a file is read again, for the log.
-    private func rereadReason(_ entry: NightlyStore.LedgerEntry) -> String {
+    private func rereadReason(_ entry: LedgerStore.Entry) -> String {
         if let reread = settings.reread, reread.names(entry.path) { return "--reread" }
         return
             "an older release's reader (version \(entry.readerVersion)) rejected records of it; this release's reader is version \(InputReading.readerVersion)"
@@ -723,7 +729,7 @@ package struct NightlyPass {
 
     /// Reads the lines appended to a file already read (from a detached copy of the new bytes).
     private func readTail(
-        _ read: FileRead, entry: NightlyStore.LedgerEntry, bytes: Range<Int>, sha1: String, lineOffset: Int,
+        _ read: FileRead, entry: LedgerStore.Entry, bytes: Range<Int>, sha1: String, lineOffset: Int,
         linesDeferred: Bool
     ) throws(ASNError) -> FileOutcome {
         var outcome = FileOutcome(action: .appended)
@@ -753,10 +759,10 @@ package struct NightlyPass {
                 tail, fileId: entry.id, store: read.store, backfill: read.backfill, lineOffset: lineOffset,
                 into: &outcome)
         }
-        try read.store.extendFile(
+        try read.store.ledger.extendFile(
             id: entry.id, size: Int64(bytes.upperBound), mtimeMs: read.mtimeMs, sha1: sha1, date: date, run: read.run,
             counts: outcome.counts)
-        if entry.shape == nil { try read.store.setShape(id: entry.id, tail.shape?.ledgerName) }
+        if entry.shape == nil { try read.store.ledger.setShape(id: entry.id, tail.shape?.ledgerName) }
         log(
             "\(read.file.path) grew: read its \(outcome.counts.read) new record(s) from byte \(bytes.lowerBound)"
                 + (linesDeferred ? "; its unfinished last line is left for a later night" : ""))
@@ -766,7 +772,7 @@ package struct NightlyPass {
     /// Reads a whole file: new, changed in the part already read (its stored records replaced), or a renamed file or
     /// a copy of one already read (not read again).
     private func readAll(
-        _ read: FileRead, entry: NightlyStore.LedgerEntry?, size: Int, sha1: String, listed: Set<String>
+        _ read: FileRead, entry: LedgerStore.Entry?, size: Int, sha1: String, listed: Set<String>
     ) throws(ASNError) -> FileOutcome {
         var outcome = FileOutcome(action: .new)
         outcome.bytes = size
@@ -775,26 +781,26 @@ package struct NightlyPass {
         var answersBefore: [SubscriptionKey: [Int64]]?
         if let entry, entry.size > 0 {
             outcome.action = .changed
-            answersBefore = try store.apiAnswers(ofFile: entry.id)
-            let removed = try store.removeContent(ofFile: entry.id)
+            answersBefore = try store.apiView.apiAnswers(ofFile: entry.id)
+            let removed = try store.facts.removeContent(ofFile: entry.id)
             outcome.previous = removed.keys
             outcome.replaced = removed.records
         } else if entry == nil, size > 0,
-            let twin = try store.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
+            let twin = try store.ledger.ledgerEntry(size: Int64(size), sha1: sha1, notAt: file.path)
         {
             if !listed.contains(twin.path) {
-                try store.moveFile(id: twin.id, to: file.path, mtimeMs: read.mtimeMs)
+                try store.ledger.moveFile(id: twin.id, to: file.path, mtimeMs: read.mtimeMs)
                 log("note: \(file.path) is \(twin.path) renamed or moved (same content): not read again")
                 return FileOutcome(action: .renamed)
             }
-            let copy = try store.beginFile(
+            let copy = try store.ledger.beginFile(
                 path: file.path, side: read.side, size: Int64(size), mtimeMs: read.mtimeMs, sha1: sha1, date: date,
                 run: read.run)
-            try store.finishFile(id: copy, counts: IngestCounts())
+            try store.ledger.finishFile(id: copy, counts: IngestCounts())
             log("note: \(file.path) has the same content as \(twin.path): not read")
             return FileOutcome(action: .sameContent)
         }
-        let fileId = try store.beginFile(
+        let fileId = try store.ledger.beginFile(
             path: file.path, side: read.side, size: Int64(size), mtimeMs: read.mtimeMs, sha1: sha1, date: date,
             run: read.run)
         if read.side == "v1" {
@@ -802,8 +808,8 @@ package struct NightlyPass {
         } else {
             try ingestV2(file, fileId: fileId, store: store, backfill: read.backfill, into: &outcome)
         }
-        try store.finishFile(id: fileId, counts: outcome.counts)
-        try store.setShape(id: fileId, reading.shapes?.take(file.path)?.ledgerName)
+        try store.ledger.finishFile(id: fileId, counts: outcome.counts)
+        try store.ledger.setShape(id: fileId, reading.shapes?.take(file.path)?.ledgerName)
         if outcome.action == .changed {
             try noteChange(of: file, fileId: fileId, store: store, before: answersBefore, &outcome)
         }
@@ -818,7 +824,7 @@ package struct NightlyPass {
         _ outcome: inout FileOutcome
     ) throws(ASNError) {
         let replaced = "its \(outcome.replaced) stored record(s) are replaced, so none is counted twice (files_changed)"
-        if let before, let after = try store.apiAnswers(ofFile: fileId) {
+        if let before, let after = try store.apiView.apiAnswers(ofFile: fileId) {
             let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
             outcome.answersChanged = changed
             log(
@@ -831,7 +837,7 @@ package struct NightlyPass {
 
     /// The shape the first `entry.size` bytes of the file (the part already read, unchanged) were split in: they are
     /// split again as a reading of the file alone splits them, up to the most its sample can take.
-    private func shapeOfReadPart(_ read: FileRead, entry: NightlyStore.LedgerEntry) throws(ASNError) -> FileShape? {
+    private func shapeOfReadPart(_ read: FileRead, entry: LedgerStore.Entry) throws(ASNError) -> FileShape? {
         let length = Swift.min(Int(entry.size), read.data.count, 4 * FileShape.sampleBytes)
         let fd: Int32
         do {
@@ -860,7 +866,7 @@ package struct NightlyPass {
     }
 
     /// The plan for a file's `bytes`: pure, so each rule is tested without files.
-    static func plan(_ bytes: UnsafeRawBufferPointer, entry: NightlyStore.LedgerEntry?, young: Bool, path: String)
+    static func plan(_ bytes: UnsafeRawBufferPointer, entry: LedgerStore.Entry?, young: Bool, path: String)
         -> ReadPlan
     {
         guard let entry else {
@@ -900,7 +906,7 @@ package struct NightlyPass {
             throw Self.readFailure(file, error)
         }
         outcome = result
-        if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v1", span) }
+        if let span = result.otherShards { try store.facts.addOtherShardBounds(file: fileId, side: "v1", span) }
     }
 
     private func ingestV2(
@@ -939,7 +945,7 @@ package struct NightlyPass {
             throw Self.readFailure(file, error)
         }
         outcome = result
-        if let span = result.otherShards { try store.addOtherShardBounds(file: fileId, side: "v2", span) }
+        if let span = result.otherShards { try store.facts.addOtherShardBounds(file: fileId, side: "v2", span) }
     }
 
     /// Keeps one batch of V1 records (rejects counted, the others stored with their receipt facts).
@@ -979,7 +985,7 @@ package struct NightlyPass {
         outcome.counts.rejected += 1
         var located = error.located(in: file.path)
         if lineOffset > 0, let line = located.location?.line { located.location?.line = line + lineOffset }
-        try store.insertReject(file: fileId, .init(side: side, error: located), date: date)
+        try store.facts.insertReject(file: fileId, .init(side: side, error: located), date: date)
     }
 
     /// Stores a record unless its environment is filtered out or its UUID was seen (a V2 UUID with other content is a
@@ -1011,18 +1017,18 @@ package struct NightlyPass {
         // order names the transactions' source, whichever night each copy arrived.
         if var transactions {
             transactions.source = record.facts.location.source
-            outcome.touched.formUnion(try store.insertV1Transactions(transactions, file: fileId))
+            outcome.touched.formUnion(try store.apiView.insertV1Transactions(transactions, file: fileId))
         }
-        if let seen = try store.seen(side: record.side, uuid: record.notificationUUID) {
+        if let seen = try store.facts.seen(side: record.side, uuid: record.notificationUUID) {
             outcome.counts.duplicates += 1
             if record.side == "v2", seen.digest != record.digest, let row = conflict() {
-                try store.insertConflict(row, file: fileId)
+                try store.facts.insertConflict(row, file: fileId)
                 backfill?.conflicts.append(row)
                 outcome.touched.insert(key)
             }
             return
         }
-        try store.insert(record, file: fileId)
+        try store.facts.insert(record, file: fileId)
         if let backfill { record.feed(into: &backfill.reconciler) }
         outcome.counts.stored += 1
         outcome.touched.insert(key)

@@ -46,7 +46,7 @@ extension NightlyRun {
     /// the folders that still exist), and the open-difference trend.
     static func publishIndex(_ store: NightlyStore, settings: NightlySettings) throws(ASNError) {
         let root = settings.reports.hasSuffix("/") ? settings.reports : settings.reports + "/"
-        let nights = try store.nights().map { night in
+        let nights = try store.differences.nights().map { night in
             var night = night
             let folder = reportFolder(settings, date: night.date)
             night.hasFolder = FileSystem.fileType(folder) == S_IFDIR

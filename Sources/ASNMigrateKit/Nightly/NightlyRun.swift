@@ -237,11 +237,11 @@ package struct NightlyRun {
     /// Refuses a state made for another shard, or for none (a shard's state holds only its subscriptions, so it can
     /// serve no other); nil when the state is this run's or new.
     private func checkShard(_ store: NightlyStore) throws(ASNError) -> ExitStatus? {
-        let count = try store.meta("shard_count")
+        let count = try store.runs.meta("shard_count")
         let made = try count.map { (count: Int64) throws(ASNError) in
-            ShardSelection(index: Int(try store.meta("shard_index") ?? 0), count: Int(count))
+            ShardSelection(index: Int(try store.runs.meta("shard_index") ?? 0), count: Int(count))
         }
-        let used = try store.latestRun() != nil
+        let used = try store.runs.latestRun() != nil
         guard made != settings.nightly.shard, made != nil || used else { return nil }
         let wanted = settings.nightly.shard.map { "shard \($0.text)" } ?? "an unsharded night"
         log(
@@ -253,7 +253,7 @@ package struct NightlyRun {
     /// Refuses a run date before the state's last night (a usage error), and publishes the reports of a night whose
     /// run committed its state but was stopped before publishing, from that state. Nil when the night may go on.
     private func publishStoppedNight(_ store: NightlyStore, date: String) throws(ASNError) -> ExitStatus? {
-        guard let latest = try store.latestRun() else { return nil }
+        guard let latest = try store.runs.latestRun() else { return nil }
         guard latest.date <= date else {
             log(
                 "the state '\(settings.nightly.state)' already has a run for \(latest.date), after --run-date \(date); run dates must not go back"
@@ -264,7 +264,7 @@ package struct NightlyRun {
             let earlier = try NightlyReport.collect(store, date: latest.date, settings: settings.nightly)
             try Self.publish(earlier, settings: settings.nightly)
             try store.transaction { () throws(ASNError) in
-                try store.finishRun(
+                try store.runs.finishRun(
                     id: latest.id, date: latest.date, finished: Timestamp.iso8601(ms: clock()),
                     status: earlier.status.rawValue)
             }
@@ -273,7 +273,7 @@ package struct NightlyRun {
         // Any other run stopped after its commit (a re-run of the same date follows it) gets the status its date's
         // reports call for, so no run row is left without one.
         var statuses: [String: Int32] = [:]
-        for run in try store.unfinishedRuns() {
+        for run in try store.runs.unfinishedRuns() {
             let status: Int32
             if let known = statuses[run.date] {
                 status = known
@@ -282,7 +282,7 @@ package struct NightlyRun {
             }
             statuses[run.date] = status
             try store.transaction { () throws(ASNError) in
-                try store.recordStoppedRun(id: run.id, finished: Timestamp.iso8601(ms: clock()), status: status)
+                try store.runs.recordStoppedRun(id: run.id, finished: Timestamp.iso8601(ms: clock()), status: status)
             }
             log("the run of \(run.date) was stopped after its commit: its status is recorded as \(status)")
         }
@@ -372,12 +372,12 @@ package struct NightlyRun {
             console.verdict("\(verdict), \(collected.open.count) open; see \(directory)\(page)")
         }
         for crossing in crossings { log(crossing.line) }
-        let runId = try store.latestRun()?.id ?? 0
+        let runId = try store.runs.latestRun()?.id ?? 0
         try store.transaction { () throws(ASNError) in
-            try store.finishRun(
+            try store.runs.finishRun(
                 id: runId, date: date, finished: Timestamp.iso8601(ms: clock()), status: status.rawValue)
         }
-        try Self.removeOldReports(settings: settings.nightly, date: date, dates: try store.runDates(), log: log)
+        try Self.removeOldReports(settings: settings.nightly, date: date, dates: try store.runs.runDates(), log: log)
         if settings.nightly.html && settings.nightly.shard == nil {
             try Self.publishIndex(store, settings: settings.nightly)
         }
@@ -447,7 +447,7 @@ package struct NightlyRun {
     private func writeMetrics(_ outcome: Outcome, startedAt: Int64) {
         guard let metricsFile = settings.nightly.metricsFile else { return }
         let lastSuccess =
-            (try? outcome.store?.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
+            (try? outcome.store?.runs.lastSuccess()).flatMap { $0 }.flatMap(Timestamp.parseISO8601).map { $0 / 1000 }
             ?? previousMetrics(metricsFile).flatMap {
                 NightlyMetrics.lastSuccess(in: String(decoding: $0, as: UTF8.self))
             }

@@ -7,7 +7,20 @@ import Foundation
 /// Each subscription's facts read back in `reconcile`'s input order (the file's path byte-wise, as `InputPaths`
 /// lists a folder, then the order read), so `TransactionReconciler` merges copies and picks sources exactly as one
 /// `reconcile` over the same files does, whatever night each file arrived.
-extension NightlyStore {
+package final class APIViewStore: StateStore {
+    /// The shared connection.
+    let state: StateDatabase
+    /// The facts store, which keeps the change points (`change_points`, the one index of both modes).
+    let facts: FactsStore
+    /// The ids of receipt entries already stored (`v1_entries`), by subscription id and content digest.
+    var entryIds: [[Int64]: Int64] = [:]
+
+    /// A store over `state`, noting change points through `facts`.
+    init(_ state: StateDatabase, facts: FactsStore) {
+        self.state = state
+        self.facts = facts
+    }
+
     /// The `api_records.kind` of a transaction.
     static let apiTransactionKind: Int64 = 1
     /// The `api_records.kind` of a subscription status.
@@ -208,11 +221,9 @@ extension NightlyStore {
         return count
     }
 
-    /// Every subscription the state knows.
-    package func allSubscriptions() throws(ASNError) -> Set<SubscriptionKey> {
-        var ids: Set<Int64> = []
-        try cached("SELECT id FROM subscriptions").forEach { s in ids.insert(s.int64(0)) }
-        return try keys(of: ids)
+    /// How many records of Apple's API view (transactions, statuses) the state holds.
+    package func answerCount() throws(ASNError) -> Int {
+        try scalar("SELECT COUNT(*) FROM api_records")
     }
 
     // MARK: - Private
@@ -281,14 +292,9 @@ extension NightlyStore {
         return shift == 0 ? values : nil
     }
 
-    /// The id of a subscription, added when new.
-    private func requiredSubscriptionId(_ key: SubscriptionKey) throws(ASNError) -> Int64 {
-        guard let id = try subscriptionId(key, create: true) else {
-            throw ASNError(
-                .stateDatabase, "cannot add subscription \(key.environment) \(key.originalTransactionId) to the state",
-                at: SourceLocation(path: database.path))
-        }
-        return id
+    /// Notes instants at which `subscription`'s judged state can change (`FactsStore.insertChangePoints`).
+    private func insertChangePoints(_ points: [Int64?], subscription: Int64) throws(ASNError) {
+        try facts.insertChangePoints(points, subscription: subscription)
     }
 
     /// The error for a stored row that does not read back.

@@ -1,6 +1,6 @@
 /// Moving a state written before schema 3 (each record's payload as JSON in `records`, UUIDs in `seen_uuids`) to
 /// compact facts, in one transaction, so an existing state keeps its history and gives the same answers.
-extension NightlyStore {
+extension FactsStore {
     /// The columns of the `records` view that replaces the old table (for queries; `README.md`, "Querying the state").
     static let recordsView = """
         CREATE VIEW IF NOT EXISTS records AS
@@ -19,7 +19,7 @@ extension NightlyStore {
         try cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").forEach { _ in legacy = true
         }
         guard legacy else { return }
-        try transaction { () throws(ASNError) in
+        try state.transaction { () throws(ASNError) in
             var digests: [String: Int64] = [:]
             try database.prepare("SELECT notification_uuid, digest FROM seen_uuids WHERE side = 'v2'").forEach { s in
                 if let digest = Self.fingerprint(hex: s.text(1)) { digests[s.text(0)] = digest }

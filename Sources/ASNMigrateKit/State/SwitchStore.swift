@@ -1,7 +1,15 @@
 /// What the state keeps for `nightly --switch` (README, The day you switch): each subscription's part of the seam's
 /// counts as its last re-pairing found it (`switch_shares`), summed into the figures `reconcile --switch` prints, and
 /// how far each switched environment's V2 notifications reach over the whole state.
-extension NightlyStore {
+package final class SwitchStore: StateStore {
+    /// The shared connection.
+    let state: StateDatabase
+
+    /// A store over `state`.
+    init(_ state: StateDatabase) {
+        self.state = state
+    }
+
     /// Each switched environment's V2 reach over everything stored: the newest V2 notification's `signedDate` from its
     /// switch on (Apple's view, kept apart in `api_records`, does not count). An environment without one is absent.
     package func switchReach(_ dates: SwitchDates) throws(ASNError) -> [String: Int64] {

@@ -23,7 +23,7 @@ extension ThresholdFigures {
 
     /// The whole-number figures of a nightly `summary.csv` (`NightlyReport.collect`).
     static var nightlySummaryNames: [String] {
-        NightlyStore.summedRunColumns + [
+        NightlyReport.summedRunColumns + [
             "differences_new", "differences_resolved", "resolved_by_late_record", "resolved_by_corrected_record",
             "resolved_by_rule", "differences_open"
         ]

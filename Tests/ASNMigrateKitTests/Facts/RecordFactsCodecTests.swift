@@ -194,7 +194,7 @@ import Testing
             db.close()
         }
         let store = try NightlyStore(path: path)
-        let records = try store.records(
+        let records = try store.facts.records(
             of: SubscriptionKey(environment: "Production", originalTransactionId: "170000812345604"))
         #expect(
             records == [
@@ -203,16 +203,16 @@ import Testing
                     digest: Int64(bitPattern: 0x0123_4567_89ab_cdef))
             ])
         #expect(
-            try store.seen(side: "v2", uuid: "b1f2c3d4-0000-4000-8000-00000000000a")
+            try store.facts.seen(side: "v2", uuid: "b1f2c3d4-0000-4000-8000-00000000000a")
                 == .init(digest: 0x0123_4567_89ab_cdef))
         #expect(
-            try store.seen(side: "v2", uuid: "c1f2c3d4-0000-4000-8000-00000000000b") == .init(digest: -1),
+            try store.facts.seen(side: "v2", uuid: "c1f2c3d4-0000-4000-8000-00000000000b") == .init(digest: -1),
             "a pruned record's UUID stays seen")
-        #expect(try store.seen(side: "v1", uuid: "b1f2c3d4-0000-4000-8000-00000000000a") == nil)
+        #expect(try store.facts.seen(side: "v1", uuid: "b1f2c3d4-0000-4000-8000-00000000000a") == nil)
         #expect(
-            try store.scalar(
+            try store.state.scalar(
                 "SELECT COUNT(*) FROM records WHERE notification_uuid = 'b1f2c3d4-0000-4000-8000-00000000000a' AND file_path = '/in/v2.jsonl'"
             ) == 1)
-        #expect(try store.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'seen_uuids'") == 0)
+        #expect(try store.state.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'seen_uuids'") == 0)
     }
 }

@@ -5,14 +5,14 @@ import Testing
 
 /// The ledger's rules for one file, without files: what `NightlyPass.plan` does with a file's bytes and its entry.
 @Suite struct FileIdentityTests {
-    private func entry(_ text: String) -> NightlyStore.LedgerEntry {
+    private func entry(_ text: String) -> LedgerStore.Entry {
         let bytes = Array(text.utf8)
         let sha1 = bytes.withUnsafeBytes { FileIdentity.hash($0, length: bytes.count) }
-        return NightlyStore.LedgerEntry(
+        return LedgerStore.Entry(
             id: 1, path: "/in/a.jsonl", side: "v2", size: Int64(bytes.count), mtimeMs: 0, sha1: sha1, vanished: nil)
     }
 
-    private func plan(_ text: String, entry: NightlyStore.LedgerEntry?, young: Bool = false) -> NightlyPass.ReadPlan {
+    private func plan(_ text: String, entry: LedgerStore.Entry?, young: Bool = false) -> NightlyPass.ReadPlan {
         Array(text.utf8).withUnsafeBytes { NightlyPass.plan($0, entry: entry, young: young, path: "/in/a.jsonl") }
     }
 

@@ -11,7 +11,7 @@ import Testing
 @Suite struct NightlyAPIViewTests {
     /// A simulation (V1 archive, V2 notifications, Apple's view) under `tmp/sim`, and a workspace `tmp/w` whose
     /// `in/v1` holds its V1 archive and whose `in/v2` is empty.
-    private static func workspace(_ tmp: TemporaryDirectory) throws -> (sim: String, work: String) {
+    static func workspace(_ tmp: TemporaryDirectory) throws -> (sim: String, work: String) {
         let sim = tmp.path + "/sim"
         let captured = CapturedConsole()
         let status = ASNMigrateCLI.run(
@@ -74,67 +74,6 @@ import Testing
             date
         ])
         return (try rows(work + "/reconcile/differences.csv"), try rows(work + "/reconcile/pending.csv"))
-    }
-
-    /// The one comparison both modes run, per subscription: `reconcile`'s engine over every record gives, for each
-    /// subscription, exactly the rows the same engine gives over that subscription's facts and answers alone as the
-    /// state keeps and reads them back, judged by the whole run's spans (which the state's spans equal).
-    @Test func eachSubscriptionComparedAloneFromTheStateGetsTheRowsOfTheWholeRun() throws {
-        let tmp = try TemporaryDirectory()
-        defer { tmp.remove() }
-        let (sim, _) = try Self.workspace(tmp)
-        let store = try NightlyStore(path: tmp.path + "/state.sqlite")
-        let parser = JSONParser(skippingKeys: Envelope.secretKeys)
-        var v1: [V1RecordFacts] = []
-        var v2: [V2APIRecord] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v1").sorted() {
-            let path = sim + "/v1/" + name
-            let file = try store.beginFile(
-                path: path, side: "v1", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
-            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-            for (n, line) in lines.enumerated() {
-                let raw = RawRecord(location: SourceLocation(path: path, line: n + 1), bytes: Array(line.utf8))
-                guard let facts = V1TransactionCollector.facts(of: raw, parser: parser) else { continue }
-                v1.append(facts)
-                _ = try store.insertV1Transactions(facts, file: file)
-            }
-        }
-        for name in try FileManager.default.contentsOfDirectory(atPath: sim + "/v2-api").sorted() {
-            let path = sim + "/v2-api/" + name
-            let file = try store.beginFile(
-                path: path, side: "v2", size: 0, mtimeMs: 0, sha1: name, date: "2021-04-03", run: 1)
-            try V2RecordReader().read(InputFile(path: path)) { outcome in
-                guard case .api(let record) = outcome else { return }
-                v2.append(record)
-                _ = try store.insertAPIRecord(record, file: file)
-            }
-        }
-        let whole = TransactionScenario.compare(v1, v2)
-        let spans = try store.apiViewSpans()
-        let purchases = v2.compactMap { record -> Int64? in
-            guard case .transaction(let t) = record else { return nil }
-            return t.payload.purchaseDate
-        }
-        #expect(spans.v2 == purchases.min().flatMap { low in purchases.max().map { low...$0 } })
-        var collector = V1TransactionCollector()
-        for facts in v1 { collector.add(facts) }
-        #expect(spans.v1 == collector.eventRange)
-        var compared = 0
-        for key in try store.allSubscriptions().sorted() {
-            var engine = TransactionReconciler(rules: .builtIn, options: ReconcileOptions())
-            for record in try store.apiRecords(of: key) { engine.add(record) }
-            var own = V1TransactionCollector(statusSubscriptions: engine.statusSubscriptions)
-            for facts in try store.v1Transactions(of: key) { own.add(facts) }
-            let alone = TransactionScenario.rows(engine.finish(v1: own, spans: spans))
-            let among = TransactionScenario.rows(
-                TransactionComparison(
-                    differences: whole.differences.filter {
-                        $0.environment == key.environment && $0.originalTransactionId == key.originalTransactionId
-                    }, summary: whole.summary))
-            #expect(alone == among, "\(key)")
-            compared += alone.count
-        }
-        #expect(compared == whole.differences.count && compared > 0, "every row is some subscription's")
     }
 
     @Test func aSchemaSevenStateIsUpgradedAndReadsItsV1FilesAgainForTheirTransactionFacts() throws {

@@ -135,8 +135,10 @@ import Testing
             )
         ).split(separator: " ").map(String.init)
         let store = try NightlyStore(path: w.state)
-        let stored = try store.records(of: SubscriptionKey(environment: newest[0], originalTransactionId: newest[1]))
-            .last
+        let stored = try store.facts.records(
+            of: SubscriptionKey(environment: newest[0], originalTransactionId: newest[1])
+        )
+        .last
         #expect(
             stored?.facts.location == SourceLocation(path: real, line: data.v2.count),
             "the appended record keeps its line in the whole file")

@@ -211,7 +211,7 @@ enum SharedPostgres {
         #expect(wrongNight.status == ExitStatus.configuration.rawValue, "\(wrongNight.stderr)")
         #expect(!wrongNight.stderr.contains("Wrong-Guess-55") && !downNight.stderr.contains(SharedPostgres.password))
         #expect(
-            try NightlyStore(path: folder.path + "/failed-state/state.sqlite").latestRun() == nil,
+            try NightlyStore(path: folder.path + "/failed-state/state.sqlite").runs.latestRun() == nil,
             "no night was committed")
         let noQuery = try BinaryRun.run(
             ["reconcile", "--v1", server.uri(), "--v2", "asn_v2", "--out", "failed-report"], in: directory)
