@@ -231,7 +231,7 @@ package enum StateSchema {
         """
         ALTER TABLE runs ADD COLUMN unverified_frames INTEGER NOT NULL DEFAULT 0;
         """,
-        // 8: Apple's App Store Server API view as the V2 side (`NightlyStore+APIView`): each V1 record's transaction
+        // 8: Apple's App Store Server API view as the V2 side (`APIViewStore`): each V1 record's transaction
         // facts once per subscription they show (`v1_transactions`, its receipt entries as references to
         // `v1_entries`, where each distinct entry of a subscription is kept once), Apple's transactions and statuses as read, each
         // copy with its file (`api_records`), and every date of a subscription that the whole state's moving spans can
@@ -283,7 +283,7 @@ package enum StateSchema {
         ALTER TABLE files ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0;
         """,
         // 10: with `--switch`, each subscription's part of the seam's counts as its last re-pairing found it, summed
-        // into `summary.csv`'s switch figures (`NightlyStore+Switch`).
+        // into `summary.csv`'s switch figures (`SwitchStore`).
         """
         CREATE TABLE IF NOT EXISTS switch_shares (
             subscription_id INTEGER PRIMARY KEY,
