@@ -35,7 +35,7 @@ extension NightlyPass {
                 outcome.replaced = removed.records
                 log("\(path): mapping its \(removed.records) stored record(s) again under the rules in force")
             } else if entry.sha1 == tag {
-                mark = try store.runs.meta(Self.markKey(fileId))
+                mark = try store.ledger.sourceMark(file: fileId)
             } else {
                 log(
                     "note: \(path): the since-column changed (\(entry.sha1) → \(tag)); every row is asked for again, rows already read are skipped"
@@ -94,7 +94,7 @@ extension NightlyPass {
         let rows = rowLog.newRows
         for row in rows { try store.ledger.insertRow(file: fileId, key: row.key, mark: row.mark) }
         let newMark = [mark, rowLog.highestMark].compactMap { $0 }.max()
-        try store.runs.setMeta(Self.markKey(fileId), newMark)
+        try store.ledger.setSourceMark(file: fileId, newMark)
         // Rows below what the next night's filter asks for can never come back: their ids are forgotten.
         if let newMark, sinceColumn != nil {
             try store.ledger.pruneRows(
@@ -111,10 +111,5 @@ extension NightlyPass {
             "\(path): \(rows.count) new row(s) read"
                 + (sinceColumn.map { c in newMark.map { " (\(c) high-water mark \($0))" } ?? "" } ?? ""))
         return outcome
-    }
-
-    /// The `meta` key holding the high-water mark of the database source with ledger id `fileId`.
-    static func markKey(_ fileId: Int64) -> String {
-        "source_mark_\(fileId)"
     }
 }

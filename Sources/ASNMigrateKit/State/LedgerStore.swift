@@ -183,7 +183,22 @@ package final class LedgerStore: StateStore {
         try cached("DELETE FROM source_rows WHERE file_id = ? AND mark < ?").run([.integer(file), .integer(mark)])
     }
 
+    /// The high-water mark of the since-column the database source `file` was read up to, if any.
+    package func sourceMark(file: Int64) throws(ASNError) -> Int64? {
+        try meta(Self.markKey(file))
+    }
+
+    /// Keeps (or, with nil, forgets) the high-water mark of the database source `file`.
+    package func setSourceMark(file: Int64, _ mark: Int64?) throws(ASNError) {
+        try setMeta(Self.markKey(file), mark)
+    }
+
     // MARK: - Private
+
+    /// The `meta` key holding the high-water mark of the database source with ledger id `fileId`.
+    private static func markKey(_ fileId: Int64) -> String {
+        "source_mark_\(fileId)"
+    }
 
     private static func entry(_ s: SQLiteStatement) -> Entry {
         Entry(
