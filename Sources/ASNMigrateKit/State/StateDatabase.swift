@@ -8,15 +8,10 @@ package final class StateDatabase {
     package let database: SQLiteDatabase
 
     private var statements: [String: SQLiteStatement] = [:]
-
     private var textIds: [String: Int64] = [:]
-
     private var textsById: [Int64: String] = [:]
-
     private var textsLoaded = false
-
     private var subscriptionIds: [SubscriptionKey: Int64] = [:]
-
     private static let subscriptionCacheLimit = 1 << 20
 
     /// Wraps an open state database.
