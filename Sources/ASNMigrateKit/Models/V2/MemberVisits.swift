@@ -12,7 +12,16 @@ package enum MemberValue: Sendable, Equatable {
     package static let capacity = 32
 }
 
-extension V2ScalarModel {
+/// A model that visits its members in a fixed order, by key and `inout`: the V2 transaction and renewal info, and a
+/// V1 receipt entry. What is done to every member (found, set, read, merged) is done by that one visit.
+package protocol MemberVisitable {
+    /// An empty model.
+    init()
+    /// Visits every member, by key and `inout`, in a fixed order.
+    mutating func visitMembers<Visitor: V2MemberVisitor>(_ v: inout Visitor)
+}
+
+extension MemberVisitable {
     /// The position, in `visitMembers` order, of the member keyed `key`, or nil: found by the model's own visit, for
     /// tables computed once, never per record.
     package static func memberPosition(_ key: String) -> Int? {
@@ -20,6 +29,14 @@ extension V2ScalarModel {
         var model = Self()
         model.visitMembers(&finder)
         return finder.found
+    }
+
+    /// The value of member `at` (in `visitMembers` order), or nil when it is absent.
+    package func member(at: Int) -> MemberValue? {
+        var picker = MemberPicker(at: at)
+        var copy = self
+        copy.visitMembers(&picker)
+        return picker.value
     }
 
     /// The mask of the members present (bit i: member i in `visitMembers` order).
@@ -119,5 +136,58 @@ private struct MemberSetter: V2MemberVisitor {
     private mutating func take() -> MemberValue? {
         defer { member += 1 }
         return member < values.count ? values[member] : nil
+    }
+}
+
+/// Where a V2 payload holds a member named by a `V2FieldTable` path: `data`'s scalars, the transaction info or the
+/// renewal info, at the member's place in that object's visit (found once by key), so a reader of a path reads by
+/// the model's own member visit.
+package enum MemberPlace: Sendable {
+    /// A scalar of `data` (`NotificationData.visitScalars`).
+    case data(Int)
+    /// A member of `data.transactionInfo`.
+    case transaction(Int)
+    /// A member of `data.renewalInfo`.
+    case renewal(Int)
+
+    /// The place of the member at `path` (`data.transactionInfo.productId`), or nil for a path of no such member.
+    package init?(path: String) {
+        let parts = path.split(separator: ".").map(String.init)
+        guard parts.first == "data" else { return nil }
+        if parts.count == 2 {
+            var finder = MemberFinder(key: parts[1])
+            var data = NotificationData()
+            data.visitScalars(&finder)
+            guard let at = finder.found else { return nil }
+            self = .data(at)
+        } else if parts.count == 3, parts[1] == NotificationData.transactionKeys.decoded,
+            let at = JWSTransactionDecodedPayload.memberPosition(parts[2])
+        {
+            self = .transaction(at)
+        } else if parts.count == 3, parts[1] == NotificationData.renewalKeys.decoded,
+            let at = JWSRenewalInfoDecodedPayload.memberPosition(parts[2])
+        {
+            self = .renewal(at)
+        } else {
+            return nil
+        }
+    }
+
+    /// The value at the first of `places` that `payload` holds, or nil.
+    package static func read(_ payload: ResponseBodyV2DecodedPayload, _ places: [MemberPlace]) -> MemberValue? {
+        for place in places {
+            let value: MemberValue?
+            switch place {
+            case .data(let at):
+                var picker = MemberPicker(at: at)
+                var data = payload.data
+                data.visitScalars(&picker)
+                value = picker.value
+            case .transaction(let at): value = payload.data.transactionInfo?.member(at: at)
+            case .renewal(let at): value = payload.data.renewalInfo?.member(at: at)
+            }
+            if let value { return value }
+        }
+        return nil
     }
 }
