@@ -595,7 +595,7 @@ package struct LifecycleGenerator {
         state.append(
             SimulatedTransaction(
                 transactionId: id, originalTransactionId: id, webOrderLineItemId: nil, product: .coins,
-                purchaseDate: purchase, originalPurchaseDate: purchase, expiresDate: nil,
+                purchaseDate: purchase, carried: [.originalPurchaseDate: .integer(purchase)], expiresDate: nil,
                 ownership: "PURCHASED", appAccountToken: nil))
         var at = purchase + random.int(in: Self.day...(4 * Self.day))
         if environment == .production, random.chance(0.6) {
@@ -769,7 +769,8 @@ package struct LifecycleGenerator {
             transactionId: String(ids.transactionBase + Int64(number)),
             originalTransactionId: String(ids.transactionBase),
             webOrderLineItemId: String(ids.webOrderBase + Int64(number)), product: product, purchaseDate: purchase,
-            originalPurchaseDate: original, expiresDate: expires, ownership: ownership, appAccountToken: token)
+            carried: [.originalPurchaseDate: .integer(original)], expiresDate: expires, ownership: ownership,
+            appAccountToken: token)
     }
 
     private func productNamed(_ id: String) -> SimulatedProduct {

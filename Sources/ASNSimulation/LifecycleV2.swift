@@ -86,7 +86,6 @@ package enum LifecycleV2 {
         v.productId = t.product.id
         v.subscriptionGroupIdentifier = t.product.group
         v.purchaseDate = t.purchaseDate
-        v.originalPurchaseDate = t.originalPurchaseDate
         v.expiresDate = t.expiresDate
         v.quantity = 1
         v.type = subscription ? autoRenewableType : consumableType
@@ -108,8 +107,26 @@ package enum LifecycleV2 {
         v.storefront = "USA"
         v.price = t.isTrialPeriod ? 0 : t.product.price
         v.currency = "USD"
+        var carried = InlineArray<32, MemberValue?>(repeating: nil)
+        for (key, value) in t.carried {
+            if let at = carriedMembers[key], at < carried.count { carried[at] = value }
+        }
+        v.setMembers(carried)
         return v
     }
+
+    /// The place, in Apple's transaction's member visit, of the member the field table makes from each receipt key a
+    /// transaction's values may be carried under (`SimulatedTransaction.carried`).
+    static let carriedMembers: [V1Key: Int] = {
+        var places: [V1Key: Int] = [:]
+        for field in V2FieldTable.all where field.path.hasPrefix("data.transactionInfo.") {
+            guard field.sources.count == 1, case .receipt(let key) = field.sources[0],
+                let at = JWSTransactionDecodedPayload.memberPosition(field.key)
+            else { continue }
+            places[key] = at
+        }
+        return places
+    }()
 
     /// The signed renewal info of a subscription's lifecycle (nil for a consumable purchase): one line per field.
     package static func renewal(_ state: SimulatedSubscriptionState) -> JWSRenewalInfoDecodedPayload? {

@@ -12,8 +12,11 @@ package struct SimulatedTransaction: Sendable, Equatable {
     package var product: SimulatedProduct
     /// `purchase_date_ms`.
     package var purchaseDate: Int64
-    /// `original_purchase_date_ms`.
-    package var originalPurchaseDate: Int64
+    /// The values the lifecycle gives the transaction that the receipt entry and Apple's transaction both carry as
+    /// they are (the original purchase), by their V1 key: a date (ms), a text or a flag. The entry writes each under
+    /// its key, Apple's transaction (`LifecycleV2.transaction`) at the member the field table makes from that key, so
+    /// such a value is given once, by the lifecycle.
+    package var carried: [V1Key: MemberValue]
     /// `expires_date_ms` (subscriptions only).
     package var expiresDate: Int64?
     /// `cancellation_date_ms`: refund, revocation, or the moment of an upgrade.
@@ -41,7 +44,7 @@ package struct SimulatedTransaction: Sendable, Equatable {
     /// Creates a transaction.
     package init(
         transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, product: SimulatedProduct,
-        purchaseDate: Int64, originalPurchaseDate: Int64, expiresDate: Int64?, ownership: String,
+        purchaseDate: Int64, carried: [V1Key: MemberValue], expiresDate: Int64?, ownership: String,
         appAccountToken: String?
     ) {
         self.transactionId = transactionId
@@ -49,7 +52,7 @@ package struct SimulatedTransaction: Sendable, Equatable {
         self.webOrderLineItemId = webOrderLineItemId
         self.product = product
         self.purchaseDate = purchaseDate
-        self.originalPurchaseDate = originalPurchaseDate
+        self.carried = carried
         self.expiresDate = expiresDate
         self.ownership = ownership
         self.appAccountToken = appAccountToken
@@ -63,7 +66,15 @@ package struct SimulatedTransaction: Sendable, Equatable {
         b.string("transaction_id", transactionId)
         b.string("original_transaction_id", originalTransactionId)
         b.date("purchase_date", purchaseDate)
-        b.date("original_purchase_date", originalPurchaseDate)
+        for (key, kind) in Self.carriedKeys {
+            switch carried[key] {
+            case .integer(let value):
+                if kind == .date { b.date(key.name, value) } else { b.string(key.name, String(value)) }
+            case .text(let text): b.string(key.name, text)
+            case .flag(let flag): b.string(key.name, flag ? "true" : "false")
+            case nil: break
+            }
+        }
         if let expiresDate { b.date("expires_date", expiresDate) }
         if let webOrderLineItemId { b.string("web_order_line_item_id", webOrderLineItemId) }
         b.string("is_trial_period", isTrialPeriod ? "true" : "false")
@@ -79,5 +90,14 @@ package struct SimulatedTransaction: Sendable, Equatable {
         if let group = product.group { b.string("subscription_group_identifier", group) }
         if let appAccountToken { b.string("app_account_token", appAccountToken) }
         return .object(b.object)
+    }
+
+    /// The receipt keys a transaction's values may be carried under (`carried`), with their V2 member's kind, in the
+    /// field table's order: the members of Apple's transaction made from one receipt key.
+    package static let carriedKeys: [(key: V1Key, kind: V2FieldKind)] = V2FieldTable.all.compactMap { field in
+        guard field.path.hasPrefix("data.transactionInfo."), field.sources.count == 1,
+            case .receipt(let key) = field.sources[0]
+        else { return nil }
+        return (key, field.kind)
     }
 }

@@ -63,20 +63,6 @@ package enum V2Environment<Text> {
     case raw(Text)
 }
 
-/// How a V1 field is read (`V1FieldReader`'s rules): the fast path reads each field by its kind.
-package enum V1FieldKind: Sendable {
-    /// A text (`string`).
-    case text
-    /// An identifier (`identifier`).
-    case identifier
-    /// A code of digits (`code`).
-    case code
-    /// A date in ms (`date`).
-    case date
-    /// A boolean (`bool`).
-    case flag
-}
-
 /// The fields of a V1 body itself the mapping reads (besides `notification_type` and its lists), with their keys.
 package enum V1BodyField: Int, CaseIterable, Sendable {
     /// `environment` (else `unified_receipt.environment`).
@@ -131,85 +117,73 @@ package enum V1BodyField: Int, CaseIterable, Sendable {
     }
 }
 
-/// The fields of a receipt transaction (`LatestReceiptInfo`), with their keys.
-package enum V1EntryField: Int, CaseIterable, Sendable {
-    /// `transaction_id`.
-    case transactionId
-    /// `original_transaction_id`.
-    case originalTransactionId
-    /// `web_order_line_item_id`.
-    case webOrderLineItemId
-    /// `product_id`.
-    case productId
-    /// `subscription_group_identifier`.
-    case subscriptionGroupIdentifier
-    /// `purchase_date`.
-    case purchaseDate
-    /// `original_purchase_date`.
-    case originalPurchaseDate
-    /// `expires_date`.
-    case expiresDate
-    /// `cancellation_date`.
-    case cancellationDate
-    /// `cancellation_reason`.
-    case cancellationReason
-    /// `quantity`.
-    case quantity
-    /// `is_trial_period`.
-    case isTrialPeriod
-    /// `is_in_intro_offer_period`.
-    case isInIntroOfferPeriod
-    /// `is_upgraded`.
-    case isUpgraded
-    /// `offer_code_ref_name`.
-    case offerCodeRefName
-    /// `promotional_offer_id`.
-    case promotionalOfferId
-    /// `in_app_ownership_type`.
-    case inAppOwnershipType
-    /// `app_account_token`.
-    case appAccountToken
-    /// `bid`.
-    case bid
-    /// `bvrs`.
-    case bvrs
+/// A field of a receipt transaction (`LatestReceiptInfo`): one of `LatestReceiptInfo.keys`, in its order, so a
+/// receipt field is declared with the model's members; the mapping's rules name the fields they read
+/// (`V1EntryField.isUpgraded`), a field copied by the table is named only by its key.
+package struct V1EntryField: RawRepresentable, Hashable, Sendable, CaseIterable {
+    /// The field's place in `LatestReceiptInfo.keys` (and in the model's `visitMembers`).
+    package let rawValue: Int
+
+    /// The field at `rawValue`.
+    package init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The field read under `key`, which must be a receipt key.
+    init(_ key: V1Key) {
+        rawValue = LatestReceiptInfo.keys.firstIndex { $0.name == key.name } ?? -1
+    }
+
+    /// Every field, in the model's member order.
+    package static let allCases: [V1EntryField] = LatestReceiptInfo.keys.indices.map(V1EntryField.init(rawValue:))
+
+    /// Each field's key, by raw value.
+    private static let keys: [V1Key] = LatestReceiptInfo.keys.map { V1Key(named: $0.name) }
+    /// Each field's kind, by raw value.
+    private static let kinds: [V1FieldKind] = LatestReceiptInfo.keys.map(\.kind)
 
     /// Its key.
-    package var key: V1Key {
-        switch self {
-        case .transactionId: .transactionId
-        case .originalTransactionId: .originalTransactionId
-        case .webOrderLineItemId: .webOrderLineItemId
-        case .productId: .productId
-        case .subscriptionGroupIdentifier: .subscriptionGroupIdentifier
-        case .purchaseDate: .purchaseDate
-        case .originalPurchaseDate: .originalPurchaseDate
-        case .expiresDate: .expiresDate
-        case .cancellationDate: .cancellationDate
-        case .cancellationReason: .cancellationReason
-        case .quantity: .quantity
-        case .isTrialPeriod: .isTrialPeriod
-        case .isInIntroOfferPeriod: .isInIntroOfferPeriod
-        case .isUpgraded: .isUpgraded
-        case .offerCodeRefName: .offerCodeRefName
-        case .promotionalOfferId: .promotionalOfferId
-        case .inAppOwnershipType: .inAppOwnershipType
-        case .appAccountToken: .appAccountToken
-        case .bid: .bid
-        case .bvrs: .bvrs
-        }
-    }
+    package var key: V1Key { Self.keys[rawValue] }
 
     /// How it is read.
-    package var kind: V1FieldKind {
-        switch self {
-        case .transactionId, .originalTransactionId, .webOrderLineItemId: .identifier
-        case .purchaseDate, .originalPurchaseDate, .expiresDate, .cancellationDate: .date
-        case .cancellationReason, .quantity: .code
-        case .isTrialPeriod, .isInIntroOfferPeriod, .isUpgraded: .flag
-        default: .text
-        }
-    }
+    package var kind: V1FieldKind { Self.kinds[rawValue] }
+
+    /// `transaction_id`.
+    static let transactionId = V1EntryField(.transactionId)
+    /// `original_transaction_id`.
+    static let originalTransactionId = V1EntryField(.originalTransactionId)
+    /// `web_order_line_item_id`.
+    static let webOrderLineItemId = V1EntryField(.webOrderLineItemId)
+    /// `product_id`.
+    static let productId = V1EntryField(.productId)
+    /// `subscription_group_identifier`.
+    static let subscriptionGroupIdentifier = V1EntryField(.subscriptionGroupIdentifier)
+    /// `purchase_date`.
+    static let purchaseDate = V1EntryField(.purchaseDate)
+    /// `expires_date`.
+    static let expiresDate = V1EntryField(.expiresDate)
+    /// `cancellation_date`.
+    static let cancellationDate = V1EntryField(.cancellationDate)
+    /// `cancellation_reason`.
+    static let cancellationReason = V1EntryField(.cancellationReason)
+    /// `is_trial_period`.
+    static let isTrialPeriod = V1EntryField(.isTrialPeriod)
+    /// `is_in_intro_offer_period`.
+    static let isInIntroOfferPeriod = V1EntryField(.isInIntroOfferPeriod)
+    /// `is_upgraded`.
+    static let isUpgraded = V1EntryField(.isUpgraded)
+    /// `offer_code_ref_name`.
+    static let offerCodeRefName = V1EntryField(.offerCodeRefName)
+    /// `promotional_offer_id`.
+    static let promotionalOfferId = V1EntryField(.promotionalOfferId)
+    /// `in_app_ownership_type`.
+    static let inAppOwnershipType = V1EntryField(.inAppOwnershipType)
+    /// `app_account_token`.
+    static let appAccountToken = V1EntryField(.appAccountToken)
+    /// `bid`.
+    static let bid = V1EntryField(.bid)
+    /// `bvrs`.
+    static let bvrs = V1EntryField(.bvrs)
 }
 
 /// The fields of a `pending_renewal_info` entry (`PendingRenewalInfo`), with their keys.
@@ -322,48 +296,22 @@ extension ResponseBodyV1: V1RecordView {
     /// `transactions.count`.
     package var entryCount: Int { transactions.count }
 
-    /// A text field of `transactions[i]`.
+    /// A text field of `transactions[i]`, read by the model's member visit at the field's place.
     package func text(_ i: Int, _ field: V1EntryField) -> String? {
-        let t = transactions[i]
-        switch field {
-        case .transactionId: return t.transactionId
-        case .originalTransactionId: return t.originalTransactionId
-        case .webOrderLineItemId: return t.webOrderLineItemId
-        case .productId: return t.productId
-        case .subscriptionGroupIdentifier: return t.subscriptionGroupIdentifier
-        case .cancellationReason: return t.cancellationReason
-        case .quantity: return t.quantity
-        case .offerCodeRefName: return t.offerCodeRefName
-        case .promotionalOfferId: return t.promotionalOfferId
-        case .inAppOwnershipType: return t.inAppOwnershipType
-        case .appAccountToken: return t.appAccountToken
-        case .bid: return t.bid
-        case .bvrs: return t.bvrs
-        default: return nil
-        }
+        if case .text(let text) = transactions[i].member(at: field.rawValue) { return text }
+        return nil
     }
 
-    /// A date of `transactions[i]`.
+    /// A date of `transactions[i]`, read by the model's member visit.
     package func date(_ i: Int, _ field: V1EntryField) -> Int64? {
-        let t = transactions[i]
-        switch field {
-        case .purchaseDate: return t.purchaseDate
-        case .originalPurchaseDate: return t.originalPurchaseDate
-        case .expiresDate: return t.expiresDate
-        case .cancellationDate: return t.cancellationDate
-        default: return nil
-        }
+        if case .integer(let date) = transactions[i].member(at: field.rawValue) { return date }
+        return nil
     }
 
-    /// A flag of `transactions[i]`.
+    /// A flag of `transactions[i]`, read by the model's member visit.
     package func flag(_ i: Int, _ field: V1EntryField) -> Bool? {
-        let t = transactions[i]
-        switch field {
-        case .isTrialPeriod: return t.isTrialPeriod
-        case .isInIntroOfferPeriod: return t.isInIntroOfferPeriod
-        case .isUpgraded: return t.isUpgraded
-        default: return nil
-        }
+        if case .flag(let flag) = transactions[i].member(at: field.rawValue) { return flag }
+        return nil
     }
 
     /// `pendingRenewalInfo.count`.

@@ -35,107 +35,98 @@ package enum V2Object: Sendable {
     case renewal
 }
 
-/// The members `V2Builder` writes, each named once (the object it is in is the sink's last `open`).
-package enum V2Member: Int, CaseIterable, Sendable {
-    /// `bundleId`.
-    case bundleId
-    /// `bundleVersion`.
-    case bundleVersion
-    /// `status`.
-    case status
-    /// `transactionId`.
-    case transactionId
-    /// `originalTransactionId`.
-    case originalTransactionId
-    /// `webOrderLineItemId`.
-    case webOrderLineItemId
-    /// `productId`.
-    case productId
-    /// `subscriptionGroupIdentifier`.
-    case subscriptionGroupIdentifier
-    /// `purchaseDate`.
-    case purchaseDate
-    /// `originalPurchaseDate`.
-    case originalPurchaseDate
-    /// `expiresDate`.
-    case expiresDate
-    /// `quantity`.
-    case quantity
-    /// `type`.
-    case type
-    /// `appAccountToken`.
-    case appAccountToken
-    /// `inAppOwnershipType`.
-    case inAppOwnershipType
-    /// `revocationReason`.
-    case revocationReason
-    /// `revocationDate`.
-    case revocationDate
-    /// `isUpgraded`.
-    case isUpgraded
-    /// `offerType`.
-    case offerType
-    /// `offerIdentifier`.
-    case offerIdentifier
-    /// `offerDiscountType`.
-    case offerDiscountType
-    /// `transactionReason`.
-    case transactionReason
-    /// `autoRenewProductId`.
-    case autoRenewProductId
-    /// `autoRenewStatus`.
-    case autoRenewStatus
-    /// `expirationIntent`.
-    case expirationIntent
-    /// `gracePeriodExpiresDate`.
-    case gracePeriodExpiresDate
-    /// `isInBillingRetryPeriod`.
-    case isInBillingRetryPeriod
-    /// `priceIncreaseStatus`.
-    case priceIncreaseStatus
-    /// `renewalDate`.
-    case renewalDate
-    /// `recentSubscriptionStartDate`.
-    case recentSubscriptionStartDate
-    /// `environment` (given by `V2Sink.environment`).
-    case environment
+/// A member `V2Builder` writes (the object it is in is the sink's last `open`), derived from `V2FieldTable`: every key
+/// of `data`, `data.transactionInfo` and `data.renewalInfo` that `migrate` writes, in the table's order, each once. The
+/// builder's rules name the members they write (`V2Member.bundleId`); a member copied from its V1 key is named only
+/// by its table row.
+package struct V2Member: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The member's place in `allCases`.
+    package let rawValue: Int
+
+    /// The member at `rawValue` in `allCases`.
+    package init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The member keyed `key`; the table must hold it (the builder's rules name only members it holds).
+    init(named key: String) {
+        rawValue = Self.keys.firstIndex(of: key) ?? -1
+    }
+
+    /// The keys of every member, in order: the table's rows of `data`'s scalars, the transaction info and the renewal
+    /// info that `migrate` writes, each key once.
+    package static let keys: [String] = {
+        var keys: [String] = []
+        for field in V2FieldTable.migrated {
+            let parts = field.path.split(separator: ".")
+            let inObject =
+                (parts.count == 2 && parts[0] == "data")
+                || (parts.count == 3 && parts[0] == "data"
+                    && (parts[1] == "transactionInfo" || parts[1] == "renewalInfo"))
+            if inObject, !keys.contains(field.key) { keys.append(field.key) }
+        }
+        return keys
+    }()
+
+    /// Every member, in order.
+    package static let allCases: [V2Member] = keys.indices.map(V2Member.init(rawValue:))
+
+    /// Each member's key as bytes, for `migrate`'s JSON (`V2JSONSink`): made once, held for the process's life.
+    nonisolated(unsafe) static let keyBytes: [UnsafeBufferPointer<UInt8>] = keys.map { key in
+        let bytes = Array(key.utf8)
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = buffer.initialize(from: bytes)
+        return UnsafeBufferPointer(buffer)
+    }
 
     /// The member's JSON key.
-    package var key: StaticString {
-        switch self {
-        case .bundleId: "bundleId"
-        case .bundleVersion: "bundleVersion"
-        case .status: "status"
-        case .transactionId: "transactionId"
-        case .originalTransactionId: "originalTransactionId"
-        case .webOrderLineItemId: "webOrderLineItemId"
-        case .productId: "productId"
-        case .subscriptionGroupIdentifier: "subscriptionGroupIdentifier"
-        case .purchaseDate: "purchaseDate"
-        case .originalPurchaseDate: "originalPurchaseDate"
-        case .expiresDate: "expiresDate"
-        case .quantity: "quantity"
-        case .type: "type"
-        case .appAccountToken: "appAccountToken"
-        case .inAppOwnershipType: "inAppOwnershipType"
-        case .revocationReason: "revocationReason"
-        case .revocationDate: "revocationDate"
-        case .isUpgraded: "isUpgraded"
-        case .offerType: "offerType"
-        case .offerIdentifier: "offerIdentifier"
-        case .offerDiscountType: "offerDiscountType"
-        case .transactionReason: "transactionReason"
-        case .autoRenewProductId: "autoRenewProductId"
-        case .autoRenewStatus: "autoRenewStatus"
-        case .expirationIntent: "expirationIntent"
-        case .gracePeriodExpiresDate: "gracePeriodExpiresDate"
-        case .isInBillingRetryPeriod: "isInBillingRetryPeriod"
-        case .priceIncreaseStatus: "priceIncreaseStatus"
-        case .renewalDate: "renewalDate"
-        case .recentSubscriptionStartDate: "recentSubscriptionStartDate"
-        case .environment: "environment"
-        }
-    }
+    package var key: String { Self.keys[rawValue] }
+
+    /// The key.
+    package var description: String { key }
+
+    /// `bundleId`.
+    static let bundleId = V2Member(named: "bundleId")
+    /// `bundleVersion`.
+    static let bundleVersion = V2Member(named: "bundleVersion")
+    /// `status`.
+    static let status = V2Member(named: "status")
+    /// `environment` (given by `V2Sink.environment`).
+    static let environment = V2Member(named: "environment")
+    /// `transactionId`.
+    static let transactionId = V2Member(named: "transactionId")
+    /// `originalTransactionId`.
+    static let originalTransactionId = V2Member(named: "originalTransactionId")
+    /// `productId`.
+    static let productId = V2Member(named: "productId")
+    /// `type`.
+    static let type = V2Member(named: "type")
+    /// `revocationReason`.
+    static let revocationReason = V2Member(named: "revocationReason")
+    /// `revocationDate`.
+    static let revocationDate = V2Member(named: "revocationDate")
+    /// `isUpgraded`.
+    static let isUpgraded = V2Member(named: "isUpgraded")
+    /// `offerType`.
+    static let offerType = V2Member(named: "offerType")
+    /// `offerIdentifier`.
+    static let offerIdentifier = V2Member(named: "offerIdentifier")
+    /// `offerDiscountType`.
+    static let offerDiscountType = V2Member(named: "offerDiscountType")
+    /// `transactionReason`.
+    static let transactionReason = V2Member(named: "transactionReason")
+    /// `autoRenewProductId`.
+    static let autoRenewProductId = V2Member(named: "autoRenewProductId")
+    /// `autoRenewStatus`.
+    static let autoRenewStatus = V2Member(named: "autoRenewStatus")
+    /// `expirationIntent`.
+    static let expirationIntent = V2Member(named: "expirationIntent")
+    /// `isInBillingRetryPeriod`.
+    static let isInBillingRetryPeriod = V2Member(named: "isInBillingRetryPeriod")
+    /// `renewalDate`.
+    static let renewalDate = V2Member(named: "renewalDate")
+    /// `recentSubscriptionStartDate`.
+    static let recentSubscriptionStartDate = V2Member(named: "recentSubscriptionStartDate")
 }
 
 /// Values the mapping gives of its own.
@@ -174,6 +165,9 @@ package struct V2ModelSink<View: V1RecordView>: V2Sink {
     private var transaction = JWSTransactionDecodedPayload()
     /// The renewal info being filled.
     private var renewal = JWSRenewalInfoDecodedPayload()
+    /// The open object's members given so far, by their place in its model's `visitMembers`; set into the model in
+    /// one visit when it closes.
+    private var values = InlineArray<32, MemberValue?>(repeating: nil)
 
     /// A sink for a record of `view` matched by `rule`, with its notificationUUID and location.
     package init(view: View, rule: MappingRule, uuid: String, location: SourceLocation) {
@@ -195,14 +189,19 @@ package struct V2ModelSink<View: V1RecordView>: V2Sink {
     /// Starts filling `object`.
     package mutating func open(_ object: V2Object) {
         current = object
+        values = InlineArray(repeating: nil)
     }
 
-    /// Puts the filled info into `data`.
+    /// Sets the members given into the info's model, by its member visit, and puts it into `data`.
     package mutating func close(_ object: V2Object) {
         switch object {
         case .data: break
-        case .transaction: payload.data.transactionInfo = transaction
-        case .renewal: payload.data.renewalInfo = renewal
+        case .transaction:
+            transaction.setMembers(values)
+            payload.data.transactionInfo = transaction
+        case .renewal:
+            renewal.setMembers(values)
+            payload.data.renewalInfo = renewal
         }
         current = .data
     }
@@ -216,34 +215,17 @@ package struct V2ModelSink<View: V1RecordView>: V2Sink {
     /// Sets an integer member.
     package mutating func int(_ member: V2Member, _ value: Int64?) {
         guard let value else { return }
-        switch (current, member) {
-        case (.data, .status): payload.data.status = Int(value)
-        case (.transaction, .purchaseDate): transaction.purchaseDate = value
-        case (.transaction, .originalPurchaseDate): transaction.originalPurchaseDate = value
-        case (.transaction, .expiresDate): transaction.expiresDate = value
-        case (.transaction, .quantity): transaction.quantity = Int(value)
-        case (.transaction, .revocationReason): transaction.revocationReason = Int(value)
-        case (.transaction, .revocationDate): transaction.revocationDate = value
-        case (.transaction, .offerType): transaction.offerType = Int(value)
-        case (.renewal, .autoRenewStatus): renewal.autoRenewStatus = Int(value)
-        case (.renewal, .expirationIntent): renewal.expirationIntent = Int(value)
-        case (.renewal, .gracePeriodExpiresDate): renewal.gracePeriodExpiresDate = value
-        case (.renewal, .priceIncreaseStatus): renewal.priceIncreaseStatus = Int(value)
-        case (.renewal, .offerType): renewal.offerType = Int(value)
-        case (.renewal, .renewalDate): renewal.renewalDate = value
-        case (.renewal, .recentSubscriptionStartDate): renewal.recentSubscriptionStartDate = value
-        default: assertionFailure("no integer member \(member) in \(String(describing: current))")
+        if current == .data, member == .status {
+            payload.data.status = Int(value)
+        } else {
+            set(member, .integer(value))
         }
     }
 
     /// Sets a boolean member.
     package mutating func flag(_ member: V2Member, _ value: Bool?) {
         guard let value else { return }
-        switch (current, member) {
-        case (.transaction, .isUpgraded): transaction.isUpgraded = value
-        case (.renewal, .isInBillingRetryPeriod): renewal.isInBillingRetryPeriod = value
-        default: assertionFailure("no boolean member \(member) in \(String(describing: current))")
-        }
+        set(member, .flag(value))
     }
 
     /// Sets a member to a value of the mapping's own.
@@ -277,26 +259,42 @@ package struct V2ModelSink<View: V1RecordView>: V2Sink {
 
     /// Sets a text member of the object open.
     private mutating func set(_ member: V2Member, string: String) {
-        switch (current, member) {
-        case (.data, .bundleId): payload.data.bundleId = string
-        case (.data, .bundleVersion): payload.data.bundleVersion = string
-        case (.transaction, .transactionId): transaction.transactionId = string
-        case (.transaction, .originalTransactionId): transaction.originalTransactionId = string
-        case (.transaction, .webOrderLineItemId): transaction.webOrderLineItemId = string
-        case (.transaction, .bundleId): transaction.bundleId = string
-        case (.transaction, .productId): transaction.productId = string
-        case (.transaction, .subscriptionGroupIdentifier): transaction.subscriptionGroupIdentifier = string
-        case (.transaction, .type): transaction.type = string
-        case (.transaction, .appAccountToken): transaction.appAccountToken = string
-        case (.transaction, .inAppOwnershipType): transaction.inAppOwnershipType = string
-        case (.transaction, .offerIdentifier): transaction.offerIdentifier = string
-        case (.transaction, .offerDiscountType): transaction.offerDiscountType = string
-        case (.transaction, .transactionReason): transaction.transactionReason = string
-        case (.renewal, .originalTransactionId): renewal.originalTransactionId = string
-        case (.renewal, .productId): renewal.productId = string
-        case (.renewal, .autoRenewProductId): renewal.autoRenewProductId = string
-        case (.renewal, .offerIdentifier): renewal.offerIdentifier = string
-        default: assertionFailure("no text member \(member) in \(String(describing: current))")
+        if current == .data {
+            switch member {
+            case .bundleId: payload.data.bundleId = string
+            case .bundleVersion: payload.data.bundleVersion = string
+            default: assertionFailure("no text member \(member) in data")
+            }
+        } else {
+            set(member, .text(string))
         }
+    }
+
+    /// Notes a member of the transaction or renewal info open, at its place in the model's member visit.
+    private mutating func set(_ member: V2Member, _ value: MemberValue) {
+        let at: Int8
+        switch current {
+        case .transaction: at = V2ModelSinkPositions.transaction[member.rawValue]
+        case .renewal: at = V2ModelSinkPositions.renewal[member.rawValue]
+        case .data, .none: at = -1
+        }
+        guard at >= 0, Int(at) < values.count else {
+            assertionFailure("no member \(member) in \(String(describing: current))")
+            return
+        }
+        values[Int(at)] = value
+    }
+}
+
+/// Where each `V2Member` is in the transaction and renewal models' member visits (-1: not a member there), found
+/// once by key.
+private enum V2ModelSinkPositions {
+    /// `[member.rawValue]`: its place in `JWSTransactionDecodedPayload.visitMembers`.
+    static let transaction: [Int8] = V2Member.allCases.map {
+        Int8(JWSTransactionDecodedPayload.memberPosition($0.key) ?? -1)
+    }
+    /// `[member.rawValue]`: its place in `JWSRenewalInfoDecodedPayload.visitMembers`.
+    static let renewal: [Int8] = V2Member.allCases.map {
+        Int8(JWSRenewalInfoDecodedPayload.memberPosition($0.key) ?? -1)
     }
 }

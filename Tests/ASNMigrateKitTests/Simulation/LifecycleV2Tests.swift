@@ -64,7 +64,8 @@ import Testing
             var t = SimulatedTransaction(
                 transactionId: String(2_000_000_000_000_001 + n), originalTransactionId: "2000000000000001",
                 webOrderLineItemId: String(5_000_000_000_000_001 + n), product: monthly, purchaseDate: purchase,
-                originalPurchaseDate: t0, expiresDate: SimulationCalendar.adding(months: 1, to: purchase),
+                carried: [.originalPurchaseDate: .integer(t0)],
+                expiresDate: SimulationCalendar.adding(months: 1, to: purchase),
                 ownership: family ? "FAMILY_SHARED" : "PURCHASED", appAccountToken: nil)
             t.isRenewal = n > 0
             state.append(t)
@@ -128,7 +129,8 @@ import Testing
         state.append(
             SimulatedTransaction(
                 transactionId: "1000000000005000", originalTransactionId: "1000000000005000", webOrderLineItemId: nil,
-                product: .coins, purchaseDate: Self.t0, originalPurchaseDate: Self.t0, expiresDate: nil,
+                product: .coins, purchaseDate: Self.t0, carried: [.originalPurchaseDate: .integer(Self.t0)],
+                expiresDate: nil,
                 ownership: "PURCHASED", appAccountToken: nil))
         #expect(LifecycleV2.status(of: state, at: Self.t0 + 1) == nil)
         #expect(LifecycleV2.renewal(state) == nil)
@@ -158,7 +160,8 @@ import Testing
                 SimulatedTransaction(
                     transactionId: "2000000000000009", originalTransactionId: "2000000000000001",
                     webOrderLineItemId: "5000000000000009", product: Self.monthly, purchaseDate: purchase,
-                    originalPurchaseDate: Self.t0, expiresDate: SimulationCalendar.adding(months: 1, to: purchase),
+                    carried: [.originalPurchaseDate: .integer(Self.t0)],
+                    expiresDate: SimulationCalendar.adding(months: 1, to: purchase),
                     ownership: "PURCHASED", appAccountToken: nil))
             return copy
         }
@@ -205,7 +208,8 @@ import Testing
         var resubscribed = SimulatedTransaction(
             transactionId: "2000000000000002", originalTransactionId: "2000000000000001",
             webOrderLineItemId: "5000000000000002", product: Self.monthly, purchaseDate: back,
-            originalPurchaseDate: Self.t0, expiresDate: SimulationCalendar.adding(months: 1, to: back),
+            carried: [.originalPurchaseDate: .integer(Self.t0)],
+            expiresDate: SimulationCalendar.adding(months: 1, to: back),
             ownership: "PURCHASED", appAccountToken: nil)
         resubscribed.isRenewal = false
         state.append(resubscribed)

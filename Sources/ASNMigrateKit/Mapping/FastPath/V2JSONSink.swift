@@ -80,25 +80,27 @@ struct V2JSONSink<View: V1RecordView>: V2Sink {
     /// A text member.
     mutating func text(_ member: V2Member, _ value: View.Text?) {
         guard let value else { return }
-        json.key(member.key)
+        json.key(member)
         view.appendJSON(value, to: &json.bytes)
     }
 
     /// An integer member.
     mutating func int(_ member: V2Member, _ value: Int64?) {
-        json.int(member.key, value)
+        guard let value else { return }
+        json.key(member)
+        json.int(value)
     }
 
     /// A boolean member.
     mutating func flag(_ member: V2Member, _ value: Bool?) {
         guard let value else { return }
-        json.key(member.key)
+        json.key(member)
         json.bool(value)
     }
 
     /// A member with the mapping's own value, already JSON.
     mutating func constant(_ member: V2Member, _ value: V2Constant) {
-        json.key(member.key)
+        json.key(member)
         switch value {
         case .autoRenewable: json.raw(plan.autoRenewable)
         case .freeTrial: json.raw(plan.freeTrial)
@@ -166,21 +168,29 @@ struct JSONOut {
 
     /// `,` when needed, then `"name":`: one append (each append of an array checks that it is unshared).
     mutating func key(_ name: StaticString) {
-        member(name, quoted: nil)
+        member(name.utf8Start, name.utf8CodeUnitCount, quoted: nil)
     }
 
-    /// `,` when needed, `"name":`, then, with `quoted`, the value's bytes in quotes: written in one append.
-    private mutating func member(_ name: StaticString, quoted value: UnsafeBufferPointer<UInt8>?) {
+    /// `,` when needed, then a mapped member's `"key":` (its bytes made once, `V2Member.keyBytes`).
+    mutating func key(_ member: V2Member) {
+        let name = V2Member.keyBytes[member.rawValue]
+        guard let start = name.baseAddress else { return }
+        self.member(start, name.count, quoted: nil)
+    }
+
+    /// `,` when needed, `"name":` (`length` bytes at `name`), then, with `quoted`, the value's bytes in quotes:
+    /// written in one append.
+    private mutating func member(_ name: UnsafePointer<UInt8>, _ length: Int, quoted value: UnsafeBufferPointer<UInt8>?)
+    {
         let comma = first ? 0 : 1
         first = false
-        let length = name.utf8CodeUnitCount
         let valueLength = value.map { $0.count + 2 } ?? 0
         let count = comma + length + 3 + valueLength
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
             guard let p = buffer.baseAddress else { return }
             p[0] = 0x2C
             p[comma] = 0x22
-            ByteTables.copy(name.utf8Start, to: p + comma + 1, length)
+            ByteTables.copy(name, to: p + comma + 1, length)
             p[comma + length + 1] = 0x22
             p[comma + length + 2] = 0x3A
             if let value {
@@ -205,7 +215,7 @@ struct JSONOut {
 
     /// A member whose value's bytes are written in quotes as they are (they need no escaping).
     mutating func quoted(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
-        member(name, quoted: value)
+        member(name.utf8Start, name.utf8CodeUnitCount, quoted: value)
     }
 
     /// An integer member, left out for nil.

@@ -1,5 +1,5 @@
 /// One transaction of a V1 receipt (`latest_receipt_info` entry), named after Apple's `LatestReceiptInfo`.
-package struct LatestReceiptInfo: Sendable, Equatable, Codable {
+package struct LatestReceiptInfo: Sendable, Equatable, Codable, MemberVisitable {
     /// `transaction_id`.
     package var transactionId: String?
     /// `original_transaction_id`: the subscription.
@@ -131,4 +131,51 @@ extension LatestReceiptInfo {
         v.visit(V1Key.bid.name, &bid)
         v.visit(V1Key.bvrs.name, &bvrs)
     }
+}
+
+extension LatestReceiptInfo {
+    /// Every key of a receipt entry, as Apple spells it, with how it is read, in member order (`visitMembers`): the
+    /// one list of them, from which `V1Key`'s receipt keys and the mapping's entry fields (`V1EntryField`) follow.
+    package static let keys: [(name: String, kind: V1FieldKind)] = [
+        ("transaction_id", .identifier), ("original_transaction_id", .identifier),
+        ("web_order_line_item_id", .identifier), ("product_id", .text), ("subscription_group_identifier", .text),
+        ("purchase_date", .date), ("original_purchase_date", .date), ("expires_date", .date),
+        ("cancellation_date", .date), ("cancellation_reason", .code), ("quantity", .code), ("is_trial_period", .flag),
+        ("is_in_intro_offer_period", .flag), ("is_upgraded", .flag), ("offer_code_ref_name", .text),
+        ("promotional_offer_id", .text), ("in_app_ownership_type", .text), ("app_account_token", .text),
+        ("bid", .text), ("bvrs", .text)
+    ]
+}
+
+extension V1Key {
+    /// `transaction_id`.
+    package static let transactionId = V1Key(named: "transaction_id")
+    /// `product_id`.
+    package static let productId = V1Key(named: "product_id")
+    /// `subscription_group_identifier`.
+    package static let subscriptionGroupIdentifier = V1Key(named: "subscription_group_identifier")
+    /// `purchase_date` (a date key).
+    package static let purchaseDate = V1Key(named: "purchase_date")
+    /// `original_purchase_date` (a date key).
+    package static let originalPurchaseDate = V1Key(named: "original_purchase_date")
+    /// `expires_date` (a date key).
+    package static let expiresDate = V1Key(named: "expires_date")
+    /// `cancellation_reason`.
+    package static let cancellationReason = V1Key(named: "cancellation_reason")
+    /// `quantity`.
+    package static let quantity = V1Key(named: "quantity")
+    /// `is_trial_period`.
+    package static let isTrialPeriod = V1Key(named: "is_trial_period")
+    /// `is_in_intro_offer_period`.
+    package static let isInIntroOfferPeriod = V1Key(named: "is_in_intro_offer_period")
+    /// `is_upgraded`.
+    package static let isUpgraded = V1Key(named: "is_upgraded")
+    /// `offer_code_ref_name`.
+    package static let offerCodeRefName = V1Key(named: "offer_code_ref_name")
+    /// `promotional_offer_id`.
+    package static let promotionalOfferId = V1Key(named: "promotional_offer_id")
+    /// `in_app_ownership_type`.
+    package static let inAppOwnershipType = V1Key(named: "in_app_ownership_type")
+    /// `app_account_token`.
+    package static let appAccountToken = V1Key(named: "app_account_token")
 }

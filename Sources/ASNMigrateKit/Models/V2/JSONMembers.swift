@@ -22,7 +22,7 @@ package protocol JSONMemberSink: V2MemberVisitor {
 
 /// A model made only of optional scalar members (transaction and renewal info), which it visits in order: reading it
 /// from a parsed object or a tape and writing it both follow from `visitMembers`, where its keys are named once.
-package protocol V2ScalarModel: JSONMembers {
+package protocol V2ScalarModel: JSONMembers, MemberVisitable {
     /// An empty model.
     init()
     /// Visits every member, by key and `inout`, in the fixed order of the model's JSON.

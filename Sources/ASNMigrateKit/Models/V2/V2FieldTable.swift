@@ -23,7 +23,7 @@ package enum V2FieldTable {
 
     /// The rows of an object's members, each path `prefix` + its key.
     private static func members(of prefix: String, _ rows: [V2Field]) -> [V2Field] {
-        rows.map { V2Field(prefix + $0.path, $0.kind, from: $0.sources, values: $0.values) }
+        rows.map { V2Field(prefix + $0.path, $0.kind, from: $0.sources, values: $0.values, compared: $0.compared) }
     }
 
     // MARK: - The table
@@ -53,16 +53,31 @@ package enum V2FieldTable {
     private static let transaction: [V2Field] = members(
         of: "data.transactionInfo.",
         [
-            V2Field("transactionId", .id, from: [.receipt(.transactionId)]),
+            V2Field(
+                "transactionId", .id, from: [.receipt(.transactionId)],
+                compared: .init(order: 18, bit: 13, apiView: .always)),
             V2Field("originalTransactionId", .id, from: [.receipt(.originalTransactionId)]),
-            V2Field("webOrderLineItemId", .id, from: [.receipt(.webOrderLineItemId)]),
-            V2Field("bundleId", .text, from: [.body(.bid), .receipt(.bid)]),
-            V2Field("productId", .text, from: [.receipt(.productId)]),
+            V2Field(
+                "webOrderLineItemId", .id, from: [.receipt(.webOrderLineItemId)],
+                compared: .init(order: 1, bit: 8, apiView: .always)),
+            V2Field(
+                "bundleId", .text, from: [.body(.bid), .receipt(.bid)],
+                compared: .init(order: 5, bit: 9, or: "data.bundleId")),
+            V2Field(
+                "productId", .text, from: [.receipt(.productId)], compared: .init(order: 0, bit: 7, apiView: .always)),
             V2Field("subscriptionGroupIdentifier", .text, from: [.receipt(.subscriptionGroupIdentifier)]),
-            V2Field("purchaseDate", .date, from: [.receipt(.purchaseDate)]),
-            V2Field("originalPurchaseDate", .date, from: [.receipt(.originalPurchaseDate)]),
-            V2Field("expiresDate", .date, from: [.receipt(.expiresDate)]),
-            V2Field("quantity", .integer, from: [.receipt(.quantity)]),
+            V2Field(
+                "purchaseDate", .date, from: [.receipt(.purchaseDate)],
+                compared: .init(order: 2, bit: 14, apiView: .always)),
+            V2Field(
+                "originalPurchaseDate", .date, from: [.receipt(.originalPurchaseDate)],
+                compared: .init(order: 4, bit: 16, base: "purchaseDate", apiView: .always)),
+            V2Field(
+                "expiresDate", .date, from: [.receipt(.expiresDate)],
+                compared: .init(order: 3, bit: 15, base: "purchaseDate", apiView: .always)),
+            V2Field(
+                "quantity", .integer, from: [.receipt(.quantity)],
+                compared: .init(order: 19, apiView: .whenV1States, inNotifications: false)),
             V2Field(
                 "type", .enumText,
                 from: [.receipt(.expiresDate), .receipt(.webOrderLineItemId), .receipt(.subscriptionGroupIdentifier)]
@@ -70,19 +85,25 @@ package enum V2FieldTable {
             V2Field("appAccountToken", .text, from: [.receipt(.appAccountToken)]),
             V2Field(
                 "inAppOwnershipType", .enumText, from: [.receipt(.inAppOwnershipType)],
-                values: ["FAMILY_SHARED", "PURCHASED"]),
+                values: ["FAMILY_SHARED", "PURCHASED"], compared: .init(order: 6, bit: 10, apiView: .whenV1States)),
             V2Field("signedDate", .date, from: []),
-            V2Field("revocationReason", .enumCode, from: [.receipt(.cancellationReason)], values: ["0", "1"]),
-            V2Field("revocationDate", .date, from: [.receipt(.cancellationDate)]),
-            V2Field("isUpgraded", .flag, from: [.receipt(.isUpgraded)]),
+            V2Field(
+                "revocationReason", .enumCode, from: [.receipt(.cancellationReason)], values: ["0", "1"],
+                compared: .init(order: 8, bit: 19, apiView: .always)),
+            V2Field(
+                "revocationDate", .date, from: [.receipt(.cancellationDate)],
+                compared: .init(order: 7, bit: 17, base: "purchaseDate", apiView: .always)),
+            V2Field("isUpgraded", .flag, from: [.receipt(.isUpgraded)], compared: .init(order: 9, apiView: .always)),
             V2Field(
                 "offerType", .enumCode,
                 from: [
                     .receipt(.offerCodeRefName), .receipt(.promotionalOfferId), .receipt(.isTrialPeriod),
                     .receipt(.isInIntroOfferPeriod)
-                ], values: ["1", "2", "3"]
+                ], values: ["1", "2", "3"], compared: .init(order: 16, bit: 23, apiView: .always)
             ),
-            V2Field("offerIdentifier", .text, from: [.receipt(.offerCodeRefName), .receipt(.promotionalOfferId)]),
+            V2Field(
+                "offerIdentifier", .text, from: [.receipt(.offerCodeRefName), .receipt(.promotionalOfferId)],
+                compared: .init(order: 17, bit: 12, apiView: .always)),
             V2Field("offerDiscountType", .enumText, from: [.receipt(.isTrialPeriod)]),
             V2Field("environment", .enumText, from: [.body(.environment), .unified(.environment)]),
             V2Field(
@@ -104,18 +125,24 @@ package enum V2FieldTable {
                 ]
             ),
             V2Field("productId", .text, from: [.renewal(.productId), .receipt(.productId)]),
-            V2Field("autoRenewProductId", .text, from: [.renewal(.autoRenewProductId), .body(.autoRenewProductId)]),
+            V2Field(
+                "autoRenewProductId", .text, from: [.renewal(.autoRenewProductId), .body(.autoRenewProductId)],
+                compared: .init(order: 11, bit: 11)),
             V2Field(
                 "autoRenewStatus", .enumCode, from: [.body(.autoRenewStatus), .renewal(.autoRenewStatus)],
-                values: ["0", "1"]),
+                values: ["0", "1"], compared: .init(order: 10, bit: 20)),
             V2Field(
                 "expirationIntent", .enumCode, from: [.renewal(.expirationIntent), .body(.expirationIntent)],
-                values: ["1", "2", "3", "4", "5"]),
-            V2Field("gracePeriodExpiresDate", .date, from: [.renewal(.gracePeriodExpiresDate)]),
+                values: ["1", "2", "3", "4", "5"], compared: .init(order: 12, bit: 21)),
+            V2Field(
+                "gracePeriodExpiresDate", .date, from: [.renewal(.gracePeriodExpiresDate)],
+                compared: .init(order: 14, bit: 18, base: "expiresDate")),
             V2Field(
                 "isInBillingRetryPeriod", .flag,
-                from: [.renewal(.isInBillingRetryPeriod), .body(.isInBillingRetryPeriod)]),
-            V2Field("priceIncreaseStatus", .enumCode, from: [.renewal(.priceConsentStatus)], values: ["0", "1"]),
+                from: [.renewal(.isInBillingRetryPeriod), .body(.isInBillingRetryPeriod)], compared: .init(order: 13)),
+            V2Field(
+                "priceIncreaseStatus", .enumCode, from: [.renewal(.priceConsentStatus)], values: ["0", "1"],
+                compared: .init(order: 15, bit: 22)),
             V2Field("offerType", .enumCode, from: [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
             V2Field("offerIdentifier", .text, from: [.renewal(.offerCodeRefName), .renewal(.promotionalOfferId)]),
             V2Field("offerDiscountType", .enumText, from: []),
@@ -152,13 +179,19 @@ package struct V2Field: Sendable, Equatable {
     package let sources: [V1Source]
     /// An enumeration's values as Apple documents them (codes as digits), in order; empty for other fields.
     package let values: [String]
+    /// How `reconcile` and `nightly` compare it (`ComparedField`), or nil when they do not.
+    package let compared: V2Compared?
 
     /// A row.
-    package init(_ path: String, _ kind: V2FieldKind, from sources: [V1Source], values: [String] = []) {
+    package init(
+        _ path: String, _ kind: V2FieldKind, from sources: [V1Source], values: [String] = [],
+        compared: V2Compared? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.sources = sources
         self.values = values
+        self.compared = compared
     }
 
     /// The member's key inside its object (`productId`).
@@ -199,6 +232,46 @@ package struct V2Field: Sendable, Equatable {
             result.append(contentsOf: character.lowercased())
         }
         return result
+    }
+}
+
+/// How `reconcile` and `nightly` compare a V2 field: the table's `compared:` column, from which `ComparedField` is
+/// made. How the value is held follows from the row's kind (an id, text, a date, a number, a flag); the rest is here.
+package struct V2Compared: Sendable, Equatable {
+    /// When a field is compared against Apple's API view.
+    package enum APIView: Sendable, Equatable {
+        /// Whenever both transactions are paired.
+        case always
+        /// Only when the V1 side holds a value.
+        case whenV1States
+    }
+
+    /// Its place in the report order (`--compare`'s list, `differences.csv`'s order): a new field takes the next one.
+    package let order: Int
+    /// Its mask bit in the nightly state's codec (`RecordFactsCodec`): a new field takes the next free one, so states
+    /// written before it still read; nil for flags and fields notifications do not hold.
+    package let bit: Int?
+    /// A date's base: the compared field whose value it is stored relative to; nil for the record's time.
+    package let base: String?
+    /// Whether it is compared against Apple's API view (`TransactionReconciler`), and when; nil for fields a
+    /// transaction does not hold there (renewal info, and `bundleId`, which the history's pages share).
+    package let apiView: APIView?
+    /// Whether notifications hold it (false: compared between transactions only, against Apple's API view).
+    package let inNotifications: Bool
+    /// A second path, read when the field's own member is absent.
+    package let fallback: String?
+
+    /// A column.
+    package init(
+        order: Int, bit: Int? = nil, base: String? = nil, apiView: APIView? = nil, inNotifications: Bool = true,
+        or fallback: String? = nil
+    ) {
+        self.order = order
+        self.bit = bit
+        self.base = base
+        self.apiView = apiView
+        self.inNotifications = inNotifications
+        self.fallback = fallback
     }
 }
 

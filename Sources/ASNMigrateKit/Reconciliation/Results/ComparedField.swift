@@ -1,140 +1,135 @@
 /// The V2 fields `reconcile` compares between a V1 record and its V2 partner, in report order: the compared-field
-/// table.
+/// table, made from `V2FieldTable`'s `compared:` column.
 ///
-/// A new compared field is one edit, here: its case (its place in the report order and its `--compare` /
-/// `--ignore-field` name) and its entry in `entry`, keyed by the `V2FieldTable` path of the member it reads (its kind,
-/// nightly codec bit and reader; whether the API view and the state comparisons compare it). Its storage slot is its
-/// place among the fields held the same way, in this order (`slot`). The compiler asks for the entry; the facts
-/// (`RecordFacts`, and the packers, which find the member by its path), the engine's compact values (`FieldValues`),
-/// the one comparison (`FieldComparison`), the nightly state's codec (`RecordFactsCodec`), `--help`'s field list and
-/// the simulator's faults read the table; the V2 member it reads is declared, with its V1 keys and `migrate` column,
-/// in `V2FieldTable`. `ComparedFieldTableTests` checks the bits and paths, walks every entry, and names the capacity
-/// in `FieldSlots` to raise when a kind is full.
-package enum ComparedField: String, Sendable, CaseIterable, Equatable {
-    /// `productId`.
-    case productId
-    /// `webOrderLineItemId`.
-    case webOrderLineItemId
-    /// `purchaseDate`.
-    case purchaseDate
-    /// `expiresDate`.
-    case expiresDate
-    /// `originalPurchaseDate`.
-    case originalPurchaseDate
-    /// `bundleId`.
-    case bundleId
-    /// `inAppOwnershipType`.
-    case inAppOwnershipType
-    /// `revocationDate`.
-    case revocationDate
-    /// `revocationReason`.
-    case revocationReason
-    /// `isUpgraded`.
-    case isUpgraded
-    /// `autoRenewStatus` (renewal info).
-    case autoRenewStatus
-    /// `autoRenewProductId` (renewal info).
-    case autoRenewProductId
-    /// `expirationIntent` (renewal info).
-    case expirationIntent
-    /// `isInBillingRetryPeriod` (renewal info).
-    case isInBillingRetryPeriod
-    /// `gracePeriodExpiresDate` (renewal info).
-    case gracePeriodExpiresDate
-    /// `priceIncreaseStatus` (renewal info).
-    case priceIncreaseStatus
-    /// `offerType` (transaction).
-    case offerType
-    /// `offerIdentifier` (transaction).
-    case offerIdentifier
-    /// `transactionId`: compared only with `--compare transactionId` (it changes on restore).
-    case transactionId
-    /// `quantity`: compared between transactions only (against Apple's API view), when V1 states it; notifications
-    /// do not hold it for comparison (`FieldValues` never has it).
-    case quantity
+/// A new compared field is its table row's `compared:` column (`V2Compared`): its place in the report order (its
+/// `--compare` / `--ignore-field` name is its key), its nightly codec bit, a date's base, whether the API view compares
+/// it. How it is held follows from the row's kind, its reader from its path (the V2 model's member visit, at the
+/// member's place found once by key), its storage slot from its place among the fields held the same way (`slot`). The
+/// facts (`RecordFacts`, and the packers, which find the member by its path), the engine's compact values
+/// (`FieldValues`), the one comparison (`FieldComparison`), the nightly state's codec (`RecordFactsCodec`), `--help`'s
+/// field list and the simulator's faults read the table. Code that names one field (the state's items, pairing) names
+/// it by a constant below; `ComparedFieldTableTests` checks the bits and paths, walks every entry, and names the
+/// capacity in `FieldSlots` to raise when a kind is full.
+package struct ComparedField: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The field's place in `allCases` (the report order).
+    package let ordinal: Int
+
+    /// The field at `ordinal` in `allCases`.
+    init(ordinal: Int) {
+        self.ordinal = ordinal
+    }
+
+    /// The field named `rawValue` (its key, Apple's name), or nil.
+    package init?(rawValue: String) {
+        guard let at = Self.names.firstIndex(of: rawValue) else { return nil }
+        ordinal = at
+    }
+
+    /// The field named `name`, which the table must compare (`ComparedFieldTableTests` checks the constants below).
+    init(named name: String) {
+        ordinal = Self.names.firstIndex(of: name) ?? -1
+    }
+
+    /// Its `--compare` / `--ignore-field` name: its member's key.
+    package var rawValue: String { Self.names[ordinal] }
+
+    /// Its name.
+    package var description: String { rawValue }
+
+    /// The table's compared rows, in report order (the column's `order`).
+    static let rows: [(field: V2Field, compared: V2Compared)] = V2FieldTable.all.compactMap { field in
+        field.compared.map { (field, $0) }
+    }.sorted { $0.compared.order < $1.compared.order }
+
+    /// Every field's name, in report order.
+    package static let names: [String] = rows.map(\.field.key)
+
+    /// Every field, in report order.
+    package static let allCases: [ComparedField] = names.indices.map(ComparedField.init(ordinal:))
+
+    /// Every field's entry, by ordinal, made once from its row.
+    static let entries: [ComparedFieldEntry] = rows.map { entry($0.field, $0.compared) }
 
     /// The field's entry in the table: the `V2FieldTable` path of the member it reads (a second one read when the
-    /// first is absent), how it is held and read (`row`: its kind, its nightly codec bit and the models' reader of
-    /// that member), whether it is compared against Apple's API view (`apiView`) and as an item of a subscription's
-    /// state (`state`). `bit` is the nightly codec's mask bit (a new field takes the next free
-    /// one, so states written before it still read); `base` (dates) is the field a date is stored relative to, else
-    /// the time.
-    package var entry: ComparedFieldEntry {
-        switch self {
-        case .productId:
-            return .init(
-                "data.transactionInfo.productId", .text(bit: 7) { $0.transaction?.productId }, apiView: .always,
-                state: .init(inNotifications: true, inStatuses: nil) { .text($0.productId ?? "") })
-        case .webOrderLineItemId:
-            return .init(
-                "data.transactionInfo.webOrderLineItemId", .id(bit: 8) { $0.transaction?.webOrderLineItemId },
-                apiView: .always)
-        case .bundleId:
-            return .init(
-                "data.transactionInfo.bundleId", or: "data.bundleId",
-                .text(bit: 9) { $0.transaction?.bundleId ?? $0.data.bundleId })
-        case .inAppOwnershipType:
-            return .init(
-                "data.transactionInfo.inAppOwnershipType", .text(bit: 10) { $0.transaction?.inAppOwnershipType },
-                apiView: .whenV1States)
-        case .autoRenewProductId:
-            return .init(
-                "data.renewalInfo.autoRenewProductId", .text(bit: 11) { $0.renewal?.autoRenewProductId },
-                state: .init(inNotifications: false, inStatuses: .whenV1States) { .text($0.autoRenewProductId ?? "") })
-        case .offerIdentifier:
-            return .init(
-                "data.transactionInfo.offerIdentifier", .text(bit: 12) { $0.transaction?.offerIdentifier },
-                apiView: .always)
-        case .transactionId:
-            return .init(
-                "data.transactionInfo.transactionId", .id(bit: 13) { $0.transaction?.transactionId }, apiView: .always)
-        case .purchaseDate:
-            return .init(
-                "data.transactionInfo.purchaseDate", .date(bit: 14, base: nil) { $0.transaction?.purchaseDate },
-                apiView: .always)
-        case .expiresDate:
-            return .init(
-                "data.transactionInfo.expiresDate", .date(bit: 15, base: .purchaseDate) { $0.transaction?.expiresDate },
-                apiView: .always, state: .init(inNotifications: true, inStatuses: .always) { .date($0.expiresDate) })
-        case .originalPurchaseDate:
-            return .init(
-                "data.transactionInfo.originalPurchaseDate",
-                .date(bit: 16, base: .purchaseDate) { $0.transaction?.originalPurchaseDate }, apiView: .always)
-        case .revocationDate:
-            return .init(
-                "data.transactionInfo.revocationDate",
-                .date(bit: 17, base: .purchaseDate) { $0.transaction?.revocationDate }, apiView: .always)
-        case .gracePeriodExpiresDate:
-            return .init(
-                "data.renewalInfo.gracePeriodExpiresDate",
-                .date(bit: 18, base: .expiresDate) { $0.renewal?.gracePeriodExpiresDate },
-                state: .init(inNotifications: false, inStatuses: .always) { .date($0.gracePeriodExpiresDate) })
-        case .revocationReason:
-            return .init(
-                "data.transactionInfo.revocationReason", .number(bit: 19) { $0.transaction?.revocationReason },
-                apiView: .always)
-        case .autoRenewStatus:
-            return .init(
-                "data.renewalInfo.autoRenewStatus", .number(bit: 20) { $0.renewal?.autoRenewStatus },
-                state: .init(inNotifications: true, inStatuses: .whenV1States) { .number($0.autoRenewStatus) })
-        case .expirationIntent:
-            return .init("data.renewalInfo.expirationIntent", .number(bit: 21) { $0.renewal?.expirationIntent })
-        case .priceIncreaseStatus:
-            return .init("data.renewalInfo.priceIncreaseStatus", .number(bit: 22) { $0.renewal?.priceIncreaseStatus })
-        case .offerType:
-            return .init(
-                "data.transactionInfo.offerType", .number(bit: 23) { $0.transaction?.offerType }, apiView: .always)
-        case .isUpgraded:
-            return .init("data.transactionInfo.isUpgraded", .flag { $0.transaction?.isUpgraded }, apiView: .always)
-        case .isInBillingRetryPeriod:
-            return .init(
-                "data.renewalInfo.isInBillingRetryPeriod", .flag { $0.renewal?.isInBillingRetryPeriod },
-                state: .init(inNotifications: false, inStatuses: .always) { .flag($0.isInBillingRetryPeriod) })
-        case .quantity:
-            return .init(
-                "data.transactionInfo.quantity", .notInNotifications { $0.transaction?.quantity },
-                apiView: .whenV1States)
+    /// first is absent), how it is held and read (`row`: its kind, its nightly codec bit and the reader of that
+    /// member), whether it is compared against Apple's API view (`apiView`) and as an item of a subscription's state
+    /// (`state`).
+    package var entry: ComparedFieldEntry { Self.entries[ordinal] }
+
+    // MARK: - The fields code names
+
+    /// `productId`.
+    package static let productId = ComparedField(named: "productId")
+    /// `webOrderLineItemId`.
+    package static let webOrderLineItemId = ComparedField(named: "webOrderLineItemId")
+    /// `purchaseDate`.
+    package static let purchaseDate = ComparedField(named: "purchaseDate")
+    /// `expiresDate`.
+    package static let expiresDate = ComparedField(named: "expiresDate")
+    /// `bundleId`.
+    package static let bundleId = ComparedField(named: "bundleId")
+    /// `inAppOwnershipType`.
+    package static let inAppOwnershipType = ComparedField(named: "inAppOwnershipType")
+    /// `revocationDate`.
+    package static let revocationDate = ComparedField(named: "revocationDate")
+    /// `autoRenewStatus` (renewal info).
+    package static let autoRenewStatus = ComparedField(named: "autoRenewStatus")
+    /// `autoRenewProductId` (renewal info).
+    package static let autoRenewProductId = ComparedField(named: "autoRenewProductId")
+    /// `isInBillingRetryPeriod` (renewal info).
+    package static let isInBillingRetryPeriod = ComparedField(named: "isInBillingRetryPeriod")
+    /// `gracePeriodExpiresDate` (renewal info).
+    package static let gracePeriodExpiresDate = ComparedField(named: "gracePeriodExpiresDate")
+    /// `transactionId`: compared only with `--compare transactionId` (it changes on restore).
+    package static let transactionId = ComparedField(named: "transactionId")
+
+    /// The items of a subscription's state, by field: compared between the two sides' states, against Apple's
+    /// statuses, with the value each reads from a `SubscriptionState`.
+    static let stateItems: [ComparedField: ComparedFieldEntry.StateItem] = [
+        .productId: .init(inNotifications: true, inStatuses: nil) { .text($0.productId ?? "") },
+        .expiresDate: .init(inNotifications: true, inStatuses: .always) { .date($0.expiresDate) },
+        .autoRenewStatus: .init(inNotifications: true, inStatuses: .whenV1States) { .number($0.autoRenewStatus) },
+        .autoRenewProductId: .init(inNotifications: false, inStatuses: .whenV1States) {
+            .text($0.autoRenewProductId ?? "")
+        },
+        .isInBillingRetryPeriod: .init(inNotifications: false, inStatuses: .always) {
+            .flag($0.isInBillingRetryPeriod)
+        },
+        .gracePeriodExpiresDate: .init(inNotifications: false, inStatuses: .always) {
+            .date($0.gracePeriodExpiresDate)
         }
+    ]
+
+    /// The entry of `field`'s row: held as its kind says, read by the member visit at its path (then its fallback's).
+    private static func entry(_ field: V2Field, _ compared: V2Compared) -> ComparedFieldEntry {
+        let paths = [field.path] + (compared.fallback.map { [$0] } ?? [])
+        let places = paths.compactMap(MemberPlace.init(path:))
+        let text: @Sendable (ResponseBodyV2DecodedPayload) -> String? = { p in
+            if case .text(let text) = MemberPlace.read(p, places) { return text }
+            return nil
+        }
+        let integer: @Sendable (ResponseBodyV2DecodedPayload) -> Int64? = { p in
+            if case .integer(let value) = MemberPlace.read(p, places) { return value }
+            return nil
+        }
+        let number: @Sendable (ResponseBodyV2DecodedPayload) -> Int? = { p in integer(p).map { Int($0) } }
+        let flag: @Sendable (ResponseBodyV2DecodedPayload) -> Bool? = { p in
+            if case .flag(let value) = MemberPlace.read(p, places) { return value }
+            return nil
+        }
+        let bit = compared.bit ?? -1
+        let row: ComparedFieldRow
+        switch field.kind {
+        case .id: row = .id(bit: bit, read: text)
+        case .text, .enumText, .jws: row = .text(bit: bit, read: text)
+        case .date: row = .date(bit: bit, base: compared.base.flatMap(ComparedField.init(rawValue:)), read: integer)
+        case .integer, .enumCode:
+            row = compared.inNotifications ? .number(bit: bit, read: number) : .notInNotifications(read: number)
+        case .flag: row = .flag(read: flag)
+        }
+        let name = ComparedField(named: field.key)
+        return ComparedFieldEntry(
+            field.path, or: compared.fallback, row, apiView: compared.apiView, state: stateItems[name])
     }
 
     /// How the field is held and where a V2 payload holds it (`entry.row`).
@@ -142,10 +137,6 @@ package enum ComparedField: String, Sendable, CaseIterable, Equatable {
 
     /// The `V2FieldTable` paths of the members the field reads, the first present one winning (`entry.paths`).
     package var paths: [String] { entry.paths }
-
-    /// The field's place in `allCases` (a payload-free enum is held as its case's index; `ComparedFieldTableTests`
-    /// checks it).
-    package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     /// Where the field's value is held: its storage and its slot there, by ordinal; computed once from the table's
     /// order (a field's slot is its place among the fields of its storage).
@@ -188,13 +179,8 @@ package enum ComparedField: String, Sendable, CaseIterable, Equatable {
     /// Whether `--time-tolerance` applies to the field: its values are instants.
     package var usesTimeTolerance: Bool { isDate }
 
-    /// When a field is compared against Apple's API view.
-    package enum APIViewComparison: Sendable {
-        /// Whenever both transactions are paired.
-        case always
-        /// Only when the V1 side holds a value.
-        case whenV1States
-    }
+    /// When a field is compared against Apple's API view (the table's `V2Compared.APIView`).
+    package typealias APIViewComparison = V2Compared.APIView
 
     /// The fields compared between a V1 transaction and Apple's, in the table's order.
     package static let apiViewFields: [ComparedField] = allCases.filter { $0.apiView != nil }

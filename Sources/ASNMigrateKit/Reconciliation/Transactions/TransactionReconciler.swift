@@ -128,7 +128,8 @@ package struct TransactionReconciler: Sendable {
             })
     }
 
-    /// Two copies of one V2 transaction: gaps filled, a revocation stands, the newest expiry wins.
+    /// Two copies of one V2 transaction: a revocation stands, the newest expiry wins, an upgrade stands, and the gaps
+    /// of every other member the API view compares (and the type) are filled (`gapFilled`).
     package static func merged(_ a: JWSTransactionDecodedPayload, _ b: JWSTransactionDecodedPayload)
         -> JWSTransactionDecodedPayload
     {
@@ -139,17 +140,32 @@ package struct TransactionReconciler: Sendable {
         }
         m.expiresDate = [a.expiresDate, b.expiresDate].compactMap { $0 }.max()
         if b.isUpgraded == true { m.isUpgraded = true }
-        m.productId = m.productId ?? b.productId
-        m.purchaseDate = m.purchaseDate ?? b.purchaseDate
-        m.originalPurchaseDate = m.originalPurchaseDate ?? b.originalPurchaseDate
-        m.webOrderLineItemId = m.webOrderLineItemId ?? b.webOrderLineItemId
-        m.inAppOwnershipType = m.inAppOwnershipType ?? b.inAppOwnershipType
-        m.offerType = m.offerType ?? b.offerType
-        m.offerIdentifier = m.offerIdentifier ?? b.offerIdentifier
-        m.quantity = m.quantity ?? b.quantity
-        m.type = m.type ?? b.type
+        m.fillGaps(gapFilled, from: b)
         return m
     }
+
+    /// The members whose gap one copy of a transaction fills from another (bit i: member i in the model's
+    /// `visitMembers` order): every transaction member `ComparedField.apiViewFields` read, and `type`, but for the
+    /// members `merged` rules on itself (and the transaction id, the copies' common key). Found once by key.
+    static let gapFilled: UInt64 = {
+        typealias Members = PackedMembers<JWSTransactionDecodedPayload>
+        let prefix = "data.transactionInfo."
+        var mask: UInt64 = 1 << UInt64(Members.member { $0.type = "" })
+        for field in ComparedField.apiViewFields {
+            for path in field.paths where path.hasPrefix(prefix) {
+                if let at = JWSTransactionDecodedPayload.memberPosition(String(path.dropFirst(prefix.count))) {
+                    mask |= 1 << UInt64(at)
+                }
+            }
+        }
+        let ruled = [
+            Members.member { $0.transactionId = "" }, Members.member { $0.revocationDate = 0 },
+            Members.member { $0.revocationReason = 0 }, Members.member { $0.expiresDate = 0 },
+            Members.member { $0.isUpgraded = false }
+        ]
+        for at in ruled { mask &= ~(1 << UInt64(at)) }
+        return mask
+    }()
 
     // MARK: - Comparison
 
