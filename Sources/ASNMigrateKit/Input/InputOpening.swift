@@ -27,6 +27,12 @@ package final class InputOpening: @unchecked Sendable {
     private var head: [UInt8] = []
     /// Whether a look reached the end of the input.
     private var headIsAll = false
+    /// A regular file's descriptor opened by the caller (`FileSnapshot`) and its first `length` bytes, the only bytes
+    /// read: with `pread` from `position`, so the descriptor's own offset never moves and the file is never opened
+    /// by its path. The caller keeps and closes the descriptor.
+    private var window: (descriptor: Int32, length: Int)?
+    /// How many bytes of `window` the looks have read.
+    private var position = 0
 
     /// How many descriptors of regular files looked at may stay open until they are read, process-wide.
     static let heldLimit = 64
@@ -37,6 +43,14 @@ package final class InputOpening: @unchecked Sendable {
 
     /// A closed opening.
     package init() {}
+
+    /// Reads the first `length` bytes of `descriptor`, a regular file the caller opened and keeps open, instead of
+    /// opening the input's path: whatever is appended or replaced at the path after the caller's snapshot is not read.
+    func adopt(descriptor: Int32, length: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        window = (descriptor, max(0, length))
+    }
 
     deinit {
         if fd >= 0 {
@@ -60,7 +74,7 @@ package final class InputOpening: @unchecked Sendable {
             while filled < chunk.count {
                 let n = chunk.withUnsafeMutableBytes { buffer -> Int in
                     guard let base = buffer.baseAddress else { return 0 }
-                    return systemRead(fd, base + filled, buffer.count - filled)
+                    return readSome(into: base + filled, count: buffer.count - filled)
                 }
                 if n < 0 { throw ByteSourceErrors.readFailed(file.path, errno: errno) }
                 if n == 0 {
@@ -103,7 +117,8 @@ package final class InputOpening: @unchecked Sendable {
             Self.changeHeld(by: -1)
         }
         let source = PlainByteSource(
-            descriptor: fd, owned: file.descriptor == nil, name: file.path, prefix: head, prefixIsAll: headIsAll)
+            descriptor: fd, owned: file.descriptor == nil && window == nil, name: file.path, prefix: head,
+            prefixIsAll: headIsAll, window: window.map { (position, $0.length) })
         fd = -1
         return source
     }
@@ -112,6 +127,13 @@ package final class InputOpening: @unchecked Sendable {
 
     /// Opens `file` (or takes its descriptor) and notes whether it is a regular file.
     private func open(_ file: InputFile) throws {
+        position = 0
+        if let window {
+            // Kept open, like a FIFO: closing it would leave nothing to read the same bytes from.
+            fd = window.descriptor
+            regular = false
+            return
+        }
         if let descriptor = file.descriptor {
             fd = descriptor
         } else {
@@ -121,6 +143,14 @@ package final class InputOpening: @unchecked Sendable {
         }
         var info = stat()
         regular = file.descriptor == nil && fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads up to `count` bytes for a look: from the window at `position`, or from the descriptor's offset.
+    private func readSome(into base: UnsafeMutableRawPointer, count: Int) -> Int {
+        guard let window else { return systemRead(fd, base, count) }
+        let n = pread(fd, base, min(count, window.length - position), off_t(position))
+        if n > 0 { position += n }
+        return n
     }
 
     /// Adds `delta` to the count of held regular-file descriptors and returns the new count.

@@ -18,15 +18,22 @@ package final class PlainByteSource: ByteSource {
     private var prefixUsed = 0
     /// Whether `prefix` holds the whole input (the look met its end), so the descriptor is not read again.
     private let prefixIsAll: Bool
+    /// Where the next `pread` starts and where reading ends, when only a window of the descriptor is read (a
+    /// `FileSnapshot`'s bytes); nil: `read` from the descriptor's offset to its end.
+    private var window: (next: Int, end: Int)?
 
     /// Reads from `fd`, after the bytes `prefix` already read from it (all of it when `prefixIsAll`); closes it on
-    /// `close()` only when `owned`.
-    package init(descriptor fd: Int32, owned: Bool, name: String, prefix: [UInt8] = [], prefixIsAll: Bool = false) {
+    /// `close()` only when `owned`; with a `window`, only its bytes, by `pread` from its `next` byte to its `end`.
+    package init(
+        descriptor fd: Int32, owned: Bool, name: String, prefix: [UInt8] = [], prefixIsAll: Bool = false,
+        window: (next: Int, end: Int)? = nil
+    ) {
         self.fd = fd
         self.owned = owned
         self.name = name
         self.prefix = prefix
         self.prefixIsAll = prefixIsAll
+        self.window = window
         #if os(Linux)
             if fd >= 0 { _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL)) }
         #endif
@@ -53,6 +60,12 @@ package final class PlainByteSource: ByteSource {
             return count
         }
         guard !prefixIsAll, fd >= 0, let base = buffer.baseAddress else { return 0 }
+        if let (next, end) = window {
+            let n = pread(fd, base, min(buffer.count, end - next), off_t(next))
+            guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
+            window = (next + n, end)
+            return n
+        }
         let n = systemRead(fd, base, buffer.count)
         guard n >= 0 else { throw ByteSourceErrors.readFailed(name, errno: errno) }
         return n

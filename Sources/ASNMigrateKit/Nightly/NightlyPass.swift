@@ -617,25 +617,41 @@ package struct NightlyPass {
             }
             return FileOutcome(action: .skipped)
         }
-        let young =
-            fileClock - status.mtimeMs < settings.minFileAge
-            && !(answersFolder.map { file.path.hasPrefix($0 + "/") } ?? false)
-        let data: Data
+        // The file is opened once: the bytes hashed for the ledger and the decision are the bytes the reader reads
+        // (the same descriptor, up to the size taken here), whatever is written to the path meanwhile.
+        let snapshot: FileSnapshot
         do {
-            data = try Self.contents(file.path)
+            snapshot = try FileSnapshot(path: file.path)
         } catch {
             return try unreadable(error, file: file, side: side, store: store)
         }
+        let outcome = try ingest(
+            snapshot, listedAs: file, side: side, entry: entry, store: store, run: run, listed: listed,
+            backfill: backfill, remap: remap)
+        try confirmRead(snapshot, outcome: outcome, store: store)
+        return outcome
+    }
+
+    /// Decides and does what one night does with a file opened at `snapshot`: read it whole or its new lines, or
+    /// skip or defer it.
+    private func ingest(
+        _ snapshot: FileSnapshot, listedAs file: InputFile, side: String, entry: LedgerStore.Entry?,
+        store: NightlyStore, run: Int64, listed: Set<String>, backfill: NightlyBackfill?, remap: Bool
+    ) throws(ASNError) -> FileOutcome {
+        let young =
+            fileClock - snapshot.mtimeMs < settings.minFileAge
+            && !(answersFolder.map { file.path.hasPrefix($0 + "/") } ?? false)
+        let data = snapshot.data
         let read = FileRead(
-            file: file, side: side, data: data, mtimeMs: status.mtimeMs, store: store, run: run, backfill: backfill)
+            file: snapshot.input(reading: file.reading), side: side, data: data, mtimeMs: snapshot.mtimeMs,
+            store: store, run: run, backfill: backfill)
         if remap, let entry, entry.size > 0, !young { return try readAgain(read, entry: entry, action: .remapped) }
         if let entry, !young, wantsReread(entry) { return try readAgain(read, entry: entry, action: .reread) }
-        // The decision and the new bytes' copy are taken from one snapshot of the file.
         let plan = data.withUnsafeBytes { bytes in Self.plan(bytes, entry: entry, young: young, path: file.path) }
         switch plan {
         case .skip(let linesDeferred):
             if let entry, linesDeferred == false {
-                try store.ledger.touchFile(id: entry.id, size: entry.size, mtimeMs: status.mtimeMs)
+                try store.ledger.touchFile(id: entry.id, size: entry.size, mtimeMs: snapshot.mtimeMs)
             }
             var outcome = FileOutcome(action: .skipped)
             outcome.linesDeferred = linesDeferred
@@ -649,6 +665,26 @@ package struct NightlyPass {
         case .readAll(let size, let sha1):
             return try readAll(read, entry: entry, size: size, sha1: sha1, listed: listed)
         }
+    }
+
+    /// After a file was read: when it was written to while it was read, checks that the bytes the ledger now names
+    /// (its size and hash) are still the file's first bytes. Lines appended meanwhile are read the next night, as
+    /// for any grown file; a file rewritten in place has its hash forgotten, so the next night reads it whole again
+    /// and replaces what this night stored of it.
+    private func confirmRead(_ snapshot: FileSnapshot, outcome: FileOutcome, store: NightlyStore) throws(ASNError) {
+        switch outcome.action {
+        case .new, .changed, .appended, .remapped, .reread: break
+        default: return
+        }
+        guard snapshot.changedSinceTaken(), let entry = try store.ledger.ledgerEntry(path: snapshot.path) else { return }
+        if snapshot.stillHolds(length: Int(entry.size), sha1: entry.sha1) {
+            log("note: \(snapshot.path) grew while it was read: its new lines are read the next night")
+            return
+        }
+        try store.ledger.forgetHash(id: entry.id)
+        log(
+            "warning: \(snapshot.path) was rewritten while it was read: what was read of it is kept for tonight, and the next night reads it whole again and replaces it"
+        )
     }
 
     /// A file listed under a root that cannot be examined or read: one reject, as `migrate` and `reconcile` count it,
@@ -1072,17 +1108,5 @@ package struct NightlyPass {
         guard stat(path, &info) == 0 else { throw InputPaths.unreadable(path, errno: errno) }
         let mtime = Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
         return (Int64(info.st_size), mtime)
-    }
-
-    /// The file's bytes, mapped.
-    static func contents(_ path: String) throws(ASNError) -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw ASNError(
-                .unreadableInput,
-                "cannot read '\(ConsoleText.path(path))' to fingerprint it: \(error.localizedDescription)",
-                at: SourceLocation(path: path))
-        }
     }
 }

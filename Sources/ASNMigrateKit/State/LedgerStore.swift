@@ -141,6 +141,12 @@ package final class LedgerStore: StateStore {
         try cached("UPDATE files SET shape = ? WHERE id = ?").run([shape.map { .text($0) } ?? .null, .integer(id)])
     }
 
+    /// Forgets the hash of file `id`'s bytes read, so the next night reads it whole again and replaces what it
+    /// stored: for a file rewritten while it was read.
+    package func forgetHash(id: Int64) throws(ASNError) {
+        try cached("UPDATE files SET sha1 = '' WHERE id = ?").run([.integer(id)])
+    }
+
     /// Notes a new size/modification time for unchanged content, and that the file is present.
     package func touchFile(id: Int64, size: Int64, mtimeMs: Int64) throws(ASNError) {
         try cached("UPDATE files SET size = ?, mtime_ms = ?, vanished = NULL WHERE id = ?").run([
