@@ -64,6 +64,7 @@ package final class NightlyStore {
             database,
             converted: { (found: Int) throws(ASNError) in
                 if found < StateSchema.changePointsVersion { try self.addChangePointsOfStoredRecords() }
+                if found < StateSchema.stateCodecVersion { try self.convertJSONBlobs() }
                 // What an earlier release judged may read otherwise now (a row's event date, say): the next night
                 // judges every subscription again, as a fresh state's night would.
                 try self.setMeta(Self.judgeAllKey, 1)
@@ -1074,7 +1075,7 @@ package final class NightlyStore {
     }
 
     /// The text of an id in `texts` (nil when unknown: the record is damaged).
-    private func text(id: Int64) -> String? {
+    func text(id: Int64) -> String? {
         if let text = textsById[id] { return text }
         try? loadTexts()
         return textsById[id]

@@ -1,5 +1,5 @@
 /// One transaction of a V1 receipt (`latest_receipt_info` entry), named after Apple's `LatestReceiptInfo`.
-package struct LatestReceiptInfo: Sendable, Equatable, Codable {
+package struct LatestReceiptInfo: Sendable, Equatable {
     /// `transaction_id`.
     package var transactionId: String?
     /// `original_transaction_id`: the subscription.
