@@ -27,30 +27,14 @@ package enum LegacyStateJSON {
         return facts
     }
 
-    /// A receipt entry from its old JSON; nil when it does not read.
+    /// A receipt entry from its old JSON; nil when it does not read. Foundation named each member after its Swift
+    /// property, which was its V1 key in camel case (`transaction_id` as `transactionId`), so the entry's own member
+    /// visit reads it.
     package static func receiptEntry(_ bytes: [UInt8]) -> LatestReceiptInfo? {
         guard let o = try? JSONParser().parse(bytes).objectValue else { return nil }
+        var reader = LegacyMemberReader(object: o)
         var entry = LatestReceiptInfo()
-        entry.transactionId = o["transactionId"]?.stringValue
-        entry.originalTransactionId = o["originalTransactionId"]?.stringValue
-        entry.webOrderLineItemId = o["webOrderLineItemId"]?.stringValue
-        entry.productId = o["productId"]?.stringValue
-        entry.subscriptionGroupIdentifier = o["subscriptionGroupIdentifier"]?.stringValue
-        entry.purchaseDate = number(o["purchaseDate"])
-        entry.originalPurchaseDate = number(o["originalPurchaseDate"])
-        entry.expiresDate = number(o["expiresDate"])
-        entry.cancellationDate = number(o["cancellationDate"])
-        entry.cancellationReason = o["cancellationReason"]?.stringValue
-        entry.quantity = o["quantity"]?.stringValue
-        entry.isTrialPeriod = flag(o["isTrialPeriod"])
-        entry.isInIntroOfferPeriod = flag(o["isInIntroOfferPeriod"])
-        entry.isUpgraded = flag(o["isUpgraded"])
-        entry.offerCodeRefName = o["offerCodeRefName"]?.stringValue
-        entry.promotionalOfferId = o["promotionalOfferId"]?.stringValue
-        entry.inAppOwnershipType = o["inAppOwnershipType"]?.stringValue
-        entry.appAccountToken = o["appAccountToken"]?.stringValue
-        entry.bid = o["bid"]?.stringValue
-        entry.bvrs = o["bvrs"]?.stringValue
+        entry.visitMembers(&reader)
         return entry
     }
 
@@ -91,5 +75,36 @@ package enum LegacyStateJSON {
     private static func flag(_ value: JSONValue?) -> Bool? {
         if case .bool(let flag)? = value { return flag }
         return nil
+    }
+}
+
+/// Sets each visited member from an old JSON object, by the member's key in camel case.
+private struct LegacyMemberReader: V2MemberVisitor {
+    let object: JSONObject
+
+    mutating func visit(_ key: String, _ value: inout String?) { value = object[Self.camel(key)]?.stringValue }
+    mutating func visit(_ key: String, _ value: inout Int64?) {
+        if case .number(let text)? = object[Self.camel(key)] { value = Int64(text) }
+    }
+    mutating func visit(_ key: String, _ value: inout Int?) {
+        if case .number(let text)? = object[Self.camel(key)] { value = Int(text) }
+    }
+    mutating func visit(_ key: String, _ value: inout Bool?) {
+        if case .bool(let flag)? = object[Self.camel(key)] { value = flag }
+    }
+
+    /// `snake_case` as `camelCase`.
+    static func camel(_ key: String) -> String {
+        var out = ""
+        var upper = false
+        for character in key {
+            if character == "_" {
+                upper = true
+            } else {
+                out += upper ? character.uppercased() : String(character)
+                upper = false
+            }
+        }
+        return out
     }
 }
