@@ -367,8 +367,9 @@ CREATE TABLE state_switch_shares (
 );
 
 -- v1_transactions: Apple's API view as the V2 side (Reports/apple-view.md): one V1 record's transaction facts per
--- subscription it shows: `facts` (JSON: the renewal facts, the event time, the source), `entries` (the receipt entries
--- of that subscription it lists, in order: `v1_entries` ids as unsigned LEB128 varints).
+-- subscription it shows: `facts` (StateCodec's binary form, version byte 1 (JSON before schema 12): the renewal
+-- facts, the event time, the source; Sources/README.md, The state's one codec), `entries` (the receipt entries of that
+-- subscription it lists, in order: `v1_entries` ids as unsigned LEB128 varints).
 CREATE TABLE state_v1_transactions (
     id              INTEGER,
     file_id         INTEGER,
@@ -379,7 +380,8 @@ CREATE TABLE state_v1_transactions (
     entries         BYTEA
 );
 
--- v1_entries: each distinct V1 receipt entry (JSON) of a subscription, once, by its content digest.
+-- v1_entries: each distinct V1 receipt entry of a subscription, once: `entry` (StateCodec's binary form, its members by
+-- their V1 keys; JSON before schema 12), `digest` (the first 8 bytes of the SHA-1 of `entry`).
 CREATE TABLE state_v1_entries (
     id              INTEGER,
     subscription_id INTEGER,
@@ -387,8 +389,10 @@ CREATE TABLE state_v1_entries (
     entry           BYTEA
 );
 
--- api_records: Apple's App Store Server API answers as read, each copy with its file: kind 1 a transaction (JSON:
--- environment and payload), kind 2 a subscription status (JSON: its members, fetchedAt in epoch ms).
+-- api_records: Apple's App Store Server API answers as read, each copy with its file, as facts in StateCodec's binary
+-- form (JSON before schema 12): kind 1 a transaction (environment and the payload's members), kind 2 a subscription
+-- status (environment, originalTransactionId, subscriptionGroupIdentifier, status, fetchedAt in epoch ms, the
+-- transaction's and renewal info's members).
 CREATE TABLE state_api_records (
     id              INTEGER,
     file_id         INTEGER,

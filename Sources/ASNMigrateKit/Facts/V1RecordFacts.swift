@@ -1,5 +1,5 @@
 /// What one V1 record tells about transactions and renewal state, for comparing with Apple's API view.
-package struct V1RecordFacts: Sendable, Equatable, Codable {
+package struct V1RecordFacts: Sendable, Equatable {
     /// "Production" / "Sandbox" (or the raw value), "" when unknown.
     package var environment: String
     /// The subscription (`original_transaction_id`), when one can be told.

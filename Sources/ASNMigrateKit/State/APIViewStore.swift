@@ -22,9 +22,9 @@ package final class APIViewStore: StateStore {
     }
 
     /// The `api_records.kind` of a transaction.
-    static let apiTransactionKind: Int64 = 1
+    static let apiTransactionKind = StateCodec.transactionKind
     /// The `api_records.kind` of a subscription status.
-    static let apiStatusKind: Int64 = 2
+    static let apiStatusKind = StateCodec.statusKind
 
     // MARK: - Storing
 
@@ -38,7 +38,7 @@ package final class APIViewStore: StateStore {
         var keys: Set<SubscriptionKey> = []
         var own = facts
         own.transactions = []
-        let bytes = try encoded(own, of: facts.source)
+        let bytes = try stateBytes(own)
         for (id, shown) in entries.sorted(by: { $0.key < $1.key }) {
             let key = SubscriptionKey(environment: facts.environment, originalTransactionId: id)
             let subscription = try requiredSubscriptionId(key)
@@ -68,7 +68,6 @@ package final class APIViewStore: StateStore {
     /// Stores one record of Apple's API view; returns its subscription.
     package func insertAPIRecord(_ record: V2APIRecord, file: Int64) throws(ASNError) -> SubscriptionKey {
         try setMeta("api_view", 1)
-        var object = JSONObjectBuilder()
         let key: SubscriptionKey
         let kind: Int64
         var purchase: Int64?
@@ -80,26 +79,17 @@ package final class APIViewStore: StateStore {
             kind = Self.apiTransactionKind
             purchase = t.payload.purchaseDate
             dates = [t.payload.purchaseDate, t.payload.expiresDate, t.payload.revocationDate, t.payload.signedDate]
-            object.add("environment", t.environment)
-            object.add("payload", object: t.payload)
         case .status(let s):
             key = SubscriptionKey(environment: s.environment, originalTransactionId: s.originalTransactionId)
             kind = Self.apiStatusKind
             dates = [s.fetchedAt]
-            object.add("environment", s.environment)
-            object.add("originalTransactionId", s.originalTransactionId)
-            object.add("subscriptionGroupIdentifier", s.subscriptionGroupIdentifier)
-            object.add("status", s.status)
-            object.add("fetchedAt", s.fetchedAt)
-            object.add("transaction", object: s.transaction)
-            object.add("renewal", object: s.renewal)
         }
         let subscription = try requiredSubscriptionId(key)
         try cached(
             "INSERT INTO api_records (file_id, subscription_id, kind, purchase_ms, record) VALUES (?, ?, ?, ?, ?)"
         ).run([
             .integer(file), .integer(subscription), .integer(kind), .integer(purchase),
-            .blob(JSONWriter.bytes(.object(object.object)))
+            .blob(try stateBytes(record))
         ])
         try insertChangePoints(dates, subscription: subscription)
         return key
@@ -139,16 +129,21 @@ package final class APIViewStore: StateStore {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [V1RecordFacts] = []
         var damaged: Int64?
+        var damagedEntry: Int64?
         var entries: [Int64: LatestReceiptInfo] = [:]
         try cached("SELECT id, entry FROM v1_entries WHERE subscription_id = ?").forEach([.integer(subscription)]) {
             s in
-            guard let entry = try? JSONDecoder().decode(LatestReceiptInfo.self, from: Data(s.blob(1))) else { return }
+            guard let entry = storedEntry(s.blob(1)) else {
+                damagedEntry = damagedEntry ?? s.int64(0)
+                return
+            }
             entries[s.int64(0)] = entry
         }
+        if let damagedEntry { throw damagedRow("v1_entries", damagedEntry, key) }
         try cached(
             "SELECT v.id, v.facts, v.entries FROM v1_transactions v JOIN files f ON f.id = v.file_id WHERE v.subscription_id = ? ORDER BY f.path, v.id"
         ).forEach([.integer(subscription)]) { s in
-            guard var facts = try? JSONDecoder().decode(V1RecordFacts.self, from: Data(s.blob(1))),
+            guard var facts = storedV1Facts(s.blob(1)),
                 let shown = Self.varints(s.blob(2))?.map({ entries[$0] }), !shown.contains(where: { $0 == nil })
             else {
                 damaged = damaged ?? s.int64(0)
@@ -166,13 +161,10 @@ package final class APIViewStore: StateStore {
         guard let subscription = try subscriptionId(key, create: false) else { return [] }
         var all: [V2APIRecord] = []
         var damaged: Int64?
-        let parser = JSONParser()
         try cached(
             "SELECT a.id, a.kind, a.record, f.path FROM api_records a JOIN files f ON f.id = a.file_id WHERE a.subscription_id = ? ORDER BY f.path, a.id"
         ).forEach([.integer(subscription)]) { s in
-            guard let object = try? parser.parse(s.blob(2)).objectValue,
-                let record = Self.apiRecord(kind: s.int64(1), object, at: SourceLocation(path: s.text(3)))
-            else {
+            guard let record = storedAPIRecord(s.blob(2), kind: s.int64(1), at: SourceLocation(path: s.text(3))) else {
                 damaged = damaged ?? s.int64(0)
                 return
             }
@@ -228,22 +220,9 @@ package final class APIViewStore: StateStore {
 
     // MARK: - Private
 
-    /// The JSON of a value kept in the state (keys sorted, so equal values give equal bytes).
-    private func encoded(_ value: some Encodable, of source: String) throws(ASNError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        do {
-            return Array(try encoder.encode(value))
-        } catch {
-            throw ASNError(
-                .stateDatabase, "cannot encode the transaction facts of \(source): \(error)",
-                at: SourceLocation(path: database.path))
-        }
-    }
-
     /// The `v1_entries` id of one receipt entry of a subscription, stored when new.
     private func entryId(_ entry: LatestReceiptInfo, subscription: Int64, of source: String) throws(ASNError) -> Int64 {
-        let bytes = try encoded(entry, of: source)
+        let bytes = try stateBytes(entry)
         let digest = Int64(bitPattern: SHA1.prefix64(SHA1.digest(bytes)))
         if let id = entryIds[[subscription, digest]] { return id }
         try cached("INSERT OR IGNORE INTO v1_entries (subscription_id, digest, entry) VALUES (?, ?, ?)").run([
@@ -303,35 +282,5 @@ package final class APIViewStore: StateStore {
             .stateDatabase,
             "\(table) row \(id) of subscription \(key.environment) \(key.originalTransactionId) cannot be read back (damaged or of a newer format); restore the state from a backup (--state-backup) or start a new one",
             at: SourceLocation(path: database.path))
-    }
-
-    /// A stored API record read back from its JSON.
-    private static func apiRecord(kind: Int64, _ o: JSONObject, at location: SourceLocation) -> V2APIRecord? {
-        guard let environment = o["environment"]?.stringValue else { return nil }
-        let number = { (key: String) -> Int64? in
-            if case .number(let text)? = o[key] { return Int64(text) }
-            return nil
-        }
-        switch kind {
-        case apiTransactionKind:
-            guard let payload = o["payload"]?.objectValue else { return nil }
-            return .transaction(
-                V2Transaction(
-                    payload: JWSTransactionDecodedPayload(payload), environment: environment, origin: .history,
-                    location: location))
-        case apiStatusKind:
-            guard let id = o["originalTransactionId"]?.stringValue else { return nil }
-            return .status(
-                V2SubscriptionStatus(
-                    environment: environment, originalTransactionId: id,
-                    subscriptionGroupIdentifier: o["subscriptionGroupIdentifier"]?.stringValue,
-                    status: number("status").map { Int($0) },
-                    transaction: o["transaction"]?.objectValue.map { JWSTransactionDecodedPayload($0) },
-                    renewal: o["renewal"]?.objectValue.map { JWSRenewalInfoDecodedPayload($0) },
-                    fetchedAt: number("fetchedAt"),
-                    location: location))
-        default:
-            return nil
-        }
     }
 }

@@ -50,10 +50,12 @@ package final class NightlyStore {
         apiView = APIViewStore(state, facts: facts)
         switches = SwitchStore(state)
         runs = RunStore(state)
+        let apiView = self.apiView
         try StateSchema.migrate(
             database,
             converted: { (found: Int) throws(ASNError) in
                 if found < StateSchema.changePointsVersion { try facts.addChangePointsOfStoredRecords() }
+                if found < StateSchema.stateCodecVersion { try apiView.convertJSONBlobs() }
                 // What an earlier release judged may read otherwise now (a row's event date, say): the next night
                 // judges every subscription again, as a fresh state's night would.
                 try state.setMeta(Self.judgeAllKey, 1)

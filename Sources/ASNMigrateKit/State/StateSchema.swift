@@ -309,12 +309,24 @@ package enum StateSchema {
         DROP TABLE api_dates;
         DROP INDEX IF EXISTS facts_expires;
         DROP INDEX IF EXISTS facts_retry_ends;
+        """,
+        // 12: one binary form (`StateCodec`, version 1) for `v1_transactions.facts`, `v1_entries.entry` and
+        // `api_records.record`, which held JSON (Foundation's encoding of Swift properties, the project's own for API
+        // answers): no Swift property name in a stored byte, API answers as facts. The blobs already stored are
+        // rewritten by `NightlyStore` in the same transaction (their digests computed again); `meta.state_codec`
+        // names the form's version.
+        """
+        INSERT OR REPLACE INTO meta (key, value) VALUES ('state_codec', 1);
         """
     ]
 
     /// The version whose migration made `change_points`: a state converted from below it has its stored records'
     /// points added in the conversion's transaction.
     package static let changePointsVersion = 10
+
+    /// The first version whose API-view blobs are `StateCodec`'s: a state converted from below it has its JSON blobs
+    /// rewritten in the conversion's transaction.
+    package static let stateCodecVersion = 12
 
     /// The version whose migration rebuilds `texts`, before which the `records` view over it is dropped.
     private static let textsAsBytesVersion = 5

@@ -161,6 +161,10 @@ import Testing
     {
         let w = try Self.earlierState(schema: schema)
         defer { w.remove() }
+        if schema >= 8 {
+            let json = try #require(try w.query(Self.jsonBlobs))
+            #expect(json != "0", "the schema-8 state keeps its API-view tables as JSON")
+        }
         let before = try Data(contentsOf: URL(fileURLWithPath: w.state))
         let copy = StateSchema.conversionCopy(of: try #require(FileIdentity.realPath(w.state)))
 
@@ -175,6 +179,7 @@ import Testing
         #expect(try w.query("PRAGMA user_version") == String(StateSchema.currentVersion))
         #expect(!FileManager.default.fileExists(atPath: copy), "the copy is removed once the conversion committed")
         #expect(night.stderr.contains("judging every subscription again"), "\(night.stderr)")
+        #expect(try w.query(Self.jsonBlobs) == "0", "no JSON blob remains after the conversion")
 
         let fresh = try NightlyWorkspace(flags: ["--max-reject-rate", "100%"])
         defer { fresh.remove() }
@@ -210,6 +215,10 @@ import Testing
             try NightlyGrownFileTests.differenceRows(w.reports + "/2022-01-12/open.csv")
                 == NightlyGrownFileTests.differenceRows(fresh.reports + "/2022-01-11/open.csv"))
     }
+
+    /// How many blobs of the API-view tables are JSON (start with `{`), as states of schemas 8 to 11 kept them.
+    static let jsonBlobs =
+        "SELECT (SELECT COUNT(*) FROM v1_transactions WHERE substr(facts, 1, 1) = X'7B') + (SELECT COUNT(*) FROM v1_entries WHERE substr(entry, 1, 1) = X'7B') + (SELECT COUNT(*) FROM api_records WHERE substr(record, 1, 1) = X'7B')"
 
     // MARK: - Damaged pages
 

@@ -1,5 +1,5 @@
 /// One transaction of a V1 receipt (`latest_receipt_info` entry), named after Apple's `LatestReceiptInfo`.
-package struct LatestReceiptInfo: Sendable, Equatable, Codable, MemberVisitable {
+package struct LatestReceiptInfo: Sendable, Equatable, MemberVisitable {
     /// `transaction_id`.
     package var transactionId: String?
     /// `original_transaction_id`: the subscription.
@@ -178,4 +178,32 @@ extension V1Key {
     package static let inAppOwnershipType = V1Key(named: "in_app_ownership_type")
     /// `app_account_token`.
     package static let appAccountToken = V1Key(named: "app_account_token")
+}
+
+extension LatestReceiptInfo {
+    /// The nightly state's codec tags of the members `visitMembers` names, by Apple's key: a member's tag is fixed
+    /// here, beside it, by hand (never change or reuse one; a new member takes the next free tag), with the kind of
+    /// its values (`StateCodec`).
+    package static let storedMembers: [String: StoredMember] = [
+        "transaction_id": StoredMember(1, .id),
+        "original_transaction_id": StoredMember(2, .id),
+        "web_order_line_item_id": StoredMember(3, .id),
+        "product_id": StoredMember(4, .shared),
+        "subscription_group_identifier": StoredMember(5, .shared),
+        "purchase_date": StoredMember(6, .date),
+        "original_purchase_date": StoredMember(7, .date),
+        "expires_date": StoredMember(8, .date),
+        "cancellation_date": StoredMember(9, .date),
+        "cancellation_reason": StoredMember(10, .shared),
+        "quantity": StoredMember(11, .shared),
+        "is_trial_period": StoredMember(12, .flag),
+        "is_in_intro_offer_period": StoredMember(13, .flag),
+        "is_upgraded": StoredMember(14, .flag),
+        "offer_code_ref_name": StoredMember(15, .shared),
+        "promotional_offer_id": StoredMember(16, .shared),
+        "in_app_ownership_type": StoredMember(17, .shared),
+        "app_account_token": StoredMember(18, .text),
+        "bid": StoredMember(19, .shared),
+        "bvrs": StoredMember(20, .shared)
+    ]
 }

@@ -63,3 +63,29 @@ package struct JWSRenewalInfoDecodedPayload: Sendable, Equatable, Hashable, V2Sc
         v.visit("currency", &currency)
     }
 }
+
+extension JWSRenewalInfoDecodedPayload {
+    /// The nightly state's codec tags of the members `visitMembers` names, by Apple's key: a member's tag is fixed
+    /// here, beside it, by hand (never change or reuse one; a new member takes the next free tag), with the kind of
+    /// its values (`StateCodec`).
+    package static let storedMembers: [String: StoredMember] = [
+        "originalTransactionId": StoredMember(1, .id),
+        "productId": StoredMember(2, .shared),
+        "autoRenewProductId": StoredMember(3, .shared),
+        "autoRenewStatus": StoredMember(4, .number),
+        "expirationIntent": StoredMember(5, .number),
+        "gracePeriodExpiresDate": StoredMember(6, .date),
+        "isInBillingRetryPeriod": StoredMember(7, .flag),
+        "priceIncreaseStatus": StoredMember(8, .number),
+        "offerType": StoredMember(9, .number),
+        "offerIdentifier": StoredMember(10, .shared),
+        "offerDiscountType": StoredMember(11, .shared),
+        "renewalDate": StoredMember(12, .date),
+        "recentSubscriptionStartDate": StoredMember(13, .date),
+        "appAccountToken": StoredMember(14, .text),
+        "signedDate": StoredMember(15, .date),
+        "environment": StoredMember(16, .shared),
+        "renewalPrice": StoredMember(17, .number),
+        "currency": StoredMember(18, .shared)
+    ]
+}

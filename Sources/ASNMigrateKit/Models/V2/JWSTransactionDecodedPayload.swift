@@ -84,3 +84,36 @@ package struct JWSTransactionDecodedPayload: Sendable, Equatable, Hashable, V2Sc
         v.visit("currency", &currency)
     }
 }
+
+extension JWSTransactionDecodedPayload {
+    /// The nightly state's codec tags of the members `visitMembers` names, by Apple's key: a member's tag is fixed
+    /// here, beside it, by hand (never change or reuse one; a new member takes the next free tag), with the kind of
+    /// its values (`StateCodec`).
+    package static let storedMembers: [String: StoredMember] = [
+        "transactionId": StoredMember(1, .id),
+        "originalTransactionId": StoredMember(2, .id),
+        "webOrderLineItemId": StoredMember(3, .id),
+        "bundleId": StoredMember(4, .shared),
+        "productId": StoredMember(5, .shared),
+        "subscriptionGroupIdentifier": StoredMember(6, .shared),
+        "purchaseDate": StoredMember(7, .date),
+        "originalPurchaseDate": StoredMember(8, .date),
+        "expiresDate": StoredMember(9, .date),
+        "quantity": StoredMember(10, .number),
+        "type": StoredMember(11, .shared),
+        "appAccountToken": StoredMember(12, .text),
+        "inAppOwnershipType": StoredMember(13, .shared),
+        "signedDate": StoredMember(14, .date),
+        "revocationReason": StoredMember(15, .number),
+        "revocationDate": StoredMember(16, .date),
+        "isUpgraded": StoredMember(17, .flag),
+        "offerType": StoredMember(18, .number),
+        "offerIdentifier": StoredMember(19, .shared),
+        "offerDiscountType": StoredMember(20, .shared),
+        "environment": StoredMember(21, .shared),
+        "transactionReason": StoredMember(22, .shared),
+        "storefront": StoredMember(23, .shared),
+        "price": StoredMember(24, .number),
+        "currency": StoredMember(25, .shared)
+    ]
+}
