@@ -676,7 +676,9 @@ package struct NightlyPass {
         case .new, .changed, .appended, .remapped, .reread: break
         default: return
         }
-        guard snapshot.changedSinceTaken(), let entry = try store.ledger.ledgerEntry(path: snapshot.path) else { return }
+        guard snapshot.changedSinceTaken(), let entry = try store.ledger.ledgerEntry(path: snapshot.path) else {
+            return
+        }
         if snapshot.stillHolds(length: Int(entry.size), sha1: entry.sha1) {
             log("note: \(snapshot.path) grew while it was read: its new lines are read the next night")
             return

@@ -145,7 +145,9 @@ import Testing
         #expect(try Self.jsonBlobs(store.database) == 0, "no JSON blob remains")
         #expect(try store.state.meta("state_codec") == 1)
         #expect(
-            try store.apiView.v1Transactions(of: Self.key) == [Self.facts(source: v1 + ":1"), Self.facts(source: v1 + ":2")])
+            try store.apiView.v1Transactions(of: Self.key) == [
+                Self.facts(source: v1 + ":1"), Self.facts(source: v1 + ":2")
+            ])
         #expect(try store.apiView.apiRecords(of: Self.key) == Self.answers(path: v2).map(\.0))
         #expect(try store.state.scalar("SELECT COUNT(*) FROM v1_entries") == 1, "the two copies of the entry are one")
         var digest: Int64 = 0
