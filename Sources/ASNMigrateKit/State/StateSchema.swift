@@ -322,7 +322,7 @@ package enum StateSchema {
 
     /// The version whose migration made `change_points`: a state converted from below it has its stored records'
     /// points added in the conversion's transaction.
-    package static let changePointsVersion = 10
+    package static let changePointsVersion = 11
 
     /// The first version whose API-view blobs are `StateCodec`'s: a state converted from below it has its JSON blobs
     /// rewritten in the conversion's transaction.

@@ -151,11 +151,11 @@ import Testing
         }
     }
 
-    /// A state written by the release before (schema 8) or the one before it (schema 7) over the sample: a run killed
-    /// (SIGKILL) inside the conversion's transaction leaves the old state file byte for byte as it was, beside the copy
-    /// kept until the conversion commits; the next run converts it and its night equals a fresh state's night over the
-    /// same files.
-    @Test(arguments: [7, 8])
+    /// A state written by an earlier release over the sample (schema 10, the release before this one; schema 8 and 7,
+    /// the ones before): a run killed (SIGKILL) inside the conversion's transaction leaves the old state file byte for
+    /// byte as it was, beside the copy kept until the conversion commits; the next run converts it and its night
+    /// equals a fresh state's night over the same files, its index of change points included.
+    @Test(arguments: [7, 8, 10])
     func aStateOfAnEarlierSchemaSurvivesAKillDuringItsConversionAndItsNextNightEqualsAFreshState(schema: Int)
         throws
     {
@@ -206,6 +206,11 @@ import Testing
             #expect(s[key] == f[key], "\(key): \(s[key] ?? "nil") against \(f[key] ?? "nil")")
         }
         #expect(try w.query("SELECT COUNT(*) FROM rejects") == fresh.query("SELECT COUNT(*) FROM rejects"))
+        // The moments a subscription's judged state can change, by subscription: the stored records' points were
+        // added in the conversion, so a later night with nothing new re-pairs what a fresh state's night would.
+        let points = try w.query(Self.changePoints)
+        #expect(points == (try fresh.query(Self.changePoints)), "the converted state's change points")
+        #expect(points?.isEmpty == false, "the sample has change points")
 
         // The night after reads nothing again and changes nothing.
         let next = try w.run("2022-01-12")
@@ -215,6 +220,10 @@ import Testing
             try NightlyGrownFileTests.differenceRows(w.reports + "/2022-01-12/open.csv")
                 == NightlyGrownFileTests.differenceRows(fresh.reports + "/2022-01-11/open.csv"))
     }
+
+    /// Every change point of the state, `originalTransactionId:at_ms`, sorted, joined by `;`.
+    static let changePoints =
+        "SELECT group_concat(k, ';') FROM (SELECT s.original_transaction_id || ':' || c.at_ms AS k FROM change_points c JOIN subscriptions s ON s.id = c.subscription_id ORDER BY k)"
 
     /// How many blobs of the API-view tables are JSON (start with `{`), as states of schemas 8 to 11 kept them.
     static let jsonBlobs =

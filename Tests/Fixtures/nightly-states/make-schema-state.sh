@@ -3,7 +3,7 @@
 # asn-migrate (OLD, built at the commit README.md names) writes over the sample (Tests/Fixtures/sample), one night.
 set -euo pipefail
 OLD=${OLD:?the asn-migrate binary of the earlier release}
-SCHEMA=${SCHEMA:?the schema version that release writes, 7 or 8}
+SCHEMA=${SCHEMA:?the schema version that release writes: 7, 8 or 10}
 OUT=${OUT:?folder to write state.sqlite into}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 G=/tmp/asn-golden-schema-$SCHEMA
