@@ -175,6 +175,15 @@ final class TapeRecordReader {
     private var pendings: [Int64] = []
     /// A hash of each transaction's id (0 without one), for the merge.
     private var idHashes: [UInt64] = []
+    /// How each receipt field is read, in slot order: taken once from `V1EntryField` (whose keys and kinds are the
+    /// model's), so the loop over a record's entries reads no shared table.
+    private let entryReads: [(key: V1Key, kind: V1FieldKind)] = V1EntryField.allCases.map { ($0.key, $0.kind) }
+    /// How each `pending_renewal_info` field is read, in slot order.
+    private let pendingReads: [(key: V1Key, kind: V1FieldKind)] = V1PendingField.allCases.map { ($0.key, $0.kind) }
+    /// How each body field is read, in slot order.
+    private let bodyReads: [(key: V1Key, kind: V1FieldKind)] = V1BodyField.allCases.map { ($0.key, $0.kind) }
+    /// The slot of a transaction's id.
+    private let transactionIdSlot = V1EntryField.transactionId.rawValue
 
     /// An empty reader.
     init() {
@@ -213,8 +222,8 @@ final class TapeRecordReader {
         var body = self.body
         self.body = []
         body.removeAll(keepingCapacity: true)
-        for field in V1BodyField.allCases {
-            body.append(try Self.read(r, field.key, field.kind))
+        for (key, kind) in bodyReads {
+            body.append(try Self.read(r, key, kind))
         }
         if body[V1BodyField.environment.rawValue] < 0, let unified {
             body[V1BodyField.environment.rawValue] = try Self.read(unified, .environment, .text)
@@ -260,23 +269,25 @@ final class TapeRecordReader {
         throws(FastPathDeclined)
     {
         let stride = TapeRecordView.entryStride
+        let reads = entryReads
+        let idSlot = transactionIdSlot
         try r.forEachObject(key) { (source: TapeFieldSource) throws(FastPathDeclined) -> Void in
             let start = view.entries.count
-            for field in V1EntryField.allCases {
-                view.entries.append(try Self.read(source, field.key, field.kind))
+            for (key, kind) in reads {
+                view.entries.append(try Self.read(source, key, kind))
             }
-            let id = view.entries[start + V1EntryField.transactionId.rawValue]
+            let id = view.entries[start + idSlot]
             let hash = id < 0 ? 0 : Self.hash(Int32(truncatingIfNeeded: id), view.tape)
             if id >= 0 {
                 for k in self.idHashes.indices where self.idHashes[k] == hash {
-                    let other = view.entries[k * stride + V1EntryField.transactionId.rawValue]
+                    let other = view.entries[k * stride + idSlot]
                     guard other >= 0,
                         view.same(Int32(truncatingIfNeeded: other), Int32(truncatingIfNeeded: id))
                     else { continue }
                     // `LatestReceiptInfo.fillGaps`: each field the earlier copy lacks, from this one.
-                    for field in V1EntryField.allCases
-                    where Self.isAbsent(view.entries[k * stride + field.rawValue], field.kind) {
-                        view.entries[k * stride + field.rawValue] = view.entries[start + field.rawValue]
+                    for (slot, read) in reads.enumerated()
+                    where Self.isAbsent(view.entries[k * stride + slot], read.kind) {
+                        view.entries[k * stride + slot] = view.entries[start + slot]
                     }
                     view.entries.removeSubrange(start...)
                     return
@@ -288,9 +299,10 @@ final class TapeRecordReader {
 
     /// Adds the renewal entries of `pending_renewal_info`.
     private func addPendings(_ r: TapeFieldSource, _ view: inout TapeRecordView) throws(FastPathDeclined) {
+        let reads = pendingReads
         try r.forEachObject(.pendingRenewalInfo) { (source: TapeFieldSource) throws(FastPathDeclined) -> Void in
-            for field in V1PendingField.allCases {
-                view.pendings.append(try Self.read(source, field.key, field.kind))
+            for (key, kind) in reads {
+                view.pendings.append(try Self.read(source, key, kind))
             }
         }
     }
