@@ -91,7 +91,7 @@ package final class FileSnapshot {
     }
 
     /// A `stat`'s modification time in epoch ms.
-    private static func milliseconds(_ info: stat) -> Int64 {
+    package static func milliseconds(_ info: stat) -> Int64 {
         Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
     }
 }

@@ -1108,7 +1108,6 @@ package struct NightlyPass {
     static func fileStatus(_ path: String) throws(ASNError) -> (size: Int64, mtimeMs: Int64) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw InputPaths.unreadable(path, errno: errno) }
-        let mtime = Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
-        return (Int64(info.st_size), mtime)
+        return (Int64(info.st_size), FileSnapshot.milliseconds(info))
     }
 }
